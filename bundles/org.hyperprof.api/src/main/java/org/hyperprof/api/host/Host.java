@@ -1,0 +1,63 @@
+package org.hyperprof.api.host;
+
+import java.util.List;
+
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.xenoprof.Xenoprof;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A simulated Xen host: physical CPUs with a PMU of the selected model, domains with vCPUs, a
+ * deterministic scheduler, workloads, and the Xenoprof interface on top.
+ */
+@ProviderType
+public interface Host {
+    /** The scenario's name. */
+    String name();
+
+    /** One line on what the scenario models. */
+    String description();
+
+    PmuModel model();
+
+    /** Clock speed in MHz. */
+    long mhz();
+
+    int pcpuCount();
+
+    /** The counter-virtualization policy in force ({@code vpmu.policy}). */
+    String policy();
+
+    List<DomainInfo> domains();
+
+    /** @throws IllegalArgumentException naming the domains that exist */
+    DomainInfo domain(int domid);
+
+    Xenoprof xenoprof();
+
+    /** Simulated cycles elapsed on each physical CPU since the host was loaded. */
+    long cycles();
+
+    /**
+     * Runs the machine for {@code micros} simulated microseconds (all physical CPUs). Samples are
+     * taken only while Xenoprof is PROFILING; VIRQs reach the bound handlers on this thread.
+     *
+     * @return samples taken during this run
+     * @throws HostStoppedException when the host stopped (its model departed), before or during the run
+     */
+    long run(long micros, ProgressListener progress) throws HostStoppedException;
+
+    /** Ground truth since the last {@link #resetGroundTruth()} (or since load). */
+    GroundTruth groundTruth();
+
+    /** Starts a new ground-truth interval (the profiler calls this when sampling starts). */
+    void resetGroundTruth();
+
+    /** Null while the host can run; otherwise why it stopped. */
+    String stopReason();
+
+    void addListener(HostListener listener);
+
+    void removeListener(HostListener listener);
+}

@@ -1,0 +1,27 @@
+package org.hyperprof.api.host;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/** Loads scenarios into simulated hosts. One host is current at a time. */
+@ProviderType
+public interface HostService {
+    /** Name of the embedded default scenario. */
+    String DEFAULT_SCENARIO = "xen-summit-2006-network";
+
+    /** Names of the embedded scenarios. */
+    List<String> scenarios();
+
+    /**
+     * Loads an embedded scenario by name, or a scenario file by path, and makes it the current
+     * host (the previous one stops).
+     *
+     * @param cpuTypeOverride a cpu.type to use instead of the scenario's, or null
+     * @throws ScenarioException for a malformed file, or a CPU model or policy that is not installed (listing those that are)
+     */
+    Host load(String scenario, String cpuTypeOverride) throws ScenarioException;
+
+    Optional<Host> current();
+}

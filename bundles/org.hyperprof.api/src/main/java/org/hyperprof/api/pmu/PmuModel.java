@@ -1,0 +1,60 @@
+package org.hyperprof.api.pmu;
+
+import java.util.List;
+import java.util.Map;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A CPU model's performance-monitoring unit, registered as a service by a model bundle with the
+ * {@value #CPU_TYPE} property in OProfile's naming ({@code i386/p6}, {@code i386/p4},
+ * {@code x86-64/hammer}, {@code i386/arch_perfmon}, {@code ppc64/970}).
+ *
+ * <p>The model describes its counters and events and creates one register-level
+ * {@link PhysicalPmu} per physical CPU of a simulated host. The core never names a concrete
+ * model: it finds one by {@code cpu.type}. A model may depart at any time; hosts using it stop
+ * their sessions and say which bundle left.
+ */
+@ProviderType
+public interface PmuModel {
+    /** Service property: OProfile's cpu_type string. */
+    String CPU_TYPE = "cpu.type";
+
+    /** OProfile's cpu_type, as {@code XENOPROF_init} returns it (at most 63 characters). */
+    String cpuType();
+
+    /** The processor name as opreport's header line prints it, e.g. {@code PIII}. */
+    String displayName();
+
+    /** Number of counters Xenoprof may configure ({@code num_events} of {@code XENOPROF_init}). */
+    int counterCount();
+
+    /** Width of a counter in bits. */
+    int counterWidth();
+
+    /** The model's event table, read from its resources. */
+    EventTable events();
+
+    /** The event OProfile uses when none is given, in {@link EventSpec} syntax. */
+    String defaultEvent();
+
+    /**
+     * Checks a user's events against the table and assigns each to a counter it may use, in order.
+     *
+     * @return one configuration per spec, in the same order
+     * @throws EventSpecException naming the problem and listing what is allowed: unknown event,
+     *                            count below the minimum, a unit mask the event does not have, no
+     *                            free counter the event can use, more events than counters
+     */
+    CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException;
+
+    /**
+     * Creates the register file of one physical CPU, in its power-on state.
+     *
+     * @param cpu     the physical CPU number
+     * @param options model options from the host description (for example
+     *                {@code lvtpc.automask=true} for a Pentium M); unknown keys are an error
+     * @throws IllegalArgumentException for an unknown option or value, naming the allowed ones
+     */
+    PhysicalPmu createPmu(int cpu, Map<String, String> options);
+}

@@ -1,0 +1,24 @@
+package org.hyperprof.api.report;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A consumer that can print what it collected, registered with the {@value #NAME} property
+ * (e.g. {@code opreport}). The shell lists renderers and prints their reports.
+ */
+@ProviderType
+public interface ReportRenderer {
+    String NAME = "report.name";
+
+    /** The sessions it can render, oldest first. */
+    List<Long> sessions();
+
+    /** The options {@link ReportRequest#options()} may hold, with a short description each. */
+    List<String> options();
+
+    /** Writes the report. */
+    void render(ReportRequest request, Appendable out) throws IOException, ReportException;
+}

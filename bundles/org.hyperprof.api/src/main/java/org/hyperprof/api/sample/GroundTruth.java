@@ -1,0 +1,46 @@
+package org.hyperprof.api.sample;
+
+import java.util.List;
+
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.Signal;
+
+/**
+ * The simulator's exact signal totals, per domain, vCPU, mode, image and symbol: what a perfect
+ * profile would show. Totals are in thousandths of an event (rates are per 1000 cycles).
+ */
+public record GroundTruth(List<Row> rows) {
+
+    /** The idle domain's id ({@code DOMID_IDLE}). */
+    public static final int IDLE_DOMAIN = 0x7FFF;
+
+    public GroundTruth {
+        rows = List.copyOf(rows);
+    }
+
+    /**
+     * @param domid       the domain whose vCPU was current (hypervisor work is charged to the domain it serves)
+     * @param vcpu        the vCPU
+     * @param mode        the Xenoprof mode
+     * @param image       the image name
+     * @param kind        the image kind
+     * @param symbol      the symbol name
+     * @param signalMilli per-signal totals in thousandths of an event, indexed by {@link Signal#ordinal()}
+     */
+    public record Row(int domid, int vcpu, CpuMode mode, String image, ImageKind kind, String symbol,
+            long[] signalMilli) {
+
+        public long milli(Signal s) {
+            return signalMilli[s.ordinal()];
+        }
+    }
+
+    /** Total of one signal over all rows, in thousandths. */
+    public long total(Signal s) {
+        long t = 0;
+        for (Row r : rows) {
+            t += r.milli(s);
+        }
+        return t;
+    }
+}

@@ -1,0 +1,33 @@
+package org.hyperprof.api.sample;
+
+import java.util.List;
+
+import org.hyperprof.api.xenoprof.XenoprofStatistics;
+
+/**
+ * How a session ended and where every sample went.
+ *
+ * @param sessionId       the session
+ * @param accounting      the session's books: taken = delivered + lost + dropped + invalid
+ * @param buffers         each vCPU buffer's books
+ * @param consumers       what each consumer received and missed
+ * @param hypervisor      Xen's own statistics (null when the source is not the simulator)
+ * @param groundTruth     the exact totals (null when the source is not the simulator)
+ * @param simulatedCycles elapsed cycles per physical CPU while profiling
+ * @param endReason       {@code completed}, or why the session stopped (e.g. which bundle departed)
+ */
+public record SessionSummary(long sessionId, Accounting accounting, List<BufferAccounting> buffers,
+        List<ConsumerAccounting> consumers, XenoprofStatistics hypervisor, GroundTruth groundTruth,
+        long simulatedCycles, String endReason) {
+
+    public static final String COMPLETED = "completed";
+
+    public SessionSummary {
+        buffers = List.copyOf(buffers);
+        consumers = List.copyOf(consumers);
+    }
+
+    public boolean completed() {
+        return COMPLETED.equals(endReason);
+    }
+}
