@@ -1,0 +1,51 @@
+package org.hyperprof.itests;
+
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.composite;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.options;
+import static org.ops4j.pax.exam.CoreOptions.propagateSystemProperty;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import java.io.File;
+
+import org.ops4j.pax.exam.Constants;
+import org.ops4j.pax.exam.Option;
+
+/** The Felix runtime the in-container tests start: the freshly built bundles, by file: URL. */
+final class HyperprofOptions {
+    private HyperprofOptions() {
+    }
+
+    /** The file: URL of a bundle the build passed in as system property {@code itest.bundle.<name>}. */
+    static String bundleUrl(String name) {
+        String path = System.getProperty("itest.bundle." + name);
+        if (path == null || !new File(path).isFile()) {
+            throw new IllegalStateException("bundle '" + name + "' was not passed to the test (itest.bundle." + name
+                    + "=" + path + "); run the tests through Maven: mvn verify");
+        }
+        return new File(path).toURI().toString();
+    }
+
+    /** Felix with DS, Configuration Admin and the Hyperprof core and P6 model, plus {@code extra}. */
+    static Option[] core(Option... extra) {
+        return options(
+                systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"),
+                systemProperty(Constants.EXAM_FAIL_ON_UNRESOLVED_KEY).value("true"),
+                propagateSystemProperty("org.ops4j.pax.url.mvn.localRepository"),
+                systemProperty("org.ops4j.pax.url.mvn.useFallbackRepositories").value("false"),
+                bundle(bundleUrl("function")),
+                bundle(bundleUrl("promise")),
+                bundle(bundleUrl("component")),
+                bundle(bundleUrl("scr")),
+                bundle(bundleUrl("configadmin")),
+                bundle(bundleUrl("api")),
+                bundle(bundleUrl("p6")),
+                bundle(bundleUrl("systemwide")),
+                bundle(bundleUrl("kallsyms")),
+                bundle(bundleUrl("hypervisor")),
+                bundle(bundleUrl("profiler")),
+                junitBundles(),
+                composite(extra));
+    }
+}

@@ -1,0 +1,105 @@
+package org.hyperprof.pmu.p6;
+
+/**
+ * Register numbers and bit fields of the P6 performance-monitoring registers (Intel SDM, as
+ * restated in pmu-facts section 2) and of the local APIC LVT performance counter entry.
+ */
+final class P6Registers {
+    /** PerfCtr0, MSR 0xC1. */
+    static final int PERFCTR0 = 0xC1;
+    /** PerfCtr1, MSR 0xC2. */
+    static final int PERFCTR1 = 0xC2;
+    /** PerfEvtSel0, MSR 0x186. */
+    static final int PERFEVTSEL0 = 0x186;
+    /** PerfEvtSel1, MSR 0x187. */
+    static final int PERFEVTSEL1 = 0x187;
+    /** Local APIC LVT performance counter entry, xAPIC offset 0x340. */
+    static final int LVTPC = 0x340;
+
+    /** Number of counters. */
+    static final int COUNTERS = 2;
+    /** Counter width in bits. */
+    static final int COUNTER_WIDTH = 40;
+    /** A counter's 40 bits. */
+    static final long COUNTER_MASK = (1L << COUNTER_WIDTH) - 1;
+    /** The value at which a 40-bit counter wraps to zero: 2^40. */
+    static final long COUNTER_WRAP = 1L << COUNTER_WIDTH;
+    /** WRMSR to a counter takes only EAX, bits 31:0. */
+    static final long LOW_32 = 0xFFFF_FFFFL;
+    /** Bit 31 of a counter: OProfile's P6 overflow test looks at it (counter_width 32). */
+    static final long BIT_31 = 1L << 31;
+    /** Bits 39:32 of a counter, the copies of bit 31 after a write. */
+    static final long HIGH_8 = 0xFFL << 32;
+    /** The largest sampling period whose -count keeps bit 31 set until the counter wraps. */
+    static final long MAX_COUNT = 0x7FFF_FFFFL;
+
+    // PerfEvtSel0/1 fields; bits 63:32 are reserved and not stored.
+    static final long EVTSEL_EVENT = 0xFFL;
+    static final int EVTSEL_UMASK_SHIFT = 8;
+    static final long EVTSEL_UMASK = 0xFFL << EVTSEL_UMASK_SHIFT;
+    /** Count when CPL is greater than 0. */
+    static final long EVTSEL_USR = 1L << 16;
+    /** Count when CPL is 0. */
+    static final long EVTSEL_OS = 1L << 17;
+    /** Edge detect: stored; the simulation counts signals directly. */
+    static final long EVTSEL_E = 1L << 18;
+    /** Pin control: stored; there are no PM0/PM1 pins to toggle. */
+    static final long EVTSEL_PC = 1L << 19;
+    /** Raise the PMI through LVTPC when this counter overflows. */
+    static final long EVTSEL_INT = 1L << 20;
+    /** Reserved bit 21: OProfile keeps it when it clears a select. */
+    static final long EVTSEL_RESERVED_21 = 1L << 21;
+    /** Enable: only PerfEvtSel0's copy counts, and it enables both counters. */
+    static final long EVTSEL_EN = 1L << 22;
+    /** Invert the CMASK comparison: stored; the simulation counts signals directly. */
+    static final long EVTSEL_INV = 1L << 23;
+    static final int EVTSEL_CMASK_SHIFT = 24;
+    /** Counter mask threshold: stored; the simulation counts signals directly. */
+    static final long EVTSEL_CMASK = 0xFFL << EVTSEL_CMASK_SHIFT;
+    /** The 32 architected bits of an event select. */
+    static final long EVTSEL_WRITABLE = LOW_32;
+
+    // LVTPC fields.
+    static final long LVTPC_VECTOR = 0xFFL;
+    static final long LVTPC_DELIVERY_MODE = 0x7L << 8;
+    static final long LVTPC_MODE_FIXED = 0x0L << 8;
+    static final long LVTPC_MODE_NMI = 0x4L << 8;
+    /** Mask: inhibits delivery of the PMI. */
+    static final long LVTPC_MASK = 1L << 16;
+    /** Vector, delivery mode and mask; delivery status (bit 12) is read-only and reads idle. */
+    static final long LVTPC_WRITABLE = LVTPC_VECTOR | LVTPC_DELIVERY_MODE | LVTPC_MASK;
+    /** The value OProfile/Xenoprof write at start: NMI delivery, unmasked, vector 0. */
+    static final long LVTPC_NMI = LVTPC_MODE_NMI;
+    /** LVT entries come out of reset masked. */
+    static final long LVTPC_POWER_ON = LVTPC_MASK;
+    /** Vectors 0-15 are illegal for fixed delivery; the APIC refuses them. */
+    static final long FIRST_LEGAL_VECTOR = 16;
+
+    private P6Registers() {
+    }
+
+    /** What a WRMSR to PerfCtr0/1 leaves in the counter: bits 31:0 of the value, bit 31 copied into 39:32. */
+    static long counterWriteValue(long value) {
+        long low = value & LOW_32;
+        return (low & BIT_31) != 0 ? low | HIGH_8 : low;
+    }
+
+    /** The register's name, for messages. */
+    static String name(int register) {
+        return switch (register) {
+            case PERFCTR0 -> "PerfCtr0 (MSR 0xC1)";
+            case PERFCTR1 -> "PerfCtr1 (MSR 0xC2)";
+            case PERFEVTSEL0 -> "PerfEvtSel0 (MSR 0x186)";
+            case PERFEVTSEL1 -> "PerfEvtSel1 (MSR 0x187)";
+            case LVTPC -> "LVTPC (APIC 0x340)";
+            default -> String.format("register 0x%X", register);
+        };
+    }
+
+    /** Error for a register the P6 does not have. */
+    static IllegalArgumentException unknownRegister(int register) {
+        return new IllegalArgumentException(String.format("0x%X is not a P6 performance-monitoring register; the P6"
+                + " has PerfCtr0/1 (MSR 0xC1/0xC2), PerfEvtSel0/1 (MSR 0x186/0x187) and the local APIC LVTPC (0x340)",
+                register));
+    }
+}
