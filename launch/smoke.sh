@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Smoke test of the exported launcher: a piped Gogo session that lists the plug-ins, profiles the
+# default simulated host and prints its report. Fails when an expected line is missing.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' >"$out" 2>&1
+rc=$?
+fail=0
+expect() {
+  if ! grep -qF -- "$1" "$out"; then
+    echo "smoke: expected '$1' in the launcher's output" >&2
+    fail=1
+  fi
+}
+expect "i386/p6"
+expect "systemwide"
+expect "kallsyms"
+expect "opreport"
+expect "CPU: PIII, speed 2800 MHz"
+expect "Counted CPU_CLK_UNHALTED events"
+expect "samples taken"
+expect "xen-syms"
+if grep -qE "Exception|at org\.|at java\." "$out"; then
+  echo "smoke: a stack trace or exception reached the user" >&2
+  fail=1
+fi
+if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
+  echo "---- launcher output (exit $rc) ----" >&2
+  cat "$out" >&2
+  exit 1
+fi
+echo "smoke: launcher profiled the default host and printed its report"
