@@ -1,0 +1,47 @@
+package org.hyperprof.vpmu.systemwide;
+
+import java.util.Objects;
+
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Xenoprof's counter model: the hypervisor owns the physical counters for the whole machine. They
+ * keep counting across vCPU switches and hypervisor entries, every overflow becomes a sample in the
+ * Xenoprof buffer of the domain that was running, and guests are offered no PMU at all.
+ */
+@Component(service = CounterVirtualizationPolicy.class,
+        property = CounterVirtualizationPolicy.NAME + "=" + SystemWidePolicy.POLICY_NAME)
+public final class SystemWidePolicy implements CounterVirtualizationPolicy {
+
+    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
+    public static final String POLICY_NAME = "systemwide";
+
+    /** Needs no collaborators; DS and plain Java use this constructor. */
+    public SystemWidePolicy() {
+    }
+
+    @Override
+    public String name() {
+        return POLICY_NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every overflow"
+                + " is a sample for the running domain; guests see no PMU";
+    }
+
+    @Override
+    public PolicySession open(PolicyHost host) {
+        Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
+        return new SystemWideSession(host);
+    }
+
+    @Override
+    public String toString() {
+        return "SystemWidePolicy[" + POLICY_NAME + "]";
+    }
+}

@@ -1,0 +1,94 @@
+package org.hyperprof.vpmu.systemwide;
+
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.vpmu.OverflowRoute;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+
+/**
+ * The system-wide policy on one host. It never touches the counters and never charges the host:
+ * the counters belong to the hypervisor and run on whoever is current, so switches, hypervisor
+ * entries and exits are no events for them. No method allocates.
+ */
+final class SystemWideSession implements PolicySession {
+
+    private final PolicyHost host;
+    /** Closed from whichever thread tears the host down; read on the simulation thread. */
+    private volatile boolean closed;
+
+    SystemWideSession(PolicyHost host) {
+        this.host = host;
+    }
+
+    @Override
+    public void vcpuSwitch(int pcpu, int prevDomid, int prevVcpu, int nextDomid, int nextVcpu) {
+        check(pcpu);
+        // The counters keep running for the next vCPU: its samples are told apart by the
+        // current domain at overflow time, not by saving and restoring counter state.
+    }
+
+    @Override
+    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+        // Hypervisor work counts on the same counters and is sampled in Xen mode.
+    }
+
+    @Override
+    public void hypervisorExit(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
+    /**
+     * With no vPMU offered, Xen answers PMU MSR reads with 0. That includes IA32_MISC_ENABLE as far
+     * as the PMU is concerned: its bit 7, "performance monitoring available", reads clear.
+     */
+    @Override
+    public long guestRead(int pcpu, int domid, int vcpu, int register) {
+        check(pcpu);
+        return 0;
+    }
+
+    /** With no vPMU offered, Xen drops PMU MSR writes: the hypervisor's counters stay as they are. */
+    @Override
+    public void guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+        check(pcpu);
+    }
+
+    @Override
+    public boolean guestsSeePmu() {
+        checkOpen();
+        return false;
+    }
+
+    /**
+     * Every overflow is Xenoprof's: the NMI handler logs it for the current vCPU's domain, and
+     * itself drops what it must (idle, domains not profiled) and counts it.
+     */
+    @Override
+    public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
+        check(pcpu);
+        return OverflowRoute.XENOPROF;
+    }
+
+    /** Ends the session; closing again does nothing. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private void check(int pcpu) {
+        checkOpen();
+        int pcpus = host.pcpuCount();
+        if (pcpu < 0 || pcpu >= pcpus) {
+            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
+                    + " (0 to " + (pcpus - 1) + ")");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the systemwide counter policy session is closed; "
+                    + "open a new session with CounterVirtualizationPolicy.open(host)");
+        }
+    }
+}
