@@ -135,11 +135,13 @@ final class P6Pmu implements PhysicalPmu {
         }
     }
 
+    /** The architectural numbers {0xC1, 0xC2}; the array is this PMU's own and must not be changed. */
     @Override
     public int[] counterRegisters() {
         return counterRegisters;
     }
 
+    /** The architectural numbers {0x186, 0x187}; the array is this PMU's own and must not be changed. */
     @Override
     public int[] controlRegisters() {
         return controlRegisters;
@@ -192,7 +194,7 @@ final class P6Pmu implements PhysicalPmu {
             throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
                     + " (null entries for unused counters), got null");
         }
-        boolean[] seen = new boolean[COUNTERS];
+        int seen = 0; // bit i: counter i already configured
         for (CounterConfig c : configs) {
             if (c == null) {
                 continue;
@@ -202,11 +204,11 @@ final class P6Pmu implements PhysicalPmu {
                 throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
                         + " does not exist; the P6 has counters 0 and 1");
             }
-            if (seen[i]) {
+            if ((seen & (1 << i)) != 0) {
                 throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
                         + " is configured twice; give each counter at most one configuration");
             }
-            seen[i] = true;
+            seen |= 1 << i;
             if (c.count() <= 0 || c.count() > MAX_COUNT) {
                 throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
                         + " is out of range 1.." + MAX_COUNT
@@ -229,6 +231,9 @@ final class P6Pmu implements PhysicalPmu {
 
     @Override
     public void start() {
+        if (started) {
+            throw new IllegalStateException("CPU " + cpu + ": the P6 counters are already started; stop them first");
+        }
         lvtpcBeforeStart = lvtpc;
         started = true;
         write(LVTPC, LVTPC_NMI);
@@ -259,10 +264,9 @@ final class P6Pmu implements PhysicalPmu {
             write(controlRegisters[i], savedSelect[i]);
         }
         for (int i = 0; i < COUNTERS; i++) {
+            // The restore is a WRMSR like any other: bits 31:0 come back and bits 39:32 become
+            // copies of bit 31, so a saved value above 32 bits is not restored whole (as on hardware).
             write(counterRegisters[i], savedCounter[i]);
-            // The WRMSR above keeps only 32 bits; the saved value was read as 40 bits and is put
-            // back whole, as the save/restore of the real driver leaves the register unchanged.
-            counter[i] = savedCounter[i];
             resetValue[i] = 0;
         }
         write(LVTPC, savedLvtpc);
