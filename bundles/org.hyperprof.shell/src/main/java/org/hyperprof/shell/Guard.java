@@ -1,0 +1,59 @@
+package org.hyperprof.shell;
+
+import java.io.PrintStream;
+
+/**
+ * Runs a command body so that whatever goes wrong reaches the user as one clear message on the
+ * session's error stream, never as a stack trace: a usage error with the usage line, a service's
+ * typed error with its own message, and anything unexpected with its kind and message.
+ */
+public final class Guard {
+    /** A command's work. */
+    @FunctionalInterface
+    public interface Body {
+        void run(PrintStream out) throws Exception;
+    }
+
+    private Guard() {
+    }
+
+    public static void run(Console console, HpCommand command, Body body) {
+        PrintStream out = console.out();
+        try {
+            body.run(out);
+        } catch (UsageException e) {
+            PrintStream err = console.err();
+            err.println(command.scoped() + ": " + e.getMessage());
+            err.println("usage: " + command.usage());
+            if (!command.details().isEmpty()) {
+                err.println("(hp:help " + command.function() + " explains the arguments)");
+            }
+        } catch (Exception | LinkageError e) {
+            console.err().println(message(command, e));
+        } finally {
+            out.flush();
+        }
+    }
+
+    /** The one line a failure prints. */
+    static String message(HpCommand command, Throwable e) {
+        String text = e.getMessage() == null || e.getMessage().isBlank() ? null : e.getMessage().strip();
+        if (expected(e) && text != null) {
+            return command.scoped() + ": " + text;
+        }
+        // A failure no service announced is a defect: say so plainly, with what it was.
+        return command.scoped() + " failed unexpectedly: " + e.getClass().getSimpleName()
+                + (text == null ? "" : ": " + text);
+    }
+
+    /** Failures that services throw on purpose, with messages written for the user. */
+    private static boolean expected(Throwable e) {
+        if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                || e instanceof java.io.IOException || e instanceof UnsupportedOperationException) {
+            return true;
+        }
+        // The API's checked exceptions (ScenarioException, ProfileException, ReportException,
+        // HostStoppedException, EventSpecException, SymbolFileException) all carry such messages.
+        return !(e instanceof RuntimeException) && !(e instanceof Error);
+    }
+}

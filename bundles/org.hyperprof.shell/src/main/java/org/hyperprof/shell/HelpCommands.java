@@ -1,0 +1,88 @@
+package org.hyperprof.shell;
+
+import java.io.PrintStream;
+
+import org.apache.felix.service.command.CommandSession;
+import org.apache.felix.service.command.Descriptor;
+import org.osgi.service.component.annotations.Component;
+
+/** {@code hp:help}: the commands, and the opcontrol workflow of the 2006 slides walked by hand. */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=help"})
+public class HelpCommands {
+    /**
+     * Two active domains, as in the IA README and the Xen Summit 2006 slides: dom0 is the primary
+     * and lists the domains; each other active domain starts its own daemon, which is what lets
+     * dom0's start pass; the domUs shut down before dom0.
+     */
+    static final String RECIPE = String.join(System.lineSeparator(),
+            "Walk the workflow by hand (dom0 primary, dom1 active):",
+            "  hp:load                                  the default host: dom0 driver domain, dom1 receiver",
+            "  hp:opcontrol 0 --start-daemon --active-domains=0,1 --event=CPU_CLK_UNHALTED:100000:0:1:1",
+            "                                           init, lists, counters, setup_events, dom0's enable_virq",
+            "  hp:opcontrol 1 --start-daemon            dom1's init, get_buffer and enable_virq",
+            "  hp:opcontrol 0 --start                   start: allowed once every listed domain is ready",
+            "  hp:run 500                               run the host 500 ms simulated, sampling",
+            "  hp:opcontrol 0 --stop                    stop, and the flush to every active domain",
+            "  hp:opcontrol 1 --shutdown                dom1's disable_virq (the domUs go first)",
+            "  hp:opcontrol 0 --shutdown                dom0's disable_virq, release_counters",
+            "  hp:report                                the report of the session",
+            "At any point hp:state shows the state, the lists and the next step; hp:op <domid> <op> makes one",
+            "hypercall at a time instead (hp:help op). hp:profile does the whole run in one command.");
+
+    private final Console console;
+
+    public HelpCommands() {
+        this(Console.system());
+    }
+
+    public HelpCommands(Console console) {
+        this.console = console;
+    }
+
+    /**
+     * Gogo resolves an unscoped {@code help} to any scope's {@code help}, so a user who types
+     * {@code help lb} may land here: a command that is not ours goes on to {@code felix:help}.
+     *
+     * @param session the calling session, which Gogo passes in; null in plain Java
+     */
+    @Descriptor("list the hp commands, or show one command's usage and options")
+    public void help(CommandSession session, @Descriptor("[command], e.g. op or hp:profile") String... args) {
+        Guard.run(console, HpCommand.HELP, out -> {
+            if (session != null && args != null && args.length == 1 && HpCommand.find(args[0]) == null
+                    && args[0].matches("[\\w.:-]+")) {
+                // felix:help returns its text rather than printing it.
+                Object text = session.execute("felix:help " + args[0]);
+                if (text != null) {
+                    out.println(text.toString().stripTrailing());
+                }
+                return;
+            }
+            HpCommand command = CommandLines.help(args);
+            if (command == null) {
+                printList(out);
+            } else {
+                printOne(command, out);
+            }
+        });
+    }
+
+    static void printList(PrintStream out) {
+        out.println("Hyperprof commands (hp:help <command> for one command's arguments):");
+        Table t = new Table("", "");
+        for (HpCommand c : HpCommand.values()) {
+            t.row("  " + c.scoped(), c.summary());
+        }
+        t.print(out);
+        out.println();
+        out.println(RECIPE);
+        out.println("The framework's and the shell's own commands (lb, start, stop, ...): felix:help");
+    }
+
+    static void printOne(HpCommand c, PrintStream out) {
+        out.println("usage: " + c.usage());
+        out.println("  " + c.summary());
+        if (!c.details().isEmpty()) {
+            out.println(c.details());
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package org.hyperprof.shell;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.xenoprof.XenoprofState;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/** {@code hp:scenarios}, {@code hp:load}, {@code hp:host}, {@code hp:run}: the simulated host. */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=scenarios",
+        "osgi.command.function=load", "osgi.command.function=host", "osgi.command.function=run"})
+public class HostCommands {
+    private final HostService hosts;
+    private final Console console;
+
+    @Activate
+    public HostCommands(@Reference(name = "hosts") HostService hosts) {
+        this(hosts, Console.system());
+    }
+
+    public HostCommands(HostService hosts, Console console) {
+        this.hosts = hosts;
+        this.console = console;
+    }
+
+    @Descriptor("the embedded scenarios (* marks the default)")
+    public void scenarios(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.SCENARIOS, out -> {
+            CommandLines.none(args);
+            List<String> names = hosts.scenarios();
+            if (names.isEmpty()) {
+                out.println("no embedded scenarios; hp:load <path> loads a scenario file");
+                return;
+            }
+            String current = hosts.current().map(Host::name).orElse(null);
+            for (String name : names) {
+                out.println((name.equals(HostService.DEFAULT_SCENARIO) ? "* " : "  ") + name
+                        + (name.equals(current) ? "   (loaded)" : ""));
+            }
+            out.println("hp:load <name> loads one; hp:load <path> loads a scenario file");
+        });
+    }
+
+    @Descriptor("load a scenario as the current host and print it")
+    public void load(@Descriptor("[name|path] [--cpu cpu.type] (default: the embedded default scenario)")
+            String... args) {
+        Guard.run(console, HpCommand.LOAD, out -> {
+            CommandLines.Load line = CommandLines.load(args);
+            Host host = hosts.load(line.scenario(), line.cpuType());
+            HostText.printHost(host, out);
+        });
+    }
+
+    @Descriptor("the current host, its domains and its Xenoprof state")
+    public void host(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.HOST, out -> {
+            CommandLines.none(args);
+            Host host = current(hosts);
+            HostText.printHost(host, out);
+            out.println("time      " + HostText.elapsed(host));
+            HostText.printXenoprof(host, out);
+        });
+    }
+
+    @Descriptor("run the simulated host for <ms> simulated milliseconds, showing progress")
+    public void run(@Descriptor("<ms> simulated milliseconds") String... args) {
+        Guard.run(console, HpCommand.RUN, out -> {
+            long micros = CommandLines.runMicros(args);
+            Host host = current(hosts);
+            XenoprofState state = host.xenoprof().state();
+            out.printf("running %s for %d ms simulated (Xenoprof %s)%n", host.name(), micros / 1000, state);
+            long samples = host.run(micros, new ProgressPrinter(out));
+            out.printf("ran %d ms simulated: %d samples taken; %s%n", micros / 1000, samples, HostText.elapsed(host));
+            if (samples == 0 && state != XenoprofState.PROFILING) {
+                out.println("no samples: Xenoprof was " + state + ", and samples are taken only while PROFILING; "
+                        + HostText.nextStep(host));
+            }
+        });
+    }
+
+    /** The current host, or the reason there is none and how to get one. */
+    static Host current(HostService hosts) {
+        Optional<Host> host = hosts.current();
+        if (host.isEmpty()) {
+            throw new IllegalStateException("no host is loaded: hp:load loads the default scenario"
+                    + " (hp:scenarios lists the others)");
+        }
+        return host.get();
+    }
+}

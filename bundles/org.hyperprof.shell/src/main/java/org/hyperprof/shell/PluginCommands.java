@@ -1,0 +1,271 @@
+package org.hyperprof.shell;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.symbols.SymbolResolver;
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * {@code hp:models}, {@code hp:events}, {@code hp:policies}, {@code hp:consumers},
+ * {@code hp:resolvers}, {@code hp:reports}: the plug-ins installed right now and the bundles that
+ * provide them. Every kind is bound dynamically, so a bundle started or stopped from the shell
+ * shows at once.
+ */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=models",
+        "osgi.command.function=events", "osgi.command.function=policies", "osgi.command.function=consumers",
+        "osgi.command.function=resolvers", "osgi.command.function=reports"})
+public class PluginCommands {
+    /** Only for the default of hp:events; the listings work while the core is away. */
+    private volatile HostService hosts;
+    private final Console console;
+    private final Plugins<PmuModel> models;
+    private final Plugins<CounterVirtualizationPolicy> policies;
+    private final Plugins<SampleConsumer> consumers;
+    private final Plugins<SymbolResolver> resolvers;
+    private final Plugins<ReportRenderer> renderers;
+
+    public PluginCommands() {
+        this(null, Console.system(), new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
+                new Plugins<>());
+    }
+
+    /** Plain-Java wiring: the plug-in lists are filled by the caller; {@code hosts} may be null. */
+    public PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
+            Plugins<CounterVirtualizationPolicy> policies, Plugins<SampleConsumer> consumers,
+            Plugins<SymbolResolver> resolvers, Plugins<ReportRenderer> renderers) {
+        this.hosts = hosts;
+        this.console = console;
+        this.models = models;
+        this.policies = policies;
+        this.consumers = consumers;
+        this.resolvers = resolvers;
+        this.renderers = renderers;
+    }
+
+    @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
+    public void models(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.MODELS, out -> {
+            CommandLines.none(args);
+            Table t = new Table("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE");
+            for (Plugins.Entry<PmuModel> e : models.list()) {
+                PmuModel m = e.service();
+                t.row(e.name(), m.displayName(), m.counterCount() + " x " + m.counterWidth() + " bits",
+                        eventCount(m), e.provider());
+            }
+            printOrNone(out, t, "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
+        });
+    }
+
+    @Descriptor("a CPU model's event table: name, code, counters, minimum count, unit mask, description")
+    public void events(@Descriptor("[cpu.type] (default: the current host's model)") String... args) {
+        Guard.run(console, HpCommand.EVENTS, out -> {
+            String cpuType = CommandLines.events(args);
+            PmuModel model = cpuType == null ? currentModel() : models.find(cpuType).map(Plugins.Entry::service)
+                    .orElseThrow(() -> new IllegalArgumentException("no CPU model '" + cpuType
+                            + "' is installed; installed are " + models.names() + " (hp:models)"));
+            printEvents(model, models.of(model).map(Plugins.Entry::provider).orElse(null), out);
+        });
+    }
+
+    @Descriptor("installed counter-virtualization policies: vpmu.policy, description, providing bundle")
+    public void policies(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.POLICIES, out -> {
+            CommandLines.none(args);
+            Table t = new Table("VPMU.POLICY", "BUNDLE", "DESCRIPTION");
+            for (Plugins.Entry<CounterVirtualizationPolicy> e : policies.list()) {
+                t.row(e.name(), e.provider(), e.service().description());
+            }
+            printOrNone(out, t, "counter-virtualization policies",
+                    "start a policy bundle, e.g. org.hyperprof.vpmu.systemwide");
+        });
+    }
+
+    @Descriptor("installed sample consumers: consumer.name, providing bundle")
+    public void consumers(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.CONSUMERS, out -> {
+            CommandLines.none(args);
+            Table t = new Table("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS");
+            for (Plugins.Entry<SampleConsumer> e : consumers.list()) {
+                t.row(e.name(), e.provider(), renderers.of(e.service()).map(r -> "hp:report --renderer " + r.name())
+                        .orElse("-"));
+            }
+            printOrNone(out, t, "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
+        });
+    }
+
+    @Descriptor("installed symbol resolvers: symbols.format, providing bundle")
+    public void resolvers(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.RESOLVERS, out -> {
+            CommandLines.none(args);
+            Table t = new Table("SYMBOLS.FORMAT", "BUNDLE");
+            for (Plugins.Entry<SymbolResolver> e : resolvers.list()) {
+                t.row(e.name(), e.provider());
+            }
+            printOrNone(out, t, "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
+        });
+    }
+
+    @Descriptor("installed report renderers: report.name, providing bundle, sessions, options")
+    public void reports(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.REPORTS, out -> {
+            CommandLines.none(args);
+            Table t = new Table("REPORT.NAME", "BUNDLE", "SESSIONS");
+            for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
+                List<Long> sessions = e.service().sessions();
+                t.row(e.name(), e.provider(), sessions.isEmpty() ? "none yet" : sessions.toString());
+            }
+            printOrNone(out, t, "report renderers", "start a renderer bundle, e.g. org.hyperprof.report.opreport");
+            for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
+                List<String> options = e.service().options();
+                if (!options.isEmpty()) {
+                    out.println(e.name() + " options (hp:report --renderer " + e.name() + " <option>...):");
+                    options.forEach(o -> out.println("  " + o));
+                }
+            }
+        });
+    }
+
+    private PmuModel currentModel() {
+        HostService service = hosts;
+        if (service == null) {
+            throw new IllegalStateException("the host service (bundle org.hyperprof.hypervisor) is not running, so"
+                    + " there is no current model: name one (installed are " + models.names() + ")");
+        }
+        Optional<Host> host = service.current();
+        if (host.isEmpty()) {
+            throw new IllegalStateException("no host is loaded, so there is no current model: name one"
+                    + " (installed are " + models.names() + ") or hp:load first");
+        }
+        return host.get().model();
+    }
+
+    static void printEvents(PmuModel model, String provider, PrintStream out) {
+        EventTable table = model.events();
+        List<EventDescriptor> events = table.events();
+        out.printf("%s (%s): %d counters x %d bits, %d events%s; default event %s%n", model.cpuType(),
+                model.displayName(), model.counterCount(), model.counterWidth(), events.size(),
+                provider == null ? "" : ", from " + provider, model.defaultEvent());
+        Table t = new Table("EVENT", "CODE", "COUNTERS", "MINIMUM", "UNIT MASK", "DESCRIPTION");
+        for (EventDescriptor d : events) {
+            UnitMask um = d.unitMask();
+            t.row(d.name(), String.format("0x%02x", d.code()), d.countersText(), d.minimumCount(), maskHeader(um),
+                    d.description());
+            if (um.values().size() > 1) {
+                // Each value a user may give in EVENT:count:um, under the unit mask column.
+                for (UnitMask.Value v : um.values()) {
+                    t.row("", "", "", "", String.format("  0x%02x", v.value()), v.description());
+                }
+            }
+        }
+        t.print(out);
+    }
+
+    /** {@code zero}, or for a choice of values {@code mesi (bitmask, default 0x0f)}. */
+    private static String maskHeader(UnitMask um) {
+        if (um.values().size() <= 1) {
+            return um.values().isEmpty() ? um.name()
+                    : String.format("%s (0x%02x)", um.name(), um.values().get(0).value());
+        }
+        return String.format("%s (%s, default 0x%02x)", um.name(), um.kind().name().toLowerCase(java.util.Locale.ROOT),
+                um.defaultValue());
+    }
+
+    private static Object eventCount(PmuModel m) {
+        try {
+            return m.events().events().size();
+        } catch (RuntimeException e) {
+            // One broken model must not hide the others: show why in its row.
+            return "unreadable: " + e.getMessage();
+        }
+    }
+
+    private static void printOrNone(PrintStream out, Table t, String what, String hint) {
+        if (t.size() == 0) {
+            out.println("no " + what + " installed: " + hint);
+        } else {
+            t.print(out);
+        }
+    }
+
+    // --- DS bindings: each plug-in with the bundle that registered it ---
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC, unbind = "unbindHosts")
+    void bindHosts(HostService service) {
+        hosts = service;
+    }
+
+    void unbindHosts(HostService service) {
+        if (hosts == service) {
+            hosts = null;
+        }
+    }
+
+    @Reference(service = PmuModel.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindModel")
+    void bindModel(PmuModel model, ServiceReference<PmuModel> ref) {
+        models.add(ref, model, Plugins.name(ref, PmuModel.CPU_TYPE, model.cpuType()), Plugins.provider(ref));
+    }
+
+    void unbindModel(ServiceReference<PmuModel> ref) {
+        models.remove(ref);
+    }
+
+    @Reference(service = CounterVirtualizationPolicy.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
+    void bindPolicy(CounterVirtualizationPolicy policy, ServiceReference<CounterVirtualizationPolicy> ref) {
+        policies.add(ref, policy, Plugins.name(ref, CounterVirtualizationPolicy.NAME, policy.name()),
+                Plugins.provider(ref));
+    }
+
+    void unbindPolicy(ServiceReference<CounterVirtualizationPolicy> ref) {
+        policies.remove(ref);
+    }
+
+    @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindConsumer")
+    void bindConsumer(SampleConsumer consumer, ServiceReference<SampleConsumer> ref) {
+        consumers.add(ref, consumer, Plugins.name(ref, SampleConsumer.NAME, "(no consumer.name)"),
+                Plugins.provider(ref));
+    }
+
+    void unbindConsumer(ServiceReference<SampleConsumer> ref) {
+        consumers.remove(ref);
+    }
+
+    @Reference(service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindResolver")
+    void bindResolver(SymbolResolver resolver, ServiceReference<SymbolResolver> ref) {
+        resolvers.add(ref, resolver, Plugins.name(ref, SymbolResolver.FORMAT, resolver.format()),
+                Plugins.provider(ref));
+    }
+
+    void unbindResolver(ServiceReference<SymbolResolver> ref) {
+        resolvers.remove(ref);
+    }
+
+    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
+    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
+        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
+    }
+
+    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
+        renderers.remove(ref);
+    }
+}

@@ -1,0 +1,117 @@
+package org.hyperprof.shell;
+
+import java.io.PrintStream;
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SessionSummary;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/** {@code hp:profile}: a one-shot profile from setup to report. */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=profile"})
+public class ProfileCommands {
+    private final HostService hosts;
+    private final Profiler profiler;
+    private final Console console;
+    private final Renderers renderers;
+
+    @Activate
+    public ProfileCommands(@Reference(name = "hosts") HostService hosts,
+            @Reference(name = "profiler") Profiler profiler) {
+        this(hosts, profiler, Console.system(), new Plugins<>());
+    }
+
+    public ProfileCommands(HostService hosts, Profiler profiler, Console console, Plugins<ReportRenderer> renderers) {
+        this.hosts = hosts;
+        this.profiler = profiler;
+        this.console = console;
+        this.renderers = new Renderers(renderers);
+    }
+
+    @Descriptor("one-shot profile: load the scenario if needed, set up, start, run, stop, print the report")
+    public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--scenario name|path] [--cpu type]"
+            + " [--report name] [--no-report]") String... args) {
+        Guard.run(console, HpCommand.PROFILE, out -> {
+            CommandLines.Profile line = CommandLines.profile(args);
+            // Settle the renderer before a long run, so a typo does not cost the run.
+            Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()
+                    : renderers.choose(line.renderer(), "--report");
+            if (!line.noReport() && renderer.isEmpty()) {
+                out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
+            }
+            Host host = hostFor(line, out);
+            out.printf("profiling %s for %d ms simulated%s%n", host.name(), line.micros() / 1000,
+                    line.events().isEmpty() ? " (event: " + host.model().defaultEvent() + ")"
+                            : " (events: " + String.join(" ", line.events()) + ")");
+            SessionSummary summary = profiler.profile(new ProfileRequest(line.events(), line.micros(), line.domains()),
+                    new ProgressPrinter(out));
+            if (renderer.isPresent()) {
+                try {
+                    ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of());
+                    out.print(Renderers.render(renderer.get(), all));
+                } catch (ReportException e) {
+                    // The session is done and kept: say why there is no report, then still give its books.
+                    console.err().println(HpCommand.PROFILE.scoped() + ": " + e.getMessage());
+                }
+            }
+            printSummary(summary, out);
+        });
+    }
+
+    /** The current host, or a freshly loaded one when none is loaded or a scenario or CPU was asked for. */
+    private Host hostFor(CommandLines.Profile line, PrintStream out) throws Exception {
+        Optional<Host> current = hosts.current();
+        if (current.isPresent() && line.scenario() == null && line.cpuType() == null) {
+            Host host = current.get();
+            if (host.stopReason() != null) {
+                throw new IllegalStateException("the current host " + host.name() + " stopped: " + host.stopReason()
+                        + "; load a host again with hp:load, or hp:profile --scenario <name>");
+            }
+            return host;
+        }
+        String scenario = line.scenario() != null ? line.scenario() : HostService.DEFAULT_SCENARIO;
+        Host host = hosts.load(scenario, line.cpuType());
+        out.printf("loaded %s: %s (%s) at %d MHz, %d pCPU(s), %d domains, policy %s%n", host.name(),
+                host.model().cpuType(), host.model().displayName(), host.mhz(), host.pcpuCount(), host.domains().size(),
+                host.policy());
+        return host;
+    }
+
+    static void printSummary(SessionSummary summary, PrintStream out) {
+        out.println("session " + summary.sessionId() + ": " + summary.accounting().line());
+        if (!summary.completed()) {
+            out.println("session ended early: " + summary.endReason());
+        }
+        for (ConsumerAccounting c : summary.consumers()) {
+            if (c.missed() > 0 || c.problem() != null) {
+                out.println("consumer " + c.consumer() + " received " + c.received() + " and missed " + c.missed()
+                        + " samples" + (c.problem() == null ? "" : ": " + c.problem()));
+            }
+        }
+    }
+
+    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
+    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
+        renderers.plugins().add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"),
+                Plugins.provider(ref));
+    }
+
+    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
+        renderers.plugins().remove(ref);
+    }
+}

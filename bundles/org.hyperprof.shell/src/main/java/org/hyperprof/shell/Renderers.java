@@ -1,0 +1,60 @@
+package org.hyperprof.shell;
+
+import java.util.Optional;
+
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+
+/** Picks a report renderer by name and renders a whole report before anything is printed. */
+public final class Renderers {
+    private final Plugins<ReportRenderer> renderers;
+
+    public Renderers(Plugins<ReportRenderer> renderers) {
+        this.renderers = renderers;
+    }
+
+    public Plugins<ReportRenderer> plugins() {
+        return renderers;
+    }
+
+    /**
+     * The renderer asked for; when none was named, opreport, or the only one installed. Empty when
+     * none was named and none is installed.
+     *
+     * @param option the option that names a renderer in the calling command, for the message
+     */
+    public Optional<Plugins.Entry<ReportRenderer>> choose(String name, String option) {
+        if (name != null) {
+            return Optional.of(renderers.find(name).orElseThrow(() -> new IllegalArgumentException(
+                    "no report renderer '" + name + "' is installed; installed are " + renderers.names()
+                            + " (hp:reports)")));
+        }
+        Optional<Plugins.Entry<ReportRenderer>> preferred = renderers.find(CommandLines.DEFAULT_RENDERER);
+        if (preferred.isPresent() || renderers.list().size() <= 1) {
+            return preferred.isPresent() ? preferred : renderers.list().stream().findFirst();
+        }
+        throw new IllegalArgumentException("no " + CommandLines.DEFAULT_RENDERER + " renderer is installed and "
+                + renderers.list().size() + " others are: name one with " + option + " (" + renderers.names() + ")");
+    }
+
+    /**
+     * The whole report text, ending in a line break; or the renderer's message, naming the
+     * renderer: never half a report.
+     */
+    public static String render(Plugins.Entry<ReportRenderer> renderer, ReportRequest request)
+            throws java.io.IOException, ReportException {
+        StringBuilder text = new StringBuilder();
+        try {
+            renderer.service().render(request, text);
+        } catch (ReportException e) {
+            // Name the renderer, unless its message already starts with its name.
+            String m = String.valueOf(e.getMessage());
+            throw m.startsWith(renderer.name()) ? e : new ReportException(renderer.name() + ": " + m);
+        }
+        if (text.length() > 0 && text.charAt(text.length() - 1) != '\n') {
+            text.append(System.lineSeparator());
+        }
+        return text.toString();
+    }
+}

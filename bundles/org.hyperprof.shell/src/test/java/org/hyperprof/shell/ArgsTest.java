@@ -1,0 +1,126 @@
+package org.hyperprof.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class ArgsTest {
+    private static Args parse(String... argv) throws UsageException {
+        return Args.parse(argv, Set.of("--ms", "--event"), Set.of("--no-report"));
+    }
+
+    @Test
+    void optionValueMayFollowAsNextWordOrAfterEquals() throws UsageException {
+        assertEquals("500", parse("--ms", "500").value("--ms"));
+        assertEquals("500", parse("--ms=500").value("--ms"));
+    }
+
+    @Test
+    void repeatedOptionKeepsEveryValueInOrderAndValueIsTheLast() throws UsageException {
+        Args a = parse("--event", "A:1", "--event=B:2");
+        assertEquals(List.of("A:1", "B:2"), a.values("--event"));
+        assertEquals("B:2", a.value("--event"));
+    }
+
+    @Test
+    void absentOptionIsNullAndHasNoValues() throws UsageException {
+        Args a = parse();
+        assertNull(a.value("--ms"));
+        assertEquals(List.of(), a.values("--event"));
+        assertFalse(a.flag("--no-report"));
+    }
+
+    @Test
+    void flagsAndPositionalWordsAreSeparated() throws UsageException {
+        Args a = parse("symbols", "--no-report", "top=10");
+        assertTrue(a.flag("--no-report"));
+        assertEquals(List.of("symbols", "top=10"), a.positional());
+    }
+
+    @Test
+    void doubleDashEndsOptions() throws UsageException {
+        assertEquals(List.of("--ms"), parse("--", "--ms").positional());
+    }
+
+    @Test
+    void singleDashWordsStayPositionalSoNegativeNumbersReachTheNumberCheck() throws UsageException {
+        assertEquals(List.of("-5"), parse("-5").positional());
+    }
+
+    @Test
+    void unknownOptionNamesTheKnownOnes() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("--msec", "5"));
+        assertEquals("unknown option '--msec'; options are --event, --ms, --no-report", e.getMessage());
+    }
+
+    @Test
+    void unknownOptionOfACommandWithoutOptionsSaysSo() {
+        UsageException e = assertThrows(UsageException.class, () -> Args.parse(new String[] {"--x"}, Set.of(), Set.of()));
+        assertEquals("unknown option '--x'; this command takes no options", e.getMessage());
+    }
+
+    @Test
+    void optionWithoutItsValueIsRefused() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("--ms"));
+        assertEquals("option --ms needs a value", e.getMessage());
+    }
+
+    @Test
+    void flagGivenAValueIsRefused() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("--no-report=yes"));
+        assertEquals("option --no-report takes no value, got '--no-report=yes'", e.getMessage());
+    }
+
+    @Test
+    void tooManyPositionalWordsAreNamed() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("a", "b", "c").atMostPositional(1, "one name"));
+        assertEquals("too many arguments: b c (expected one name)", e.getMessage());
+    }
+
+    @Test
+    void numbersAreDecimalOrHex() throws UsageException {
+        assertEquals(121, Args.number("121", "n", 0, 1000));
+        assertEquals(0x79, Args.number("0x79", "n", 0, 1000));
+        assertEquals(0x79, Args.number("0X79", "n", 0, 1000));
+    }
+
+    @Test
+    void nonNumberSaysWhatWasExpected() {
+        UsageException e = assertThrows(UsageException.class, () -> Args.number("ten", "the count", 0, 10));
+        assertEquals("expected the count as a number, got 'ten'", e.getMessage());
+    }
+
+    @Test
+    void numberOutsideItsRangeGivesTheRange() {
+        assertEquals("the count must be from 1 to 10, got 11",
+                assertThrows(UsageException.class, () -> Args.number("11", "the count", 1, 10)).getMessage());
+        assertEquals("the count must be at least 1, got 0",
+                assertThrows(UsageException.class, () -> Args.number("0", "the count", 1, Long.MAX_VALUE)).getMessage());
+        assertEquals("the count must be 0 or more, got -3",
+                assertThrows(UsageException.class, () -> Args.number("-3", "the count", 0, Long.MAX_VALUE)).getMessage());
+    }
+
+    @Test
+    void domainIdIsSixteenBits() throws UsageException {
+        assertEquals(65535, Args.domid("65535", "the domain"));
+        assertThrows(UsageException.class, () -> Args.domid("65536", "the domain"));
+    }
+
+    @Test
+    void domainListTakesCommasOrSpaces() throws UsageException {
+        assertEquals(List.of(0, 1, 5), Args.domainList("0,1 5", "--domains"));
+    }
+
+    @Test
+    void domainListWithAnEmptyEntryIsRefused() {
+        UsageException e = assertThrows(UsageException.class, () -> Args.domainList("0,,1", "--domains"));
+        assertEquals("--domains '0,,1' has an empty entry; expected domain ids like 0,1", e.getMessage());
+    }
+}

@@ -1,0 +1,172 @@
+package org.hyperprof.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.felix.gogo.runtime.CommandProcessorImpl;
+import org.apache.felix.gogo.runtime.CommandSessionImpl;
+import org.apache.felix.gogo.runtime.threadio.ThreadIOImpl;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.xenoprof.XenoprofCounter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The commands inside a real Gogo runtime, registered as the Gogo whiteboard registers DS
+ * components (scope hp, one function per name), printing through {@link Console#system()}: checks
+ * that Gogo finds the methods, hands words like {@code --active-domains=0,1} through untouched, and
+ * routes what a command prints on System.out to the calling session.
+ */
+class GogoDispatchTest {
+    private static ThreadIOImpl threadIo;
+    private static CommandProcessorImpl processor;
+    private static final Fakes.FakeHostService HOSTS = new Fakes.FakeHostService();
+    private static final Fakes.FakeProfiler PROFILER = new Fakes.FakeProfiler();
+    private static final Plugins<ReportRenderer> RENDERERS = new Plugins<>();
+    private static final Fakes.FakeRenderer OPREPORT = new Fakes.FakeRenderer();
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @BeforeAll
+    static void startGogo() {
+        threadIo = new ThreadIOImpl();
+        threadIo.start();
+        processor = new CommandProcessorImpl(threadIo);
+        Console console = Console.system();
+        RENDERERS.add(OPREPORT, OPREPORT, "opreport", "org.hyperprof.report.opreport 0.1.0");
+        Object[] components = {
+            new PluginCommands(HOSTS, console, new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
+                    RENDERERS),
+            new HostCommands(HOSTS, console), new XenoprofCommands(HOSTS, PROFILER, console),
+            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS),
+            new HelpCommands(console)};
+        for (HpCommand c : HpCommand.values()) {
+            for (Object component : components) {
+                if (java.util.Arrays.stream(component.getClass().getMethods())
+                        .anyMatch(m -> m.getName().equals(c.function()))) {
+                    processor.addCommand("hp", component, c.function());
+                }
+            }
+        }
+        processor.addCommand("felix", new FelixHelp(), "help");
+    }
+
+    /** Stands in for gogo.command's felix:help, which returns its text. */
+    public static final class FelixHelp {
+        public String help(String command) {
+            return "felix:help for " + command + "\n";
+        }
+    }
+
+    @AfterAll
+    static void stopGogo() {
+        processor.stop();
+        threadIo.stop();
+    }
+
+    @BeforeEach
+    void loadHost() throws Exception {
+        HOSTS.load("default", null);
+    }
+
+    private void execute(String line) throws Exception {
+        try (CommandSessionImpl session = processor.createSession(new ByteArrayInputStream(new byte[0]), out, err)) {
+            Object result = session.execute(line);
+            assertEquals(null, result, "commands print and return nothing");
+        }
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void commandWithoutArgumentsIsFoundAndPrintsIntoTheSession() throws Exception {
+        execute("hp:help");
+        assertTrue(out().contains("hp:opcontrol"), out());
+    }
+
+    @Test
+    void helpForACommandThatIsNotOursGoesOnToFelixHelp() throws Exception {
+        execute("hp:help lb");
+        assertEquals("felix:help for lb\n", out());
+    }
+
+    @Test
+    void helpForOneOfOurCommandsStaysHere() throws Exception {
+        execute("hp:help run");
+        assertEquals("usage: hp:run <ms>\n  run the simulated host for <ms> simulated milliseconds, with progress\n",
+                out());
+    }
+
+    @Test
+    void opcontrolArgumentsWithEqualsCommasAndColonsArriveUntouched() throws Exception {
+        PROFILER.opcontrols.clear();
+        execute("hp:opcontrol 0 --start-daemon --active-domains=0,1 --event=CPU_CLK_UNHALTED:100000:0:1:1");
+        assertEquals(List.of("0 --start-daemon --active-domains=0,1 --event=CPU_CLK_UNHALTED:100000:0:1:1"),
+                PROFILER.opcontrols);
+        assertEquals("Daemon started.\n", out());
+    }
+
+    @Test
+    void numericWordsReachTheCommandAsTheUserTypedThem() throws Exception {
+        execute("hp:op 0 counter 1 100000 0x29 0x0f 1 0");
+        XenoprofCounter c = assertInstanceOf(XenoprofCounter.class, HOSTS.current.xenoprof.calls.get(0).arg());
+        assertEquals(1, c.ind);
+        assertEquals(0x29, c.event);
+        assertEquals(0x0f, c.unitMask);
+        assertEquals(0, c.user);
+        assertTrue(out().startsWith("XENOPROF_counter by domain 0 -> 0\n"), out());
+    }
+
+    @Test
+    void aSingleNumericArgumentReachesTheVarargsMethod() throws Exception {
+        HOSTS.current.xenoprof.state = org.hyperprof.api.xenoprof.XenoprofState.PROFILING;
+        execute("hp:run 5");
+        assertEquals(List.of(5_000L), HOSTS.current.runs);
+        assertTrue(out().endsWith("ran 5 ms simulated: 420 samples taken; 14000000 cycles per pCPU (5.000 ms simulated)\n"),
+                out());
+    }
+
+    @Test
+    void anEventSpecWithColonsIsOneWord() throws Exception {
+        execute("hp:op 0 counter 0 CPU_CLK_UNHALTED:100000:0:1:1");
+        XenoprofCounter c = assertInstanceOf(XenoprofCounter.class, HOSTS.current.xenoprof.calls.get(0).arg());
+        assertEquals(0x79, c.event);
+    }
+
+    @Test
+    void theSmokeTestsProfileLineRunsAndPrintsReportAndAccounting() throws Exception {
+        PROFILER.profiles.clear();
+        execute("hp:profile --ms 300");
+        assertEquals(300_000, PROFILER.profiles.get(0).micros());
+        assertTrue(out().contains("CPU: PIII, speed 2800 MHz"), out());
+        assertTrue(out().contains("samples taken 100"), out());
+    }
+
+    @Test
+    void rendererOptionsWithEqualsSignsArriveAsOptions() throws Exception {
+        OPREPORT.requests.clear();
+        execute("hp:report --domain 1 symbols top=10");
+        assertEquals(List.of(new ReportRequest(ReportRequest.LATEST, 1, Set.of("symbols", "top=10"))), OPREPORT.requests);
+    }
+
+    @Test
+    void usageErrorsGoToTheSessionsErrorStream() throws Exception {
+        execute("hp:run");
+        assertEquals("", out());
+        assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n",
+                err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,94 @@
+package org.hyperprof.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.hyperprof.api.report.ReportException;
+import org.junit.jupiter.api.Test;
+
+class HelpAndGuardTest {
+    private final Fakes.Captured io = new Fakes.Captured();
+
+    @Test
+    void helpListsEveryHpCommandWithItsSummary() {
+        new HelpCommands(io.console).help(null);
+        String out = io.out();
+        for (HpCommand c : HpCommand.values()) {
+            assertTrue(out.contains("  " + c.scoped() + " "), c.scoped());
+            assertTrue(out.contains(c.summary()), c.summary());
+        }
+    }
+
+    @Test
+    void helpWalksTheTwoDomainOpcontrolSequenceInTheOrderOfTheSlides() {
+        new HelpCommands(io.console).help(null);
+        String out = io.out();
+        List<String> steps = List.of("hp:opcontrol 0 --start-daemon --active-domains=0,1", "hp:opcontrol 1 --start-daemon",
+                "hp:opcontrol 0 --start", "hp:run 500", "hp:opcontrol 0 --stop", "hp:opcontrol 1 --shutdown",
+                "hp:opcontrol 0 --shutdown", "hp:report");
+        int at = 0;
+        for (String step : steps) {
+            int next = out.indexOf(step, at);
+            assertTrue(next > at, "'" + step + "' after position " + at + " in:\n" + out);
+            at = next;
+        }
+    }
+
+    @Test
+    void helpForOneCommandShowsUsageAndTheArgumentOfEachOp() {
+        new HelpCommands(io.console).help(null, "op");
+        String out = io.out();
+        assertTrue(out.startsWith("usage: hp:op <domid> <op> [arg...]\n"), out);
+        assertTrue(out.contains("counter <ind> <EVENT:count[:um[:kernel[:user]]]>"), out);
+        assertTrue(out.contains("get_buffer [max_samples]"), out);
+    }
+
+    @Test
+    void guardPrintsATypedErrorAsItsMessageOnly() {
+        Guard.run(io.console, HpCommand.REPORT, out -> {
+            throw new ReportException("no session 9; sessions are 6, 7");
+        });
+        assertEquals("hp:report: no session 9; sessions are 6, 7\n", io.err());
+    }
+
+    @Test
+    void guardTurnsAnUnexpectedFailureIntoOneLineWithoutStackTrace() {
+        Guard.run(io.console, HpCommand.MODELS, out -> {
+            out.print("");
+            throw new NullPointerException("model.events() returned null");
+        });
+        String err = io.err();
+        assertEquals("hp:models failed unexpectedly: NullPointerException: model.events() returned null\n", err);
+        assertFalse(err.contains("\tat "), err);
+    }
+
+    @Test
+    void guardNamesAFailureWithoutMessageByItsKind() {
+        Guard.run(io.console, HpCommand.RUN, out -> {
+            throw new IllegalStateException();
+        });
+        assertEquals("hp:run failed unexpectedly: IllegalStateException\n", io.err());
+    }
+
+    @Test
+    void guardCatchesALinkageErrorFromABundleThatLeftMidCall() {
+        Guard.run(io.console, HpCommand.EVENTS, out -> {
+            throw new NoClassDefFoundError("org/hyperprof/pmu/p6/P6Model");
+        });
+        assertEquals("hp:events failed unexpectedly: NoClassDefFoundError: org/hyperprof/pmu/p6/P6Model\n", io.err());
+    }
+
+    @Test
+    void everyCommandHasAPublicMethodOfItsNameOnExactlyOneComponent() {
+        List<Class<?>> components = List.of(PluginCommands.class, HostCommands.class, XenoprofCommands.class,
+                ProfileCommands.class, ReportCommands.class, HelpCommands.class);
+        for (HpCommand c : HpCommand.values()) {
+            long owners = components.stream().filter(k -> java.util.Arrays.stream(k.getMethods())
+                    .anyMatch(m -> m.getName().equals(c.function()) && m.isVarArgs())).count();
+            assertEquals(1, owners, c.scoped());
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package org.hyperprof.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.HostStoppedException;
+import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.xenoprof.XenoprofState;
+import org.junit.jupiter.api.Test;
+
+class HostCommandsTest {
+    private final Fakes.Captured io = new Fakes.Captured();
+    private final Fakes.FakeHostService hosts = new Fakes.FakeHostService();
+    private final HostCommands commands = new HostCommands(hosts, io.console);
+
+    @Test
+    void scenariosMarkTheDefaultAndTheLoadedOne() throws Exception {
+        hosts.load("two-domus", null);
+        commands.scenarios();
+        assertEquals("* " + HostService.DEFAULT_SCENARIO + "\n  two-domus   (loaded)\n"
+                + "hp:load <name> loads one; hp:load <path> loads a scenario file\n", io.out());
+    }
+
+    @Test
+    void loadWithoutArgumentsLoadsTheDefaultScenarioAndPrintsTheHost() {
+        commands.load();
+        assertEquals(List.of(HostService.DEFAULT_SCENARIO), hosts.loads);
+        String out = io.out();
+        assertTrue(out.startsWith("host      " + HostService.DEFAULT_SCENARIO + "\n"
+                + "          dom0 drives the NIC, dom1 receives one TCP stream\n"
+                + "cpu       i386/p6 (PIII): 2 counters x 40 bits, 2800 MHz, 1 pCPU\n"
+                + "policy    systemwide\n"
+                + "domains   2\n"), out);
+        assertTrue(out.contains("  dom0   Domain-0     pv  1 vCPU  hardware domain\n"
+                + "         xen-syms (hypervisor), vmlinux (kernel), e1000 (module)\n"), out);
+        assertTrue(out.contains("  dom1   domU-rcv     pv  1 vCPU\n"
+                + "         vmlinux (kernel), tcp_recv (user)\n"), out);
+    }
+
+    @Test
+    void loadPassesTheCpuOverride() {
+        commands.load("two-domus", "--cpu", "i386/p6");
+        assertEquals(List.of("two-domus --cpu i386/p6"), hosts.loads);
+    }
+
+    @Test
+    void aScenarioErrorIsOneLineWithItsOwnMessage() {
+        hosts.loadFailure = new ScenarioException("two.scn:4: unknown CPU model i386/p4; installed are i386/p6");
+        commands.load("two.scn");
+        assertEquals("", io.out());
+        assertEquals("hp:load: two.scn:4: unknown CPU model i386/p4; installed are i386/p6\n", io.err());
+    }
+
+    @Test
+    void hostPrintsTheHostTimeAndTheXenoprofSession() throws Exception {
+        hosts.load("default", null);
+        hosts.current.cycles = 2_800_000;
+        commands.host();
+        String out = io.out();
+        assertTrue(out.contains("time      2800000 cycles per pCPU (1.000 ms simulated)\n"), out);
+        assertTrue(out.contains("xenoprof  state IDLE, primary none, backtrace depth 0\n"), out);
+    }
+
+    @Test
+    void hostWithoutALoadedHostSaysHowToLoadOne() {
+        commands.host();
+        assertEquals("hp:host: no host is loaded: hp:load loads the default scenario (hp:scenarios lists the others)\n",
+                io.err());
+    }
+
+    @Test
+    void runShowsProgressLinesThenTheSamplesTaken() throws Exception {
+        hosts.load("default", null);
+        hosts.current.xenoprof.state = XenoprofState.PROFILING;
+        commands.run("200");
+        assertEquals(List.of(200_000L), hosts.current.runs);
+        assertEquals("running default for 200 ms simulated (Xenoprof PROFILING)\n"
+                + "   20%  50/200 ms simulated, 105 samples\n"
+                + "   50%  100/200 ms simulated, 210 samples\n"
+                + "   70%  150/200 ms simulated, 315 samples\n"
+                + "  100%  200/200 ms simulated, 420 samples\n"
+                + "ran 200 ms simulated: 420 samples taken; 560000000 cycles per pCPU (200.000 ms simulated)\n",
+                io.out());
+    }
+
+    @Test
+    void runOutsideProfilingExplainsWhyThereAreNoSamples() throws Exception {
+        hosts.load("default", null);
+        hosts.current.samplesPerRun = 0;
+        commands.run("10");
+        assertTrue(io.out().contains("no samples: Xenoprof was IDLE, and samples are taken only while PROFILING;"
+                + " no primary profiler: the hardware domain opens a session, e.g. hp:opcontrol 0 --start-daemon"
+                + " --active-domains=0,1"), io.out());
+    }
+
+    @Test
+    void aHostThatStoppedDuringTheRunIsOneLine() throws Exception {
+        hosts.load("default", null);
+        hosts.current.runFailure = new HostStoppedException("CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped");
+        commands.run("10");
+        assertEquals("hp:run: CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped\n", io.err());
+    }
+
+    @Test
+    void runWithABadArgumentPrintsTheUsage() {
+        commands.run("soon");
+        assertEquals("hp:run: expected the simulated milliseconds as a number, got 'soon'\nusage: hp:run <ms>\n",
+                io.err());
+    }
+}

@@ -1,0 +1,191 @@
+package org.hyperprof.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.profiler.ProfileException;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SessionSummary;
+import org.junit.jupiter.api.Test;
+
+/** hp:profile and hp:report, which share the choice of renderer. */
+class ProfileCommandsTest {
+    private final Fakes.Captured io = new Fakes.Captured();
+    private final Fakes.FakeHostService hosts = new Fakes.FakeHostService();
+    private final Fakes.FakeProfiler profiler = new Fakes.FakeProfiler();
+    private final Plugins<ReportRenderer> renderers = new Plugins<>();
+    private final Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
+    private final ProfileCommands commands = new ProfileCommands(hosts, profiler, io.console, renderers);
+    private final ReportCommands reports = new ReportCommands(io.console, renderers);
+
+    private void installOpreport() {
+        renderers.add(opreport, opreport, "opreport", "org.hyperprof.report.opreport 0.1.0");
+    }
+
+    @Test
+    void profileLoadsTheDefaultScenarioWhenNoHostIsLoadedThenRunsReportsAndAccounts() {
+        installOpreport();
+        commands.profile();
+        assertEquals(List.of(HostService.DEFAULT_SCENARIO), hosts.loads);
+        assertEquals(List.of(new ProfileRequest(List.of(), 1_000_000, List.of())), profiler.profiles);
+        assertEquals(List.of(new ReportRequest(7, ReportRequest.ALL_DOMAINS, Set.of())), opreport.requests);
+        assertEquals("loaded " + HostService.DEFAULT_SCENARIO + ": i386/p6 (PIII) at 2800 MHz, 1 pCPU(s), 2 domains,"
+                + " policy systemwide\n"
+                + "profiling " + HostService.DEFAULT_SCENARIO + " for 1000 ms simulated"
+                + " (event: CPU_CLK_UNHALTED:100000:0:1:1)\n"
+                + "   50%  500/1000 ms simulated, 45 samples\n"
+                + "  100%  1000/1000 ms simulated, 90 samples\n"
+                + "CPU: PIII, speed 2800 MHz (estimated)\n"
+                + "samples  %        image\n"
+                + "60       66.67    xen-syms\n"
+                + "session 7: samples taken 100 = delivered 90 + lost 4 + dropped 5 + invalid 1\n", io.out());
+        assertEquals("", io.err());
+    }
+
+    @Test
+    void profileUsesTheLoadedHostAndPassesEventsDomainsAndLength() throws Exception {
+        installOpreport();
+        hosts.load("two-domus", null);
+        hosts.loads.clear();
+        commands.profile("--ms", "300", "--event", "CPU_CLK_UNHALTED:50000", "--domains", "0,1");
+        assertEquals(List.of(), hosts.loads);
+        assertEquals(List.of(new ProfileRequest(List.of("CPU_CLK_UNHALTED:50000"), 300_000, List.of(0, 1))),
+                profiler.profiles);
+        assertTrue(io.out().startsWith("profiling two-domus for 300 ms simulated (events: CPU_CLK_UNHALTED:50000)\n"),
+                io.out());
+    }
+
+    @Test
+    void profileWithAScenarioOrCpuLoadsFirst() throws Exception {
+        installOpreport();
+        hosts.load("two-domus", null);
+        commands.profile("--cpu", "i386/p6", "--no-report");
+        assertEquals(List.of("two-domus", HostService.DEFAULT_SCENARIO + " --cpu i386/p6"), hosts.loads);
+    }
+
+    @Test
+    void noReportPrintsOnlyTheAccounting() {
+        installOpreport();
+        commands.profile("--no-report");
+        assertEquals(List.of(), opreport.requests);
+        assertTrue(io.out().endsWith("  100%  1000/1000 ms simulated, 90 samples\n"
+                + "session 7: samples taken 100 = delivered 90 + lost 4 + dropped 5 + invalid 1\n"), io.out());
+    }
+
+    @Test
+    void anUnknownRendererIsRefusedBeforeAnythingLoadsOrRuns() {
+        installOpreport();
+        commands.profile("--report", "flamegraph");
+        assertEquals(List.of(), hosts.loads);
+        assertEquals(List.of(), profiler.profiles);
+        assertEquals("hp:profile: no report renderer 'flamegraph' is installed; installed are opreport (hp:reports)\n",
+                io.err());
+    }
+
+    @Test
+    void withoutAnyRendererTheProfileStillRunsAndSaysSo() {
+        commands.profile();
+        assertEquals(1, profiler.profiles.size());
+        assertTrue(io.out().startsWith("note: no report renderer is installed (hp:reports), so only the accounting is"
+                + " printed\n"), io.out());
+        assertTrue(io.out().contains("session 7: samples taken 100"), io.out());
+    }
+
+    @Test
+    void aProfilerErrorIsOneLineWithItsOwnMessage() {
+        installOpreport();
+        profiler.profileFailure = new ProfileException("event CYCLES is not a i386/p6 event; allowed are"
+                + " CPU_CLK_UNHALTED, L2_LD");
+        commands.profile("--event", "CYCLES:100000");
+        assertEquals("hp:profile: event CYCLES is not a i386/p6 event; allowed are CPU_CLK_UNHALTED, L2_LD\n", io.err());
+        assertFalse(io.out().contains("session"), io.out());
+    }
+
+    @Test
+    void aReportThatFailsAfterTheRunLeavesNoHalfReportAndStillGivesTheAccounting() {
+        installOpreport();
+        opreport.failure = new ReportException("session 7 has no samples yet");
+        commands.profile();
+        assertFalse(io.out().contains("CPU: PIII"), io.out());
+        assertTrue(io.out().contains("session 7: samples taken 100"), io.out());
+        assertEquals("hp:profile: opreport: session 7 has no samples yet\n", io.err());
+    }
+
+    @Test
+    void aSessionThatEndedEarlyAndAConsumerThatMissedSamplesAreReported() {
+        profiler.summary = new SessionSummary(8, new Accounting(10, 10, 0, 0, 0), List.of(),
+                List.of(new ConsumerAccounting("slow", 4, 6, "queue full")), null, null, 0,
+                "CPU model i386/p6 departed (bundle org.hyperprof.pmu.p6 stopped)");
+        commands.profile("--no-report");
+        assertTrue(io.out().endsWith("session 8: samples taken 10 = delivered 10 + lost 0 + dropped 0 + invalid 0\n"
+                + "session ended early: CPU model i386/p6 departed (bundle org.hyperprof.pmu.p6 stopped)\n"
+                + "consumer slow received 4 and missed 6 samples: queue full\n"), io.out());
+    }
+
+    @Test
+    void aStoppedHostIsNotProfiledAndTheMessageSaysHowToGoOn() throws Exception {
+        installOpreport();
+        hosts.load("default", null);
+        hosts.current.stopReason = "bundle org.hyperprof.pmu.p6 stopped";
+        commands.profile();
+        assertEquals(List.of(), profiler.profiles);
+        assertEquals("hp:profile: the current host default stopped: bundle org.hyperprof.pmu.p6 stopped; load a host"
+                + " again with hp:load, or hp:profile --scenario <name>\n", io.err());
+    }
+
+    @Test
+    void reportPassesSessionDomainAndOptionsToTheRenderer() {
+        installOpreport();
+        reports.report("--session", "6", "--domain", "1", "symbols", "top=10");
+        assertEquals(List.of(new ReportRequest(6, 1, Set.of("symbols", "top=10"))), opreport.requests);
+        assertTrue(io.out().startsWith("CPU: PIII, speed 2800 MHz (estimated)\n"), io.out());
+    }
+
+    @Test
+    void aReportErrorIsPrintedPlainlyWithoutAnyPartOfTheReport() {
+        installOpreport();
+        opreport.failure = new ReportException("unknown option 'symbol'; options are symbols, images, top=N, notruth");
+        reports.report("symbol");
+        assertEquals("", io.out());
+        assertEquals("hp:report: opreport: unknown option 'symbol'; options are symbols, images, top=N, notruth\n",
+                io.err());
+    }
+
+    @Test
+    void aRendererMessageThatAlreadyNamesItsRendererIsNotPrefixedTwice() {
+        installOpreport();
+        opreport.failure = new ReportException("opreport has no session yet; run a profile first");
+        reports.report();
+        assertEquals("hp:report: opreport has no session yet; run a profile first\n", io.err());
+    }
+
+    @Test
+    void reportWithoutRenderersSaysWhichBundleToStart() {
+        reports.report();
+        assertEquals("hp:report: no report renderer is installed (hp:reports); start one, e.g."
+                + " org.hyperprof.report.opreport\n", io.err());
+    }
+
+    @Test
+    void reportFallsBackToTheOnlyRendererAndAsksWhenThereAreSeveral() {
+        Fakes.FakeRenderer pprof = new Fakes.FakeRenderer();
+        renderers.add(pprof, pprof, "pprof", "org.hyperprof.report.pprof 0.1.0");
+        reports.report();
+        assertEquals(1, pprof.requests.size());
+        Fakes.FakeRenderer flame = new Fakes.FakeRenderer();
+        renderers.add(flame, flame, "flamegraph", "org.hyperprof.report.flamegraph 0.1.0");
+        reports.report();
+        assertEquals("hp:report: no opreport renderer is installed and 2 others are: name one with --renderer"
+                + " (flamegraph, pprof)\n", io.err());
+    }
+}
