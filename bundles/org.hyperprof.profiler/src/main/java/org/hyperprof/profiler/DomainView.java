@@ -1,0 +1,229 @@
+package org.hyperprof.profiler;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.hyperprof.api.host.Mapping;
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.api.symbols.SymbolTable;
+
+/**
+ * One domain's daemon view of its address space within one session: the memory map as sorted
+ * primitive arrays (binary search by PC), the symbol table of each image (loaded on the image's
+ * first sample through the shared cache), and the interning of (mapping, symbol index) into the
+ * session's dictionary ids.
+ *
+ * <p>Not thread-safe: used under the session's collector lock. The per-PC path allocates nothing;
+ * only the first sample of an image or symbol adds a dictionary entry.
+ */
+final class DomainView {
+    static final String UNKNOWN_IMAGE = "(unknown image)";
+
+    private static final byte TABLE_UNTRIED = 0;
+    private static final byte TABLE_LOADED = 1;
+    /** No symbol file, or it failed to load: the image's samples stay "(no symbols)". */
+    private static final byte TABLE_NONE = 2;
+    /** No resolver for the format yet: retried when the set of resolvers changes. */
+    private static final byte TABLE_NO_RESOLVER = 3;
+
+    final int domid;
+    private final SessionDictionaryImpl dictionary;
+    private final SymbolTables symbolTables;
+    private final ProblemLog problems;
+
+    private final long[] starts;
+    private final long[] ends;
+    private final Mapping[] mappings;
+    private final SymbolTable[] tables;
+    private final byte[] tableState;
+    private final int[] tableGeneration;
+    private final int[] imageIds;
+    private final int[][] symbolIds;
+    private int unknownImage = -1;
+
+    /** Samples (not call-chain entries) by mapping; the last slot is the unknown image. */
+    private final long[] samplesByMapping;
+    private final long[] samplesByMode = new long[3];
+    private long samples;
+    /** Mapping of the last {@link #resolve} call, -1 for an unknown PC. */
+    private int lastMapping;
+
+    /** Where an image's symbol problems are reported, once per session and file. */
+    interface ProblemLog {
+        void symbolProblem(String location, String message);
+    }
+
+    DomainView(int domid, List<Mapping> memoryMap, SessionDictionaryImpl dictionary, SymbolTables symbolTables,
+            ProblemLog problems) {
+        this.domid = domid;
+        this.dictionary = dictionary;
+        this.symbolTables = symbolTables;
+        this.problems = problems;
+        List<Mapping> sorted = new ArrayList<>(memoryMap);
+        sorted.sort((a, b) -> Long.compareUnsigned(a.start(), b.start()));
+        int n = sorted.size();
+        starts = new long[n];
+        ends = new long[n];
+        mappings = sorted.toArray(new Mapping[0]);
+        for (int i = 0; i < n; i++) {
+            starts[i] = mappings[i].start();
+            ends[i] = mappings[i].end();
+        }
+        tables = new SymbolTable[n];
+        tableState = new byte[n];
+        tableGeneration = new int[n];
+        imageIds = new int[n];
+        Arrays.fill(imageIds, -1);
+        symbolIds = new int[n][];
+        samplesByMapping = new long[n + 1];
+    }
+
+    /** Index of the mapping holding {@code pc}, or -1: the last range starting at or below it, if it ends above. */
+    int mappingIndex(long pc) {
+        int lo = 0;
+        int hi = starts.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(starts[mid], pc) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return hi >= 0 && Long.compareUnsigned(pc, ends[hi]) < 0 ? hi : -1;
+    }
+
+    /** Packs an image id and a symbol id into one long (no allocation on the sample path). */
+    static long pack(int image, int symbol) {
+        return ((long) image << 32) | (symbol & 0xFFFF_FFFFL);
+    }
+
+    static int image(long packed) {
+        return (int) (packed >> 32);
+    }
+
+    static int symbol(long packed) {
+        return (int) packed;
+    }
+
+    /** Resolves a PC to (image id, symbol id), remembering its mapping for the tallies. */
+    long resolve(long pc) {
+        int m = mappingIndex(pc);
+        lastMapping = m;
+        if (m < 0) {
+            if (unknownImage < 0) {
+                unknownImage = dictionary.addImage(UNKNOWN_IMAGE, ImageKind.UNKNOWN, domid);
+            }
+            return pack(unknownImage, SessionDictionary.NO_SYMBOL);
+        }
+        int img = imageIds[m];
+        if (img < 0) {
+            Mapping map = mappings[m];
+            img = dictionary.addImage(map.image(), map.kind() == null ? ImageKind.UNKNOWN : map.kind(), domid);
+            imageIds[m] = img;
+        }
+        SymbolTable t = table(m);
+        if (t == null) {
+            return pack(img, SessionDictionary.NO_SYMBOL);
+        }
+        int s = t.lookup(pc - mappings[m].loadBias());
+        if (s < 0) {
+            return pack(img, SessionDictionary.NO_SYMBOL);
+        }
+        int[] ids = symbolIds[m];
+        int id = ids[s];
+        if (id < 0) {
+            id = dictionary.addSymbol(t.name(s), img);
+            ids[s] = id;
+        }
+        return pack(img, id);
+    }
+
+    /** Resolves a sampled PC and counts it for this domain's tallies. */
+    long resolveSample(long pc, int mode) {
+        long packed = resolve(pc);
+        samplesByMapping[lastMapping < 0 ? samplesByMapping.length - 1 : lastMapping]++;
+        samplesByMode[mode < 0 ? 0 : Math.min(mode, 2)]++;
+        samples++;
+        return packed;
+    }
+
+    private SymbolTable table(int m) {
+        byte state = tableState[m];
+        if (state == TABLE_LOADED) {
+            return tables[m];
+        }
+        if (state == TABLE_NONE) {
+            return null;
+        }
+        if (state == TABLE_NO_RESOLVER && tableGeneration[m] == symbolTables.generation()) {
+            return null;
+        }
+        return load(m);
+    }
+
+    private SymbolTable load(int m) {
+        ImageSource source = mappings[m].symbols();
+        if (source == null) {
+            tableState[m] = TABLE_NONE;
+            return null;
+        }
+        int generation = symbolTables.generation();
+        try {
+            SymbolTable t = symbolTables.table(source);
+            tables[m] = t;
+            int[] ids = new int[t.size()];
+            Arrays.fill(ids, -1);
+            symbolIds[m] = ids;
+            tableState[m] = TABLE_LOADED;
+            return t;
+        } catch (SymbolFileException e) {
+            tableState[m] = TABLE_NONE;
+            problems.symbolProblem(source.location(), "domain " + domid + " image " + mappings[m].image()
+                    + ": samples counted under the image with (no symbols): " + e.getMessage());
+        } catch (SymbolTables.NoResolverException e) {
+            tableState[m] = TABLE_NO_RESOLVER;
+            tableGeneration[m] = generation;
+            problems.symbolProblem(source.location(), "domain " + domid + " image " + mappings[m].image()
+                    + ": samples counted under the image with (no symbols): " + e.getMessage());
+        }
+        return null;
+    }
+
+    long samples() {
+        return samples;
+    }
+
+    long samplesInMode(int mode) {
+        return samplesByMode[mode];
+    }
+
+    /** This domain's sample counts by image, largest first, for --status. */
+    List<String> imageTallies(int limit) {
+        List<long[]> rows = new ArrayList<>();
+        for (int i = 0; i < samplesByMapping.length; i++) {
+            if (samplesByMapping[i] > 0) {
+                rows.add(new long[] {i, samplesByMapping[i]});
+            }
+        }
+        rows.sort((a, b) -> Long.compare(b[1], a[1]));
+        List<String> out = new ArrayList<>();
+        for (long[] r : rows.subList(0, Math.min(limit, rows.size()))) {
+            int i = (int) r[0];
+            String name = i == mappings.length ? UNKNOWN_IMAGE : mappings[i].image();
+            out.add(String.format("%8d  %5.1f%%  %s", r[1], 100.0 * r[1] / Math.max(1, samples), name));
+        }
+        return out;
+    }
+
+    /** --reset: forget this domain's tallies (ids stay valid: consumers may hold batches using them). */
+    void resetTallies() {
+        Arrays.fill(samplesByMapping, 0);
+        Arrays.fill(samplesByMode, 0);
+        samples = 0;
+    }
+}

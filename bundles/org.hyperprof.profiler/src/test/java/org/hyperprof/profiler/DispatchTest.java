@@ -1,0 +1,235 @@
+package org.hyperprof.profiler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A slow, failing or departing consumer never stalls sampling or the others, and what it missed is counted. */
+class DispatchTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    private final ConsumerDispatcher dispatcher = new ConsumerDispatcher(2);
+    private final SessionInfo info = new SessionInfo(7, "simulator", "h", "i386/p6", "PIII", 2800, List.of(),
+            Map.of(0, "Domain-0"), true, new SessionDictionaryImpl());
+
+    @AfterEach
+    void stop() {
+        dispatcher.stopAll(1000);
+    }
+
+    private static SampleBatch batch(int size) {
+        return new SampleBatch(7, size, new int[size], new int[size], new byte[size], new byte[size], new long[size],
+                new int[size], new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
+    }
+
+    private SessionSummary end(long timeoutNanos) {
+        return dispatcher.sessionEnded(c -> new SessionSummary(7, Accounting.ZERO, List.of(), c, null, null, 0,
+                SessionSummary.COMPLETED), timeoutNanos);
+    }
+
+    private static ConsumerAccounting books(SessionSummary s, String name) {
+        return s.consumers().stream().filter(c -> c.consumer().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aSlowConsumerMissesWhatItsFullQueueCannotTakeWhileOthersGetEverything() throws Exception {
+        RecordingConsumer fast = new RecordingConsumer();
+        RecordingConsumer slow = new RecordingConsumer();
+        slow.gate = new CountDownLatch(1);
+        dispatcher.add("fast", fast);
+        dispatcher.add("slow", slow);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(5));
+        assertTrue(slow.entered.await(5, TimeUnit.SECONDS));
+        for (int i = 0; i < 9; i++) {
+            long t0 = System.nanoTime();
+            dispatcher.publish(batch(5));
+            assertTrue(System.nanoTime() - t0 < SECOND / 10, "publishing never waits for a consumer");
+            int expected = 5 * (i + 2);
+            // The fast consumer keeps up; the slow one is stuck in its first batch the whole time.
+            assertTrue(OpcontrolSequenceTest.waitFor(() -> fast.samples() == expected));
+        }
+        slow.gate.countDown();
+        SessionSummary s = end(5 * SECOND);
+        assertTrue(fast.awaitEnd() && slow.awaitEnd());
+        assertEquals(50, fast.samples());
+        assertEquals(new ConsumerAccounting("fast", 50, 0, null), books(s, "fast"));
+        ConsumerAccounting sl = books(s, "slow");
+        assertEquals(15, sl.received(), "the batch in hand plus a queue of 2");
+        assertEquals(35, sl.missed());
+        assertTrue(sl.problem().startsWith("too slow"), sl.problem());
+    }
+
+    @Test
+    void aConsumerThatThrowsLosesThoseBatchesOnlyAndStillHearsTheEnd() throws Exception {
+        RecordingConsumer good = new RecordingConsumer();
+        RecordingConsumer bad = new RecordingConsumer();
+        bad.throwOnSamples = true;
+        dispatcher.add("bad", bad);
+        dispatcher.add("good", good);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(3));
+        dispatcher.publish(batch(4));
+        SessionSummary s = end(5 * SECOND);
+        assertTrue(bad.awaitEnd() && good.awaitEnd());
+        assertEquals(new ConsumerAccounting("good", 7, 0, null), books(s, "good"));
+        ConsumerAccounting b = books(s, "bad");
+        assertEquals(0, b.received());
+        assertEquals(7, b.missed());
+        assertTrue(b.problem().contains("IllegalStateException: consumer bug"), b.problem());
+        assertEquals(List.of("started", "ended"), bad.events);
+    }
+
+    @Test
+    void aConsumerThatLeavesMidSessionIsStoppedAndTheSessionGoesOn() throws Exception {
+        RecordingConsumer stays = new RecordingConsumer();
+        RecordingConsumer leaves = new RecordingConsumer();
+        dispatcher.add("stays", stays);
+        dispatcher.add("leaves", leaves);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(2));
+        assertTrue(OpcontrolSequenceTest.waitFor(() -> leaves.samples() == 2));
+        assertTrue(dispatcher.remove("leaves"));
+        dispatcher.publish(batch(3));
+        SessionSummary s = end(5 * SECOND);
+        assertTrue(stays.awaitEnd());
+        assertEquals(5, stays.samples());
+        ConsumerAccounting l = books(s, "leaves");
+        assertEquals(2, l.received());
+        assertEquals(3, l.missed(), "what it would have got after leaving counts as missed");
+        assertTrue(l.problem().startsWith("left mid-session"), l.problem());
+        assertEquals(List.of("stays"), dispatcher.names());
+        assertEquals(List.of("started", "samples"), leaves.events, "no sessionEnded after leaving");
+        assertTrue(OpcontrolSequenceTest.waitFor(() -> !alive("hyperprof-consumer-leaves")), "its delivery thread ended");
+    }
+
+    @Test
+    void aConsumerArrivingMidSessionHearsSessionStartedThenOnlyLaterBatches() throws Exception {
+        RecordingConsumer early = new RecordingConsumer();
+        dispatcher.add("early", early);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(4));
+        RecordingConsumer late = new RecordingConsumer();
+        dispatcher.add("late", late);
+        dispatcher.publish(batch(6));
+        SessionSummary s = end(5 * SECOND);
+        assertTrue(late.awaitEnd());
+        assertEquals(List.of("started", "samples", "ended"), late.events);
+        assertEquals(7, late.info.sessionId());
+        assertEquals(6, late.samples());
+        assertEquals(new ConsumerAccounting("late", 6, 0, null), books(s, "late"));
+    }
+
+    @Test
+    void sessionEndedComesAfterEveryQueuedBatch() throws Exception {
+        RecordingConsumer c = new RecordingConsumer();
+        c.gate = new CountDownLatch(1);
+        dispatcher.add("c", c);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(1));
+        dispatcher.publish(batch(1));
+        Thread opener = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            c.gate.countDown();
+        });
+        opener.start();
+        SessionSummary s = end(5 * SECOND);
+        assertTrue(c.awaitEnd());
+        assertEquals(List.of("started", "samples", "samples", "ended"), c.events);
+        assertEquals(2, books(s, "c").received(), "the summary counts batches delivered before the end");
+    }
+
+    @Test
+    void batchesStillQueuedWhenTheEndTimesOutAreCountedAsMissed() throws Exception {
+        RecordingConsumer stuck = new RecordingConsumer();
+        stuck.gate = new CountDownLatch(1);
+        dispatcher.add("stuck", stuck);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(1));
+        assertTrue(stuck.entered.await(5, TimeUnit.SECONDS));
+        dispatcher.publish(batch(2));
+        dispatcher.publish(batch(3));
+        long t0 = System.nanoTime();
+        SessionSummary s = end(SECOND / 5);
+        assertTrue(System.nanoTime() - t0 < 3 * SECOND);
+        ConsumerAccounting a = books(s, "stuck");
+        assertEquals(5, a.missed(), "the two queued batches");
+        assertNotNull(a.problem());
+        stuck.gate.countDown();
+        assertTrue(stuck.awaitEnd(), "the end still reaches it, after the batch it was stuck in");
+        assertEquals(List.of("started", "samples", "ended"), stuck.events);
+    }
+
+    @Test
+    void eachConsumerHasItsOwnNamedDaemonThread() throws Exception {
+        RecordingConsumer a = new RecordingConsumer();
+        RecordingConsumer b = new RecordingConsumer();
+        dispatcher.add("opreport", a);
+        dispatcher.add("flame", b);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(1));
+        end(5 * SECOND);
+        assertTrue(a.awaitEnd() && b.awaitEnd());
+        assertEquals(List.of("hyperprof-consumer-opreport"), a.threads.stream().distinct().toList());
+        assertEquals(List.of("hyperprof-consumer-flame"), b.threads.stream().distinct().toList());
+        Thread t = Thread.getAllStackTraces().keySet().stream()
+                .filter(x -> x.getName().equals("hyperprof-consumer-opreport")).findFirst().orElseThrow();
+        assertTrue(t.isDaemon());
+        dispatcher.stopAll(2000);
+        assertFalse(t.isAlive(), "threads stop on deactivation");
+    }
+
+    private static boolean alive(String threadName) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
+    }
+
+    @Test
+    void withoutASessionNothingIsPublished() {
+        RecordingConsumer c = new RecordingConsumer();
+        dispatcher.add("c", c);
+        dispatcher.publish(batch(3));
+        assertNull(c.info);
+        assertTrue(c.events.isEmpty());
+    }
+
+    @Test
+    void endingTheSessionReturnsOnlyAfterEachConsumerHandledSessionEnded() throws Exception {
+        // The caller (a one-shot profile) renders the consumers' reports right after the end.
+        RecordingConsumer slowToFinish = new RecordingConsumer() {
+            @Override
+            public void sessionEnded(SessionSummary s) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.sessionEnded(s);
+            }
+        };
+        dispatcher.add("late", slowToFinish);
+        dispatcher.sessionStarted(info);
+        dispatcher.publish(batch(3));
+        SessionSummary s = end(5 * SECOND);
+        assertNotNull(slowToFinish.summary, "sessionEnded was handled before the end returned");
+        assertEquals(s.sessionId(), slowToFinish.summary.sessionId());
+    }
+}

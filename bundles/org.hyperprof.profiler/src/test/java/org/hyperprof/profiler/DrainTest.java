@@ -1,0 +1,218 @@
+package org.hyperprof.profiler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.junit.jupiter.api.Test;
+
+/** The daemon drains a vCPU ring on its VIRQ the way the XenLinux driver did, hardened against a hostile page. */
+class DrainTest {
+
+    private static final long K = FakeHost.KERNEL;
+
+    @Test
+    void drainReadsAcrossTheWrapInOrderAndWritesTheTailOnce() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(1, 1);
+            b.position(12);
+            for (int i = 0; i < 8; i++) {
+                b.sample(K + i, 1, 0);
+            }
+            assertEquals(4, b.head(), "8 entries from slot 12 wrap to head 4 in a 16-slot ring");
+            b.tailWrites = 0;
+            b.headReads = 0;
+            rig.xen.virq(1, 1);
+            assertEquals(1, b.headReads, "event_head is read once per drain");
+            assertEquals(1, b.tailWrites, "event_tail is written once per drain");
+            assertEquals(4, b.tail());
+            rig.finish();
+            SampleBatch batch = rig.consumer.batches.get(0);
+            assertEquals(8, batch.size);
+            for (int i = 0; i < 8; i++) {
+                assertEquals(K + i, batch.pc[i], "sample " + i + " in ring order");
+                assertEquals(1, batch.domain[i]);
+                assertEquals(1, batch.vcpu[i]);
+                assertEquals(1, batch.mode[i]);
+            }
+        }
+    }
+
+    @Test
+    void anEmptyRingIsLeftAlone() {
+        try (Rig rig = new Rig().profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            rig.xen.virq(0, 0);
+            assertEquals(0, b.tailWrites);
+        }
+    }
+
+    @Test
+    void aHostileHeadIsIgnoredAndCountedWithoutMovingTheTail() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(1, 0);
+            b.sample(K, 1, 0);
+            b.writeHead(99);
+            rig.xen.virq(1, 0);
+            b.writeHead(-5);
+            rig.xen.virq(1, 0);
+            assertEquals(0, b.tailWrites, "a garbage head is never used");
+            assertEquals(0, b.tail());
+            assertTrue(rig.op(1, "--status").output().contains("ignored 2 bad head and 0 bad tail reads"));
+            b.writeHead(1);
+            rig.xen.virq(1, 0);
+            assertEquals(1, b.tail(), "once the head is sane again the daemon drains");
+            rig.finish();
+            assertEquals(1, rig.consumer.samples());
+        }
+    }
+
+    @Test
+    void aGarbageTailIsResetToTheHeadAndCounted() {
+        try (Rig rig = new Rig().profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(1, 0);
+            b.sample(K, 1, 0);
+            b.writeTail(1 << 20);
+            rig.xen.virq(1, 0);
+            assertEquals(b.head(), b.tail());
+            assertTrue(rig.op(1, "--status").output().contains("ignored 0 bad head and 1 bad tail reads"));
+        }
+    }
+
+    @Test
+    void theVirqOfAVcpuDrainsTheBufferWhoseVcpuIdMatchesNotTheOneAtThatIndex() throws Exception {
+        FakeHost host = new FakeHost();
+        host.xenoprof.reversedBuffers = true;
+        try (Rig rig = new Rig(host, 64).profiling()) {
+            FakeSharedBuffer vcpu0 = rig.xen.buffer(1, 0);
+            FakeSharedBuffer vcpu1 = rig.xen.buffer(1, 1);
+            assertEquals(vcpu0, rig.xen.buffers.get(1)[1], "buffer of vCPU 0 sits at index 1");
+            vcpu0.sample(K, 1, 0);
+            vcpu1.sample(K + 1, 1, 0);
+            rig.xen.virq(1, 0);
+            assertEquals(1, vcpu0.tail());
+            assertEquals(0, vcpu1.tail(), "the other vCPU's buffer waits for its own VIRQ");
+            rig.xen.virq(1, 1);
+            rig.finish();
+            SampleBatch batch = rig.consumer.batches.get(0);
+            assertEquals(0, batch.vcpu[0]);
+            assertEquals(1, batch.vcpu[1]);
+        }
+    }
+
+    @Test
+    void anEscapeRecordStartsACallTraceWhoseReturnAddressesBecomeTheChain() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            rig.xen.depth = 4;
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            b.trace(K + 0x10, 1, 1, K + 0x110, FakeHost.MODULE + 0x20);
+            // With a depth set, Xen starts every sample with an escape record, even one without callers.
+            b.trace(K + 0x20, 1, 0);
+            rig.xen.virq(0, 0);
+            rig.finish();
+            SampleBatch batch = rig.consumer.batches.get(0);
+            assertEquals(2, batch.size, "the escape record and the return addresses are not samples");
+            assertEquals(K + 0x10, batch.pc[0]);
+            assertEquals(1, batch.counter[0]);
+            assertEquals(2, batch.chainLength(0));
+            assertEquals(K + 0x110, batch.chainPc[batch.chainStart[0]]);
+            assertEquals(FakeHost.MODULE + 0x20, batch.chainPc[batch.chainStart[0] + 1]);
+            var d = rig.consumer.info.dictionary();
+            assertEquals("br_handle_frame", d.symbolName(batch.chainSymbol[batch.chainStart[0]]));
+            assertEquals("net_tx_action", d.symbolName(batch.chainSymbol[batch.chainStart[0] + 1]));
+            assertEquals("netback.ko", d.imageName(batch.chainImage[batch.chainStart[0] + 1]));
+            assertEquals(0, batch.chainLength(1), "a trace without return addresses has an empty chain");
+        }
+    }
+
+    @Test
+    void aCounterZeroSampleAfterAFullTraceIsNotTakenForACaller() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            rig.xen.depth = 1;
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            b.trace(K + 0x10, 1, 0, K + 0x110);
+            b.sample(K + 0x20, 1, 0);
+            rig.xen.virq(0, 0);
+            rig.finish();
+            SampleBatch batch = rig.consumer.batches.get(0);
+            assertEquals(2, batch.size, "Xen writes at most backtrace-depth return addresses");
+            assertEquals(1, batch.chainLength(0));
+            assertEquals(K + 0x20, batch.pc[1]);
+        }
+    }
+
+    @Test
+    void anEscapeWhoseSampleDidNotFitIsSkippedAndCounted() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            b.add(SharedBuffer.ESCAPE_CODE, 1, SharedBuffer.TRACE_BEGIN);
+            b.trace(K + 0x10, 1, 0);
+            b.add(SharedBuffer.ESCAPE_CODE, 1, SharedBuffer.TRACE_BEGIN);
+            rig.xen.virq(0, 0);
+            assertTrue(rig.op(0, "--status").output().contains("2 escape records without sample"),
+                    rig.op(0, "--status").output());
+            rig.finish();
+            assertEquals(List.of(K + 0x10), List.of(rig.consumer.batches.get(0).pc[0]));
+            assertEquals(1, rig.consumer.samples());
+        }
+    }
+
+    @Test
+    void theStopFlushDrainsEveryActiveDomainAndHandsOverThePartialBatch() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            rig.xen.buffer(0, 0).sample(K, 1, 0);
+            rig.xen.buffer(1, 0).sample(K, 1, 0);
+            rig.xen.buffer(1, 1).sample(FakeHost.XEN + 0x1000, 2, 0);
+            Rig.ok(rig.op(0, "--stop"));
+            assertTrue(OpcontrolSequenceTest.waitFor(() -> rig.consumer.samples() == 3),
+                    "the batch is handed over at stop, before the session ends");
+            assertEquals(0, rig.xen.buffer(1, 1).tail() - rig.xen.buffer(1, 1).head());
+        }
+    }
+
+    @Test
+    void fullBatchesAreHandedOverWhileSamplingGoesOn() throws Exception {
+        try (Rig rig = new Rig(new FakeHost(), 4).profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            for (int i = 0; i < 10; i++) {
+                b.sample(K + i, 1, 0);
+            }
+            rig.xen.virq(0, 0);
+            assertTrue(OpcontrolSequenceTest.waitFor(() -> rig.consumer.batches.size() == 2), "two full batches of 4");
+            rig.finish();
+            assertEquals(List.of(4, 4, 2), rig.consumer.batches.stream().map(x -> x.size).toList());
+        }
+    }
+
+    @Test
+    void theShutdownDrainsWhatIsLeftBeforeDisablingTheVirq() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            rig.op(0, "--stop");
+            // Xen-mode samples never raise the VIRQ: they wait in the ring for the next drain.
+            rig.xen.buffer(1, 0).sample(FakeHost.XEN + 0x1000, 2, 0);
+            rig.xen.calls.clear();
+            Rig.ok(rig.op(1, "--shutdown"));
+            Rig.ok(rig.op(0, "--shutdown"));
+            assertTrue(rig.consumer.awaitEnd());
+            assertEquals(List.of("1 xen-syms do_grant_table_op"), rig.resolved());
+        }
+    }
+
+    @Test
+    void resetDiscardsTheDomainsSamplesNotYetHandedOver() throws Exception {
+        try (Rig rig = new Rig().profiling()) {
+            rig.xen.buffer(0, 0).sample(K, 1, 0);
+            rig.xen.buffer(1, 0).sample(K, 1, 0);
+            rig.xen.virq(0, 0);
+            rig.xen.virq(1, 0);
+            rig.xen.buffer(1, 0).sample(K + 1, 1, 0);
+            String out = Rig.ok(rig.op(1, "--reset")).output();
+            assertTrue(out.contains("discarded 2 samples"), out);
+            rig.finish();
+            assertEquals(List.of("0 vmlinux netif_receive_skb"), rig.resolved());
+        }
+    }
+}

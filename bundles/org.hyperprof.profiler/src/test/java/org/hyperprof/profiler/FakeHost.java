@@ -1,0 +1,221 @@
+package org.hyperprof.profiler;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostListener;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.HostStoppedException;
+import org.hyperprof.api.host.Mapping;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.symbols.ImageSource;
+
+/**
+ * A two-domain host: dom0 (hardware domain, 1 vCPU) and dom1 (2 vCPUs), each with the xen image,
+ * a kernel, a module and a user process in its memory map. {@link #run} executes a scripted
+ * workload that writes samples into the fake buffers.
+ */
+final class FakeHost implements Host {
+    static final long XEN = 0xffff830000000000L;
+    static final long KERNEL = 0xffffffff80000000L;
+    static final long MODULE = 0xffffffff88000000L;
+    static final long USER = 0x400000L;
+
+    /** What a run does. */
+    @FunctionalInterface
+    interface Workload {
+        void run(FakeHost host, long micros) throws HostStoppedException;
+    }
+
+    final FakeXenoprof xenoprof = new FakeXenoprof(0, Map.of(0, 1, 1, 2));
+    final PmuModel model = new FakeModel();
+    final List<HostListener> listeners = new CopyOnWriteArrayList<>();
+    final List<DomainInfo> domains = new ArrayList<>();
+    Workload workload = (h, micros) -> { };
+    long cycles;
+    int groundTruthResets;
+    String stopReason;
+
+    FakeHost() {
+        this("xen:1000 100 do_grant_table_op\n1100 100 evtchn_send\n", "kallsyms");
+    }
+
+    FakeHost(String xenSymbols, String symbolFormat) {
+        ImageSource xen = source("xen-syms", symbolFormat, xenSymbols.startsWith("xen:")
+                ? shift(XEN, xenSymbols.substring(4)) : xenSymbols);
+        ImageSource vmlinux = source("vmlinux", "kallsyms", shift(KERNEL, "0 100 netif_receive_skb\n100 80 br_handle_frame\n"));
+        ImageSource netback = source("netback.ko", "kallsyms", shift(MODULE, "0 200 net_tx_action\n"));
+        ImageSource tcp = source("tcp_receiver", "kallsyms", "100 50 main\n150 100 recv_loop\n");
+        for (int d = 0; d <= 1; d++) {
+            List<Mapping> map = List.of(
+                    new Mapping(XEN, XEN + 0x100000, "xen-syms", ImageKind.HYPERVISOR, xen, 0),
+                    new Mapping(KERNEL, KERNEL + 0x400000, "vmlinux", ImageKind.KERNEL, vmlinux, 0),
+                    new Mapping(MODULE, MODULE + 0x10000, "netback.ko", ImageKind.MODULE, netback, 0),
+                    new Mapping(USER, USER + 0x100000, "tcp_receiver", ImageKind.USER, tcp, USER));
+            domains.add(new DomainInfo(d, d == 0 ? "Domain-0" : "domU-rcv", false, d == 0 ? 1 : 2, d == 0, map));
+        }
+    }
+
+    private static String shift(long base, String lines) {
+        StringBuilder b = new StringBuilder();
+        for (String l : lines.split("\n")) {
+            String[] f = l.split(" ");
+            b.append(Long.toHexString(base + Long.parseLong(f[0], 16))).append(' ').append(f[1]).append(' ')
+                    .append(f[2]).append('\n');
+        }
+        return b.toString();
+    }
+
+    static ImageSource source(String image, String format, String text) {
+        return new ImageSource(image, format, "mem:" + image,
+                () -> new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    HostService service() {
+        FakeHost self = this;
+        return new HostService() {
+            @Override
+            public List<String> scenarios() {
+                return List.of("fake");
+            }
+
+            @Override
+            public Host load(String scenario, String cpuTypeOverride) {
+                return self;
+            }
+
+            @Override
+            public Optional<Host> current() {
+                return Optional.of(self);
+            }
+        };
+    }
+
+    static HostService none() {
+        return new HostService() {
+            @Override
+            public List<String> scenarios() {
+                return List.of();
+            }
+
+            @Override
+            public Host load(String scenario, String cpuTypeOverride) {
+                throw new IllegalStateException("not in this test");
+            }
+
+            @Override
+            public Optional<Host> current() {
+                return Optional.empty();
+            }
+        };
+    }
+
+    /** The host stops for good: listeners hear it. */
+    void stop(String reason) {
+        stopReason = reason;
+        for (HostListener l : listeners) {
+            l.hostStopped(this, reason);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "fake-host";
+    }
+
+    @Override
+    public String description() {
+        return "two domains for the profiler's tests";
+    }
+
+    @Override
+    public PmuModel model() {
+        return model;
+    }
+
+    @Override
+    public long mhz() {
+        return 2800;
+    }
+
+    @Override
+    public int pcpuCount() {
+        return 2;
+    }
+
+    @Override
+    public String policy() {
+        return "systemwide";
+    }
+
+    @Override
+    public List<DomainInfo> domains() {
+        return domains;
+    }
+
+    @Override
+    public DomainInfo domain(int domid) {
+        for (DomainInfo d : domains) {
+            if (d.domid() == domid) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("no domain " + domid + "; the domains are 0 (Domain-0), 1 (domU-rcv)");
+    }
+
+    @Override
+    public FakeXenoprof xenoprof() {
+        return xenoprof;
+    }
+
+    @Override
+    public long cycles() {
+        return cycles;
+    }
+
+    @Override
+    public long run(long micros, ProgressListener progress) throws HostStoppedException {
+        if (stopReason != null) {
+            throw new HostStoppedException(stopReason);
+        }
+        workload.run(this, micros);
+        cycles += micros * mhz();
+        progress.progress(micros, micros, 0);
+        return 0;
+    }
+
+    @Override
+    public GroundTruth groundTruth() {
+        return new GroundTruth(List.of());
+    }
+
+    @Override
+    public void resetGroundTruth() {
+        groundTruthResets++;
+    }
+
+    @Override
+    public String stopReason() {
+        return stopReason;
+    }
+
+    @Override
+    public void addListener(HostListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeListener(HostListener listener) {
+        listeners.remove(listener);
+    }
+}

@@ -1,0 +1,88 @@
+package org.hyperprof.profiler;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+
+/** A two-counter P6-like model: two events, in-order counter assignment, minimum counts checked. */
+final class FakeModel implements PmuModel {
+    private final EventTable table;
+
+    FakeModel() {
+        String events = """
+                event:0x79 counters:0,1 um:zero minimum:6000 name:CPU_CLK_UNHALTED signal:CYCLES : clocks processor is not halted
+                event:0xc0 counters:0,1 um:zero minimum:6000 name:INST_RETIRED signal:INSTRUCTIONS : instructions retired
+                """;
+        String masks = "name:zero type:mandatory default:0x0\n\t0x0 No unit mask\n";
+        try {
+            table = EventTable.parse("fake", new StringReader(events), new StringReader(masks));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String cpuType() {
+        return "i386/p6";
+    }
+
+    @Override
+    public String displayName() {
+        return "PIII";
+    }
+
+    @Override
+    public int counterCount() {
+        return 2;
+    }
+
+    @Override
+    public int counterWidth() {
+        return 40;
+    }
+
+    @Override
+    public EventTable events() {
+        return table;
+    }
+
+    @Override
+    public String defaultEvent() {
+        return "CPU_CLK_UNHALTED:100000:0:1:1";
+    }
+
+    @Override
+    public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
+        if (specs.size() > 2) {
+            throw new EventSpecException(specs.size() + " events given; this CPU has 2 counters");
+        }
+        CounterConfig[] out = new CounterConfig[specs.size()];
+        for (int i = 0; i < out.length; i++) {
+            EventSpec s = specs.get(i);
+            EventDescriptor d = table.find(s.eventName()).orElseThrow(() -> new EventSpecException(
+                    "unknown event " + s.eventName() + "; allowed are " + table.namesText()));
+            if (s.count() < d.minimumCount()) {
+                throw new EventSpecException("count " + s.count() + " of " + d.name() + " is below the minimum "
+                        + d.minimumCount());
+            }
+            out[i] = new CounterConfig(i, d, s.count(), s.unitMask() < 0 ? d.unitMask().defaultValue() : s.unitMask(),
+                    s.kernel(), s.user());
+        }
+        return out;
+    }
+
+    @Override
+    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        throw new IllegalStateException("the profiler's tests never build physical PMUs");
+    }
+}
