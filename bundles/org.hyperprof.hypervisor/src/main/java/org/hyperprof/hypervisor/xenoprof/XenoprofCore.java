@@ -1,23 +1,149 @@
 package org.hyperprof.hypervisor.xenoprof;
 
+import static org.hyperprof.hypervisor.xenoprof.SessionGuide.beforeCheck;
+import static org.hyperprof.hypervisor.xenoprof.SessionGuide.legalText;
+import static org.hyperprof.hypervisor.xenoprof.SessionGuide.listText;
+import static org.hyperprof.hypervisor.xenoprof.SessionGuide.opName;
+import static org.hyperprof.hypervisor.xenoprof.SessionGuide.opcontrolOf;
+import static org.hyperprof.hypervisor.xenoprof.SessionGuide.stateBecause;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.xenoprof.DomainType;
+import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.VirqHandler;
 import org.hyperprof.api.xenoprof.Xenoprof;
+import org.hyperprof.api.xenoprof.XenoprofCounter;
+import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
+import org.hyperprof.api.xenoprof.XenoprofIbsCounter;
+import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.api.xenoprof.XenoprofPassive;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 
 /**
  * Xenoprof as Xen implements it (xen/common/xenoprof.c and the x86 nmi_int.c glue), on top of a
- * {@link Machine}. CONTRACT SKELETON: the method signatures are fixed; the bodies are being written.
+ * {@link Machine}: the hypercall dispatcher and state machine, the per-vCPU shared buffers, the
+ * NMI callback that logs samples, and {@code VIRQ_XENOPROF}.
+ *
+ * <p>Control operations are serialised by one lock, as {@code xenoprof_lock} serialises them. The
+ * NMI path ({@link #nmi}, {@link #nmiContinuation}) takes no lock and never allocates: it touches
+ * only its pCPU's slot and counters and the target ring.
+ *
+ * <p>Xen's quirks are kept on purpose (section 3.5 of the facts): the primary's {@code init}
+ * resets the state to INITIALIZED from anywhere; the list resets have no state check; the active
+ * list keeps duplicates; a second {@code enable_virq} counts twice; {@code get_buffer} makes the
+ * domain IGNORED before its share check and keeps PMU ownership when that check fails;
+ * {@code reset_active_list} resets only the ready entries' domains. {@code activated} and
+ * {@code adomains} are unsigned as in Xen.
  */
 public final class XenoprofCore implements Xenoprof {
+    /** {@code DOMID_IDLE}: the domain of idle vCPUs; never profiled. */
+    public static final int IDLE_DOMID = 0x7FFF;
+    /** {@code DOMID_FIRST_RESERVED}: ordinary domain ids lie below it. */
+    public static final int DOMID_FIRST_RESERVED = 0x7FF0;
+    /** {@code MAX_OPROF_DOMAINS}: limit of the active list and, separately, of the passive list. */
+    public static final int MAX_OPROF_DOMAINS = 25;
+    /** Sample modes of {@code event_log.mode}. */
+    public static final int MODE_USER = 0;
+    public static final int MODE_KERNEL = 1;
+    public static final int MODE_XEN = 2;
+
+    private static final int NOBODY = XenoprofDomain.NOBODY;
+    private static final int LOG_LINES = 64;
+
+    // Per-pCPU counter slots (NMI path, no lock).
+    private static final int TOTAL = 0;
+    private static final int ACTIVE = 1;
+    private static final int PASSIVE = 2;
+    private static final int LOST = 3;
+    private static final int OTHERS = 4;
+    private static final int IDLE = 5;
+    private static final int INVALID = 6;
+    private static final int CORRUPTED = 7;
+    private static final int GUEST_ROUTED = 8;
+    private static final int POLICY_DROPPED = 9;
+    private static final int TRACE_LOST = 10;
+    private static final int TRACE_CORRUPTED = 11;
+    private static final int TRACE_ESCAPE = 12;
+    private static final int VIRQ_RAISED = 13;
+    private static final int VIRQ_COALESCED = 14;
+    private static final int VIRQ_DELIVERED = 15;
+    private static final int VIRQ_UNBOUND = 16;
+    private static final int SLOTS = 17;
+
     private final Machine machine;
+    private final SessionGuide guide;
+    private final Object lock = new Object();
+
+    /** {@code d->xenoprof} by domain id; read lock-free on the NMI path. */
+    private final AtomicReferenceArray<XenoprofDomain> domains = new AtomicReferenceArray<>(DOMID_FIRST_RESERVED);
+    /** The {@code VIRQ_XENOPROF} binding of each domain. */
+    private final AtomicReferenceArray<VirqHandler> handlers = new AtomicReferenceArray<>(DOMID_FIRST_RESERVED);
+
+    // Global state, written under the lock.
+    private volatile XenoprofState state = XenoprofState.IDLE;
+    private volatile int primary = NOBODY;
+    private final int[] activeDomains = new int[MAX_OPROF_DOMAINS];
+    private final boolean[] activeReady = new boolean[MAX_OPROF_DOMAINS];
+    private int adomains;
+    /** Unsigned in Xen: decrementing 0 wraps, so "activated <= 0" only holds at exactly 0. */
+    private int activated;
+    private final int[] passiveDomains = new int[MAX_OPROF_DOMAINS];
+    private int pdomains;
+    /** {@code unsigned long backtrace_depth}. */
+    private volatile long backtraceDepth;
+    private final CounterSettings counters = new CounterSettings();
+    private final long[] ibsConfig = new long[6];
+    private CounterConfig[] programmed = new CounterConfig[0];
+    private boolean lapicNmiReserved;
+    private boolean pmuOwnedByXenoprof;
+    private volatile boolean callbackInstalled;
+    private volatile PcpuSampler[] samplers = new PcpuSampler[0];
+
+    private final AtomicLong flushVirqs = new AtomicLong();
+    private final AtomicLong controlVirqsDelivered = new AtomicLong();
+    private final AtomicLong controlVirqsUnbound = new AtomicLong();
+    private final Deque<String> log = new ArrayDeque<>();
+    private final Map<Long, CallRecord> records = new HashMap<>();
+
+    // The call being dispatched (under the lock): what failed and why, or what changed.
+    private String why;
+    private String next;
+    private String effect;
+    private int[] flushTargets;
+
+    private record CallRecord(long result, String text) {
+    }
 
     public XenoprofCore(Machine machine) {
+        if (machine == null) {
+            throw new IllegalArgumentException("Xenoprof needs the machine it runs on; got null");
+        }
         this.machine = machine;
+        this.guide = new SessionGuide(this, machine);
+        Arrays.fill(activeDomains, NOBODY);
+        Arrays.fill(passiveDomains, NOBODY);
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // NMI path
+    // ---------------------------------------------------------------------------------------------
 
     /**
      * The NMI callback: a PMU interrupt was taken on {@code pcpu} while vCPU {@code vcpu} of
@@ -31,11 +157,47 @@ public final class XenoprofCore implements Xenoprof {
      * Does nothing unless the callback is installed (enable_virq by the primary, until
      * release_counters). No allocation.
      *
-     * @return the number of samples taken (overflows routed to Xenoprof)
+     * @return the number of samples taken: overflows routed to Xenoprof plus those the policy
+     *         dropped (both are in {@code total_samples}); overflows routed to a guest are not samples
      */
     public int nmi(int pcpu, int domid, int vcpu, int mode, long pc, long[] stack, int stackDepth,
             OverflowRouter router) {
-        throw new IllegalStateException("skeleton");
+        if (!callbackInstalled) {
+            return 0;
+        }
+        PcpuSampler s = sampler(pcpu);
+        if (mode < MODE_USER || mode > MODE_XEN) {
+            throw new IllegalArgumentException("NMI on pcpu " + pcpu + ": mode " + mode
+                    + " is not a Xenoprof mode (0 user, 1 kernel, 2 xen)");
+        }
+        if (stackDepth < 0 || stackDepth > 0 && (stack == null || stackDepth > stack.length)) {
+            throw new IllegalArgumentException("NMI on pcpu " + pcpu + ": stack depth " + stackDepth
+                    + " does not fit the stack array (length " + (stack == null ? "null" : stack.length) + ")");
+        }
+        if (router == null) {
+            throw new IllegalArgumentException("NMI on pcpu " + pcpu + ": no overflow router given "
+                    + "(use OverflowRouter.SYSTEM_WIDE for plain Xenoprof)");
+        }
+        s.begin(domid, vcpu, mode, pc, stack, stackDepth, router);
+        try {
+            machine.pmu(pcpu).checkCounters(s);
+            if (s.xenoprofSamples > 0 && mode != MODE_XEN) {
+                XenoprofDomain x = lookup(domid);
+                if (x != null && x.type == DomainType.ACTIVE) {
+                    if (s.virqPending) {
+                        s.counts[VIRQ_COALESCED]++;
+                    } else {
+                        s.virqPending = true;
+                        s.virqDomid = domid;
+                        s.virqVcpu = vcpu;
+                        s.counts[VIRQ_RAISED]++;
+                    }
+                }
+            }
+            return s.taken;
+        } finally {
+            s.end();
+        }
     }
 
     /**
@@ -43,81 +205,1154 @@ public final class XenoprofCore implements Xenoprof {
      * handler bound for that domain, and clears the slot. The engine calls it after each NMI.
      */
     public void nmiContinuation(int pcpu) {
-        throw new IllegalStateException("skeleton");
+        if (pcpu < 0) {
+            throw new IllegalArgumentException("pcpu " + pcpu + " is negative");
+        }
+        PcpuSampler[] all = samplers;
+        if (pcpu >= all.length) {
+            return;
+        }
+        PcpuSampler s = all[pcpu];
+        if (!s.virqPending) {
+            return;
+        }
+        s.virqPending = false;
+        int domid = s.virqDomid;
+        VirqHandler h = handler(domid);
+        if (h == null) {
+            s.counts[VIRQ_UNBOUND]++;
+            return;
+        }
+        s.counts[VIRQ_DELIVERED]++;
+        h.virq(s.virqVcpu);
     }
 
-    /** A domain is destroyed: its buffers are freed, it leaves the lists. */
-    public void domainDestroyed(int domid) {
-        throw new IllegalStateException("skeleton");
+    private PcpuSampler sampler(int pcpu) {
+        PcpuSampler[] all = samplers;
+        if (pcpu < 0 || pcpu >= all.length) {
+            throw new IllegalArgumentException("NMI on pcpu " + pcpu + ": the host has " + all.length
+                    + " physical CPUs (0.." + (all.length - 1) + ")");
+        }
+        return all[pcpu];
     }
+
+    private XenoprofDomain lookup(int domid) {
+        return domid >= 0 && domid < DOMID_FIRST_RESERVED ? domains.get(domid) : null;
+    }
+
+    private VirqHandler handler(int domid) {
+        return domid >= 0 && domid < DOMID_FIRST_RESERVED ? handlers.get(domid) : null;
+    }
+
+    /**
+     * One physical CPU's share of the NMI path: the sink {@code check_ctrs} reports to (allocated
+     * once, reused for every NMI), the pending-VIRQ slot, and the pCPU's sample counters.
+     */
+    private final class PcpuSampler implements OverflowSink {
+        final int pcpu;
+        final long[] counts = new long[SLOTS];
+        boolean virqPending;
+        int virqDomid;
+        int virqVcpu;
+
+        // The NMI being handled.
+        int domid;
+        int vcpu;
+        int mode;
+        CpuMode cpuMode;
+        long pc;
+        long[] stack;
+        int stackDepth;
+        OverflowRouter router;
+        int taken;
+        int xenoprofSamples;
+
+        PcpuSampler(int pcpu) {
+            this.pcpu = pcpu;
+        }
+
+        void begin(int d, int v, int m, long p, long[] st, int depth, OverflowRouter r) {
+            domid = d;
+            vcpu = v;
+            mode = m;
+            cpuMode = CpuMode.ofCode(m);
+            pc = p;
+            stack = st;
+            stackDepth = depth;
+            router = r;
+            taken = 0;
+            xenoprofSamples = 0;
+        }
+
+        void end() {
+            stack = null;
+            router = null;
+        }
+
+        @Override
+        public void overflow(int counter) {
+            OverflowRoute route = router.route(pcpu, domid, vcpu, counter, cpuMode);
+            if (route == OverflowRoute.XENOPROF) {
+                taken++;
+                xenoprofSamples++;
+                logEvent(counter);
+            } else if (route == OverflowRoute.DROP) {
+                taken++;
+                counts[TOTAL]++;
+                counts[OTHERS]++;
+                counts[POLICY_DROPPED]++;
+                if (domid == IDLE_DOMID) {
+                    counts[IDLE]++;
+                }
+            } else if (route == OverflowRoute.GUEST) {
+                counts[GUEST_ROUTED]++;
+            } else {
+                throw new IllegalStateException("the overflow router returned no route for counter " + counter
+                        + " on pcpu " + pcpu + "; expected XENOPROF, GUEST or DROP");
+            }
+        }
+
+        /** {@code xenoprof_log_event}: one sample into the current vCPU's buffer, or counted as dropped. */
+        private void logEvent(int counter) {
+            counts[TOTAL]++;
+            XenoprofDomain x = lookup(domid);
+            DomainType type = x == null ? DomainType.IGNORED : x.type;
+            if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
+                counts[OTHERS]++;
+                if (domid == IDLE_DOMID) {
+                    counts[IDLE]++;
+                }
+                return;
+            }
+            XenoprofBuffer buf = x.buffer(vcpu);
+            if (buf == null) {
+                counts[INVALID]++;
+                return;
+            }
+            long depth = backtraceDepth;
+            if (depth != 0) {
+                // Room for the escape record and the sample, judged on head and tail read once, raw.
+                if (buf.freeSlots() < 2) {
+                    buf.countLost();
+                    counts[LOST]++;
+                    return;
+                }
+                int r = buf.add(SharedBuffer.ESCAPE_CODE, mode, SharedBuffer.TRACE_BEGIN);
+                if (r != XenoprofBuffer.ADDED) {
+                    sampleFailed(buf, r);
+                    return;
+                }
+            }
+            int r = buf.add(pc, mode, counter);
+            if (r == XenoprofBuffer.ADDED) {
+                counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
+                buf.countSampleMode(mode);
+            } else {
+                sampleFailed(buf, r);
+            }
+            if (depth != 0) {
+                walkStack(buf, depth);
+            }
+        }
+
+        private void sampleFailed(XenoprofBuffer buf, int result) {
+            if (result == XenoprofBuffer.FULL) {
+                buf.countLost();
+                counts[LOST]++;
+            } else {
+                counts[CORRUPTED]++;
+            }
+        }
+
+        /** Up to {@code depth} return addresses, each {@code {ret, mode, 0}}; stops at the first refusal. */
+        private void walkStack(XenoprofBuffer buf, long depth) {
+            int frames = stackDepth;
+            if (depth > 0 && depth < frames) {
+                frames = (int) depth;
+            }
+            for (int i = 0; i < frames; i++) {
+                long ret = stack[i];
+                if (ret == SharedBuffer.ESCAPE_CODE) {
+                    // A broken frame must not forge an escape record.
+                    counts[TRACE_ESCAPE]++;
+                    return;
+                }
+                int r = buf.add(ret, mode, 0);
+                if (r == XenoprofBuffer.FULL) {
+                    buf.countTraceEntryLost();
+                    counts[TRACE_LOST]++;
+                    return;
+                }
+                if (r == XenoprofBuffer.CORRUPTED) {
+                    counts[TRACE_CORRUPTED]++;
+                    return;
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Hypercall
+    // ---------------------------------------------------------------------------------------------
 
     @Override
     public long hypercall(int callerDomid, int op, Object arg) {
-        throw new IllegalStateException("skeleton");
+        if (callerDomid < 0 || callerDomid >= DOMID_FIRST_RESERVED || !machine.domainExists(callerDomid)) {
+            throw new IllegalArgumentException("domain " + callerDomid
+                    + " does not exist on this host, so it cannot issue XENOPROF hypercalls");
+        }
+        long result;
+        int[] flush;
+        synchronized (lock) {
+            XenoprofState before = state;
+            why = null;
+            next = null;
+            effect = null;
+            flushTargets = null;
+            result = dispatch(callerDomid, op, arg);
+            XenoprofOp xop = XenoprofOp.ofNumber(op);
+            if (result < 0) {
+                addLog("(XEN) xenoprof: operation " + op + " failed: " + result);
+            }
+            if (xop != null) {
+                String text = guide.describeCall(callerDomid, xop, result, before, why, next, effect);
+                records.put(key(callerDomid, xop), new CallRecord(result, text));
+            }
+            flush = flushTargets;
+            flushTargets = null;
+        }
+        if (flush != null) {
+            deliverFlush(flush);
+        }
+        return result;
     }
 
-    @Override
-    public String explain(int callerDomid, XenoprofOp op, long result) {
-        throw new IllegalStateException("skeleton");
+    private long dispatch(int caller, int op, Object arg) {
+        XenoprofOp xop = XenoprofOp.ofNumber(op);
+        if (xop == null) {
+            return fail(Errno.EINVAL, "op " + op + " is outside 0.." + XenoprofOp.LAST_OP
+                    + " (XENOPROF_last_op)", "use one of the 18 XENOPROF operations");
+        }
+        if (xop.privileged() && caller != primary) {
+            return notPrimary(caller, xop);
+        }
+        switch (xop) {
+            case INIT:
+                return init(caller, arg);
+            case RESET_ACTIVE_LIST:
+                resetActiveList();
+                effect = "active list emptied (adomains = activated = 0)";
+                return 0;
+            case RESET_PASSIVE_LIST:
+                int had = pdomains;
+                resetPassiveList();
+                effect = had + " passive domain(s) returned to IGNORED and unshared from domain " + caller;
+                return 0;
+            case SET_ACTIVE:
+                return setActive(caller, arg);
+            case SET_PASSIVE:
+                return setPassive(caller, arg);
+            case RESERVE_COUNTERS:
+                return reserveCounters();
+            case COUNTER:
+                return counter(arg);
+            case SETUP_EVENTS:
+                return setupEvents();
+            case ENABLE_VIRQ:
+                return enableVirq(caller);
+            case START:
+                return start();
+            case STOP:
+                return stop();
+            case DISABLE_VIRQ:
+                return disableVirq(caller);
+            case RELEASE_COUNTERS:
+                return releaseCounters();
+            case SHUTDOWN:
+                return shutdown();
+            case GET_BUFFER:
+                return getBuffer(caller, arg);
+            case SET_BACKTRACE:
+                return setBacktrace(arg);
+            case GET_IBS_CAPS:
+                effect = "no IBS on this CPU model: capabilities 0";
+                return 0;
+            case IBS_COUNTER:
+                return ibsCounter(arg);
+            default:
+                return Errno.ENOSYS.ret();
+        }
     }
 
-    @Override
-    public XenoprofState state() {
-        throw new IllegalStateException("skeleton");
+    private long init(int caller, Object arg) {
+        if (!(arg instanceof XenoprofInit)) {
+            return badArgument(XenoprofOp.INIT, "XenoprofInit (struct xenoprof_init)", arg);
+        }
+        PmuModel model = machine.model();
+        if (model == null) {
+            return fail(Errno.ENODEV, "this host has no CPU model Xenoprof supports (no local APIC, or an "
+                    + "unsupported vendor/family/model), so Xen's initcall had already logged "
+                    + "\"xenoprof: Initialization failed\"; a Linux guest falls back to timer mode "
+                    + "(\"oprofile: using timer interrupt.\")",
+                    "load a scenario whose host has a CPU model with a PMU bundle installed");
+        }
+        XenoprofInit out = (XenoprofInit) arg;
+        boolean isPrimary = primary == caller || primary == NOBODY && machine.hardwareDomain(caller);
+        String cpuType = model.cpuType();
+        if (cpuType.length() > XenoprofInit.CPU_TYPE_SIZE - 1) {
+            cpuType = cpuType.substring(0, XenoprofInit.CPU_TYPE_SIZE - 1);
+        }
+        out.numEvents = model.counterCount();
+        out.cpuType = cpuType;
+        out.isPrimary = isPrimary ? 1 : 0;
+        if (isPrimary) {
+            XenoprofState before = state;
+            primary = caller;
+            state = XenoprofState.INITIALIZED;
+            String quirk = "";
+            if (before == XenoprofState.COUNTERS_RESERVED || before == XenoprofState.READY
+                    || before == XenoprofState.PROFILING) {
+                quirk = "; note: the counters were not released (Xen's init forces INITIALIZED from any state):"
+                        + " the LAPIC NMI stays reserved"
+                        + (before == XenoprofState.PROFILING ? " and the counters keep running" : "");
+            }
+            effect = "domain " + caller + " is the primary profiler; num_events=" + out.numEvents + ", cpu_type="
+                    + cpuType + quirk;
+        } else {
+            effect = "is_primary=0: domain " + caller + " is not the primary ("
+                    + (primary == NOBODY ? "only the hardware domain may become primary"
+                            : "the primary is domain " + primary)
+                    + "); num_events=" + out.numEvents + ", cpu_type=" + cpuType
+                    + "; it may profile itself once the primary lists it as active";
+        }
+        return 0;
     }
 
-    @Override
-    public int primary() {
-        throw new IllegalStateException("skeleton");
+    private long setActive(int caller, Object arg) {
+        if (state != XenoprofState.INITIALIZED) {
+            return wrongState(XenoprofOp.SET_ACTIVE);
+        }
+        if (!(arg instanceof Integer)) {
+            return badArgument(XenoprofOp.SET_ACTIVE, "Integer domain id (domid_t)", arg);
+        }
+        if (adomains >= MAX_OPROF_DOMAINS) {
+            return fail(Errno.E2BIG, "the active list already holds " + MAX_OPROF_DOMAINS
+                    + " entries (MAX_OPROF_DOMAINS)",
+                    "domain " + caller + " calls reset_active_list and lists at most " + MAX_OPROF_DOMAINS
+                            + " domains");
+        }
+        int domid = ((Integer) arg) & 0xFFFF;
+        if (domid >= DOMID_FIRST_RESERVED || !machine.domainExists(domid)) {
+            return fail(Errno.EINVAL, "no domain " + domid + " exists (set_active takes a 16-bit domid_t)",
+                    "domain " + caller + " lists only existing domains");
+        }
+        activeDomains[adomains] = domid;
+        activeReady[adomains] = false;
+        adomains++;
+        effect = "domain " + domid + " appended to the active list (now " + listText(activeList())
+                + "); it is not ready until it calls enable_virq";
+        return 0;
     }
 
-    @Override
-    public DomainType domainType(int domid) {
-        throw new IllegalStateException("skeleton");
+    private long setPassive(int caller, Object arg) {
+        if (state != XenoprofState.INITIALIZED) {
+            return wrongState(XenoprofOp.SET_PASSIVE);
+        }
+        if (pdomains >= MAX_OPROF_DOMAINS) {
+            return fail(Errno.E2BIG, "the passive list already holds " + MAX_OPROF_DOMAINS
+                    + " domains (MAX_OPROF_DOMAINS)",
+                    "domain " + caller + " calls reset_passive_list and lists at most " + MAX_OPROF_DOMAINS
+                            + " domains");
+        }
+        if (!(arg instanceof XenoprofPassive)) {
+            return badArgument(XenoprofOp.SET_PASSIVE, "XenoprofPassive (struct xenoprof_passive)", arg);
+        }
+        XenoprofPassive passive = (XenoprofPassive) arg;
+        int domid = passive.domainId & 0xFFFF;
+        if (domid >= DOMID_FIRST_RESERVED || !machine.domainExists(domid)) {
+            return fail(Errno.EINVAL, "no domain " + domid + " exists (domain_id is a 16-bit domid_t)",
+                    "domain " + caller + " lists only existing domains as passive");
+        }
+        XenoprofDomain x = lookup(domid);
+        if (x == null) {
+            x = XenoprofDomain.allocate(domid, machine.vcpuCount(domid), passive.maxSamples);
+            if (x == null) {
+                return fail(Errno.ENOMEM, "domain " + domid + " has no vCPU, so its buffers cannot be allocated"
+                        + " (Xen reports every allocation failure of set_passive as -ENOMEM)",
+                        "domain " + caller + " lists a domain that has vCPUs");
+            }
+            domains.set(domid, x);
+        }
+        if (x.sharedWith != NOBODY) {
+            return pagesStillShared(x, caller);
+        }
+        x.share(caller, "set_passive");
+        x.type = DomainType.PASSIVE;
+        passive.nbuf = x.buffers.length;
+        passive.bufsize = x.bufsize;
+        if (machine.hvm(caller)) {
+            addLog("(XEN) xenoprof unsupported with autotranslated guests");
+        } else {
+            passive.bufGmaddr = x.machineAddress;
+        }
+        passiveDomains[pdomains++] = domid;
+        effect = "domain " + domid + " is PASSIVE: " + x.buffers.length + " buffer(s) of " + x.bufsize + " bytes ("
+                + x.maxSamples + " slots each) at machine address 0x" + Long.toHexString(x.machineAddress)
+                + ", shared with domain " + caller;
+        return 0;
     }
 
-    @Override
-    public int activeListSize() {
-        throw new IllegalStateException("skeleton");
+    private long reserveCounters() {
+        if (state != XenoprofState.INITIALIZED) {
+            return wrongState(XenoprofOp.RESERVE_COUNTERS);
+        }
+        if (lapicNmiReserved) {
+            return fail(Errno.EBUSY, "the LAPIC NMI is still reserved: the primary re-ran init while the counters"
+                    + " were reserved, and only release_counters frees it, which Xen refuses outside"
+                    + " COUNTERS_RESERVED and READY",
+                    "nothing in Xenoprof can free it any more: reload the host (reboot) to profile again");
+        }
+        int n = machine.pcpuCount();
+        for (int c = 0; c < n; c++) {
+            machine.pmu(c).reserve();
+        }
+        lapicNmiReserved = true;
+        state = XenoprofState.COUNTERS_RESERVED;
+        effect = "saved the counter and control registers of " + n + " pCPU(s) and reserved the LAPIC NMI";
+        return 0;
     }
 
-    @Override
-    public int activated() {
-        throw new IllegalStateException("skeleton");
+    private long counter(Object arg) {
+        if (state != XenoprofState.COUNTERS_RESERVED || adomains == 0) {
+            return counterRefused(XenoprofOp.COUNTER);
+        }
+        if (!(arg instanceof XenoprofCounter)) {
+            return badArgument(XenoprofOp.COUNTER, "XenoprofCounter (struct xenoprof_counter)", arg);
+        }
+        XenoprofCounter c = (XenoprofCounter) arg;
+        if (!CounterSettings.storable(c.ind)) {
+            return fail(Errno.E2BIG, "counter index " + Integer.toUnsignedString(c.ind) + " is not below "
+                    + CounterSettings.OP_MAX_COUNTER + " (OP_MAX_COUNTER)" + modelCounterNote(),
+                    "domain " + primary + " configures counters 0.." + (modelCounters() - 1));
+        }
+        counters.store(c);
+        effect = String.format("counter %d stored: %s event 0x%02x count %d unit mask 0x%02x%s%s", c.ind,
+                c.enabled != 0 ? "enabled," : "disabled,", c.event, c.count, c.unitMask, c.kernel != 0 ? " kernel" : "",
+                c.user != 0 ? " user" : "")
+                + (c.ind >= modelCounters() ? " (Xen stores it, but this model has only " + modelCounters()
+                        + " counters, so setup_events will not program it)" : "");
+        return 0;
     }
 
-    @Override
-    public int[] activeList() {
-        throw new IllegalStateException("skeleton");
+    private long setupEvents() {
+        if (state != XenoprofState.COUNTERS_RESERVED) {
+            return wrongState(XenoprofOp.SETUP_EVENTS);
+        }
+        PmuModel model = machine.model();
+        if (model == null) {
+            return fail(Errno.ENODEV, "the host's CPU model is gone, so there is nothing to program",
+                    "reload the host with a CPU model whose bundle is installed");
+        }
+        CounterConfig[] configs = counters.build(model);
+        int n = machine.pcpuCount();
+        for (int c = 0; c < n; c++) {
+            machine.pmu(c).setup(configs.clone());
+        }
+        programmed = configs;
+        state = XenoprofState.READY;
+        StringBuilder b = new StringBuilder("programmed " + configs.length + " counter(s) on " + n + " pCPU(s)");
+        for (CounterConfig cc : configs) {
+            b.append("; counter ").append(cc.counter()).append(": ").append(cc.event().name()).append(" count ")
+                    .append(cc.count());
+        }
+        effect = b.toString();
+        return 0;
     }
 
-    @Override
-    public int[] passiveList() {
-        throw new IllegalStateException("skeleton");
+    private long enableVirq(int caller) {
+        String primaryPart = "";
+        if (caller == primary) {
+            if (state != XenoprofState.READY) {
+                return wrongState(XenoprofOp.ENABLE_VIRQ);
+            }
+            installCallback();
+            for (int i = 0; i < pdomains; i++) {
+                XenoprofDomain p = lookup(passiveDomains[i]);
+                if (p != null) {
+                    p.resetIndices();
+                }
+            }
+            primaryPart = "NMI callback installed, statistics reset, passive buffers emptied; ";
+        }
+        XenoprofDomain x = lookup(caller);
+        if (x == null) {
+            addLog("(XEN) xenoprof_reset_buf: ERROR - Unexpected Xenoprof NULL pointer");
+        } else {
+            x.resetIndices();
+        }
+        int ind = activeIndex(caller);
+        if (ind < 0) {
+            return enableVirqNotListed(caller, primaryPart);
+        }
+        if (x == null) {
+            return fail(Errno.EPERM, beforeCheck(primaryPart) + "domain " + caller
+                    + " is in the active list but has no buffer: get_buffer was never called",
+                    "domain " + caller + " runs `opcontrol --start-daemon` (get_buffer, then enable_virq)");
+        }
+        x.ready = true;
+        x.type = DomainType.ACTIVE;
+        activeReady[ind] = true;
+        activated++;
+        effect = primaryPart + "domain " + caller + " is ACTIVE (ready " + Integer.toUnsignedString(activated) + " of "
+                + adomains + " listed)";
+        return 0;
     }
 
-    @Override
-    public int backtraceDepth() {
-        throw new IllegalStateException("skeleton");
+    private void installCallback() {
+        int n = machine.pcpuCount();
+        PcpuSampler[] all = samplers;
+        if (all.length != n) {
+            all = new PcpuSampler[n];
+            for (int c = 0; c < n; c++) {
+                all[c] = new PcpuSampler(c);
+            }
+            samplers = all;
+        } else {
+            for (PcpuSampler s : all) {
+                // xenoprof_reset_stat: a new session's statistics start from zero.
+                Arrays.fill(s.counts, 0);
+            }
+        }
+        callbackInstalled = true;
+    }
+
+    private long start() {
+        if (state != XenoprofState.READY || activated != adomains) {
+            if (state != XenoprofState.READY) {
+                return wrongState(XenoprofOp.START);
+            }
+            return fail(Errno.EPERM, guide.notAllActivated(), guide.readyNextStep());
+        }
+        int n = machine.pcpuCount();
+        for (int c = 0; c < n; c++) {
+            machine.pmu(c).start();
+        }
+        state = XenoprofState.PROFILING;
+        effect = "counters enabled and LVTPC routed to NMI on " + n + " pCPU(s)"
+                + (adomains == 0 ? "; note: the active list is empty, so no domain is profiled"
+                        + (pdomains == 0 ? "" : " except the passive ones") : "");
+        return 0;
+    }
+
+    private long stop() {
+        if (state != XenoprofState.PROFILING) {
+            return wrongState(XenoprofOp.STOP);
+        }
+        int n = machine.pcpuCount();
+        for (int c = 0; c < n; c++) {
+            machine.pmu(c).stop();
+        }
+        // The flush: every vCPU of every ready active domain gets VIRQ_XENOPROF, delivered after the lock.
+        List<Integer> targets = new ArrayList<>();
+        for (int i = 0; i < adomains; i++) {
+            if (!activeReady[i] || activeDomains[i] == NOBODY) {
+                continue;
+            }
+            int d = activeDomains[i];
+            int vcpus = machine.domainExists(d) ? machine.vcpuCount(d) : 0;
+            for (int v = 0; v < vcpus; v++) {
+                targets.add(d);
+                targets.add(v);
+            }
+        }
+        flushTargets = targets.stream().mapToInt(Integer::intValue).toArray();
+        flushVirqs.addAndGet(flushTargets.length / 2);
+        state = XenoprofState.READY;
+        effect = "counters stopped and LVTPC restored on " + n + " pCPU(s); VIRQ_XENOPROF sent to "
+                + flushTargets.length / 2 + " vCPU(s) of the ready active domains to flush their buffers";
+        return 0;
+    }
+
+    private void deliverFlush(int[] targets) {
+        RuntimeException first = null;
+        for (int i = 0; i < targets.length; i += 2) {
+            VirqHandler h = handler(targets[i]);
+            if (h == null) {
+                controlVirqsUnbound.incrementAndGet();
+                continue;
+            }
+            controlVirqsDelivered.incrementAndGet();
+            try {
+                h.virq(targets[i + 1]);
+            } catch (RuntimeException e) {
+                // One failing guest handler must not keep the flush from the others.
+                if (first == null) {
+                    first = new IllegalStateException("stop succeeded (state READY), but the VIRQ_XENOPROF handler"
+                            + " of domain " + targets[i] + " vcpu " + targets[i + 1] + " failed during the flush: "
+                            + e.getMessage(), e);
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private long disableVirq(int caller) {
+        XenoprofDomain x = lookup(caller);
+        if (state == XenoprofState.PROFILING && x != null && x.type == DomainType.ACTIVE) {
+            return fail(Errno.EPERM, "domain " + caller + " is ACTIVE and the session is PROFILING: disable_virq is"
+                    + " refused while profiling (the guest kernel WARNs and unmaps its buffer, but Xen keeps the"
+                    + " pages shared and the domain ACTIVE)",
+                    (primary == NOBODY ? "the primary" : "domain " + primary) + " stops profiling first (`opcontrol"
+                            + " --stop` in domain " + guide.primaryOrHardware() + "), then domain " + caller
+                            + " runs `opcontrol --shutdown`");
+        }
+        int ind = activeIndex(caller);
+        if (ind < 0 || x == null) {
+            String reason = ind < 0 ? "domain " + caller + " is not in the active list ("
+                    + listText(activeList()) + ")" : "domain " + caller + " has no buffer";
+            return fail(Errno.EPERM, reason + ", so there is nothing to disable; its buffer pages, if any, stay"
+                    + " shared", "nothing to undo for domain " + caller + " (it is not in the session); "
+                            + guide.nextStep());
+        }
+        resetActive(caller, ind, x);
+        if (x.sharedWith == caller) {
+            x.unshare();
+        }
+        pmuOwnedByXenoprof = false;
+        effect = "domain " + caller + " is IGNORED and left the active list (ready "
+                + Integer.toUnsignedString(activated) + " of " + adomains
+                + " listed); its pages are unshared and the PMU is released";
+        return 0;
+    }
+
+    private long releaseCounters() {
+        if (state != XenoprofState.COUNTERS_RESERVED && state != XenoprofState.READY) {
+            return wrongState(XenoprofOp.RELEASE_COUNTERS);
+        }
+        state = XenoprofState.INITIALIZED;
+        int n = machine.pcpuCount();
+        for (int c = 0; c < n; c++) {
+            machine.pmu(c).release();
+        }
+        lapicNmiReserved = false;
+        callbackInstalled = false;
+        int had = pdomains;
+        resetPassiveList();
+        effect = "registers restored on " + n + " pCPU(s), LAPIC NMI released, NMI callback removed"
+                + (had > 0 ? ", " + had + " passive domain(s) reset" : "");
+        return 0;
+    }
+
+    private long shutdown() {
+        if (state != XenoprofState.INITIALIZED) {
+            return wrongState(XenoprofOp.SHUTDOWN);
+        }
+        int was = primary;
+        activated = 0;
+        adomains = 0;
+        primary = NOBODY;
+        backtraceDepth = 0;
+        effect = "domain " + was + " is no longer primary; lists and call-trace depth cleared; the state stays"
+                + " INITIALIZED (nothing returns to IDLE)";
+        return 0;
+    }
+
+    private long getBuffer(int caller, Object arg) {
+        if (machine.hvmVpmuOwnsPmu()) {
+            return fail(Errno.EBUSY, "the HVM vPMU owns the PMU (an HVM guest is using its virtual counters), so"
+                    + " Xenoprof cannot acquire it; the daemon of domain " + caller + " reports \"Failed to open"
+                    + " profile device: Device or resource busy\"",
+                    "the HVM guest stops using its vPMU (or the host runs without vpmu), then domain " + caller
+                            + " runs `opcontrol --start-daemon` again");
+        }
+        pmuOwnedByXenoprof = true;
+        if (!(arg instanceof XenoprofGetBuffer)) {
+            return badArgument(XenoprofOp.GET_BUFFER, "XenoprofGetBuffer (struct xenoprof_get_buffer)", arg);
+        }
+        XenoprofGetBuffer gb = (XenoprofGetBuffer) arg;
+        XenoprofDomain x = lookup(caller);
+        boolean allocated = false;
+        if (x == null) {
+            x = XenoprofDomain.allocate(caller, machine.vcpuCount(caller), gb.maxSamples);
+            if (x == null) {
+                return fail(Errno.EINVAL, "domain " + caller + " has no vCPU", "only a domain with vCPUs can"
+                        + " have Xenoprof buffers");
+            }
+            domains.set(caller, x);
+            allocated = true;
+        } else {
+            // Xen makes the domain IGNORED before it checks the share (quirk e).
+            x.type = DomainType.IGNORED;
+        }
+        if (x.sharedWith != NOBODY) {
+            return pagesStillShared(x, caller);
+        }
+        x.share(caller, "get_buffer");
+        x.resetIndices();
+        gb.nbuf = x.buffers.length;
+        gb.bufsize = x.bufsize;
+        String where;
+        if (machine.hvm(caller)) {
+            addLog("(XEN) xenoprof unsupported with autotranslated guests");
+            where = "; domain " + caller + " is an HVM guest: no usable buffer address (it cannot be active on x86)";
+        } else {
+            gb.bufGmaddr = x.machineAddress;
+            where = " at machine address 0x" + Long.toHexString(x.machineAddress);
+        }
+        effect = (allocated ? "allocated " : "re-shared ") + x.buffers.length + " buffer(s) of " + x.bufsize
+                + " bytes (" + x.maxSamples + " slots each)" + where + ", shared with domain " + caller
+                + ", head/tail zeroed; the PMU is owned by Xenoprof";
+        return 0;
+    }
+
+    private long setBacktrace(Object arg) {
+        if (!(arg instanceof Long)) {
+            return badArgument(XenoprofOp.SET_BACKTRACE, "Long depth (unsigned long)", arg);
+        }
+        backtraceDepth = (Long) arg;
+        effect = "call-trace depth is now " + Long.toUnsignedString(backtraceDepth);
+        return 0;
+    }
+
+    private long ibsCounter(Object arg) {
+        if (state != XenoprofState.COUNTERS_RESERVED || adomains == 0) {
+            return counterRefused(XenoprofOp.IBS_COUNTER);
+        }
+        if (!(arg instanceof XenoprofIbsCounter)) {
+            return badArgument(XenoprofOp.IBS_COUNTER, "XenoprofIbsCounter (struct xenoprof_ibs_counter)", arg);
+        }
+        XenoprofIbsCounter c = (XenoprofIbsCounter) arg;
+        ibsConfig[0] = c.opEnabled;
+        ibsConfig[1] = c.fetchEnabled;
+        ibsConfig[2] = c.maxCntFetch;
+        ibsConfig[3] = c.maxCntOp;
+        ibsConfig[4] = c.randEn;
+        ibsConfig[5] = c.dispatchedOps;
+        effect = "IBS configuration stored (this model has no IBS, so it has no effect)";
+        return 0;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // List helpers (Xen's active_index, reset_active, reset_*_list)
+    // ---------------------------------------------------------------------------------------------
+
+    private int activeIndex(int domid) {
+        for (int i = 0; i < adomains; i++) {
+            if (activeDomains[i] == domid) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code reset_active}: the domain leaves the session; its list slot is cleared, not removed. */
+    private void resetActive(int domid, int ind, XenoprofDomain x) {
+        x.ready = false;
+        x.type = DomainType.IGNORED;
+        activeReady[ind] = false;
+        activeDomains[ind] = NOBODY;
+        activated--;
+        if (activated == 0) {
+            adomains = 0;
+        }
+    }
+
+    private void resetActiveList() {
+        // adomains is re-read every round: it drops to 0 when activated reaches 0, as in Xen.
+        for (int i = 0; i < adomains; i++) {
+            if (activeReady[i]) {
+                int d = activeDomains[i];
+                int ind = activeIndex(d);
+                XenoprofDomain x = lookup(d);
+                if (ind >= 0 && x != null) {
+                    resetActive(d, ind, x);
+                }
+            }
+        }
+        adomains = 0;
+        activated = 0;
+    }
+
+    private void resetPassiveList() {
+        for (int i = 0; i < pdomains; i++) {
+            XenoprofDomain x = lookup(passiveDomains[i]);
+            if (x != null) {
+                // IGNORED first, so no sample lands while the pages are being unshared.
+                x.type = DomainType.IGNORED;
+                x.unshare();
+            }
+            passiveDomains[i] = NOBODY;
+        }
+        pdomains = 0;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Domain lifecycle, mapping, VIRQ binding
+    // ---------------------------------------------------------------------------------------------
+
+    /**
+     * A domain is destroyed: its buffers are freed, it leaves the lists (both are compacted, and
+     * {@code activated} loses its ready entries), its VIRQ binding goes, and if it was the primary
+     * the session has no primary any more. Xen would instead keep a listed domain alive as a
+     * zombie through its reference; a simulation has no use for zombies.
+     */
+    public void domainDestroyed(int domid) {
+        synchronized (lock) {
+            XenoprofDomain x = lookup(domid);
+            if (x != null) {
+                x.type = DomainType.IGNORED;
+                domains.set(domid, null);
+            }
+            int w = 0;
+            int readyLeft = 0;
+            for (int i = 0; i < adomains; i++) {
+                if (activeDomains[i] == domid) {
+                    if (activeReady[i]) {
+                        activated--;
+                    }
+                    continue;
+                }
+                activeDomains[w] = activeDomains[i];
+                activeReady[w] = activeReady[i];
+                if (activeReady[w]) {
+                    readyLeft++;
+                }
+                w++;
+            }
+            for (int i = w; i < adomains; i++) {
+                activeDomains[i] = NOBODY;
+                activeReady[i] = false;
+            }
+            adomains = w;
+            int p = 0;
+            for (int i = 0; i < pdomains; i++) {
+                if (passiveDomains[i] != domid) {
+                    passiveDomains[p++] = passiveDomains[i];
+                }
+            }
+            for (int i = p; i < pdomains; i++) {
+                passiveDomains[i] = NOBODY;
+            }
+            pdomains = p;
+            if (primary == domid) {
+                primary = NOBODY;
+            }
+            for (int d = 0; d < DOMID_FIRST_RESERVED; d++) {
+                XenoprofDomain other = domains.get(d);
+                if (other != null && other.sharedWith == domid) {
+                    other.unshare();
+                }
+            }
+            if (domid >= 0 && domid < DOMID_FIRST_RESERVED) {
+                handlers.set(domid, null);
+            }
+            addLog("(XEN) xenoprof: domain " + domid + " destroyed: buffers freed, " + readyLeft
+                    + " ready active domain(s) remain");
+        }
     }
 
     @Override
     public SharedBuffer[] mapBuffers(int mapperDomid, int ownerDomid) {
-        throw new IllegalStateException("skeleton");
+        synchronized (lock) {
+            XenoprofDomain x = lookup(ownerDomid);
+            if (x == null) {
+                throw new IllegalStateException("domain " + ownerDomid + " has no Xenoprof buffers to map: "
+                        + (mapperDomid == ownerDomid ? "domain " + ownerDomid + " must call get_buffer first"
+                                : "the primary shares a passive domain's buffers with set_passive, and a domain"
+                                        + " shares its own with get_buffer"));
+            }
+            if (x.sharedWith != mapperDomid) {
+                String how = mapperDomid == ownerDomid
+                        ? "domain " + ownerDomid + " gets its own pages with get_buffer"
+                        : "only the primary may map another domain's buffers, after set_passive of domain "
+                                + ownerDomid;
+                String now = x.sharedWith == NOBODY ? "they are not shared with anyone (never shared, or unshared"
+                        + " by disable_virq or reset_passive_list)"
+                        : "they are shared with domain " + x.sharedWith + " (by " + x.sharedBy + ")";
+                throw new IllegalStateException("domain " + mapperDomid + " cannot map the buffers of domain "
+                        + ownerDomid + ": " + now + "; " + how);
+            }
+            if (machine.hvm(mapperDomid)) {
+                throw new IllegalStateException("domain " + mapperDomid + " is an HVM (auto-translated) guest: Xen"
+                        + " logs \"xenoprof unsupported with autotranslated guests\" and gives it no usable buffer"
+                        + " address; profile an HVM guest as a passive domain of the primary instead");
+            }
+            return x.buffers.clone();
+        }
     }
 
     @Override
     public void bindVirq(int domid, VirqHandler handler) {
-        throw new IllegalStateException("skeleton");
+        if (handler == null) {
+            throw new IllegalArgumentException("binding VIRQ_XENOPROF of domain " + domid
+                    + " needs a handler; to unbind, call unbindVirq");
+        }
+        if (domid < 0 || domid >= DOMID_FIRST_RESERVED || !machine.domainExists(domid)) {
+            throw new IllegalArgumentException("cannot bind VIRQ_XENOPROF: domain " + domid
+                    + " does not exist on this host");
+        }
+        handlers.set(domid, handler);
     }
 
     @Override
     public void unbindVirq(int domid) {
-        throw new IllegalStateException("skeleton");
+        if (domid >= 0 && domid < DOMID_FIRST_RESERVED) {
+            handlers.set(domid, null);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Queries
+    // ---------------------------------------------------------------------------------------------
+
+    @Override
+    public XenoprofState state() {
+        return state;
+    }
+
+    @Override
+    public int primary() {
+        return primary;
+    }
+
+    @Override
+    public DomainType domainType(int domid) {
+        XenoprofDomain x = lookup(domid);
+        return x == null ? DomainType.IGNORED : x.type;
+    }
+
+    @Override
+    public int activeListSize() {
+        synchronized (lock) {
+            return adomains;
+        }
+    }
+
+    /** {@code activated}; Xen's counter is unsigned, so a decrement below 0 shows as -1 here. */
+    @Override
+    public int activated() {
+        synchronized (lock) {
+            return activated;
+        }
+    }
+
+    /**
+     * The active list. A slot cleared by a domain's {@code disable_virq} while others stay
+     * activated shows as -1 (Xen's NULL entry) until the list is reset.
+     */
+    @Override
+    public int[] activeList() {
+        synchronized (lock) {
+            return Arrays.copyOf(activeDomains, adomains);
+        }
+    }
+
+    @Override
+    public int[] passiveList() {
+        synchronized (lock) {
+            return Arrays.copyOf(passiveDomains, pdomains);
+        }
+    }
+
+    /** {@code backtrace_depth}, saturated at {@link Integer#MAX_VALUE} (Xen's is an unsigned long). */
+    @Override
+    public int backtraceDepth() {
+        long d = backtraceDepth;
+        return d < 0 || d > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) d;
+    }
+
+    /** Whether the NMI callback is installed (primary's enable_virq, until release_counters). */
+    public boolean nmiCallbackInstalled() {
+        return callbackInstalled;
+    }
+
+    /** Whether Xenoprof holds PMU ownership (from get_buffer until a disable_virq releases it). */
+    public boolean xenoprofOwnsPmu() {
+        synchronized (lock) {
+            return pmuOwnedByXenoprof;
+        }
+    }
+
+    /** The configurations the last setup_events programmed on every pCPU. */
+    public CounterConfig[] programmedCounters() {
+        synchronized (lock) {
+            return programmed.clone();
+        }
+    }
+
+    /** Entry {@code i} of the active list, -1 for a slot cleared by disable_virq. */
+    int activeSlot(int i) {
+        synchronized (lock) {
+            return activeDomains[i];
+        }
+    }
+
+    /** Whether entry {@code i} of the active list has called enable_virq. */
+    boolean activeSlotReady(int i) {
+        synchronized (lock) {
+            return activeReady[i];
+        }
+    }
+
+    /** Whether the domain has Xenoprof buffers (get_buffer or set_passive allocated them). */
+    boolean hasBuffers(int domid) {
+        return lookup(domid) != null;
+    }
+
+    /** Whether the LAPIC NMI is reserved (from reserve_counters until release_counters). */
+    boolean lapicNmiReserved() {
+        synchronized (lock) {
+            return lapicNmiReserved;
+        }
     }
 
     @Override
     public XenoprofStatistics statistics() {
-        throw new IllegalStateException("skeleton");
+        long[] t = sum();
+        return new XenoprofStatistics(t[TOTAL], t[ACTIVE], t[PASSIVE], t[LOST], t[OTHERS], t[IDLE], t[INVALID],
+                t[CORRUPTED]);
+    }
+
+    /** The counters of {@link XenoprofDiagnostics} and Xen's console lines. */
+    public XenoprofDiagnostics diagnostics() {
+        long[] t = sum();
+        List<String> lines;
+        synchronized (lock) {
+            lines = new ArrayList<>(log);
+        }
+        return new XenoprofDiagnostics(t[GUEST_ROUTED], t[POLICY_DROPPED], t[TRACE_LOST], t[TRACE_CORRUPTED],
+                t[TRACE_ESCAPE], t[VIRQ_RAISED], t[VIRQ_COALESCED], t[VIRQ_DELIVERED] + controlVirqsDelivered.get(),
+                t[VIRQ_UNBOUND] + controlVirqsUnbound.get(), flushVirqs.get(), t[TOTAL], t[LOST], t[INVALID],
+                t[CORRUPTED], lines);
+    }
+
+    private long[] sum() {
+        long[] t = new long[SLOTS];
+        for (PcpuSampler s : samplers) {
+            for (int i = 0; i < SLOTS; i++) {
+                t[i] += s.counts[i];
+            }
+        }
+        return t;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Explanations
+    // ---------------------------------------------------------------------------------------------
+
+    @Override
+    public String explain(int callerDomid, XenoprofOp op, long result) {
+        if (op == null) {
+            return "no operation given: name one of the XENOPROF operations (init, get_buffer, set_active, ...)";
+        }
+        synchronized (lock) {
+            CallRecord r = records.get(key(callerDomid, op));
+            return r != null && r.result() == result ? r.text() : guide.explainByRule(callerDomid, op, result);
+        }
+    }
+
+    private static long key(int caller, XenoprofOp op) {
+        return ((long) caller << 8) | op.number();
+    }
+
+    private long fail(Errno errno, String reason, String nextStep) {
+        why = reason;
+        next = nextStep;
+        return errno.ret();
+    }
+
+    private long badArgument(XenoprofOp op, String expected, Object got) {
+        return fail(Errno.EFAULT, op.cName() + " expects a " + expected + " argument, got "
+                + (got == null ? "null" : "a " + got.getClass().getSimpleName())
+                + ": to Xen that is a bad guest pointer", "call it again with a " + expected);
+    }
+
+    private long notPrimary(int caller, XenoprofOp op) {
+        String hw = guide.hardwareDomainName();
+        if (primary == NOBODY) {
+            String who = machine.hardwareDomain(caller) ? ""
+                    : "; domain " + caller + " can never become primary: only the hardware domain can";
+            return fail(Errno.EPERM, "no primary profiler yet: " + hw + " must call init first; " + opName(op)
+                    + " is reserved to the primary" + who,
+                    hw + " runs `opcontrol --init` (init), then " + opcontrolOf(op) + " in " + hw);
+        }
+        String driverNote = op == XenoprofOp.START || op == XenoprofOp.STOP
+                ? " (a non-primary domain's `opcontrol --" + opName(op) + "` makes no hypercall)" : "";
+        return fail(Errno.EPERM, "only the primary (domain " + primary + ") may call " + opName(op) + "; domain "
+                + caller + " is not the primary" + driverNote, "domain " + primary + " runs " + opcontrolOf(op));
+    }
+
+    private long wrongState(XenoprofOp op) {
+        return fail(Errno.EPERM, opName(op) + " is only legal in " + legalText(op) + "; the session is in "
+                + state + stateBecause(state), guide.wrongStateNext(op));
+    }
+
+    private long counterRefused(XenoprofOp op) {
+        if (state == XenoprofState.COUNTERS_RESERVED) {
+            return fail(Errno.EPERM, opName(op) + " needs a non-empty active list, but adomains is 0 (nobody"
+                    + " was listed, or reset_active_list emptied the list)",
+                    "domain " + primary + " runs release_counters (`opcontrol --shutdown` in domain " + primary
+                            + "), lists the active domains with set_active, and starts the daemon again");
+        }
+        return wrongState(op);
+    }
+
+    private long enableVirqNotListed(int caller, String primaryPart) {
+        int hw = guide.primaryOrHardware();
+        String prefix = beforeCheck(primaryPart);
+        if (primary == NOBODY) {
+            return fail(Errno.EPERM, prefix + "no primary profiler yet: domain " + hw + " must call init first,"
+                    + " then list domain " + caller + " as active; enable_virq needs the caller in the active list",
+                    "domain " + hw + " runs `opcontrol --start-daemon --active-domains="
+                            + guide.activeDomainsWith(caller) + "`; then domain " + caller
+                            + " runs `opcontrol --start-daemon`");
+        }
+        String listing = "domain " + primary + " adds domain " + caller + " with set_active (`opcontrol"
+                + " --start-daemon --active-domains=" + guide.activeDomainsWith(caller) + "` in domain " + primary
+                + ")";
+        String order = state == XenoprofState.INITIALIZED ? ""
+                : ", which is only possible in INITIALIZED (the session is in " + state + ": "
+                        + guide.stepsTo(XenoprofState.INITIALIZED) + ")";
+        return fail(Errno.EPERM, prefix + "domain " + caller + " is not in the active list ("
+                + listText(activeList()) + "); enable_virq needs the caller to be"
+                + " listed by the primary, so the daemon of domain " + caller + " exits with \"Failed to open"
+                + " profile device: Operation not permitted\"",
+                listing + order + "; then domain " + caller + " runs `opcontrol --start-daemon`");
+    }
+
+    private long pagesStillShared(XenoprofDomain x, int caller) {
+        String holder = "domain " + x.sharedWith;
+        String undo;
+        if ("set_passive".equals(x.sharedBy)) {
+            undo = holder + " (the primary) removes domain " + x.domid + " from the passive list with"
+                    + " reset_passive_list, or release_counters does it (`opcontrol --shutdown` in " + holder + ")";
+        } else {
+            undo = holder + " calls disable_virq (`opcontrol --shutdown` in " + holder + ") so Xen unshares them";
+        }
+        String quirk = x.sharedWith == caller && "get_buffer".equals(x.sharedBy) && x.domid == caller
+                ? "; Xen made domain " + caller + " IGNORED before this check and keeps the PMU owned by Xenoprof" : "";
+        return fail(Errno.EBUSY, "the buffer pages of domain " + x.domid + " are still shared with " + holder
+                + " by an earlier " + x.sharedBy + quirk, undo + ", before the pages can be shared again");
+    }
+
+    private int modelCounters() {
+        PmuModel m = machine.model();
+        return m == null ? 0 : m.counterCount();
+    }
+
+    private String modelCounterNote() {
+        return "; this model has " + modelCounters() + " counters; stored so far: "
+                + counters.describe(modelCounters());
+    }
+
+    private void addLog(String line) {
+        if (log.size() == LOG_LINES) {
+            log.removeFirst();
+        }
+        log.addLast(line);
     }
 }

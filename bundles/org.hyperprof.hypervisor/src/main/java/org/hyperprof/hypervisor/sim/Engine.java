@@ -1,0 +1,525 @@
+package org.hyperprof.hypervisor.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
+import org.hyperprof.hypervisor.sim.scenario.HypervisorCost;
+import org.hyperprof.hypervisor.sim.scenario.Scenario;
+import org.hyperprof.hypervisor.sim.scenario.WeightedSymbol;
+import org.hyperprof.hypervisor.xenoprof.OverflowRouter;
+import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
+
+/**
+ * The simulated machine at work: physical CPUs running slices, a credit-like scheduler placing vCPUs
+ * on them, and the PMU interrupt path into Xenoprof.
+ *
+ * <h2>Time</h2>
+ * Physical CPUs advance one after the other in short quanta, so they never drift apart by more than
+ * a quantum. Within a quantum a CPU jumps from event to event: the end of a slice, the next counter
+ * overflow (asked of the PMU model), the end of the quantum. It never steps cycle by cycle.
+ *
+ * <h2>Scheduling</h2>
+ * Each vCPU alternates busy bursts and blocked periods whose mean lengths give its load; all
+ * lengths are drawn from the vCPU's seeded stream. A vCPU prefers its home CPU; another CPU takes it
+ * only while its home is busy. Among runnable vCPUs, BOOST (just woken with credit) beats UNDER
+ * (credit left) beats OVER (credit spent), then the longest waiting. Credit is debited per cycle run
+ * and refilled each accounting period, as in Xen's credit scheduler. A running vCPU is preempted at
+ * the end of its time slice by an equal or better one, at any slice boundary by a better one. With
+ * nothing to run, a CPU switches to its idle vCPU: a short unhalted stretch of the idle loop, then
+ * halted time until a vCPU it may take wakes.
+ *
+ * <h2>Hypervisor work</h2>
+ * A context switch, the NMI handler and policy charges are slices in the hypervisor image charged
+ * to the vCPU current at the time (the scheduler's cost to the vCPU being switched out, since Xen
+ * runs schedule() in its context). Around hypervisor work of a guest vCPU the policy hears
+ * {@code hypervisorEntry} and {@code hypervisorExit}; work a policy charges from inside a hook is
+ * part of that transition and triggers no hooks of its own.
+ *
+ * <p>Not thread-safe: one thread runs the machine. The per-slice path does not allocate.
+ */
+final class Engine {
+    private final Scenario scenario;
+    private final long mhz;
+    private final SymbolCatalog catalog;
+    private final GroundTruthLedger ledger;
+    private final PhysicalCpu[] pcpus;
+    private final VirtualCpu[] guests;
+    private final int functions;
+
+    private final long sliceMin;
+    private final long sliceSpan;
+    private final long timeslice;
+    private final long accountingPeriod;
+    private final long creditShare;
+    private final SignalRates hypervisorRates;
+    private final long[] hypervisorRateArray;
+    private final CostTable contextSwitch;
+    private final CostTable nmiHandler;
+    private final CostTable idleLoop;
+    private final int haltFunction;
+
+    private XenoprofCore xenoprof;
+    private PolicySession session;
+    private OverflowRouter router;
+
+    private long nextWake = Long.MAX_VALUE;
+    private long nextAccounting;
+
+    long pieces;
+    long workSlices;
+    long interrupts;
+    long samples;
+    long switches;
+
+    Engine(Scenario scenario, String cpuType, PhysicalPmu[] pmus) {
+        this.scenario = scenario;
+        this.mhz = scenario.mhz();
+        this.catalog = new SymbolCatalog(scenario.hypervisor());
+        List<Workload> workloads = new ArrayList<>();
+        for (DomainSpec d : scenario.domains()) {
+            workloads.add(new Workload(d.regions(), catalog));
+        }
+        this.sliceMin = scenario.sliceMinCycles();
+        this.sliceSpan = scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1;
+        this.timeslice = Math.multiplyExact(scenario.timesliceMicros(), mhz);
+        this.accountingPeriod = Math.multiplyExact(scenario.accountingMicros(), mhz);
+        this.hypervisorRateArray = scenario.hypervisorRates();
+        this.hypervisorRates = SignalRates.of(hypervisorRateArray);
+        this.contextSwitch = new CostTable(scenario.contextSwitch());
+        this.nmiHandler = new CostTable(scenario.nmiHandler());
+        this.idleLoop = new CostTable(scenario.idleLoop());
+        this.haltFunction = catalog.id(scenario.halt());
+        this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
+
+        int pvCpl = scenario.pvKernelCpl(cpuType);
+        int guestCount = 0;
+        for (DomainSpec d : scenario.domains()) {
+            guestCount += d.vcpus();
+        }
+        int n = pmus.length;
+        int[] slotDomid = new int[guestCount + n];
+        int[] slotVcpu = new int[guestCount + n];
+        guests = new VirtualCpu[guestCount];
+        int slot = 0;
+        for (int di = 0; di < scenario.domains().size(); di++) {
+            DomainSpec d = scenario.domains().get(di);
+            long burstMean = Math.multiplyExact(d.burstMicros(), mhz);
+            long blockMean;
+            if (d.loadPpm() >= 1_000_000) {
+                blockMean = 0;
+            } else if (d.loadPpm() == 0) {
+                blockMean = VirtualCpu.FOREVER;
+            } else {
+                // busy / (busy + blocked) = load, so blocked = busy * (1 - load) / load
+                blockMean = Math.max(1, (long) ((double) burstMean * (1_000_000 - d.loadPpm()) / d.loadPpm()));
+            }
+            for (int v = 0; v < d.vcpus(); v++, slot++) {
+                guests[slot] = new VirtualCpu(slot, d.domid(), v, false, slot % n, workloads.get(di),
+                        d.hvm() ? 0 : pvCpl, burstMean, blockMean, Prng.stream(scenario.seed(), slot));
+                slotDomid[slot] = d.domid();
+                slotVcpu[slot] = v;
+            }
+        }
+        pcpus = new PhysicalCpu[n];
+        for (int p = 0; p < n; p++) {
+            int idleSlot = guestCount + p;
+            VirtualCpu idle = new VirtualCpu(idleSlot, GroundTruth.IDLE_DOMAIN, p, true, p, null, 0, 0, 0,
+                    Prng.stream(scenario.seed(), idleSlot));
+            slotDomid[idleSlot] = GroundTruth.IDLE_DOMAIN;
+            slotVcpu[idleSlot] = p;
+            pcpus[p] = new PhysicalCpu(p, pmus[p], Prng.stream(scenario.seed(), -1 - p), idle);
+            pcpus[p].idleFresh = true;
+        }
+        ledger = new GroundTruthLedger(catalog, slotDomid, slotVcpu);
+        creditShare = guestCount == 0 ? 0 : accountingPeriod * n / guestCount;
+        nextAccounting = accountingPeriod;
+        for (VirtualCpu v : guests) {
+            v.credit = creditShare;
+            if (v.blockMean == VirtualCpu.FOREVER) {
+                v.state = VirtualCpu.BLOCKED;
+                v.wakeAt = VirtualCpu.FOREVER;
+            } else {
+                v.state = VirtualCpu.RUNNABLE;
+                v.burstLeft = v.drawBurst();
+            }
+        }
+    }
+
+    /** Connects the interrupt path and the policy; done once, before the first run. */
+    void attach(XenoprofCore xenoprof, PolicySession session, OverflowRouter router) {
+        this.xenoprof = xenoprof;
+        this.session = session;
+        this.router = router;
+    }
+
+    long now() {
+        return pcpus[0].now;
+    }
+
+    long quantumCycles() {
+        return Math.multiplyExact(scenario.quantumMicros(), mhz);
+    }
+
+    /** Runs every physical CPU up to {@code target} cycles, one after the other. */
+    void runUntil(long target) {
+        for (PhysicalCpu p : pcpus) {
+            run(p, target);
+        }
+        while (nextAccounting <= target) {
+            account();
+            nextAccounting += accountingPeriod;
+        }
+    }
+
+    private void run(PhysicalCpu p, long target) {
+        PhysicalPmu pmu = p.pmu;
+        while (p.now < target) {
+            if (p.depth == 0) {
+                nextSlice(p, target);
+                continue;
+            }
+            // An overflow is taken at the slice during which it happened, even one that just ended:
+            // the interrupt is checked before a finished slice gives way to the next.
+            if (p.nmiHandlerAt < 0 && !p.interruptJustTaken && pmu.interruptPending()) {
+                takeInterrupt(p);
+                continue;
+            }
+            Slice s = p.top();
+            if (s.remaining == 0) {
+                finish(p, s);
+                continue;
+            }
+            VirtualCpu v = p.current;
+            if (!v.idle && s.kind != Slice.CHARGE && s.hypervisor() != p.inHypervisor) {
+                p.inHypervisor = s.hypervisor();
+                if (p.inHypervisor) {
+                    session.hypervisorEntry(p.index, v.domid, v.vcpu);
+                } else {
+                    session.hypervisorExit(p.index, v.domid, v.vcpu);
+                }
+                continue; // the hook may have charged work that runs first
+            }
+            long step = Math.min(s.remaining, target - p.now);
+            long untilOverflow = pmu.cyclesUntilOverflow(s.rates, s.cpl);
+            if (untilOverflow > 0 && untilOverflow < step) {
+                step = untilOverflow;
+            }
+            pmu.advance(step, s.rates, s.cpl);
+            ledger.add(s.row, step, s.rateArray);
+            p.now += step;
+            s.remaining -= step;
+            p.interruptJustTaken = false;
+            pieces++;
+            if (!v.idle) {
+                v.credit -= step;
+                if (s.kind == Slice.WORK) {
+                    v.burstLeft -= step;
+                }
+            } else if (s.kind == Slice.HALT) {
+                p.haltedCycles += step;
+            }
+        }
+    }
+
+    private void finish(PhysicalCpu p, Slice s) {
+        p.depth--;
+        if (p.depth == p.nmiHandlerAt) {
+            p.nmiHandlerAt = -1; // the handler returned: NMIs are unblocked
+        }
+        if (s.kind == Slice.SWITCH) {
+            completeSwitch(p, s.switchTo);
+        }
+    }
+
+    /** The PMU interrupt (an NMI on x86) is taken at the PC of the slice on top. */
+    private void takeInterrupt(PhysicalCpu p) {
+        Slice at = p.top();
+        VirtualCpu v = p.current;
+        p.pmu.acknowledgeInterrupt();
+        p.interruptJustTaken = true;
+        interrupts++;
+        if (!v.idle && !p.inHypervisor) {
+            p.inHypervisor = true;
+            session.hypervisorEntry(p.index, v.domid, v.vcpu);
+        }
+        int mode = at.mode;
+        long pc = at.pc;
+        int depth = at.depth;
+        long[] stack = at.stack;
+        if (nmiHandler.cycles > 0) {
+            // Pushed before the handler body runs so that work charged from inside it is under NMI block too.
+            pushHypervisor(p, Slice.NMI, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
+            p.nmiHandlerAt = p.depth - 1;
+        }
+        samples += xenoprof.nmi(p.index, v.xenoprofDomid(), v.vcpu, mode, pc, stack, depth, router);
+        xenoprof.nmiContinuation(p.index);
+    }
+
+    // ------------------------------------------------------------------------------------ scheduling
+
+    /** The stack is empty: decide what the CPU does next and push its slice (or switch). */
+    private void nextSlice(PhysicalCpu p, long target) {
+        wakeDue(p.now);
+        VirtualCpu cur = p.current;
+        if (!cur.idle) {
+            if (cur.burstLeft <= 0) {
+                VirtualCpu next = pick(p);
+                switchTo(p, next == null ? p.idleVcpu : next);
+                return;
+            }
+            VirtualCpu rival = pick(p);
+            boolean sliceOver = p.now >= p.timesliceEnd;
+            if (rival != null && (rival.priority < cur.priority || (sliceOver && rival.priority <= cur.priority))) {
+                switchTo(p, rival);
+                return;
+            }
+            if (sliceOver) {
+                p.timesliceEnd = p.now + timeslice;
+            }
+            pushWork(p, cur);
+            return;
+        }
+        VirtualCpu next = pick(p);
+        if (next != null) {
+            switchTo(p, next);
+        } else if (p.idleFresh && idleLoop.cycles > 0) {
+            p.idleFresh = false;
+            pushHypervisor(p, Slice.IDLE, idleLoop.pick(p.rng), idleLoop.cycles, cur);
+        } else {
+            p.idleFresh = false;
+            long until = Math.min(target, haltUntil(p));
+            Slice s = pushHypervisor(p, Slice.HALT, haltFunction, until - p.now, cur);
+            s.rates = SignalRates.HALTED;
+            s.rateArray = HALTED_RATES;
+        }
+    }
+
+    private static final long[] HALTED_RATES = SignalRates.HALTED.toArray();
+
+    /** The best runnable vCPU this CPU may take, or null. */
+    private VirtualCpu pick(PhysicalCpu p) {
+        VirtualCpu best = null;
+        for (VirtualCpu v : guests) {
+            if (v.state != VirtualCpu.RUNNABLE) {
+                continue;
+            }
+            if (v.home != p.index && pcpus[v.home].current.idle) {
+                continue; // its idle home CPU takes it
+            }
+            if (best == null || v.priority < best.priority
+                    || (v.priority == best.priority && v.runnableSince < best.runnableSince)) {
+                best = v;
+            }
+        }
+        return best;
+    }
+
+    private void switchTo(PhysicalCpu p, VirtualCpu next) {
+        if (next == p.current) {
+            return;
+        }
+        if (!next.idle) {
+            next.state = VirtualCpu.RUNNING; // claimed now, so that no other CPU takes it during the switch
+        }
+        if (contextSwitch.cycles > 0) {
+            Slice s = pushHypervisor(p, Slice.SWITCH, contextSwitch.pick(p.rng), contextSwitch.cycles, p.current);
+            s.switchTo = next;
+        } else {
+            completeSwitch(p, next);
+        }
+    }
+
+    private void completeSwitch(PhysicalCpu p, VirtualCpu next) {
+        VirtualCpu prev = p.current;
+        if (!prev.idle) {
+            if (prev.burstLeft <= 0) {
+                prev.state = VirtualCpu.BLOCKED;
+                prev.wakeAt = p.now + prev.drawBlocked();
+                nextWake = Math.min(nextWake, prev.wakeAt);
+            } else {
+                prev.state = VirtualCpu.RUNNABLE;
+                prev.runnableSince = p.now;
+            }
+            if (prev.priority == VirtualCpu.BOOST) {
+                prev.priority = VirtualCpu.UNDER;
+            }
+        }
+        p.current = next;
+        p.inHypervisor = true; // the new vCPU starts in Xen and leaves it at its first guest slice
+        p.timesliceEnd = p.now + timeslice;
+        p.idleFresh = next.idle;
+        switches++;
+        session.vcpuSwitch(p.index, prev.policyDomid(), prev.policyVcpu(), next.policyDomid(), next.policyVcpu());
+    }
+
+    private void wakeDue(long now) {
+        if (now < nextWake) {
+            return;
+        }
+        long earliest = Long.MAX_VALUE;
+        for (VirtualCpu v : guests) {
+            if (v.state != VirtualCpu.BLOCKED) {
+                continue;
+            }
+            if (v.wakeAt <= now) {
+                v.state = VirtualCpu.RUNNABLE;
+                v.runnableSince = v.wakeAt;
+                v.burstLeft = v.drawBurst();
+                v.priority = v.credit > 0 ? VirtualCpu.BOOST : VirtualCpu.OVER;
+            } else {
+                earliest = Math.min(earliest, v.wakeAt);
+            }
+        }
+        nextWake = earliest;
+    }
+
+    /** When the next vCPU that only this CPU would take wakes. */
+    private long haltUntil(PhysicalCpu p) {
+        long until = Long.MAX_VALUE;
+        for (VirtualCpu v : guests) {
+            if (v.state == VirtualCpu.BLOCKED && v.home == p.index) {
+                until = Math.min(until, v.wakeAt);
+            }
+        }
+        return until;
+    }
+
+    /** Credit accounting: refill, cap at one period's share, recompute priorities. */
+    private void account() {
+        for (VirtualCpu v : guests) {
+            v.credit = Math.min(v.credit + creditShare, creditShare);
+            if (v.priority == VirtualCpu.BOOST && v.state == VirtualCpu.RUNNING) {
+                v.priority = VirtualCpu.UNDER;
+            }
+            if (v.priority != VirtualCpu.BOOST) {
+                v.priority = v.credit > 0 ? VirtualCpu.UNDER : VirtualCpu.OVER;
+            }
+        }
+    }
+
+    // --------------------------------------------------------------------------------------- slices
+
+    private void pushWork(PhysicalCpu p, VirtualCpu v) {
+        Workload w = v.workload;
+        Prng rng = v.rng;
+        int e = w.pick(rng);
+        int fn = w.symbol[e];
+        long length = sliceMin + rng.below(sliceSpan);
+        if (length > v.burstLeft) {
+            length = v.burstLeft;
+        }
+        Slice s = p.push();
+        s.kind = Slice.WORK;
+        s.row = v.slot * functions + fn;
+        s.mode = w.mode[e];
+        s.cpl = s.mode == 2 ? 0 : s.mode == 1 ? v.kernelCpl : 3;
+        s.rates = w.rates[e];
+        s.rateArray = w.rateArrays[e];
+        s.pc = catalog.start(fn) + rng.below(catalog.size(fn));
+        int[] callers = w.callers[e];
+        for (int i = 0; i < callers.length; i++) {
+            s.stack[i] = returnAddress(callers[i], rng);
+        }
+        s.depth = callers.length;
+        s.remaining = length;
+        s.switchTo = null;
+        workSlices++;
+    }
+
+    /** A return address: inside the caller, past its first byte (a call instruction precedes it). */
+    private long returnAddress(int fn, Prng rng) {
+        long size = catalog.size(fn);
+        return size > 1 ? catalog.start(fn) + 1 + rng.below(size - 1) : catalog.start(fn);
+    }
+
+    /** Pushes hypervisor work in function {@code fn}, charged to vCPU {@code v}. */
+    private Slice pushHypervisor(PhysicalCpu p, int kind, int fn, long cycles, VirtualCpu v) {
+        Slice s = p.push();
+        s.kind = kind;
+        s.row = v.slot * functions + fn;
+        s.mode = 2;
+        s.cpl = 0;
+        s.rates = hypervisorRates;
+        s.rateArray = hypervisorRateArray;
+        s.pc = catalog.start(fn) + p.rng.below(catalog.size(fn));
+        s.depth = 0;
+        s.remaining = cycles;
+        s.switchTo = null;
+        return s;
+    }
+
+    /** {@code PolicyHost.chargeHypervisor}: work of a policy on {@code pcpu}, charged to its current vCPU. */
+    void charge(int pcpu, long cycles, String function) {
+        if (pcpu < 0 || pcpu >= pcpus.length) {
+            throw new IllegalArgumentException("pCPU " + pcpu + " does not exist; the host has " + pcpus.length);
+        }
+        if (cycles < 0) {
+            throw new IllegalArgumentException("a policy cannot charge " + cycles + " cycles; charges are positive");
+        }
+        int fn = catalog.hypervisorFunction(function);
+        if (fn < 0) {
+            throw new IllegalArgumentException("'" + function + "' is not a function of the hypervisor image "
+                    + scenario.hypervisor().name() + " (" + scenario.hypervisor().source().location()
+                    + "); charge work to one of its functions, e.g. vpmu_save or do_nmi");
+        }
+        if (cycles == 0) {
+            return;
+        }
+        PhysicalCpu p = pcpus[pcpu];
+        pushHypervisor(p, Slice.CHARGE, fn, cycles, p.current);
+    }
+
+    /** {@code PolicyHost.injectVirtualInterrupt}: counted per vCPU. */
+    void injectVirtualInterrupt(int domid, int vcpu) {
+        find(domid, vcpu).virtualInterrupts++;
+    }
+
+    long virtualInterrupts(int domid, int vcpu) {
+        return find(domid, vcpu).virtualInterrupts;
+    }
+
+    private VirtualCpu find(int domid, int vcpu) {
+        for (VirtualCpu v : guests) {
+            if (v.domid == domid && v.vcpu == vcpu) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("domain " + domid + " has no vCPU " + vcpu);
+    }
+
+    long haltedCycles(int pcpu) {
+        return pcpus[pcpu].haltedCycles;
+    }
+
+    GroundTruthLedger ledger() {
+        return ledger;
+    }
+
+    /** The weighted functions of an inserted kind of hypervisor work, compiled. */
+    private final class CostTable {
+        final long cycles;
+        final int[] functionIds;
+        final WeightedChoice choice;
+
+        CostTable(HypervisorCost cost) {
+            cycles = cost.cycles();
+            functionIds = new int[cost.functions().size()];
+            long[] weights = new long[functionIds.length];
+            for (int i = 0; i < functionIds.length; i++) {
+                WeightedSymbol ws = cost.functions().get(i);
+                functionIds[i] = catalog.id(ws.symbol());
+                weights[i] = ws.weight();
+            }
+            choice = functionIds.length == 0 ? null : new WeightedChoice(weights);
+        }
+
+        int pick(Prng rng) {
+            return functionIds[choice.pick(rng)];
+        }
+    }
+}

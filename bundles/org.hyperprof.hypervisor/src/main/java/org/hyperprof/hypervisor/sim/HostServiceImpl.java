@@ -1,0 +1,267 @@
+package org.hyperprof.hypervisor.sim;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.hyperprof.hypervisor.sim.scenario.Scenario;
+import org.hyperprof.hypervisor.sim.scenario.ScenarioOrigin;
+import org.hyperprof.hypervisor.sim.scenario.ScenarioParser;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * Loads scenarios into simulated hosts, with the CPU models and counter-virtualization policies
+ * that are installed now. One host is current; loading another stops it. When the model or the
+ * policy of the current host departs, the host stops and says which bundle left.
+ *
+ * <p>Plain Java: {@code new HostServiceImpl()}, then {@link #addModel} and {@link #addPolicy} for
+ * each model and policy (with the name of the bundle that would provide it), then {@link #load}.
+ */
+@Component(service = HostService.class)
+public final class HostServiceImpl implements HostService {
+
+    /** Resource folder of the embedded scenarios and their symbol files. */
+    public static final String SCENARIO_FOLDER = "org/hyperprof/hypervisor/scenarios";
+    /** File extension of a scenario resource. */
+    public static final String SCENARIO_SUFFIX = ".scenario";
+    private static final String INDEX = SCENARIO_FOLDER + "/scenarios.list";
+
+    private final Map<String, Provided<PmuModel>> models = new LinkedHashMap<>();
+    private final Map<String, Provided<CounterVirtualizationPolicy>> policies = new LinkedHashMap<>();
+    private SimHost current;
+
+    /** Constructor for DS and for plain Java wiring. */
+    public HostServiceImpl() {
+    }
+
+    // ------------------------------------------------------------------------------- DS references
+
+    @Reference(name = "model", service = PmuModel.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindModel")
+    void bindModel(ServiceReference<PmuModel> reference, PmuModel model) {
+        addModel(model, bundleName(reference));
+    }
+
+    void unbindModel(PmuModel model) {
+        removeModel(model);
+    }
+
+    @Reference(name = "policy", service = CounterVirtualizationPolicy.class,
+            cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
+    void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference, CounterVirtualizationPolicy policy) {
+        addPolicy(policy, bundleName(reference));
+    }
+
+    void unbindPolicy(CounterVirtualizationPolicy policy) {
+        removePolicy(policy);
+    }
+
+    @Deactivate
+    void deactivate() {
+        SimHost host;
+        synchronized (this) {
+            host = current;
+            current = null;
+        }
+        if (host != null) {
+            host.stop("the host service (bundle org.hyperprof.hypervisor) stopped; the host stopped, samples already"
+                    + " taken are kept; start the bundle and load the scenario again");
+        }
+    }
+
+    private static String bundleName(ServiceReference<?> reference) {
+        Bundle b = reference.getBundle();
+        return b == null ? "unknown bundle" : b.getSymbolicName();
+    }
+
+    // ------------------------------------------------------------------------------ plain Java wiring
+
+    /** Makes a CPU model available under its {@code cpu.type}, provided by bundle {@code bundleName}. */
+    public void addModel(PmuModel model, String bundleName) {
+        Objects.requireNonNull(model, "model");
+        synchronized (this) {
+            models.put(model.cpuType(), new Provided<>(model, bundleName));
+        }
+    }
+
+    /** A CPU model departs: the current host, if it uses the model, stops and says why. */
+    public void removeModel(PmuModel model) {
+        SimHost stopped = null;
+        String bundle = null;
+        synchronized (this) {
+            Provided<PmuModel> p = models.get(model.cpuType());
+            if (p != null && p.service == model) {
+                models.remove(model.cpuType());
+                bundle = p.bundle;
+            }
+            if (current != null && current.uses(model)) {
+                stopped = current;
+                bundle = bundle == null ? current.modelBundle() : bundle;
+            }
+        }
+        if (stopped != null) {
+            stopped.stop("CPU model " + model.cpuType() + " (bundle " + bundle + ") departed; the host stopped,"
+                    + " samples already taken are kept; reinstall/start the bundle and load the scenario again");
+        }
+    }
+
+    /** Makes a counter-virtualization policy available under its {@code vpmu.policy} name. */
+    public void addPolicy(CounterVirtualizationPolicy policy, String bundleName) {
+        Objects.requireNonNull(policy, "policy");
+        synchronized (this) {
+            policies.put(policy.name(), new Provided<>(policy, bundleName));
+        }
+    }
+
+    /** A policy departs: the current host, if it uses the policy, stops and says why. */
+    public void removePolicy(CounterVirtualizationPolicy policy) {
+        SimHost stopped = null;
+        String bundle = null;
+        synchronized (this) {
+            Provided<CounterVirtualizationPolicy> p = policies.get(policy.name());
+            if (p != null && p.service == policy) {
+                policies.remove(policy.name());
+                bundle = p.bundle;
+            }
+            if (current != null && current.uses(policy)) {
+                stopped = current;
+                bundle = bundle == null ? current.policyBundle() : bundle;
+            }
+        }
+        if (stopped != null) {
+            stopped.stop("counter-virtualization policy " + policy.name() + " (bundle " + bundle + ") departed; the"
+                    + " host stopped, samples already taken are kept; reinstall/start the bundle and load the"
+                    + " scenario again");
+        }
+    }
+
+    /** The installed CPU models' cpu.type names, each with its bundle. */
+    public synchronized List<String> installedModels() {
+        List<String> out = new ArrayList<>();
+        models.forEach((type, p) -> out.add(type + " (bundle " + p.bundle + ")"));
+        return out;
+    }
+
+    /** The installed policies' names, each with its bundle. */
+    public synchronized List<String> installedPolicies() {
+        List<String> out = new ArrayList<>();
+        policies.forEach((name, p) -> out.add(name + " (bundle " + p.bundle + ")"));
+        return out;
+    }
+
+    // ----------------------------------------------------------------------------------- HostService
+
+    @Override
+    public List<String> scenarios() {
+        List<String> names = new ArrayList<>();
+        try (InputStream in = resources().getResourceAsStream(INDEX)) {
+            if (in == null) {
+                return names;
+            }
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    String name = line.strip();
+                    if (!name.isEmpty() && !name.startsWith("#")) {
+                        names.add(name);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the embedded scenario index " + INDEX + ": " + e.getMessage(),
+                    e);
+        }
+        return names;
+    }
+
+    /** The scenario, parsed but not loaded: an embedded one by name, or a file by path. */
+    public Scenario parse(String scenario) throws ScenarioException {
+        Objects.requireNonNull(scenario, "scenario");
+        List<String> embedded = scenarios();
+        if (embedded.contains(scenario)) {
+            return ScenarioParser.parse(ScenarioOrigin.embedded(resources(), SCENARIO_FOLDER,
+                    scenario + SCENARIO_SUFFIX));
+        }
+        Path path;
+        try {
+            path = Path.of(scenario);
+        } catch (InvalidPathException e) {
+            path = null;
+        }
+        if (path == null || !Files.isRegularFile(path)) {
+            throw new ScenarioException("'" + scenario + "' is neither an embedded scenario " + embedded
+                    + " nor a readable scenario file; give one of those names or the path of a .scenario file");
+        }
+        return ScenarioParser.parse(ScenarioOrigin.file(path));
+    }
+
+    @Override
+    public Host load(String scenario, String cpuTypeOverride) throws ScenarioException {
+        Scenario parsed = parse(scenario);
+        String cpuType = cpuTypeOverride == null || cpuTypeOverride.isBlank() ? parsed.cpuType()
+                : cpuTypeOverride.strip();
+        Provided<PmuModel> model;
+        Provided<CounterVirtualizationPolicy> policy;
+        synchronized (this) {
+            model = models.get(cpuType);
+            policy = policies.get(parsed.policy());
+        }
+        if (model == null) {
+            String where = cpuType.equals(parsed.cpuType()) ? parsed.where("cpu.type") + ": " : "";
+            throw new ScenarioException(where + "CPU model '" + cpuType + "' is not installed; installed: "
+                    + (installedModels().isEmpty() ? "none" : String.join(", ", installedModels()))
+                    + ". Install and start the model's bundle, or load with a cpu.type override");
+        }
+        if (policy == null) {
+            throw new ScenarioException(parsed.where("vpmu.policy") + ": counter-virtualization policy '"
+                    + parsed.policy() + "' is not installed; installed: "
+                    + (installedPolicies().isEmpty() ? "none" : String.join(", ", installedPolicies()))
+                    + ". Install and start the policy's bundle, or change vpmu.policy");
+        }
+        SimHost host = new SimHost(parsed, model.service, model.bundle, policy.service, policy.bundle);
+        SimHost previous;
+        synchronized (this) {
+            previous = current;
+            current = host;
+        }
+        if (previous != null) {
+            previous.stop("host " + previous.name() + " was replaced by a newly loaded " + host.name()
+                    + "; samples already taken are kept");
+        }
+        return host;
+    }
+
+    @Override
+    public synchronized Optional<Host> current() {
+        return Optional.ofNullable(current);
+    }
+
+    private static ClassLoader resources() {
+        return HostServiceImpl.class.getClassLoader();
+    }
+
+    private record Provided<T>(T service, String bundle) {
+    }
+}

@@ -1,0 +1,34 @@
+package org.hyperprof.hypervisor.sim;
+
+/**
+ * A small seeded pseudo-random generator (SplitMix64) with its state in one long: every choice of
+ * the simulation draws from one of these, so a seed fixes the whole run. No allocation.
+ */
+final class Prng {
+    private long state;
+
+    Prng(long seed) {
+        this.state = seed;
+    }
+
+    /** A generator for stream {@code stream} of a seed, independent of the other streams. */
+    static Prng stream(long seed, long stream) {
+        return new Prng(mix(seed ^ mix(stream + 0x632BE59BD9B4E019L)));
+    }
+
+    long nextLong() {
+        state += 0x9E3779B97F4A7C15L;
+        return mix(state);
+    }
+
+    /** Uniform in [0, bound); bound must be positive. */
+    long below(long bound) {
+        return (nextLong() >>> 1) % bound;
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

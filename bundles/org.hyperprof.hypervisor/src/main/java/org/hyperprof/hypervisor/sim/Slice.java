@@ -1,0 +1,40 @@
+package org.hyperprof.hypervisor.sim;
+
+import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.hypervisor.sim.scenario.ScenarioParser;
+
+/**
+ * A stretch of code a physical CPU runs: one function at one PC, in one mode, with constant signal
+ * rates, for {@code remaining} cycles. Preallocated per physical CPU and reused: the simulation
+ * never allocates one per slice.
+ */
+final class Slice {
+    /** Workload code of the current vCPU (consumes its busy burst). */
+    static final int WORK = 0;
+    /** The scheduler switching vCPUs; when it ends, {@link #switchTo} becomes current. */
+    static final int SWITCH = 1;
+    /** The NMI handler's own work after a PMU interrupt; NMIs stay blocked until it ends. */
+    static final int NMI = 2;
+    /** Hypervisor work a counter-virtualization policy charged. */
+    static final int CHARGE = 3;
+    /** The idle loop's unhalted stretch before halting. */
+    static final int IDLE = 4;
+    /** A halted physical CPU: no signal counts. */
+    static final int HALT = 5;
+
+    int kind;
+    int row;
+    int mode;
+    int cpl;
+    SignalRates rates;
+    long[] rateArray;
+    long pc;
+    long remaining;
+    final long[] stack = new long[ScenarioParser.MAX_CALLERS];
+    int depth;
+    VirtualCpu switchTo;
+
+    boolean hypervisor() {
+        return mode == 2;
+    }
+}

@@ -1,0 +1,68 @@
+package org.hyperprof.hypervisor.sim.scenario;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A parsed scenario: the host, the hypervisor image and the domains with their workloads. All
+ * symbol names are resolved; the CPU model and the policy are names still to be looked up.
+ *
+ * @param name              the scenario's name
+ * @param description       one line on what it models
+ * @param location          the scenario file, for messages
+ * @param cpuType           OProfile cpu_type of the PMU model
+ * @param mhz               clock in MHz
+ * @param pcpus             number of physical CPUs
+ * @param seed              seed of every pseudo-random choice
+ * @param pmuOptions        options for {@code PmuModel.createPmu}
+ * @param policy            the counter-virtualization policy's name
+ * @param pvKernelCpl       CPL of PV guest kernels, or -1 to derive it from the cpu type
+ * @param timesliceMicros   scheduler time slice
+ * @param accountingMicros  credit accounting period
+ * @param quantumMicros     how far one physical CPU runs before the next one catches up
+ * @param sliceMinCycles    shortest workload slice
+ * @param sliceMaxCycles    longest workload slice
+ * @param hypervisorRates   rates of inserted hypervisor work, by signal ordinal
+ * @param contextSwitch     the scheduler's cost at each vCPU switch
+ * @param nmiHandler        the NMI handler's own cost after each PMU interrupt
+ * @param idleLoop          the unhalted stretch of the idle loop before halting
+ * @param halt              where a halted physical CPU sits
+ * @param hypervisor        the hypervisor image
+ * @param domains           the domains, in file order
+ * @param lines             line numbers of host statements by keyword (for later errors)
+ */
+public record Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
+        long seed, Map<String, String> pmuOptions, String policy, int pvKernelCpl, long timesliceMicros,
+        long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
+        HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
+        ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines) {
+
+    public Scenario {
+        pmuOptions = Map.copyOf(pmuOptions);
+        domains = List.copyOf(domains);
+        lines = Map.copyOf(lines);
+        hypervisorRates = hypervisorRates.clone();
+    }
+
+    @Override
+    public long[] hypervisorRates() {
+        return hypervisorRates.clone();
+    }
+
+    /** {@code file:line} of a host statement, or the file when the statement was defaulted. */
+    public String where(String keyword) {
+        Integer line = lines.get(keyword);
+        return line == null ? location : location + ":" + line;
+    }
+
+    /**
+     * The CPL a PV guest kernel runs at: as given, else 3 for 64-bit x86 hosts (x86-64 PV kernels
+     * run in ring 3) and 1 otherwise (32-bit PV kernels run in ring 1; PowerPC supervisor state).
+     */
+    public int pvKernelCpl(String effectiveCpuType) {
+        if (pvKernelCpl >= 0) {
+            return pvKernelCpl;
+        }
+        return effectiveCpuType.startsWith("x86-64/") ? 3 : 1;
+    }
+}

@@ -1,0 +1,759 @@
+package org.hyperprof.hypervisor.sim.scenario;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.symbols.ImageSource;
+
+/**
+ * Reads the line-oriented scenario format. The format is documented in the header of the embedded
+ * default scenario ({@code org/hyperprof/hypervisor/scenarios/xen-summit-2006-network.scenario}):
+ * one statement per line, a keyword and blank-separated arguments, {@code #} comments; host
+ * statements first, then each domain followed by its images and its workload regions, each region
+ * followed by its symbols. Every error names {@code file:line}, what was found and what was expected.
+ */
+public final class ScenarioParser {
+
+    /** Longest caller chain a symbol may name (return addresses kept per sample). */
+    public static final int MAX_CALLERS = 15;
+
+    /** Symbol-file format of every image: System.map / kallsyms text. */
+    public static final String SYMBOL_FORMAT = "kallsyms";
+
+    private static final List<String> HOST_KEYWORDS = List.of("scenario", "description", "cpu.type", "cpu.mhz",
+            "cpu.count", "seed", "pmu.option", "vpmu.policy", "pv.kernel.cpl", "sched.timeslice.us",
+            "sched.accounting.us", "sim.quantum.us", "slice.cycles", "rates", "cost.rates", "cost.switch",
+            "cost.nmi", "cost.idle", "cost.halt", "hypervisor");
+    private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
+            "symbol");
+    private static final int WEIGHT_DECIMALS = 6;
+
+    private final ScenarioOrigin origin;
+    private final String location;
+
+    // Host statements.
+    private String name;
+    private String description = "";
+    private String cpuType;
+    private long mhz;
+    private int pcpus;
+    private long seed = 1;
+    private final Map<String, String> pmuOptions = new LinkedHashMap<>();
+    private String policy = "systemwide";
+    private int pvKernelCpl = -1;
+    private long timesliceMicros = 30_000;
+    private long accountingMicros = 30_000;
+    private long quantumMicros = 20;
+    private long sliceMin = 2_000;
+    private long sliceMax = 8_000;
+    private final Map<String, long[]> profiles = new HashMap<>();
+    private long[] hypervisorRates = defaultRates();
+    private PendingCost contextSwitch;
+    private PendingCost nmiHandler;
+    private PendingCost idleLoop;
+    private PendingCost halt;
+    private ImageSpec hypervisor;
+    private final Map<String, Integer> lines = new HashMap<>();
+
+    // Domains under construction.
+    private final List<DomainSpec> domains = new ArrayList<>();
+    private DomainBuilder domain;
+    private RegionBuilder region;
+
+    private ScenarioParser(ScenarioOrigin origin) {
+        this.origin = origin;
+        this.location = origin.location();
+    }
+
+    /**
+     * Parses a scenario and the symbol files it names.
+     *
+     * @throws ScenarioException naming {@code file:line}, what was found and what was expected
+     */
+    public static Scenario parse(ScenarioOrigin origin) throws ScenarioException {
+        List<String> text;
+        try (InputStream in = origin.open();
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            text = reader.lines().toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new ScenarioException("cannot read scenario " + origin.location() + ": " + e.getMessage(), e);
+        }
+        return new ScenarioParser(origin).parse(text);
+    }
+
+    private Scenario parse(List<String> text) throws ScenarioException {
+        int lineNo = 0;
+        for (String raw : text) {
+            lineNo++;
+            int hash = raw.indexOf('#');
+            String content = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
+            if (content.isEmpty()) {
+                continue;
+            }
+            String[] tokens = content.split("\\s+");
+            statement(tokens, content, lineNo);
+        }
+        finishDomain(lineNo + 1);
+        return build(lineNo + 1);
+    }
+
+    private void statement(String[] t, String content, int line) throws ScenarioException {
+        String keyword = t[0];
+        if (name == null && !keyword.equals("scenario")) {
+            throw error(line, "the file must begin with 'scenario <name>'; found '" + keyword + "'");
+        }
+        if (HOST_KEYWORDS.contains(keyword)) {
+            if (domain != null || !domains.isEmpty()) {
+                throw error(line, "'" + keyword + "' is a host statement; host statements come before the first"
+                        + " 'domain'");
+            }
+            if (!keyword.equals("pmu.option") && !keyword.equals("rates") && lines.containsKey(keyword)) {
+                throw error(line, "'" + keyword + "' is given twice (first on line " + lines.get(keyword) + ")");
+            }
+            lines.putIfAbsent(keyword, line);
+            host(keyword, t, content, line);
+        } else if (DOMAIN_KEYWORDS.contains(keyword)) {
+            domainStatement(keyword, t, line);
+        } else {
+            throw error(line, "unknown statement '" + keyword + "'; expected one of " + String.join(", ", HOST_KEYWORDS)
+                    + " (host) or " + String.join(", ", DOMAIN_KEYWORDS) + " (domains)");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------- host
+
+    private void host(String keyword, String[] t, String content, int line) throws ScenarioException {
+        switch (keyword) {
+            case "scenario" -> {
+                arity(t, 2, line, "scenario <name>");
+                name = t[1];
+            }
+            case "description" -> {
+                if (t.length < 2) {
+                    throw error(line, "expected 'description <one line of text>'");
+                }
+                description = content.substring("description".length()).strip();
+            }
+            case "cpu.type" -> {
+                arity(t, 2, line, "cpu.type <OProfile cpu_type, e.g. i386/p6>");
+                cpuType = t[1];
+            }
+            case "cpu.mhz" -> {
+                arity(t, 2, line, "cpu.mhz <clock in MHz>");
+                mhz = number(t[1], line, "cpu.mhz", 1, 1_000_000);
+            }
+            case "cpu.count" -> {
+                arity(t, 2, line, "cpu.count <number of physical CPUs>");
+                pcpus = (int) number(t[1], line, "cpu.count", 1, 4096);
+            }
+            case "seed" -> {
+                arity(t, 2, line, "seed <integer>");
+                seed = number(t[1], line, "seed", Long.MIN_VALUE, Long.MAX_VALUE);
+            }
+            case "pmu.option" -> {
+                arity(t, 2, line, "pmu.option <key>=<value>, e.g. pmu.option lvtpc.automask=true");
+                String[] kv = keyValue(t[1], line, "pmu.option <key>=<value>");
+                if (pmuOptions.containsKey(kv[0])) {
+                    throw error(line, "pmu.option " + kv[0] + " is given twice");
+                }
+                pmuOptions.put(kv[0], kv[1]);
+            }
+            case "vpmu.policy" -> {
+                arity(t, 2, line, "vpmu.policy <policy name, e.g. systemwide>");
+                policy = t[1];
+            }
+            case "pv.kernel.cpl" -> {
+                arity(t, 2, line, "pv.kernel.cpl <0-3>");
+                pvKernelCpl = (int) number(t[1], line, "pv.kernel.cpl", 0, 3);
+            }
+            case "sched.timeslice.us" -> {
+                arity(t, 2, line, "sched.timeslice.us <microseconds>");
+                timesliceMicros = number(t[1], line, keyword, 1, 10_000_000);
+            }
+            case "sched.accounting.us" -> {
+                arity(t, 2, line, "sched.accounting.us <microseconds>");
+                accountingMicros = number(t[1], line, keyword, 1, 10_000_000);
+            }
+            case "sim.quantum.us" -> {
+                arity(t, 2, line, "sim.quantum.us <microseconds>");
+                quantumMicros = number(t[1], line, keyword, 1, 1_000_000);
+            }
+            case "slice.cycles" -> {
+                arity(t, 3, line, "slice.cycles <shortest> <longest>");
+                sliceMin = number(t[1], line, "the shortest slice", 1, 1L << 40);
+                sliceMax = number(t[2], line, "the longest slice", sliceMin, 1L << 40);
+            }
+            case "rates" -> {
+                if (t.length < 3) {
+                    throw error(line, "expected 'rates <profile> <SIGNAL>=<events per 1000 cycles> ...'");
+                }
+                if (profiles.containsKey(t[1])) {
+                    throw error(line, "rate profile '" + t[1] + "' is defined twice");
+                }
+                long[] rates = defaultRates();
+                for (int i = 2; i < t.length; i++) {
+                    rate(t[i], rates, line);
+                }
+                profiles.put(t[1], rates);
+            }
+            case "cost.rates" -> {
+                arity(t, 2, line, "cost.rates <rate profile>");
+                hypervisorRates = profile(t[1], line);
+            }
+            case "cost.switch" -> contextSwitch = cost(t, line, "cost.switch <cycles> <function>=<weight> ...");
+            case "cost.nmi" -> nmiHandler = cost(t, line, "cost.nmi <cycles> <function>=<weight> ...");
+            case "cost.idle" -> {
+                arity(t, 3, line, "cost.idle <cycles> <function>");
+                idleLoop = new PendingCost(number(t[1], line, "cost.idle cycles", 0, 1L << 40),
+                        List.of(t[2]), List.of(1L), line);
+            }
+            case "cost.halt" -> {
+                arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
+                halt = new PendingCost(0, List.of(t[1]), List.of(1L), line);
+            }
+            case "hypervisor" -> {
+                if (t.length < 4) {
+                    throw error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]'");
+                }
+                hypervisor = image(t, ImageKind.HYPERVISOR, line, "hypervisor");
+            }
+            default -> throw new IllegalStateException(keyword);
+        }
+    }
+
+    private PendingCost cost(String[] t, int line, String expected) throws ScenarioException {
+        if (t.length < 2) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        long cycles = number(t[1], line, t[0] + " cycles", 0, 1L << 40);
+        if (cycles > 0 && t.length < 3) {
+            throw error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
+        }
+        List<String> names = new ArrayList<>();
+        List<Long> weights = new ArrayList<>();
+        for (int i = 2; i < t.length; i++) {
+            String[] kv = keyValue(t[i], line, expected);
+            names.add(kv[0]);
+            weights.add(weight(kv[1], line, "weight of " + kv[0]));
+        }
+        return new PendingCost(cycles, names, weights, line);
+    }
+
+    // ------------------------------------------------------------------------------------- domains
+
+    private void domainStatement(String keyword, String[] t, int line) throws ScenarioException {
+        if (keyword.equals("domain")) {
+            finishDomain(line);
+            startDomain(t, line);
+            return;
+        }
+        if (domain == null) {
+            throw error(line, "'" + keyword + "' belongs to a domain; expected 'domain <domid> <name> ...' before it");
+        }
+        switch (keyword) {
+            case "kernel" -> {
+                if (domain.kernelSeen) {
+                    throw error(line, "domain " + domain.domid + " has a second kernel; a domain runs one kernel"
+                            + " (load further code as 'module' or 'process')");
+                }
+                if (!domain.images.isEmpty()) {
+                    throw error(line, "the kernel must be the domain's first image (before modules and processes)");
+                }
+                domain.kernelSeen = true;
+                addImage(image(t, ImageKind.KERNEL, line, "kernel"), line);
+            }
+            case "module" -> addImage(image(t, ImageKind.MODULE, line, "module"), line);
+            case "process" -> addImage(image(t, ImageKind.USER, line, "process"), line);
+            case "region" -> {
+                finishRegion(line);
+                region = startRegion(t, line);
+            }
+            case "symbol" -> {
+                if (region == null) {
+                    throw error(line, "'symbol' belongs to a region; expected 'region <name> <mode> <image> weight=<w>'"
+                            + " before it");
+                }
+                region.symbols.add(symbol(t, line));
+            }
+            default -> throw new IllegalStateException(keyword);
+        }
+    }
+
+    private void startDomain(String[] t, int line) throws ScenarioException {
+        String expected = "domain <domid> <name> type=pv|hvm vcpus=<n> load=<fraction 0-1> [burst.us=<n>]"
+                + " [hardware=yes|no]";
+        if (t.length < 3) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        if (hypervisor == null) {
+            throw error(line, "domains run on a hypervisor; expected 'hypervisor <image> <start>-<end> <symbol file>'"
+                    + " before the first domain");
+        }
+        int domid = (int) number(t[1], line, "domid", 0, 0x7FEF);
+        for (DomainSpec d : domains) {
+            if (d.domid() == domid) {
+                throw error(line, "domain " + domid + " is declared twice (first on line " + d.line() + ")");
+            }
+            if (d.name().equals(t[2])) {
+                throw error(line, "domain name '" + t[2] + "' is used twice (first on line " + d.line() + ")");
+            }
+        }
+        Map<String, String> attrs = attributes(t, 3, line, expected,
+                Set.of("type", "vcpus", "load", "burst.us", "hardware"));
+        DomainBuilder d = new DomainBuilder();
+        d.domid = domid;
+        d.name = t[2];
+        d.line = line;
+        String type = required(attrs, "type", line, expected);
+        if (!type.equals("pv") && !type.equals("hvm")) {
+            throw error(line, "type=" + type + " is neither pv nor hvm");
+        }
+        d.hvm = type.equals("hvm");
+        d.vcpus = (int) number(required(attrs, "vcpus", line, expected), line, "vcpus", 1, 128);
+        d.loadPpm = fraction(required(attrs, "load", line, expected), line);
+        d.burstMicros = attrs.containsKey("burst.us") ? number(attrs.get("burst.us"), line, "burst.us", 1, 10_000_000)
+                : 1_000;
+        String hw = attrs.getOrDefault("hardware", "no");
+        if (!hw.equals("yes") && !hw.equals("no")) {
+            throw error(line, "hardware=" + hw + " is neither yes nor no");
+        }
+        d.hardware = hw.equals("yes");
+        if (d.hardware) {
+            for (DomainSpec other : domains) {
+                if (other.hardwareDomain()) {
+                    throw error(line, "domain " + other.domid() + " (line " + other.line() + ") is already the"
+                            + " hardware domain; a host has one");
+                }
+            }
+        }
+        domain = d;
+    }
+
+    private void addImage(ImageSpec image, int line) throws ScenarioException {
+        if (!domain.kernelSeen) {
+            throw error(line, "the domain's first image must be its 'kernel'");
+        }
+        for (ImageSpec other : domain.images) {
+            if (other.name().equals(image.name())) {
+                throw error(line, "image '" + image.name() + "' is loaded twice in domain " + domain.domid
+                        + " (first on line " + other.line() + ")");
+            }
+            if (other.overlaps(image)) {
+                throw error(line, "image '" + image.name() + "' overlaps '" + other.name() + "' (line " + other.line()
+                        + ") in domain " + domain.domid + "; each address belongs to one image");
+            }
+        }
+        if (hypervisor.overlaps(image)) {
+            throw error(line, "image '" + image.name() + "' overlaps the hypervisor image '" + hypervisor.name()
+                    + "', which every domain maps at the same place");
+        }
+        domain.images.add(image);
+    }
+
+    private RegionBuilder startRegion(String[] t, int line) throws ScenarioException {
+        String expected = "region <name> <user|kernel|hypervisor> <image> weight=<w> [rates=<profile>]"
+                + " [<SIGNAL>=<rate> ...]";
+        if (t.length < 5) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        CpuMode mode = switch (t[2]) {
+            case "user" -> CpuMode.USER;
+            case "kernel" -> CpuMode.KERNEL;
+            case "hypervisor" -> CpuMode.HYPERVISOR;
+            default -> throw error(line, "mode '" + t[2] + "' is not one of user, kernel, hypervisor");
+        };
+        ImageSpec image = findImage(t[3], line);
+        boolean fits = switch (mode) {
+            case USER -> image.kind() == ImageKind.USER;
+            case KERNEL -> image.kind() == ImageKind.KERNEL || image.kind() == ImageKind.MODULE;
+            case HYPERVISOR -> image.kind() == ImageKind.HYPERVISOR;
+        };
+        if (!fits) {
+            throw error(line, "image '" + image.name() + "' is a " + image.kind().name().toLowerCase(Locale.ROOT)
+                    + " image; " + t[2] + " code runs in " + switch (mode) {
+                        case USER -> "a process image";
+                        case KERNEL -> "the kernel or a module";
+                        case HYPERVISOR -> "the hypervisor image";
+                    });
+        }
+        RegionBuilder r = new RegionBuilder();
+        r.name = t[1];
+        r.mode = mode;
+        r.image = image;
+        r.line = line;
+        r.rates = defaultRates();
+        boolean weightSeen = false;
+        // The profile first, so that the region's own SIGNAL=rate attributes override it wherever they stand.
+        for (int i = 4; i < t.length; i++) {
+            String[] kv = keyValue(t[i], line, expected);
+            if (kv[0].equals("rates")) {
+                r.rates = profile(kv[1], line);
+            }
+        }
+        for (int i = 4; i < t.length; i++) {
+            String[] kv = keyValue(t[i], line, expected);
+            switch (kv[0]) {
+                case "weight" -> {
+                    r.weight = weight(kv[1], line, "region weight");
+                    weightSeen = true;
+                }
+                case "rates" -> {
+                    // applied above
+                }
+                default -> rate(t[i], r.rates, line);
+            }
+        }
+        if (!weightSeen) {
+            throw error(line, "region '" + r.name + "' has no weight; expected '" + expected + "'");
+        }
+        return r;
+    }
+
+    private WeightedSymbol symbol(String[] t, int line) throws ScenarioException {
+        String expected = "symbol <function>[<caller<caller...] <weight> [<SIGNAL>=<rate> ...]";
+        if (t.length < 3) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        String[] chain = t[1].split("<", -1);
+        SymbolRef fn = function(region.image, chain[0], line);
+        List<SymbolRef> callers = new ArrayList<>();
+        if (chain.length - 1 > MAX_CALLERS) {
+            throw error(line, "the caller chain has " + (chain.length - 1) + " callers; at most " + MAX_CALLERS
+                    + " are kept");
+        }
+        for (int i = 1; i < chain.length; i++) {
+            String c = chain[i];
+            int colon = c.indexOf(':');
+            ImageSpec image = region.image;
+            if (colon >= 0) {
+                image = findImage(c.substring(0, colon), line);
+                c = c.substring(colon + 1);
+            }
+            callers.add(function(image, c, line));
+        }
+        long w = weight(t[2], line, "weight of " + chain[0]);
+        long[] rates = region.rates.clone();
+        for (int i = 3; i < t.length; i++) {
+            rate(t[i], rates, line);
+        }
+        return new WeightedSymbol(fn, w, callers, rates, line);
+    }
+
+    private void finishRegion(int line) throws ScenarioException {
+        if (region == null) {
+            return;
+        }
+        if (region.symbols.isEmpty()) {
+            throw error(region.line, "region '" + region.name + "' has no symbols; expected 'symbol <function> <weight>'"
+                    + " lines after it");
+        }
+        domain.regions.add(new RegionSpec(region.name, region.mode, region.image, region.weight, region.symbols,
+                region.line));
+        region = null;
+    }
+
+    private void finishDomain(int line) throws ScenarioException {
+        if (domain == null) {
+            return;
+        }
+        finishRegion(line);
+        if (!domain.kernelSeen) {
+            throw error(domain.line, "domain " + domain.domid + " has no kernel; expected 'kernel <image>"
+                    + " <start>-<end> <symbol file>' after the domain line");
+        }
+        if (domain.loadPpm > 0 && domain.regions.isEmpty()) {
+            throw error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload; expected"
+                    + " 'region ...' lines, or load=0");
+        }
+        domains.add(new DomainSpec(domain.domid, domain.name, domain.hvm, domain.vcpus, domain.hardware,
+                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line));
+        domain = null;
+    }
+
+    // ------------------------------------------------------------------------------------ finishing
+
+    private Scenario build(int endLine) throws ScenarioException {
+        if (name == null) {
+            throw new ScenarioException(location + ": the file is empty; expected 'scenario <name>' first");
+        }
+        String missing = cpuType == null ? "cpu.type <cpu_type>" : mhz == 0 ? "cpu.mhz <MHz>"
+                : pcpus == 0 ? "cpu.count <pCPUs>" : hypervisor == null ? "hypervisor <image> <start>-<end> <file>"
+                : halt == null ? "cost.halt <function>" : domains.isEmpty() ? "domain <domid> <name> ..." : null;
+        if (missing != null) {
+            throw new ScenarioException(location + ":" + endLine + ": the scenario ends without '" + missing + "'");
+        }
+        HypervisorCost sw = resolve(contextSwitch);
+        HypervisorCost nmi = resolve(nmiHandler);
+        HypervisorCost idle = resolve(idleLoop);
+        SymbolRef haltFn = function(hypervisor, halt.names.get(0), halt.line);
+        return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl,
+                timesliceMicros, accountingMicros, quantumMicros, sliceMin, sliceMax, hypervisorRates, sw, nmi, idle,
+                haltFn, hypervisor, domains, lines);
+    }
+
+    private HypervisorCost resolve(PendingCost cost) throws ScenarioException {
+        if (cost == null || cost.cycles == 0) {
+            return HypervisorCost.NONE;
+        }
+        List<WeightedSymbol> fns = new ArrayList<>();
+        for (int i = 0; i < cost.names.size(); i++) {
+            fns.add(new WeightedSymbol(function(hypervisor, cost.names.get(i), cost.line), cost.weights.get(i),
+                    List.of(), hypervisorRates, cost.line));
+        }
+        return new HypervisorCost(cost.cycles, fns);
+    }
+
+    // -------------------------------------------------------------------------------------- pieces
+
+    private ImageSpec image(String[] t, ImageKind kind, int line, String keyword) throws ScenarioException {
+        String expected = keyword + " <image> <start>-<end> <symbol file> [bias=<address>]";
+        if (t.length < 4 || t.length > 5) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        String[] range = t[2].split("-", -1);
+        if (range.length != 2) {
+            throw error(line, "'" + t[2] + "' is not an address range; expected <start>-<end>, e.g."
+                    + " 0xc0100000-0xc0400000");
+        }
+        long start = address(range[0], line);
+        long end = address(range[1], line);
+        if (Long.compareUnsigned(start, end) >= 0) {
+            throw error(line, "the range " + t[2] + " is empty; the end must lie above the start");
+        }
+        long bias = 0;
+        if (t.length == 5) {
+            String[] kv = keyValue(t[4], line, expected);
+            if (!kv[0].equals("bias")) {
+                throw error(line, "unknown attribute '" + kv[0] + "'; expected bias=<address>");
+            }
+            bias = address(kv[1], line);
+        }
+        ImageSource source = new ImageSource(t[1], SYMBOL_FORMAT, origin.neighbourLocation(t[3]),
+                origin.neighbour(t[3]));
+        SymbolFile symbols;
+        try {
+            symbols = SymbolFile.read(source, end - bias);
+        } catch (IOException e) {
+            throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
+                    + e.getMessage() + " (symbol files are named relative to the scenario)");
+        }
+        return new ImageSpec(t[1], kind, start, end, bias, source, symbols, line);
+    }
+
+    private ImageSpec findImage(String imageName, int line) throws ScenarioException {
+        if (hypervisor.name().equals(imageName)) {
+            return hypervisor;
+        }
+        List<String> known = new ArrayList<>();
+        known.add(hypervisor.name());
+        for (ImageSpec i : domain.images) {
+            if (i.name().equals(imageName)) {
+                return i;
+            }
+            known.add(i.name());
+        }
+        throw error(line, "image '" + imageName + "' is not loaded in domain " + domain.domid + "; its images are "
+                + known + " (declare it with kernel, module or process first)");
+    }
+
+    private SymbolRef function(ImageSpec image, String fn, int line) throws ScenarioException {
+        if (fn.isEmpty()) {
+            throw error(line, "a function name is empty (check the '<' of the caller chain)");
+        }
+        int index = image.symbols().indexOf(fn);
+        if (index == -2) {
+            throw error(line, "function '" + fn + "' is defined more than once in " + image.symbols().location()
+                    + "; a workload must name a function it can place unambiguously");
+        }
+        if (index < 0) {
+            List<String> similar = image.symbols().similar(fn);
+            throw error(line, "image '" + image.name() + "' has no function '" + fn + "' in "
+                    + image.symbols().location() + (similar.isEmpty() ? "" : "; similar: " + similar));
+        }
+        long s = image.runtimeStart(index);
+        if (Long.compareUnsigned(s, image.start()) < 0 || Long.compareUnsigned(s, image.end()) >= 0) {
+            throw error(line, String.format("function '%s' of %s lies at 0x%x, outside the image's range 0x%x-0x%x"
+                    + " (check the range and bias)", fn, image.name(), s, image.start(), image.end()));
+        }
+        return new SymbolRef(image, index);
+    }
+
+    private long[] profile(String profileName, int line) throws ScenarioException {
+        long[] p = profiles.get(profileName);
+        if (p == null) {
+            throw error(line, "rate profile '" + profileName + "' is not defined; defined: " + profiles.keySet()
+                    + " (define it with 'rates <profile> <SIGNAL>=<rate> ...' among the host statements)");
+        }
+        return p.clone();
+    }
+
+    private void rate(String token, long[] rates, int line) throws ScenarioException {
+        String[] kv = keyValue(token, line, "<SIGNAL>=<events per 1000 cycles>");
+        Signal signal;
+        try {
+            signal = Signal.valueOf(kv[0]);
+        } catch (IllegalArgumentException e) {
+            throw error(line, "'" + kv[0] + "' is not a signal; expected one of " + Arrays.toString(Signal.values()));
+        }
+        long value = number(kv[1], line, "rate of " + kv[0], 0, 1_000_000);
+        if (signal == Signal.CYCLES && value != SignalRates.SCALE) {
+            throw error(line, "CYCLES=" + value + ": running code emits exactly " + SignalRates.SCALE
+                    + " unhalted cycles per " + SignalRates.SCALE + " cycles (halted time is the idle domain's)");
+        }
+        rates[signal.ordinal()] = value;
+    }
+
+    private Map<String, String> attributes(String[] t, int from, int line, String expected, Set<String> allowed)
+            throws ScenarioException {
+        Map<String, String> out = new HashMap<>();
+        for (int i = from; i < t.length; i++) {
+            String[] kv = keyValue(t[i], line, expected);
+            if (!allowed.contains(kv[0])) {
+                throw error(line, "unknown attribute '" + kv[0] + "'; expected '" + expected + "'");
+            }
+            if (out.put(kv[0], kv[1]) != null) {
+                throw error(line, "attribute '" + kv[0] + "' is given twice");
+            }
+        }
+        return out;
+    }
+
+    private String required(Map<String, String> attrs, String key, int line, String expected)
+            throws ScenarioException {
+        String v = attrs.get(key);
+        if (v == null) {
+            throw error(line, "missing " + key + "=...; expected '" + expected + "'");
+        }
+        return v;
+    }
+
+    private String[] keyValue(String token, int line, String expected) throws ScenarioException {
+        int eq = token.indexOf('=');
+        if (eq <= 0 || eq == token.length() - 1) {
+            throw error(line, "'" + token + "' is not <key>=<value>; expected '" + expected + "'");
+        }
+        return new String[] {token.substring(0, eq), token.substring(eq + 1)};
+    }
+
+    private long number(String s, int line, String what, long min, long max) throws ScenarioException {
+        long v;
+        try {
+            v = s.startsWith("0x") || s.startsWith("0X") ? Long.parseUnsignedLong(s.substring(2), 16)
+                    : Long.parseLong(s.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw error(line, what + " '" + s + "' is not an integer (decimal, or hexadecimal with 0x)");
+        }
+        if (v < min || v > max) {
+            throw error(line, what + " " + s + " is out of range; expected " + min + " to " + max);
+        }
+        return v;
+    }
+
+    private long address(String s, int line) throws ScenarioException {
+        if (!(s.startsWith("0x") || s.startsWith("0X")) || s.length() < 3) {
+            throw error(line, "address '" + s + "' must be hexadecimal with 0x, e.g. 0xc0100000");
+        }
+        try {
+            return Long.parseUnsignedLong(s.substring(2), 16);
+        } catch (NumberFormatException e) {
+            throw error(line, "address '" + s + "' is not hexadecimal");
+        }
+    }
+
+    /** A positive decimal weight, kept in millionths so that choices stay exact integer arithmetic. */
+    private long weight(String s, int line, String what) throws ScenarioException {
+        BigDecimal d;
+        try {
+            d = new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw error(line, what + " '" + s + "' is not a decimal number");
+        }
+        if (d.signum() <= 0) {
+            throw error(line, what + " " + s + " must be above 0");
+        }
+        if (d.scale() > WEIGHT_DECIMALS) {
+            throw error(line, what + " " + s + " has more than " + WEIGHT_DECIMALS + " decimals");
+        }
+        BigDecimal scaled = d.movePointRight(WEIGHT_DECIMALS);
+        if (scaled.compareTo(BigDecimal.valueOf(1L << 40)) > 0) {
+            throw error(line, what + " " + s + " is too large (weights are relative; use smaller numbers)");
+        }
+        return scaled.longValueExact();
+    }
+
+    /** A busy fraction 0..1 in parts per million. */
+    private long fraction(String s, int line) throws ScenarioException {
+        BigDecimal d;
+        try {
+            d = new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw error(line, "load '" + s + "' is not a decimal fraction such as 0.85");
+        }
+        if (d.signum() < 0 || d.compareTo(BigDecimal.ONE) > 0 || d.scale() > WEIGHT_DECIMALS) {
+            throw error(line, "load " + s + " must be a fraction from 0 to 1 with at most 6 decimals (busy share of"
+                    + " each vCPU)");
+        }
+        return d.movePointRight(WEIGHT_DECIMALS).longValueExact();
+    }
+
+    private void arity(String[] t, int n, int line, String expected) throws ScenarioException {
+        if (t.length != n) {
+            throw error(line, "expected '" + expected + "'; found " + (t.length - 1) + " argument"
+                    + (t.length == 2 ? "" : "s"));
+        }
+    }
+
+    private ScenarioException error(int line, String message) {
+        return new ScenarioException(location + ":" + line + ": " + message);
+    }
+
+    private static long[] defaultRates() {
+        long[] r = new long[Signal.COUNT];
+        r[Signal.CYCLES.ordinal()] = SignalRates.SCALE;
+        return r;
+    }
+
+    private record PendingCost(long cycles, List<String> names, List<Long> weights, int line) {
+    }
+
+    private static final class DomainBuilder {
+        int domid;
+        String name;
+        boolean hvm;
+        int vcpus;
+        boolean hardware;
+        long loadPpm;
+        long burstMicros;
+        int line;
+        boolean kernelSeen;
+        final List<ImageSpec> images = new ArrayList<>();
+        final List<RegionSpec> regions = new ArrayList<>();
+    }
+
+    private static final class RegionBuilder {
+        String name;
+        CpuMode mode;
+        ImageSpec image;
+        long weight;
+        long[] rates;
+        int line;
+        final List<WeightedSymbol> symbols = new ArrayList<>();
+    }
+}

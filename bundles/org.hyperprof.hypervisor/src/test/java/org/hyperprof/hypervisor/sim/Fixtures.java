@@ -1,0 +1,203 @@
+package org.hyperprof.hypervisor.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.hyperprof.api.xenoprof.Xenoprof;
+import org.hyperprof.api.xenoprof.XenoprofCounter;
+import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
+import org.hyperprof.api.xenoprof.XenoprofInit;
+import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.hypervisor.sim.scenario.ScenarioOrigin;
+import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
+
+/** Wiring shared by the simulator tests: the real P6 model, the system-wide policy, a Xenoprof session. */
+final class Fixtures {
+    static final String P6_BUNDLE = "org.hyperprof.pmu.p6";
+    static final String SYSTEMWIDE_BUNDLE = "org.hyperprof.vpmu.systemwide";
+    /** CPU_CLK_UNHALTED on P6. */
+    static final int CPU_CLK_UNHALTED = 0x79;
+
+    private Fixtures() {
+    }
+
+    static HostServiceImpl service() {
+        HostServiceImpl service = new HostServiceImpl();
+        service.addModel(new P6PmuModel(), P6_BUNDLE);
+        service.addPolicy(new SystemWidePolicy(), SYSTEMWIDE_BUNDLE);
+        return service;
+    }
+
+    static SimHost defaultHost() throws ScenarioException {
+        return (SimHost) service().load(HostService.DEFAULT_SCENARIO, null);
+    }
+
+    /** A scenario given as text; the symbol files it names come from the embedded scenario folder. */
+    static SimHost host(String text) throws ScenarioException {
+        return new SimHost(parse(text), new P6PmuModel(), P6_BUNDLE, new SystemWidePolicy(), SYSTEMWIDE_BUNDLE);
+    }
+
+    static org.hyperprof.hypervisor.sim.scenario.Scenario parse(String text) throws ScenarioException {
+        return org.hyperprof.hypervisor.sim.scenario.ScenarioParser.parse(ScenarioOrigin.text("test.scenario", text,
+                Fixtures.class.getClassLoader(), HostServiceImpl.SCENARIO_FOLDER));
+    }
+
+    /** A minimal valid scenario: one PV domain with one region, plus whatever {@code extra} adds at the end. */
+    static String minimal(String hostExtra, String domainLine, String extra) {
+        return "scenario mini\n"
+                + "cpu.type i386/p6\n"
+                + "cpu.mhz 1000\n"
+                + "cpu.count 1\n"
+                + "seed 7\n"
+                + hostExtra
+                + "cost.halt default_idle\n"
+                + "hypervisor xen-syms 0xff100000-0xff12a000 symbols/xen-syms-3.0.map\n"
+                + domainLine + "\n"
+                + "kernel vmlinux 0xc0100000-0xc0121000 symbols/vmlinux-syms-2.6.16-xen0.map\n"
+                + "process rcv22 0x08048000-0x08049000 symbols/rcv22.map\n"
+                + "region k kernel vmlinux weight=1\n"
+                + "symbol tcp_v4_rcv 1\n"
+                + extra;
+    }
+
+    /**
+     * Sets up and starts a Xenoprof session as the real driver would, with every domain active,
+     * sampling CPU_CLK_UNHALTED every {@code count} cycles in OS and/or USR mode, and a daemon per
+     * domain that drains its buffers on each VIRQ into {@code sampled}.
+     */
+    static Sampled startProfiling(SimHost host, long count, boolean kernel, boolean user) {
+        return startProfiling(host, count, kernel, user, 0);
+    }
+
+    /** As above, with call traces of up to {@code backtraceDepth} return addresses per sample. */
+    static Sampled startProfiling(SimHost host, long count, boolean kernel, boolean user, long backtraceDepth) {
+        Xenoprof x = host.xenoprof();
+        Sampled sampled = new Sampled();
+        List<Integer> domids = host.domains().stream().map(d -> d.domid()).toList();
+        for (int domid : domids) {
+            ok(x, domid, XenoprofOp.INIT, new XenoprofInit());
+        }
+        ok(x, 0, XenoprofOp.RESET_ACTIVE_LIST, null);
+        for (int domid : domids) {
+            ok(x, 0, XenoprofOp.SET_ACTIVE, domid);
+        }
+        for (int domid : domids) {
+            ok(x, domid, XenoprofOp.GET_BUFFER, new XenoprofGetBuffer(2048));
+            SharedBuffer[] buffers = x.mapBuffers(domid, domid);
+            x.bindVirq(domid, vcpu -> sampled.drain(domid, buffers[vcpu]));
+            sampled.buffers.put(domid, buffers);
+        }
+        if (backtraceDepth > 0) {
+            ok(x, 0, XenoprofOp.SET_BACKTRACE, backtraceDepth);
+        }
+        ok(x, 0, XenoprofOp.RESERVE_COUNTERS, null);
+        XenoprofCounter c = new XenoprofCounter();
+        c.ind = 0;
+        c.count = count;
+        c.enabled = 1;
+        c.event = CPU_CLK_UNHALTED;
+        c.kernel = kernel ? 1 : 0;
+        c.user = user ? 1 : 0;
+        ok(x, 0, XenoprofOp.COUNTER, c);
+        ok(x, 0, XenoprofOp.SETUP_EVENTS, null);
+        for (int domid : domids) {
+            ok(x, domid, XenoprofOp.ENABLE_VIRQ, null);
+        }
+        ok(x, 0, XenoprofOp.START, null);
+        return sampled;
+    }
+
+    static void stopProfiling(SimHost host, Sampled sampled) {
+        ok(host.xenoprof(), 0, XenoprofOp.STOP, null);
+        sampled.buffers.forEach((domid, buffers) -> {
+            for (SharedBuffer b : buffers) {
+                sampled.drain(domid, b);
+            }
+        });
+    }
+
+    private static void ok(Xenoprof x, int caller, XenoprofOp op, Object arg) {
+        long r = x.hypercall(caller, op, arg);
+        assertEquals(0, r, () -> op + " by dom" + caller + ": " + x.explain(caller, op, r));
+    }
+
+    /** What the daemons drained: samples per domain, per mode and per PC. */
+    static final class Sampled {
+        final Map<Integer, SharedBuffer[]> buffers = new HashMap<>();
+        final Map<Integer, long[]> perMode = new HashMap<>();
+        final Map<Integer, Map<Long, Integer>> perPc = new HashMap<>();
+        /** Every entry in buffer order, escape records and trace entries included: {eip, mode, event}. */
+        final Map<Integer, List<long[]>> entries = new HashMap<>();
+        long total;
+
+        void drain(int domid, SharedBuffer b) {
+            int tail = b.tail();
+            int head = b.head();
+            while (tail != head) {
+                entries.computeIfAbsent(domid, d -> new ArrayList<>())
+                        .add(new long[] {b.eip(tail), b.mode(tail), b.event(tail)});
+                if (b.eip(tail) == SharedBuffer.ESCAPE_CODE) {
+                    tail = (tail + 1) % b.size();
+                    continue;
+                }
+                perMode.computeIfAbsent(domid, d -> new long[3])[b.mode(tail)]++;
+                perPc.computeIfAbsent(domid, d -> new HashMap<>()).merge(b.eip(tail), 1, Integer::sum);
+                total++;
+                tail = (tail + 1) % b.size();
+            }
+            b.writeTail(tail);
+        }
+
+        long samples(int domid) {
+            long[] m = perMode.get(domid);
+            return m == null ? 0 : m[0] + m[1] + m[2];
+        }
+
+        long samples(int domid, CpuMode mode) {
+            long[] m = perMode.get(domid);
+            return m == null ? 0 : m[mode.code()];
+        }
+    }
+
+    /** Total of a signal over the rows of one domain (and mode, when not null), in whole events. */
+    static double events(GroundTruth truth, int domid, CpuMode mode, Signal signal) {
+        long milli = 0;
+        for (GroundTruth.Row r : truth.rows()) {
+            if (r.domid() == domid && (mode == null || r.mode() == mode)) {
+                milli += r.milli(signal);
+            }
+        }
+        return milli / 1000.0;
+    }
+
+    /** Cycles of one function of one domain. */
+    static double cycles(GroundTruth truth, int domid, String symbol) {
+        long milli = 0;
+        for (GroundTruth.Row r : truth.rows()) {
+            if (r.domid() == domid && r.symbol().equals(symbol)) {
+                milli += r.milli(Signal.CYCLES);
+            }
+        }
+        return milli / 1000.0;
+    }
+
+    static List<String> rowsOf(GroundTruth truth) {
+        List<String> out = new ArrayList<>();
+        for (GroundTruth.Row r : truth.rows()) {
+            out.add(r.domid() + "/" + r.vcpu() + "/" + r.mode() + "/" + r.image() + "/" + r.symbol() + "="
+                    + java.util.Arrays.toString(r.signalMilli()));
+        }
+        return out;
+    }
+}

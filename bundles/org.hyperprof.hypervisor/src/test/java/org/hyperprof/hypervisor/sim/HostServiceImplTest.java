@@ -1,0 +1,184 @@
+package org.hyperprof.hypervisor.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.HostStoppedException;
+import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HostServiceImplTest {
+
+    @Test
+    void theDefaultScenarioIsEmbeddedAndLoads() throws Exception {
+        HostServiceImpl service = Fixtures.service();
+        assertEquals(List.of(HostService.DEFAULT_SCENARIO), service.scenarios());
+        Host host = service.load(HostService.DEFAULT_SCENARIO, null);
+        assertSame(host, service.current().orElseThrow());
+        assertNull(host.stopReason());
+    }
+
+    @Test
+    void anUnknownCpuTypeIsRefusedListingTheInstalledModels() {
+        HostServiceImpl service = Fixtures.service();
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> service.load(HostService.DEFAULT_SCENARIO, "i386/p4"));
+        assertTrue(e.getMessage().contains("CPU model 'i386/p4' is not installed"), e.getMessage());
+        assertTrue(e.getMessage().contains("i386/p6 (bundle org.hyperprof.pmu.p6)"), e.getMessage());
+    }
+
+    @Test
+    void aScenarioWhoseModelIsMissingNamesItsCpuTypeLine() {
+        HostServiceImpl service = new HostServiceImpl();
+        service.addPolicy(new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> service.load(HostService.DEFAULT_SCENARIO, null));
+        assertTrue(e.getMessage().contains("xen-summit-2006-network.scenario:"), e.getMessage());
+        assertTrue(e.getMessage().contains("installed: none"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownPolicyIsRefusedListingTheInstalledPolicies() {
+        HostServiceImpl service = new HostServiceImpl();
+        service.addModel(new P6PmuModel(), Fixtures.P6_BUNDLE);
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> service.load(HostService.DEFAULT_SCENARIO, null));
+        assertTrue(e.getMessage().contains("counter-virtualization policy 'systemwide' is not installed"),
+                e.getMessage());
+    }
+
+    @Test
+    void anUnknownScenarioNameListsTheEmbeddedOnes() {
+        ScenarioException e = assertThrows(ScenarioException.class, () -> Fixtures.service().load("nope", null));
+        assertTrue(e.getMessage().contains("[xen-summit-2006-network]"), e.getMessage());
+    }
+
+    @Test
+    void aScenarioFileLoadsWithItsSymbolFilesNextToIt(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("symbols"));
+        for (String f : List.of("xen-syms-3.0.map", "vmlinux-syms-2.6.16-xen0.map", "rcv22.map")) {
+            try (var in = getClass().getClassLoader()
+                    .getResourceAsStream(HostServiceImpl.SCENARIO_FOLDER + "/symbols/" + f)) {
+                Files.copy(in, dir.resolve("symbols").resolve(f));
+            }
+        }
+        Path file = dir.resolve("mini.scenario");
+        Files.writeString(file, Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes", ""));
+        Host host = Fixtures.service().load(file.toString(), null);
+        assertEquals("mini", host.name());
+        host.run(1_000, null);
+        assertTrue(host.groundTruth().rows().stream().anyMatch(r -> r.symbol().equals("tcp_v4_rcv")));
+    }
+
+    @Test
+    void pmuOptionsTheModelRefusesAreAScenarioErrorAtTheirLine() {
+        String text = Fixtures.minimal("pmu.option lvtpc.automask=sometimes\n",
+                "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes", "");
+        ScenarioException e = assertThrows(ScenarioException.class, () -> Fixtures.host(text));
+        assertTrue(e.getMessage().startsWith("test.scenario:6: CPU model i386/p6 refuses"), e.getMessage());
+    }
+
+    @Test
+    void aDepartingModelStopsItsHostNamingTheCpuTypeAndTheBundle() throws Exception {
+        HostServiceImpl service = new HostServiceImpl();
+        P6PmuModel p6 = new P6PmuModel();
+        service.addModel(p6, Fixtures.P6_BUNDLE);
+        service.addPolicy(new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
+        Host host = service.load(HostService.DEFAULT_SCENARIO, null);
+        host.run(1_000, null);
+        List<String> heard = new ArrayList<>();
+        host.addListener((h, reason) -> heard.add(reason));
+
+        service.removeModel(p6);
+
+        String expected = "CPU model i386/p6 (bundle org.hyperprof.pmu.p6) departed; the host stopped, samples"
+                + " already taken are kept; reinstall/start the bundle and load the scenario again";
+        assertEquals(expected, host.stopReason());
+        assertEquals(List.of(expected), heard);
+        HostStoppedException e = assertThrows(HostStoppedException.class, () -> host.run(1_000, null));
+        assertEquals(expected, e.getMessage());
+        assertTrue(host.groundTruth().total(org.hyperprof.api.pmu.Signal.CYCLES) > 0, "what was measured is kept");
+        ScenarioException reload = assertThrows(ScenarioException.class,
+                () -> service.load(HostService.DEFAULT_SCENARIO, null));
+        assertTrue(reload.getMessage().contains("'i386/p6' is not installed"), reload.getMessage());
+    }
+
+    @Test
+    void aRunningHostEndsPromptlyWhenItsModelDepartsFromAnotherThread() throws Exception {
+        HostServiceImpl service = new HostServiceImpl();
+        P6PmuModel p6 = new P6PmuModel();
+        service.addModel(p6, Fixtures.P6_BUNDLE);
+        service.addPolicy(new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
+        Host host = service.load(HostService.DEFAULT_SCENARIO, null);
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try {
+                host.run(RUN_MICROS, (done, total, samples) -> running.countDown());
+                outcome.set(new AssertionError("the run ended normally"));
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        });
+        runner.start();
+        assertTrue(running.await(30, TimeUnit.SECONDS), "the run started");
+        service.removeModel(p6);
+        runner.join(10_000);
+        assertFalse(runner.isAlive(), "the run ended after the model departed");
+        HostStoppedException e = assertInstanceOf(HostStoppedException.class, outcome.get());
+        assertTrue(e.getMessage().contains("org.hyperprof.pmu.p6"), e.getMessage());
+        assertTrue(host.cycles() < RUN_MICROS * 2800 / 2, "stopped long before the end: " + host.cycles());
+    }
+
+    /** Long enough that the run is still going when the model leaves (it reports progress each 3 s). */
+    private static final long RUN_MICROS = 60_000_000L;
+
+    @Test
+    void aDepartingPolicyStopsItsHost() throws Exception {
+        HostServiceImpl service = new HostServiceImpl();
+        SystemWidePolicy policy = new SystemWidePolicy();
+        service.addModel(new P6PmuModel(), Fixtures.P6_BUNDLE);
+        service.addPolicy(policy, Fixtures.SYSTEMWIDE_BUNDLE);
+        Host host = service.load(HostService.DEFAULT_SCENARIO, null);
+        service.removePolicy(policy);
+        assertTrue(host.stopReason().startsWith("counter-virtualization policy systemwide (bundle "
+                + "org.hyperprof.vpmu.systemwide) departed"), host.stopReason());
+    }
+
+    @Test
+    void aModelTheHostDoesNotUseMayLeave() throws Exception {
+        HostServiceImpl service = Fixtures.service();
+        P6PmuModel other = new P6PmuModel();
+        Host host = service.load(HostService.DEFAULT_SCENARIO, null);
+        service.removeModel(other);
+        assertNull(host.stopReason());
+    }
+
+    @Test
+    void loadingAnotherHostStopsThePreviousOne() throws Exception {
+        HostServiceImpl service = Fixtures.service();
+        Host first = service.load(HostService.DEFAULT_SCENARIO, null);
+        Host second = service.load(HostService.DEFAULT_SCENARIO, null);
+        assertTrue(first.stopReason().contains("replaced"), first.stopReason());
+        assertNull(second.stopReason());
+        assertSame(second, service.current().orElseThrow());
+    }
+}

@@ -1,0 +1,81 @@
+package org.hyperprof.hypervisor.xenoprof;
+
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+
+/** A two-counter P6-like model whose event table is the test resource next to this class. */
+final class FakeModel implements PmuModel {
+    static final String CPU_TYPE = "i386/test_p6";
+    private final int counters;
+    private final String cpuType;
+    private final EventTable events;
+
+    FakeModel(int counters) {
+        this(counters, CPU_TYPE);
+    }
+
+    FakeModel(int counters, String cpuType) {
+        this.counters = counters;
+        this.cpuType = cpuType;
+        try (Reader ev = resource("events"); Reader um = resource("unit_masks")) {
+            this.events = EventTable.parse(CPU_TYPE, ev, um);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Reader resource(String name) {
+        return new InputStreamReader(FakeModel.class.getResourceAsStream(name), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String cpuType() {
+        return cpuType;
+    }
+
+    @Override
+    public String displayName() {
+        return "Test P6";
+    }
+
+    @Override
+    public int counterCount() {
+        return counters;
+    }
+
+    @Override
+    public int counterWidth() {
+        return 40;
+    }
+
+    @Override
+    public EventTable events() {
+        return events;
+    }
+
+    @Override
+    public String defaultEvent() {
+        return "CPU_CLK_UNHALTED:100000";
+    }
+
+    @Override
+    public CounterConfig[] allocate(List<EventSpec> specs) {
+        throw new UnsupportedOperationException("the Xenoprof tests configure counters through XENOPROF_counter");
+    }
+
+    @Override
+    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        return new FakePmu(cpu, this);
+    }
+}
