@@ -27,6 +27,15 @@ final class HyperprofOptions {
         return new File(path).toURI().toString();
     }
 
+    static String localRepository() {
+        String repo = System.getProperty("itest.local.repository");
+        if (repo == null || !new File(repo).isDirectory()) {
+            throw new IllegalStateException("the local Maven repository was not passed to the test (itest.local.repository="
+                    + repo + "); run the tests through Maven: mvn verify");
+        }
+        return repo;
+    }
+
     /** Felix with DS, Configuration Admin and the Hyperprof core and P6 model, plus {@code extra}. */
     static Option[] core(Option... extra) {
         return options(
@@ -34,6 +43,11 @@ final class HyperprofOptions {
                 systemProperty(Constants.EXAM_FAIL_ON_UNRESOLVED_KEY).value("true"),
                 propagateSystemProperty("org.ops4j.pax.url.mvn.localRepository"),
                 systemProperty("org.ops4j.pax.url.mvn.useFallbackRepositories").value("false"),
+                // Maven resolved Pax Exam's own bundles before the tests (pom: pax-exam-runtime-bundles):
+                // read them from the local repository as a file repository, never from the network.
+                systemProperty("org.ops4j.pax.url.mvn.defaultRepositories")
+                        .value(new File(localRepository()).toURI() + "@id=build-local@snapshots"),
+                systemProperty("org.ops4j.pax.url.mvn.repositories").value(""),
                 bundle(bundleUrl("function")),
                 bundle(bundleUrl("promise")),
                 bundle(bundleUrl("component")),

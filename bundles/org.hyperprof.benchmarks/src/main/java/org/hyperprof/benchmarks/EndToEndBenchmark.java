@@ -1,0 +1,107 @@
+package org.hyperprof.benchmarks;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.profiler.ProfileException;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.hypervisor.sim.HostServiceImpl;
+import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.profiler.ProfilerImpl;
+import org.hyperprof.report.opreport.OpreportConsumer;
+import org.hyperprof.symbols.kallsyms.KallsymsResolver;
+import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * End-to-end throughput: one-shot profiles of the default scenario through the whole path —
+ * simulation and P6 counters, NMI and Xenoprof buffers, the domains' daemons, symbol resolution,
+ * the opreport consumer and rendering its report. The {@code samples} counter is the figure of
+ * merit: simulated samples per second, reported by JMH as {@code samples} in ops/s.
+ *
+ * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar EndToEnd}
+ * (add {@code -prof gc} for the allocation rate per sample).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(1)
+public class EndToEndBenchmark {
+
+    /** Simulated milliseconds per profile. */
+    @Param({ "500" })
+    public long simulatedMillis;
+
+    /** Sampling period of CPU_CLK_UNHALTED in cycles (the default scenario's is 100000). */
+    @Param({ "100000" })
+    public long period;
+
+    private ProfilerImpl profiler;
+    private OpreportConsumer opreport;
+    private ProfileRequest request;
+
+    /** Samples taken per second: JMH reports this event counter as a rate. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class Samples {
+        public long samples;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            samples = 0;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void wire() throws Exception {
+        HostServiceImpl hosts = new HostServiceImpl();
+        hosts.addModel(new P6PmuModel(), "org.hyperprof.pmu.p6");
+        hosts.addPolicy(new SystemWidePolicy(), "org.hyperprof.vpmu.systemwide");
+        hosts.load(HostService.DEFAULT_SCENARIO, null);
+        profiler = new ProfilerImpl(hosts);
+        profiler.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
+        opreport = new OpreportConsumer();
+        profiler.addConsumer("opreport", opreport);
+        request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
+                List.of());
+    }
+
+    @TearDown(Level.Trial)
+    public void unwire() {
+        profiler.removeConsumer("opreport");
+    }
+
+    @Benchmark
+    public int profileAndReport(Samples counter) throws ProfileException, IOException, ReportException {
+        SessionSummary summary = profiler.profile(request, ProgressListener.NONE);
+        if (!summary.accounting().balanced()) {
+            throw new IllegalStateException("books do not balance: " + summary.accounting());
+        }
+        counter.samples += summary.accounting().taken();
+        StringBuilder report = new StringBuilder(64 * 1024);
+        opreport.render(new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), report);
+        return report.length();
+    }
+}
