@@ -62,9 +62,9 @@ public class EndToEndBenchmark {
     private OpreportConsumer opreport;
     private ProfileRequest request;
 
-    /** Samples taken per second: JMH reports this event counter as a rate. */
+    /** Samples taken: JMH reports this counter as samples per second. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.EVENTS)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
     public static class Samples {
         public long samples;
 

@@ -507,13 +507,6 @@ final class DomainDaemon implements VirqHandler {
     }
 
     private static String joined(int[] ids) {
-        StringBuilder b = new StringBuilder();
-        for (int id : ids) {
-            if (b.length() > 0) {
-                b.append(',');
-            }
-            b.append(id);
-        }
-        return b.toString();
+        return java.util.Arrays.stream(ids).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining(","));
     }
 }

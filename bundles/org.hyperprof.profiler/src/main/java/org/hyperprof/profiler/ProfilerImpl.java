@@ -719,13 +719,6 @@ public final class ProfilerImpl implements Profiler {
     }
 
     private static String join(List<Integer> ids) {
-        StringBuilder b = new StringBuilder();
-        for (int id : ids) {
-            if (b.length() > 0) {
-                b.append(',');
-            }
-            b.append(id);
-        }
-        return b.toString();
+        return ids.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
     }
 }
