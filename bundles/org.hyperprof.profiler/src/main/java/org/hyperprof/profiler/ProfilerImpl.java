@@ -38,6 +38,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The daemon side of Hyperprof: one oprofiled per domain of the current host, driven by opcontrol
@@ -51,8 +52,12 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * samples, publishing batches). A VIRQ handler never takes the profiler's lock, and no hypercall
  * is made while a daemon's monitor or a collector is held.
  */
-@Component(service = Profiler.class)
+@Component(service = Profiler.class, configurationPid = ProfilerImpl.PID)
+@Designate(ocd = ProfilerConfiguration.class)
 public final class ProfilerImpl implements Profiler {
+
+    /** Configuration Admin PID of the profiler's settings ({@link ProfilerConfiguration}). */
+    public static final String PID = "org.hyperprof.profiler";
 
     /** Samples per batch handed to the consumers. */
     public static final int DEFAULT_BATCH_SIZE = 4096;
@@ -76,9 +81,15 @@ public final class ProfilerImpl implements Profiler {
     private volatile SessionSummary lastSummary;
     private boolean oneShotRunning;
 
-    @Activate
-    public ProfilerImpl(@Reference(name = "hostService") HostService hostService) {
+    public ProfilerImpl(HostService hostService) {
         this(hostService, DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_CAPACITY, DEFAULT_END_TIMEOUT);
+    }
+
+    /** The DS constructor: settings from Configuration Admin, defaults when none are set. */
+    @Activate
+    public ProfilerImpl(@Reference(name = "hostService") HostService hostService, ProfilerConfiguration config) {
+        this(hostService, config.batch_size(), config.consumer_queue_batches(),
+                Duration.ofSeconds(config.session_end_timeout_seconds()));
     }
 
     /**
@@ -92,6 +103,12 @@ public final class ProfilerImpl implements Profiler {
         }
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1 sample");
+        }
+        if (queueCapacity < 1) {
+            throw new IllegalArgumentException("consumer queue of " + queueCapacity + " batches must hold at least 1");
+        }
+        if (endTimeout.isNegative()) {
+            throw new IllegalArgumentException("session end wait " + endTimeout + " must not be negative");
         }
         this.hostService = hostService;
         this.batchSize = batchSize;

@@ -1,0 +1,79 @@
+package org.hyperprof.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.inject.Inject;
+
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionSummary;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.cm.ConfigurationAdmin;
+
+/** The profiler's batch size is a Configuration Admin setting (PID org.hyperprof.profiler) that takes effect. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class ProfilerConfigurationIT {
+
+    @Inject
+    BundleContext context;
+
+    @Configuration
+    public Option[] config() {
+        return HyperprofOptions.core(bundle(HyperprofOptions.bundleUrl("opreport")));
+    }
+
+    @Test
+    public void batchSizeSetThroughConfigurationAdminShapesTheBatchesConsumersGet() throws Exception {
+        HostService hosts = Services.await(context, HostService.class, "");
+        Profiler before = Services.await(context, Profiler.class, "");
+        ServiceReference<Profiler> oldRef = context.getServiceReference(Profiler.class);
+        ConfigurationAdmin cm = Services.await(context, ConfigurationAdmin.class, "");
+        ReportRenderer opreport = Services.await(context, ReportRenderer.class, "(report.name=opreport)");
+
+        Dictionary<String, Object> settings = new Hashtable<>();
+        settings.put("batch.size", 100);
+        cm.getConfiguration("org.hyperprof.profiler", "?").update(settings);
+        // The component restarts with the new settings: wait for the new service.
+        Profiler profiler = before;
+        for (int i = 0; i < 200 && (profiler == before
+                || oldRef.equals(context.getServiceReference(Profiler.class))); i++) {
+            Thread.sleep(50);
+            profiler = Services.await(context, Profiler.class, "");
+        }
+        hosts.load(HostService.DEFAULT_SCENARIO, null);
+        SessionSummary summary = profiler.profile(new ProfileRequest(List.of(), 50_000, List.of()),
+                ProgressListener.NONE);
+
+        StringBuilder text = new StringBuilder();
+        opreport.render(new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), text);
+        Matcher m = Pattern.compile("aggregated (\\d+) samples from (\\d+) batches").matcher(text);
+        assertTrue(text.toString(), m.find());
+        long samples = Long.parseLong(m.group(1));
+        long batches = Long.parseLong(m.group(2));
+        assertEquals(summary.accounting().delivered(), samples);
+        assertTrue("at most 100 samples per batch: " + samples + " in " + batches,
+                batches * 100 >= samples && samples > 1000);
+    }
+}
