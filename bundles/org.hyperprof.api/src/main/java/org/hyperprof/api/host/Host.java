@@ -54,6 +54,34 @@ public interface Host {
     /** Starts a new ground-truth interval (the profiler calls this when sampling starts). */
     void resetGroundTruth();
 
+    /** The state of a domain. @throws IllegalArgumentException naming the domains that exist */
+    DomainState domainState(int domid);
+
+    /**
+     * Pauses a domain ({@code xl pause}): its vCPUs stop being scheduled until
+     * {@link #unpauseDomain(int)}. Samples already in its buffers stay there.
+     *
+     * @throws IllegalStateException when the domain is destroyed
+     */
+    void pauseDomain(int domid);
+
+    /** Lets a paused domain run again. @throws IllegalStateException when the domain is destroyed */
+    void unpauseDomain(int domid);
+
+    /**
+     * Destroys a domain in the middle of whatever runs ({@code xl destroy}): it never runs again,
+     * Xenoprof frees its buffers and drops it from the active and passive lists. What its daemon
+     * already drained is kept; what was still in its buffers is counted as undrained.
+     */
+    void destroyDomain(int domid);
+
+    /**
+     * Named event counts of the machine itself, for reports: interrupts taken, postponed
+     * (PowerPC MSR[EE]=0), misattributed and lost; vCPU switches; and so on. Keys are stable
+     * dotted names such as {@code interrupts.postponed}.
+     */
+    java.util.Map<String, Long> counters();
+
     /** Null while the host can run; otherwise why it stopped. */
     String stopReason();
 

@@ -98,4 +98,55 @@ public interface PhysicalPmu {
      * Pentium 4, arch perfmon) set the mask here; the handler's {@link #checkCounters} clears it.
      */
     void acknowledgeInterrupt();
+
+    // ------------------------------------------------------------------ optional model features
+
+    /**
+     * Whether the PMU's interrupt can be taken only while the CPU enables external exceptions
+     * (PowerPC: the perfmon exception becomes an interrupt only with MSR[EE]=1). The simulation
+     * then postpones an asserted interrupt through stretches with EE=0. False on x86 (NMI).
+     */
+    default boolean gatedByExternalInterruptEnable() {
+        return false;
+    }
+
+    /**
+     * The address of the instruction that caused the last overflow, as the PMU latched it
+     * (PowerPC SIAR), or -1 when the model latches none.
+     */
+    default long sampledAddress() {
+        return -1;
+    }
+
+    /**
+     * The privilege of the code that caused the last overflow, as the PMU latched it (PowerPC
+     * MMCRA's sampled HV/PR bits, read with the bit assignment the model is configured for), as a
+     * CPL (0 hypervisor, 1 supervisor, 3 problem state), or -1 when the model latches none.
+     */
+    default int sampledCpl() {
+        return -1;
+    }
+
+    /**
+     * Whether an overflow alert is latched and not yet taken (PowerPC MMCR0[PMAO]): what the
+     * hypervisor polls at chosen points when it handles postponed samples that way.
+     */
+    default boolean alertPending() {
+        return interruptPending();
+    }
+
+    /** Configures AMD IBS ({@code XENOPROF_ibs_counter}); models without IBS refuse it. */
+    default void setupIbs(IbsConfig config) {
+        throw new IllegalStateException(model().cpuType() + " has no Instruction-Based Sampling (IBS)");
+    }
+
+    /**
+     * The NMI handler's IBS step: when fetch or op sample data is valid, writes the block Xen logs
+     * (marker pseudo-PC 13 for fetch or 14 for op, the linear address or RIP, then each 64-bit IBS
+     * register as two 32-bit halves, low first) into {@code entries} from index 0, re-arms, and
+     * returns how many entries it wrote (fetch 8, op 14, both 22; 0 when nothing is valid).
+     */
+    default int checkIbs(long[] entries) {
+        return 0;
+    }
 }

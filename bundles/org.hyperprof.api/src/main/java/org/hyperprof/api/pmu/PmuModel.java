@@ -57,4 +57,12 @@ public interface PmuModel {
      * @throws IllegalArgumentException for an unknown option or value, naming the allowed ones
      */
     PhysicalPmu createPmu(int cpu, Map<String, String> options);
+
+    /**
+     * AMD IBS capability bits (CPUID 0x8000001B EAX, bit 0 = valid) as Xenoprof's
+     * {@code get_ibs_caps} returns them; 0 for a model without IBS.
+     */
+    default long ibsCapabilities() {
+        return 0;
+    }
 }

@@ -3,16 +3,33 @@ package org.hyperprof.api.profiler;
 import java.util.List;
 
 /**
- * A one-shot profile: set up every listed domain as active (the hardware domain as primary),
- * start, run, stop, shut down.
+ * A one-shot profile: set up every listed domain as active (the hardware domain as primary) and
+ * every passive one as passive, start, run, stop, shut down.
  *
- * @param events        events in OProfile syntax; empty = the model's default
- * @param micros        simulated microseconds to run
- * @param activeDomains domains to profile actively; empty = every domain
+ * @param events         events in OProfile syntax; empty = the model's default
+ * @param micros         simulated microseconds to run
+ * @param activeDomains  domains to profile actively; empty = every domain that can be active
+ *                       and is not listed as passive
+ * @param passiveDomains domains the primary profiles passively ({@code --passive-domains})
+ * @param passiveImages  kernel images the primary resolves each passive domain's kernel with
+ *                       ({@code --passive-images}), in the order of {@code passiveDomains}; an
+ *                       empty list or a missing entry leaves that kernel coarse ({@code domain<N>-kernel})
+ * @param callgraphDepth call-trace depth ({@code --callgraph}); 0 = no call traces
  */
-public record ProfileRequest(List<String> events, long micros, List<Integer> activeDomains) {
+public record ProfileRequest(List<String> events, long micros, List<Integer> activeDomains,
+        List<Integer> passiveDomains, List<String> passiveImages, int callgraphDepth) {
     public ProfileRequest {
         events = List.copyOf(events);
         activeDomains = List.copyOf(activeDomains);
+        passiveDomains = List.copyOf(passiveDomains);
+        passiveImages = List.copyOf(passiveImages);
+        if (callgraphDepth < 0) {
+            throw new IllegalArgumentException("call-graph depth " + callgraphDepth + " must not be negative");
+        }
+    }
+
+    /** Active domains only, no call traces. */
+    public ProfileRequest(List<String> events, long micros, List<Integer> activeDomains) {
+        this(events, micros, activeDomains, List.of(), List.of(), 0);
     }
 }

@@ -18,13 +18,29 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  */
 public record SessionSummary(long sessionId, Accounting accounting, List<BufferAccounting> buffers,
         List<ConsumerAccounting> consumers, XenoprofStatistics hypervisor, GroundTruth groundTruth,
-        long simulatedCycles, String endReason) {
+        long simulatedCycles, String endReason, java.util.Map<String, Long> hostCounters, List<String> notes) {
 
     public static final String COMPLETED = "completed";
 
+    /**
+     * @param hostCounters the host's named counters over the session (see
+     *                     {@code Host.counters()}): postponed or misattributed interrupts and the like
+     * @param notes        problems met that did not stop the session, one line each (a symbol file
+     *                     that could not be read, a domain destroyed mid-session, ...)
+     */
     public SessionSummary {
         buffers = List.copyOf(buffers);
         consumers = List.copyOf(consumers);
+        hostCounters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(hostCounters));
+        notes = List.copyOf(notes);
+    }
+
+    /** A summary without host counters or notes. */
+    public SessionSummary(long sessionId, Accounting accounting, List<BufferAccounting> buffers,
+            List<ConsumerAccounting> consumers, XenoprofStatistics hypervisor, GroundTruth groundTruth,
+            long simulatedCycles, String endReason) {
+        this(sessionId, accounting, buffers, consumers, hypervisor, groundTruth, simulatedCycles, endReason,
+                java.util.Map.of(), List.of());
     }
 
     public boolean completed() {
