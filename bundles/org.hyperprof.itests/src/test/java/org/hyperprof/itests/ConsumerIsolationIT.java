@@ -1,0 +1,165 @@
+package org.hyperprof.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.inject.Inject;
+
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+
+/**
+ * A consumer that throws and one that stalls are isolated: sampling, the session and the other
+ * consumers carry on, and what the two missed is counted in the summary.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class ConsumerIsolationIT {
+
+    @Inject
+    BundleContext context;
+
+    @Configuration
+    public Option[] config() {
+        return HyperprofOptions.core(bundle(HyperprofOptions.bundleUrl("opreport")));
+    }
+
+    /** Throws on every batch. */
+    static final class ThrowingConsumer implements SampleConsumer {
+        final AtomicLong batches = new AtomicLong();
+        volatile SessionSummary ended;
+
+        @Override
+        public void sessionStarted(SessionInfo session) {
+        }
+
+        @Override
+        public void samples(SampleBatch batch) {
+            batches.incrementAndGet();
+            throw new IllegalStateException("this consumer fails on purpose");
+        }
+
+        @Override
+        public void sessionEnded(SessionSummary summary) {
+            ended = summary;
+        }
+    }
+
+    /** Blocks in its first batch until released: its queue fills while sampling goes on. */
+    static final class StallingConsumer implements SampleConsumer {
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch stalled = new CountDownLatch(1);
+
+        @Override
+        public void sessionStarted(SessionInfo session) {
+        }
+
+        @Override
+        public void samples(SampleBatch batch) {
+            stalled.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void sessionEnded(SessionSummary summary) {
+        }
+    }
+
+    private ServiceRegistration<SampleConsumer> register(String name, SampleConsumer consumer) {
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put(SampleConsumer.NAME, name);
+        return context.registerService(SampleConsumer.class, consumer, props);
+    }
+
+    @Test
+    public void throwingAndStallingConsumersAreIsolatedAndTheirMissesCounted() throws Exception {
+        HostService hosts = Services.await(context, HostService.class, "");
+        Profiler profiler = Services.await(context, Profiler.class, "");
+        Services.await(context, ReportRenderer.class, "(report.name=opreport)");
+        hosts.load(HostService.DEFAULT_SCENARIO, null);
+
+        ThrowingConsumer throwing = new ThrowingConsumer();
+        StallingConsumer stalling = new StallingConsumer();
+        ServiceRegistration<SampleConsumer> t = register("throwing", throwing);
+        ServiceRegistration<SampleConsumer> s = register("stalling", stalling);
+        try {
+            // Long enough for far more batches than a consumer queue holds (64 batches of 4096).
+            Thread releaser = new Thread(() -> {
+                try {
+                    stalling.stalled.await(60, TimeUnit.SECONDS);
+                    Thread.sleep(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stalling.release.countDown();
+            });
+            releaser.start();
+            SessionSummary summary = profiler.profile(new ProfileRequest(List.of("CPU_CLK_UNHALTED:6000:0:1:1"),
+                    2_000_000, List.of()), ProgressListener.NONE);
+            releaser.join();
+
+            assertTrue(summary.endReason(), summary.completed());
+            assertTrue(summary.accounting().balanced());
+            long delivered = summary.accounting().delivered();
+            assertTrue("enough samples to overflow a stalled queue: " + delivered, delivered > 70 * 4096);
+
+            ConsumerAccounting op = books(summary, "opreport");
+            assertEquals("the healthy consumer got every sample", delivered, op.received());
+            assertEquals(0, op.missed());
+
+            ConsumerAccounting th = books(summary, "throwing");
+            assertEquals("every sample the throwing consumer was handed is missed", delivered,
+                    th.received() + th.missed());
+            assertEquals(delivered, th.missed());
+            assertNotNull(th.problem());
+            assertTrue(th.problem(), th.problem().contains("fails on purpose"));
+            assertTrue("it heard every batch", throwing.batches.get() > 0);
+
+            ConsumerAccounting st = books(summary, "stalling");
+            assertEquals(delivered, st.received() + st.missed());
+            assertTrue("the stalled consumer missed what its full queue could not take: " + st, st.missed() > 0);
+        } finally {
+            t.unregister();
+            s.unregister();
+        }
+        // The profiler is healthy without them.
+        SessionSummary after = profiler.profile(new ProfileRequest(List.of(), 50_000, List.of()),
+                ProgressListener.NONE);
+        assertTrue(after.completed());
+        assertEquals(List.of("opreport"), after.consumers().stream().map(ConsumerAccounting::consumer).toList());
+    }
+
+    private static ConsumerAccounting books(SessionSummary summary, String name) {
+        return summary.consumers().stream().filter(c -> c.consumer().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " not in " + summary.consumers()));
+    }
+}
