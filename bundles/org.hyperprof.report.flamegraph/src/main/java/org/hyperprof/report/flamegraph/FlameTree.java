@@ -1,0 +1,257 @@
+package org.hyperprof.report.flamegraph;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionInfo;
+
+/**
+ * The stacks of one counter as named frames, ready to print: the interned stacks of a
+ * {@link StackAggregate.Snapshot} with domain, vCPU and code frames turned into names, and frames
+ * whose printed names are equal merged (two stacks that print the same are one stack, as folded
+ * stacks have one line per distinct stack). Built when a report is asked for, off the sample path.
+ *
+ * <h2>Frame names</h2>
+ * <ul>
+ * <li>The root frame of every stack is the domain's name ({@code Domain-0}); with the
+ * {@code vcpus} option a {@code vcpuN} frame follows.</li>
+ * <li>Then the code frames, from the outermost caller down to the sampled function: the symbol
+ * name, or {@code [image]} for code no symbol covers (the image {@code (unknown)}, which stands for
+ * a PC no mapping covers, becomes {@code [unknown]}).</li>
+ * <li>Each code frame carries its {@link FrameKind#suffix kind suffix}: {@code _[x]} hypervisor,
+ * {@code _[k]} kernel or module, none for user code.</li>
+ * <li>A {@code ;} inside a name would split the frame, so it becomes {@code :}; control characters
+ * (which would break the one-line-per-stack format) become {@code ?}.</li>
+ * </ul>
+ * Children are ordered by name, so the tree and the folded lines come out the same for the same
+ * samples, whatever order they arrived in.
+ */
+final class FlameTree {
+
+    /** One frame with everything drawn or printed below it. */
+    static final class Node {
+        final String name;
+        final FrameKind kind;
+        final int depth;
+        /** The images the frame's code lies in (empty for domain, vCPU and the whole session). */
+        final TreeSet<String> images = new TreeSet<>();
+        long self;
+        long total;
+        List<Node> children = new ArrayList<>();
+        private Map<String, Node> byFoldedName = new HashMap<>();
+
+        Node(String name, FrameKind kind, int depth) {
+            this.name = name;
+            this.kind = kind;
+            this.depth = depth;
+        }
+
+        /** The name as folded stacks print it: the name plus the kind's suffix. */
+        String foldedName() {
+            return name + kind.suffix;
+        }
+
+        Node child(String childName, FrameKind childKind) {
+            String key = childName + childKind.suffix;
+            Node c = byFoldedName.get(key);
+            if (c == null) {
+                c = new Node(childName, childKind, depth + 1);
+                byFoldedName.put(key, c);
+                children.add(c);
+            }
+            return c;
+        }
+
+        /** The images in words, for hover details. */
+        String imagesInWords() {
+            return String.join(", ", images);
+        }
+    }
+
+    final SessionInfo info;
+    final int counter;
+    final int domain;
+    final Node root;
+    /** Depth of the deepest frame (the root is depth 0). */
+    final int maxDepth;
+
+    private FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDepth) {
+        this.info = info;
+        this.counter = counter;
+        this.domain = domain;
+        this.root = root;
+        this.maxDepth = maxDepth;
+    }
+
+    long total() {
+        return root.total;
+    }
+
+    /**
+     * The named stacks of {@code options.counter()}, all domains or only {@code domain}.
+     *
+     * @throws ReportException when the counter is not the session's, or there is no sample to show
+     */
+    static FlameTree build(StackAggregate.Snapshot snapshot, FlameOptions options, int domain)
+            throws ReportException {
+        SessionInfo info = snapshot.info();
+        int counters = snapshot.selfSamples().length;
+        if (options.counter() >= counters) {
+            throw new ReportException("session " + info.sessionId() + " has " + counters + " counter"
+                    + (counters == 1 ? "" : "s") + " (" + counterList(info) + "); there is no counter "
+                    + options.counter() + ", ask for counter=0" + (counters > 1 ? " to counter=" + (counters - 1) : ""));
+        }
+        StackTrie trie = snapshot.trie();
+        long[] self = snapshot.selfSamples()[options.counter()];
+        SessionDictionary dictionary = info.dictionary();
+        Node root = new Node("all", FrameKind.ALL, 0);
+        Node[] named = new Node[trie.size()];
+        named[StackTrie.ROOT] = root;
+        // Parents have lower ids than their children, so one upward pass names every node.
+        for (int n = StackTrie.ROOT + 1; n < trie.size(); n++) {
+            Node parent = named[trie.parent(n)];
+            if (parent == null) {
+                continue;
+            }
+            int frame = trie.frame(n);
+            int depth = trie.depth(n);
+            Node node;
+            if (depth == StackTrie.DOMAIN_DEPTH) {
+                node = domain == ReportRequest.ALL_DOMAINS || domain == frame
+                        ? parent.child(clean(info.domainName(frame)), FrameKind.DOMAIN)
+                        : null;
+            } else if (depth == StackTrie.VCPU_DEPTH) {
+                node = options.vcpus() ? parent.child("vcpu" + frame, FrameKind.VCPU) : parent;
+            } else {
+                int image = frame >= 0 ? dictionary.symbolImage(frame) : ~frame;
+                FrameKind kind = FrameKind.of(dictionary.imageKind(image));
+                String imageName = dictionary.imageName(image);
+                String name = frame >= 0 ? dictionary.symbolName(frame) : null;
+                node = parent.child(name == null || name.isBlank() ? bracketed(imageName) : clean(name), kind);
+                node.images.add(clean(imageName));
+            }
+            named[n] = node;
+            if (node != null) {
+                node.self += self[n];
+            }
+        }
+        int maxDepth = settle(root);
+        if (root.total == 0) {
+            throw new ReportException(nothingToShow(snapshot, options.counter(), domain));
+        }
+        return new FlameTree(info, options.counter(), domain, root, maxDepth);
+    }
+
+    /** Totals, drops frames without samples, orders children by name; answers the deepest depth. */
+    private static int settle(Node node) {
+        long total = node.self;
+        int deepest = node.depth;
+        List<Node> kept = new ArrayList<>(node.children.size());
+        for (Node c : node.children) {
+            int d = settle(c);
+            if (c.total > 0) {
+                kept.add(c);
+                total += c.total;
+                deepest = Math.max(deepest, d);
+            }
+        }
+        kept.sort(Comparator.comparing(Node::foldedName));
+        node.children = kept;
+        node.byFoldedName = null;
+        node.total = total;
+        return deepest;
+    }
+
+    /** A name fit for one folded frame (see the class comment). */
+    static String clean(String name) {
+        if (name == null || name.isEmpty()) {
+            return "?";
+        }
+        StringBuilder b = null;
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            char replacement = ch == ';' ? ':' : Character.isISOControl(ch) ? '?' : ch;
+            if (replacement != ch && b == null) {
+                b = new StringBuilder(name.substring(0, i));
+            }
+            if (b != null) {
+                b.append(replacement);
+            }
+        }
+        return b == null ? name : b.toString();
+    }
+
+    /** {@code [image]} for code no symbol covers; an image already named in brackets or parentheses keeps one pair. */
+    static String bracketed(String imageName) {
+        String name = clean(imageName);
+        if (name.length() >= 2 && (name.startsWith("(") && name.endsWith(")")
+                || name.startsWith("[") && name.endsWith("]"))) {
+            name = name.substring(1, name.length() - 1);
+        }
+        return "[" + name + "]";
+    }
+
+    private static String nothingToShow(StackAggregate.Snapshot snapshot, int counter, int domain) {
+        SessionInfo info = snapshot.info();
+        String session = "session " + info.sessionId();
+        if (snapshot.samples() == 0) {
+            String books = snapshot.summary() == null ? "it is still running; try again when samples arrive"
+                    : "it ended (" + snapshot.summary().endReason() + ") with " + snapshot.summary().accounting().line();
+            String rejected = snapshot.rejectedSamples() == 0 ? ""
+                    : "; " + snapshot.rejectedSamples() + " samples were rejected, first: " + snapshot.firstRejection();
+            return "the flame graph has no samples of " + session + " (" + snapshot.batches() + " batches received): "
+                    + books + rejected + ". Profile for longer or with a smaller count, then write it again";
+        }
+        Map<String, Long> byDomain = samplesByDomain(snapshot, counter);
+        if (domain != ReportRequest.ALL_DOMAINS && !byDomain.isEmpty()) {
+            return "domain " + domain + " (" + info.domainName(domain) + ") has no samples of counter " + counter
+                    + " in " + session + "; the domains with samples are "
+                    + byDomain.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + " samples)")
+                            .collect(Collectors.joining(", "))
+                    + "; ask for one of them or for all domains";
+        }
+        return session + " has no samples of counter " + counter + " (" + counterName(info, counter) + ") but "
+                + snapshot.samples() + " of its other counters; ask for one of those with counter=N ("
+                + counterList(info) + ")";
+    }
+
+    /** Domain "id name" to its samples of {@code counter}, for error messages. */
+    private static Map<String, Long> samplesByDomain(StackAggregate.Snapshot snapshot, int counter) {
+        StackTrie trie = snapshot.trie();
+        long[] self = snapshot.selfSamples()[counter];
+        Map<String, Long> byDomain = new TreeMap<>();
+        for (int n = StackTrie.ROOT + 1; n < trie.size(); n++) {
+            if (self[n] == 0) {
+                continue;
+            }
+            int d = n;
+            while (trie.depth(d) > StackTrie.DOMAIN_DEPTH) {
+                d = trie.parent(d);
+            }
+            int domid = trie.frame(d);
+            byDomain.merge(domid + " " + snapshot.info().domainName(domid), self[n], Long::sum);
+        }
+        return byDomain;
+    }
+
+    static String counterName(SessionInfo info, int counter) {
+        return counter < info.counters().size() ? info.counters().get(counter).event().name() : "none";
+    }
+
+    private static String counterList(SessionInfo info) {
+        List<String> names = new ArrayList<>();
+        for (int c = 0; c < info.counters().size(); c++) {
+            names.add(c + " " + counterName(info, c));
+        }
+        return String.join(", ", names);
+    }
+}
