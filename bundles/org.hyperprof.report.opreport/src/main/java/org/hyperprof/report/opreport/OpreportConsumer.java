@@ -18,11 +18,13 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.osgi.service.component.annotations.Component;
 
 /**
- * The {@code opreport} sample consumer: aggregates each session's samples per domain, counter,
- * image and symbol, and prints them as OProfile's opreport would - once merged over all domains
- * (which the original could only get by concatenating per-domain reports by hand), then each
- * domain's own report - with the hypervisor / kernel / user split, the accounting, and, when the
- * simulator supplied the ground truth, the true share and the error of every row.
+ * The {@code opreport} sample consumer: aggregates each session's samples per domain, vCPU, counter,
+ * image, symbol and PC, and the caller&rarr;callee arcs of their call chains, and prints them as
+ * OProfile's opreport would - once merged over all domains (which the original could only get by
+ * concatenating per-domain reports by hand), then each domain's own report - with the image and
+ * symbol summaries (-l), per-instruction details (-d), the call graph (-c), the hypervisor /
+ * kernel / user split, the accounting, and, when the simulator supplied the ground truth, the true
+ * share and the error of every row. {@link #options()} lists what a request may ask for.
  *
  * <p>Calls from the profiler come on this consumer's own delivery thread; reports may be rendered
  * from any thread at any time, also while the session runs. It keeps the last
@@ -150,7 +152,8 @@ public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
         synchronized (sessions) {
             strays = new OpreportText.ConsumerStrays(strayDeliveries, straySamples, firstStray);
         }
-        String text = new OpreportText(session.snapshot(), options).render(request.domain(), strays);
+        SessionAggregate.Snapshot snapshot = session.snapshot(options.callgraph(), options.details());
+        String text = new OpreportText(snapshot, options).render(request.domain(), strays);
         out.append(text);
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,6 +12,9 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.hyperprof.api.pmu.CounterConfig;
@@ -34,13 +38,27 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  *
  * <p>Layout: OProfile's header (CPU and speed, one "Counted ..." line per counter), then for all
  * domains the merged report followed by each domain's own report (for one domain only its own),
- * each with an image summary and a symbol summary (opreport -l columns: one samples / % pair per
- * counter, optionally true % and error) and the hypervisor / kernel / user split; then the
- * accounting and the notes that say what the percentages are over.
+ * each with an image summary, a symbol summary (opreport -l columns: one samples / % pair per
+ * counter, optionally true % and error, optionally each symbol's samples per PC as opreport -d),
+ * the call graph in opreport -c's layout when asked for, and the hypervisor / kernel / user split;
+ * then the accounting and the notes that say what the percentages are over.
+ *
+ * <p>Rows are first collected at full resolution, one per (domain, vCPU, image, symbol); each
+ * section then adds up what its options merge: the vCPUs unless {@code vcpu} keeps them apart, and
+ * in the report of all domains the domains when {@code merge=domain} asks for it.
  */
 final class OpreportText {
 
     static final String NO_SYMBOLS = "(no symbols)";
+
+    /** How opreport -c marks a symbol's own samples among its callees. */
+    static final String SELF_MARK = " [self]";
+
+    /** opreport -c's rule between call-graph blocks: 79 dashes. */
+    static final String BLOCK_RULE = "-".repeat(79);
+
+    /** The domain or vCPU of a row that adds up several. */
+    private static final int MERGED = -1;
 
     /** Split classes in print order; index = {@link #splitClass(ImageKind)}. */
     private static final int HYPERVISOR = 0;
@@ -48,6 +66,9 @@ final class OpreportText {
     private static final int USER = 2;
     private static final int UNKNOWN = 3;
     private static final int CLASSES = 4;
+
+    /** OProfile's Xen patch names for a passive domain's samples (xenoprof-facts 8.5). */
+    private static final Pattern PSEUDO_IMAGE = Pattern.compile("domain(\\d+)-(xen|kernel|modules|apps)");
 
     private final SessionAggregate.Snapshot snapshot;
     private final SessionInfo info;
@@ -57,34 +78,45 @@ final class OpreportText {
     private final ReportOptions options;
     private final GroundTruth truth;
 
-    private final Map<ImageKey, Row> imageRows = new HashMap<>();
-    private final Map<SymbolKey, Row> symbolRows = new HashMap<>();
+    /** Rows at full resolution: one per (domain, vCPU, image) and per (domain, vCPU, image, symbol). */
+    private final Map<Key, Row> imageRows = new HashMap<>();
+    private final Map<Key, Row> symbolRows = new HashMap<>();
+    /** Per symbol key: samples in which it was a caller but not the leaf. */
+    private final Map<Key, long[]> callerOnly = new HashMap<>();
+    /** Per caller&rarr;callee arc of symbol keys: samples with that pair of adjacent frames. */
+    private final Map<Arc, long[]> arcs = new HashMap<>();
+    /** Per symbol key: samples per PC. */
+    private final Map<Key, Map<Long, long[]>> addresses = new HashMap<>();
     private final SortedSet<Integer> sampledDomains = new TreeSet<>();
     /** The domains whose samples could reach a buffer: the population the true shares are over. */
     private final SortedSet<Integer> profiledDomains = new TreeSet<>();
     /** Per profiled domain: true milli-events [counter][split class]. */
     private final Map<Integer, long[][]> trueSplit = new HashMap<>();
+    /** Samples (and true milli-events) of every profiled domain together, per counter. */
+    private final long[] wholeTotal;
+    private final long[] wholeTrueTotal;
 
-    private record ImageKey(int domain, String image) {
+    /**
+     * What a row is about. {@code domain} and {@code vcpu} are {@link #MERGED} when the row adds
+     * up several; {@code symbol} is null for an image row.
+     */
+    private record Key(int domain, int vcpu, String image, String symbol) {
     }
 
-    private record SymbolKey(int domain, String image, String symbol) {
+    /** A pair of adjacent frames of a stack: {@code caller} called {@code callee}. */
+    private record Arc(Key caller, Key callee) {
     }
 
-    /** One row of a summary: an image (symbol null) or a symbol, its samples and true milli-events per counter. */
+    /** One row of a summary: its samples and true milli-events per counter. */
     private static final class Row {
-        final int domain;
-        final String image;
+        final Key key;
         final ImageKind kind;
-        final String symbol;
         final long[] samples;
         final long[] trueMilli;
 
-        Row(int domain, String image, ImageKind kind, String symbol, int counters) {
-            this.domain = domain;
-            this.image = image;
+        Row(Key key, ImageKind kind, int counters) {
+            this.key = key;
             this.kind = kind;
-            this.symbol = symbol;
             this.samples = new long[counters];
             this.trueMilli = new long[counters];
         }
@@ -103,6 +135,14 @@ final class OpreportText {
         if (truth != null) {
             collectTruth();
         }
+        wholeTotal = new long[counterCount];
+        wholeTrueTotal = new long[counterCount];
+        for (Row row : imageRows.values()) {
+            for (int c = 0; c < counterCount; c++) {
+                wholeTotal[c] += row.samples[c];
+                wholeTrueTotal[c] += row.trueMilli[c];
+            }
+        }
     }
 
     /** The report for {@code domain} ({@link ReportRequest#ALL_DOMAINS}: merged, then every domain). */
@@ -116,13 +156,18 @@ final class OpreportText {
         }
         StringBuilder out = new StringBuilder(8192);
         header(out);
+        String own = options.global() ? ": its own report (% of the samples of every profiled domain together)"
+                : ": its own report (% of its own samples)";
         if (all) {
-            section(out, "All domains, merged (% of the samples of every profiled domain together)", null);
+            section(out, options.mergeDomains()
+                    ? "All domains, merged into one set of rows (merge=domain; % of the samples of every profiled"
+                            + " domain together)"
+                    : "All domains, merged (% of the samples of every profiled domain together)", null);
             for (int d : reportedDomains()) {
-                section(out, domainTitle(d) + ": its own report (% of its own samples)", d);
+                section(out, domainTitle(d) + own, d);
             }
         } else {
-            section(out, domainTitle(domain) + ": its own report (% of its own samples)", domain);
+            section(out, domainTitle(domain) + own, domain);
         }
         accounting(out, all ? null : domain, strays);
         notes(out, all);
@@ -131,27 +176,65 @@ final class OpreportText {
 
     // ---------------------------------------------------------------- collecting
 
+    /** Rows from the snapshot's counts; the call graph's and the details' only when asked for. */
     private void collectSamples() {
         SessionDictionary dictionary = info.dictionary();
-        snapshot.imageSamples().forEach((key, count) -> {
-            int d = SessionAggregate.keyDomain(key);
-            int image = SessionAggregate.keyId(key);
-            String name = dictionary.imageName(image);
-            Row row = imageRows.computeIfAbsent(new ImageKey(d, name),
-                    k -> new Row(d, name, dictionary.imageKind(image), null, counterCount));
-            row.samples[SessionAggregate.keyCounter(key)] += count;
+        snapshot.imageSamples().forEach((k, count) -> {
+            int context = SessionAggregate.keyContext(k);
+            int d = snapshot.domain(context);
+            int image = SessionAggregate.keyId(k);
+            Key key = new Key(d, snapshot.vcpu(context), dictionary.imageName(image), null);
+            imageRows.computeIfAbsent(key, x -> new Row(x, dictionary.imageKind(image), counterCount))
+                    .samples[SessionAggregate.keyCounter(k)] += count;
             sampledDomains.add(d);
         });
-        snapshot.symbolSamples().forEach((key, count) -> {
-            int d = SessionAggregate.keyDomain(key);
-            int slot = SessionAggregate.keyId(key);
-            int image = slot < 0 ? ~slot : dictionary.symbolImage(slot);
-            String imageName = dictionary.imageName(image);
-            String symbol = slot < 0 ? NO_SYMBOLS : dictionary.symbolName(slot);
-            Row row = symbolRows.computeIfAbsent(new SymbolKey(d, imageName, symbol),
-                    k -> new Row(d, imageName, dictionary.imageKind(image), symbol, counterCount));
-            row.samples[SessionAggregate.keyCounter(key)] += count;
+        snapshot.symbolSamples().forEach((k, count) -> {
+            int context = SessionAggregate.keyContext(k);
+            int slot = SessionAggregate.keyId(k);
+            Key key = symbolKey(dictionary, snapshot.domain(context), snapshot.vcpu(context), slot);
+            symbolRows.computeIfAbsent(key, x -> new Row(x, dictionary.imageKind(slotImage(dictionary, slot)),
+                    counterCount)).samples[SessionAggregate.keyCounter(k)] += count;
         });
+        if (options.callgraph()) {
+            snapshot.callerOnlySamples().forEach((k, count) -> {
+                int context = SessionAggregate.keyContext(k);
+                Key key = symbolKey(dictionary, snapshot.domain(context), snapshot.vcpu(context),
+                        SessionAggregate.keyId(k));
+                callerOnly.computeIfAbsent(key, x -> new long[counterCount])
+                        [SessionAggregate.keyCounter(k)] += count;
+            });
+            LongPairIds arcIds = snapshot.arcs();
+            snapshot.arcSamples().forEach((k, count) -> {
+                int context = SessionAggregate.keyContext(k);
+                int d = snapshot.domain(context);
+                int v = snapshot.vcpu(context);
+                int arc = SessionAggregate.keyId(k);
+                Arc key = new Arc(symbolKey(dictionary, d, v, (int) arcIds.first(arc)),
+                        symbolKey(dictionary, d, v, (int) arcIds.second(arc)));
+                arcs.computeIfAbsent(key, x -> new long[counterCount])[SessionAggregate.keyCounter(k)] += count;
+            });
+        }
+        if (options.details()) {
+            LongPairIds addressIds = snapshot.addresses();
+            snapshot.addressSamples().forEach((k, count) -> {
+                int context = SessionAggregate.keyContext(k);
+                int address = SessionAggregate.keyId(k);
+                Key key = symbolKey(dictionary, snapshot.domain(context), snapshot.vcpu(context),
+                        (int) addressIds.first(address));
+                addresses.computeIfAbsent(key, x -> new HashMap<>())
+                        .computeIfAbsent(addressIds.second(address), x -> new long[counterCount])
+                        [SessionAggregate.keyCounter(k)] += count;
+            });
+        }
+    }
+
+    private static int slotImage(SessionDictionary dictionary, int slot) {
+        return slot < 0 ? ~slot : dictionary.symbolImage(slot);
+    }
+
+    private static Key symbolKey(SessionDictionary dictionary, int domain, int vcpu, int slot) {
+        String image = dictionary.imageName(slotImage(dictionary, slot));
+        return new Key(domain, vcpu, image, slot < 0 ? NO_SYMBOLS : dictionary.symbolName(slot));
     }
 
     private void collectProfiledDomains() {
@@ -176,14 +259,14 @@ final class OpreportText {
     private void collectTruth() {
         Map<Integer, Set<String>> sampledImages = new HashMap<>();
         for (Row row : imageRows.values()) {
-            sampledImages.computeIfAbsent(row.domain, k -> new HashSet<>()).add(row.image);
+            sampledImages.computeIfAbsent(row.key.domain(), k -> new HashSet<>()).add(row.key.image());
         }
-        Map<ImageKey, Set<String>> namedSymbols = new HashMap<>();
+        Map<String, Set<String>> namedSymbols = new HashMap<>();
         for (Row row : symbolRows.values()) {
-            Set<String> named = namedSymbols.computeIfAbsent(new ImageKey(row.domain, row.image),
+            Set<String> named = namedSymbols.computeIfAbsent(row.key.domain() + "/" + row.key.image(),
                     k -> new HashSet<>());
-            if (!NO_SYMBOLS.equals(row.symbol)) {
-                named.add(row.symbol);
+            if (!NO_SYMBOLS.equals(row.key.symbol())) {
+                named.add(row.key.symbol());
             }
         }
         Signal[] signals = new Signal[counterCount];
@@ -217,18 +300,16 @@ final class OpreportText {
                 }
             }
             String symbol = t.symbol() == null ? NO_SYMBOLS : t.symbol();
-            Set<String> named = namedSymbols.get(new ImageKey(d, image));
+            Set<String> named = namedSymbols.get(d + "/" + image);
             boolean resolvedWithoutSymbols = named != null && named.isEmpty();
             boolean pseudoWithoutIt = !image.equals(t.image()) && (named == null || !named.contains(symbol));
             if (resolvedWithoutSymbols || pseudoWithoutIt) {
                 symbol = NO_SYMBOLS;
             }
-            String rowImage = image;
-            String rowSymbol = symbol;
-            Row imageRow = imageRows.computeIfAbsent(new ImageKey(d, rowImage),
-                    k -> new Row(d, rowImage, t.kind(), null, counterCount));
-            Row symbolRow = symbolRows.computeIfAbsent(new SymbolKey(d, rowImage, rowSymbol),
-                    k -> new Row(d, rowImage, t.kind(), rowSymbol, counterCount));
+            Row imageRow = imageRows.computeIfAbsent(new Key(d, t.vcpu(), image, null),
+                    k -> new Row(k, t.kind(), counterCount));
+            Row symbolRow = symbolRows.computeIfAbsent(new Key(d, t.vcpu(), image, symbol),
+                    k -> new Row(k, t.kind(), counterCount));
             for (int c = 0; c < counterCount; c++) {
                 imageRow.trueMilli[c] += milli[c];
                 symbolRow.trueMilli[c] += milli[c];
@@ -255,6 +336,56 @@ final class OpreportText {
             case USER -> USER;
             case UNKNOWN -> UNKNOWN;
         };
+    }
+
+    // ---------------------------------------------------------------- merging rows for a section
+
+    /** The key a full-resolution key is shown under in a section (merged = the report of all domains). */
+    private Key project(Key key, boolean merged) {
+        int domain = merged && options.mergeDomains() ? MERGED : key.domain();
+        int vcpu = options.separateVcpus() ? key.vcpu() : MERGED;
+        if (domain == key.domain() && vcpu == key.vcpu()) {
+            return key;
+        }
+        return new Key(domain, vcpu, key.image(), key.symbol());
+    }
+
+    private static boolean inSection(Key key, Integer domain) {
+        return domain == null || key.domain() == domain;
+    }
+
+    /** The section's rows: those of its domain (or all), added up as its options merge them. */
+    private Map<Key, Row> sectionRows(Map<Key, Row> rows, Integer domain) {
+        boolean merged = domain == null;
+        Map<Key, Row> shown = new HashMap<>();
+        for (Row row : rows.values()) {
+            if (!inSection(row.key, domain)) {
+                continue;
+            }
+            Row sum = shown.computeIfAbsent(project(row.key, merged), k -> new Row(k, row.kind, counterCount));
+            for (int c = 0; c < counterCount; c++) {
+                sum.samples[c] += row.samples[c];
+                sum.trueMilli[c] += row.trueMilli[c];
+            }
+        }
+        return shown;
+    }
+
+    private <K> Map<K, long[]> sectionCounts(Map<K, long[]> counts, Function<K, Key> domainOf, Integer domain,
+            Function<K, K> projection) {
+        Map<K, long[]> shown = new HashMap<>();
+        for (Map.Entry<K, long[]> e : counts.entrySet()) {
+            if (inSection(domainOf.apply(e.getKey()), domain)) {
+                add(shown.computeIfAbsent(projection.apply(e.getKey()), k -> new long[counterCount]), e.getValue());
+            }
+        }
+        return shown;
+    }
+
+    private static void add(long[] sum, long[] part) {
+        for (int c = 0; c < sum.length; c++) {
+            sum[c] += part[c];
+        }
     }
 
     // ---------------------------------------------------------------- header and sections
@@ -284,8 +415,7 @@ final class OpreportText {
 
     private void section(StringBuilder out, String title, Integer domain) {
         boolean merged = domain == null;
-        List<Row> images = imageRows.values().stream().filter(r -> merged || r.domain == domain)
-                .sorted(ROW_ORDER).toList();
+        List<Row> images = sectionRows(imageRows, domain).values().stream().sorted(ROW_ORDER).toList();
         long[] total = new long[counterCount];
         long[] trueTotal = new long[counterCount];
         for (Row row : images) {
@@ -305,33 +435,255 @@ final class OpreportText {
                 return;
             }
         }
+        // the totals percentages are over: the section's own, or with global the whole profile's
+        long[] base = options.global() ? wholeTotal : total;
+        long[] trueBase = options.global() ? wholeTrueTotal : trueTotal;
+        boolean blank = false;
         if (options.images()) {
             out.append("Image summary:\n");
-            TextTable table = new TextTable(headings(merged, false));
+            TextTable table = new TextTable(headings(merged, false, false, truth != null));
             for (Row row : images) {
-                table.add(cells(row, total, trueTotal, merged));
+                table.add(cells(row, base, trueBase, merged, false, truth != null));
             }
             table.write(out);
+            blank = true;
         }
         if (options.symbols()) {
-            List<Row> symbols = symbolRows.values().stream().filter(r -> merged || r.domain == domain)
-                    .sorted(ROW_ORDER).toList();
-            int shown = Math.min(options.top(), symbols.size());
-            out.append(options.images() ? "\n" : "").append("Symbol summary (")
-                    .append(shown < symbols.size() ? "top " + shown + " of " : "all ").append(symbols.size())
-                    .append(" rows):\n");
-            TextTable table = new TextTable(headings(merged, true));
-            for (Row row : symbols.subList(0, shown)) {
-                table.add(cells(row, total, trueTotal, merged));
-            }
-            table.write(out);
-            if (shown < symbols.size()) {
-                hiddenRows(out, symbols.subList(shown, symbols.size()), total, trueTotal);
-            }
+            symbolSummary(out.append(blank ? "\n" : ""), domain, base, trueBase);
+            blank = true;
+        }
+        if (options.callgraph()) {
+            callgraph(out.append(blank ? "\n" : ""), domain, base);
         }
         out.append('\n');
-        split(out, images, total, domain);
+        split(out, domain, total);
+        if (!merged) {
+            passiveDomain(out, domain);
+        }
     }
+
+    private void symbolSummary(StringBuilder out, Integer domain, long[] base, long[] trueBase) {
+        boolean merged = domain == null;
+        List<Row> symbols = sectionRows(symbolRows, domain).values().stream().sorted(ROW_ORDER).toList();
+        int shown = Math.min(options.top(), symbols.size());
+        out.append("Symbol summary (").append(shown < symbols.size() ? "top " + shown + " of " : "all ")
+                .append(symbols.size()).append(" rows").append(options.details()
+                        ? "; under each, its samples per PC (vma), % of the symbol's" + (options.global()
+                                ? " whole profile" : "") + " samples"
+                        : "")
+                .append("):\n");
+        boolean details = options.details();
+        Map<Key, Map<Long, long[]>> perPc = details ? sectionAddresses(domain) : Map.of();
+        TextTable table = new TextTable(headings(merged, true, details, truth != null));
+        for (Row row : symbols.subList(0, shown)) {
+            List<String> cells = cells(row, base, trueBase, merged, true, truth != null);
+            if (details) {
+                cells.add(0, "");
+                table.add(cells);
+                detailRows(table, row, perPc.getOrDefault(row.key, Map.of()), cells.size());
+            } else {
+                table.add(cells);
+            }
+        }
+        table.write(out);
+        if (shown < symbols.size()) {
+            hiddenRows(out, symbols.subList(shown, symbols.size()), base, trueBase);
+        }
+    }
+
+    /** The samples per PC of each symbol key of the section, merged as the section merges rows. */
+    private Map<Key, Map<Long, long[]>> sectionAddresses(Integer domain) {
+        boolean merged = domain == null;
+        Map<Key, Map<Long, long[]>> shown = new HashMap<>();
+        for (Map.Entry<Key, Map<Long, long[]>> e : addresses.entrySet()) {
+            if (!inSection(e.getKey(), domain)) {
+                continue;
+            }
+            Map<Long, long[]> into = shown.computeIfAbsent(project(e.getKey(), merged), k -> new HashMap<>());
+            for (Map.Entry<Long, long[]> pc : e.getValue().entrySet()) {
+                add(into.computeIfAbsent(pc.getKey(), k -> new long[counterCount]), pc.getValue());
+            }
+        }
+        return shown;
+    }
+
+    /**
+     * opreport -d's lines under a symbol row: indented vma, then samples and % per counter in the
+     * row's own columns, lowest address first; % is of the symbol's samples (or of the whole
+     * profile with global).
+     */
+    private void detailRows(TextTable table, Row row, Map<Long, long[]> perPc, int width) {
+        List<Long> pcs = new ArrayList<>(perPc.keySet());
+        pcs.sort(Long::compareUnsigned);
+        for (long pc : pcs) {
+            long[] samples = perPc.get(pc);
+            List<String> cells = new ArrayList<>(width);
+            cells.add("  " + vma(pc));
+            for (int c = 0; c < counterCount; c++) {
+                cells.add(Long.toString(samples[c]));
+                cells.add(fourDecimals(percent(samples[c], options.global() ? wholeTotal[c] : row.samples[c])));
+                if (truth != null) {
+                    cells.add("");
+                    cells.add("");
+                }
+            }
+            while (cells.size() < width) {
+                cells.add("");
+            }
+            table.add(cells);
+        }
+    }
+
+    /** An address as opreport prints a vma: 8 hex digits, or 16 when it does not fit in 32 bits. */
+    static String vma(long pc) {
+        String hex = Long.toHexString(pc);
+        int digits = (pc >>> 32) == 0 ? 8 : 16;
+        return "0".repeat(Math.max(0, digits - hex.length())) + hex;
+    }
+
+    // ---------------------------------------------------------------- call graph
+
+    /**
+     * The call graph in opreport -c's layout: a rule of 79 dashes between blocks; in each block the
+     * symbol's callers indented by two spaces, the symbol itself with its self samples, then its
+     * callees indented by two spaces, its own samples among them marked {@code [self]}. Callers are
+     * % of all the symbol's caller samples, callees of its callee and self samples together
+     * (with global: of the whole profile); the symbol line is % of the section's samples like the
+     * symbol summary. Then the inclusive samples, which opreport never showed: each symbol with
+     * everything it called, a sample counted once per symbol however deep its recursion.
+     */
+    private void callgraph(StringBuilder out, Integer domain, long[] base) {
+        boolean merged = domain == null;
+        if (snapshot.counts().samplesWithCallers() == 0) {
+            out.append("Call graph: no call traces in this session, no sample carried a call chain; profile with a"
+                    + " call-graph depth (--callgraph=N, which sets Xen's backtrace depth) to record them\n");
+            return;
+        }
+        Map<Key, long[]> self = new HashMap<>();
+        for (Row row : sectionRows(symbolRows, domain).values()) {
+            self.put(row.key, row.samples);
+        }
+        Map<Key, long[]> inclusive = new HashMap<>();
+        self.forEach((k, v) -> inclusive.put(k, v.clone()));
+        sectionCounts(callerOnly, k -> k, domain, k -> project(k, merged))
+                .forEach((k, v) -> add(inclusive.computeIfAbsent(k, x -> new long[counterCount]), v));
+        Map<Arc, long[]> sectionArcs = sectionCounts(arcs, Arc::callee, domain,
+                a -> new Arc(project(a.caller(), merged), project(a.callee(), merged)));
+        if (sectionArcs.isEmpty()) {
+            out.append("Call graph: no call traces here; no sample of ").append(merged ? "any domain"
+                    : "this domain").append(" carried a caller (its stacks could not be walked)\n");
+            return;
+        }
+        Map<Key, Map<Key, long[]>> callersOf = new HashMap<>();
+        Map<Key, Map<Key, long[]>> calleesOf = new HashMap<>();
+        sectionArcs.forEach((arc, count) -> {
+            callersOf.computeIfAbsent(arc.callee(), k -> new HashMap<>()).put(arc.caller(), count);
+            calleesOf.computeIfAbsent(arc.caller(), k -> new HashMap<>()).put(arc.callee(), count);
+        });
+        long[] none = new long[counterCount];
+        List<Key> symbols = inclusive.entrySet().stream().filter(e -> any(e.getValue())).map(Map.Entry::getKey)
+                .sorted(Comparator.<Key, long[]>comparing(k -> self.getOrDefault(k, none), OpreportText::descending)
+                        .thenComparing(inclusive::get, OpreportText::descending).thenComparing(KEY_ORDER))
+                .toList();
+        int shown = Math.min(options.top(), symbols.size());
+        out.append("Call graph (").append(shown < symbols.size() ? "top " + shown + " of " : "all ")
+                .append(symbols.size()).append(" symbols, opreport -c layout; ").append(options.global()
+                        ? "all % of the whole profile" : "callers % of the symbol's callers, callees % of its callees"
+                                + " and [self]")
+                .append("):\n");
+        TextTable table = new TextTable(headings(merged, true, false, false));
+        table.addLine(BLOCK_RULE);
+        for (Key symbol : symbols.subList(0, shown)) {
+            Map<Key, long[]> callers = callersOf.getOrDefault(symbol, Map.of());
+            long[] callerBase = options.global() ? wholeTotal : sum(callers.values());
+            for (Key caller : byCountDescending(callers)) {
+                table.add(graphCells("  ", caller, callers.get(caller), callerBase, merged));
+            }
+            long[] own = self.getOrDefault(symbol, none);
+            table.add(graphCells("", symbol, own, base, merged));
+            Map<Key, long[]> callees = calleesOf.getOrDefault(symbol, Map.of());
+            long[] calleeBase = options.global() ? wholeTotal : sum(callees.values());
+            if (!options.global()) {
+                add(calleeBase, own);
+            }
+            // [self] sorts among the callees by its samples, as opreport's callee list does
+            Map<Key, long[]> withSelf = new HashMap<>(callees);
+            Key selfEntry = new Key(symbol.domain(), symbol.vcpu(), symbol.image(), symbol.symbol() + SELF_MARK);
+            withSelf.put(selfEntry, own);
+            for (Key callee : byCountDescending(withSelf)) {
+                table.add(graphCells("  ", callee, withSelf.get(callee), calleeBase, merged));
+            }
+            table.addLine(BLOCK_RULE);
+        }
+        table.write(out);
+        if (shown < symbols.size()) {
+            out.append("... ").append(symbols.size() - shown).append(" more call-graph blocks not shown (top=N shows")
+                    .append(" more)\n");
+        }
+        inclusiveSummary(out, symbols, self, inclusive, base, merged);
+    }
+
+    private void inclusiveSummary(StringBuilder out, List<Key> symbols, Map<Key, long[]> self,
+            Map<Key, long[]> inclusive, long[] base, boolean merged) {
+        List<Key> byInclusive = new ArrayList<>(symbols);
+        byInclusive.sort(Comparator.<Key, long[]>comparing(inclusive::get, OpreportText::descending)
+                .thenComparing(KEY_ORDER));
+        int shown = Math.min(options.top(), byInclusive.size());
+        out.append("\nInclusive samples (").append(shown < byInclusive.size() ? "top " + shown + " of " : "all ")
+                .append(byInclusive.size()).append(" symbols; the symbol and everything it called, each sample")
+                .append(" counted once per symbol):\n");
+        TextTable table = new TextTable(headings(merged, true, false, false));
+        for (Key symbol : byInclusive.subList(0, shown)) {
+            table.add(graphCells("", symbol, inclusive.get(symbol), base, merged));
+        }
+        table.write(out);
+    }
+
+    private List<String> graphCells(String indent, Key key, long[] samples, long[] base, boolean merged) {
+        List<String> cells = new ArrayList<>();
+        for (int c = 0; c < counterCount; c++) {
+            cells.add((c == 0 ? indent : "") + samples[c]);
+            cells.add(fourDecimals(percent(samples[c], base[c])));
+        }
+        nameCells(cells, key, merged);
+        return cells;
+    }
+
+    private List<Key> byCountDescending(Map<Key, long[]> counts) {
+        List<Key> keys = new ArrayList<>(counts.keySet());
+        keys.sort(Comparator.<Key, long[]>comparing(counts::get, OpreportText::descending).thenComparing(KEY_ORDER));
+        return keys;
+    }
+
+    private long[] sum(Iterable<long[]> counts) {
+        long[] sum = new long[counterCount];
+        for (long[] count : counts) {
+            add(sum, count);
+        }
+        return sum;
+    }
+
+    private static boolean any(long[] counts) {
+        for (long count : counts) {
+            if (count != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Larger counts first, counter by counter (OProfile sorts by the first event). */
+    private static int descending(long[] a, long[] b) {
+        for (int c = 0; c < a.length; c++) {
+            int byCount = Long.compare(b[c], a[c]);
+            if (byCount != 0) {
+                return byCount;
+            }
+        }
+        return 0;
+    }
+
+    // ---------------------------------------------------------------- rows
 
     private String noSamplesReason(int domain) {
         if (profiledDomains.contains(domain)) {
@@ -340,18 +692,28 @@ final class OpreportText {
         return "no samples: the domain was not profiled in this session (it was neither active nor passive)\n";
     }
 
-    private List<String> headings(boolean domainColumn, boolean symbolColumn) {
+    private boolean domainColumn(boolean merged) {
+        return merged && !options.mergeDomains();
+    }
+
+    private List<String> headings(boolean merged, boolean symbolColumn, boolean vmaColumn, boolean truthColumns) {
         List<String> h = new ArrayList<>();
+        if (vmaColumn) {
+            h.add("vma");
+        }
         for (int c = 0; c < counterCount; c++) {
             h.add("samples");
             h.add("%");
-            if (truth != null) {
+            if (truthColumns) {
                 h.add("true %");
                 h.add("error");
             }
         }
-        if (domainColumn) {
+        if (domainColumn(merged)) {
             h.add("domain");
+        }
+        if (options.separateVcpus()) {
+            h.add("vcpu");
         }
         h.add("image name");
         if (symbolColumn) {
@@ -360,34 +722,44 @@ final class OpreportText {
         return h;
     }
 
-    private List<String> cells(Row row, long[] total, long[] trueTotal, boolean domainColumn) {
+    private List<String> cells(Row row, long[] base, long[] trueBase, boolean merged, boolean symbolColumn,
+            boolean truthColumns) {
         List<String> cells = new ArrayList<>();
         for (int c = 0; c < counterCount; c++) {
-            double sampled = percent(row.samples[c], total[c]);
+            double sampled = percent(row.samples[c], base[c]);
             cells.add(Long.toString(row.samples[c]));
             cells.add(fourDecimals(sampled));
-            if (truth != null) {
-                if (trueTotal[c] == 0) {
+            if (truthColumns) {
+                if (trueBase[c] == 0) {
                     cells.add("-");
                     cells.add("-");
                 } else {
-                    double truePercent = percent(row.trueMilli[c], trueTotal[c]);
+                    double truePercent = percent(row.trueMilli[c], trueBase[c]);
                     cells.add(fourDecimals(truePercent));
                     cells.add(String.format(Locale.ROOT, "%+.4f", sampled - truePercent));
                 }
             }
         }
-        if (domainColumn) {
-            cells.add(info.domainName(row.domain));
-        }
-        cells.add(row.image);
-        if (row.symbol != null) {
-            cells.add(row.symbol);
-        }
+        Key key = row.key;
+        nameCells(cells, symbolColumn ? key : new Key(key.domain(), key.vcpu(), key.image(), null), merged);
         return cells;
     }
 
-    private void hiddenRows(StringBuilder out, List<Row> hidden, long[] total, long[] trueTotal) {
+    /** The domain (in the report of all domains), vcpu (with vcpu), image and symbol cells of a key. */
+    private void nameCells(List<String> cells, Key key, boolean merged) {
+        if (domainColumn(merged)) {
+            cells.add(info.domainName(key.domain()));
+        }
+        if (options.separateVcpus()) {
+            cells.add(Integer.toString(key.vcpu()));
+        }
+        cells.add(key.image());
+        if (key.symbol() != null) {
+            cells.add(key.symbol());
+        }
+    }
+
+    private void hiddenRows(StringBuilder out, List<Row> hidden, long[] base, long[] trueBase) {
         out.append("... ").append(hidden.size()).append(" more rows not shown (top=N shows more):");
         for (int c = 0; c < counterCount; c++) {
             long samples = 0;
@@ -397,20 +769,22 @@ final class OpreportText {
                 trueMilli += row.trueMilli[c];
             }
             out.append(c == 0 ? " " : "; ").append(samples).append(" samples (")
-                    .append(fourDecimals(percent(samples, total[c]))).append(" %)");
-            if (truth != null && trueTotal[c] != 0) {
-                out.append(", true ").append(fourDecimals(percent(trueMilli, trueTotal[c]))).append(" %");
+                    .append(fourDecimals(percent(samples, base[c]))).append(" %)");
+            if (truth != null && trueBase[c] != 0) {
+                out.append(", true ").append(fourDecimals(percent(trueMilli, trueBase[c]))).append(" %");
             }
         }
         out.append('\n');
     }
 
     /** The hypervisor / kernel / user split of the section's samples, and of the truth when shown. */
-    private void split(StringBuilder out, List<Row> images, long[] total, Integer domain) {
+    private void split(StringBuilder out, Integer domain, long[] total) {
         long[][] sampled = new long[counterCount][CLASSES];
-        for (Row row : images) {
-            for (int c = 0; c < counterCount; c++) {
-                sampled[c][splitClass(row.kind)] += row.samples[c];
+        for (Row row : imageRows.values()) {
+            if (inSection(row.key, domain)) {
+                for (int c = 0; c < counterCount; c++) {
+                    sampled[c][splitClass(row.kind)] += row.samples[c];
+                }
             }
         }
         long[][] trueMilli = new long[counterCount][CLASSES];
@@ -451,6 +825,56 @@ final class OpreportText {
                 + "/" + twoDecimals(percent(byClass[USER], total));
     }
 
+    // ---------------------------------------------------------------- passive domains
+
+    /**
+     * What a passive domain's section must explain: the primary's daemon drained its samples and,
+     * as OProfile's Xen patch did, grouped what it could not resolve under {@code domain<N>-xen},
+     * {@code -kernel}, {@code -modules} and {@code -apps}; its modules and user programs can never be
+     * symbolised, its kernel only with the image given by --passive-images.
+     */
+    private void passiveDomain(StringBuilder out, int domain) {
+        Set<String> pseudo = new TreeSet<>(Comparator.comparingInt(OpreportText::pseudoOrder));
+        Set<String> kernels = new TreeSet<>();
+        for (Row row : imageRows.values()) {
+            if (row.key.domain() != domain || !any(row.samples)) {
+                continue;
+            }
+            Matcher m = PSEUDO_IMAGE.matcher(row.key.image());
+            if (m.matches() && Integer.parseInt(m.group(1)) == domain) {
+                pseudo.add(row.key.image());
+            } else if (row.kind == ImageKind.KERNEL) {
+                kernels.add(row.key.image());
+            }
+        }
+        if (!"passive".equals(role(domain)) && pseudo.isEmpty()) {
+            return;
+        }
+        String name = "domain" + domain;
+        out.append("* passive domain: the primary's daemon drained its samples and, as OProfile's Xen patch did,")
+                .append(" groups what it cannot resolve under ").append(name).append("-xen, ").append(name)
+                .append("-kernel, ").append(name).append("-modules and ").append(name).append("-apps")
+                .append(pseudo.isEmpty() ? " (none has samples here)" : " (with samples here: "
+                        + String.join(", ", pseudo) + ")")
+                .append(".\n");
+        out.append("* a passive domain's modules and user programs can never be symbolised: the primary cannot see")
+                .append(" into its processes, so they stay ").append(name).append("-modules and ").append(name)
+                .append("-apps (no symbols).\n");
+        if (pseudo.contains(name + "-kernel")) {
+            out.append("* its kernel was not resolved: ").append(name).append("-kernel has no symbols; give the")
+                    .append(" domain's kernel image with --passive-images to resolve it.\n");
+        } else if (!kernels.isEmpty()) {
+            out.append("* its kernel was resolved with the image given by --passive-images: ")
+                    .append(String.join(", ", kernels)).append(".\n");
+        }
+    }
+
+    private static int pseudoOrder(String image) {
+        Matcher m = PSEUDO_IMAGE.matcher(image);
+        m.matches();
+        return List.of("xen", "kernel", "modules", "apps").indexOf(m.group(2));
+    }
+
     // ---------------------------------------------------------------- accounting and notes
 
     private void accounting(StringBuilder out, Integer domain, ConsumerStrays strays) {
@@ -472,8 +896,8 @@ final class OpreportText {
                 for (BufferAccounting b : e.getValue()) {
                     sum = sum.plus(b.accounting());
                 }
-                out.append(info.domainName(e.getKey())).append(" (domain ").append(e.getKey()).append("): ")
-                        .append(sum.line()).append('\n');
+                out.append(info.domainName(e.getKey())).append(" (domain ").append(e.getKey()).append(", ")
+                        .append(role(e.getKey())).append("): ").append(sum.line()).append('\n');
                 e.getValue().stream().sorted(Comparator.comparingInt(BufferAccounting::vcpu))
                         .forEach(b -> out.append("  vcpu ").append(b.vcpu()).append(" (").append(b.role())
                                 .append("): ").append(b.accounting().line()).append("; user ")
@@ -490,6 +914,10 @@ final class OpreportText {
                         .append(xen.invalidBufferSamples()).append(", corrupted buffer ")
                         .append(xen.corruptedBufferSamples()).append(xen.balanced() ? "" : "  ** DOES NOT BALANCE **")
                         .append('\n');
+            }
+            if (!summary.hostCounters().isEmpty()) {
+                out.append("host: ").append(summary.hostCounters().entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
             }
             for (ConsumerAccounting consumer : summary.consumers()) {
                 out.append("consumer ").append(consumer.consumer()).append(": received ").append(consumer.received())
@@ -509,6 +937,7 @@ final class OpreportText {
                     .append(snapshot.rejectedBatches()).append(" batches (first: ").append(snapshot.firstRejection())
                     .append(")\n");
         }
+        chainAccounting(out);
         if (strays.deliveries() > 0) {
             out.append("opreport: ignored ").append(strays.deliveries()).append(" deliveries (")
                     .append(strays.samples()).append(" samples) that were unreadable or for sessions it never saw"
@@ -529,6 +958,36 @@ final class OpreportText {
                                 + " arrived); sampled % is over what it aggregated\n");
             }
         }
+        if (summary != null) {
+            for (String note : summary.notes()) {
+                out.append("* ").append(note).append('\n');
+            }
+        }
+    }
+
+    /** The call chains and per-PC addresses opreport took, and what its bounds made it leave out. */
+    private void chainAccounting(StringBuilder out) {
+        SessionAggregate.Counts counts = snapshot.counts();
+        if (counts.samplesWithCallers() > 0 || counts.rejectedCallerEntries() > 0) {
+            out.append("opreport: call chains on ").append(counts.samplesWithCallers()).append(" samples (")
+                    .append(counts.callerEntries()).append(" caller entries)");
+            if (counts.rejectedCallerEntries() > 0) {
+                out.append("; dropped ").append(counts.rejectedCallerEntries())
+                        .append(" caller entries that do not check out against the dictionary (first: ")
+                        .append(counts.firstChainProblem()).append(')');
+            }
+            out.append('\n');
+        }
+        if (counts.arcsFull()) {
+            out.append("opreport: the call graph keeps ").append(counts.arcsKept())
+                    .append(" distinct caller-callee arcs per session; ").append(counts.arcsNotKept())
+                    .append(" arc occurrences beyond them are left out of the callers and callees\n");
+        }
+        if (counts.addressesFull()) {
+            out.append("opreport: the details keep ").append(counts.addressesKept())
+                    .append(" distinct (symbol, PC) addresses per session; ").append(counts.samplesWithoutAddress())
+                    .append(" samples at other addresses count in their symbol rows but have no per-PC line\n");
+        }
     }
 
     private void notes(StringBuilder out, boolean all) {
@@ -538,8 +997,9 @@ final class OpreportText {
                     + counters.stream().map(c -> c.event().name() + " = "
                             + (c.event().signal() == null ? "nothing the simulator emits" : c.event().signal()))
                             .collect(Collectors.joining(", "))
-                    + ") for the row, over " + (all ? "all rows of the profiled domains " : "the domain's rows; ")
-                    + (all ? describeDomains(profiledDomains) + "; " : "")
+                    + ") for the row, over " + (all || options.global() ? "all rows of the profiled domains "
+                            : "the domain's rows; ")
+                    + (all || options.global() ? describeDomains(profiledDomains) + "; " : "")
                     + "error = sampled % - true %, in percentage points.");
             notes.add("the population is the profiled domains (those with a sample buffer in this session): Xen drops"
                     + " the samples of the idle domain and of unprofiled domains before any buffer, so their events"
@@ -557,6 +1017,9 @@ final class OpreportText {
             } else if (options.truth() == ReportOptions.Truth.ON) {
                 notes.add("true %: not available, the source '" + info.source() + "' has no ground truth.");
             }
+        }
+        if ((options.callgraph() || options.details()) && options.separateVcpus()) {
+            notes.add("with vcpu, call-graph arcs and per-PC lines are each vCPU's own as well.");
         }
         if (notes.isEmpty()) {
             return;
@@ -582,12 +1045,22 @@ final class OpreportText {
         return reported;
     }
 
-    private String domainTitle(int domain) {
-        String role = null;
-        if (summary != null) {
-            role = summary.buffers().stream().filter(b -> b.domid() == domain).map(BufferAccounting::role)
-                    .findFirst().orElse(null);
+    /** The domain's role as its buffers give it (several roles joined by '/'), or null before the summary. */
+    private String role(int domain) {
+        if (summary == null) {
+            return null;
         }
+        Set<String> roles = new LinkedHashSet<>();
+        for (BufferAccounting b : summary.buffers()) {
+            if (b.domid() == domain) {
+                roles.add(b.role());
+            }
+        }
+        return roles.isEmpty() ? null : String.join("/", roles);
+    }
+
+    private String domainTitle(int domain) {
+        String role = role(domain);
         return info.domainName(domain) + " (domain " + domain + (role == null ? "" : ", " + role) + ")";
     }
 
@@ -608,24 +1081,14 @@ final class OpreportText {
         return String.format(Locale.ROOT, "%.2f", percent);
     }
 
-    /** Samples descending counter by counter (OProfile sorts by the first event), then domain, image, symbol. */
-    private static final Comparator<Row> ROW_ORDER = (a, b) -> {
-        for (int c = 0; c < a.samples.length; c++) {
-            int bySamples = Long.compare(b.samples[c], a.samples[c]);
-            if (bySamples != 0) {
-                return bySamples;
-            }
-        }
-        int byDomain = Integer.compare(a.domain, b.domain);
-        if (byDomain != 0) {
-            return byDomain;
-        }
-        int byImage = a.image.compareTo(b.image);
-        if (byImage != 0 || a.symbol == null) {
-            return byImage;
-        }
-        return a.symbol.compareTo(b.symbol);
-    };
+    /** Domain, vCPU, image, then symbol (an image row first). */
+    private static final Comparator<Key> KEY_ORDER = Comparator.comparingInt(Key::domain)
+            .thenComparingInt(Key::vcpu).thenComparing(Key::image)
+            .thenComparing(Key::symbol, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+    /** Samples descending counter by counter (OProfile sorts by the first event), then by key. */
+    private static final Comparator<Row> ROW_ORDER = Comparator.<Row, long[]>comparing(r -> r.samples,
+            OpreportText::descending).thenComparing(r -> r.key, KEY_ORDER);
 
     /** Deliveries the consumer could not attribute to a session it keeps. */
     record ConsumerStrays(long deliveries, long samples, String first) {

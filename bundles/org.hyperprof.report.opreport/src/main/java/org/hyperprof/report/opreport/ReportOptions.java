@@ -8,15 +8,23 @@ import java.util.TreeSet;
 import org.hyperprof.api.report.ReportException;
 
 /**
- * The opreport options a {@code ReportRequest} may carry.
+ * The opreport options a {@code ReportRequest} may carry, named after OProfile's opreport options
+ * where one exists.
  *
- * @param images   print the image summary
- * @param symbols  print the symbol summary (opreport -l)
- * @param truth    whether the true share and the error are wanted: {@link Truth#AUTO} shows them
- *                 when the session has ground truth
- * @param top      at most this many symbol rows per section
+ * @param images        print the image summary
+ * @param symbols       print the symbol summary (opreport -l)
+ * @param callgraph     print the call graph (opreport -c)
+ * @param details       print each symbol row's samples per PC under it (opreport -d)
+ * @param global        make every percentage relative to the whole profile (opreport -%)
+ * @param separateVcpus keep each vCPU's rows apart (the analogue of --separate=cpu)
+ * @param mergeDomains  in the report of all domains, add up the rows of every domain that share
+ *                      image and symbol (merge=domain)
+ * @param truth         whether the true share and the error are wanted: {@link Truth#AUTO} shows
+ *                      them when the session has ground truth
+ * @param top           at most this many symbol rows (and call-graph blocks) per section
  */
-record ReportOptions(boolean images, boolean symbols, Truth truth, int top) {
+record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean details, boolean global,
+        boolean separateVcpus, boolean mergeDomains, Truth truth, int top) {
 
     /** Symbol rows per section when no {@code top=N} is given. */
     static final int DEFAULT_TOP = 30;
@@ -32,17 +40,34 @@ record ReportOptions(boolean images, boolean symbols, Truth truth, int top) {
 
     /** The options with a short description each, as {@code ReportRenderer.options()} lists them. */
     static final List<String> DESCRIPTIONS = List.of(
-            "images: the image summary only (samples and % per image)",
-            "symbols: the symbol summary only (samples and % per symbol, as opreport -l)",
+            "images: the image summary (samples and % per image, as opreport)",
+            "symbols: the symbol summary (samples and % per symbol, as opreport -l)",
+            "callgraph: the call graph in opreport -c's layout (callers, the symbol, its callees and [self]);"
+                    + " needs a session profiled with a call-graph depth (--callgraph=N)",
+            "details: each symbol row followed by its samples per PC (vma, samples, %), as opreport -d;"
+                    + " implies symbols",
+            "global: every percentage relative to the whole profile, as opreport -% (by default a domain's rows"
+                    + " are % of its own samples and callers/callees % of the symbol's callers/callees)",
+            "vcpu: keep each vCPU's rows apart, with a vcpu column (as --separate=cpu); merged by default",
+            "merge=domain|vcpu|cpu|all: as opreport --merge, comma-separated; domain adds up the rows of every"
+                    + " domain that share image and symbol in the report of all domains, vcpu (or cpu) adds up the"
+                    + " vCPUs (the default), all does both",
             "truth: the true share and the error next to each row (the default when the session has ground truth)",
             "notruth: leave out the true share and error columns",
-            "top=N: at most N symbol rows per section (default " + DEFAULT_TOP + ")");
+            "top=N: at most N symbol rows and call-graph blocks per section (default " + DEFAULT_TOP + ")");
 
-    static final ReportOptions DEFAULT = new ReportOptions(true, true, Truth.AUTO, DEFAULT_TOP);
+    static final ReportOptions DEFAULT = new ReportOptions(true, true, false, false, false, false, false,
+            Truth.AUTO, DEFAULT_TOP);
 
     static ReportOptions parse(Set<String> options) throws ReportException {
         boolean images = false;
         boolean symbols = false;
+        boolean callgraph = false;
+        boolean details = false;
+        boolean global = false;
+        boolean vcpu = false;
+        boolean mergeDomains = false;
+        String mergeVcpus = null;
         boolean truth = false;
         boolean noTruth = false;
         int top = DEFAULT_TOP;
@@ -53,6 +78,23 @@ record ReportOptions(boolean images, boolean symbols, Truth truth, int top) {
                 images = true;
             } else if (option.equals("symbols")) {
                 symbols = true;
+            } else if (option.equals("callgraph")) {
+                callgraph = true;
+            } else if (option.equals("details")) {
+                details = true;
+            } else if (option.equals("global")) {
+                global = true;
+            } else if (option.equals("vcpu")) {
+                vcpu = true;
+            } else if (option.startsWith("merge=")) {
+                for (String what : parseMerge(raw.trim())) {
+                    if (what.equals("domain") || what.equals("all")) {
+                        mergeDomains = true;
+                    }
+                    if (!what.equals("domain")) {
+                        mergeVcpus = what;
+                    }
+                }
             } else if (option.equals("truth")) {
                 truth = true;
             } else if (option.equals("notruth")) {
@@ -71,9 +113,37 @@ record ReportOptions(boolean images, boolean symbols, Truth truth, int top) {
             throw new ReportException("options 'truth' and 'notruth' contradict each other; give one of them"
                     + " (without either, the true share is shown when the session has ground truth)");
         }
-        boolean both = images == symbols;
-        return new ReportOptions(both || images, both || symbols,
-                truth ? Truth.ON : noTruth ? Truth.OFF : Truth.AUTO, top);
+        if (vcpu && mergeVcpus != null) {
+            throw new ReportException("options 'vcpu' and 'merge=" + mergeVcpus + "' contradict each other: vcpu keeps"
+                    + " each vCPU's rows apart, merge=" + mergeVcpus + " adds them up; give one of them (without"
+                    + " either, the vCPUs are added up)");
+        }
+        if (vcpu && mergeDomains) {
+            throw new ReportException("options 'vcpu' and 'merge=domain' cannot go together: vCPU 0 of one domain and"
+                    + " vCPU 0 of another are different processors, so their rows cannot be added up; ask for"
+                    + " merge=domain without vcpu, or for vcpu without merge=domain");
+        }
+        boolean anyView = images || symbols || callgraph || details;
+        return new ReportOptions(!anyView || images, !anyView || symbols || details, callgraph, details, global,
+                vcpu, mergeDomains, truth ? Truth.ON : noTruth ? Truth.OFF : Truth.AUTO, top);
+    }
+
+    /** The values of {@code merge=a,b,...}: domain, vcpu, cpu or all. */
+    private static List<String> parseMerge(String option) throws ReportException {
+        String list = option.substring("merge=".length()).trim().toLowerCase(Locale.ROOT);
+        if (list.isEmpty()) {
+            throw new ReportException("option '" + option + "': say what to merge, e.g. merge=domain; merge= takes"
+                    + " domain, vcpu (or cpu) or all, comma-separated");
+        }
+        List<String> values = List.of(list.split("\\s*,\\s*"));
+        for (String value : values) {
+            if (!List.of("domain", "vcpu", "cpu", "all").contains(value)) {
+                throw new ReportException("option '" + option + "': '" + value + "' is not something opreport can"
+                        + " merge; merge= takes domain, vcpu (or cpu) or all, comma-separated (OProfile's lib, tid"
+                        + " and tgid have no counterpart here)");
+            }
+        }
+        return values;
     }
 
     private static int parseTop(String option) throws ReportException {

@@ -8,13 +8,22 @@ import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 
 /**
- * What opreport keeps of one session: sample counts per (domain, counter, image) and per
- * (domain, counter, symbol), the batches and samples it took or rejected, and the summary once the
- * session ends.
+ * What opreport keeps of one session, all in primitive maps keyed by (context, counter, id) where
+ * a context is one (domain, vCPU) pair:
+ * <ul>
+ * <li>samples per image and per symbol (the flat summaries, opreport and opreport -l);
+ * <li>samples per (symbol, PC) address, for the per-instruction details (opreport -d), bounded to
+ * {@value #MAX_ADDRESSES} distinct addresses per session;
+ * <li>for call chains: samples per caller&rarr;callee arc (one per pair of adjacent frames of a
+ * sample's stack, leaf first) and, per symbol, the samples in which it appears among the callers
+ * but is not the leaf (its self samples plus these are its inclusive samples), bounded to
+ * {@value #MAX_ARCS} distinct arcs per session;
+ * </ul>
+ * plus the batches and samples it took or rejected, and the summary once the session ends.
  *
  * <p>Batches arrive on the consumer's delivery thread while reports may be rendered from the shell;
  * every method synchronizes on this object, and a report works from a {@link #snapshot()} copy so
- * that rendering never holds up aggregation for longer than two array copies.
+ * that rendering never holds up aggregation for longer than the copies take.
  */
 final class SessionAggregate {
 
@@ -24,10 +33,31 @@ final class SessionAggregate {
     /** Xenoprof carries the counter index in a byte-sized {@code event} field. */
     static final int MAX_COUNTERS = 0x100;
 
+    /** Distinct (domain, vCPU) pairs per session; the context takes key bits 62..40 (23 bits). */
+    static final int MAX_CONTEXTS = 1 << 16;
+
+    /** Distinct (symbol, PC) addresses kept for the details view per session. */
+    static final int MAX_ADDRESSES = 1 << 20;
+
+    /** Distinct caller&rarr;callee arcs kept for the call graph per session. */
+    static final int MAX_ARCS = 1 << 20;
+
     final SessionInfo info;
     private final int counterCount;
+
+    private final LongPairIds contexts = new LongPairIds(16, MAX_CONTEXTS);
     private final LongIntCounts imageSamples = new LongIntCounts(64);
     private final LongIntCounts symbolSamples = new LongIntCounts(1024);
+    private final LongPairIds addresses;
+    private final LongIntCounts addressSamples = new LongIntCounts(1024);
+    private final LongPairIds arcs;
+    private final LongIntCounts arcSamples = new LongIntCounts(256);
+    private final LongIntCounts callerOnlySamples = new LongIntCounts(256);
+
+    /** The last (domain, vCPU) and its context: consecutive samples mostly share it. */
+    private int lastDomain = -1;
+    private int lastVcpu = -1;
+    private int lastContext = -1;
 
     /**
      * The image each symbol belongs to, copied from the dictionary as new symbol ids appear: the
@@ -36,20 +66,45 @@ final class SessionAggregate {
     private int[] symbolImage = new int[256];
     private int knownSymbols;
 
+    /**
+     * The last sample each frame was counted in as a caller, so that a frame that appears twice in
+     * one stack (recursion) adds one inclusive sample, not two. Frames are symbols, or for frames
+     * without symbol their image.
+     */
+    private long[] symbolStamp = new long[256];
+    private long[] imageStamp = new long[64];
+    private long stackSerial;
+
     private long batches;
     private long samples;
     private long rejectedSamples;
     private long rejectedBatches;
     private String firstRejection;
+
+    private long samplesWithCallers;
+    private long callerEntries;
+    private long rejectedCallerEntries;
+    private String firstChainProblem;
+    private long arcsNotKept;
+    private long samplesWithoutAddress;
     private SessionSummary summary;
 
     SessionAggregate(SessionInfo info) {
+        this(info, MAX_ADDRESSES, MAX_ARCS);
+    }
+
+    /** With other bounds on the addresses and arcs it keeps (tests reach the bounds this way). */
+    SessionAggregate(SessionInfo info, int maxAddresses, int maxArcs) {
         if (info.counters().size() > MAX_COUNTERS) {
             throw new IllegalArgumentException("session " + info.sessionId() + " has " + info.counters().size()
                     + " counters; Xenoprof's event field holds at most " + MAX_COUNTERS);
         }
         this.info = info;
         this.counterCount = info.counters().size();
+        this.addresses = new LongPairIds(1024, maxAddresses);
+        this.arcs = new LongPairIds(256, maxArcs);
+        Arrays.fill(symbolStamp, -1);
+        Arrays.fill(imageStamp, -1);
     }
 
     long sessionId() {
@@ -57,14 +112,14 @@ final class SessionAggregate {
     }
 
     /**
-     * Packs (domain, counter, id) into one non-negative key: domain in bits 55..40, counter in
-     * 39..32, the image id or symbol slot in 31..0.
+     * Packs (context, counter, id) into one non-negative key: context in bits 62..40, counter in
+     * 39..32, the image id, symbol slot, address id or arc id in 31..0.
      */
-    static long key(int domain, int counter, int id) {
-        return ((long) domain << 40) | ((long) counter << 32) | (id & 0xFFFFFFFFL);
+    static long key(int context, int counter, int id) {
+        return ((long) context << 40) | ((long) counter << 32) | (id & 0xFFFFFFFFL);
     }
 
-    static int keyDomain(long key) {
+    static int keyContext(long key) {
         return (int) (key >>> 40);
     }
 
@@ -87,37 +142,135 @@ final class SessionAggregate {
     /**
      * Counts a batch. A sample whose ids fall outside the dictionary (or whose symbol belongs to
      * another image) is rejected and counted, never aggregated; the rest of the batch still counts.
+     * A call-chain entry that does not check out ends that sample's chain there (the sample itself
+     * counts) and is counted with the entries after it.
      */
     synchronized void accept(SampleBatch batch) {
         SessionDictionary dictionary = info.dictionary();
         int imageCount = dictionary.imageCount();
         learnSymbols(dictionary);
+        learnImages(imageCount);
         int symbolCount = knownSymbols;
         long rejectedBefore = rejectedSamples;
         int[] domain = batch.domain;
+        int[] vcpu = batch.vcpu;
         byte[] counter = batch.counter;
         byte[] mode = batch.mode;
+        long[] pc = batch.pc;
         int[] image = batch.image;
         int[] symbol = batch.symbol;
+        int[] chainStart = batch.chainStart;
         for (int i = 0; i < batch.size; i++) {
             int d = domain[i];
+            int v = vcpu[i];
             int c = counter[i];
             int img = image[i];
             int sym = symbol[i];
-            if (d < 0 || d > MAX_DOMID || c < 0 || c >= counterCount || mode[i] < 0 || img < 0 || img >= imageCount
-                    || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
+            if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0 || img < 0
+                    || img >= imageCount || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
                     || (sym >= 0 && symbolImage[sym] != img)) {
-                reject(batch, i, imageCount, symbolCount);
+                reject(batch, i, imageCount, symbolCount, null);
                 continue;
             }
-            imageSamples.add(key(d, c, img), 1);
-            symbolSamples.add(key(d, c, symbolSlot(sym, img)), 1);
+            int context = context(d, v);
+            if (context == LongPairIds.FULL) {
+                reject(batch, i, imageCount, symbolCount, "(domain " + d + ", vcpu " + v + ") would be pair number "
+                        + (MAX_CONTEXTS + 1) + "; opreport keeps at most " + MAX_CONTEXTS
+                        + " (domain, vCPU) pairs per session");
+                continue;
+            }
+            int slot = symbolSlot(sym, img);
+            imageSamples.add(key(context, c, img), 1);
+            symbolSamples.add(key(context, c, slot), 1);
+            int address = addresses.id(slot, pc[i]);
+            if (address == LongPairIds.FULL) {
+                samplesWithoutAddress++;
+            } else {
+                addressSamples.add(key(context, c, address), 1);
+            }
             samples++;
+            int start = chainStart[i];
+            int end = chainStart[i + 1];
+            if (end != start) {
+                callers(batch, i, context, c, slot, start, end, imageCount, symbolCount);
+            }
         }
         batches++;
         if (rejectedSamples > rejectedBefore) {
             rejectedBatches++;
         }
+    }
+
+    /**
+     * Counts the arcs of one sample's stack: leaf&larr;caller 1, caller 1&larr;caller 2, ... and
+     * each caller frame once towards its inclusive samples.
+     */
+    private void callers(SampleBatch batch, int i, int context, int c, int leaf, int start, int end,
+            int imageCount, int symbolCount) {
+        int[] chainImage = batch.chainImage;
+        int[] chainSymbol = batch.chainSymbol;
+        if (start < 0 || end < start || end > chainImage.length || end > chainSymbol.length
+                || end > batch.chainPc.length) {
+            rejectedCallerEntries += Math.max(0, end - start);
+            chainProblem(i, "its chain runs from entry " + start + " to " + end + ", outside the batch's "
+                    + Math.min(chainImage.length, Math.min(chainSymbol.length, batch.chainPc.length)) + " entries");
+            return;
+        }
+        long stack = ++stackSerial;
+        stamp(leaf, stack);
+        int callee = leaf;
+        boolean any = false;
+        for (int k = start; k < end; k++) {
+            int img = chainImage[k];
+            int sym = chainSymbol[k];
+            if (img < 0 || img >= imageCount || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
+                    || (sym >= 0 && symbolImage[sym] != img)) {
+                rejectedCallerEntries += end - k;
+                chainProblem(i, "caller " + (k - start + 1) + " " + describeIds(img, sym, imageCount, symbolCount)
+                        + "; the chain is cut there");
+                break;
+            }
+            int caller = symbolSlot(sym, img);
+            int arc = arcs.id(caller, callee);
+            if (arc == LongPairIds.FULL) {
+                arcsNotKept++;
+            } else {
+                arcSamples.add(key(context, c, arc), 1);
+            }
+            if (stamp(caller, stack)) {
+                callerOnlySamples.add(key(context, c, caller), 1);
+            }
+            callerEntries++;
+            any = true;
+            callee = caller;
+        }
+        if (any) {
+            samplesWithCallers++;
+        }
+    }
+
+    /** Marks the frame as seen in this stack; true when it was not seen in it before. */
+    private boolean stamp(int slot, long stack) {
+        long[] stamps = slot >= 0 ? symbolStamp : imageStamp;
+        int index = slot >= 0 ? slot : ~slot;
+        if (stamps[index] == stack) {
+            return false;
+        }
+        stamps[index] = stack;
+        return true;
+    }
+
+    private int context(int domain, int vcpu) {
+        if (domain == lastDomain && vcpu == lastVcpu) {
+            return lastContext;
+        }
+        int context = contexts.id(domain, vcpu);
+        if (context != LongPairIds.FULL) {
+            lastDomain = domain;
+            lastVcpu = vcpu;
+            lastContext = context;
+        }
+        return context;
     }
 
     /** Counts a batch that could not be read at all (null, or for no session this consumer knows). */
@@ -139,18 +292,79 @@ final class SessionAggregate {
 
     /** A consistent copy of everything counted so far. */
     synchronized Snapshot snapshot() {
-        return new Snapshot(info, imageSamples.copy(), symbolSamples.copy(), batches, samples, rejectedSamples,
-                rejectedBatches, firstRejection, summary);
+        return snapshot(true, true);
     }
 
-    /** Samples aggregated so far for (domain, counter, image). */
+    /**
+     * A consistent copy of the flat counts, with the call graph's and the per-PC counts only when
+     * asked for (they may be large; left out, they are empty in the copy).
+     */
+    synchronized Snapshot snapshot(boolean callgraph, boolean details) {
+        return new Snapshot(info, contexts.copy(), imageSamples.copy(), symbolSamples.copy(),
+                details ? addresses.copy() : new LongPairIds(1, 1),
+                details ? addressSamples.copy() : new LongIntCounts(1),
+                callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntCounts(1),
+                callgraph ? callerOnlySamples.copy() : new LongIntCounts(1),
+                new Counts(batches, samples, rejectedSamples, rejectedBatches, firstRejection, samplesWithCallers,
+                        callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
+                        arcs.size(), samplesWithoutAddress, addresses.full(), addresses.size()),
+                summary);
+    }
+
+    /** Samples aggregated so far for (domain, counter, image), over all the domain's vCPUs. */
     synchronized int imageSamples(int domain, int counter, int image) {
-        return imageSamples.get(key(domain, counter, image));
+        return sumOverVcpus(imageSamples, domain, counter, image);
     }
 
     /** Samples aggregated so far for (domain, counter, symbol); symbol -1 needs its image. */
     synchronized int symbolSamples(int domain, int counter, int symbol, int image) {
-        return symbolSamples.get(key(domain, counter, symbolSlot(symbol, image)));
+        return sumOverVcpus(symbolSamples, domain, counter, symbolSlot(symbol, image));
+    }
+
+    /** Samples aggregated so far for (domain, vCPU, counter, symbol); symbol -1 needs its image. */
+    synchronized int symbolSamples(int domain, int vcpu, int counter, int symbol, int image) {
+        int context = contextOf(domain, vcpu);
+        return context < 0 ? 0 : symbolSamples.get(key(context, counter, symbolSlot(symbol, image)));
+    }
+
+    /** Samples whose stack has {@code caller} directly above {@code callee} (symbol -1 needs its image). */
+    synchronized int arcSamples(int domain, int counter, int callerSymbol, int callerImage, int calleeSymbol,
+            int calleeImage) {
+        int arc = arcIdOf(symbolSlot(callerSymbol, callerImage), symbolSlot(calleeSymbol, calleeImage));
+        return arc < 0 ? 0 : sumOverVcpus(arcSamples, domain, counter, arc);
+    }
+
+    /** Samples in which the symbol is among the callers but is not the leaf, once per sample. */
+    synchronized int callerOnlySamples(int domain, int counter, int symbol, int image) {
+        return sumOverVcpus(callerOnlySamples, domain, counter, symbolSlot(symbol, image));
+    }
+
+    private int sumOverVcpus(LongIntCounts counts, int domain, int counter, int id) {
+        int sum = 0;
+        for (int context = 0; context < contexts.size(); context++) {
+            if (contexts.first(context) == domain) {
+                sum += counts.get(key(context, counter, id));
+            }
+        }
+        return sum;
+    }
+
+    private int contextOf(int domain, int vcpu) {
+        for (int context = 0; context < contexts.size(); context++) {
+            if (contexts.first(context) == domain && contexts.second(context) == vcpu) {
+                return context;
+            }
+        }
+        return -1;
+    }
+
+    private int arcIdOf(int caller, int callee) {
+        for (int arc = 0; arc < arcs.size(); arc++) {
+            if (arcs.first(arc) == caller && arcs.second(arc) == callee) {
+                return arc;
+            }
+        }
+        return -1;
     }
 
     private void learnSymbols(SessionDictionary dictionary) {
@@ -161,42 +375,109 @@ final class SessionAggregate {
         if (count > symbolImage.length) {
             symbolImage = Arrays.copyOf(symbolImage, Math.max(count, symbolImage.length * 2));
         }
+        if (count > symbolStamp.length) {
+            int old = symbolStamp.length;
+            symbolStamp = Arrays.copyOf(symbolStamp, Math.max(count, old * 2));
+            Arrays.fill(symbolStamp, old, symbolStamp.length, -1);
+        }
         for (int s = knownSymbols; s < count; s++) {
             symbolImage[s] = dictionary.symbolImage(s);
         }
         knownSymbols = count;
     }
 
-    private void reject(SampleBatch batch, int i, int imageCount, int symbolCount) {
+    private void learnImages(int imageCount) {
+        if (imageCount > imageStamp.length) {
+            int old = imageStamp.length;
+            imageStamp = Arrays.copyOf(imageStamp, Math.max(imageCount, old * 2));
+            Arrays.fill(imageStamp, old, imageStamp.length, -1);
+        }
+    }
+
+    private void reject(SampleBatch batch, int i, int imageCount, int symbolCount, String reason) {
         rejectedSamples++;
         if (firstRejection != null) {
             return;
         }
         int d = batch.domain[i];
         int c = batch.counter[i];
-        int img = batch.image[i];
-        int sym = batch.symbol[i];
         String why;
-        if (d < 0 || d > MAX_DOMID) {
+        if (reason != null) {
+            why = reason;
+        } else if (d < 0 || d > MAX_DOMID) {
             why = "domain " + d + " is not a 16-bit domain id";
+        } else if (batch.vcpu[i] < 0) {
+            why = "vcpu " + batch.vcpu[i] + " is negative (vCPU ids count from 0)";
         } else if (c < 0 || c >= counterCount) {
             why = "counter " + c + " is not one of the session's " + counterCount + " counters";
         } else if (batch.mode[i] < 0) {
             why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
-        } else if (img < 0 || img >= imageCount) {
-            why = "image id " + img + " is outside the dictionary's " + imageCount + " images";
-        } else if (sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount) {
-            why = "symbol id " + sym + " is outside the dictionary's " + symbolCount + " symbols";
         } else {
-            why = "symbol id " + sym + " belongs to image " + symbolImage[sym] + ", but the sample names image "
-                    + img;
+            why = describeIds(batch.image[i], batch.symbol[i], imageCount, symbolCount);
         }
         firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
     }
 
-    /** An immutable copy of a session's counts, for rendering off the delivery thread. */
-    record Snapshot(SessionInfo info, LongIntCounts imageSamples, LongIntCounts symbolSamples, long batches,
-            long samples, long rejectedSamples, long rejectedBatches, String firstRejection,
-            SessionSummary summary) {
+    /** Why an (image, symbol) pair does not check out against the dictionary. */
+    private String describeIds(int img, int sym, int imageCount, int symbolCount) {
+        if (img < 0 || img >= imageCount) {
+            return "image id " + img + " is outside the dictionary's " + imageCount + " images";
+        }
+        if (sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount) {
+            return "symbol id " + sym + " is outside the dictionary's " + symbolCount + " symbols";
+        }
+        return "symbol id " + sym + " belongs to image " + symbolImage[sym] + ", but the sample names image " + img;
+    }
+
+    private void chainProblem(int i, String why) {
+        if (firstChainProblem == null) {
+            firstChainProblem = "batch " + (batches + 1) + " sample " + i + ": " + why;
+        }
+    }
+
+    /** The session's tallies at the time of a snapshot. */
+    record Counts(long batches, long samples, long rejectedSamples, long rejectedBatches, String firstRejection,
+            long samplesWithCallers, long callerEntries, long rejectedCallerEntries, String firstChainProblem,
+            long arcsNotKept, boolean arcsFull, int arcsKept, long samplesWithoutAddress, boolean addressesFull,
+            int addressesKept) {
+    }
+
+    /**
+     * An immutable copy of a session's counts, for rendering off the delivery thread. Keys of the
+     * count maps are {@link #key}s whose context is an id of {@code contexts} (first = domain,
+     * second = vCPU), whose address ids are ids of {@code addresses} (first = symbol slot, second =
+     * PC) and whose arc ids are ids of {@code arcs} (first = caller slot, second = callee slot).
+     */
+    record Snapshot(SessionInfo info, LongPairIds contexts, LongIntCounts imageSamples, LongIntCounts symbolSamples,
+            LongPairIds addresses, LongIntCounts addressSamples, LongPairIds arcs, LongIntCounts arcSamples,
+            LongIntCounts callerOnlySamples, Counts counts, SessionSummary summary) {
+
+        long batches() {
+            return counts.batches();
+        }
+
+        long samples() {
+            return counts.samples();
+        }
+
+        long rejectedSamples() {
+            return counts.rejectedSamples();
+        }
+
+        long rejectedBatches() {
+            return counts.rejectedBatches();
+        }
+
+        String firstRejection() {
+            return counts.firstRejection();
+        }
+
+        int domain(int context) {
+            return (int) contexts.first(context);
+        }
+
+        int vcpu(int context) {
+            return (int) contexts.second(context);
+        }
     }
 }

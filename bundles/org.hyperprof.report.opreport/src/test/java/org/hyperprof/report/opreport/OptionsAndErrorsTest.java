@@ -49,6 +49,34 @@ class OptionsAndErrorsTest {
     }
 
     @Test
+    void callgraphAlonePrintsOnlyTheCallGraph() throws Exception {
+        String report = all(new StackSession(40).completed(), "callgraph");
+        assertFalse(report.contains("Image summary:"), report);
+        assertFalse(report.contains("Symbol summary"), report);
+        assertTrue(report.contains("Call graph (all 8 symbols"), report);
+    }
+
+    @Test
+    void viewsAskedForTogetherArePrintedInOprofilesOrder() throws Exception {
+        String merged = section(all(new StackSession(40).completed(), "callgraph", "symbols", "images"),
+                "All domains, merged");
+        int images = merged.indexOf("Image summary:");
+        int symbols = merged.indexOf("Symbol summary");
+        int graph = merged.indexOf("Call graph (");
+        assertTrue(images >= 0 && images < symbols && symbols < graph, merged);
+    }
+
+    @Test
+    void theNewOptionsAreParsedIntoTheirViews() throws Exception {
+        ReportOptions o = ReportOptions.parse(Set.of("callgraph", "details", "global", "vcpu"));
+        assertTrue(o.callgraph() && o.details() && o.symbols() && o.global() && o.separateVcpus());
+        assertFalse(o.images(), "a view asked for replaces the default views");
+        assertTrue(ReportOptions.parse(Set.of("merge=domain")).mergeDomains());
+        assertFalse(ReportOptions.parse(Set.of("merge=vcpu")).mergeDomains());
+        assertEquals(ReportOptions.DEFAULT, ReportOptions.parse(Set.of()));
+    }
+
+    @Test
     void topLimitsTheSymbolRowsOfEverySectionAndSaysWhatItLeftOut() throws Exception {
         String report = all(opreport, "top=2", "notruth");
         String merged = section(report, "All domains, merged");
@@ -66,16 +94,19 @@ class OptionsAndErrorsTest {
 
     @Test
     void anUnknownOptionIsRefusedWithTheAllowedOnes() {
-        ReportException e = assertThrows(ReportException.class, () -> all(opreport, "callgraph"));
-        assertTrue(e.getMessage().startsWith("unknown opreport option 'callgraph'; the options are: "), e.getMessage());
-        for (String allowed : List.of("images:", "symbols:", "truth:", "notruth:", "top=N:")) {
+        ReportException e = assertThrows(ReportException.class, () -> all(opreport, "exclude-dependent"));
+        assertTrue(e.getMessage().startsWith("unknown opreport option 'exclude-dependent'; the options are: "),
+                e.getMessage());
+        for (String allowed : List.of("images:", "symbols:", "callgraph:", "details:", "global:", "vcpu:",
+                "merge=domain|vcpu|cpu|all:", "truth:", "notruth:", "top=N:")) {
             assertTrue(e.getMessage().contains(allowed), e.getMessage());
         }
     }
 
     @Test
     void optionsListsEveryOptionWithADescription() {
-        assertEquals(List.of("images", "symbols", "truth", "notruth", "top=N"),
+        assertEquals(List.of("images", "symbols", "callgraph", "details", "global", "vcpu", "merge=domain|vcpu|cpu|all",
+                "truth", "notruth", "top=N"),
                 opreport.options().stream().map(o -> o.substring(0, o.indexOf(':'))).toList());
     }
 

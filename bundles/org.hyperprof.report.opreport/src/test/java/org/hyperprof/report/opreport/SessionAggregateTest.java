@@ -83,6 +83,33 @@ class SessionAggregateTest {
     }
 
     @Test
+    void aNegativeVcpuIsRejected() {
+        SampleBatchesForVcpu.accept(aggregate, net, -1);
+        assertEquals(0, aggregate.snapshot().samples());
+        assertTrue(aggregate.snapshot().firstRejection().contains("vcpu -1 is negative (vCPU ids count from 0)"),
+                aggregate.snapshot().firstRejection());
+    }
+
+    @Test
+    void countsAreKeptPerVcpuAndAddedUpPerDomain() {
+        SampleBatchesForVcpu.accept(aggregate, net, 0);
+        SampleBatchesForVcpu.accept(aggregate, net, 3);
+        SampleBatchesForVcpu.accept(aggregate, net, 3);
+        assertEquals(1, aggregate.symbolSamples(NetworkSession.DOM0, 0, 0, net.e1000Intr, net.e1000));
+        assertEquals(2, aggregate.symbolSamples(NetworkSession.DOM0, 3, 0, net.e1000Intr, net.e1000));
+        assertEquals(3, aggregate.symbolSamples(NetworkSession.DOM0, 0, net.e1000Intr, net.e1000));
+        assertEquals(3, aggregate.imageSamples(NetworkSession.DOM0, 0, net.e1000));
+    }
+
+    /** One e1000_intr sample of dom0 on the given vCPU. */
+    private static final class SampleBatchesForVcpu {
+        static void accept(SessionAggregate aggregate, NetworkSession net, int vcpu) {
+            aggregate.accept(new Batches(7).stack(1, NetworkSession.DOM0, vcpu, CpuMode.KERNEL, 0, 0xC0100000L,
+                    net.e1000, net.e1000Intr).build());
+        }
+    }
+
+    @Test
     void symbolsTheDictionaryLearnsMidSessionAreAccepted() {
         aggregate.accept(net.batch(0));
         int late = net.dictionary.image(NetworkSession.DOMU, "libc.so", ImageKind.USER);

@@ -1,0 +1,126 @@
+package org.hyperprof.report.opreport;
+
+import java.util.Arrays;
+
+/**
+ * Dense ids for pairs of {@code long}s: (domain, vCPU) contexts, (caller, callee) arcs of the call
+ * graph, (symbol, PC) addresses of the per-instruction details. An open-addressing table of
+ * {@code int} ids over two primitive arrays that hold each id's pair; looking up a known pair
+ * allocates nothing, so it may run per sample.
+ *
+ * <p>It hands out at most {@code limit} ids: past that, {@link #id} answers {@link #FULL} and the
+ * caller counts what it could not keep (a session must not grow without bound on hostile input).
+ * Not thread-safe: {@link SessionAggregate} guards it.
+ */
+final class LongPairIds {
+
+    /** What {@link #id} answers for a new pair once {@code limit} ids are handed out. */
+    static final int FULL = -1;
+
+    /** Marks a free table slot; ids are stored plus one. */
+    private static final int FREE = 0;
+
+    private final int limit;
+    private int[] table;
+    private long[] first;
+    private long[] second;
+    private int size;
+
+    LongPairIds(int expectedPairs, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("an id table must allow at least 1 id, not " + limit);
+        }
+        this.limit = limit;
+        int capacity = Integer.highestOneBit(Math.max(8, expectedPairs * 2 - 1)) << 1;
+        table = new int[capacity];
+        first = new long[capacity / 2];
+        second = new long[capacity / 2];
+    }
+
+    private LongPairIds(LongPairIds from) {
+        this.limit = from.limit;
+        this.table = from.table.clone();
+        this.first = Arrays.copyOf(from.first, from.size);
+        this.second = Arrays.copyOf(from.second, from.size);
+        this.size = from.size;
+    }
+
+    /** The id of ({@code a}, {@code b}), handing out the next one for a new pair, or {@link #FULL}. */
+    int id(long a, long b) {
+        int mask = table.length - 1;
+        int slot = slot(a, b, mask);
+        while (true) {
+            int stored = table[slot];
+            if (stored == FREE) {
+                break;
+            }
+            int id = stored - 1;
+            if (first[id] == a && second[id] == b) {
+                return id;
+            }
+            slot = (slot + 1) & mask;
+        }
+        if (size == limit) {
+            return FULL;
+        }
+        int id = size++;
+        if (id == first.length) {
+            first = Arrays.copyOf(first, Math.max(8, first.length * 2));
+            second = Arrays.copyOf(second, first.length);
+        }
+        first[id] = a;
+        second[id] = b;
+        table[slot] = id + 1;
+        if (size * 2 > table.length) {
+            grow();
+        }
+        return id;
+    }
+
+    /** Ids handed out so far: they are 0 to {@code size() - 1}. */
+    int size() {
+        return size;
+    }
+
+    /** Whether the limit stopped a new pair from getting an id. */
+    boolean full() {
+        return size == limit;
+    }
+
+    long first(int id) {
+        return first[id];
+    }
+
+    long second(int id) {
+        return second[id];
+    }
+
+    /** An independent copy (for a report snapshot taken while samples keep arriving). */
+    LongPairIds copy() {
+        return new LongPairIds(this);
+    }
+
+    private void grow() {
+        int[] bigger = new int[table.length * 2];
+        int mask = bigger.length - 1;
+        for (int id = 0; id < size; id++) {
+            int slot = slot(first[id], second[id], mask);
+            while (bigger[slot] != FREE) {
+                slot = (slot + 1) & mask;
+            }
+            bigger[slot] = id + 1;
+        }
+        table = bigger;
+    }
+
+    /** MurmurHash3's finalizer over both halves: PCs differ in low bits, contexts in high ones. */
+    private static int slot(long a, long b, int mask) {
+        long h = a * 0x9E3779B97F4A7C15L + b;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 33;
+        return (int) h & mask;
+    }
+}
