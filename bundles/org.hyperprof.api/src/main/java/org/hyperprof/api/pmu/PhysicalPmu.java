@@ -55,9 +55,10 @@ public interface PhysicalPmu {
     void reserve();
 
     /**
-     * {@code setup_events}: clear the controls, write -1 into every counter, then for each enabled
-     * configuration preload {@code -count} and build its control word (event, unit mask, OS, USR,
-     * interrupt enable), without enabling counting.
+     * {@code setup_events}: program the counters for the configurations by the model's driver
+     * sequence, without enabling counting. On x86: clear the controls, write -1 into every counter,
+     * then for each enabled configuration preload {@code -count} and build its control word (event,
+     * unit mask, OS, USR, interrupt enable); on PowerPC 970: preload {@code 0x80000000 - count}.
      */
     void setup(CounterConfig[] configs);
 
@@ -133,6 +134,22 @@ public interface PhysicalPmu {
      */
     default boolean alertPending() {
         return interruptPending();
+    }
+
+    /**
+     * The program counter of the code about to run (called by the simulation before it advances
+     * the PMU through a stretch of code), so a model that latches addresses (PowerPC SIAR, AMD IBS
+     * linear addresses) has them. Models that latch nothing ignore it.
+     */
+    default void setProgramCounter(long pc) {
+    }
+
+    /**
+     * The interrupt handler returns to the interrupted code (x86 IRET, PowerPC rfid). Models whose
+     * counting state changes for the handler's duration (PowerPC 970: MSR[PMM]=1 freezes the
+     * counters with FCM1 while OProfile's handler runs) restore it here. Others ignore it.
+     */
+    default void returnFromInterrupt() {
     }
 
     /** Configures AMD IBS ({@code XENOPROF_ibs_counter}); models without IBS refuse it. */

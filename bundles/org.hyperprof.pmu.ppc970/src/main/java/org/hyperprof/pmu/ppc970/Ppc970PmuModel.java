@@ -1,0 +1,246 @@
+package org.hyperprof.pmu.ppc970;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.UnitMask;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * The IBM PowerPC 970 performance monitor ({@code ppc64/970}, printed as {@code ppc64 970}):
+ * eight 32-bit PMCs programmed by event group, OProfile's 970 event table and group mappings,
+ * and one {@link Ppc970Pmu} register file per physical CPU.
+ *
+ * <p>Options of {@link #createPmu} (see {@link Ppc970Options}):
+ * <ul>
+ * <li>{@code mmcra.hvpr} = {@code linux|xnu}: how software reads MMCRA's sampled HV/PR bits
+ * (default linux: bit 35 = HV, bit 36 = PR);</li>
+ * <li>{@code mmcra.hvpr.hardware} = {@code linux|xnu}: which bits the simulated part sets
+ * (default linux);</li>
+ * <li>{@code fcs.states} = {@code privileged|supervisor}: MMCR0[FCS] freezes MSR[PR]=0 (default)
+ * or only MSR[HV,PR]=00;</li>
+ * <li>{@code pmxe.clear} = {@code alert|interrupt}: when the hardware clears MMCR0[PMXE]
+ * (default alert);</li>
+ * <li>{@code msr.pmm} = {@code 0|1}: MSR[PMM] of the profiled code (default 0).</li>
+ * </ul>
+ */
+@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + Ppc970PmuModel.CPU_TYPE_VALUE)
+public final class Ppc970PmuModel implements PmuModel {
+    /** The service's cpu.type. */
+    static final String CPU_TYPE_VALUE = "ppc64/970";
+    /** OProfile's name for the CPU ({@code op_cpu_type.c}). */
+    static final String DISPLAY_NAME = "ppc64 970";
+    private static final String DEFAULT_EVENT = "CYCLES:100000:0:1:1";
+
+    private final EventTable table;
+    private final Ppc970EventGroups groups;
+
+    /** The model with its event table and group mappings read from the bundle's resources. */
+    public Ppc970PmuModel() {
+        try (Reader events = resource("events"); Reader unitMasks = resource("unit_masks");
+                Reader mappings = resource("event_mappings")) {
+            this.table = EventTable.parse(CPU_TYPE_VALUE, events, unitMasks);
+            this.groups = Ppc970EventGroups.parse(CPU_TYPE_VALUE, mappings, table);
+        } catch (IOException e) {
+            throw new IllegalStateException("the PowerPC 970 event table shipped in bundle org.hyperprof.pmu.ppc970"
+                    + " is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    private static Reader resource(String name) {
+        InputStream in = Ppc970PmuModel.class.getResourceAsStream(name);
+        if (in == null) {
+            throw new IllegalStateException("resource org/hyperprof/pmu/ppc970/" + name
+                    + " is missing from bundle org.hyperprof.pmu.ppc970; rebuild the bundle");
+        }
+        return new InputStreamReader(in, StandardCharsets.UTF_8);
+    }
+
+    /** The group mappings and selector decoding shared by every CPU's register file. */
+    Ppc970EventGroups groups() {
+        return groups;
+    }
+
+    @Override
+    public String cpuType() {
+        return CPU_TYPE_VALUE;
+    }
+
+    @Override
+    public String displayName() {
+        return DISPLAY_NAME;
+    }
+
+    @Override
+    public int counterCount() {
+        return Ppc970Registers.COUNTERS;
+    }
+
+    @Override
+    public int counterWidth() {
+        return Ppc970Registers.COUNTER_WIDTH;
+    }
+
+    @Override
+    public EventTable events() {
+        return table;
+    }
+
+    @Override
+    public String defaultEvent() {
+        return DEFAULT_EVENT;
+    }
+
+    /**
+     * OProfile's 970 rules: every event belongs to one group and is tied to one counter of it
+     * (its number is {@code group*16 + counter}), all events of a session come from one group,
+     * and the kernel and user flags are global (MMCR0[FCS] and [FCP]), so all events give the same.
+     */
+    @Override
+    public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
+        if (specs == null || specs.isEmpty()) {
+            throw new EventSpecException("no event given; give at least one, e.g. the default " + DEFAULT_EVENT);
+        }
+        int n = specs.size();
+        if (n > Ppc970Registers.COUNTERS) {
+            throw new EventSpecException(n + " events given, but the " + DISPLAY_NAME + " has only "
+                    + Ppc970Registers.COUNTERS + " counters (PMC1-PMC8); give at most " + Ppc970Registers.COUNTERS
+                    + " events, all from one group");
+        }
+        EventDescriptor[] events = new EventDescriptor[n];
+        long[] unitMasks = new long[n];
+        for (int i = 0; i < n; i++) {
+            EventSpec spec = specs.get(i);
+            if (spec == null) {
+                throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
+            }
+            events[i] = checkedEvent(spec);
+            unitMasks[i] = checkedUnitMask(spec, events[i]);
+        }
+        int group = Ppc970EventGroups.groupOf(events[0].code());
+        String[] takenBy = new String[Ppc970Registers.COUNTERS];
+        for (int i = 0; i < n; i++) {
+            EventDescriptor e = events[i];
+            int g = Ppc970EventGroups.groupOf(e.code());
+            if (g != group) {
+                throw new EventSpecException(e.name() + " is in " + groupText(g) + " but " + events[0].name()
+                        + " is in " + groupText(group) + ": the " + DISPLAY_NAME
+                        + " counts one event group at a time, so all events of a session must come from one group;"
+                        + " the groups are: " + groups.groupsText());
+            }
+            int counter = Ppc970EventGroups.counterOf(e.code());
+            if (takenBy[counter] != null) {
+                throw new EventSpecException(e.name() + " needs " + Ppc970EventGroups.counterText(counter)
+                        + ", which " + takenBy[counter] + " already uses: each event of a group is tied to its"
+                        + " own counter, so give each event once; " + groupText(group) + " has "
+                        + eventsOf(group));
+            }
+            takenBy[counter] = e.name();
+            EventSpec spec = specs.get(i);
+            EventSpec first = specs.get(0);
+            if (spec.kernel() != first.kernel() || spec.user() != first.user()) {
+                throw new EventSpecException(e.name() + " asks for kernel=" + flag(spec.kernel()) + " user="
+                        + flag(spec.user()) + " but " + events[0].name() + " for kernel=" + flag(first.kernel())
+                        + " user=" + flag(first.user()) + ": the " + DISPLAY_NAME
+                        + " filters privilege for all counters at once (MMCR0 FCS and FCP);"
+                        + " give every event the same kernel and user flags");
+            }
+        }
+        CounterConfig[] configs = new CounterConfig[n];
+        for (int i = 0; i < n; i++) {
+            EventSpec spec = specs.get(i);
+            configs[i] = new CounterConfig(Ppc970EventGroups.counterOf(events[i].code()), events[i], spec.count(),
+                    unitMasks[i], spec.kernel(), spec.user());
+        }
+        return configs;
+    }
+
+    private static String flag(boolean b) {
+        return b ? "1" : "0";
+    }
+
+    private static String groupText(int group) {
+        return group == 0 ? "the default group (group 0)" : "group " + group;
+    }
+
+    private String eventsOf(int group) {
+        StringBuilder b = new StringBuilder();
+        for (EventDescriptor e : table.events()) {
+            if (Ppc970EventGroups.groupOf(e.code()) == group) {
+                b.append(b.length() == 0 ? "" : ", ").append(e.name()).append(" on ")
+                        .append(Ppc970EventGroups.counterText(Ppc970EventGroups.counterOf(e.code())));
+            }
+        }
+        return b.toString();
+    }
+
+    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
+        String name = spec.eventName();
+        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
+        if (event == null) {
+            String hint = "";
+            if (name != null) {
+                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
+                if (caseless != null) {
+                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
+                }
+            }
+            throw new EventSpecException("unknown event '" + name + "' for CPU type " + CPU_TYPE_VALUE + " ("
+                    + DISPLAY_NAME + ")" + hint + "; allowed events: " + table.namesText());
+        }
+        if (spec.count() < event.minimumCount()) {
+            throw new EventSpecException("count " + spec.count() + " for " + event.name()
+                    + " is below its minimum of " + event.minimumCount() + "; give a count of at least "
+                    + event.minimumCount());
+        }
+        if (spec.count() > Ppc970Registers.MAX_COUNT) {
+            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
+                    + Ppc970Registers.MAX_COUNT + ": a 970 PMC is preloaded with 0x80000000 - count and samples when"
+                    + " it turns negative (bit 31 set); give a count of at most " + Ppc970Registers.MAX_COUNT);
+        }
+        if (!spec.kernel() && !spec.user()) {
+            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode;"
+                    + " set kernel or user to 1");
+        }
+        return event;
+    }
+
+    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
+        UnitMask um = event.unitMask();
+        if (spec.unitMask() == -1) {
+            return um.defaultValue();
+        }
+        if (!um.allows(spec.unitMask())) {
+            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s"
+                    + " (970 events are chosen by group, never by unit mask)", spec.unitMask(), event.name(), um.name(),
+                    um.describeAllowed()));
+        }
+        return spec.unitMask();
+    }
+
+    @Override
+    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        if (cpu < 0) {
+            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
+        }
+        return new Ppc970Pmu(cpu, this, groups, Ppc970Options.parse(options));
+    }
+
+    @Override
+    public String toString() {
+        return "PowerPC 970 PMU model " + CPU_TYPE_VALUE + " (" + DISPLAY_NAME + ")";
+    }
+}
