@@ -625,8 +625,8 @@ final class Ppc970Pmu implements PhysicalPmu {
 
     /**
      * Tells the PMU the address of the code that runs from now on, so that an alert can latch it
-     * into SIAR. The PhysicalPmu API has no such input yet; until the simulation calls this,
-     * alerts latch no address and {@link #sampledAddress()} stays -1.
+     * into SIAR. Until the simulation has called this, alerts latch no address and
+     * {@link #sampledAddress()} stays -1.
      */
     @Override
     public void setProgramCounter(long pc) {
