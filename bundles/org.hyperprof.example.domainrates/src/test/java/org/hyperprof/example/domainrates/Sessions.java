@@ -1,0 +1,73 @@
+package org.hyperprof.example.domainrates;
+
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+
+/** Sessions and batches for the tests: a 2000 MHz host with dom0, a domU and a domain whose name needs quoting. */
+final class Sessions {
+    static final UnitMask NO_MASK = new UnitMask("zero", UnitMask.Kind.MANDATORY, 0,
+            List.of(new UnitMask.Value(0, "No unit mask")));
+    static final CounterConfig CYCLES = new CounterConfig(0,
+            new EventDescriptor("CPU_CLK_UNHALTED", 0x79, 0b11, 6000, NO_MASK, Signal.CYCLES, "cycles"), 100000, 0,
+            true, true);
+    static final CounterConfig INSTRUCTIONS = new CounterConfig(1,
+            new EventDescriptor("INST_RETIRED", 0xc0, 0b11, 6000, NO_MASK, Signal.INSTRUCTIONS, "instructions"), 50000,
+            0, true, true);
+
+    /** The example never looks names up: an empty dictionary will do. */
+    static final SessionDictionary NO_NAMES = new SessionDictionary() {
+        @Override public int imageCount() { return 0; }
+        @Override public String imageName(int image) { throw new IndexOutOfBoundsException(image); }
+        @Override public ImageKind imageKind(int image) { throw new IndexOutOfBoundsException(image); }
+        @Override public int imageDomain(int image) { throw new IndexOutOfBoundsException(image); }
+        @Override public int symbolCount() { return 0; }
+        @Override public String symbolName(int symbol) { throw new IndexOutOfBoundsException(symbol); }
+        @Override public int symbolImage(int symbol) { throw new IndexOutOfBoundsException(symbol); }
+    };
+
+    private Sessions() {
+    }
+
+    static SessionInfo session(long id, CounterConfig... counters) {
+        return new SessionInfo(id, "simulator", "test-host", "i386/p6", "PIII", 2000, List.of(counters),
+                Map.of(0, "Domain-0", 1, "domU", 2, "web, \"front\""), false, NO_NAMES);
+    }
+
+    /** A batch: {@code domainsAndCounters} holds pairs (domain, counter), one pair per sample. */
+    static SampleBatch batch(long session, int... domainsAndCounters) {
+        int n = domainsAndCounters.length / 2;
+        int[] domain = new int[n];
+        byte[] counter = new byte[n];
+        for (int i = 0; i < n; i++) {
+            domain[i] = domainsAndCounters[2 * i];
+            counter[i] = (byte) domainsAndCounters[2 * i + 1];
+        }
+        return new SampleBatch(session, n, domain, new int[n], new byte[n], counter, new long[n], new int[n],
+                new int[n], new int[n + 1], new long[0], new int[0], new int[0]);
+    }
+
+    /** {@code times} samples of {@code domain} on counter 0, then {@code others} samples of domain 1. */
+    static SampleBatch repeated(long session, int domain, int times, int others) {
+        int[] pairs = new int[2 * (times + others)];
+        for (int i = 0; i < times + others; i++) {
+            pairs[2 * i] = i < times ? domain : 1;
+        }
+        return batch(session, pairs);
+    }
+
+    static SessionSummary ended(long session, long simulatedCycles) {
+        return new SessionSummary(session, Accounting.ZERO, List.of(), List.of(), null, null, simulatedCycles,
+                SessionSummary.COMPLETED);
+    }
+}

@@ -1,0 +1,154 @@
+package org.hyperprof.report.pprof;
+
+import java.util.Arrays;
+
+/**
+ * The distinct program counters of a session, each with the image and symbol the daemon resolved
+ * it to: a pprof {@code Location} each. Interning a PC that is already known allocates nothing;
+ * the arrays double only when a new entry fills half the slots.
+ *
+ * <p>Memory is bounded: past {@code exactLimit} distinct PCs, a PC not seen before is folded into
+ * one location per function ({@link #FUNCTION_LEVEL} as its PC), so the table then grows only with
+ * the session's symbols. Per-function totals stay exact; only per-address detail is lost, and the
+ * folded samples are counted.
+ *
+ * <p>Not thread-safe: {@link SessionStacks} guards it.
+ */
+final class LocationTable {
+
+    /** The PC of a location that stands for a whole function (its address is unknown). */
+    static final long FUNCTION_LEVEL = -1L;
+
+    private final int exactLimit;
+    private long[] pcs;
+    private int[] images;
+    private int[] symbols;
+    private int size;
+    private int exact;
+    /** Slot to location index + 1; 0 marks a free slot. */
+    private int[] slots;
+    private long folded;
+
+    LocationTable(int exactLimit) {
+        if (exactLimit < 1) {
+            throw new IllegalArgumentException("the location table must hold at least 1 exact PC, not " + exactLimit);
+        }
+        this.exactLimit = exactLimit;
+        pcs = new long[64];
+        images = new int[64];
+        symbols = new int[64];
+        slots = new int[128];
+    }
+
+    private LocationTable(LocationTable from) {
+        exactLimit = from.exactLimit;
+        pcs = Arrays.copyOf(from.pcs, from.size);
+        images = Arrays.copyOf(from.images, from.size);
+        symbols = Arrays.copyOf(from.symbols, from.size);
+        size = from.size;
+        exact = from.exact;
+        slots = new int[0];
+        folded = from.folded;
+    }
+
+    /**
+     * The location index of (image, symbol, pc), added if new. When the table already holds its
+     * limit of exact PCs, a new PC gets its function's folded location instead.
+     */
+    int intern(int image, int symbol, long pc) {
+        int found = find(image, symbol, pc);
+        if (found >= 0) {
+            return found;
+        }
+        if (pc != FUNCTION_LEVEL && exact >= exactLimit) {
+            folded++;
+            return intern(image, symbol, FUNCTION_LEVEL);
+        }
+        if (pc != FUNCTION_LEVEL) {
+            exact++;
+        }
+        return add(image, symbol, pc);
+    }
+
+    /** The location index of (image, symbol, pc), or -1. */
+    int find(int image, int symbol, long pc) {
+        int mask = slots.length - 1;
+        int slot = slot(image, symbol, pc, mask);
+        while (true) {
+            int entry = slots[slot];
+            if (entry == 0) {
+                return -1;
+            }
+            int index = entry - 1;
+            if (pcs[index] == pc && images[index] == image && symbols[index] == symbol) {
+                return index;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    long pc(int location) {
+        return pcs[location];
+    }
+
+    int image(int location) {
+        return images[location];
+    }
+
+    int symbol(int location) {
+        return symbols[location];
+    }
+
+    /** PCs that met a full table and were counted at their function's location instead. */
+    long folded() {
+        return folded;
+    }
+
+    int exactLimit() {
+        return exactLimit;
+    }
+
+    /** A read-only copy of the entries (for a snapshot); it cannot intern. */
+    LocationTable copy() {
+        return new LocationTable(this);
+    }
+
+    private int add(int image, int symbol, long pc) {
+        int index = size;
+        if (index == pcs.length) {
+            int n = index * 2;
+            pcs = Arrays.copyOf(pcs, n);
+            images = Arrays.copyOf(images, n);
+            symbols = Arrays.copyOf(symbols, n);
+        }
+        pcs[index] = pc;
+        images[index] = image;
+        symbols[index] = symbol;
+        size = index + 1;
+        place(index);
+        if (size * 2 > slots.length) {
+            slots = new int[slots.length * 2];
+            for (int i = 0; i < size; i++) {
+                place(i);
+            }
+        }
+        return index;
+    }
+
+    private void place(int index) {
+        int mask = slots.length - 1;
+        int slot = slot(images[index], symbols[index], pcs[index], mask);
+        while (slots[slot] != 0) {
+            slot = (slot + 1) & mask;
+        }
+        slots[slot] = index + 1;
+    }
+
+    private static int slot(int image, int symbol, long pc, int mask) {
+        return (int) Hashing.mix(pc ^ Hashing.mix(((long) image << 32) | (symbol & 0xFFFFFFFFL))) & mask;
+    }
+}

@@ -1,0 +1,305 @@
+package org.hyperprof.report.pprof;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.pprof.proto.Function;
+import org.hyperprof.report.pprof.proto.Label;
+import org.hyperprof.report.pprof.proto.Line;
+import org.hyperprof.report.pprof.proto.Location;
+import org.hyperprof.report.pprof.proto.Mapping;
+import org.hyperprof.report.pprof.proto.Profile;
+import org.hyperprof.report.pprof.proto.Sample;
+import org.hyperprof.report.pprof.proto.ValueType;
+
+/**
+ * Turns a session's {@link SessionStacks.Snapshot} into a pprof {@link Profile} message.
+ *
+ * <ul>
+ * <li>Sample types: per counter, {@code samples/count} (samples taken) and {@code events/count}
+ * (samples times the counter's period: the events those samples stand for). A session with several
+ * counters names them {@code samples:EVENT} and {@code events:EVENT} (with {@code #N}, the
+ * counter index, when two counters count the same event). The default sample type is the first
+ * counter's samples, so that pprof's totals read like opreport's.</li>
+ * <li>Period: the first counter's event, counted in {@code count}, and its sampling period.</li>
+ * <li>One {@code Sample} per distinct (domain, vCPU, mode, call stack), labelled {@code domain}
+ * (name), {@code domain_id}, {@code vcpu} and {@code mode} ({@code user}, {@code kernel} or
+ * {@code xen}); its locations leaf first, then the callers.</li>
+ * <li>One {@code Location} per distinct sampled PC, with its function; one {@code Function} per
+ * symbol (and one {@code IMAGE (no symbols)} per image with unresolved PCs).</li>
+ * <li>One {@code Mapping} per image of the session's dictionary (the hypervisor, kernels, modules
+ * and user binaries of every domain), named by the image. The dictionary carries no address
+ * ranges, so a mapping spans the addresses sampled in it: {@code [lowest PC, highest PC + 1)}.
+ * Functions are already named, so {@code has_functions} is set and readers do not symbolize.</li>
+ * </ul>
+ */
+final class ProfileBuilder {
+
+    static final String SAMPLES = "samples";
+    static final String EVENTS = "events";
+    static final String COUNT = "count";
+    static final String LABEL_DOMAIN = "domain";
+    static final String LABEL_DOMAIN_ID = "domain_id";
+    static final String LABEL_VCPU = "vcpu";
+    static final String LABEL_MODE = "mode";
+    static final String UNIT_DOMAIN_ID = "domid";
+    static final String UNIT_VCPU = "vcpu";
+    static final String NO_SYMBOLS = " (no symbols)";
+    private static final String[] MODE_NAMES = {"user", "kernel", "xen"};
+
+    private final SessionStacks.Snapshot snapshot;
+    private final int domainFilter;
+    private final Profile.Builder profile = Profile.newBuilder();
+    private final Map<String, Long> strings = new HashMap<>();
+
+    private ProfileBuilder(SessionStacks.Snapshot snapshot, int domainFilter) {
+        this.snapshot = snapshot;
+        this.domainFilter = domainFilter;
+        string("");
+    }
+
+    /**
+     * The profile of the snapshot's session, all domains ({@link ReportRequest#ALL_DOMAINS}) or one.
+     *
+     * @param strays a line about deliveries the consumer could not attribute to a kept session, or null
+     * @throws ReportException for a domain the session neither knows nor has samples of
+     */
+    static Profile build(SessionStacks.Snapshot snapshot, int domain, String strays) throws ReportException {
+        if (domain != ReportRequest.ALL_DOMAINS) {
+            checkDomain(snapshot, domain);
+        }
+        return new ProfileBuilder(snapshot, domain).build(strays);
+    }
+
+    private static void checkDomain(SessionStacks.Snapshot snapshot, int domain) throws ReportException {
+        if (snapshot.info().domains().containsKey(domain)) {
+            return;
+        }
+        StackTable stacks = snapshot.stacks();
+        for (int s = 0; s < stacks.size(); s++) {
+            if (stacks.domain(s) == domain) {
+                return;
+            }
+        }
+        throw new ReportException("session " + snapshot.info().sessionId() + " has no domain " + domain
+                + "; its domains are " + new java.util.TreeMap<>(snapshot.info().domains())
+                + " (ask for one of them, or for all domains)");
+    }
+
+    private Profile build(String strays) {
+        SessionInfo info = snapshot.info();
+        List<CounterConfig> counters = info.counters();
+        long[] periods = new long[counters.size()];
+        for (int c = 0; c < counters.size(); c++) {
+            periods[c] = counters.get(c).count();
+            String[] names = sampleTypeNames(counters, c);
+            profile.addSampleType(valueType(names[0], COUNT));
+            profile.addSampleType(valueType(names[1], COUNT));
+        }
+        CounterConfig first = counters.get(0);
+        profile.setPeriodType(valueType(first.event().name(), COUNT));
+        profile.setPeriod(first.count());
+        profile.setDefaultSampleType(string(sampleTypeNames(counters, 0)[0]));
+        profile.setTimeNanos(Math.multiplyExact(snapshot.startedMillis(), 1_000_000L));
+        SessionSummary summary = snapshot.summary();
+        if (summary != null && info.mhz() > 0 && summary.simulatedCycles() > 0) {
+            profile.setDurationNanos(nanos(summary.simulatedCycles(), info.mhz()));
+        }
+
+        LocationTable locations = snapshot.locations();
+        boolean[] usedLocation = new boolean[locations.size()];
+        addSamples(periods, usedLocation);
+        addLocations(usedLocation);
+        addComments(strays);
+        return profile.build();
+    }
+
+    /** The two sample type names of counter {@code c}: samples and events. */
+    static String[] sampleTypeNames(List<CounterConfig> counters, int c) {
+        if (counters.size() == 1) {
+            return new String[] {SAMPLES, EVENTS};
+        }
+        String event = counters.get(c).event().name();
+        for (int other = 0; other < counters.size(); other++) {
+            if (other != c && counters.get(other).event().name().equals(event)) {
+                event = event + "#" + counters.get(c).counter();
+                break;
+            }
+        }
+        return new String[] {SAMPLES + ":" + event, EVENTS + ":" + event};
+    }
+
+    private void addSamples(long[] periods, boolean[] usedLocation) {
+        SessionInfo info = snapshot.info();
+        StackTable stacks = snapshot.stacks();
+        long domainKey = string(LABEL_DOMAIN);
+        long domainIdKey = string(LABEL_DOMAIN_ID);
+        long vcpuKey = string(LABEL_VCPU);
+        long modeKey = string(LABEL_MODE);
+        long domainIdUnit = string(UNIT_DOMAIN_ID);
+        long vcpuUnit = string(UNIT_VCPU);
+        for (int s = 0; s < stacks.size(); s++) {
+            int domain = stacks.domain(s);
+            if (domainFilter != ReportRequest.ALL_DOMAINS && domain != domainFilter) {
+                continue;
+            }
+            Sample.Builder sample = Sample.newBuilder();
+            for (int level = 0; level < stacks.depth(s); level++) {
+                int location = stacks.location(s, level);
+                usedLocation[location] = true;
+                sample.addLocationId(location + 1L);
+            }
+            for (int c = 0; c < periods.length; c++) {
+                long n = stacks.count(s, c);
+                sample.addValue(n);
+                sample.addValue(Math.multiplyExact(n, periods[c]));
+            }
+            sample.addLabel(Label.newBuilder().setKey(domainKey).setStr(string(info.domainName(domain))));
+            sample.addLabel(Label.newBuilder().setKey(domainIdKey).setNum(domain).setNumUnit(domainIdUnit));
+            sample.addLabel(Label.newBuilder().setKey(vcpuKey).setNum(stacks.vcpu(s)).setNumUnit(vcpuUnit));
+            sample.addLabel(Label.newBuilder().setKey(modeKey).setStr(string(MODE_NAMES[stacks.mode(s)])));
+            profile.addSample(sample);
+        }
+    }
+
+    private void addLocations(boolean[] usedLocation) {
+        SessionDictionary dictionary = snapshot.info().dictionary();
+        LocationTable locations = snapshot.locations();
+        int imageCount = dictionary.imageCount();
+        int symbolCount = dictionary.symbolCount();
+        long[] low = new long[imageCount];
+        long[] high = new long[imageCount];
+        boolean[] usedImage = new boolean[imageCount];
+        boolean[] usedFunction = new boolean[symbolCount + imageCount];
+        java.util.Arrays.fill(low, -1L);
+        for (int l = 0; l < locations.size(); l++) {
+            if (!usedLocation[l]) {
+                continue;
+            }
+            int image = locations.image(l);
+            int functionIndex = functionIndex(locations.symbol(l), image, symbolCount);
+            long pc = locations.pc(l);
+            boolean exact = pc != LocationTable.FUNCTION_LEVEL;
+            usedImage[image] = true;
+            usedFunction[functionIndex] = true;
+            if (exact) {
+                if (low[image] == -1L || Long.compareUnsigned(pc, low[image]) < 0) {
+                    low[image] = pc;
+                }
+                if (Long.compareUnsigned(pc, high[image]) > 0) {
+                    high[image] = pc;
+                }
+            }
+            profile.addLocation(Location.newBuilder().setId(l + 1L).setMappingId(image + 1L)
+                    .setAddress(exact ? pc : 0L).addLine(Line.newBuilder().setFunctionId(functionIndex + 1L)));
+        }
+        for (int image = 0; image < imageCount; image++) {
+            if (!usedImage[image]) {
+                continue;
+            }
+            Mapping.Builder mapping = Mapping.newBuilder().setId(image + 1L)
+                    .setFilename(string(dictionary.imageName(image))).setHasFunctions(true);
+            if (low[image] != -1L) {
+                mapping.setMemoryStart(low[image]).setMemoryLimit(high[image] + 1);
+            }
+            profile.addMapping(mapping);
+        }
+        for (int f = 0; f < usedFunction.length; f++) {
+            if (!usedFunction[f]) {
+                continue;
+            }
+            String name = f < symbolCount ? dictionary.symbolName(f)
+                    : dictionary.imageName(f - symbolCount) + NO_SYMBOLS;
+            long nameIndex = string(name);
+            profile.addFunction(Function.newBuilder().setId(f + 1L).setName(nameIndex).setSystemName(nameIndex));
+        }
+    }
+
+    /** Functions are numbered symbols first, then one "(no symbols)" function per image. */
+    private static int functionIndex(int symbol, int image, int symbolCount) {
+        return symbol >= 0 ? symbol : symbolCount + image;
+    }
+
+    private void addComments(String strays) {
+        SessionStacks.Snapshot s = snapshot;
+        SessionInfo info = s.info();
+        comment("Hyperprof session " + info.sessionId() + " (" + info.source() + ", " + info.hostName() + "): "
+                + info.cpuName() + " (" + info.cpuType() + ") at " + info.mhz() + " MHz");
+        for (CounterConfig c : info.counters()) {
+            comment("counter " + c.counter() + ": " + c.describe());
+        }
+        if (domainFilter != ReportRequest.ALL_DOMAINS) {
+            comment("domain " + domainFilter + " (" + info.domainName(domainFilter) + ") only");
+        }
+        comment("samples " + s.samples() + " in " + s.batches() + " batches; labels domain, domain_id, vcpu, mode"
+                + " (user, kernel, xen)");
+        SessionDictionary dictionary = info.dictionary();
+        for (int image = 0; image < dictionary.imageCount(); image++) {
+            comment("image " + dictionary.imageName(image) + ": " + dictionary.imageKind(image).split()
+                    + " image of domain " + dictionary.imageDomain(image));
+        }
+        comment("mappings span the sampled addresses of each image (the session's dictionary has no image ranges)");
+        SessionSummary summary = s.summary();
+        if (summary == null) {
+            comment("session still running when written");
+        } else {
+            comment("session ended: " + summary.endReason() + "; " + summary.accounting().line());
+            for (ConsumerAccounting consumer : summary.consumers()) {
+                if (PprofConsumer.NAME.equals(consumer.consumer())) {
+                    comment("pprof consumer received " + consumer.received() + ", missed " + consumer.missed()
+                            + (consumer.problem() == null ? "" : " (" + consumer.problem() + ")"));
+                }
+            }
+        }
+        if (s.rejectedSamples() > 0) {
+            comment("rejected " + s.rejectedSamples() + " samples in " + s.rejectedBatches() + " batches; first: "
+                    + s.firstRejection());
+        }
+        if (s.cutChains() > 0) {
+            comment("call chains cut short: " + s.cutChains() + "; first: " + s.firstCutChain());
+        }
+        if (s.foldedPcs() > 0) {
+            comment("PCs counted at their function's location (address 0) after "
+                    + s.locations().exactLimit() + " distinct PCs: " + s.foldedPcs());
+        }
+        if (s.cutStacks() > 0) {
+            comment("samples counted under their leaf alone after " + s.stacks().stackLimit()
+                    + " distinct stacks: " + s.cutStacks());
+        }
+        if (strays != null) {
+            comment(strays);
+        }
+    }
+
+    /** {@code cycles} at {@code mhz} in nanoseconds, without overflowing for long sessions. */
+    static long nanos(long cycles, long mhz) {
+        return cycles / mhz * 1000L + cycles % mhz * 1000L / mhz;
+    }
+
+    private void comment(String text) {
+        profile.addComment(string(text));
+    }
+
+    private ValueType valueType(String type, String unit) {
+        return ValueType.newBuilder().setType(string(type)).setUnit(string(unit)).build();
+    }
+
+    private long string(String s) {
+        Long index = strings.get(s);
+        if (index != null) {
+            return index;
+        }
+        long next = strings.size();
+        strings.put(s, next);
+        profile.addStringTable(s);
+        return next;
+    }
+}

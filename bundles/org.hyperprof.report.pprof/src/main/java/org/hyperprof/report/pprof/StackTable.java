@@ -1,0 +1,193 @@
+package org.hyperprof.report.pprof;
+
+import java.util.Arrays;
+
+/**
+ * Sample counts per distinct (domain, vCPU, mode, call stack) and counter: a pprof {@code Sample}
+ * each. A stack key is an int sequence {@code domain, vcpu, mode, leaf location, caller location,
+ * ...}; keys are stored back to back in one int array, with an open-addressing index over their
+ * hashes. Counting a stack that is already known allocates nothing.
+ *
+ * <p>Memory is bounded: past {@code stackLimit} distinct stacks, a new stack is counted under its
+ * leaf location alone (its callers are cut), so the table then grows only with the distinct
+ * (domain, vCPU, mode, leaf) rows. Flat totals stay exact; the samples whose callers were cut are
+ * counted.
+ *
+ * <p>Not thread-safe: {@link SessionStacks} guards it.
+ */
+final class StackTable {
+
+    /** Key entries before the locations: domain, vcpu, mode. */
+    static final int HEADER = 3;
+
+    private final int counters;
+    private final int stackLimit;
+
+    private int[] keys = new int[1024];
+    private int used;
+    private int[] offsets = new int[64];
+    private int[] lengths = new int[64];
+    private long[] hashes = new long[64];
+    private long[] counts;
+    private int size;
+    /** Slot to stack index + 1; 0 marks a free slot. */
+    private int[] slots = new int[128];
+    private long cutSamples;
+
+    StackTable(int counters, int stackLimit) {
+        if (counters < 1) {
+            throw new IllegalArgumentException("a session has at least 1 counter, not " + counters);
+        }
+        if (stackLimit < 1) {
+            throw new IllegalArgumentException("the stack table must hold at least 1 stack, not " + stackLimit);
+        }
+        this.counters = counters;
+        this.stackLimit = stackLimit;
+        counts = new long[64 * counters];
+    }
+
+    private StackTable(StackTable from) {
+        counters = from.counters;
+        stackLimit = from.stackLimit;
+        keys = Arrays.copyOf(from.keys, from.used);
+        used = from.used;
+        offsets = Arrays.copyOf(from.offsets, from.size);
+        lengths = Arrays.copyOf(from.lengths, from.size);
+        hashes = new long[0];
+        counts = Arrays.copyOf(from.counts, from.size * from.counters);
+        size = from.size;
+        slots = new int[0];
+        cutSamples = from.cutSamples;
+    }
+
+    /**
+     * Counts one sample of {@code counter} on the stack {@code key[0 .. length)} (a header of
+     * {@value #HEADER} entries, then at least the leaf location).
+     */
+    void count(int[] key, int length, int counter) {
+        long hash = hash(key, length);
+        int stack = find(key, length, hash);
+        if (stack < 0) {
+            if (size >= stackLimit && length > HEADER + 1) {
+                cutSamples++;
+                length = HEADER + 1;
+                hash = hash(key, length);
+                stack = find(key, length, hash);
+            }
+            if (stack < 0) {
+                stack = add(key, length, hash);
+            }
+        }
+        counts[stack * counters + counter]++;
+    }
+
+    int size() {
+        return size;
+    }
+
+    int counters() {
+        return counters;
+    }
+
+    int domain(int stack) {
+        return keys[offsets[stack]];
+    }
+
+    int vcpu(int stack) {
+        return keys[offsets[stack] + 1];
+    }
+
+    int mode(int stack) {
+        return keys[offsets[stack] + 2];
+    }
+
+    /** Locations of the stack, leaf first. */
+    int depth(int stack) {
+        return lengths[stack] - HEADER;
+    }
+
+    /** The {@code level}-th location of the stack: 0 is the leaf, 1 its caller, ... */
+    int location(int stack, int level) {
+        return keys[offsets[stack] + HEADER + level];
+    }
+
+    long count(int stack, int counter) {
+        return counts[stack * counters + counter];
+    }
+
+    /** Samples counted under their leaf alone because the table was full. */
+    long cutSamples() {
+        return cutSamples;
+    }
+
+    int stackLimit() {
+        return stackLimit;
+    }
+
+    /** A read-only copy (for a snapshot); it cannot count. */
+    StackTable copy() {
+        return new StackTable(this);
+    }
+
+    private int find(int[] key, int length, long hash) {
+        int mask = slots.length - 1;
+        int slot = (int) hash & mask;
+        while (true) {
+            int entry = slots[slot];
+            if (entry == 0) {
+                return -1;
+            }
+            int stack = entry - 1;
+            if (hashes[stack] == hash && lengths[stack] == length
+                    && Arrays.equals(keys, offsets[stack], offsets[stack] + length, key, 0, length)) {
+                return stack;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private int add(int[] key, int length, long hash) {
+        int stack = size;
+        if (stack == offsets.length) {
+            int n = stack * 2;
+            offsets = Arrays.copyOf(offsets, n);
+            lengths = Arrays.copyOf(lengths, n);
+            hashes = Arrays.copyOf(hashes, n);
+            counts = Arrays.copyOf(counts, n * counters);
+        }
+        if (used + length > keys.length) {
+            keys = Arrays.copyOf(keys, Math.max(keys.length * 2, used + length));
+        }
+        System.arraycopy(key, 0, keys, used, length);
+        offsets[stack] = used;
+        lengths[stack] = length;
+        hashes[stack] = hash;
+        used += length;
+        size = stack + 1;
+        place(stack);
+        if (size * 2 > slots.length) {
+            slots = new int[slots.length * 2];
+            for (int s = 0; s < size; s++) {
+                place(s);
+            }
+        }
+        return stack;
+    }
+
+    private void place(int stack) {
+        int mask = slots.length - 1;
+        int slot = (int) hashes[stack] & mask;
+        while (slots[slot] != 0) {
+            slot = (slot + 1) & mask;
+        }
+        slots[slot] = stack + 1;
+    }
+
+    private static long hash(int[] key, int length) {
+        long h = length;
+        for (int i = 0; i < length; i++) {
+            h = (h ^ (key[i] & 0xFFFFFFFFL)) * 0x9E3779B97F4A7C15L;
+        }
+        return Hashing.mix(h);
+    }
+}

@@ -1,0 +1,199 @@
+package org.hyperprof.report.pprof;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.report.pprof.proto.Profile;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens written profiles with the real pprof ({@code go tool pprof}, Debian's golang-go, which CI
+ * installs) and checks that its totals, its flat and cumulative values per function and its label
+ * breakdown equal what the workload generated. Skipped where {@code go} is not installed.
+ */
+class GoPprofTest {
+
+    private static final Pattern SHOWING = Pattern.compile(
+            "Showing nodes accounting for (\\d+), ([\\d.]+)% of (\\d+) total");
+    /** A -top row: flat flat% sum% cum cum% name (the name may hold spaces). */
+    private static final Pattern ROW = Pattern.compile(
+            "^\\s*(\\d+)\\s+[\\d.]+%\\s+[\\d.]+%\\s+(\\d+)\\s+[\\d.]+%\\s+(.+)$");
+
+    @TempDir
+    static Path dir;
+
+    private static boolean goAvailable;
+
+    @BeforeAll
+    static void findGo() {
+        try {
+            Process p = new ProcessBuilder("go", "version").redirectErrorStream(true).start();
+            goAvailable = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            goAvailable = false;
+        }
+    }
+
+    /** Runs {@code go tool pprof ARGS FILE} and returns its standard output; fails on a non-zero exit. */
+    static String pprof(Path file, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("go", "tool", "pprof"));
+        command.addAll(List.of(args));
+        command.add(file.toString());
+        Path out = Files.createTempFile(dir, "pprof", ".out");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+        builder.environment().put("PPROF_TMPDIR", dir.toString());
+        builder.environment().put("HOME", dir.toString());
+        Process p = builder.start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "go tool pprof did not finish in 120 s");
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), () -> "go tool pprof " + command + " failed:\n" + text);
+        return text;
+    }
+
+    /** The -top table: total (from the "Showing nodes" line), then flat and cum per function. */
+    record Top(long accounted, long total, Map<String, Long> flat, Map<String, Long> cum) {
+        static Top parse(String text) {
+            Matcher m = SHOWING.matcher(text);
+            assertTrue(m.find(), () -> "no 'Showing nodes accounting for' line in:\n" + text);
+            Map<String, Long> flat = new TreeMap<>();
+            Map<String, Long> cum = new TreeMap<>();
+            boolean table = false;
+            for (String line : text.split("\n")) {
+                if (line.trim().startsWith("flat")) {
+                    table = true;
+                    continue;
+                }
+                Matcher row = ROW.matcher(line);
+                if (table && row.matches()) {
+                    String name = row.group(3).trim();
+                    flat.put(name, Long.parseLong(row.group(1)));
+                    cum.put(name, Long.parseLong(row.group(2)));
+                }
+            }
+            return new Top(Long.parseLong(m.group(1)), Long.parseLong(m.group(3)), flat, cum);
+        }
+
+        Map<String, Long> nonZeroFlat() {
+            Map<String, Long> f = new TreeMap<>(flat);
+            f.values().removeIf(v -> v == 0);
+            return f;
+        }
+    }
+
+    private static Path write(RandomWorkload w, String name) throws Exception {
+        PprofConsumer pprof = new PprofConsumer();
+        pprof.sessionStarted(w.info);
+        for (SampleBatch b : w.batches) {
+            pprof.samples(b);
+        }
+        return pprof.write(ReportRequest.latest(), "pprof", dir.resolve(name));
+    }
+
+    private static final String[] ALL_NODES = {"-top", "-nodecount=100000", "-nodefraction=0", "-edgefraction=0"};
+
+    private static String[] top(String... more) {
+        List<String> args = new ArrayList<>(List.of(ALL_NODES));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void pprofTotalsAndFlatSamplesPerFunctionEqualOurs() throws Exception {
+        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        RandomWorkload w = new RandomWorkload(1, 42, 12, 4096, NetworkProfile.CYCLES_100000);
+        Path file = write(w, "random.pb.gz");
+
+        Top samples = Top.parse(pprof(file, top("-sample_index=samples")));
+        assertEquals(12 * 4096, w.totals[0]);
+        assertEquals(w.totals[0], samples.total());
+        assertEquals(w.totals[0], samples.accounted());
+        assertEquals(w.flat.get(0), samples.nonZeroFlat());
+        assertEquals(w.cum.get(0), samples.cum(), "cumulative values count each sample once per function on its stack");
+
+        Top events = Top.parse(pprof(file, top("-sample_index=events")));
+        assertEquals(w.totals[0] * 100000, events.total());
+        w.flat.get(0).forEach((fn, n) -> assertEquals(n * 100000, events.flat().get(fn), fn));
+    }
+
+    @Test
+    void pprofSeesTheSameTotalsAsProtobufJava() throws Exception {
+        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        RandomWorkload w = new RandomWorkload(2, 7, 4, 4096, NetworkProfile.CYCLES_100000);
+        Path file = write(w, "roundtrip.pb.gz");
+        Profile parsed = Profiles.read(file);
+        Top top = Top.parse(pprof(file, top()));
+        assertEquals(Profiles.total(parsed, "samples"), top.total(), "the default sample type is samples");
+        assertEquals(Profiles.flat(parsed, "samples"), top.nonZeroFlat());
+    }
+
+    @Test
+    void pprofSplitsSamplesByTheDomainLabel() throws Exception {
+        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        RandomWorkload w = new RandomWorkload(3, 99, 3, 4096, NetworkProfile.CYCLES_100000);
+        Path file = write(w, "domains.pb.gz");
+        String tags = pprof(file, "-tags");
+        Map<String, Long> domains = new TreeMap<>();
+        Matcher m = Pattern.compile("domain: Total [\\d.]+\\n((?:\\s+[\\d.]+ \\(\\s*[\\d.]+%\\): .+\\n)+)")
+                .matcher(tags);
+        assertTrue(m.find(), () -> "no domain label breakdown in:\n" + tags);
+        for (String line : m.group(1).split("\n")) {
+            Matcher row = Pattern.compile("\\s+([\\d.]+) \\(\\s*[\\d.]+%\\): (.+)").matcher(line);
+            assertTrue(row.matches(), line);
+            domains.put(row.group(2).trim(), (long) Double.parseDouble(row.group(1)));
+        }
+        assertEquals(w.perDomain, domains);
+        for (String domain : List.of("Domain-0", "guest5")) {
+            Top focused = Top.parse(pprof(file, top("-tagfocus=domain=" + domain)));
+            assertEquals(w.perDomain.get(domain), focused.accounted(), domain);
+        }
+        Top dom0 = Top.parse(pprof(file, top("-tagfocus=domain_id=0")));
+        assertEquals(w.perDomain.get("Domain-0"), dom0.accounted(), "numeric label domain_id 0 survives");
+    }
+
+    @Test
+    void pprofSelectsEachCounterOfAMultiCounterSessionByName() throws Exception {
+        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        RandomWorkload w = new RandomWorkload(4, 5, 4, 4096, NetworkProfile.CYCLES_100000,
+                NetworkProfile.INSTRUCTIONS_50000);
+        Path file = write(w, "two-counters.pb.gz");
+        Top instructions = Top.parse(pprof(file, top("-sample_index=samples:INST_RETIRED")));
+        assertEquals(w.totals[1], instructions.total());
+        assertEquals(w.flat.get(1), instructions.nonZeroFlat());
+        Top cycles = Top.parse(pprof(file, top("-sample_index=events:CPU_CLK_UNHALTED")));
+        assertEquals(w.totals[0] * 100000, cycles.total());
+    }
+
+    @Test
+    void pprofReadsTheProfilesCommentsPeriodAndDuration() throws Exception {
+        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        NetworkProfile net = new NetworkProfile(11);
+        PprofConsumer pprof = new PprofConsumer();
+        pprof.sessionStarted(net.info);
+        pprof.samples(net.batch(0));
+        pprof.sessionEnded(net.summary());
+        Path file = pprof.write(ReportRequest.latest(), "pprof", dir.resolve("net.pb.gz"));
+        String raw = pprof(file, "-raw");
+        assertTrue(raw.contains("PeriodType: CPU_CLK_UNHALTED count"), raw);
+        assertTrue(raw.contains("Period: 100000"), raw);
+        assertTrue(raw.contains("Duration: 1s"), raw);
+        assertTrue(raw.contains("Comment: session ended: completed;"), raw);
+        assertTrue(raw.contains("samples/count[dflt] events/count"), raw);
+    }
+}
