@@ -136,6 +136,25 @@ public final class Args {
         return ids;
     }
 
+    /**
+     * A comma-separated list of names, e.g. kernel images {@code vmlinux-a,vmlinux-b}; blanks
+     * around the commas are dropped.
+     *
+     * @param example what a correct list looks like, for the message
+     */
+    public static List<String> nameList(String text, String what, String example) throws UsageException {
+        List<String> names = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            String name = part.strip();
+            if (name.isEmpty()) {
+                throw new UsageException(what + " '" + text + "' has an empty entry; expected names separated by"
+                        + " commas, e.g. " + example);
+            }
+            names.add(name);
+        }
+        return names;
+    }
+
     private static String range(long min, long max) {
         if (max == Long.MAX_VALUE) {
             return min == 0 ? "0 or more" : "at least " + min;

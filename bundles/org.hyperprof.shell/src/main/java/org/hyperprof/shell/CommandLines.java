@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 
@@ -133,18 +134,35 @@ public final class CommandLines {
         return new Opcontrol(domid, p.subList(1, p.size()));
     }
 
-    /** {@code hp:profile ...}. {@code renderer} is null when none was named (the default applies). */
-    public record Profile(long micros, List<String> events, List<Integer> domains, String scenario, String cpuType,
-            String renderer, boolean noReport) {
+    /**
+     * {@code hp:profile ...}. {@code renderer} is null when none was named (the default applies).
+     *
+     * @param domains        the active domains; empty = every domain that can be active and is not passive
+     * @param passive        the domains the primary profiles passively ({@code --passive})
+     * @param passiveImages  their kernel images in the same order; fewer than {@code passive} leaves the
+     *                       rest coarse ({@code domain<N>-kernel})
+     * @param callgraphDepth call-trace depth, 0 = none
+     */
+    public record Profile(long micros, List<String> events, List<Integer> domains, List<Integer> passive,
+            List<String> passiveImages, int callgraphDepth, String scenario, String cpuType, String renderer,
+            boolean noReport) {
         public Profile {
             events = List.copyOf(events);
             domains = List.copyOf(domains);
+            passive = List.copyOf(passive);
+            passiveImages = List.copyOf(passiveImages);
+        }
+
+        /** What the profiler is asked to do. */
+        public ProfileRequest request() {
+            return new ProfileRequest(events, micros, domains, passive, passiveImages, callgraphDepth);
         }
     }
 
     public static Profile profile(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--ms", "--event", "--domains", "--scenario", "--cpu", "--report"),
-                Set.of("--no-report")).atMostPositional(0, "only options; see hp:help profile");
+        Args a = Args.parse(argv, Set.of("--ms", "--event", "--domains", "--passive", "--passive-images", "--callgraph",
+                "--scenario", "--cpu", "--report"), Set.of("--no-report"))
+                .atMostPositional(0, "only options; see hp:help profile");
         long ms = a.value("--ms") == null ? DEFAULT_PROFILE_MS
                 : Args.number(a.value("--ms"), "--ms (simulated milliseconds)", 1, MAX_MS);
         for (String event : a.values("--event")) {
@@ -157,12 +175,146 @@ public final class CommandLines {
         }
         List<Integer> domains = a.value("--domains") == null ? List.of()
                 : Args.domainList(a.value("--domains"), "--domains");
+        List<Integer> passive = passiveDomains(a.value("--passive"), domains);
+        List<String> images = a.value("--passive-images") == null ? List.of()
+                : Args.nameList(a.value("--passive-images"), "--passive-images", "vmlinux-guest-a,vmlinux-guest-b");
+        if (!images.isEmpty() && passive.isEmpty()) {
+            throw new UsageException("--passive-images names the kernels of passive domains, but no --passive domains"
+                    + " are given; e.g. --passive 2,3 --passive-images vmlinux-a,vmlinux-b");
+        }
+        if (images.size() > passive.size()) {
+            throw new UsageException("--passive-images names " + images.size() + " images for " + passive.size()
+                    + " passive domain(s) (--passive " + joinIds(passive) + "); give at most one per passive domain,"
+                    + " in the same order");
+        }
+        int depth = a.value("--callgraph") == null ? 0
+                : (int) Args.number(a.value("--callgraph"), "--callgraph (the call-trace depth)", 0, Integer.MAX_VALUE);
         if (a.flag("--no-report") && a.value("--report") != null) {
             throw new UsageException("--report " + a.value("--report")
                     + " and --no-report contradict each other; give one");
         }
-        return new Profile(ms * 1000, a.values("--event"), domains, a.value("--scenario"), a.value("--cpu"),
-                a.value("--report"), a.flag("--no-report"));
+        return new Profile(ms * 1000, a.values("--event"), domains, passive, images, depth, a.value("--scenario"),
+                a.value("--cpu"), a.value("--report"), a.flag("--no-report"));
+    }
+
+    /** The {@code --passive} list: each domain once, and none of them also active. */
+    private static List<Integer> passiveDomains(String text, List<Integer> active) throws UsageException {
+        if (text == null) {
+            return List.of();
+        }
+        List<Integer> passive = Args.domainList(text, "--passive");
+        Set<Integer> seen = new LinkedHashSet<>();
+        for (int id : passive) {
+            if (!seen.add(id)) {
+                throw new UsageException("--passive " + text + " lists dom" + id + " twice; list each passive domain"
+                        + " once (its buffers are shared with the primary once)");
+            }
+            if (active.contains(id)) {
+                // Xen profiles a domain in one mode at a time: its buffers are either its own or the primary's.
+                throw new UsageException("dom" + id + " is in both --domains and --passive; a domain is profiled in"
+                        + " one mode at a time, so list it in one of them");
+            }
+        }
+        return passive;
+    }
+
+    private static String joinIds(List<Integer> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    /** What {@code hp:domain} does to a domain. */
+    public enum DomainAction {
+        STATE, PAUSE, UNPAUSE, DESTROY;
+
+        String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** {@code hp:domain <domid> [pause|unpause|destroy|state]}. */
+    public record Domain(int domid, DomainAction action) {
+    }
+
+    public static Domain domain(String[] argv) throws UsageException {
+        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(2, "a domain id and one action")
+                .positional();
+        if (p.isEmpty()) {
+            throw new UsageException("expected a domain id and what to do with it, e.g. hp:domain 2 pause");
+        }
+        int domid = Args.domid(p.get(0), "the domain id");
+        if (p.size() == 1) {
+            return new Domain(domid, DomainAction.STATE);
+        }
+        String word = p.get(1).trim().toLowerCase(java.util.Locale.ROOT);
+        for (DomainAction action : DomainAction.values()) {
+            if (action.word().equals(word)) {
+                return new Domain(domid, action);
+            }
+        }
+        throw new UsageException("unknown domain action '" + p.get(1) + "'; actions are pause, unpause, destroy, state");
+    }
+
+    /** Which index of a vCPU buffer a guest writes. */
+    public enum BufferIndex {
+        HEAD("event_head"), TAIL("event_tail");
+
+        private final String field;
+
+        BufferIndex(String field) {
+            this.field = field;
+        }
+
+        /** The field's name in {@code xenoprof_buf}. */
+        public String field() {
+            return field;
+        }
+    }
+
+    /** {@code hp:guest <domid> <vcpu> head|tail <value>}; the value is the u32 as written. */
+    public record Guest(int domid, int vcpu, BufferIndex index, int value) {
+        /** The value as the unsigned 32-bit field holds it. */
+        public long unsignedValue() {
+            return Integer.toUnsignedLong(value);
+        }
+    }
+
+    public static Guest guest(String[] argv) throws UsageException {
+        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(4, "domain, vCPU, head|tail, value")
+                .positional();
+        if (p.size() < 4) {
+            throw new UsageException("expected the domain, its vCPU, head or tail, and the value the guest writes,"
+                    + " e.g. hp:guest 1 0 head 99999");
+        }
+        int domid = Args.domid(p.get(0), "the domain id");
+        int vcpu = (int) Args.number(p.get(1), "the vCPU", 0, Integer.MAX_VALUE);
+        String which = p.get(2).trim().toLowerCase(java.util.Locale.ROOT);
+        BufferIndex index;
+        if (which.equals("head") || which.equals("event_head")) {
+            index = BufferIndex.HEAD;
+        } else if (which.equals("tail") || which.equals("event_tail")) {
+            index = BufferIndex.TAIL;
+        } else {
+            throw new UsageException("expected head or tail (the buffer index the guest overwrites), got '" + p.get(2)
+                    + "'");
+        }
+        // event_head and event_tail are u32 fields: every 32-bit pattern can be written.
+        long value = Args.number(p.get(3), "the value written into " + index.field() + " (a u32)", 0, 0xFFFF_FFFFL);
+        return new Guest(domid, vcpu, index, (int) value);
+    }
+
+    /** {@code hp:export <name> <format> <file> [--session N] [--domain D]}. */
+    public record Export(String writer, String format, String file, ReportRequest request) {
+    }
+
+    public static Export export(String[] argv) throws UsageException {
+        Args a = Args.parse(argv, Set.of("--session", "--domain"), Set.of())
+                .atMostPositional(3, "the writer, the format and the file");
+        if (a.positional().size() < 3) {
+            throw new UsageException("expected the writer (report.name), the format and the file, e.g."
+                    + " hp:export flamegraph svg /tmp/hp.svg");
+        }
+        List<String> p = a.positional();
+        return new Export(p.get(0), p.get(1), p.get(2), new ReportRequest(session(a), domainOption(a), Set.of()));
     }
 
     /** {@code hp:report ...}: the request and the renderer, null when none was named. */
@@ -171,11 +323,16 @@ public final class CommandLines {
 
     public static Report report(String[] argv) throws UsageException {
         Args a = Args.parse(argv, Set.of("--session", "--domain", "--renderer"), Set.of());
-        long session = a.value("--session") == null ? ReportRequest.LATEST
-                : Args.number(a.value("--session"), "--session", 0, Long.MAX_VALUE);
-        int domain = a.value("--domain") == null ? ReportRequest.ALL_DOMAINS
-                : Args.domid(a.value("--domain"), "--domain");
         Set<String> options = new LinkedHashSet<>(a.positional());
-        return new Report(new ReportRequest(session, domain, options), a.value("--renderer"));
+        return new Report(new ReportRequest(session(a), domainOption(a), options), a.value("--renderer"));
+    }
+
+    private static long session(Args a) throws UsageException {
+        return a.value("--session") == null ? ReportRequest.LATEST
+                : Args.number(a.value("--session"), "--session", 0, Long.MAX_VALUE);
+    }
+
+    private static int domainOption(Args a) throws UsageException {
+        return a.value("--domain") == null ? ReportRequest.ALL_DOMAINS : Args.domid(a.value("--domain"), "--domain");
     }
 }

@@ -4,7 +4,13 @@ import java.io.PrintStream;
 
 import org.apache.felix.service.command.CommandSession;
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.report.ReportFileWriter;
+import org.hyperprof.api.report.ReportRenderer;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 
 /** {@code hp:help}: the commands, and the opcontrol workflow of the 2006 slides walked by hand. */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=help"})
@@ -27,16 +33,28 @@ public class HelpCommands {
             "  hp:opcontrol 0 --shutdown                dom0's disable_virq, release_counters",
             "  hp:report                                the report of the session",
             "At any point hp:state shows the state, the lists and the next step; hp:op <domid> <op> makes one",
-            "hypercall at a time instead (hp:help op). hp:profile does the whole run in one command.");
+            "hypercall at a time instead (hp:help op). hp:profile does the whole run in one command:",
+            HelpTexts.MULTI_DOMAIN,
+            "Mid-session: hp:domain <domid> pause|unpause|destroy; hp:guest <domid> <vcpu> head|tail <value> makes a",
+            "guest scribble on its own buffer. Files for other tools: hp:export (hp:help export).");
 
     private final Console console;
+    private final Plugins<ReportRenderer> renderers;
+    private final Plugins<ReportFileWriter> writers;
 
     public HelpCommands() {
-        this(Console.system());
+        this(Console.system(), new Plugins<>(), new Plugins<>());
     }
 
     public HelpCommands(Console console) {
+        this(console, new Plugins<>(), new Plugins<>());
+    }
+
+    /** With the renderers and writers whose options and formats {@code hp:help report|export} lists. */
+    public HelpCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
         this.console = console;
+        this.renderers = renderers;
+        this.writers = writers;
     }
 
     /**
@@ -62,8 +80,26 @@ public class HelpCommands {
                 printList(out);
             } else {
                 printOne(command, out);
+                printInstalled(command, out);
             }
         });
+    }
+
+    /** What the plug-ins installed right now accept: renderer options, writer formats. */
+    private void printInstalled(HpCommand command, PrintStream out) {
+        if (command == HpCommand.REPORT) {
+            if (renderers.list().isEmpty()) {
+                out.println("no report renderer is installed right now (hp:reports)");
+            } else {
+                PluginCommands.printRendererOptions(renderers, out);
+            }
+        } else if (command == HpCommand.EXPORT) {
+            if (writers.list().isEmpty()) {
+                out.println("no report file writer is installed right now (hp:reports)");
+            } else {
+                PluginCommands.printWriterFormats(writers, out);
+            }
+        }
     }
 
     static void printList(PrintStream out) {
@@ -84,5 +120,25 @@ public class HelpCommands {
         if (!c.details().isEmpty()) {
             out.println(c.details());
         }
+    }
+
+    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
+    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
+        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
+    }
+
+    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
+        renderers.remove(ref);
+    }
+
+    @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindWriter")
+    void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
+        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
+    }
+
+    void unbindWriter(ServiceReference<ReportFileWriter> ref) {
+        writers.remove(ref);
     }
 }

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.xenoprof.XenoprofState;
@@ -11,9 +13,13 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
-/** {@code hp:scenarios}, {@code hp:load}, {@code hp:host}, {@code hp:run}: the simulated host. */
+/**
+ * {@code hp:scenarios}, {@code hp:load}, {@code hp:host}, {@code hp:run}, {@code hp:domain}: the
+ * simulated host and its domains.
+ */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=scenarios",
-        "osgi.command.function=load", "osgi.command.function=host", "osgi.command.function=run"})
+        "osgi.command.function=load", "osgi.command.function=host", "osgi.command.function=run",
+        "osgi.command.function=domain"})
 public class HostCommands {
     private final HostService hosts;
     private final Console console;
@@ -80,6 +86,44 @@ public class HostCommands {
                 out.println("no samples: Xenoprof was " + state + ", and samples are taken only while PROFILING; "
                         + HostText.nextStep(host));
             }
+        });
+    }
+
+    @Descriptor("show a domain's state, or pause, unpause or destroy it (xl pause/unpause/destroy)")
+    public void domain(@Descriptor("<domid> [state|pause|unpause|destroy]") String... args) {
+        Guard.run(console, HpCommand.DOMAIN, out -> {
+            CommandLines.Domain line = CommandLines.domain(args);
+            Host host = current(hosts);
+            int id = line.domid();
+            DomainInfo info = host.domain(id); // names the domains that exist when there is no such domain
+            String name = HostText.domain(host, id);
+            DomainState before = host.domainState(id);
+            switch (line.action()) {
+                case STATE -> {
+                    out.println(name + ": " + HostText.stateText(before) + ", " + HostText.role(host, info));
+                    return;
+                }
+                case PAUSE -> {
+                    host.pauseDomain(id);
+                    out.println(name + (before == DomainState.PAUSED ? " was already paused" : " paused")
+                            + ": its vCPUs are not scheduled until hp:domain " + id + " unpause; samples already in"
+                            + " its buffers stay there");
+                }
+                case UNPAUSE -> {
+                    host.unpauseDomain(id);
+                    out.println(name + (before == DomainState.PAUSED ? " unpaused" : " was not paused")
+                            + ": its vCPUs are scheduled again");
+                }
+                case DESTROY -> {
+                    String role = HostText.role(host, info);
+                    host.destroyDomain(id);
+                    out.println(name + " destroyed; it was " + role + ". It never runs again: Xenoprof freed its"
+                            + " buffers and dropped it from the active and passive lists. What its daemon drained is"
+                            + " kept; what was still in its buffers counts as undrained.");
+                    out.println("This is permanent: only loading the host again (hp:load) brings dom" + id + " back.");
+                }
+            }
+            out.println(name + " is now " + HostText.stateText(host.domainState(id)));
         });
     }
 

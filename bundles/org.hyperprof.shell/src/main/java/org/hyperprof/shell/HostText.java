@@ -4,10 +4,13 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.pmu.PmuModel;
@@ -36,8 +39,10 @@ public final class HostText {
         out.println("policy    " + host.policy());
         out.println("domains   " + host.domains().size());
         for (DomainInfo d : host.domains()) {
-            out.printf("  dom%-3d %-12s %-3s %d vCPU%s%s%n", d.domid(), d.name(), d.hvm() ? "hvm" : "pv", d.vcpus(),
-                    d.vcpus() == 1 ? "" : "s", d.hardwareDomain() ? "  hardware domain" : "");
+            DomainState state = host.domainState(d.domid());
+            out.printf("  dom%-3d %-12s %-3s %d vCPU%s%s%s%n", d.domid(), d.name(), d.hvm() ? "hvm" : "pv", d.vcpus(),
+                    d.vcpus() == 1 ? "" : "s", d.hardwareDomain() ? "  hardware domain" : "",
+                    state == DomainState.RUNNING ? "" : "  " + stateText(state));
             List<String> images = new ArrayList<>();
             for (Mapping mapping : d.memoryMap()) {
                 images.add(mapping.image() + " (" + mapping.kind().name().toLowerCase(java.util.Locale.ROOT) + ")");
@@ -75,8 +80,75 @@ public final class HostText {
         int[] passive = x.passiveList();
         out.println("passive   " + (passive.length == 0 ? "list empty"
                 : java.util.Arrays.stream(passive).mapToObj(id -> domain(host, id)).collect(Collectors.joining(", "))));
+        printRoles(host, out);
         out.println("samples   " + statistics(x.statistics()));
+        printCounters(host.counters(), out);
         out.println("next      " + nextStep(host));
+    }
+
+    /** Each domain's Xenoprof role and whether it runs, is paused or is destroyed. */
+    static void printRoles(Host host, PrintStream out) {
+        Table t = new Table("", "", "", "");
+        boolean first = true;
+        for (DomainInfo d : host.domains()) {
+            // "domains " is 8 wide; with the table's 2 blanks the rows line up with "samples   " and the rest.
+            t.row(first ? "domains " : "", domain(host, d.domid()), stateText(host.domainState(d.domid())),
+                    role(host, d));
+            first = false;
+        }
+        if (first) {
+            out.println("domains   none");
+        } else {
+            t.print(out);
+        }
+    }
+
+    /**
+     * The domain's place in the Xenoprof session: primary, active (with its ready flag), passive,
+     * or unlisted (its samples are not kept).
+     */
+    static String role(Host host, DomainInfo d) {
+        Xenoprof x = host.xenoprof();
+        int id = d.domid();
+        List<String> roles = new ArrayList<>();
+        if (id == x.primary()) {
+            roles.add("primary");
+        }
+        if (contains(x.activeList(), id)) {
+            roles.add(x.domainType(id) == DomainType.ACTIVE ? "active (ready)" : "active (no enable_virq yet)");
+        }
+        if (contains(x.passiveList(), id)) {
+            roles.add("passive");
+        }
+        if (roles.isEmpty()) {
+            // On x86 an HVM guest cannot be active: Xenoprof profiles it as a passive domain or not at all.
+            roles.add(d.hvm() ? "unlisted (HVM: can only be passive)" : "unlisted");
+        }
+        return String.join(", ", roles);
+    }
+
+    /** The host's named counters, e.g. {@code interrupts.taken 43419}, wrapped. */
+    static void printCounters(Map<String, Long> counters, PrintStream out) {
+        if (counters.isEmpty()) {
+            out.println("counters  none reported by the host");
+            return;
+        }
+        List<String> items = new ArrayList<>();
+        new TreeMap<>(counters).forEach((name, value) -> items.add(name + " " + value));
+        wrap(out, "counters  ", INDENT, items, ", ");
+    }
+
+    static String stateText(DomainState state) {
+        return state.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static boolean contains(int[] ids, int id) {
+        for (int i : ids) {
+            if (i == id) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Xen's statistics as the accounting equation, e.g. {@code taken 10 = delivered 8 (...) + ...}. */
@@ -94,9 +166,13 @@ public final class HostText {
         if (p < 0) {
             int hw = host.domains().stream().filter(DomainInfo::hardwareDomain).mapToInt(DomainInfo::domid).findFirst()
                     .orElse(0);
+            // An HVM guest cannot be active on x86: the example lists it as passive instead.
+            String hvm = host.domains().stream().filter(DomainInfo::hvm).map(d -> Integer.toString(d.domid()))
+                    .collect(Collectors.joining(","));
             return "no primary profiler: the hardware domain opens a session, e.g. hp:opcontrol " + hw
                     + " --start-daemon --active-domains=" + host.domains().stream().filter(d -> !d.hvm())
                             .map(d -> Integer.toString(d.domid())).collect(Collectors.joining(","))
+                    + (hvm.isEmpty() ? "" : " --passive-domains=" + hvm)
                     + " (or hp:profile does a whole run)";
         }
         XenoprofState s = x.state();
@@ -143,7 +219,12 @@ public final class HostText {
     }
 
     private static void wrap(PrintStream out, String indent, List<String> items, String separator) {
-        StringBuilder line = new StringBuilder(indent);
+        wrap(out, indent, indent, items, separator);
+    }
+
+    /** Items joined by {@code separator}, in lines of at most 100 characters; the first starts with {@code first}. */
+    static void wrap(PrintStream out, String firstPrefix, String indent, List<String> items, String separator) {
+        StringBuilder line = new StringBuilder(firstPrefix);
         boolean first = true;
         for (String item : items) {
             String piece = first ? item : separator + item;

@@ -15,12 +15,20 @@ public enum HpCommand {
     POLICIES("hp:policies", "installed counter-virtualization policies (vpmu.policy)"),
     CONSUMERS("hp:consumers", "installed sample consumers (consumer.name)"),
     RESOLVERS("hp:resolvers", "installed symbol resolvers (symbols.format)"),
-    REPORTS("hp:reports", "installed report renderers (report.name), their options and sessions"),
+    REPORTS("hp:reports", "installed report renderers and file writers (report.name): options, formats, sessions"),
     SCENARIOS("hp:scenarios", "the embedded scenarios"),
     LOAD("hp:load [name|path] [--cpu cpu.type]",
             "load a scenario as the current host (default: " + HostService.DEFAULT_SCENARIO + ") and print it",
             "  --cpu cpu.type   use this installed CPU model instead of the scenario's (see hp:models)"),
     HOST("hp:host", "the current host, its domains and its Xenoprof state"),
+    DOMAIN("hp:domain <domid> [state|pause|unpause|destroy]",
+            "show a domain's state, or pause, unpause or destroy it mid-session (xl pause/unpause/destroy)",
+            "  state     running, paused or destroyed, and its Xenoprof role (the default)\n"
+                    + "  pause     its vCPUs are no longer scheduled; samples already in its buffers stay there\n"
+                    + "  unpause   lets a paused domain run again\n"
+                    + "  destroy   the domain is gone for good: Xenoprof frees its buffers and drops it from the\n"
+                    + "            active and passive lists; what its daemon drained is kept, what was still in\n"
+                    + "            its buffers is counted as undrained. Permanent: only hp:load brings it back."),
     OP("hp:op <domid> <op> [arg...]", "issue ONE raw xenoprof_op hypercall as domain <domid>, explained",
             "  <op> is a name (enable_virq, XENOPROF_start) or a number (0..17); the argument by op:\n"
                     + "    init, reset_active_list, reset_passive_list, reserve_counters, setup_events,\n"
@@ -34,25 +42,56 @@ public enum HpCommand {
                     + "    ibs_counter [op_enabled fetch_enabled max_cnt_fetch max_cnt_op rand_en dispatched_ops]\n"
                     + "  Only the hypercall is made: no daemon maps or drains the buffers (hp:opcontrol does)."),
     OPCONTROL("hp:opcontrol <domid> <args...>", "run an opcontrol step as domain <domid>, as its daemon would",
-            "  --start-daemon [--event=EV:count:um:k:u]... [--active-domains=0,1] [--passive-domains=2]\n"
-                    + "  --start  --stop  --shutdown  --reset  --status\n"
-                    + "  Domain lists are only for the primary (the hardware domain); the other active\n"
-                    + "  domains run --start-daemon without them."),
+            HelpTexts.OPCONTROL),
+    GUEST("hp:guest <domid> <vcpu> head|tail <value>",
+            "a hostile or careless guest writes <value> into its own buffer's event_head or event_tail",
+            "  The buffer pages are shared writable with the guest, so Xen treats both indices as untrusted\n"
+                    + "  (XSA-313): it reads each once per sample and, when one is outside [0, size), counts the\n"
+                    + "  sample as corrupted (corrupted_buffer_samples) and drops it, writing nothing. With call\n"
+                    + "  traces on, Xen first wants 2 free slots reckoned from the raw indices, and when a bad\n"
+                    + "  index leaves fewer it counts the sample as lost instead. Other buffers and other domains\n"
+                    + "  are untouched. A value inside [0, size) is accepted: Xen cannot tell it from a right one,\n"
+                    + "  and only this buffer's own readings suffer.\n"
+                    + "  The domain needs buffers of its own (get_buffer: hp:opcontrol <domid> --start-daemon);\n"
+                    + "  a passive domain's buffers are shared with the primary, not with it.\n"
+                    + "  <value> is a u32, decimal or 0x hex; hp:state then shows the lost and corrupted counts."),
     RUN("hp:run <ms>", "run the simulated host for <ms> simulated milliseconds, with progress"),
-    PROFILE("hp:profile [--ms N] [--event SPEC]... [--domains 0,1] [--scenario name|path] [--cpu type]"
-            + " [--report name] [--no-report]",
-            "one-shot profile: set up, start, run, stop, then print the report",
-            "  --ms N             simulated milliseconds to run (default 1000)\n"
-                    + "  --event SPEC       EVENT:count[:um[:kernel[:user]]], repeatable (default: the model's)\n"
-                    + "  --domains 0,1      the domains to profile actively (default: every domain)\n"
-                    + "  --scenario s       load this scenario first (otherwise the current host, or the default)\n"
-                    + "  --cpu type         load --scenario (or the default scenario) with this CPU model\n"
-                    + "  --report name      the report renderer (default opreport); --no-report prints none"),
+    PROFILE("hp:profile [--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3] [--passive-images k2,k3]"
+            + " [--callgraph N] [--scenario name|path] [--cpu type] [--report name] [--no-report]",
+            "one-shot profile of every domain: set up, start, run, stop, then print the report",
+            "  --ms N               simulated milliseconds to run (default 1000)\n"
+                    + "  --event SPEC         EVENT:count[:um[:kernel[:user]]], repeatable (default: the model's)\n"
+                    + "  --domains 0,1        the domains to profile actively, each with its own daemon (default:\n"
+                    + "                       every domain that can be active and is not passive)\n"
+                    + "  --passive 2,3        domains the primary profiles passively, e.g. HVM guests, which cannot\n"
+                    + "                       be active (opcontrol --passive-domains)\n"
+                    + "  --passive-images a,b the passive domains' kernel images, in the same order\n"
+                    + "                       (opcontrol --passive-images); a domain without one is reported\n"
+                    + "                       coarsely as domain<N>-kernel\n"
+                    + "  --callgraph N        record call traces up to N frames deep (opcontrol --callgraph); 0 = none\n"
+                    + "  --scenario s         load this scenario first (otherwise the current host, or the default)\n"
+                    + "  --cpu type           load --scenario (or the default scenario) with this CPU model\n"
+                    + "  --report name        the report renderer (default opreport: the merged report of all\n"
+                    + "                       domains, then each domain's own); --no-report prints none\n"
+                    + "  After the report: the session's accounting, the host's counters (host: ...), and a\n"
+                    + "  note: line for each problem the session met without stopping.\n"
+                    + HelpTexts.MULTI_DOMAIN),
     REPORT("hp:report [--session N] [--domain D] [--renderer name] [option...]",
-            "print a session's report (default: the latest session, all domains, opreport)",
-            "  options go to the renderer as given, e.g. symbols, images, top=10, notruth;\n"
-                    + "  hp:reports lists each renderer's options and sessions"),
-    STATE("hp:state", "Xenoprof state, primary, active/passive lists, statistics and the next step"),
+            "print a session's report (default: the latest session, all domains merged then each, opreport)",
+            "  --session N      a session the renderer keeps (default: the latest; hp:reports lists them)\n"
+                    + "  --domain D       one domain's own report (default: the merged report of all domains,\n"
+                    + "                   then each domain's own)\n"
+                    + "  --renderer name  the renderer (default opreport, or the only one installed)\n"
+                    + "  option...        passed to the renderer as given, e.g. symbols or top=10"),
+    EXPORT("hp:export <name> <format> <file> [--session N] [--domain D]",
+            "write a session to a file with the report file writer <name>, e.g. pprof or an SVG flame graph",
+            "  hp:export pprof pprof /tmp/hp.pb.gz           then: go tool pprof -top /tmp/hp.pb.gz\n"
+                    + "  hp:export flamegraph svg /tmp/hp.svg         then open it in a web browser\n"
+                    + "  hp:export flamegraph folded /tmp/hp.folded   folded stacks, one line per stack\n"
+                    + "  --session N   a session the writer keeps (default: the latest)\n"
+                    + "  --domain D    only this domain's samples (default: all domains)\n"
+                    + "  The file is written whole or not at all; an existing file is replaced."),
+    STATE("hp:state", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
     HELP("hp:help [command]", "this list, or one command's usage and options");
 
     private final String usage;

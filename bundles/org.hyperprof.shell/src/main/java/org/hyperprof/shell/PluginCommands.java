@@ -11,6 +11,7 @@ import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.symbols.SymbolResolver;
@@ -23,7 +24,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * {@code hp:models}, {@code hp:events}, {@code hp:policies}, {@code hp:consumers},
- * {@code hp:resolvers}, {@code hp:reports}: the plug-ins installed right now and the bundles that
+ * {@code hp:resolvers}, {@code hp:reports} (renderers and file writers): the plug-ins installed right now and the bundles that
  * provide them. Every kind is bound dynamically, so a bundle started or stopped from the shell
  * shows at once.
  */
@@ -39,16 +40,24 @@ public class PluginCommands {
     private final Plugins<SampleConsumer> consumers;
     private final Plugins<SymbolResolver> resolvers;
     private final Plugins<ReportRenderer> renderers;
+    private final Plugins<ReportFileWriter> writers;
 
     public PluginCommands() {
         this(null, Console.system(), new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
-                new Plugins<>());
+                new Plugins<>(), new Plugins<>());
+    }
+
+    /** Plain-Java wiring without report file writers. */
+    public PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
+            Plugins<CounterVirtualizationPolicy> policies, Plugins<SampleConsumer> consumers,
+            Plugins<SymbolResolver> resolvers, Plugins<ReportRenderer> renderers) {
+        this(hosts, console, models, policies, consumers, resolvers, renderers, new Plugins<>());
     }
 
     /** Plain-Java wiring: the plug-in lists are filled by the caller; {@code hosts} may be null. */
     public PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
             Plugins<CounterVirtualizationPolicy> policies, Plugins<SampleConsumer> consumers,
-            Plugins<SymbolResolver> resolvers, Plugins<ReportRenderer> renderers) {
+            Plugins<SymbolResolver> resolvers, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
         this.hosts = hosts;
         this.console = console;
         this.models = models;
@@ -56,6 +65,7 @@ public class PluginCommands {
         this.consumers = consumers;
         this.resolvers = resolvers;
         this.renderers = renderers;
+        this.writers = writers;
     }
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
@@ -121,24 +131,52 @@ public class PluginCommands {
         });
     }
 
-    @Descriptor("installed report renderers: report.name, providing bundle, sessions, options")
+    @Descriptor("installed report renderers and file writers: report.name, providing bundle, sessions, options,"
+            + " formats")
     public void reports(@Descriptor("no arguments") String... args) {
         Guard.run(console, HpCommand.REPORTS, out -> {
             CommandLines.none(args);
             Table t = new Table("REPORT.NAME", "BUNDLE", "SESSIONS");
             for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
-                List<Long> sessions = e.service().sessions();
-                t.row(e.name(), e.provider(), sessions.isEmpty() ? "none yet" : sessions.toString());
+                t.row(e.name(), e.provider(), sessions(e.service().sessions()));
             }
             printOrNone(out, t, "report renderers", "start a renderer bundle, e.g. org.hyperprof.report.opreport");
-            for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
-                List<String> options = e.service().options();
-                if (!options.isEmpty()) {
-                    out.println(e.name() + " options (hp:report --renderer " + e.name() + " <option>...):");
-                    options.forEach(o -> out.println("  " + o));
-                }
+            printRendererOptions(renderers, out);
+            Table w = new Table("FILE WRITER", "BUNDLE", "SESSIONS", "FORMATS");
+            for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
+                w.row(e.name(), e.provider(), sessions(e.service().sessions()),
+                        String.join(", ", ReportCommands.formats(e.service())));
             }
+            printOrNone(out, w, "report file writers",
+                    "start a writer bundle, e.g. org.hyperprof.report.pprof or org.hyperprof.report.flamegraph");
+            printWriterFormats(writers, out);
         });
+    }
+
+    /** Each renderer's options with their descriptions, as hp:reports and hp:help report show them. */
+    static void printRendererOptions(Plugins<ReportRenderer> renderers, PrintStream out) {
+        for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
+            List<String> options = e.service().options();
+            if (!options.isEmpty()) {
+                out.println(e.name() + " options (hp:report --renderer " + e.name() + " <option>...):");
+                options.forEach(o -> out.println("  " + o));
+            }
+        }
+    }
+
+    /** Each writer's formats with their descriptions, as hp:reports and hp:help export show them. */
+    static void printWriterFormats(Plugins<ReportFileWriter> writers, PrintStream out) {
+        for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
+            List<String> formats = e.service().formats();
+            if (!formats.isEmpty()) {
+                out.println(e.name() + " formats (hp:export " + e.name() + " <format> <file>):");
+                formats.forEach(f -> out.println("  " + f));
+            }
+        }
+    }
+
+    private static String sessions(List<Long> sessions) {
+        return sessions.isEmpty() ? "none yet" : sessions.toString();
     }
 
     private PmuModel currentModel() {
@@ -267,5 +305,15 @@ public class PluginCommands {
 
     void unbindRenderer(ServiceReference<ReportRenderer> ref) {
         renderers.remove(ref);
+    }
+
+    @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindWriter")
+    void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
+        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
+    }
+
+    void unbindWriter(ServiceReference<ReportFileWriter> ref) {
+        writers.remove(ref);
     }
 }

@@ -1,8 +1,11 @@
 package org.hyperprof.shell;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.Host;
@@ -42,9 +45,11 @@ public class ProfileCommands {
         this.renderers = new Renderers(renderers);
     }
 
-    @Descriptor("one-shot profile: load the scenario if needed, set up, start, run, stop, print the report")
-    public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--scenario name|path] [--cpu type]"
-            + " [--report name] [--no-report]") String... args) {
+    @Descriptor("one-shot profile: load the scenario if needed, set up every domain, start, run, stop, print the"
+            + " report of all domains and of each")
+    public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
+            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--report name]"
+            + " [--no-report]") String... args) {
         Guard.run(console, HpCommand.PROFILE, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.
@@ -54,15 +59,22 @@ public class ProfileCommands {
                 out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }
             Host host = hostFor(line, out);
-            out.printf("profiling %s for %d ms simulated%s%n", host.name(), line.micros() / 1000,
+            out.printf("profiling %s for %d ms simulated%s%s%n", host.name(), line.micros() / 1000,
                     line.events().isEmpty() ? " (event: " + host.model().defaultEvent() + ")"
-                            : " (events: " + String.join(" ", line.events()) + ")");
-            SessionSummary summary = profiler.profile(new ProfileRequest(line.events(), line.micros(), line.domains()),
-                    new ProgressPrinter(out));
+                            : " (events: " + String.join(" ", line.events()) + ")",
+                    multiDomainPart(line));
+            ProfileRequest request = line.request();
+            SessionSummary summary = profiler.profile(request, new ProgressPrinter(out));
             if (renderer.isPresent()) {
                 try {
                     ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of());
                     out.print(Renderers.render(renderer.get(), all));
+                    if (request.callgraphDepth() > 0 && Renderers.offers(renderer.get(), CALLGRAPH_OPTION)) {
+                        out.println("call graph: hp:report --session " + summary.sessionId()
+                                + (renderer.get().name().equals(CommandLines.DEFAULT_RENDERER) ? ""
+                                        : " --renderer " + renderer.get().name())
+                                + " " + CALLGRAPH_OPTION);
+                    }
                 } catch (ReportException e) {
                     // The session is done and kept: say why there is no report, then still give its books.
                     console.err().println(HpCommand.PROFILE.scoped() + ": " + e.getMessage());
@@ -91,8 +103,46 @@ public class ProfileCommands {
         return host;
     }
 
+    /** {@code , passive dom2 dom3 (kernels ...), call traces up to 6 deep}: the multi-domain part of the run. */
+    private static String multiDomainPart(CommandLines.Profile line) {
+        StringBuilder b = new StringBuilder();
+        if (!line.passive().isEmpty()) {
+            b.append(", passive ").append(ids(line.passive()));
+            for (int i = 0; i < line.passiveImages().size(); i++) {
+                b.append(i == 0 ? " (kernels " : ", ").append("dom").append(line.passive().get(i)).append(' ')
+                        .append(line.passiveImages().get(i));
+            }
+            if (!line.passiveImages().isEmpty()) {
+                b.append(')');
+            }
+        }
+        if (line.callgraphDepth() > 0) {
+            b.append(", call traces up to ").append(line.callgraphDepth()).append(" deep");
+        }
+        return b.toString();
+    }
+
+    private static String ids(List<Integer> domids) {
+        return domids.stream().map(id -> "dom" + id).collect(Collectors.joining(" "));
+    }
+
+    /** The option a renderer lists when it can print call graphs. */
+    static final String CALLGRAPH_OPTION = "callgraph";
+
+    /**
+     * The session's books: the accounting line, the host's counters, the notes, and whatever ended
+     * the session early or a consumer missed.
+     */
     static void printSummary(SessionSummary summary, PrintStream out) {
         out.println("session " + summary.sessionId() + ": " + summary.accounting().line());
+        if (!summary.hostCounters().isEmpty()) {
+            List<String> items = new ArrayList<>();
+            summary.hostCounters().forEach((name, value) -> items.add(name + " " + value));
+            HostText.wrap(out, "host: ", "      ", items, ", ");
+        }
+        for (String note : summary.notes()) {
+            out.println("note: " + note);
+        }
         if (!summary.completed()) {
             out.println("session ended early: " + summary.endReason());
         }

@@ -38,6 +38,26 @@ public final class Renderers {
                 + renderers.list().size() + " others are: name one with " + option + " (" + renderers.names() + ")");
     }
 
+    /** Whether the renderer lists {@code option} among its options (by name, before its description). */
+    public static boolean offers(Plugins.Entry<ReportRenderer> renderer, String option) {
+        try {
+            return renderer.service().options().stream().anyMatch(o -> optionName(o).equals(option));
+        } catch (RuntimeException e) {
+            // A renderer that cannot list its options offers none; its report is unaffected.
+            return false;
+        }
+    }
+
+    /** {@code top=N} of {@code "top=N: at most N rows"}: an option's name, before its description. */
+    static String optionName(String described) {
+        String t = described.strip();
+        int end = 0;
+        while (end < t.length() && t.charAt(end) != ':' && !Character.isWhitespace(t.charAt(end))) {
+            end++;
+        }
+        return t.substring(0, end);
+    }
+
     /**
      * The whole report text, ending in a line break; or the renderer's message, naming the
      * renderer: never half a report.

@@ -8,18 +8,22 @@ import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.xenoprof.DomainType;
+import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.api.xenoprof.XenoprofState;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 /**
  * {@code hp:op}, {@code hp:opcontrol}, {@code hp:state}: the Xenoprof workflow walked by hand, one
- * hypercall or one opcontrol step at a time, each taken as a chosen domain.
+ * hypercall or one opcontrol step at a time, each taken as a chosen domain; {@code hp:guest}: a
+ * guest that scribbles on its own shared buffer.
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=op",
-        "osgi.command.function=opcontrol", "osgi.command.function=state"})
+        "osgi.command.function=opcontrol", "osgi.command.function=state", "osgi.command.function=guest"})
 public class XenoprofCommands {
     private final HostService hosts;
     private final Profiler profiler;
@@ -74,8 +78,7 @@ public class XenoprofCommands {
     }
 
     @Descriptor("run an opcontrol step as domain <domid> (the hypercalls its driver and daemon make)")
-    public void opcontrol(@Descriptor("<domid> --start-daemon [--event=...] [--active-domains=0,1] | --start | --stop"
-            + " | --shutdown | --reset | --status") String... args) {
+    public void opcontrol(@Descriptor("<domid> <opcontrol arguments>; hp:help opcontrol lists them") String... args) {
         Guard.run(console, HpCommand.OPCONTROL, out -> {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
@@ -95,7 +98,90 @@ public class XenoprofCommands {
         });
     }
 
-    @Descriptor("Xenoprof state, primary, active and passive lists, statistics and the next step")
+    @Descriptor("a hostile or careless guest writes a value into its own buffer's event_head or event_tail")
+    public void guest(@Descriptor("<domid> <vcpu> head|tail <value>, e.g. 1 0 head 99999") String... args) {
+        Guard.run(console, HpCommand.GUEST, out -> {
+            CommandLines.Guest line = CommandLines.guest(args);
+            Host host = HostCommands.current(hosts);
+            int domid = line.domid();
+            host.domain(domid); // names the domains that exist when there is no such domain
+            Xenoprof x = host.xenoprof();
+            SharedBuffer buffer = ownBuffer(x, domid, line.vcpu());
+            String field = line.index().field();
+            long was = Integer.toUnsignedLong(line.index() == CommandLines.BufferIndex.HEAD ? buffer.head()
+                    : buffer.tail());
+            if (line.index() == CommandLines.BufferIndex.HEAD) {
+                buffer.writeHead(line.value());
+            } else {
+                buffer.writeTail(line.value());
+            }
+            int size = buffer.size();
+            long value = line.unsignedValue();
+            out.printf("dom%d's guest wrote %s = %d into its vCPU %d buffer (was %d; event_size %d)%n", domid, field,
+                    value, line.vcpu(), was, size);
+            if (value >= size) {
+                long depth = x.backtraceDepth();
+                int space = rawFreeSlots(buffer.head(), buffer.tail(), size);
+                if (depth != 0 && space < 2) {
+                    // With call traces Xen first asks for room for the escape record and the sample, on the
+                    // raw indices (no range check): an index out of range then shows as a full ring.
+                    out.printf("%d is outside [0, %d). With call traces on (depth %d), Xen first wants 2 free slots,"
+                            + " reckoned from the raw indices: (tail > head ? 0 : size) + tail - head - 1 = %d; so it"
+                            + " counts the next samples for this buffer as lost (lost_samples) and drops them,"
+                            + " writing nothing, while %s stays out of range; no other buffer and no other domain is"
+                            + " affected (XSA-313)%n", value, size, depth, space, field);
+                } else {
+                    out.printf("%d is outside [0, %d): Xen will count the next samples for this buffer as corrupted"
+                            + " (corrupted_buffer_samples) and drop them, writing nothing, while %s stays out of"
+                            + " range; no other buffer and no other domain is affected (XSA-313)%n", value, size,
+                            field);
+                }
+            } else {
+                out.printf("%d is inside [0, %d), so Xen accepts it: it cannot tell a wrong index in range from the"
+                        + " right one; only dom%d's own readings of this buffer may skip or repeat entries%n", value,
+                        size, domid);
+            }
+            if (x.domainType(domid) != DomainType.ACTIVE) {
+                out.println("dom" + domid + " has not called enable_virq yet: its enable_virq zeroes event_head and"
+                        + " event_tail again");
+            }
+            out.println(x.state() == XenoprofState.PROFILING
+                    ? "hp:run <ms> takes samples; hp:state then shows the lost and corrupted counts"
+                    : "Xenoprof is " + x.state() + ": samples are taken only while PROFILING; hp:state shows the"
+                            + " lost and corrupted counts");
+        });
+    }
+
+    /**
+     * Xen's {@code xenoprof_buf_space} on indices used as read, signed and unchecked: the room it
+     * sees before a call trace.
+     */
+    static int rawFreeSlots(int head, int tail, int size) {
+        return (tail > head ? 0 : size) + tail - head - 1;
+    }
+
+    /** The buffer of that vCPU among the ones Xen shared with the domain itself. */
+    private static SharedBuffer ownBuffer(Xenoprof x, int domid, int vcpu) {
+        SharedBuffer[] buffers;
+        try {
+            buffers = x.mapBuffers(domid, domid);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("dom" + domid + " has no buffer of its own to write into: "
+                    + e.getMessage());
+        }
+        StringBuilder vcpus = new StringBuilder();
+        for (SharedBuffer b : buffers) {
+            // The guest finds its buffer by vcpu_id, never by index (the facts' rule for draining).
+            if (b.vcpuId() == vcpu) {
+                return b;
+            }
+            vcpus.append(vcpus.length() == 0 ? "" : ", ").append(b.vcpuId());
+        }
+        throw new IllegalArgumentException("dom" + domid + " has no buffer for vCPU " + vcpu + "; its buffers are for"
+                + " vCPU " + (vcpus.length() == 0 ? "none" : vcpus));
+    }
+
+    @Descriptor("Xenoprof state, lists, each domain's role and state, statistics, host counters and the next step")
     public void state(@Descriptor("no arguments") String... args) {
         Guard.run(console, HpCommand.STATE, out -> {
             CommandLines.none(args);

@@ -123,4 +123,15 @@ class ArgsTest {
         UsageException e = assertThrows(UsageException.class, () -> Args.domainList("0,,1", "--domains"));
         assertEquals("--domains '0,,1' has an empty entry; expected domain ids like 0,1", e.getMessage());
     }
+
+    @Test
+    void nameListSplitsAtCommasAndDropsBlanksAroundThem() throws UsageException {
+        assertEquals(List.of("vmlinux-a", "vmlinux b"), Args.nameList(" vmlinux-a , vmlinux b ", "--images", "x,y"));
+    }
+
+    @Test
+    void nameListWithAnEmptyEntryShowsTheExample() {
+        assertEquals("--images 'a,' has an empty entry; expected names separated by commas, e.g. x,y",
+                assertThrows(UsageException.class, () -> Args.nameList("a,", "--images", "x,y")).getMessage());
+    }
 }

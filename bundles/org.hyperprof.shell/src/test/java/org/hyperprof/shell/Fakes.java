@@ -6,13 +6,17 @@ import java.io.PrintStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostListener;
 import org.hyperprof.api.host.HostService;
@@ -30,6 +34,7 @@ import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.Accounting;
@@ -216,14 +221,32 @@ final class Fakes {
             return passiveList.clone();
         }
 
+        int backtraceDepth;
+
         @Override
         public int backtraceDepth() {
-            return 0;
+            return backtraceDepth;
         }
+
+        /** Buffers each domain got with get_buffer, shared with itself. */
+        final Map<Integer, FakeBuffer[]> ownBuffers = new HashMap<>();
+        /** Why mapping a domain's buffers fails, as Xen would say it (e.g. shared with the primary). */
+        final Map<Integer, String> mapRefusals = new HashMap<>();
+        final List<String> maps = new ArrayList<>();
 
         @Override
         public SharedBuffer[] mapBuffers(int mapperDomid, int ownerDomid) {
-            throw new UnsupportedOperationException("the shell never maps buffers");
+            maps.add(mapperDomid + " maps " + ownerDomid);
+            String refusal = mapRefusals.get(ownerDomid);
+            if (refusal != null) {
+                throw new IllegalStateException(refusal);
+            }
+            FakeBuffer[] buffers = mapperDomid == ownerDomid ? ownBuffers.get(ownerDomid) : null;
+            if (buffers == null) {
+                throw new IllegalStateException("domain " + ownerDomid + " has no Xenoprof buffers to map: domain "
+                        + ownerDomid + " must call get_buffer first");
+            }
+            return buffers.clone();
         }
 
         @Override
@@ -242,11 +265,100 @@ final class Fakes {
         }
     }
 
+    /** One vCPU's shared ring as a guest sees it: only the indices matter to the shell. */
+    static final class FakeBuffer implements SharedBuffer {
+        final int vcpuId;
+        final int size;
+        int head;
+        int tail;
+        final List<String> writes = new ArrayList<>();
+
+        FakeBuffer(int vcpuId, int size, int head, int tail) {
+            this.vcpuId = vcpuId;
+            this.size = size;
+            this.head = head;
+            this.tail = tail;
+        }
+
+        @Override
+        public int vcpuId() {
+            return vcpuId;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public int head() {
+            return head;
+        }
+
+        @Override
+        public int tail() {
+            return tail;
+        }
+
+        @Override
+        public void writeTail(int value) {
+            writes.add("tail " + Integer.toUnsignedString(value));
+            tail = value;
+        }
+
+        @Override
+        public void writeHead(int value) {
+            writes.add("head " + Integer.toUnsignedString(value));
+            head = value;
+        }
+
+        @Override
+        public long eip(int slot) {
+            return 0;
+        }
+
+        @Override
+        public int mode(int slot) {
+            return 0;
+        }
+
+        @Override
+        public int event(int slot) {
+            return 0;
+        }
+
+        @Override
+        public void copy(int from, int count, long[] eip, byte[] mode, byte[] event, int offset) {
+            throw new UnsupportedOperationException("the shell never drains a buffer");
+        }
+
+        @Override
+        public long xenSamples() {
+            return 0;
+        }
+
+        @Override
+        public long kernelSamples() {
+            return 0;
+        }
+
+        @Override
+        public long userSamples() {
+            return 0;
+        }
+
+        @Override
+        public long lostSamples() {
+            return 0;
+        }
+    }
+
     static final class FakeHost implements Host {
         final String name;
         final Model model = new Model("i386/p6");
         final FakeXenoprof xenoprof = new FakeXenoprof();
-        final List<DomainInfo> domains = List.of(
+        /** Set by a test that needs more domains (a passive PV, an HVM guest). */
+        List<DomainInfo> domains = List.of(
                 new DomainInfo(0, "Domain-0", false, 1, true, List.of(
                         new Mapping(0xff000000L, 0xff100000L, "xen-syms", ImageKind.HYPERVISOR, null, 0),
                         new Mapping(0xc0000000L, 0xc0400000L, "vmlinux", ImageKind.KERNEL, null, 0),
@@ -254,6 +366,9 @@ final class Fakes {
                 new DomainInfo(1, "domU-rcv", false, 1, false, List.of(
                         new Mapping(0xc0000000L, 0xc0400000L, "vmlinux", ImageKind.KERNEL, null, 0),
                         new Mapping(0x08048000L, 0x08050000L, "tcp_recv", ImageKind.USER, null, 0))));
+        final Map<Integer, DomainState> states = new HashMap<>();
+        final Map<String, Long> counters = new TreeMap<>();
+        final List<String> domainCalls = new ArrayList<>();
         long cycles;
         long samplesPerRun = 420;
         HostStoppedException runFailure;
@@ -339,6 +454,57 @@ final class Fakes {
         }
 
         @Override
+        public DomainState domainState(int domid) {
+            domain(domid);
+            return states.getOrDefault(domid, DomainState.RUNNING);
+        }
+
+        @Override
+        public void pauseDomain(int domid) {
+            refuseHardwareDomain(domid, "pause");
+            requireAlive(domid, "pause");
+            domainCalls.add("pause " + domid);
+            states.put(domid, DomainState.PAUSED);
+        }
+
+        @Override
+        public void unpauseDomain(int domid) {
+            requireAlive(domid, "unpause");
+            domainCalls.add("unpause " + domid);
+            states.put(domid, DomainState.RUNNING);
+        }
+
+        @Override
+        public void destroyDomain(int domid) {
+            refuseHardwareDomain(domid, "destroy");
+            requireAlive(domid, "destroy");
+            domainCalls.add("destroy " + domid);
+            states.put(domid, DomainState.DESTROYED);
+            // As Xen does: the destroyed domain leaves both lists.
+            xenoprof.activeList = java.util.Arrays.stream(xenoprof.activeList).filter(id -> id != domid).toArray();
+            xenoprof.passiveList = java.util.Arrays.stream(xenoprof.passiveList).filter(id -> id != domid).toArray();
+        }
+
+        /** As the simulator does: Xen will not pause or destroy the domain its toolstack runs in. */
+        private void refuseHardwareDomain(int domid, String what) {
+            if (domain(domid).hardwareDomain()) {
+                throw new IllegalArgumentException("domain " + domid + " is the hardware domain: Xen refuses to "
+                        + what + " it");
+            }
+        }
+
+        private void requireAlive(int domid, String what) {
+            if (domainState(domid) == DomainState.DESTROYED) {
+                throw new IllegalStateException("cannot " + what + " domain " + domid + ": it was destroyed");
+            }
+        }
+
+        @Override
+        public Map<String, Long> counters() {
+            return counters;
+        }
+
+        @Override
         public String stopReason() {
             return stopReason;
         }
@@ -421,6 +587,7 @@ final class Fakes {
     static final class FakeRenderer implements ReportRenderer {
         final List<ReportRequest> requests = new ArrayList<>();
         ReportException failure;
+        List<String> options = List.of("symbols - one row per symbol", "top=N - the N largest rows");
 
         @Override
         public List<Long> sessions() {
@@ -429,7 +596,7 @@ final class Fakes {
 
         @Override
         public List<String> options() {
-            return List.of("symbols - one row per symbol", "top=N - the N largest rows");
+            return options;
         }
 
         @Override
@@ -441,6 +608,41 @@ final class Fakes {
             }
             out.append("samples  %        image\n");
             out.append("60       66.67    xen-syms\n");
+        }
+    }
+
+    /** A file writer that writes one line naming the request and the format, or fails as told. */
+    static final class FakeWriter implements ReportFileWriter {
+        final List<ReportRequest> requests = new ArrayList<>();
+        final List<String> formats;
+        ReportException failure;
+        IOException ioFailure;
+
+        FakeWriter(String... formats) {
+            this.formats = List.of(formats);
+        }
+
+        @Override
+        public List<Long> sessions() {
+            return List.of(7L);
+        }
+
+        @Override
+        public List<String> formats() {
+            return formats;
+        }
+
+        @Override
+        public Path write(ReportRequest request, String format, Path target) throws IOException, ReportException {
+            requests.add(request);
+            if (failure != null) {
+                throw failure;
+            }
+            if (ioFailure != null) {
+                throw ioFailure;
+            }
+            Files.writeString(target, format + " of session " + request.sessionId() + "\n", StandardCharsets.UTF_8);
+            return target;
         }
     }
 }

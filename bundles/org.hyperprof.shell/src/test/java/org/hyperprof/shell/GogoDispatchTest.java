@@ -7,12 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
 import org.apache.felix.gogo.runtime.CommandProcessorImpl;
 import org.apache.felix.gogo.runtime.CommandSessionImpl;
 import org.apache.felix.gogo.runtime.threadio.ThreadIOImpl;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofCounter;
@@ -20,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands inside a real Gogo runtime, registered as the Gogo whiteboard registers DS
@@ -34,6 +39,8 @@ class GogoDispatchTest {
     private static final Fakes.FakeProfiler PROFILER = new Fakes.FakeProfiler();
     private static final Plugins<ReportRenderer> RENDERERS = new Plugins<>();
     private static final Fakes.FakeRenderer OPREPORT = new Fakes.FakeRenderer();
+    private static final Plugins<ReportFileWriter> WRITERS = new Plugins<>();
+    private static final Fakes.FakeWriter FLAMEGRAPH = new Fakes.FakeWriter("svg: flame graph");
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -45,12 +52,13 @@ class GogoDispatchTest {
         processor = new CommandProcessorImpl(threadIo);
         Console console = Console.system();
         RENDERERS.add(OPREPORT, OPREPORT, "opreport", "org.hyperprof.report.opreport 0.1.0");
+        WRITERS.add(FLAMEGRAPH, FLAMEGRAPH, "flamegraph", "org.hyperprof.report.flamegraph 0.1.0");
         Object[] components = {
             new PluginCommands(HOSTS, console, new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
                     RENDERERS),
             new HostCommands(HOSTS, console), new XenoprofCommands(HOSTS, PROFILER, console),
-            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS),
-            new HelpCommands(console)};
+            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS),
+            new HelpCommands(console, RENDERERS, WRITERS)};
         for (HpCommand c : HpCommand.values()) {
             for (Object component : components) {
                 if (java.util.Arrays.stream(component.getClass().getMethods())
@@ -168,5 +176,31 @@ class GogoDispatchTest {
         assertEquals("", out());
         assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n",
                 err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void commaListsOfDomainsAndImagesReachProfileAsSingleWords() throws Exception {
+        PROFILER.profiles.clear();
+        execute("hp:profile --ms 10 --passive 2,3 --passive-images vmlinux-pv,vmlinux-hvm --callgraph 6 --no-report");
+        assertEquals(List.of(new ProfileRequest(List.of(), 10_000, List.of(), List.of(2, 3),
+                List.of("vmlinux-pv", "vmlinux-hvm"), 6)), PROFILER.profiles);
+    }
+
+    @Test
+    void domainAndGuestAreFoundAndActOnTheCurrentHost() throws Exception {
+        HOSTS.current.xenoprof.ownBuffers.put(1, new Fakes.FakeBuffer[] {new Fakes.FakeBuffer(0, 16, 0, 0)});
+        execute("hp:domain 1 pause");
+        execute("hp:guest 1 0 head 0xffffffff");
+        assertEquals(List.of("pause 1"), HOSTS.current.domainCalls);
+        assertEquals(List.of("head 4294967295"), HOSTS.current.xenoprof.ownBuffers.get(1)[0].writes);
+        assertTrue(out().contains("4294967295 is outside [0, 16)"), out());
+    }
+
+    @Test
+    void exportWritesTheFileNamedOnTheLine(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("hp.svg");
+        execute("hp:export flamegraph svg " + svg);
+        assertTrue(Files.exists(svg));
+        assertTrue(out().startsWith("wrote the latest session (all domains) as flamegraph svg to " + svg), out());
     }
 }

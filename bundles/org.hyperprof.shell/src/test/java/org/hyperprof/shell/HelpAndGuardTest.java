@@ -91,4 +91,70 @@ class HelpAndGuardTest {
             assertEquals(1, owners, c.scoped());
         }
     }
+
+    @Test
+    void helpForDomainSaysThatDestroyingIsPermanent() {
+        new HelpCommands(io.console).help(null, "domain");
+        assertTrue(io.out().contains("Permanent: only hp:load brings it back."), io.out());
+    }
+
+    @Test
+    void helpForGuestGivesTheRangeXenChecksAndWhatHappensOutsideIt() {
+        new HelpCommands(io.console).help(null, "guest");
+        String out = io.out();
+        assertTrue(out.startsWith("usage: hp:guest <domid> <vcpu> head|tail <value>\n"), out);
+        assertTrue(out.contains("outside [0, size), counts the\n  sample as corrupted (corrupted_buffer_samples)"),
+                out);
+    }
+
+    @Test
+    void helpTextsStayWithinTheWidthOfATerminal() {
+        for (HpCommand c : HpCommand.values()) {
+            for (String line : c.details().split("\n")) {
+                // An example command is one line, to be copied whole.
+                assertTrue(line.length() <= 100 || line.startsWith("    hp:"), c.scoped() + ": " + line);
+            }
+            assertTrue(("  " + c.scoped() + "  " + c.summary()).length() <= 116, c.scoped());
+        }
+    }
+
+    @Test
+    void helpShowsTheWholeMultiDomainWorkflowAsOneCommand() {
+        new HelpCommands(io.console).help(null);
+        assertTrue(io.out().contains("hp:profile does the whole run in one command:\n"
+                + "  Every role at once on the xen-multi-domain host"), io.out());
+        assertTrue(io.out().contains("\n    hp:profile --scenario xen-multi-domain --domains 0,1 --passive 2,3"
+                + " --passive-images vmlinux-syms-2.6.18-53.el5xen,vmlinux-2.6.24-19-generic --callgraph 6\n"),
+                io.out());
+    }
+
+    @Test
+    void theMultiDomainExampleIsACommandLineHpProfileAccepts() throws UsageException {
+        String[] words = HelpTexts.MULTI_DOMAIN_COMMAND.split(" ");
+        assertEquals("hp:profile", words[0]);
+        CommandLines.Profile p = CommandLines.profile(java.util.Arrays.copyOfRange(words, 1, words.length));
+        assertEquals(List.of(0, 1), p.domains());
+        assertEquals(List.of(2, 3), p.passive());
+        assertEquals(List.of("vmlinux-syms-2.6.18-53.el5xen", "vmlinux-2.6.24-19-generic"), p.passiveImages());
+        assertEquals(6, p.callgraphDepth());
+        assertEquals("xen-multi-domain", p.scenario());
+    }
+
+    @Test
+    void helpProfileEndsWithTheMultiDomainExample() {
+        new HelpCommands(io.console).help(null, "profile");
+        assertTrue(io.out().contains("  --passive 2,3 "), io.out());
+        assertTrue(io.out().endsWith(HelpTexts.MULTI_DOMAIN + "\n"), io.out());
+    }
+
+    @Test
+    void helpOpcontrolListsThePassiveCallGraphAndSimulationOptions() {
+        new HelpCommands(io.console).help(null, "opcontrol");
+        String out = io.out();
+        for (String option : List.of("--passive-domains=", "--passive-images=", "--callgraph=N", "--hold",
+                "--release", "--active-domains=", "--event=", "--start-daemon", "--shutdown")) {
+            assertTrue(out.contains(option), option + " in:\n" + out);
+        }
+        assertTrue(out.contains("Hyperprof simulation controls, not real opcontrol options:"), out);
+    }
 }

@@ -188,4 +188,100 @@ class ProfileCommandsTest {
         assertEquals("hp:report: no opreport renderer is installed and 2 others are: name one with --renderer"
                 + " (flamegraph, pprof)\n", io.err());
     }
+
+    // --- the multi-domain run in one command (issue 3) ---
+
+    @Test
+    void profileHandsPassiveDomainsTheirImagesAndTheCallGraphDepthToTheProfiler() {
+        installOpreport();
+        commands.profile("--domains", "0,1", "--passive", "2,3", "--passive-images", "vmlinux-pv,vmlinux-hvm",
+                "--callgraph", "6");
+        assertEquals(List.of(new ProfileRequest(List.of(), 1_000_000, List.of(0, 1), List.of(2, 3),
+                List.of("vmlinux-pv", "vmlinux-hvm"), 6)), profiler.profiles);
+        assertTrue(io.out().contains("profiling " + HostService.DEFAULT_SCENARIO + " for 1000 ms simulated (event:"
+                + " CPU_CLK_UNHALTED:100000:0:1:1), passive dom2 dom3 (kernels dom2 vmlinux-pv, dom3 vmlinux-hvm),"
+                + " call traces up to 6 deep\n"), io.out());
+    }
+
+    @Test
+    void theOneCommandRunAsksTheRendererForAllDomainsMergedThenEach() {
+        installOpreport();
+        commands.profile("--passive", "2");
+        assertEquals(List.of(new ReportRequest(7, ReportRequest.ALL_DOMAINS, Set.of())), opreport.requests);
+    }
+
+    @Test
+    void aBadPassiveLineIsRefusedBeforeAnythingLoadsOrRuns() {
+        installOpreport();
+        commands.profile("--domains", "0,2", "--passive", "2");
+        assertEquals(List.of(), hosts.loads);
+        assertEquals(List.of(), profiler.profiles);
+        assertTrue(io.err().startsWith("hp:profile: dom2 is in both --domains and --passive;"), io.err());
+    }
+
+    @Test
+    void hostCountersAndNotesFollowTheAccountingLine() {
+        profiler.summary = new SessionSummary(9, new Accounting(100, 90, 4, 5, 1), List.of(), List.of(), null, null, 0,
+                SessionSummary.COMPLETED, java.util.Map.of("interrupts.taken", 43419L, "interrupts.postponed", 0L,
+                        "vcpu.switches", 812L),
+                List.of("dom3 was destroyed mid-session: 12 samples still in its buffers counted as undrained",
+                        "symbol file vmlinux-hvm could not be read; dom3's kernel is shown as domain3-kernel"));
+        commands.profile("--no-report");
+        assertTrue(io.out().endsWith("session 9: samples taken 100 = delivered 90 + lost 4 + dropped 5 + invalid 1\n"
+                + "host: interrupts.postponed 0, interrupts.taken 43419, vcpu.switches 812\n"
+                + "note: dom3 was destroyed mid-session: 12 samples still in its buffers counted as undrained\n"
+                + "note: symbol file vmlinux-hvm could not be read; dom3's kernel is shown as domain3-kernel\n"),
+                io.out());
+    }
+
+    @Test
+    void manyHostCountersWrapIntoIndentedLines() {
+        java.util.Map<String, Long> counters = new java.util.TreeMap<>();
+        for (int i = 0; i < 12; i++) {
+            counters.put("interrupts.kind" + i, 1000L + i);
+        }
+        profiler.summary = new SessionSummary(9, new Accounting(1, 1, 0, 0, 0), List.of(), List.of(), null, null, 0,
+                SessionSummary.COMPLETED, counters, List.of());
+        commands.profile("--no-report");
+        String[] lines = io.out().split("\n");
+        int first = java.util.Arrays.asList(lines).indexOf(java.util.Arrays.stream(lines)
+                .filter(l -> l.startsWith("host: ")).findFirst().orElseThrow());
+        assertTrue(lines[first + 1].startsWith("      interrupts.kind"), io.out());
+        for (String line : lines) {
+            assertTrue(line.length() <= 100, line);
+        }
+    }
+
+    @Test
+    void aCallGraphRunPointsToTheRenderersCallGraphViewWhenItHasOne() {
+        opreport.options = List.of("callgraph: the call graph, as opreport -c", "symbols: one row per symbol");
+        installOpreport();
+        commands.profile("--callgraph", "4");
+        assertTrue(io.out().contains("60       66.67    xen-syms\ncall graph: hp:report --session 7 callgraph\n"),
+                io.out());
+    }
+
+    @Test
+    void noCallGraphHintWhenTheRendererHasNoSuchViewOrNoTracesWereAskedFor() {
+        installOpreport();
+        commands.profile("--callgraph", "4");
+        opreport.options = List.of("callgraph: the call graph");
+        commands.profile();
+        assertFalse(io.out().contains("call graph:"), io.out());
+    }
+
+    @Test
+    void rendererOptionNamesStopAtTheDescription() {
+        assertEquals("top=N", Renderers.optionName("top=N: at most N rows"));
+        assertEquals("symbols", Renderers.optionName("  symbols - one row per symbol"));
+        assertEquals("callgraph", Renderers.optionName("callgraph"));
+    }
+
+    @Test
+    void reportPassesTheNewOpreportViewsThroughAsOptions() {
+        installOpreport();
+        reports.report("callgraph", "details", "merge=all", "vcpu");
+        assertEquals(List.of(new ReportRequest(ReportRequest.LATEST, ReportRequest.ALL_DOMAINS,
+                Set.of("callgraph", "details", "merge=all", "vcpu"))), opreport.requests);
+    }
 }

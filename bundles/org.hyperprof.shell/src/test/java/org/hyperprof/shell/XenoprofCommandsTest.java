@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Errno;
@@ -142,8 +143,11 @@ class XenoprofCommandsTest {
                 + "            dom0 (Domain-0)          ready (enable_virq done)\n"
                 + "            dom1 (domU-rcv)          not ready: no enable_virq yet\n"
                 + "passive   list empty\n"
+                + "domains   dom0 (Domain-0)  running  primary, active (ready)\n"
+                + "          dom1 (domU-rcv)  running  active (no enable_virq yet)\n"
                 + "samples   taken 0 = delivered 0 (active 0 + passive 0) + lost 0 + dropped 0 (others; idle 0)"
                 + " + invalid 0 (no buffer 0 + corrupted 0): balanced\n"
+                + "counters  none reported by the host\n"
                 + "next      start is refused (EPERM) until every listed domain has called enable_virq:"
                 + " hp:opcontrol 1 --start-daemon\n", io.out());
     }
@@ -194,5 +198,77 @@ class XenoprofCommandsTest {
         assertTrue(io.out().contains("passive   dom1 (domU-rcv)\n"), io.out());
         assertTrue(io.out().contains("next      profiling: hp:run <ms> runs the host, then hp:opcontrol 0 --stop"),
                 io.out());
+    }
+
+    // --- every domain's role and state, and the host's counters (issue 3) ---
+
+    /** dom0 primary, dom1 active, dom2 passive PV, dom3 passive HVM, dom4 unlisted HVM. */
+    private void fourGuests() {
+        hosts.current.domains = List.of(hosts.current.domains.get(0), hosts.current.domains.get(1),
+                new DomainInfo(2, "domU-pas", false, 1, false, List.of()),
+                new DomainInfo(3, "hvm-win", true, 2, false, List.of()),
+                new DomainInfo(4, "hvm-idle", true, 1, false, List.of()));
+        xenoprof.state = XenoprofState.PROFILING;
+        xenoprof.primary = 0;
+        xenoprof.activeList = new int[] {0, 1};
+        xenoprof.activated = 2;
+        xenoprof.types.put(0, DomainType.ACTIVE);
+        xenoprof.types.put(1, DomainType.ACTIVE);
+        xenoprof.passiveList = new int[] {2, 3};
+        xenoprof.types.put(2, DomainType.PASSIVE);
+        xenoprof.types.put(3, DomainType.PASSIVE);
+    }
+
+    @Test
+    void stateShowsEachDomainsRoleIncludingThePassiveOnesByName() {
+        fourGuests();
+        commands.state();
+        String out = io.out();
+        assertTrue(out.contains("passive   dom2 (domU-pas), dom3 (hvm-win)\n"), out);
+        assertTrue(out.contains("domains   dom0 (Domain-0)  running  primary, active (ready)\n"
+                + "          dom1 (domU-rcv)  running  active (ready)\n"
+                + "          dom2 (domU-pas)  running  passive\n"
+                + "          dom3 (hvm-win)   running  passive\n"
+                + "          dom4 (hvm-idle)  running  unlisted (HVM: can only be passive)\n"), out);
+    }
+
+    @Test
+    void stateShowsPausedAndDestroyedDomains() {
+        fourGuests();
+        hosts.current.pauseDomain(1);
+        hosts.current.destroyDomain(2);
+        commands.state();
+        String out = io.out();
+        assertTrue(out.contains("          dom1 (domU-rcv)  paused     active (ready)\n"), out);
+        assertTrue(out.contains("          dom2 (domU-pas)  destroyed  unlisted\n"), out);
+        assertTrue(out.contains("passive   dom3 (hvm-win)\n"), out);
+    }
+
+    @Test
+    void stateShowsTheHostCountersSortedByName() {
+        hosts.current.counters.put("vcpu.switches", 812L);
+        hosts.current.counters.put("interrupts.taken", 43419L);
+        hosts.current.counters.put("interrupts.postponed", 3L);
+        commands.state();
+        assertTrue(io.out().contains("counters  interrupts.postponed 3, interrupts.taken 43419, vcpu.switches 812\n"),
+                io.out());
+    }
+
+    @Test
+    void opcontrolPassesTheMultiDomainOptionsThroughUntouched() {
+        commands.opcontrol("0", "--start-daemon", "--active-domains=0,1", "--passive-domains=2,3",
+                "--passive-images=vmlinux-pv,vmlinux-hvm", "--callgraph=6");
+        assertEquals(List.of("0 --start-daemon --active-domains=0,1 --passive-domains=2,3"
+                + " --passive-images=vmlinux-pv,vmlinux-hvm --callgraph=6"), profiler.opcontrols);
+    }
+
+    @Test
+    void withoutAPrimaryTheSuggestedFirstStepListsHvmGuestsAsPassive() {
+        fourGuests();
+        xenoprof.state = XenoprofState.IDLE;
+        xenoprof.primary = -1;
+        commands.state();
+        assertTrue(io.out().contains("next      no primary profiler: the hardware domain opens a session, e.g."
+                + " hp:opcontrol 0 --start-daemon --active-domains=0,1,2 --passive-domains=3,4"), io.out());
     }
 }
