@@ -1,0 +1,102 @@
+package org.hyperprof.pmu.amd;
+
+/**
+ * What tells the AMD models apart (pmu-facts sections 4.1-4.5): OProfile's cpu_type and name, the
+ * number of counters and where their MSRs are, whether the event select has the family 10h
+ * extensions (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS.
+ * The event tables are resources in the folder each family names.
+ */
+enum AmdFamily {
+    /** K7: four counters at the legacy MSRs, 8-bit event select. */
+    ATHLON("i386/athlon", "Athlon", "athlon", 4, false, false, false),
+    /** K8 (family 0Fh). */
+    HAMMER("x86-64/hammer", "AMD64 processors", "hammer", 4, false, false, false),
+    /** Family 10h: 12-bit event select, Host/Guest-only bits, IBS. */
+    FAMILY10("x86-64/family10", "AMD64 family10", "family10", 4, false, true, true),
+    /** Family 15h: six counters at 0xC0010200 + 2i (controls) and 0xC0010201 + 2i (counters). */
+    FAMILY15H("x86-64/family15h", "AMD64 family15h", "family15h", 6, true, true, false);
+
+    private final String cpuType;
+    private final String displayName;
+    private final String resourceFolder;
+    private final int counters;
+    private final boolean f15hMsrs;
+    private final boolean extendedEventSelect;
+    private final boolean ibs;
+
+    AmdFamily(String cpuType, String displayName, String resourceFolder, int counters, boolean f15hMsrs,
+            boolean extendedEventSelect, boolean ibs) {
+        this.cpuType = cpuType;
+        this.displayName = displayName;
+        this.resourceFolder = resourceFolder;
+        this.counters = counters;
+        this.f15hMsrs = f15hMsrs;
+        this.extendedEventSelect = extendedEventSelect;
+        this.ibs = ibs;
+    }
+
+    /** OProfile's cpu_type. */
+    String cpuType() {
+        return cpuType;
+    }
+
+    /** OProfile's CPU name, as opreport prints it. */
+    String displayName() {
+        return displayName;
+    }
+
+    /** The resource folder (next to the classes) holding {@code events} and {@code unit_masks}. */
+    String resourceFolder() {
+        return resourceFolder;
+    }
+
+    /** Number of core counters Xenoprof may configure. */
+    int counters() {
+        return counters;
+    }
+
+    /** Whether the counters are addressed at the family 15h MSRs (the legacy MSRs then alias counters 0-3). */
+    boolean f15hMsrs() {
+        return f15hMsrs;
+    }
+
+    /** Whether event selects carry EventSelect[11:8] in bits 35:32 and the Host/Guest-only bits. */
+    boolean extendedEventSelect() {
+        return extendedEventSelect;
+    }
+
+    /** Whether the part has Instruction-Based Sampling. */
+    boolean ibs() {
+        return ibs;
+    }
+
+    /** The largest event code the select can hold. */
+    int maxEventCode() {
+        return extendedEventSelect ? 0xFFF : 0xFF;
+    }
+
+    /** The bits of an event select the part stores. */
+    long selectWritable() {
+        return extendedEventSelect ? AmdRegisters.EVTSEL_WRITABLE_F10H : AmdRegisters.EVTSEL_WRITABLE_K7;
+    }
+
+    /** The MSR of counter {@code i}'s event select. */
+    int controlRegister(int i) {
+        return f15hMsrs ? AmdRegisters.F15H_PERF_CTL0 + 2 * i : AmdRegisters.PERFEVTSEL0 + i;
+    }
+
+    /** The MSR of counter {@code i}. */
+    int counterRegister(int i) {
+        return f15hMsrs ? AmdRegisters.F15H_PERF_CTR0 + 2 * i : AmdRegisters.PERFCTR0 + i;
+    }
+
+    /** The registers of the family, for "the part has ..." messages. */
+    String registersText() {
+        String core = f15hMsrs
+                ? "PERF_CTL0-5 (MSR 0xC0010200 + 2i), PERF_CTR0-5 (MSR 0xC0010201 + 2i), the legacy aliases"
+                        + " PerfEvtSel0-3 (MSR 0xC0010000-3) and PerfCtr0-3 (MSR 0xC0010004-7)"
+                : "PerfEvtSel0-3 (MSR 0xC0010000-3), PerfCtr0-3 (MSR 0xC0010004-7)";
+        String extra = ibs ? ", the IBS MSRs 0xC0011030-0xC0011039, the IBS extended LVT entry (APIC 0x510)" : "";
+        return core + extra + " and the local APIC LVTPC (0x340)";
+    }
+}

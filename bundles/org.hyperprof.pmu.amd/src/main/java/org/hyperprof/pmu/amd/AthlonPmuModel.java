@@ -1,0 +1,16 @@
+package org.hyperprof.pmu.amd;
+
+import org.hyperprof.api.pmu.PmuModel;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * The AMD K7 (Athlon) PMU, OProfile's {@code i386/athlon}: four 48-bit counters at MSR
+ * 0xC0010004-7 with their selects at 0xC0010000-3, 8-bit event codes, the Athlon event table.
+ */
+@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=i386/athlon")
+public final class AthlonPmuModel extends AmdPmuModel {
+    /** The model with its event table read from the bundle's resources. */
+    public AthlonPmuModel() {
+        super(AmdFamily.ATHLON);
+    }
+}
