@@ -231,8 +231,7 @@ final class AmdPmu implements PhysicalPmu {
 
     /**
      * The program counter of the code that runs from now on, latched as the linear address or RIP
-     * of the next IBS sample. The engine cannot call it through {@link PhysicalPmu} yet (the API
-     * has no such method); until it can, IBS samples carry address 0.
+     * of the next IBS sample; until the simulation has called it, IBS samples carry address 0.
      */
     @Override
     public void setProgramCounter(long pc) {
