@@ -40,7 +40,14 @@ import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
  * {@code hypervisorEntry} and {@code hypervisorExit}; work a policy charges from inside a hook is
  * part of that transition and triggers no hooks of its own.
  *
- * <p>Not thread-safe: one thread runs the machine. The per-slice path does not allocate.
+ * <h2>Pause and destroy</h2>
+ * A paused vCPU is never picked; if it is running, its workload slice ends where it stands and the
+ * CPU schedules something else at once (Xen's {@code vcpu_sleep_sync}). Its burst, credit and
+ * wake-up time are left as they are, so unpausing resumes it. A destroyed vCPU is paused for good
+ * and never wakes.
+ *
+ * <p>Not thread-safe: one thread at a time runs the machine or changes it (the host serialises
+ * them between quanta). The per-slice path does not allocate.
  */
 final class Engine {
     private final Scenario scenario;
@@ -73,8 +80,13 @@ final class Engine {
     long pieces;
     long workSlices;
     long interrupts;
+    /** PMU interrupts asserted while a running NMI handler blocked NMIs (taken when it returned). */
+    long interruptsBlocked;
     long samples;
     long switches;
+    long pauses;
+    long unpauses;
+    long destroys;
 
     Engine(Scenario scenario, String cpuType, PhysicalPmu[] pmus) {
         this.scenario = scenario;
@@ -120,7 +132,7 @@ final class Engine {
             }
             for (int v = 0; v < d.vcpus(); v++, slot++) {
                 guests[slot] = new VirtualCpu(slot, d.domid(), v, false, slot % n, workloads.get(di),
-                        d.hvm() ? 0 : pvCpl, burstMean, blockMean, Prng.stream(scenario.seed(), slot));
+                        d.hvm() ? 0 : pvCpl, d.hvm(), burstMean, blockMean, Prng.stream(scenario.seed(), slot));
                 slotDomid[slot] = d.domid();
                 slotVcpu[slot] = v;
             }
@@ -128,7 +140,7 @@ final class Engine {
         pcpus = new PhysicalCpu[n];
         for (int p = 0; p < n; p++) {
             int idleSlot = guestCount + p;
-            VirtualCpu idle = new VirtualCpu(idleSlot, GroundTruth.IDLE_DOMAIN, p, true, p, null, 0, 0, 0,
+            VirtualCpu idle = new VirtualCpu(idleSlot, GroundTruth.IDLE_DOMAIN, p, true, p, null, 0, false, 0, 0,
                     Prng.stream(scenario.seed(), idleSlot));
             slotDomid[idleSlot] = GroundTruth.IDLE_DOMAIN;
             slotVcpu[idleSlot] = p;
@@ -185,9 +197,14 @@ final class Engine {
             }
             // An overflow is taken at the slice during which it happened, even one that just ended:
             // the interrupt is checked before a finished slice gives way to the next.
-            if (p.nmiHandlerAt < 0 && !p.interruptJustTaken && pmu.interruptPending()) {
-                takeInterrupt(p);
-                continue;
+            if (p.nmiHandlerAt < 0) {
+                if (!p.interruptJustTaken && pmu.interruptPending()) {
+                    takeInterrupt(p);
+                    continue;
+                }
+            } else if (!p.blockedNoted && pmu.interruptPending()) {
+                p.blockedNoted = true; // asserted behind the handler: taken when it returns
+                interruptsBlocked++;
             }
             Slice s = p.top();
             if (s.remaining == 0) {
@@ -248,6 +265,10 @@ final class Engine {
             session.hypervisorEntry(p.index, v.domid, v.vcpu);
         }
         int mode = at.mode;
+        if (v.hvm && mode != XenoprofCore.MODE_XEN) {
+            // xenoprofile_get_mode for an HVM vCPU: kernel unless the guest was at CPL 3 (protected mode).
+            mode = at.cpl != 3 ? XenoprofCore.MODE_KERNEL : XenoprofCore.MODE_USER;
+        }
         long pc = at.pc;
         int depth = at.depth;
         long[] stack = at.stack;
@@ -255,6 +276,7 @@ final class Engine {
             // Pushed before the handler body runs so that work charged from inside it is under NMI block too.
             pushHypervisor(p, Slice.NMI, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
             p.nmiHandlerAt = p.depth - 1;
+            p.blockedNoted = false;
         }
         samples += xenoprof.nmi(p.index, v.xenoprofDomid(), v.vcpu, mode, pc, stack, depth, router);
         xenoprof.nmiContinuation(p.index);
@@ -267,6 +289,11 @@ final class Engine {
         wakeDue(p.now);
         VirtualCpu cur = p.current;
         if (!cur.idle) {
+            if (cur.paused) {
+                VirtualCpu next = pick(p);
+                switchTo(p, next == null ? p.idleVcpu : next);
+                return;
+            }
             if (cur.burstLeft <= 0) {
                 VirtualCpu next = pick(p);
                 switchTo(p, next == null ? p.idleVcpu : next);
@@ -305,7 +332,7 @@ final class Engine {
     private VirtualCpu pick(PhysicalCpu p) {
         VirtualCpu best = null;
         for (VirtualCpu v : guests) {
-            if (v.state != VirtualCpu.RUNNABLE) {
+            if (v.state != VirtualCpu.RUNNABLE || v.paused) {
                 continue;
             }
             if (v.home != p.index && pcpus[v.home].current.idle) {
@@ -337,7 +364,10 @@ final class Engine {
     private void completeSwitch(PhysicalCpu p, VirtualCpu next) {
         VirtualCpu prev = p.current;
         if (!prev.idle) {
-            if (prev.burstLeft <= 0) {
+            if (prev.destroyed) {
+                prev.state = VirtualCpu.BLOCKED;
+                prev.wakeAt = VirtualCpu.FOREVER;
+            } else if (prev.burstLeft <= 0) {
                 prev.state = VirtualCpu.BLOCKED;
                 prev.wakeAt = p.now + prev.drawBlocked();
                 nextWake = Math.min(nextWake, prev.wakeAt);
@@ -382,7 +412,7 @@ final class Engine {
     private long haltUntil(PhysicalCpu p) {
         long until = Long.MAX_VALUE;
         for (VirtualCpu v : guests) {
-            if (v.state == VirtualCpu.BLOCKED && v.home == p.index) {
+            if (v.state == VirtualCpu.BLOCKED && v.home == p.index && !v.paused) {
                 until = Math.min(until, v.wakeAt);
             }
         }
@@ -483,6 +513,14 @@ final class Engine {
         return find(domid, vcpu).virtualInterrupts;
     }
 
+    long virtualInterruptsTotal() {
+        long n = 0;
+        for (VirtualCpu v : guests) {
+            n += v.virtualInterrupts;
+        }
+        return n;
+    }
+
     private VirtualCpu find(int domid, int vcpu) {
         for (VirtualCpu v : guests) {
             if (v.domid == domid && v.vcpu == vcpu) {
@@ -494,6 +532,66 @@ final class Engine {
 
     long haltedCycles(int pcpu) {
         return pcpus[pcpu].haltedCycles;
+    }
+
+    // ------------------------------------------------------------------------------ pause, destroy
+
+    /**
+     * {@code xl pause}: the domain's vCPUs are no longer picked, and one that is running leaves its
+     * CPU at once. Called between quanta.
+     */
+    void pause(int domid) {
+        for (VirtualCpu v : guests) {
+            if (v.domid == domid) {
+                v.paused = true;
+            }
+        }
+        evict(domid);
+        pauses++;
+    }
+
+    /** {@code xl unpause}: the vCPUs may be picked again, with the burst and credit they had. */
+    void unpause(int domid) {
+        for (VirtualCpu v : guests) {
+            if (v.domid == domid && !v.destroyed) {
+                v.paused = false;
+            }
+        }
+        unpauses++;
+    }
+
+    /** {@code xl destroy}: the vCPUs leave their CPUs and never run or wake again. */
+    void destroy(int domid) {
+        for (VirtualCpu v : guests) {
+            if (v.domid == domid) {
+                v.paused = true;
+                v.destroyed = true;
+                if (v.state != VirtualCpu.RUNNING) {
+                    v.state = VirtualCpu.BLOCKED;
+                }
+                v.wakeAt = VirtualCpu.FOREVER;
+            }
+        }
+        evict(domid);
+        destroys++;
+    }
+
+    /**
+     * Ends the workload slice of a CPU running a vCPU of {@code domid}, so the CPU reschedules when
+     * the hypervisor work above it (an NMI handler, a switch) is done. A CPU switching to such a
+     * vCPU completes the switch and then leaves it at once.
+     */
+    private void evict(int domid) {
+        for (PhysicalCpu p : pcpus) {
+            if (p.current.idle || p.current.domid != domid) {
+                continue;
+            }
+            for (int i = 0; i < p.depth; i++) {
+                if (p.stack[i].kind == Slice.WORK) {
+                    p.stack[i].remaining = 0;
+                }
+            }
+        }
     }
 
     GroundTruthLedger ledger() {

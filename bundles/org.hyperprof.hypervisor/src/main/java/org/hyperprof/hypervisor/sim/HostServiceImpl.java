@@ -19,6 +19,7 @@ import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioOrigin;
@@ -36,8 +37,12 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * that are installed now. One host is current; loading another stops it. When the model or the
  * policy of the current host departs, the host stops and says which bundle left.
  *
+ * <p>Scenario images whose symbols are not System.map text ({@code format=elf}, ...) are read by
+ * the {@link SymbolResolver} services installed for their format ({@value SymbolResolver#FORMAT}).
+ *
  * <p>Plain Java: {@code new HostServiceImpl()}, then {@link #addModel} and {@link #addPolicy} for
- * each model and policy (with the name of the bundle that would provide it), then {@link #load}.
+ * each model and policy (with the name of the bundle that would provide it), {@link #addResolver}
+ * for each symbol format beyond the built-in text one, then {@link #load}.
  */
 @Component(service = HostService.class)
 public final class HostServiceImpl implements HostService {
@@ -50,6 +55,7 @@ public final class HostServiceImpl implements HostService {
 
     private final Map<String, Provided<PmuModel>> models = new LinkedHashMap<>();
     private final Map<String, Provided<CounterVirtualizationPolicy>> policies = new LinkedHashMap<>();
+    private final Map<String, SymbolResolver> resolvers = new LinkedHashMap<>();
     private SimHost current;
 
     /** Constructor for DS and for plain Java wiring. */
@@ -76,6 +82,22 @@ public final class HostServiceImpl implements HostService {
 
     void unbindPolicy(CounterVirtualizationPolicy policy) {
         removePolicy(policy);
+    }
+
+    @Reference(name = "resolver", service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindResolver")
+    void bindResolver(SymbolResolver resolver, Map<String, Object> properties) {
+        addResolver(formatOf(resolver, properties), resolver);
+    }
+
+    void unbindResolver(SymbolResolver resolver, Map<String, Object> properties) {
+        removeResolver(formatOf(resolver, properties), resolver);
+    }
+
+    /** The service's {@value SymbolResolver#FORMAT} property, else what the resolver says it reads. */
+    private static String formatOf(SymbolResolver resolver, Map<String, Object> properties) {
+        Object format = properties.get(SymbolResolver.FORMAT);
+        return format instanceof String s && !s.isBlank() ? s : resolver.format();
     }
 
     @Deactivate
@@ -157,6 +179,39 @@ public final class HostServiceImpl implements HostService {
         }
     }
 
+    /**
+     * Makes a symbol resolver available to scenarios that give their images {@code format=<format>}
+     * (normally {@code format} is {@code resolver.format()}). The resolver is handed each image as
+     * an {@code ImageSource} of its own format. A later resolver for the same format replaces it.
+     */
+    public void addResolver(String format, SymbolResolver resolver) {
+        Objects.requireNonNull(resolver, "resolver");
+        if (format == null || format.isBlank()) {
+            throw new IllegalArgumentException("a symbol resolver needs the format name scenarios use (e.g. elf);"
+                    + " got " + (format == null ? "null" : "a blank name"));
+        }
+        synchronized (this) {
+            resolvers.put(format, resolver);
+        }
+    }
+
+    /** A symbol resolver departs. Hosts already loaded keep the symbols it read. */
+    public void removeResolver(String format, SymbolResolver resolver) {
+        synchronized (this) {
+            if (resolvers.get(format) == resolver) {
+                resolvers.remove(format);
+            }
+        }
+    }
+
+    /** The symbol formats scenarios may use: the built-in text format and each installed resolver's. */
+    public synchronized List<String> installedSymbolFormats() {
+        List<String> out = new ArrayList<>();
+        out.add(ScenarioParser.SYMBOL_FORMAT + " (built in)");
+        resolvers.forEach((format, r) -> out.add(format + " (" + r + ")"));
+        return out;
+    }
+
     /** The installed CPU models' cpu.type names, each with its bundle. */
     public synchronized List<String> installedModels() {
         List<String> out = new ArrayList<>();
@@ -199,10 +254,14 @@ public final class HostServiceImpl implements HostService {
     /** The scenario, parsed but not loaded: an embedded one by name, or a file by path. */
     public Scenario parse(String scenario) throws ScenarioException {
         Objects.requireNonNull(scenario, "scenario");
+        Map<String, SymbolResolver> formats;
+        synchronized (this) {
+            formats = Map.copyOf(resolvers);
+        }
         List<String> embedded = scenarios();
         if (embedded.contains(scenario)) {
             return ScenarioParser.parse(ScenarioOrigin.embedded(resources(), SCENARIO_FOLDER,
-                    scenario + SCENARIO_SUFFIX));
+                    scenario + SCENARIO_SUFFIX), formats);
         }
         Path path;
         try {
@@ -214,7 +273,7 @@ public final class HostServiceImpl implements HostService {
             throw new ScenarioException("'" + scenario + "' is neither an embedded scenario " + embedded
                     + " nor a readable scenario file; give one of those names or the path of a .scenario file");
         }
-        return ScenarioParser.parse(ScenarioOrigin.file(path));
+        return ScenarioParser.parse(ScenarioOrigin.file(path), formats);
     }
 
     @Override

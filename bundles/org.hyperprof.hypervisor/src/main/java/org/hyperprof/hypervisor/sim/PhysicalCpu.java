@@ -26,6 +26,8 @@ final class PhysicalCpu {
     int depth;
     /** Stack index of the running NMI handler slice, -1 when NMIs are not blocked. */
     int nmiHandlerAt = -1;
+    /** The running NMI handler has already seen a PMU interrupt asserted behind it (counted once). */
+    boolean blockedNoted;
     /** An interrupt was taken and no cycle has run since: the next one waits for progress. */
     boolean interruptJustTaken;
     long haltedCycles;

@@ -1,11 +1,19 @@
 package org.hyperprof.hypervisor.sim;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostListener;
 import org.hyperprof.api.host.HostStoppedException;
@@ -26,6 +34,7 @@ import org.hyperprof.hypervisor.sim.scenario.Scenario;
 import org.hyperprof.hypervisor.xenoprof.Machine;
 import org.hyperprof.hypervisor.xenoprof.OverflowRouter;
 import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
+import org.hyperprof.hypervisor.xenoprof.XenoprofDiagnostics;
 
 /**
  * A simulated Xen host built from a {@link Scenario}: the {@link Host} users drive, the
@@ -35,6 +44,13 @@ import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
  * <p>Plain Java: {@code new SimHost(scenario, model, "bundle", policy, "bundle")}. A host that
  * stops (its model or policy departed, it was replaced) stays readable: ground truth, domains and
  * Xenoprof's buffers remain, only {@link #run} refuses.
+ *
+ * <h2>Threads</h2>
+ * {@link #run} advances the machine one quantum at a time, each under the machine lock. Pausing,
+ * unpausing and destroying a domain are commands: the caller checks them against the state it
+ * asked for last, queues them and returns at once; they are applied under the machine lock at the
+ * next safe point, between two quanta (at once when no run is in progress). So a shell thread never
+ * waits for a run, and a change never lands halfway through a slice, an NMI or a VIRQ handler.
  */
 public final class SimHost implements Host, Machine, PolicyHost {
     private final Scenario scenario;
@@ -53,6 +69,14 @@ public final class SimHost implements Host, Machine, PolicyHost {
     private final List<HostListener> listeners = new CopyOnWriteArrayList<>();
     /** Held for a whole run: ground truth is read and reset between runs, never halfway through one. */
     private final Object runLock = new Object();
+    /** Held for each quantum of a run and while queued commands are applied: the safe points. */
+    private final ReentrantLock machineLock = new ReentrantLock();
+    /** Pause, unpause and destroy commands waiting for the next safe point. */
+    private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
+    /** Each domain's state as the machine and Xen see it, by index in the scenario; set when applied. */
+    private final AtomicReferenceArray<DomainState> states;
+    /** Each domain's state as last asked for (applied at the next safe point); guarded by itself. */
+    private final DomainState[] requested;
     /** Guards the one-time transitions: stopping and closing the policy session. */
     private final Object stateLock = new Object();
 
@@ -76,6 +100,12 @@ public final class SimHost implements Host, Machine, PolicyHost {
         this.modelBundle = Objects.requireNonNull(modelBundle, "modelBundle");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.policyBundle = Objects.requireNonNull(policyBundle, "policyBundle");
+        states = new AtomicReferenceArray<>(scenario.domains().size());
+        requested = new DomainState[scenario.domains().size()];
+        for (int i = 0; i < states.length(); i++) {
+            states.set(i, DomainState.RUNNING);
+            requested[i] = DomainState.RUNNING;
+        }
         pmus = new PhysicalPmu[scenario.pcpus()];
         for (int p = 0; p < pmus.length; p++) {
             try {
@@ -199,7 +229,13 @@ public final class SimHost implements Host, Machine, PolicyHost {
                         throw new HostStoppedException(reason);
                     }
                     t = Math.min(end, t + quantum);
-                    engine.runUntil(t);
+                    machineLock.lock();
+                    try {
+                        applyPending();
+                        engine.runUntil(t);
+                    } finally {
+                        machineLock.unlock();
+                    }
                     if (t >= nextReport || t == end) {
                         listener.progress((t - start) / scenario.mhz(), micros, engine.samples - samplesBefore);
                         nextReport += reportEvery;
@@ -208,6 +244,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
                 return engine.samples - samplesBefore;
             } finally {
                 running = false;
+                applyPendingIfFree(); // commands that came during the last quantum
                 if (stopReason != null) {
                     closeSession();
                 }
@@ -228,6 +265,202 @@ public final class SimHost implements Host, Machine, PolicyHost {
         synchronized (runLock) {
             engine.ledger().reset();
         }
+    }
+
+    /**
+     * The state the domain is in, or is about to be in: a change asked for while a run is in
+     * progress shows here at once and reaches the machine at the next safe point.
+     */
+    @Override
+    public DomainState domainState(int domid) {
+        int i = indexOf(domid);
+        synchronized (requested) {
+            return requested[i];
+        }
+    }
+
+    /**
+     * {@code xl pause}: the domain's vCPUs stop being scheduled (a running one leaves its CPU at
+     * once); nothing else changes: its buffers, its place in Xenoprof's lists, its burst and credit.
+     * Pausing a paused domain changes nothing (Xen's controller-pause flag is already set).
+     *
+     * @throws IllegalArgumentException for a domain the host lacks, or the hardware domain (Xen
+     *                                  refuses to pause the domain its toolstack runs in)
+     * @throws IllegalStateException    when the domain is destroyed
+     */
+    @Override
+    public void pauseDomain(int domid) {
+        int i = indexOf(domid);
+        refuseHardwareDomain(domid, "pause");
+        request(i, domid, DomainState.PAUSED, "paused", () -> {
+            engine.pause(domid);
+            states.set(i, DomainState.PAUSED);
+        });
+    }
+
+    /**
+     * {@code xl unpause}: a paused domain's vCPUs may run again, resuming where they stood.
+     * Unpausing a running domain changes nothing.
+     *
+     * @throws IllegalStateException when the domain is destroyed
+     */
+    @Override
+    public void unpauseDomain(int domid) {
+        int i = indexOf(domid);
+        request(i, domid, DomainState.RUNNING, "unpaused", () -> {
+            engine.unpause(domid);
+            states.set(i, DomainState.RUNNING);
+        });
+    }
+
+    /**
+     * {@code xl destroy}, also in the middle of a run: the domain's vCPUs leave their CPUs and never
+     * run again, Xenoprof frees its buffers and drops it from the active and passive lists
+     * ({@link XenoprofCore#domainDestroyed}), and from then on Xen treats it as a domain that does
+     * not exist: {@code set_active} or {@code set_passive} naming it get {@code -EINVAL}, and it can
+     * issue no hypercall. Entries its daemon never drained are counted
+     * ({@code xenoprof.destroyed.undrained} in {@link #counters()}). Its ground truth is kept.
+     *
+     * @throws IllegalArgumentException for a domain the host lacks, or the hardware domain
+     * @throws IllegalStateException    when the domain is already destroyed
+     */
+    @Override
+    public void destroyDomain(int domid) {
+        int i = indexOf(domid);
+        refuseHardwareDomain(domid, "destroy");
+        request(i, domid, DomainState.DESTROYED, "destroyed", () -> {
+            engine.destroy(domid);
+            // Gone for Xen from here on: domainExists answers false before Xenoprof frees the buffers.
+            states.set(i, DomainState.DESTROYED);
+            xenoprof.domainDestroyed(domid);
+        });
+    }
+
+    /**
+     * Checks a change against the state asked for last, records it, queues what applies it and
+     * applies it now if no run holds the machine. A change to the state already asked for is none.
+     */
+    private void request(int i, int domid, DomainState wanted, String what, Runnable apply) {
+        synchronized (requested) {
+            if (requested[i] == DomainState.DESTROYED) {
+                if (wanted == DomainState.DESTROYED) {
+                    throw new IllegalStateException("domain " + domid + " (" + domains.get(i).name()
+                            + ") is already destroyed");
+                }
+                throw destroyed(domid, what);
+            }
+            if (requested[i] == wanted) {
+                return;
+            }
+            requested[i] = wanted;
+            pending.add(apply);
+        }
+        applyPendingIfFree();
+    }
+
+    /** Applies the queued commands in order; the caller holds the machine lock. */
+    private void applyPending() {
+        Runnable command;
+        while ((command = pending.poll()) != null) {
+            command.run();
+        }
+    }
+
+    /**
+     * Applies the queued commands unless a run holds the machine; that run applies them at its next
+     * quantum, or here once its last quantum is done. Whoever releases the lock looks again, so no
+     * command is left behind.
+     */
+    private void applyPendingIfFree() {
+        while (!pending.isEmpty() && machineLock.tryLock()) {
+            try {
+                applyPending();
+            } finally {
+                machineLock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Event counts of the machine, by stable dotted name. Counts since the host was loaded, except
+     * the {@code virq.*}, {@code trace.*} and {@code overflows.guest} counts, which Xenoprof resets
+     * when the primary's {@code enable_virq} starts a session (as it resets its statistics):
+     * <ul>
+     * <li>{@code interrupts.taken}: PMU interrupts (NMIs) the CPUs took; each ran Xenoprof's NMI callback</li>
+     * <li>{@code interrupts.blocked}: PMU interrupts asserted while a running NMI handler blocked NMIs; each
+     * was taken late, when the handler returned (x86 holds one NMI pending, never more)</li>
+     * <li>{@code samples.taken}: overflows Xenoprof counted as samples (written, lost or dropped)</li>
+     * <li>{@code overflows.guest}: overflows the counter-virtualization policy gave to a guest's own PMU</li>
+     * <li>{@code interrupts.virtual}: virtual PMU interrupts the policy injected into vCPUs</li>
+     * <li>{@code vcpu.switches}: vCPU context switches on all CPUs</li>
+     * <li>{@code slices}: workload slices started; {@code slices.pieces}: stretches of code run between two
+     * events (the engine's steps)</li>
+     * <li>{@code halted.cycles}: cycles the CPUs spent halted, summed over the CPUs</li>
+     * <li>{@code domains.paused}, {@code domains.unpaused}, {@code domains.destroyed}: state changes applied</li>
+     * <li>{@code xenoprof.destroyed.undrained}: buffer entries destroyed domains left unread</li>
+     * <li>{@code virq.raised}: VIRQ_XENOPROF notifications the NMI rule recorded; {@code virq.coalesced}: NMIs
+     * that met the rule while one was already pending on the CPU; {@code virq.sent}: VIRQs that reached a
+     * bound handler (NMI continuations and stop's flush); {@code virq.unbound}: VIRQs to a domain with no
+     * handler; {@code virq.flush}: VIRQs sent by stop</li>
+     * <li>{@code trace.entries.lost}, {@code trace.entries.corrupted}: call-trace entries a full or corrupted
+     * ring refused (the sample itself was kept); {@code trace.escape.rejected}: return addresses equal to the
+     * escape value, which end a walk</li>
+     * </ul>
+     */
+    @Override
+    public Map<String, Long> counters() {
+        XenoprofDiagnostics d = xenoprof.diagnostics();
+        Map<String, Long> c = new LinkedHashMap<>();
+        // Read without the machine lock, so a shell never waits for a run: during a run the values
+        // are those of a moment in the current quantum.
+        c.put("interrupts.taken", engine.interrupts);
+        c.put("interrupts.blocked", engine.interruptsBlocked);
+        c.put("samples.taken", engine.samples);
+        c.put("overflows.guest", d.guestRoutedOverflows());
+        c.put("interrupts.virtual", engine.virtualInterruptsTotal());
+        c.put("vcpu.switches", engine.switches);
+        c.put("slices", engine.workSlices);
+        c.put("slices.pieces", engine.pieces);
+        long halted = 0;
+        for (int p = 0; p < pmus.length; p++) {
+            halted += engine.haltedCycles(p);
+        }
+        c.put("halted.cycles", halted);
+        c.put("domains.paused", engine.pauses);
+        c.put("domains.unpaused", engine.unpauses);
+        c.put("domains.destroyed", engine.destroys);
+        c.put("xenoprof.destroyed.undrained", xenoprof.undrainedAtDestroy());
+        c.put("virq.raised", d.virqsRaised());
+        c.put("virq.coalesced", d.virqsCoalesced());
+        c.put("virq.sent", d.virqsDelivered());
+        c.put("virq.unbound", d.virqsUnbound());
+        c.put("virq.flush", d.flushVirqs());
+        c.put("trace.entries.lost", d.traceEntriesLost());
+        c.put("trace.entries.corrupted", d.traceEntriesCorrupted());
+        c.put("trace.escape.rejected", d.traceEscapeRejected());
+        return Collections.unmodifiableMap(c);
+    }
+
+    private int indexOf(int domid) {
+        for (int i = 0; i < domains.size(); i++) {
+            if (domains.get(i).domid() == domid) {
+                return i;
+            }
+        }
+        domain(domid); // throws, naming the domains that exist
+        throw new IllegalArgumentException("no domain " + domid);
+    }
+
+    private void refuseHardwareDomain(int domid, String action) {
+        if (hardwareDomain(domid)) {
+            throw new IllegalArgumentException("domain " + domid + " is the hardware domain: Xen refuses to " + action
+                    + " it (the toolstack and the profiler's coordinator run there); " + action + " a guest instead");
+        }
+    }
+
+    private IllegalStateException destroyed(int domid, String what) {
+        return new IllegalStateException("domain " + domid + " (" + domain(domid).name() + ") is destroyed and cannot"
+                + " be " + what + "; it is gone for good (load the scenario again to get it back)");
     }
 
     @Override
@@ -347,15 +580,31 @@ public final class SimHost implements Host, Machine, PolicyHost {
         return pmus[pcpu];
     }
 
+    /** A destroyed domain no longer exists for Xen. */
     @Override
     public boolean domainExists(int domid) {
-        return spec(domid) != null;
+        return spec(domid) != null && !destroyed(domid);
     }
 
     @Override
     public int vcpuCount(int domid) {
         DomainSpec d = spec(domid);
-        return d == null ? 0 : d.vcpus();
+        return d == null || destroyed(domid) ? 0 : d.vcpus();
+    }
+
+    @Override
+    public boolean hypervisorFramePointers() {
+        return scenario.xenFramePointers();
+    }
+
+    private boolean destroyed(int domid) {
+        List<DomainSpec> specs = scenario.domains();
+        for (int i = 0; i < specs.size(); i++) {
+            if (specs.get(i).domid() == domid) {
+                return states.get(i) == DomainState.DESTROYED;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -26,6 +26,8 @@ final class VirtualCpu {
     final int home;
     final Workload workload;
     final int kernelCpl;
+    /** An HVM guest's vCPU: Xenoprof takes its mode from the guest's CPL. */
+    final boolean hvm;
     final long burstMean;
     /** Mean blocked time, {@link #FOREVER} for a vCPU that never wakes, 0 for one that never blocks. */
     final long blockMean;
@@ -39,7 +41,12 @@ final class VirtualCpu {
     long burstLeft;
     long virtualInterrupts;
 
-    VirtualCpu(int slot, int domid, int vcpu, boolean idle, int home, Workload workload, int kernelCpl,
+    /** Paused ({@code xl pause}) or destroyed: never picked to run. */
+    boolean paused;
+    /** Destroyed: paused for good, never wakes. */
+    boolean destroyed;
+
+    VirtualCpu(int slot, int domid, int vcpu, boolean idle, int home, Workload workload, int kernelCpl, boolean hvm,
             long burstMean, long blockMean, Prng rng) {
         this.slot = slot;
         this.domid = domid;
@@ -48,6 +55,7 @@ final class VirtualCpu {
         this.home = home;
         this.workload = workload;
         this.kernelCpl = kernelCpl;
+        this.hvm = hvm;
         this.burstMean = burstMean;
         this.blockMean = blockMean;
         this.rng = rng;

@@ -31,4 +31,10 @@ public interface Machine {
 
     /** Whether the HVM vPMU currently owns the PMU (get_buffer then fails with -EBUSY). */
     boolean hvmVpmuOwnsPmu();
+
+    /**
+     * Whether the hypervisor was built with frame pointers: only then does a call trace of a
+     * Xen-mode sample walk Xen's own stack (section 7 of the facts). Xen release builds have none.
+     */
+    boolean hypervisorFramePointers();
 }

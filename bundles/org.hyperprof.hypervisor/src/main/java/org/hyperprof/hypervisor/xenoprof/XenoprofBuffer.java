@@ -44,6 +44,7 @@ public final class XenoprofBuffer implements SharedBuffer {
     private volatile long kernelSamples;
     private volatile long userSamples;
     private volatile long lostSamples;
+    private volatile long corruptedSamples;
     private volatile long traceEntriesLost;
 
     /**
@@ -117,6 +118,34 @@ public final class XenoprofBuffer implements SharedBuffer {
     /** A sample found the ring full: {@code lost_samples++}. */
     public void countLost() {
         lostSamples++;
+    }
+
+    /**
+     * A sample aimed at this buffer found head or tail out of range: nothing was written. Xen
+     * counts these only globally ({@code corrupted_buffer_samples}); kept per buffer here so that
+     * every sample aimed at a buffer is accounted to it: written ({@code user + kernel + xen}),
+     * {@code lost} or corrupted.
+     */
+    public void countCorrupted() {
+        corruptedSamples++;
+    }
+
+    /** Samples dropped because this buffer's head or tail was out of range (see {@link #countCorrupted}). */
+    public long corruptedSamples() {
+        return corruptedSamples;
+    }
+
+    /**
+     * Entries between tail and head as the indices stand now: what a consumer has not read yet,
+     * or 0 when an index is out of range (a consumer cannot tell what is there).
+     */
+    public int unread() {
+        int h = head;
+        int t = tail;
+        if (h < 0 || h >= size || t < 0 || t >= size) {
+            return 0;
+        }
+        return h >= t ? h - t : size - t + h;
     }
 
     /** A call-trace entry found the ring full (the trace was cut short; the sample itself was kept). */
@@ -246,6 +275,6 @@ public final class XenoprofBuffer implements SharedBuffer {
     @Override
     public String toString() {
         return "xenoprof_buf[vcpu " + vcpuId + ", size " + size + ", head " + head + ", tail " + tail + ", lost "
-                + lostSamples + "]";
+                + lostSamples + ", corrupted " + corruptedSamples + "]";
     }
 }

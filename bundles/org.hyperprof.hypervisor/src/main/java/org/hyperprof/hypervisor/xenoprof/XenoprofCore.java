@@ -14,6 +14,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -88,6 +90,8 @@ public final class XenoprofCore implements Xenoprof {
     private static final int SLOTS = 17;
 
     private final Machine machine;
+    /** {@link Machine#hypervisorFramePointers()}, fixed when Xen was built. */
+    private final boolean framePointers;
     private final SessionGuide guide;
     private final Object lock = new Object();
 
@@ -117,6 +121,10 @@ public final class XenoprofCore implements Xenoprof {
     private volatile PcpuSampler[] samplers = new PcpuSampler[0];
 
     private final AtomicLong flushVirqs = new AtomicLong();
+    /** Entries left unread in the buffers of destroyed domains (their daemons never drained them). */
+    private final AtomicLong undrainedAtDestroy = new AtomicLong();
+    /** Domains destroyed during the host's life, for messages (Xen itself just finds no domain). */
+    private final Set<Integer> destroyed = ConcurrentHashMap.newKeySet();
     private final AtomicLong controlVirqsDelivered = new AtomicLong();
     private final AtomicLong controlVirqsUnbound = new AtomicLong();
     private final Deque<String> log = new ArrayDeque<>();
@@ -136,6 +144,7 @@ public final class XenoprofCore implements Xenoprof {
             throw new IllegalArgumentException("Xenoprof needs the machine it runs on; got null");
         }
         this.machine = machine;
+        this.framePointers = machine.hypervisorFramePointers();
         this.guide = new SessionGuide(this, machine);
         Arrays.fill(activeDomains, NOBODY);
         Arrays.fill(passiveDomains, NOBODY);
@@ -350,7 +359,10 @@ public final class XenoprofCore implements Xenoprof {
             } else {
                 sampleFailed(buf, r);
             }
-            if (depth != 0) {
+            // Xen's frames are walked only in a build with frame pointers; a guest's always (32-bit
+            // frames for 32-bit PV guests and HVM guests outside long mode: the simulated stack holds
+            // the return addresses whatever their width).
+            if (depth != 0 && (mode != MODE_XEN || framePointers)) {
                 walkStack(buf, depth);
             }
         }
@@ -360,6 +372,7 @@ public final class XenoprofCore implements Xenoprof {
                 buf.countLost();
                 counts[LOST]++;
             } else {
+                buf.countCorrupted();
                 counts[CORRUPTED]++;
             }
         }
@@ -398,8 +411,9 @@ public final class XenoprofCore implements Xenoprof {
     @Override
     public long hypercall(int callerDomid, int op, Object arg) {
         if (callerDomid < 0 || callerDomid >= DOMID_FIRST_RESERVED || !machine.domainExists(callerDomid)) {
-            throw new IllegalArgumentException("domain " + callerDomid
-                    + " does not exist on this host, so it cannot issue XENOPROF hypercalls");
+            throw new IllegalArgumentException("domain " + callerDomid + (wasDestroyed(callerDomid)
+                    ? " was destroyed, so it issues no more XENOPROF hypercalls"
+                    : " does not exist on this host, so it cannot issue XENOPROF hypercalls"));
         }
         long result;
         int[] flush;
@@ -543,8 +557,8 @@ public final class XenoprofCore implements Xenoprof {
         }
         int domid = ((Integer) arg) & 0xFFFF;
         if (domid >= DOMID_FIRST_RESERVED || !machine.domainExists(domid)) {
-            return fail(Errno.EINVAL, "no domain " + domid + " exists (set_active takes a 16-bit domid_t)",
-                    "domain " + caller + " lists only existing domains");
+            return fail(Errno.EINVAL, "no domain " + domid + " exists (set_active takes a 16-bit domid_t)"
+                    + destroyedNote(domid), "domain " + caller + " lists only existing domains");
         }
         activeDomains[adomains] = domid;
         activeReady[adomains] = false;
@@ -570,8 +584,8 @@ public final class XenoprofCore implements Xenoprof {
         XenoprofPassive passive = (XenoprofPassive) arg;
         int domid = passive.domainId & 0xFFFF;
         if (domid >= DOMID_FIRST_RESERVED || !machine.domainExists(domid)) {
-            return fail(Errno.EINVAL, "no domain " + domid + " exists (domain_id is a 16-bit domid_t)",
-                    "domain " + caller + " lists only existing domains as passive");
+            return fail(Errno.EINVAL, "no domain " + domid + " exists (domain_id is a 16-bit domid_t)"
+                    + destroyedNote(domid), "domain " + caller + " lists only existing domains as passive");
         }
         XenoprofDomain x = lookup(domid);
         if (x == null) {
@@ -1001,11 +1015,17 @@ public final class XenoprofCore implements Xenoprof {
      * zombie through its reference; a simulation has no use for zombies.
      */
     public void domainDestroyed(int domid) {
+        destroyed.add(domid);
         synchronized (lock) {
             XenoprofDomain x = lookup(domid);
+            long undrained = 0;
             if (x != null) {
                 x.type = DomainType.IGNORED;
                 domains.set(domid, null);
+                for (XenoprofBuffer b : x.buffers) {
+                    undrained += b.unread();
+                }
+                undrainedAtDestroy.addAndGet(undrained);
             }
             int w = 0;
             int readyLeft = 0;
@@ -1050,7 +1070,8 @@ public final class XenoprofCore implements Xenoprof {
             if (domid >= 0 && domid < DOMID_FIRST_RESERVED) {
                 handlers.set(domid, null);
             }
-            addLog("(XEN) xenoprof: domain " + domid + " destroyed: buffers freed, " + readyLeft
+            addLog("(XEN) xenoprof: domain " + domid + " destroyed: buffers freed"
+                    + (undrained > 0 ? " with " + undrained + " entries never drained" : "") + ", " + readyLeft
                     + " ready active domain(s) remain");
         }
     }
@@ -1093,7 +1114,7 @@ public final class XenoprofCore implements Xenoprof {
         }
         if (domid < 0 || domid >= DOMID_FIRST_RESERVED || !machine.domainExists(domid)) {
             throw new IllegalArgumentException("cannot bind VIRQ_XENOPROF: domain " + domid
-                    + " does not exist on this host");
+                    + (wasDestroyed(domid) ? " was destroyed" : " does not exist on this host"));
         }
         handlers.set(domid, handler);
     }
@@ -1196,6 +1217,29 @@ public final class XenoprofCore implements Xenoprof {
         synchronized (lock) {
             return activeReady[i];
         }
+    }
+
+    /**
+     * The hypervisor's view of a domain's buffers (one per vCPU), shared or not, or an empty array
+     * when the domain has none: for diagnostics and accounting checks, not for guests (they map).
+     */
+    public XenoprofBuffer[] buffers(int domid) {
+        XenoprofDomain x = lookup(domid);
+        return x == null ? new XenoprofBuffer[0] : x.buffers.clone();
+    }
+
+    private boolean wasDestroyed(int domid) {
+        return destroyed.contains(domid);
+    }
+
+    private String destroyedNote(int domid) {
+        return wasDestroyed(domid) ? "; domain " + domid + " was destroyed during the session (xl destroy), and Xen"
+                + " treats it like any domain that does not exist" : "";
+    }
+
+    /** Entries left unread in the buffers of destroyed domains, summed over the host's life. */
+    public long undrainedAtDestroy() {
+        return undrainedAtDestroy.get();
     }
 
     /** Whether the domain has Xenoprof buffers (get_buffer or set_passive allocated them). */

@@ -118,6 +118,66 @@ final class Fixtures {
         return sampled;
     }
 
+    /**
+     * A multi-domain session as the real drivers set it up: dom0 primary; {@code active} (dom0
+     * included or not) each get their buffers ({@code activeMaxSamples} slots) and a daemon that
+     * drains them on its VIRQ; {@code passive} get buffers of 2048 slots shared with dom0, whose
+     * daemon drains them after its own on every VIRQ (xenoprof_handle_passive). Sampling counter 0
+     * on unhalted cycles every {@code count} cycles in OS and/or USR mode, with call traces of
+     * {@code depth}. What every daemon drained is filed under the domain that owns the buffer.
+     */
+    static Sampled startSession(SimHost host, long count, boolean kernel, boolean user, long depth,
+            int activeMaxSamples, List<Integer> active, List<Integer> passive) {
+        Xenoprof x = host.xenoprof();
+        Sampled sampled = new Sampled();
+        ok(x, 0, XenoprofOp.INIT, new XenoprofInit());
+        ok(x, 0, XenoprofOp.RESET_ACTIVE_LIST, null);
+        for (int domid : active) {
+            ok(x, 0, XenoprofOp.SET_ACTIVE, domid);
+        }
+        ok(x, 0, XenoprofOp.RESET_PASSIVE_LIST, null);
+        for (int domid : passive) {
+            ok(x, 0, XenoprofOp.SET_PASSIVE, new org.hyperprof.api.xenoprof.XenoprofPassive(domid, 2048));
+            sampled.buffers.put(domid, x.mapBuffers(0, domid));
+        }
+        for (int domid : active) {
+            if (domid != 0) {
+                ok(x, domid, XenoprofOp.INIT, new XenoprofInit());
+            }
+            ok(x, domid, XenoprofOp.GET_BUFFER, new XenoprofGetBuffer(activeMaxSamples));
+            SharedBuffer[] own = x.mapBuffers(domid, domid);
+            sampled.buffers.put(domid, own);
+            x.bindVirq(domid, vcpu -> {
+                sampled.drain(domid, own[vcpu]);
+                if (domid == 0) {
+                    for (int p : passive) {
+                        for (SharedBuffer b : sampled.buffers.get(p)) {
+                            sampled.drain(p, b);
+                        }
+                    }
+                }
+            });
+        }
+        if (depth > 0) {
+            ok(x, 0, XenoprofOp.SET_BACKTRACE, depth);
+        }
+        ok(x, 0, XenoprofOp.RESERVE_COUNTERS, null);
+        XenoprofCounter c = new XenoprofCounter();
+        c.ind = 0;
+        c.count = count;
+        c.enabled = 1;
+        c.event = CPU_CLK_UNHALTED;
+        c.kernel = kernel ? 1 : 0;
+        c.user = user ? 1 : 0;
+        ok(x, 0, XenoprofOp.COUNTER, c);
+        ok(x, 0, XenoprofOp.SETUP_EVENTS, null);
+        for (int domid : active) {
+            ok(x, domid, XenoprofOp.ENABLE_VIRQ, null);
+        }
+        ok(x, 0, XenoprofOp.START, null);
+        return sampled;
+    }
+
     static void stopProfiling(SimHost host, Sampled sampled) {
         ok(host.xenoprof(), 0, XenoprofOp.STOP, null);
         sampled.buffers.forEach((domid, buffers) -> {
@@ -127,7 +187,7 @@ final class Fixtures {
         });
     }
 
-    private static void ok(Xenoprof x, int caller, XenoprofOp op, Object arg) {
+    static void ok(Xenoprof x, int caller, XenoprofOp op, Object arg) {
         long r = x.hypercall(caller, op, arg);
         assertEquals(0, r, () -> op + " by dom" + caller + ": " + x.explain(caller, op, r));
     }
@@ -135,6 +195,8 @@ final class Fixtures {
     /** What the daemons drained: samples per domain, per mode and per PC. */
     static final class Sampled {
         final Map<Integer, SharedBuffer[]> buffers = new HashMap<>();
+        /** Domains whose daemon stopped draining (it still runs, but reads nothing). */
+        final java.util.Set<Integer> stalled = new java.util.HashSet<>();
         final Map<Integer, long[]> perMode = new HashMap<>();
         final Map<Integer, Map<Long, Integer>> perPc = new HashMap<>();
         /** Every entry in buffer order, escape records and trace entries included: {eip, mode, event}. */
@@ -144,6 +206,9 @@ final class Fixtures {
         void drain(int domid, SharedBuffer b) {
             int tail = b.tail();
             int head = b.head();
+            if (stalled.contains(domid) || head < 0 || head >= b.size() || tail < 0 || tail >= b.size()) {
+                return; // a careful daemon reads nothing through indices a guest has wrecked
+            }
             while (tail != head) {
                 entries.computeIfAbsent(domid, d -> new ArrayList<>())
                         .add(new long[] {b.eip(tail), b.mode(tail), b.event(tail)});
@@ -157,6 +222,25 @@ final class Fixtures {
                 tail = (tail + 1) % b.size();
             }
             b.writeTail(tail);
+        }
+
+        /**
+         * The samples drained from a domain's buffers, {pc, mode, counter}, without escape records
+         * and call-trace entries (each trace is an escape record, then the sample, then its frames).
+         */
+        List<long[]> mainSamples(int domid, boolean traced) {
+            List<long[]> out = new ArrayList<>();
+            List<long[]> all = entries.getOrDefault(domid, List.of());
+            for (int i = 0; i < all.size(); i++) {
+                long[] e = all.get(i);
+                if (e[0] == SharedBuffer.ESCAPE_CODE) {
+                    continue;
+                }
+                if (!traced || i > 0 && all.get(i - 1)[0] == SharedBuffer.ESCAPE_CODE) {
+                    out.add(e);
+                }
+            }
+            return out;
         }
 
         long samples(int domid) {

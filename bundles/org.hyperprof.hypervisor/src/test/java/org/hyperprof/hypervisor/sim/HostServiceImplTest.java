@@ -30,7 +30,7 @@ class HostServiceImplTest {
     @Test
     void theDefaultScenarioIsEmbeddedAndLoads() throws Exception {
         HostServiceImpl service = Fixtures.service();
-        assertEquals(List.of(HostService.DEFAULT_SCENARIO), service.scenarios());
+        assertEquals(List.of(HostService.DEFAULT_SCENARIO, "xen-multi-domain"), service.scenarios());
         Host host = service.load(HostService.DEFAULT_SCENARIO, null);
         assertSame(host, service.current().orElseThrow());
         assertNull(host.stopReason());
@@ -68,7 +68,7 @@ class HostServiceImplTest {
     @Test
     void anUnknownScenarioNameListsTheEmbeddedOnes() {
         ScenarioException e = assertThrows(ScenarioException.class, () -> Fixtures.service().load("nope", null));
-        assertTrue(e.getMessage().contains("[xen-summit-2006-network]"), e.getMessage());
+        assertTrue(e.getMessage().contains("[xen-summit-2006-network, xen-multi-domain]"), e.getMessage());
     }
 
     @Test

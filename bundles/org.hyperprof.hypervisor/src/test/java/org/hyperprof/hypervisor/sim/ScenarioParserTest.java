@@ -213,6 +213,26 @@ class ScenarioParserTest {
     }
 
     @Test
+    void aCallerChainStaysOnTheStackOfTheCodeItCalls() {
+        assertError(minimal("", DOM, "region r kernel vmlinux weight=1\nsymbol ip_rcv<rcv22:main 1\n"),
+                "test.scenario:14:", "caller 'rcv22:main' of kernel code 'ip_rcv' is user code",
+                "functions of its kernel or modules");
+        assertError(minimal("", DOM, "region r user rcv22 weight=1\nsymbol main<vmlinux:ip_rcv 1\n"),
+                "test.scenario:14:", "is kernel code", "functions of the domain's processes");
+        assertError(minimal("", DOM, "region x hypervisor xen-syms weight=1\nsymbol do_nmi<vmlinux:ip_rcv 1\n"),
+                "test.scenario:14:", "functions of the hypervisor image");
+    }
+
+    @Test
+    void xenFramePointersAreOffUnlessTheScenarioSaysYes() throws Exception {
+        assertFalse(Fixtures.parse(minimal("", DOM, "")).xenFramePointers(), "release builds of Xen have no frame pointers");
+        assertTrue(Fixtures.parse(minimal("xen.frame-pointers yes\n", DOM, "")).xenFramePointers());
+        assertFalse(Fixtures.parse(minimal("xen.frame-pointers no\n", DOM, "")).xenFramePointers());
+        assertError(minimal("xen.frame-pointers maybe\n", DOM, ""), "test.scenario:6:",
+                "xen.frame-pointers maybe is neither yes nor no");
+    }
+
+    @Test
     void aRegionWithoutSymbolsIsRejectedAtItsLine() {
         assertError(minimal("", DOM, "region empty kernel vmlinux weight=1\n"), "test.scenario:13:",
                 "region 'empty' has no symbols");

@@ -14,6 +14,8 @@ final class FakeMachine implements Machine {
     private final Map<Integer, Integer> vcpus = new LinkedHashMap<>();
     private final Set<Integer> hvm = new HashSet<>();
     boolean vpmuOwnsPmu;
+    /** Read by XenoprofCore when it is built: set before constructing the core. */
+    boolean framePointers;
 
     FakeMachine(PmuModel model, int pcpus) {
         this.model = model;
@@ -89,5 +91,10 @@ final class FakeMachine implements Machine {
     @Override
     public boolean hvmVpmuOwnsPmu() {
         return vpmuOwnsPmu;
+    }
+
+    @Override
+    public boolean hypervisorFramePointers() {
+        return framePointers;
     }
 }

@@ -526,6 +526,24 @@ class XenoprofHypercallTest {
         }
 
         @Test
+        void destroyingADomainCountsTheEntriesItsDaemonNeverRead() {
+            Steps s = Steps.profiling();
+            SharedBuffer[] b = s.core.mapBuffers(DOMU, DOMU);
+            for (int i = 0; i < 3; i++) {
+                s.machine.fakePmu(0).overflowNext(0);
+                s.core.nmi(0, DOMU, 0, XenoprofCore.MODE_USER, 0x1000, new long[0], 0, OverflowRouter.SYSTEM_WIDE);
+            }
+            s.machine.fakePmu(0).overflowNext(0);
+            s.core.nmi(0, DOMU, 1, XenoprofCore.MODE_USER, 0x1000, new long[0], 0, OverflowRouter.SYSTEM_WIDE);
+            b[0].writeTail(1); // the daemon read one entry of vcpu 0
+            s.machine.destroy(DOMU);
+            s.core.domainDestroyed(DOMU);
+            assertEquals(3, s.core.undrainedAtDestroy(), "two entries of vcpu 0 and one of vcpu 1");
+            assertEquals(0, s.core.buffers(DOMU).length);
+            assertTrue(s.core.diagnostics().log().stream().anyMatch(l -> l.contains("3 entries never drained")));
+        }
+
+        @Test
         void destroyingThePrimaryLeavesTheSessionWithoutPrimary() {
             Steps s = Steps.standard().initialized(DOM0);
             s.core.domainDestroyed(DOM0);

@@ -162,6 +162,8 @@ class XenoprofNmiTest {
         assertEquals(0, st.lostSamples());
         assertEquals(0, b.eip(0));
         assertTrue(st.balanced());
+        assertEquals(2, s.core.buffers(DOMU)[0].corruptedSamples(), "counted on the buffer the samples aimed at");
+        assertEquals(0, s.core.buffers(DOMU)[1].corruptedSamples());
     }
 
     @Test
@@ -300,6 +302,31 @@ class XenoprofNmiTest {
         assertEquals(1, s.core.diagnostics().traceEscapeRejected());
         assertEquals(1, s.core.diagnostics().xenInvalidBufferSamples());
         assertTrue(s.core.statistics().balanced());
+    }
+
+    @Test
+    void xenModeSamplesCarryNoFramesWhenXenHasNoFramePointers() {
+        Steps s = tracing(3);
+        tracedNmi(s, MODE_XEN, 0xa1, 0xa2, 0xa3);
+        SharedBuffer b = buffer(s, DOMU, 0);
+        assertEquals(2, b.head(), "escape record and sample only: Xen's stack is not walked");
+        assertEquals(MODE_XEN, b.mode(0));
+        tracedNmi(s, MODE_KERNEL, 0xb1, 0xb2);
+        assertEquals(6, b.head(), "a guest's frames are always walked");
+    }
+
+    @Test
+    void xenModeSamplesAreWalkedWhenXenWasBuiltWithFramePointers() {
+        FakeMachine machine = FakeMachine.standard();
+        machine.framePointers = true;
+        Steps s = new Steps(machine).initialized(DOM0, DOMU);
+        s.ok(DOM0, XenoprofOp.SET_BACKTRACE, 3L);
+        s.reserved().programmed(1000).enabled(DOM0, DOMU).started();
+        tracedNmi(s, MODE_XEN, 0xa1, 0xa2, 0xa3, 0xa4);
+        SharedBuffer b = buffer(s, DOMU, 0);
+        assertEquals(5, b.head());
+        assertEquals(0xa3, b.eip(4));
+        assertEquals(MODE_XEN, b.mode(4));
     }
 
     @Test

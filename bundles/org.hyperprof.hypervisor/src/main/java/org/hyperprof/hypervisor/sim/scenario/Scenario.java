@@ -30,12 +30,26 @@ import java.util.Map;
  * @param hypervisor        the hypervisor image
  * @param domains           the domains, in file order
  * @param lines             line numbers of host statements by keyword (for later errors)
+ * @param xenFramePointers  whether the hypervisor was built with frame pointers, so that Xenoprof
+ *                          walks call traces of Xen-mode samples ({@code xen.frame-pointers}; release
+ *                          builds of Xen have none, the default)
  */
 public record Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
         long seed, Map<String, String> pmuOptions, String policy, int pvKernelCpl, long timesliceMicros,
         long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
         HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
-        ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines) {
+        ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines, boolean xenFramePointers) {
+
+    /** A scenario whose hypervisor has no frame pointers (a Xen release build). */
+    public Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
+            long seed, Map<String, String> pmuOptions, String policy, int pvKernelCpl, long timesliceMicros,
+            long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
+            HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
+            ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines) {
+        this(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl, timesliceMicros,
+                accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates, contextSwitch,
+                nmiHandler, idleLoop, halt, hypervisor, domains, lines, false);
+    }
 
     public Scenario {
         pmuOptions = Map.copyOf(pmuOptions);

@@ -11,7 +11,9 @@ import org.hyperprof.api.symbols.ImageSource;
 
 /**
  * Where a scenario file comes from, and where the files it names by relative path are: next to it
- * (the resource folder of an embedded scenario, the directory of a scenario file).
+ * (the resource folder of an embedded scenario, the directory of a scenario file). A file named by
+ * an absolute path (a real {@code vmlinux} or {@code xen-syms} under {@code /usr/lib/debug}, say)
+ * is read from the file system whatever the scenario's origin.
  */
 public abstract class ScenarioOrigin {
 
@@ -47,11 +49,16 @@ public abstract class ScenarioOrigin {
 
             @Override
             public String neighbourLocation(String name) {
-                return base + name;
+                Path absolute = absolute(name);
+                return absolute != null ? absolute.toString() : base + name;
             }
 
             @Override
             public ImageSource.Content neighbour(String name) {
+                Path absolute = absolute(name);
+                if (absolute != null) {
+                    return () -> Files.newInputStream(absolute);
+                }
                 String resource = base + name;
                 return () -> openResource(loader, resource);
             }
@@ -113,6 +120,16 @@ public abstract class ScenarioOrigin {
                 return resources.neighbour(name);
             }
         };
+    }
+
+    /** The file system path of a name given as an absolute path, or null for a relative name. */
+    private static Path absolute(String name) {
+        try {
+            Path p = Path.of(name);
+            return p.isAbsolute() ? p.normalize() : null;
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
     }
 
     private static InputStream openResource(ClassLoader loader, String resource) throws IOException {

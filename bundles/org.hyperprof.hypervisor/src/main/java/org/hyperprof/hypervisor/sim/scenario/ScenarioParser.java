@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.pmu.CpuMode;
@@ -21,6 +22,9 @@ import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.api.symbols.SymbolResolver;
+import org.hyperprof.api.symbols.SymbolTable;
 
 /**
  * Reads the line-oriented scenario format. The format is documented in the header of the embedded
@@ -34,19 +38,25 @@ public final class ScenarioParser {
     /** Longest caller chain a symbol may name (return addresses kept per sample). */
     public static final int MAX_CALLERS = 15;
 
-    /** Symbol-file format of every image: System.map / kallsyms text. */
+    /**
+     * The built-in symbol-file format, and the default of an image's {@code format=}: System.map /
+     * nm / kallsyms text, read by {@link SymbolFile} itself. Other formats are read by the
+     * {@link SymbolResolver} installed for them.
+     */
     public static final String SYMBOL_FORMAT = "kallsyms";
 
     private static final List<String> HOST_KEYWORDS = List.of("scenario", "description", "cpu.type", "cpu.mhz",
             "cpu.count", "seed", "pmu.option", "vpmu.policy", "pv.kernel.cpl", "sched.timeslice.us",
             "sched.accounting.us", "sim.quantum.us", "slice.cycles", "rates", "cost.rates", "cost.switch",
-            "cost.nmi", "cost.idle", "cost.halt", "hypervisor");
+            "cost.nmi", "cost.idle", "cost.halt", "xen.frame-pointers", "hypervisor");
     private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
             "symbol");
     private static final int WEIGHT_DECIMALS = 6;
 
     private final ScenarioOrigin origin;
     private final String location;
+    /** Resolvers of the symbol formats other than the built-in one, by the name scenarios use. */
+    private final Map<String, SymbolResolver> resolvers;
 
     // Host statements.
     private String name;
@@ -70,6 +80,7 @@ public final class ScenarioParser {
     private PendingCost idleLoop;
     private PendingCost halt;
     private ImageSpec hypervisor;
+    private boolean xenFramePointers;
     private final Map<String, Integer> lines = new HashMap<>();
 
     // Domains under construction.
@@ -77,17 +88,33 @@ public final class ScenarioParser {
     private DomainBuilder domain;
     private RegionBuilder region;
 
-    private ScenarioParser(ScenarioOrigin origin) {
+    private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers) {
         this.origin = origin;
         this.location = origin.location();
+        this.resolvers = resolvers;
     }
 
     /**
-     * Parses a scenario and the symbol files it names.
+     * Parses a scenario whose images all use the built-in symbol format.
      *
      * @throws ScenarioException naming {@code file:line}, what was found and what was expected
      */
     public static Scenario parse(ScenarioOrigin origin) throws ScenarioException {
+        return parse(origin, Map.of());
+    }
+
+    /**
+     * Parses a scenario and the symbol files it names. An image with {@code format=<name>} other
+     * than {@value #SYMBOL_FORMAT} is read by {@code resolvers.get(name)}, which is handed the
+     * image as an {@link ImageSource} of the resolver's own {@link SymbolResolver#format()}.
+     *
+     * @param resolvers symbol resolvers by the format name scenarios give ({@code elf}, ...)
+     * @throws ScenarioException naming {@code file:line}, what was found and what was expected; for
+     *                           a format without resolver, the format and the installed ones
+     */
+    public static Scenario parse(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers)
+            throws ScenarioException {
+        Map<String, SymbolResolver> installed = Map.copyOf(resolvers);
         List<String> text;
         try (InputStream in = origin.open();
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
@@ -95,7 +122,7 @@ public final class ScenarioParser {
         } catch (IOException | java.io.UncheckedIOException e) {
             throw new ScenarioException("cannot read scenario " + origin.location() + ": " + e.getMessage(), e);
         }
-        return new ScenarioParser(origin).parse(text);
+        return new ScenarioParser(origin, installed).parse(text);
     }
 
     private Scenario parse(List<String> text) throws ScenarioException {
@@ -228,9 +255,18 @@ public final class ScenarioParser {
                 arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
                 halt = new PendingCost(0, List.of(t[1]), List.of(1L), line);
             }
+            case "xen.frame-pointers" -> {
+                arity(t, 2, line, "xen.frame-pointers yes|no");
+                if (!t[1].equals("yes") && !t[1].equals("no")) {
+                    throw error(line, "xen.frame-pointers " + t[1] + " is neither yes nor no (whether the"
+                            + " hypervisor was built with frame pointers; release builds: no)");
+                }
+                xenFramePointers = t[1].equals("yes");
+            }
             case "hypervisor" -> {
                 if (t.length < 4) {
-                    throw error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]'");
+                    throw error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]"
+                            + " [format=<symbol format>]'");
                 }
                 hypervisor = image(t, ImageKind.HYPERVISOR, line, "hypervisor");
             }
@@ -446,6 +482,17 @@ public final class ScenarioParser {
                 image = findImage(c.substring(0, colon), line);
                 c = c.substring(colon + 1);
             }
+            if (!sameStack(region.mode, image.kind())) {
+                throw error(line, "caller '" + chain[i] + "' of " + region.mode.name().toLowerCase(Locale.ROOT)
+                        + " code '" + chain[0] + "' is " + stackName(image.kind()) + " code; a call trace stays on"
+                        + " the interrupted stack (Xen walks its frame pointers, which end where the stack ends), so"
+                        + " the callers of " + region.mode.name().toLowerCase(Locale.ROOT) + " code are "
+                        + switch (region.mode) {
+                            case USER -> "functions of the domain's processes";
+                            case KERNEL -> "functions of its kernel or modules";
+                            case HYPERVISOR -> "functions of the hypervisor image";
+                        });
+            }
             callers.add(function(image, c, line));
         }
         long w = weight(t[2], line, "weight of " + chain[0]);
@@ -454,6 +501,23 @@ public final class ScenarioParser {
             rate(t[i], rates, line);
         }
         return new WeightedSymbol(fn, w, callers, rates, line);
+    }
+
+    /** Whether code of an image of this kind shares the stack of code running in {@code mode}. */
+    private static boolean sameStack(CpuMode mode, ImageKind kind) {
+        return switch (mode) {
+            case USER -> kind == ImageKind.USER;
+            case KERNEL -> kind == ImageKind.KERNEL || kind == ImageKind.MODULE;
+            case HYPERVISOR -> kind == ImageKind.HYPERVISOR;
+        };
+    }
+
+    private static String stackName(ImageKind kind) {
+        return switch (kind) {
+            case HYPERVISOR -> "hypervisor";
+            case KERNEL, MODULE -> "kernel";
+            case USER, UNKNOWN -> "user";
+        };
     }
 
     private void finishRegion(int line) throws ScenarioException {
@@ -505,7 +569,7 @@ public final class ScenarioParser {
         SymbolRef haltFn = function(hypervisor, halt.names.get(0), halt.line);
         return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMin, sliceMax, hypervisorRates, sw, nmi, idle,
-                haltFn, hypervisor, domains, lines);
+                haltFn, hypervisor, domains, lines, xenFramePointers);
     }
 
     private HypervisorCost resolve(PendingCost cost) throws ScenarioException {
@@ -523,8 +587,8 @@ public final class ScenarioParser {
     // -------------------------------------------------------------------------------------- pieces
 
     private ImageSpec image(String[] t, ImageKind kind, int line, String keyword) throws ScenarioException {
-        String expected = keyword + " <image> <start>-<end> <symbol file> [bias=<address>]";
-        if (t.length < 4 || t.length > 5) {
+        String expected = keyword + " <image> <start>-<end> <symbol file> [bias=<address>] [format=<symbol format>]";
+        if (t.length < 4 || t.length > 6) {
             throw error(line, "expected '" + expected + "'");
         }
         String[] range = t[2].split("-", -1);
@@ -537,22 +601,50 @@ public final class ScenarioParser {
         if (Long.compareUnsigned(start, end) >= 0) {
             throw error(line, "the range " + t[2] + " is empty; the end must lie above the start");
         }
-        long bias = 0;
-        if (t.length == 5) {
-            String[] kv = keyValue(t[4], line, expected);
-            if (!kv[0].equals("bias")) {
-                throw error(line, "unknown attribute '" + kv[0] + "'; expected bias=<address>");
-            }
-            bias = address(kv[1], line);
-        }
-        ImageSource source = new ImageSource(t[1], SYMBOL_FORMAT, origin.neighbourLocation(t[3]),
-                origin.neighbour(t[3]));
+        Map<String, String> attrs = attributes(t, 4, line, expected, Set.of("bias", "format"));
+        long bias = attrs.containsKey("bias") ? address(attrs.get("bias"), line) : 0;
+        String format = attrs.getOrDefault("format", SYMBOL_FORMAT);
+        String fileLocation = origin.neighbourLocation(t[3]);
+        ImageSource.Content content = origin.neighbour(t[3]);
+        ImageSource source;
         SymbolFile symbols;
-        try {
-            symbols = SymbolFile.read(source, end - bias);
-        } catch (IOException e) {
-            throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
-                    + e.getMessage() + " (symbol files are named relative to the scenario)");
+        if (format.equals(SYMBOL_FORMAT)) {
+            source = new ImageSource(t[1], SYMBOL_FORMAT, fileLocation, content);
+            try {
+                symbols = SymbolFile.read(source, end - bias);
+            } catch (IOException e) {
+                throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
+                        + e.getMessage() + " (symbol files are named relative to the scenario, or by an absolute"
+                        + " path)");
+            }
+        } else {
+            SymbolResolver resolver = resolvers.get(format);
+            if (resolver == null) {
+                List<String> installed = new ArrayList<>();
+                installed.add(SYMBOL_FORMAT + " (built in)");
+                installed.addAll(new TreeSet<>(resolvers.keySet()));
+                throw error(line, "image '" + t[1] + "' has symbol format '" + format + "', but no symbol resolver"
+                        + " for '" + format + "' is installed; installed formats: " + String.join(", ", installed)
+                        + ". Install and start the bundle that reads '" + format + "' symbols, or give the image a"
+                        + " System.map (format=" + SYMBOL_FORMAT + ")");
+            }
+            // The resolver is handed the image in its own format: the profiler looks the same name up later.
+            source = new ImageSource(t[1], resolver.format(), fileLocation, content);
+            SymbolTable table;
+            try {
+                table = resolver.load(source);
+            } catch (SymbolFileException e) {
+                throw new ScenarioException(location + ":" + line + ": the " + format + " symbols of image '" + t[1]
+                        + "' cannot be read: " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                throw new ScenarioException(location + ":" + line + ": the " + format + " resolver " + resolver
+                        + " failed on image '" + t[1] + "' (" + fileLocation + "): " + e, e);
+            }
+            if (table == null || table.size() == 0) {
+                throw error(line, "the " + format + " symbols of image '" + t[1] + "' (" + fileLocation + ") hold no"
+                        + " function; a workload needs the functions it names");
+            }
+            symbols = SymbolFile.of(fileLocation, table);
         }
         return new ImageSpec(t[1], kind, start, end, bias, source, symbols, line);
     }

@@ -13,6 +13,7 @@ import java.util.Map;
 
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.api.symbols.SymbolTable;
 
 /**
  * The functions of one image as the simulator needs them: where each named function starts and
@@ -152,6 +153,24 @@ public final class SymbolFile {
             k++;
         }
         return new SymbolFile(location, Arrays.copyOf(names, k), Arrays.copyOf(starts, k), Arrays.copyOf(sizes, k));
+    }
+
+    /**
+     * The functions of a table another format's resolver read (ELF, ...): each keeps the start and
+     * size the resolver gave it, so that a PC the simulator puts inside a function resolves back
+     * to it with the same resolver.
+     */
+    public static SymbolFile of(String location, SymbolTable table) {
+        int n = table.size();
+        String[] names = new String[n];
+        long[] starts = new long[n];
+        long[] sizes = new long[n];
+        for (int i = 0; i < n; i++) {
+            names[i] = table.name(i);
+            starts[i] = table.start(i);
+            sizes[i] = table.symbolSize(i);
+        }
+        return new SymbolFile(location, names, starts, sizes);
     }
 
     public String location() {
