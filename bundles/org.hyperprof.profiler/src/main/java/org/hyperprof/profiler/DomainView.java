@@ -20,7 +20,7 @@ import org.hyperprof.api.symbols.SymbolTable;
  * <p>Not thread-safe: used under the session's collector lock. The per-PC path allocates nothing;
  * only the first sample of an image or symbol adds a dictionary entry.
  */
-final class DomainView {
+final class DomainView implements SampleView {
     static final String UNKNOWN_IMAGE = "(unknown image)";
 
     private static final byte TABLE_UNTRIED = 0;
@@ -143,8 +143,19 @@ final class DomainView {
         return pack(img, id);
     }
 
+    @Override
+    public int domid() {
+        return domid;
+    }
+
+    @Override
+    public long resolveCaller(long pc, int mode) {
+        return resolve(pc);
+    }
+
     /** Resolves a sampled PC and counts it for this domain's tallies. */
-    long resolveSample(long pc, int mode) {
+    @Override
+    public long resolveSample(long pc, int mode) {
         long packed = resolve(pc);
         samplesByMapping[lastMapping < 0 ? samplesByMapping.length - 1 : lastMapping]++;
         samplesByMode[mode < 0 ? 0 : Math.min(mode, 2)]++;

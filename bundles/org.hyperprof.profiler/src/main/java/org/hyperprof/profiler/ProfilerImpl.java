@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostListener;
 import org.hyperprof.api.host.HostService;
@@ -29,7 +30,9 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.SymbolResolver;
+import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Xenoprof;
+import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -46,6 +49,14 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>Wired by DS (the host service statically, resolvers and consumers dynamically), or in plain
  * Java: {@code new ProfilerImpl(hostService)}, then {@link #addResolver}, {@link #addConsumer}.
+ *
+ * <p>The primary's daemon also reads the passive domains' buffers ({@code --passive-domains}) and
+ * resolves their samples coarsely ({@code domain<N>-xen/-kernel/-modules/-apps}, or the kernel
+ * image given with {@code --passive-images}); {@code --callgraph} turns on Xen's call traces.
+ * Domains destroyed or paused during a session are noticed at every step and at the session's
+ * end: a destroyed domain's daemon stops, a paused one cannot run, and the summary notes both.
+ * {@code --hold} and {@code --release} are simulation controls (not real opcontrol options) that
+ * make a daemon stop and resume draining.
  *
  * <p>Locks, always taken in this order: the profiler's lock (opcontrol steps, session start and
  * end), a daemon's monitor (draining one domain's buffers), a session's collector (appending
@@ -233,10 +244,16 @@ public final class ProfilerImpl implements Profiler {
         } catch (OpcontrolCommand.UsageException e) {
             return new OpcontrolResult(false, e.getMessage());
         }
+        checkDomains(host);
+        String cannotRun = cannotRun(host, domain, cmd);
+        if (cannotRun != null) {
+            return new OpcontrolResult(false, "opcontrol " + String.join(" ", args) + "   [as domain " + domid + ", "
+                    + domain.name() + "]" + System.lineSeparator() + cannotRun);
+        }
         Xenoprof xen = host.xenoprof();
         StepLog log = new StepLog(xen, domid);
         log.line("opcontrol " + String.join(" ", args) + "   [as domain " + domid + ", " + domain.name() + "]");
-        DomainDaemon daemon = daemons.computeIfAbsent(domid, id -> new DomainDaemon(domain, xen, () -> session));
+        DomainDaemon daemon = daemons.computeIfAbsent(domid, id -> new DomainDaemon(host, domain, xen, () -> session));
         try {
             switch (cmd.action) {
                 case INIT -> {
@@ -247,13 +264,16 @@ public final class ProfilerImpl implements Profiler {
                     }
                 }
                 case START_DAEMON -> startDaemon(host, daemon, cmd, log);
-                case START -> start(daemon, log);
+                case START -> start(host, daemon, log);
                 case STOP -> stop(daemon, log);
                 case DUMP -> dump(daemon, log);
                 case SHUTDOWN -> shutdown(daemon, log, false);
                 case DEINIT -> shutdown(daemon, log, true);
                 case STATUS -> status(host, daemon, log);
                 case RESET -> reset(daemon, log);
+                case HOLD -> daemon.hold(log);
+                case RELEASE -> release(daemon, log);
+                case WRITE_LISTS -> writeLists(daemon, cmd, log);
             }
         } catch (StepLog.StepFailed f) {
             return new OpcontrolResult(false, log.text());
@@ -261,18 +281,43 @@ public final class ProfilerImpl implements Profiler {
         return new OpcontrolResult(!log.failed(), log.text());
     }
 
+    /**
+     * Why nothing can run as this domain now, or null: a destroyed or paused domain runs no code,
+     * and an HVM guest's kernel has no Xenoprof driver.
+     */
+    private String cannotRun(Host host, DomainInfo domain, OpcontrolCommand cmd) {
+        int domid = domain.domid();
+        DomainState state = domainState(host, domid);
+        String primary = primaryText(host);
+        if (state == DomainState.DESTROYED) {
+            return "Domain " + domid + " (" + domain.name() + ") was destroyed: nothing runs in it any more, so it can"
+                    + " take no opcontrol step (its daemon, if it had one, ended with it). The session goes on without"
+                    + " it; " + primary + " ends it as usual (opcontrol --stop, then --shutdown as the primary).";
+        }
+        if (state == DomainState.PAUSED) {
+            return "Domain " + domid + " (" + domain.name() + ") is paused (xl pause): its vCPUs are not scheduled, so"
+                    + " nothing runs in it, opcontrol included, and its daemon cannot drain. Unpause it first"
+                    + " (xl unpause " + domid + "), then run opcontrol " + cmd.action.flag + " as domain " + domid + ".";
+        }
+        if (domain.hvm() && cmd.action != OpcontrolCommand.Action.STATUS) {
+            return "Domain " + domid + " (" + domain.name() + ") is an HVM guest. The Xenoprof driver is part of"
+                    + " XenLinux, the PV kernel; an HVM guest's kernel has none, so its OProfile never issues a"
+                    + " XENOPROF hypercall (it falls back to \"oprofile: using timer interrupt.\"). Were its"
+                    + " get_buffer issued by hand, Xen would return 0 with no usable buffer address on x86"
+                    + " (\"xenoprof unsupported with autotranslated guests\") and leave the pages shared with domain "
+                    + domid + ", so that a later set_passive of it would fail with -16 (EBUSY). An HVM guest is"
+                    + " profiled passively: " + primaryOrHardware(host) + " runs opcontrol --start-daemon"
+                    + " --passive-domains=" + domid + " (it reads the guest's samples and resolves its kernel with"
+                    + " --passive-images).";
+        }
+        return null;
+    }
+
     private void startDaemon(Host host, DomainDaemon daemon, OpcontrolCommand cmd, StepLog log)
             throws StepLog.StepFailed {
         CounterConfig[] configs = checkEvents(host.model(), cmd.events, log);
-        int[] activeIds = null;
-        if (cmd.activeDomains != null) {
-            try {
-                activeIds = OpcontrolCommand.parseActiveDomains(cmd.activeDomains);
-            } catch (OpcontrolCommand.ActiveDomainsException e) {
-                throw log.fail("The write to /dev/oprofile/active_domains fails with " + StepLog.describe(-22) + ": "
-                        + e.getMessage());
-            }
-        }
+        int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
+        int[] passiveIds = parseList(cmd.passiveDomains, OpcontrolCommand.PASSIVE_FILE, log);
         if (cmd.xenImage != null) {
             log.line("  --xen=" + cmd.xenImage + ": hypervisor samples are resolved with the xen image of each domain's"
                     + " memory map");
@@ -282,10 +327,13 @@ public final class ProfilerImpl implements Profiler {
                     + " domain's memory map");
         }
         boolean hadSession = session != null;
-        daemon.startDaemon(log, configs, activeIds, cmd.maxSamples);
+        int depth = cmd.callgraph == OpcontrolCommand.NO_CALLGRAPH ? 0 : cmd.callgraph;
+        daemon.startDaemon(log, new DomainDaemon.Settings(configs, activeIds, passiveIds, cmd.passiveImages,
+                cmd.maxSamples, depth));
         if (!daemon.primary() && !cmd.events.isEmpty()) {
             log.note("--event only configures counters in the primary; domain " + daemon.domid + " uses the"
                     + " primary's counters");
+            daemon.explainPrivileged(log, XenoprofOp.COUNTER);
         }
         if (daemon.primary()) {
             if (hadSession) {
@@ -295,11 +343,40 @@ public final class ProfilerImpl implements Profiler {
         } else {
             Session s = session;
             if (s != null && s.host == host) {
-                s.track(daemon.domid, daemon.readers());
+                s.track(daemon.domid, daemon.readers(), roleOf(host, daemon.domid));
                 log.line("Domain " + daemon.domid + " joins session " + s.id + ".");
             } else {
                 log.note("no session runs yet: domain " + daemon.domid + "'s samples join the session that the"
                         + " primary's --start-daemon starts");
+            }
+        }
+    }
+
+    /** A domain list as its oprofilefs file parses it; null when not given. */
+    private static int[] parseList(String text, String file, StepLog log) throws StepLog.StepFailed {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return OpcontrolCommand.parseDomainList(text, file);
+        } catch (OpcontrolCommand.DomainListException e) {
+            throw log.fail("The write to " + file + " fails with " + StepLog.describe(-22) + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code opcontrol --active-domains=... [--passive-domains=...]} without an action. */
+    private void writeLists(DomainDaemon daemon, OpcontrolCommand cmd, StepLog log) throws StepLog.StepFailed {
+        int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
+        int[] passiveIds = parseList(cmd.passiveDomains, OpcontrolCommand.PASSIVE_FILE, log);
+        Session s = session;
+        try {
+            daemon.writeLists(log, activeIds, passiveIds);
+        } finally {
+            if (s != null && daemon.primary()) {
+                s.refreshRoles();
+                for (DomainDaemon.PassiveDomain p : daemon.passives()) {
+                    s.track(p.domid, p.readers, DomainType.PASSIVE);
+                }
             }
         }
     }
@@ -343,8 +420,11 @@ public final class ProfilerImpl implements Profiler {
         Session s = new Session(id, host, primary.domid, info, dictionary, collector, symbolTables);
         for (DomainDaemon d : daemons.values()) {
             if (d.running()) {
-                s.track(d.domid, d.readers());
+                s.track(d.domid, d.readers(), roleOf(host, d.domid));
             }
+        }
+        for (DomainDaemon.PassiveDomain p : primary.passives()) {
+            s.track(p.domid, p.readers, DomainType.PASSIVE);
         }
         session = s;
         dispatcher.sessionStarted(info);
@@ -353,14 +433,91 @@ public final class ProfilerImpl implements Profiler {
                         : String.join(", ", dispatcher.names())));
     }
 
-    private void start(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+    private static DomainType roleOf(Host host, int domid) {
+        try {
+            DomainType t = host.xenoprof().domainType(domid);
+            return t == null ? DomainType.IGNORED : t;
+        } catch (RuntimeException e) {
+            return DomainType.IGNORED;
+        }
+    }
+
+    private void start(Host host, DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
         boolean was = daemon.started();
-        daemon.start(log);
+        try {
+            daemon.start(log);
+        } catch (StepLog.StepFailed f) {
+            if (daemon.primary()) {
+                notReady(host, daemon, log);
+            }
+            throw f;
+        }
         Session s = session;
         if (!was && daemon.primary() && s != null) {
             s.samplingStarted();
             s.refreshRoles();
             log.line("  ground truth restarts now (session " + s.id + ")");
+        }
+    }
+
+    /** After a refused start: which listed active domains are not ready, and who must act. */
+    private void notReady(Host host, DomainDaemon primary, StepLog log) {
+        Xenoprof xen = host.xenoprof();
+        int[] listed;
+        try {
+            if (xen.state() != org.hyperprof.api.xenoprof.XenoprofState.READY) {
+                return;
+            }
+            listed = xen.activeList();
+        } catch (RuntimeException e) {
+            return;
+        }
+        List<Integer> passiveNow = new ArrayList<>();
+        try {
+            for (int id : xen.passiveList()) {
+                passiveNow.add(id);
+            }
+        } catch (RuntimeException e) {
+            passiveNow.clear();
+        }
+        List<String> waiting = new ArrayList<>();
+        for (int id : listed) {
+            if (id < 0 || roleOf(host, id) == DomainType.ACTIVE) {
+                continue;
+            }
+            DomainInfo d;
+            try {
+                d = host.domain(id);
+            } catch (RuntimeException e) {
+                waiting.add("domain " + id + " (no such domain any more)");
+                continue;
+            }
+            DomainDaemon dd = daemons.get(id);
+            String what;
+            if (d.hvm()) {
+                what = "an HVM guest, which can never call enable_virq: domain " + primary.domid + " runs --shutdown"
+                        + " and --start-daemon with it in --passive-domains instead";
+            } else if (passiveNow.contains(id)) {
+                what = "also in the passive list: set_passive shared its pages with domain " + primary.domid + ", so"
+                        + " its get_buffer fails with -16 (EBUSY); domain " + primary.domid + " runs --shutdown and"
+                        + " --start-daemon with it in one list only";
+            } else if (domainState(host, id) == DomainState.PAUSED) {
+                what = "paused: unpause it (xl unpause " + id + "), then domain " + id + " runs opcontrol --start-daemon";
+            } else if (dd != null && dd.running()) {
+                what = "its daemon runs but is not ready in this session: domain " + id + " runs --shutdown and"
+                        + " --start-daemon again";
+            } else {
+                what = "domain " + id + " runs opcontrol --start-daemon";
+            }
+            waiting.add("domain " + id + " (" + d.name() + "): " + what);
+        }
+        if (!waiting.isEmpty()) {
+            log.line("  Listed active " + Arrays.toString(listed) + "; not ready yet:");
+            for (String w : waiting) {
+                log.line("    " + w);
+            }
+            log.line("  Then domain " + primary.domid + " runs opcontrol --start again. (The real opcontrol went on to"
+                    + " claim the profiler was running, although nothing was profiled.)");
         }
     }
 
@@ -377,8 +534,19 @@ public final class ProfilerImpl implements Profiler {
         }
     }
 
-    private void dump(DomainDaemon daemon, StepLog log) {
-        int n = daemon.drainAll();
+    private void dump(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        if (!daemon.running()) {
+            throw log.fail("The daemon of domain " + daemon.domid + " (" + daemon.name + ") is not running, so nothing"
+                    + " reads its buffers and --dump has nothing to ask. Run opcontrol --start-daemon as domain "
+                    + daemon.domid + " first.");
+        }
+        if (daemon.held()) {
+            log.line("The daemon of domain " + daemon.domid + " is held (--hold): it ignores --dump; "
+                    + daemon.pendingEntries() + " entries wait in its buffers. opcontrol --release as domain "
+                    + daemon.domid + " lets it read again.");
+            return;
+        }
+        int n = daemon.drainAll(false);
         Session s = session;
         if (s != null) {
             s.collector.flush();
@@ -387,11 +555,22 @@ public final class ProfilerImpl implements Profiler {
                 + (s == null ? " (no session runs: they were dropped)" : " into session " + s.id) + ".");
     }
 
+    private void release(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        daemon.release(log);
+        Session s = session;
+        if (s != null) {
+            s.collector.flush();
+        }
+    }
+
     private void shutdown(DomainDaemon daemon, StepLog log, boolean deinit) throws StepLog.StepFailed {
         boolean wasPrimaryDaemon = daemon.primary() && daemon.running();
         Session s = session;
-        if (s != null && daemon.primary()) {
+        if (s != null) {
             s.refreshRoles();
+            if (daemon.held() && daemon.running()) {
+                s.note("held:" + daemon.domid, heldText(daemon, "when it was shut down"));
+            }
         }
         StepLog.StepFailed failure = null;
         try {
@@ -412,7 +591,7 @@ public final class ProfilerImpl implements Profiler {
             }
             SessionSummary summary = endSession(SessionSummary.COMPLETED);
             log.line("Session " + s.id + " ended.");
-            describeSummary(summary, s, log);
+            describeSummary(summary, log);
             if (!still.isEmpty()) {
                 log.note("the daemons of domains " + still + " still run; shut them down first next time (domUs"
                         + " before dom0): what they drain now belongs to no session");
@@ -421,6 +600,13 @@ public final class ProfilerImpl implements Profiler {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    private static String heldText(DomainDaemon d, String when) {
+        return "the daemon of domain " + d.domid + " (" + d.name + ") was held (opcontrol --hold, a simulation control)"
+                + " " + when + ": it read nothing while held; " + d.pendingEntries() + " entries stayed in its"
+                + " buffers (counted undrained), and the samples Xen could not write into its full rings are in their"
+                + " lost counts";
     }
 
     private void status(Host host, DomainDaemon daemon, StepLog log) {
@@ -454,27 +640,40 @@ public final class ProfilerImpl implements Profiler {
         }
     }
 
-    private void reset(DomainDaemon daemon, StepLog log) {
-        int drained = daemon.drainAll();
+    private void reset(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        if (!daemon.running()) {
+            throw log.fail("No daemon runs in domain " + daemon.domid + " (" + daemon.name + "), so it has no samples"
+                    + " of its own to reset (a passive domain's samples belong to the primary's daemon: the primary's"
+                    + " --reset clears them). Run opcontrol --start-daemon as domain " + daemon.domid + " first.");
+        }
+        int drained = daemon.drainAll(false);
         Session s = session;
         if (s == null) {
             log.line("No session runs; drained and dropped " + drained + " entries from the buffers of domain "
                     + daemon.domid + ".");
             return;
         }
-        int discarded = s.collector.discardDomain(daemon.domid);
-        DomainView v = s.existingView(daemon.domid);
-        if (v != null) {
+        int discarded = 0;
+        for (int d : daemon.resetDomains()) {
+            discarded += s.collector.discardDomain(d);
+            DomainView v = s.existingView(d);
+            PassiveView pv = d == daemon.domid ? null : s.existingPassiveView(d);
             synchronized (s.collector) {
-                v.resetTallies();
+                if (v != null && d == daemon.domid) {
+                    v.resetTallies();
+                }
+                if (pv != null) {
+                    pv.resetTallies();
+                }
             }
         }
-        log.line("Reset domain " + daemon.domid + " in session " + s.id + ": discarded " + discarded
-                + " samples not yet handed to consumers and cleared its counts. Batches consumers already"
-                + " received stay theirs (a consumer has no way to take samples back).");
+        log.line("Reset domain " + daemon.domid + (daemon.resetDomains().size() > 1 ? " and its passive domains" : "")
+                + " in session " + s.id + ": discarded " + discarded + " samples not yet handed to consumers and"
+                + " cleared its counts. Batches consumers already received stay theirs (a consumer has no way to"
+                + " take samples back).");
     }
 
-    private static void describeSummary(SessionSummary summary, Session s, StepLog log) {
+    private static void describeSummary(SessionSummary summary, StepLog log) {
         if (summary == null) {
             return;
         }
@@ -484,8 +683,87 @@ public final class ProfilerImpl implements Profiler {
             log.line("  consumer " + c.consumer() + ": received " + c.received() + ", missed " + c.missed()
                     + (c.problem() == null ? "" : " (" + c.problem() + ")"));
         }
-        for (String p : s.symbolProblems()) {
-            log.line("  symbol problem: " + p);
+        for (String n : summary.notes()) {
+            log.line("  note: " + n);
+        }
+    }
+
+    // ---------------------------------------------------------------- domains coming and going
+
+    /**
+     * Notices domains destroyed or paused since the last look: a destroyed domain's daemon stops
+     * (and the primary stops reading a destroyed passive domain), the session notes what happened,
+     * and the other domains go on. Caller holds the lock.
+     */
+    private void checkDomains(Host host) {
+        Session s = session;
+        for (DomainDaemon d : daemons.values()) {
+            if (!d.gone() && domainState(host, d.domid) == DomainState.DESTROYED) {
+                boolean wasPrimaryDaemon = d.primary() && d.running();
+                String text = d.destroyed();
+                if (s != null) {
+                    s.note("destroyed:" + d.domid, text);
+                    if (wasPrimaryDaemon && s.primary == d.domid) {
+                        endSession("the primary, domain " + d.domid + ", was destroyed; nobody can stop the session");
+                        s = null;
+                    }
+                }
+            }
+            for (DomainDaemon.PassiveDomain p : d.passives()) {
+                if (!p.gone && domainState(host, p.domid) == DomainState.DESTROYED) {
+                    d.passiveDestroyed(p.domid);
+                }
+            }
+        }
+        if (s != null) {
+            for (int domid : s.trackedDomains()) {
+                DomainState st = domainState(host, domid);
+                if (st == DomainState.PAUSED && !s.noted("paused:" + domid)) {
+                    boolean passive = roleOf(host, domid) == DomainType.PASSIVE;
+                    s.note("paused:" + domid, "domain " + domid + " was paused during the session (xl pause): its"
+                            + " vCPUs ran no code while paused, so it has no samples for that time"
+                            + (passive ? "; as a passive domain its buffers stayed readable by the primary"
+                                    : "; its daemon could not run, so its VIRQs waited and its rings filled"));
+                } else if (st == DomainState.DESTROYED && !s.noted("destroyed:" + domid)) {
+                    s.note("destroyed:" + domid, "domain " + domid + " was destroyed during the session: Xen freed"
+                            + " its buffers and dropped it from its lists; what they held is counted undrained");
+                }
+            }
+        }
+    }
+
+    private static DomainState domainState(Host host, int domid) {
+        try {
+            DomainState s = host.domainState(domid);
+            return s == null ? DomainState.RUNNING : s;
+        } catch (RuntimeException e) {
+            return DomainState.RUNNING;
+        }
+    }
+
+    private static String primaryText(Host host) {
+        int p = primaryId(host);
+        return p < 0 ? "the hardware domain" : "domain " + p + " (the primary)";
+    }
+
+    private static String primaryOrHardware(Host host) {
+        int p = primaryId(host);
+        if (p >= 0) {
+            return "domain " + p;
+        }
+        for (DomainInfo d : host.domains()) {
+            if (d.hardwareDomain()) {
+                return "domain " + d.domid();
+            }
+        }
+        return "the hardware domain";
+    }
+
+    private static int primaryId(Host host) {
+        try {
+            return host.xenoprof().primary();
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 
@@ -503,7 +781,14 @@ public final class ProfilerImpl implements Profiler {
         s.samplingStopped();
         for (DomainDaemon d : daemons.values()) {
             try {
-                d.drainAll();
+                if (d.held() && d.running()) {
+                    s.note("held:" + d.domid, heldText(d, "when the session ended"));
+                } else if (d.running() && domainState(s.host, d.domid) == DomainState.PAUSED) {
+                    s.note("paused-at-end:" + d.domid, "domain " + d.domid + " (" + d.name + ") was paused when the"
+                            + " session ended: its daemon could not run its last drain; " + d.pendingEntries()
+                            + " entries stayed in its buffers (counted undrained)");
+                }
+                d.drainAll(true);
             } catch (RuntimeException e) {
                 s.symbolProblem("(drain of domain " + d.domid + ")", "the final drain of domain " + d.domid
                         + " failed: " + e);
@@ -564,11 +849,15 @@ public final class ProfilerImpl implements Profiler {
 
     // ---------------------------------------------------------------- one-shot profile
 
+    /** The domains of a one-shot profile, checked before any step. */
+    private record Plan(int dom0, List<Integer> active, List<Integer> others, List<Integer> passive,
+            List<String> images, int callgraph) {
+    }
+
     @Override
     public SessionSummary profile(ProfileRequest request, ProgressListener progress) throws ProfileException {
         Host host;
-        int dom0;
-        List<Integer> others = new ArrayList<>();
+        Plan plan;
         Session s;
         synchronized (lock) {
             if (oneShotRunning) {
@@ -586,6 +875,7 @@ public final class ProfilerImpl implements Profiler {
                         + " us: give a positive number of simulated microseconds to run.");
             }
             bindHost(host);
+            checkDomains(host);
             List<Integer> busy = new ArrayList<>();
             for (DomainDaemon d : daemons.values()) {
                 if (d.running()) {
@@ -594,34 +884,38 @@ public final class ProfilerImpl implements Profiler {
             }
             if (!busy.isEmpty()) {
                 throw new ProfileException("Daemons already run in domains " + busy + " (a session set up with"
-                        + " opcontrol). Finish it first: opcontrol --shutdown as each domU, then as the primary.");
+                        + " opcontrol, or a domain paused when the last profile ended). Finish it first: opcontrol"
+                        + " --shutdown as each domU (unpaused), then as the primary.");
             }
-            dom0 = hardwareDomain(host);
-            List<Integer> active = activeDomains(host, request);
-            for (int d : active) {
-                if (d != dom0) {
-                    others.add(d);
-                }
-            }
+            plan = plan(host, request);
             List<String> args = new ArrayList<>();
             args.add("--start-daemon");
             for (String e : request.events()) {
                 args.add("--event=" + e);
             }
-            args.add("--active-domains=" + join(active));
-            expectOk(run(host, dom0, args), "setting up the primary, domain " + dom0);
+            args.add("--active-domains=" + join(plan.active()));
+            if (!plan.passive().isEmpty()) {
+                args.add("--passive-domains=" + join(plan.passive()));
+                if (!plan.images().isEmpty()) {
+                    args.add("--passive-images=" + String.join(",", plan.images()));
+                }
+            }
+            if (plan.callgraph() > 0) {
+                args.add("--callgraph=" + plan.callgraph());
+            }
+            expectOk(run(host, plan.dom0(), args), "setting up the primary, domain " + plan.dom0());
             List<Integer> started = new ArrayList<>();
-            for (int d : others) {
+            for (int d : plan.others()) {
                 OpcontrolResult r = run(host, d, List.of("--start-daemon"));
                 if (!r.ok()) {
-                    teardown(host, dom0, started);
+                    teardown(host, plan.dom0(), started);
                     throw new ProfileException("Setting up domain " + d + " failed:" + System.lineSeparator() + r.output());
                 }
                 started.add(d);
             }
-            OpcontrolResult r = run(host, dom0, List.of("--start"));
+            OpcontrolResult r = run(host, plan.dom0(), List.of("--start"));
             if (!r.ok()) {
-                teardown(host, dom0, started);
+                teardown(host, plan.dom0(), started);
                 throw new ProfileException("Starting the profile failed:" + System.lineSeparator() + r.output());
             }
             s = session;
@@ -648,29 +942,38 @@ public final class ProfilerImpl implements Profiler {
         } catch (RuntimeException e) {
             synchronized (lock) {
                 oneShotRunning = false;
-                teardown(host, dom0, others);
+                teardown(host, plan.dom0(), plan.others());
             }
             throw new ProfileException("The simulation failed while profiling: " + e
                     + ". The session was shut down; this is a defect of the hypervisor bundle.");
         }
         synchronized (lock) {
             oneShotRunning = false;
+            checkDomains(host);
             // Every step is taken even when one fails, so no daemon is left running.
             List<OpcontrolResult> failed = new ArrayList<>();
-            OpcontrolResult stop = run(host, dom0, List.of("--stop"));
-            if (!stop.ok()) {
-                failed.add(stop);
+            if (session == s && !gone(host, plan.dom0())) {
+                OpcontrolResult stop = run(host, plan.dom0(), List.of("--stop"));
+                if (!stop.ok()) {
+                    failed.add(stop);
+                }
             }
-            // Documented order: the domUs' daemons end before the primary's.
-            for (int d : others) {
+            // Documented order: the domUs' daemons end before the primary's. A destroyed domain's daemon
+            // ended with it; a paused one cannot run its shutdown (the session notes say so).
+            for (int d : plan.others()) {
+                if (domainState(host, d) != DomainState.RUNNING) {
+                    continue;
+                }
                 OpcontrolResult r = run(host, d, List.of("--shutdown"));
                 if (!r.ok()) {
                     failed.add(r);
                 }
             }
-            OpcontrolResult last = run(host, dom0, List.of("--shutdown"));
-            if (!last.ok()) {
-                failed.add(last);
+            if (!gone(host, plan.dom0())) {
+                OpcontrolResult last = run(host, plan.dom0(), List.of("--shutdown"));
+                if (!last.ok()) {
+                    failed.add(last);
+                }
             }
             if (!failed.isEmpty()) {
                 StringBuilder b = new StringBuilder("The one-shot profile ran, but ending it failed:");
@@ -682,15 +985,21 @@ public final class ProfilerImpl implements Profiler {
             SessionSummary summary = s == null ? null : s.summary();
             if (summary == null) {
                 throw new ProfileException("The session ended without a summary; see opcontrol --status as domain "
-                        + dom0 + ".");
+                        + plan.dom0() + ".");
             }
             return summary;
         }
     }
 
+    private static boolean gone(Host host, int domid) {
+        return domainState(host, domid) == DomainState.DESTROYED;
+    }
+
     private void teardown(Host host, int dom0, List<Integer> others) {
         for (int d : others) {
-            run(host, d, List.of("--shutdown"));
+            if (domainState(host, d) == DomainState.RUNNING) {
+                run(host, d, List.of("--shutdown"));
+            }
         }
         run(host, dom0, List.of("--shutdown"));
     }
@@ -701,6 +1010,83 @@ public final class ProfilerImpl implements Profiler {
         }
     }
 
+    /**
+     * Which domain does what: the hardware domain is the primary; the passive domains are the
+     * request's; the active ones are the request's, or every domain that can be active (not HVM)
+     * and is not passive.
+     */
+    private static Plan plan(Host host, ProfileRequest request) throws ProfileException {
+        int dom0 = hardwareDomain(host);
+        List<Integer> passive = new ArrayList<>();
+        for (int id : request.passiveDomains()) {
+            DomainInfo d = existing(host, id, "profile domain " + id + " passively");
+            if (d.hardwareDomain()) {
+                throw new ProfileException("Domain " + id + " is the hardware domain, the primary profiler: it is"
+                        + " always active, and a domain is profiled in one mode at a time. Leave it out of the"
+                        + " passive domains.");
+            }
+            if (gone(host, id)) {
+                throw new ProfileException("Domain " + id + " was destroyed; it cannot be profiled. The host's domains"
+                        + " are " + domainList(host) + ".");
+            }
+            if (!passive.contains(id)) {
+                passive.add(id);
+            }
+        }
+        if (request.passiveImages().size() > passive.size()) {
+            throw new ProfileException(request.passiveImages().size() + " passive images given for "
+                    + passive.size() + " passive domain(s) " + passive + ": give at most one kernel image per passive"
+                    + " domain, in the same order.");
+        }
+        List<Integer> active = new ArrayList<>();
+        if (request.activeDomains().isEmpty()) {
+            for (DomainInfo d : host.domains()) {
+                boolean canBeActive = !d.hvm() || d.hardwareDomain();
+                if (canBeActive && !passive.contains(d.domid()) && !gone(host, d.domid())) {
+                    active.add(d.domid());
+                }
+            }
+        } else {
+            for (int id : request.activeDomains()) {
+                DomainInfo d = existing(host, id, "profile domain " + id + " actively");
+                if (passive.contains(id)) {
+                    throw new ProfileException("Domain " + id + " is asked for both as active and as passive: a domain"
+                            + " is profiled in one mode at a time (its pages can be shared with only one domain)."
+                            + " List it in one of the two.");
+                }
+                if (d.hvm() && !d.hardwareDomain()) {
+                    throw new ProfileException("Domain " + id + " (" + d.name() + ") is an HVM guest: it cannot be"
+                            + " active on x86 (no Xenoprof driver, no usable buffer address). Profile it passively.");
+                }
+                if (!active.contains(id)) {
+                    active.add(id);
+                }
+            }
+        }
+        if (!active.contains(dom0)) {
+            active.add(0, dom0);
+        }
+        List<Integer> others = new ArrayList<>();
+        for (int d : active) {
+            if (d != dom0) {
+                others.add(d);
+            }
+        }
+        return new Plan(dom0, active, others, passive, request.passiveImages(), request.callgraphDepth());
+    }
+
+    private static DomainInfo existing(Host host, int id, String what) throws ProfileException {
+        try {
+            return host.domain(id);
+        } catch (IllegalArgumentException e) {
+            throw new ProfileException("Cannot " + what + ": " + e.getMessage());
+        }
+    }
+
+    private static String domainList(Host host) {
+        return host.domains().stream().map(d -> d.domid() + " (" + d.name() + ")").toList().toString();
+    }
+
     private static int hardwareDomain(Host host) throws ProfileException {
         for (DomainInfo d : host.domains()) {
             if (d.hardwareDomain()) {
@@ -709,30 +1095,6 @@ public final class ProfilerImpl implements Profiler {
         }
         throw new ProfileException("Host " + host.name() + " has no hardware domain, and only the hardware domain"
                 + " may become the primary profiler; the scenario must mark one domain (dom0) as hardware domain.");
-    }
-
-    /** The request's domains, or every domain that can be active (HVM guests cannot on x86). */
-    private static List<Integer> activeDomains(Host host, ProfileRequest request) throws ProfileException {
-        List<Integer> out = new ArrayList<>();
-        if (request.activeDomains().isEmpty()) {
-            for (DomainInfo d : host.domains()) {
-                if (!d.hvm() || d.hardwareDomain()) {
-                    out.add(d.domid());
-                }
-            }
-            return out;
-        }
-        for (int id : request.activeDomains()) {
-            try {
-                host.domain(id);
-            } catch (IllegalArgumentException e) {
-                throw new ProfileException("Cannot profile domain " + id + ": " + e.getMessage());
-            }
-            if (!out.contains(id)) {
-                out.add(id);
-            }
-        }
-        return out;
     }
 
     private static String join(List<Integer> ids) {

@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Host;
@@ -22,7 +25,9 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
 /**
  * One profiling session: from the primary's successful {@code --start-daemon} to its
  * {@code --shutdown} (or the host stopping). Holds the dictionary, the batch collector, each
- * domain's view, the buffers whose books the summary reports, and the profiled cycles.
+ * domain's view (the primary's coarse views of passive domains included), the buffers whose books
+ * the summary reports, the profiled cycles, the host's counters at the start, and the notes of
+ * problems that did not stop it.
  */
 final class Session implements DomainView.ProblemLog {
     private static final System.Logger LOG = System.getLogger(Session.class.getName());
@@ -40,40 +45,50 @@ final class Session implements DomainView.ProblemLog {
         long xenBase;
         long lostBase;
         long drainedBase;
+        BufferReader.DecodeCounts decodeBase;
         /** Counts of earlier readers or buffers of this vCPU in this session. */
         long closedUser;
         long closedKernel;
         long closedXen;
         long closedLost;
         long closedDrained;
+        long closedUndrained;
+        BufferReader.DecodeCounts closedDecode = BufferReader.DecodeCounts.ZERO;
         DomainType role;
 
         BufferRecord(int domid, BufferReader reader, DomainType role) {
             this.domid = domid;
             this.vcpu = reader.vcpu;
             this.role = role;
-            attach(reader, true);
+            this.reader = reader;
+            userBase = reader.buffer.userSamples();
+            kernelBase = reader.buffer.kernelSamples();
+            xenBase = reader.buffer.xenSamples();
+            lostBase = reader.buffer.lostSamples();
+            drainedBase = reader.drainedEntries();
+            decodeBase = reader.decodeCounts();
         }
 
-        /** Starts following a reader; counters carry on when it reads the same shared page. */
-        void attach(BufferReader next, boolean fresh) {
-            if (!fresh) {
-                closedDrained += reader.drainedEntries() - drainedBase;
-                if (next.buffer != reader.buffer) {
-                    closedUser += user();
-                    closedKernel += kernel();
-                    closedXen += xen();
-                    closedLost += lost();
-                    fresh = true;
-                }
-            }
-            if (fresh) {
+        /** Starts following a new reader; Xen's counters carry on when it reads the same shared page. */
+        void attach(BufferReader next) {
+            closedDrained += reader.drainedEntries() - drainedBase;
+            closedDecode = closedDecode.plus(reader.decodeCounts().minus(decodeBase));
+            if (next.buffer != reader.buffer) {
+                closedUser += user();
+                closedKernel += kernel();
+                closedXen += xen();
+                closedLost += lost();
+                closedUndrained += reader.pending();
                 userBase = next.buffer.userSamples();
                 kernelBase = next.buffer.kernelSamples();
                 xenBase = next.buffer.xenSamples();
                 lostBase = next.buffer.lostSamples();
+            } else if (reader.frozen()) {
+                // What the old reader left was fixed before Xen reset the indices for the new one.
+                closedUndrained += reader.pending();
             }
             drainedBase = next.drainedEntries();
+            decodeBase = next.decodeCounts();
             reader = next;
         }
 
@@ -96,6 +111,24 @@ final class Session implements DomainView.ProblemLog {
         long drained() {
             return closedDrained + reader.drainedEntries() - drainedBase;
         }
+
+        long undrained() {
+            return closedUndrained + reader.pending();
+        }
+
+        BufferReader.DecodeCounts decode() {
+            return closedDecode.plus(reader.decodeCounts().minus(decodeBase));
+        }
+
+        /** Whether this session saw the guest's page with an index out of range. */
+        boolean corruptionSeen() {
+            BufferReader.DecodeCounts d = decode();
+            return d.badHeadReads() + d.badTailReads() > 0 || !reader.frozen() && reader.indicesCorrupt();
+        }
+
+        String name() {
+            return "domain " + domid + " vcpu " + vcpu;
+        }
     }
 
     final long id;
@@ -106,10 +139,14 @@ final class Session implements DomainView.ProblemLog {
     final SessionDictionaryImpl dictionary;
     final BatchCollector collector;
     private final SymbolTables symbolTables;
+    private final Map<String, Long> startCounters;
 
     /** Guarded by the collector's lock (views are created and used while draining). */
     private final Map<Integer, DomainView> views = new HashMap<>();
+    private final Map<Integer, PassiveView> passiveViews = new HashMap<>();
     private final Map<String, String> symbolProblems = new LinkedHashMap<>();
+    /** Notes of what happened during the session, by a key so that each is said once. */
+    private final Map<String, String> notes = new LinkedHashMap<>();
     private final List<BufferRecord> buffers = new ArrayList<>();
 
     private long samplingSince = -1;
@@ -126,9 +163,19 @@ final class Session implements DomainView.ProblemLog {
         this.dictionary = dictionary;
         this.collector = collector;
         this.symbolTables = symbolTables;
+        this.startCounters = counters(host);
     }
 
-    /** The domain's view; the caller holds the collector's lock. */
+    private static Map<String, Long> counters(Host host) {
+        try {
+            Map<String, Long> c = host.counters();
+            return c == null ? Map.of() : new TreeMap<>(c);
+        } catch (RuntimeException e) {
+            return Map.of();
+        }
+    }
+
+    /** The domain's own view; the caller holds the collector's lock. */
     DomainView view(int domid) {
         DomainView v = views.get(domid);
         if (v == null) {
@@ -139,10 +186,34 @@ final class Session implements DomainView.ProblemLog {
         return v;
     }
 
-    /** The domain's view if it has one yet (for --status and --reset). */
+    /**
+     * The coarse view through which the primary drains passive domain {@code domid}; null when
+     * {@code drainer} is not this session's primary (only the primary reads passive buffers). The
+     * caller holds the collector's lock.
+     */
+    PassiveView passiveView(int drainer, int domid, PassiveView.KernelImage image) {
+        if (drainer != primary) {
+            return null;
+        }
+        PassiveView v = passiveViews.get(domid);
+        if (v == null) {
+            v = new PassiveView(host.domain(domid), image, dictionary, symbolTables, this);
+            passiveViews.put(domid, v);
+        }
+        return v;
+    }
+
+    /** The domain's own view if it has one yet (for --status and --reset). */
     DomainView existingView(int domid) {
         synchronized (collector) {
             return views.get(domid);
+        }
+    }
+
+    /** The primary's view of a passive domain if it has one yet (for --status and --reset). */
+    PassiveView existingPassiveView(int domid) {
+        synchronized (collector) {
+            return passiveViews.get(domid);
         }
     }
 
@@ -164,9 +235,22 @@ final class Session implements DomainView.ProblemLog {
         }
     }
 
-    /** Starts reporting the books of a domain's buffers (its daemon has started). */
-    synchronized void track(int domid, BufferReader[] readers) {
-        DomainType role = roleOf(domid);
+    /** Records what happened (a domain destroyed, a daemon held ...); a note with the same key is replaced. */
+    void note(String key, String text) {
+        synchronized (notes) {
+            notes.put(key, text);
+        }
+    }
+
+    /** Whether a note with that key was made. */
+    boolean noted(String key) {
+        synchronized (notes) {
+            return notes.containsKey(key);
+        }
+    }
+
+    /** Starts reporting the books of a domain's buffers (its daemon started, or the primary mapped them). */
+    synchronized void track(int domid, BufferReader[] readers, DomainType role) {
         for (BufferReader r : readers) {
             BufferRecord known = null;
             for (BufferRecord b : buffers) {
@@ -179,7 +263,7 @@ final class Session implements DomainView.ProblemLog {
             } else {
                 known.role = role;
                 if (known.reader != r) {
-                    known.attach(r, false);
+                    known.attach(r);
                 }
             }
         }
@@ -193,6 +277,15 @@ final class Session implements DomainView.ProblemLog {
                 b.role = t;
             }
         }
+    }
+
+    /** The domains whose buffers the session tracks. */
+    synchronized TreeSet<Integer> trackedDomains() {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (BufferRecord b : buffers) {
+            out.add(b.domid);
+        }
+        return out;
     }
 
     private DomainType roleOf(int domid) {
@@ -238,8 +331,16 @@ final class Session implements DomainView.ProblemLog {
         return new Accounting(s.totalSamples(), s.delivered(), s.lostSamples(), s.dropped(), s.invalid());
     }
 
-    /** Each tracked buffer's books, with what the daemon drained and what it left in the ring. */
+    /**
+     * Each tracked buffer's books, with what the daemon drained and what it left in the ring. Xen
+     * counts corrupted samples only globally; they are charged to a buffer when it is the only one
+     * the session saw with an index out of range (the guest that wrote garbage harmed only itself).
+     */
     synchronized List<BufferAccounting> bufferAccounting() {
+        return bufferAccounting(corruptedShares(statisticsOrNull()));
+    }
+
+    private List<BufferAccounting> bufferAccounting(Map<BufferRecord, Long> corrupted) {
         List<BufferAccounting> out = new ArrayList<>();
         for (BufferRecord b : buffers) {
             DomainType now = roleOf(b.domid);
@@ -249,35 +350,155 @@ final class Session implements DomainView.ProblemLog {
             long xen = b.closedXen + b.xen();
             long lost = b.closedLost + b.lost();
             long delivered = user + kernel + xen;
-            // Per buffer nothing is dropped on purpose, and corrupted indices are only counted globally by Xen.
-            Accounting a = new Accounting(delivered + lost, delivered, lost, 0, 0);
-            out.add(new BufferAccounting(b.domid, b.reader.vcpu, role.name().toLowerCase(java.util.Locale.ROOT), a,
-                    user, kernel, xen, b.drained(), b.reader.pending()));
+            long invalid = corrupted.getOrDefault(b, 0L);
+            Accounting a = new Accounting(delivered + lost + invalid, delivered, lost, 0, invalid);
+            out.add(new BufferAccounting(b.domid, b.vcpu, role.name().toLowerCase(Locale.ROOT), a, user, kernel, xen,
+                    b.drained(), b.undrained()));
         }
         return out;
+    }
+
+    private XenoprofStatistics statisticsOrNull() {
+        try {
+            return xenoprof.statistics();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The corrupted samples charged to a buffer: all of them to the only buffer seen corrupted, else none. */
+    private Map<BufferRecord, Long> corruptedShares(XenoprofStatistics stats) {
+        Map<BufferRecord, Long> out = new HashMap<>();
+        long corrupted = stats == null ? 0 : stats.corruptedBufferSamples();
+        List<BufferRecord> seen = corruptedBuffers();
+        if (corrupted > 0 && seen.size() == 1) {
+            out.put(seen.get(0), corrupted);
+        }
+        return out;
+    }
+
+    private List<BufferRecord> corruptedBuffers() {
+        List<BufferRecord> seen = new ArrayList<>();
+        for (BufferRecord b : buffers) {
+            if (b.corruptionSeen()) {
+                seen.add(b);
+            }
+        }
+        return seen;
     }
 
     /** Builds the summary once the consumers' books are known. */
     SessionSummary summarize(String endReason, List<ConsumerAccounting> consumers) {
         samplingStopped();
-        XenoprofStatistics stats;
-        try {
-            stats = xenoprof.statistics();
-        } catch (RuntimeException e) {
-            stats = null;
-        }
+        XenoprofStatistics stats = statisticsOrNull();
         GroundTruth truth;
         try {
             truth = host.groundTruth();
         } catch (RuntimeException e) {
             truth = null;
         }
-        SessionSummary s = new SessionSummary(id, accounting(stats), bufferAccounting(), consumers, stats, truth,
-                profiledCycles(), endReason);
+        List<BufferAccounting> books;
+        List<String> lines;
+        synchronized (this) {
+            Map<BufferRecord, Long> corrupted = corruptedShares(stats);
+            books = bufferAccounting(corrupted);
+            lines = summaryNotes(stats, books);
+        }
+        Map<String, Long> counters = hostCounters();
+        lines.addAll(counterNotes(counters));
+        SessionSummary s = new SessionSummary(id, accounting(stats), books, consumers, stats, truth,
+                profiledCycles(), endReason, counters, lines);
         synchronized (this) {
             summary = s;
         }
         return s;
+    }
+
+    /** The host's counters over the session: end minus start, for every name seen at either end. */
+    Map<String, Long> hostCounters() {
+        Map<String, Long> end = counters(host);
+        Map<String, Long> out = new TreeMap<>();
+        for (Map.Entry<String, Long> e : end.entrySet()) {
+            long start = startCounters.getOrDefault(e.getKey(), 0L);
+            long v = e.getValue() == null ? 0 : e.getValue();
+            // Counters that Xenoprof resets when a session starts may read lower than at the start.
+            out.put(e.getKey(), v >= start ? v - start : v);
+        }
+        for (String k : startCounters.keySet()) {
+            out.putIfAbsent(k, 0L);
+        }
+        return out;
+    }
+
+    /** What the host's counters tell about call traces Xen cut short and buffers destroyed domains left. */
+    private static List<String> counterNotes(Map<String, Long> c) {
+        List<String> out = new ArrayList<>();
+        long lost = c.getOrDefault("trace.entries.lost", 0L);
+        long corrupted = c.getOrDefault("trace.entries.corrupted", 0L);
+        long escape = c.getOrDefault("trace.escape.rejected", 0L);
+        if (lost + corrupted + escape > 0) {
+            out.add("Xen cut call traces short: " + lost + " return address(es) found the ring full, " + corrupted
+                    + " found its indices out of range, and " + escape + " walk(s) stopped at a return address equal"
+                    + " to the escape value; the samples themselves were kept (Xen's own counters fold these into"
+                    + " lost, corrupted and invalid samples)");
+        }
+        long undrained = c.getOrDefault("xenoprof.destroyed.undrained", 0L);
+        if (undrained > 0) {
+            out.add("destroyed domains left " + undrained + " buffer entries unread (host counter"
+                    + " xenoprof.destroyed.undrained)");
+        }
+        return out;
+    }
+
+    /** Caller holds this session's monitor. */
+    private List<String> summaryNotes(XenoprofStatistics stats, List<BufferAccounting> books) {
+        List<String> out = new ArrayList<>();
+        synchronized (notes) {
+            out.addAll(notes.values());
+        }
+        for (BufferRecord b : buffers) {
+            BufferReader.DecodeCounts d = b.decode();
+            String decoding = d.decodingText();
+            if (!decoding.isEmpty()) {
+                out.add(b.name() + ": the daemon skipped what it could not decode: " + decoding
+                        + "; no skipped entry was given to another sample or domain");
+            }
+            String indices = d.indexText();
+            if (!indices.isEmpty()) {
+                out.add(b.name() + ": the guest wrote garbage into its shared page: " + indices);
+            }
+        }
+        long corrupted = stats == null ? 0 : stats.corruptedBufferSamples();
+        if (corrupted > 0) {
+            List<BufferRecord> seen = corruptedBuffers();
+            if (seen.size() == 1) {
+                out.add("Xen dropped " + corrupted + " sample(s) as corrupted (event_head or event_tail out of range):"
+                        + " charged to " + seen.get(0).name() + ", the only buffer seen with indices out of range");
+            } else if (seen.isEmpty()) {
+                out.add("Xen dropped " + corrupted + " sample(s) as corrupted (event_head or event_tail out of range),"
+                        + " but no daemon saw the bad indices (the guest put them back before a drain): they are in"
+                        + " the session's invalid count only");
+            } else {
+                out.add("Xen dropped " + corrupted + " sample(s) as corrupted (event_head or event_tail out of range)"
+                        + " in one of " + seen.stream().map(BufferRecord::name).toList()
+                        + ": Xen counts them globally, so they are in the session's invalid count only");
+            }
+        }
+        if (stats != null) {
+            long delivered = 0;
+            long lost = 0;
+            for (BufferAccounting b : books) {
+                delivered += b.accounting().delivered();
+                lost += b.accounting().lost();
+            }
+            if (delivered != stats.delivered() || lost != stats.lostSamples()) {
+                out.add("the buffers this session tracked hold " + delivered + " delivered and " + lost
+                        + " lost sample(s), Xen counted " + stats.delivered() + " and " + stats.lostSamples()
+                        + ": the difference went to buffers no daemon of the session mapped");
+            }
+        }
+        out.addAll(symbolProblems());
+        return out;
     }
 
     synchronized SessionSummary summary() {

@@ -58,6 +58,18 @@ final class StepLog {
 
     /** Issues a hypercall; a negative result is logged with the explanation and returned. */
     long callTolerant(XenoprofOp op, Object arg, String argText) {
+        return issue(op, arg, argText, true);
+    }
+
+    /**
+     * Issues a hypercall whose failure the driver tolerates without failing the step (a refused
+     * call-trace depth): a negative result is logged with the explanation and returned.
+     */
+    long callOptional(XenoprofOp op, Object arg, String argText) {
+        return issue(op, arg, argText, false);
+    }
+
+    private long issue(XenoprofOp op, Object arg, String argText, boolean failsStep) {
         String call = "HYPERVISOR_xenoprof_op(" + op.cName() + (argText == null ? "" : ", " + argText) + ")";
         long r;
         try {
@@ -72,7 +84,7 @@ final class StepLog {
             line("  " + call + " = " + r);
             return r;
         }
-        failed = true;
+        failed |= failsStep;
         line("  " + call + " = " + describe(r));
         String explanation;
         try {

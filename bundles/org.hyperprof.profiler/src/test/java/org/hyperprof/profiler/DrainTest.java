@@ -129,18 +129,23 @@ class DrainTest {
     }
 
     @Test
-    void aCounterZeroSampleAfterAFullTraceIsNotTakenForACaller() throws Exception {
+    void aReturnAddressBeyondTheDepthIsNeitherACallerNorASample() throws Exception {
         try (Rig rig = new Rig().profiling()) {
             rig.xen.depth = 1;
             FakeSharedBuffer b = rig.xen.buffer(0, 0);
             b.trace(K + 0x10, 1, 0, K + 0x110);
-            b.sample(K + 0x20, 1, 0);
+            // With a depth set Xen begins every sample with an escape: an entry without one is a stray.
+            b.add(K + 0x20, 1, 0);
+            b.trace(K + 0x30, 1, 0);
             rig.xen.virq(0, 0);
+            assertTrue(rig.op(0, "--status").output().contains("skipped 1 stray return addresses"),
+                    rig.op(0, "--status").output());
             rig.finish();
             SampleBatch batch = rig.consumer.batches.get(0);
             assertEquals(2, batch.size, "Xen writes at most backtrace-depth return addresses");
             assertEquals(1, batch.chainLength(0));
-            assertEquals(K + 0x20, batch.pc[1]);
+            assertEquals(K + 0x30, batch.pc[1]);
+            assertEquals(0, batch.chainLength(1));
         }
     }
 
@@ -152,11 +157,14 @@ class DrainTest {
             b.trace(K + 0x10, 1, 0);
             b.add(SharedBuffer.ESCAPE_CODE, 1, SharedBuffer.TRACE_BEGIN);
             rig.xen.virq(0, 0);
-            assertTrue(rig.op(0, "--status").output().contains("2 escape records without sample"),
-                    rig.op(0, "--status").output());
+            String status = rig.op(0, "--status").output();
+            assertTrue(status.contains("1 escape records without sample"),
+                    "an escape followed by an escape lost its sample; the last one may still get its own: " + status);
             rig.finish();
             assertEquals(List.of(K + 0x10), List.of(rig.consumer.batches.get(0).pc[0]));
             assertEquals(1, rig.consumer.samples());
+            assertTrue(rig.consumer.summary.notes().stream().anyMatch(n -> n.contains("domain 0 vcpu 0")
+                    && n.contains("2 escape record(s) without a sample")), rig.consumer.summary.notes().toString());
         }
     }
 

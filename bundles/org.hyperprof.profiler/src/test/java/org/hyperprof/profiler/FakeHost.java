@@ -3,12 +3,15 @@ package org.hyperprof.profiler;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostListener;
 import org.hyperprof.api.host.HostService;
@@ -21,9 +24,11 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
 
 /**
- * A two-domain host: dom0 (hardware domain, 1 vCPU) and dom1 (2 vCPUs), each with the xen image,
- * a kernel, a module and a user process in its memory map. {@link #run} executes a scripted
- * workload that writes samples into the fake buffers.
+ * A host of PV domains: dom0 (hardware domain, 1 vCPU) and dom1 (2 vCPUs), and with
+ * {@link #withGuests} dom2 (PV, 1 vCPU) and dom3 (HVM, 1 vCPU). Each has the xen image, a kernel, a
+ * module and a user process in its memory map. {@link #run} executes a scripted workload that
+ * writes samples into the fake buffers. Domains can be paused and destroyed as the API says; the
+ * machine's counters are a settable map.
  */
 final class FakeHost implements Host {
     static final long XEN = 0xffff830000000000L;
@@ -37,7 +42,7 @@ final class FakeHost implements Host {
         void run(FakeHost host, long micros) throws HostStoppedException;
     }
 
-    final FakeXenoprof xenoprof = new FakeXenoprof(0, Map.of(0, 1, 1, 2));
+    final FakeXenoprof xenoprof;
     final PmuModel model = new FakeModel();
     final List<HostListener> listeners = new CopyOnWriteArrayList<>();
     final List<DomainInfo> domains = new ArrayList<>();
@@ -45,25 +50,41 @@ final class FakeHost implements Host {
     long cycles;
     int groundTruthResets;
     String stopReason;
+    final Map<Integer, DomainState> states = new HashMap<>();
+    final Map<String, Long> counters = new TreeMap<>();
 
     FakeHost() {
         this("xen:1000 100 do_grant_table_op\n1100 100 evtchn_send\n", "kallsyms");
     }
 
+    /** dom0, dom1, a PV dom2 and an HVM dom3. */
+    static FakeHost withGuests() {
+        return new FakeHost("xen:1000 100 do_grant_table_op\n1100 100 evtchn_send\n", "kallsyms", true);
+    }
+
     FakeHost(String xenSymbols, String symbolFormat) {
+        this(xenSymbols, symbolFormat, false);
+    }
+
+    private FakeHost(String xenSymbols, String symbolFormat, boolean guests) {
+        xenoprof = new FakeXenoprof(0, guests ? Map.of(0, 1, 1, 2, 2, 1, 3, 1) : Map.of(0, 1, 1, 2));
         ImageSource xen = source("xen-syms", symbolFormat, xenSymbols.startsWith("xen:")
                 ? shift(XEN, xenSymbols.substring(4)) : xenSymbols);
         ImageSource vmlinux = source("vmlinux", "kallsyms", shift(KERNEL, "0 100 netif_receive_skb\n100 80 br_handle_frame\n"));
         ImageSource netback = source("netback.ko", "kallsyms", shift(MODULE, "0 200 net_tx_action\n"));
         ImageSource tcp = source("tcp_receiver", "kallsyms", "100 50 main\n150 100 recv_loop\n");
-        for (int d = 0; d <= 1; d++) {
+        String[] names = {"Domain-0", "domU-rcv", "domU-pv", "domU-hvm"};
+        for (int d = 0; d <= (guests ? 3 : 1); d++) {
             List<Mapping> map = List.of(
                     new Mapping(XEN, XEN + 0x100000, "xen-syms", ImageKind.HYPERVISOR, xen, 0),
-                    new Mapping(KERNEL, KERNEL + 0x400000, "vmlinux", ImageKind.KERNEL, vmlinux, 0),
+                    new Mapping(KERNEL, KERNEL + 0x400000, d <= 1 ? "vmlinux" : "vmlinux-" + d, ImageKind.KERNEL,
+                            vmlinux, 0),
                     new Mapping(MODULE, MODULE + 0x10000, "netback.ko", ImageKind.MODULE, netback, 0),
                     new Mapping(USER, USER + 0x100000, "tcp_receiver", ImageKind.USER, tcp, USER));
-            domains.add(new DomainInfo(d, d == 0 ? "Domain-0" : "domU-rcv", false, d == 0 ? 1 : 2, d == 0, map));
+            domains.add(new DomainInfo(d, names[d], d == 3, d == 1 ? 2 : 1, d == 0, map));
+            states.put(d, DomainState.RUNNING);
         }
+        xenoprof.exists = id -> states.containsKey(id) && states.get(id) != DomainState.DESTROYED;
     }
 
     private static String shift(long base, String lines) {
@@ -170,7 +191,50 @@ final class FakeHost implements Host {
                 return d;
             }
         }
-        throw new IllegalArgumentException("no domain " + domid + "; the domains are 0 (Domain-0), 1 (domU-rcv)");
+        throw new IllegalArgumentException("no domain " + domid + "; the domains are " + domains.stream()
+                .map(d -> d.domid() + " (" + d.name() + ")").collect(java.util.stream.Collectors.joining(", ")));
+    }
+
+    @Override
+    public DomainState domainState(int domid) {
+        DomainState s = states.get(domid);
+        if (s == null) {
+            domain(domid);
+        }
+        return s;
+    }
+
+    @Override
+    public void pauseDomain(int domid) {
+        if (domainState(domid) == DomainState.DESTROYED) {
+            throw new IllegalStateException("domain " + domid + " is destroyed");
+        }
+        states.put(domid, DomainState.PAUSED);
+        counters.merge("domains.paused", 1L, Long::sum);
+    }
+
+    @Override
+    public void unpauseDomain(int domid) {
+        if (domainState(domid) == DomainState.DESTROYED) {
+            throw new IllegalStateException("domain " + domid + " is destroyed");
+        }
+        states.put(domid, DomainState.RUNNING);
+    }
+
+    /** As Xen does: the domain is gone, Xenoprof drops its buffers, its lists entry and its VIRQ binding. */
+    @Override
+    public void destroyDomain(int domid) {
+        if (domainState(domid) == DomainState.DESTROYED) {
+            throw new IllegalStateException("domain " + domid + " is already destroyed");
+        }
+        states.put(domid, DomainState.DESTROYED);
+        xenoprof.destroyed(domid);
+        counters.merge("domains.destroyed", 1L, Long::sum);
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        return new TreeMap<>(counters);
     }
 
     @Override

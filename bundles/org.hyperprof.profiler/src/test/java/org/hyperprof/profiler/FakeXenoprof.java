@@ -15,13 +15,15 @@ import org.hyperprof.api.xenoprof.XenoprofCounter;
 import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
 import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.api.xenoprof.XenoprofPassive;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 
 /**
  * Records every hypercall and every map/bind/unbind as {@code "<domid>:<call>"}; results are 0
  * unless a failure was scripted with {@link #fail}. Keeps just enough state for the daemon to
- * work: who is primary, buffers per domain, bound VIRQ handlers, and the stop flush.
+ * work: who is primary, the lists, buffers per domain and with whom their pages are shared
+ * (get_buffer: the caller; set_passive: the primary), bound VIRQ handlers, and the stop flush.
  */
 final class FakeXenoprof implements Xenoprof {
     final List<String> calls = new CopyOnWriteArrayList<>();
@@ -31,13 +33,25 @@ final class FakeXenoprof implements Xenoprof {
     final Map<Integer, FakeSharedBuffer[]> buffers = new HashMap<>();
     final Map<Integer, VirqHandler> handlers = new LinkedHashMap<>();
     final Map<Integer, DomainType> types = new HashMap<>();
+    /** With whom each domain's pages are shared. */
+    final Map<Integer, Integer> sharedWith = new HashMap<>();
+    final List<Integer> active = new ArrayList<>();
+    final List<Integer> passive = new ArrayList<>();
+    /** Which domains exist (the host sets it; destroyed ones do not). */
+    java.util.function.IntPredicate exists = id -> true;
     int numEvents = 2;
     /** Hands out buffers in reverse vCPU order: the daemon must go by vcpu_id, not by index. */
     boolean reversedBuffers;
     int primary = -1;
     int depth;
     XenoprofState state = XenoprofState.IDLE;
-    XenoprofStatistics statistics = new XenoprofStatistics(0, 0, 0, 0, 0, 0, 0, 0);
+    /** When set, what statistics() answers; otherwise the books are summed from the buffers. */
+    XenoprofStatistics statistics;
+    /** Samples Xen dropped as corrupted (head or tail out of range), for the summed books. */
+    long corrupted;
+    /** Every buffer ever allocated, with its domain, destroyed ones included: Xen's statistics outlive them. */
+    private final Map<FakeSharedBuffer, Integer> everAllocated = new LinkedHashMap<>();
+    private final java.util.Set<Integer> everPassive = new java.util.HashSet<>();
     RuntimeException throwOn;
     String throwOp;
 
@@ -76,6 +90,10 @@ final class FakeXenoprof implements Xenoprof {
 
     @Override
     public long hypercall(int caller, int opNumber, Object arg) {
+        if (!exists.test(caller)) {
+            throw new IllegalArgumentException("domain " + caller + " does not exist on this host, so it cannot issue"
+                    + " XENOPROF hypercalls");
+        }
         XenoprofOp op = XenoprofOp.ofNumber(opNumber);
         if (throwOn != null && op.name().equals(throwOp)) {
             throw throwOn;
@@ -83,6 +101,8 @@ final class FakeXenoprof implements Xenoprof {
         String name = op.name().toLowerCase();
         String text = switch (op) {
             case SET_ACTIVE -> name + "(" + arg + ")";
+            case SET_PASSIVE -> name + "(" + ((XenoprofPassive) arg).domainId + "," + ((XenoprofPassive) arg).maxSamples + ")";
+            case SET_BACKTRACE -> name + "(" + arg + ")";
             case GET_BUFFER -> name + "(" + ((XenoprofGetBuffer) arg).maxSamples + ")";
             case COUNTER -> {
                 XenoprofCounter c = (XenoprofCounter) arg;
@@ -110,32 +130,123 @@ final class FakeXenoprof implements Xenoprof {
             }
             case GET_BUFFER -> {
                 XenoprofGetBuffer gb = (XenoprofGetBuffer) arg;
-                int n = vcpus.getOrDefault(caller, 1);
-                FakeSharedBuffer[] bs = new FakeSharedBuffer[n];
-                for (int v = 0; v < n; v++) {
-                    bs[v] = new FakeSharedBuffer(reversedBuffers ? n - 1 - v : v, gb.maxSamples);
-                }
-                buffers.put(caller, bs);
-                gb.nbuf = n;
-                gb.bufsize = 64 + (gb.maxSamples - 1) * 16;
-                gb.bufGmaddr = 0x1000L * (caller + 1);
                 types.put(caller, DomainType.IGNORED);
+                Integer holder = sharedWith.get(caller);
+                if (holder != null && holder != caller) {
+                    return -16;
+                }
+                FakeSharedBuffer[] bs = allocate(caller, gb.maxSamples);
+                sharedWith.put(caller, caller);
+                resetIndices(caller);
+                gb.nbuf = bs.length;
+                gb.bufsize = 64 + (bs[0].size() - 1) * 16;
+                gb.bufGmaddr = 0x1000L * (caller + 1);
             }
+            case RESET_ACTIVE_LIST -> active.clear();
+            case SET_ACTIVE -> {
+                if (!exists.test((Integer) arg) || !vcpus.containsKey((Integer) arg)) {
+                    return -22;
+                }
+                active.add((Integer) arg);
+            }
+            case RESET_PASSIVE_LIST -> resetPassive();
+            case SET_PASSIVE -> {
+                XenoprofPassive p = (XenoprofPassive) arg;
+                if (!exists.test(p.domainId) || !vcpus.containsKey(p.domainId)) {
+                    return -22;
+                }
+                if (sharedWith.containsKey(p.domainId)) {
+                    return -16;
+                }
+                FakeSharedBuffer[] bs = allocate(p.domainId, p.maxSamples);
+                sharedWith.put(p.domainId, caller);
+                types.put(p.domainId, DomainType.PASSIVE);
+                passive.add(p.domainId);
+                everPassive.add(p.domainId);
+                p.nbuf = bs.length;
+                p.bufsize = 64 + (bs[0].size() - 1) * 16;
+                p.bufGmaddr = 0x1000L * (p.domainId + 1);
+            }
+            case SET_BACKTRACE -> depth = (int) (long) (Long) arg;
             case RESERVE_COUNTERS -> state = XenoprofState.COUNTERS_RESERVED;
             case SETUP_EVENTS -> state = XenoprofState.READY;
-            case ENABLE_VIRQ -> types.put(caller, DomainType.ACTIVE);
+            case ENABLE_VIRQ -> {
+                if (caller == primary) {
+                    for (int d : passive) {
+                        resetIndices(d);
+                    }
+                }
+                resetIndices(caller);
+                types.put(caller, DomainType.ACTIVE);
+            }
             case START -> state = XenoprofState.PROFILING;
             case STOP -> {
                 state = XenoprofState.READY;
                 flush();
             }
-            case DISABLE_VIRQ -> types.put(caller, DomainType.IGNORED);
-            case RELEASE_COUNTERS -> state = XenoprofState.INITIALIZED;
-            case SHUTDOWN -> primary = -1;
+            case DISABLE_VIRQ -> {
+                types.put(caller, DomainType.IGNORED);
+                sharedWith.remove(caller);
+            }
+            case RELEASE_COUNTERS -> {
+                state = XenoprofState.INITIALIZED;
+                resetPassive();
+            }
+            case SHUTDOWN -> {
+                primary = -1;
+                depth = 0;
+            }
             default -> {
             }
         }
         return 0;
+    }
+
+    private void resetPassive() {
+        for (int d : passive) {
+            types.put(d, DomainType.IGNORED);
+            sharedWith.remove(d);
+        }
+        passive.clear();
+    }
+
+    /** Xen's xenoprof_reset_buf: head and tail of every buffer of the domain back to 0. */
+    private void resetIndices(int domid) {
+        FakeSharedBuffer[] bs = buffers.get(domid);
+        if (bs != null) {
+            for (FakeSharedBuffer b : bs) {
+                b.position(0);
+            }
+        }
+    }
+
+    /** Buffers of a domain, allocated on first use (kept until the domain is destroyed). */
+    private FakeSharedBuffer[] allocate(int domid, int maxSamples) {
+        FakeSharedBuffer[] bs = buffers.get(domid);
+        if (bs == null) {
+            int n = vcpus.getOrDefault(domid, 1);
+            bs = new FakeSharedBuffer[n];
+            for (int v = 0; v < n; v++) {
+                bs[v] = new FakeSharedBuffer(reversedBuffers ? n - 1 - v : v, maxSamples);
+                everAllocated.put(bs[v], domid);
+            }
+            buffers.put(domid, bs);
+        }
+        return bs;
+    }
+
+    /** The host destroyed the domain: its buffers, list entries and VIRQ binding go. */
+    void destroyed(int domid) {
+        buffers.remove(domid);
+        types.remove(domid);
+        sharedWith.remove(domid);
+        sharedWith.values().removeIf(v -> v == domid);
+        active.remove(Integer.valueOf(domid));
+        passive.remove(Integer.valueOf(domid));
+        handlers.remove(domid);
+        if (primary == domid) {
+            primary = -1;
+        }
     }
 
     /** XENOPROF_stop's flush: VIRQ_XENOPROF to every vCPU of every bound (active) domain. */
@@ -195,12 +306,12 @@ final class FakeXenoprof implements Xenoprof {
 
     @Override
     public int[] activeList() {
-        return new int[0];
+        return active.stream().mapToInt(Integer::intValue).toArray();
     }
 
     @Override
     public int[] passiveList() {
-        return new int[0];
+        return passive.stream().mapToInt(Integer::intValue).toArray();
     }
 
     @Override
@@ -212,6 +323,11 @@ final class FakeXenoprof implements Xenoprof {
     public SharedBuffer[] mapBuffers(int mapper, int owner) {
         calls.add(mapper + ":[map " + owner + "]");
         FakeSharedBuffer[] bs = buffers.get(owner);
+        Integer holder = sharedWith.get(owner);
+        if (bs != null && (holder == null || holder != mapper)) {
+            throw new IllegalStateException("domain " + mapper + " cannot map the buffers of domain " + owner
+                    + ": they are shared with " + (holder == null ? "nobody" : "domain " + holder));
+        }
         if (bs == null) {
             throw new IllegalStateException("domain " + owner + " has no buffers shared with domain " + mapper
                     + "; XENOPROF_get_buffer would share them");
@@ -233,6 +349,23 @@ final class FakeXenoprof implements Xenoprof {
 
     @Override
     public XenoprofStatistics statistics() {
-        return statistics;
+        if (statistics != null) {
+            return statistics;
+        }
+        long active = 0;
+        long passiveSamples = 0;
+        long lost = 0;
+        for (Map.Entry<FakeSharedBuffer, Integer> e : everAllocated.entrySet()) {
+            FakeSharedBuffer b = e.getKey();
+            long delivered = b.user + b.kernel + b.xen;
+            if (everPassive.contains(e.getValue())) {
+                passiveSamples += delivered;
+            } else {
+                active += delivered;
+            }
+            lost += b.lost;
+        }
+        return new XenoprofStatistics(active + passiveSamples + lost + corrupted, active, passiveSamples, lost, 0, 0, 0,
+                corrupted);
     }
 }

@@ -52,14 +52,87 @@ class OpcontrolCommandTest {
         }
         assertEquals(25, OpcontrolCommand.parseActiveDomains(b.toString()).length);
         b.append("25");
-        assertThrows(OpcontrolCommand.ActiveDomainsException.class, () -> OpcontrolCommand.parseActiveDomains(b.toString()));
+        assertThrows(OpcontrolCommand.DomainListException.class, () -> OpcontrolCommand.parseActiveDomains(b.toString()));
     }
 
     @Test
     void trailingJunkAfterAnIdIsRefused() {
-        OpcontrolCommand.ActiveDomainsException e = assertThrows(OpcontrolCommand.ActiveDomainsException.class,
+        OpcontrolCommand.DomainListException e = assertThrows(OpcontrolCommand.DomainListException.class,
                 () -> OpcontrolCommand.parseActiveDomains("0,1x"));
         assertTrue(e.getMessage().contains("trailing junk after id 1"), e.getMessage());
-        assertThrows(OpcontrolCommand.ActiveDomainsException.class, () -> OpcontrolCommand.parseActiveDomains("70000"));
+        assertThrows(OpcontrolCommand.DomainListException.class, () -> OpcontrolCommand.parseActiveDomains("70000"));
+    }
+
+    @Test
+    void passiveDomainsAndImagesHaveTheXenPatchsAliases() throws Exception {
+        OpcontrolCommand a = OpcontrolCommand.parse(List.of("--start-daemon", "--passive-domains=2,3",
+                "--passive-images=vmlinux-2,/boot/System.map-3"));
+        OpcontrolCommand b = OpcontrolCommand.parse(List.of("--start-daemon", "--domains=2,3",
+                "--domains-images=vmlinux-2,/boot/System.map-3"));
+        assertEquals("2,3", a.passiveDomains);
+        assertEquals("2,3", b.passiveDomains);
+        assertEquals(List.of("vmlinux-2", "/boot/System.map-3"), a.passiveImages);
+        assertEquals(a.passiveImages, b.passiveImages);
+    }
+
+    @Test
+    void anEmptyPassiveImageEntryLeavesThatKernelCoarse() throws Exception {
+        OpcontrolCommand c = OpcontrolCommand.parse(List.of("--start-daemon", "--passive-domains=2,3",
+                "--passive-images=,vmlinux-3"));
+        assertEquals(List.of("", "vmlinux-3"), c.passiveImages);
+    }
+
+    @Test
+    void passiveImagesNeedThePassiveDomainsOfTheSameCommand() {
+        OpcontrolCommand.UsageException e = assertThrows(OpcontrolCommand.UsageException.class,
+                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--passive-images=vmlinux")));
+        assertTrue(e.getMessage().contains("needs --passive-domains"), e.getMessage());
+    }
+
+    @Test
+    void callgraphTakesANonNegativeDepthAndIsOffWhenNotGiven() throws Exception {
+        assertEquals(6, OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=6")).callgraph);
+        assertEquals(0, OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph", "0")).callgraph);
+        assertEquals(OpcontrolCommand.NO_CALLGRAPH, OpcontrolCommand.parse(List.of("--start-daemon")).callgraph);
+        OpcontrolCommand.UsageException e = assertThrows(OpcontrolCommand.UsageException.class,
+                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=-1")));
+        assertTrue(e.getMessage().contains("expected the call-trace depth"), e.getMessage());
+        assertThrows(OpcontrolCommand.UsageException.class,
+                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=deep")));
+    }
+
+    @Test
+    void domainListsWithoutAnActionWriteTheDriverFilesAtOnce() throws Exception {
+        OpcontrolCommand c = OpcontrolCommand.parse(List.of("--active-domains=0,1", "--passive-domains=2"));
+        assertEquals(OpcontrolCommand.Action.WRITE_LISTS, c.action);
+        assertThrows(OpcontrolCommand.UsageException.class,
+                () -> OpcontrolCommand.parse(List.of("--active-domains=0,1", "--callgraph=2")),
+                "only the lists are files written at once; other settings need --start-daemon");
+    }
+
+    @Test
+    void holdAndReleaseAreActionsDocumentedAsSimulationControls() throws Exception {
+        assertEquals(OpcontrolCommand.Action.HOLD, OpcontrolCommand.parse(List.of("--hold")).action);
+        assertEquals(OpcontrolCommand.Action.RELEASE, OpcontrolCommand.parse(List.of("--release")).action);
+        String usage = OpcontrolCommand.usage();
+        assertTrue(usage.contains("--hold          simulation control, not a real opcontrol option"), usage);
+        assertTrue(usage.contains("--release       simulation control, not a real opcontrol option"), usage);
+        assertThrows(OpcontrolCommand.UsageException.class, () -> OpcontrolCommand.parse(List.of("--hold",
+                "--passive-domains=2")));
+    }
+
+    @Test
+    void thePassiveListFollowsTheSameFileRulesAsTheActiveOne() throws Exception {
+        assertArrayEquals(new int[] {2, 3}, OpcontrolCommand.parseDomainList("2;3", OpcontrolCommand.PASSIVE_FILE));
+        OpcontrolCommand.DomainListException e = assertThrows(OpcontrolCommand.DomainListException.class,
+                () -> OpcontrolCommand.parseDomainList("2,db", OpcontrolCommand.PASSIVE_FILE));
+        assertEquals(OpcontrolCommand.PASSIVE_FILE, e.file);
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= 26; i++) {
+            b.append(i).append(' ');
+        }
+        OpcontrolCommand.DomainListException tooMany = assertThrows(OpcontrolCommand.DomainListException.class,
+                () -> OpcontrolCommand.parseDomainList(b.toString(), OpcontrolCommand.PASSIVE_FILE));
+        assertTrue(tooMany.getMessage().contains("more than 25"), tooMany.getMessage());
     }
 }

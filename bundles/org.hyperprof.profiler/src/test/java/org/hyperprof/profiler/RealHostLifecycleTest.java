@@ -1,0 +1,204 @@
+package org.hyperprof.profiler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.hyperprof.api.host.DomainState;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.sample.BufferAccounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionSummary;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real hypervisor on the multi-domain scenario: domains destroyed or paused from another thread
+ * while the machine runs, a held daemon, and the one-shot profile with passive domains and call
+ * traces.
+ */
+class RealHostLifecycleTest {
+
+    /** Runs the host on a thread of its own and calls {@code midway} on this thread once a third has run. */
+    private static void runWith(RealHost h, long micros, Runnable midway) throws Exception {
+        CountDownLatch third = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try {
+                h.host.run(micros, (done, total, samples) -> {
+                    if (done * 3 >= total) {
+                        third.countDown();
+                    }
+                });
+            } catch (Throwable t) {
+                failure.set(t);
+            } finally {
+                third.countDown();
+            }
+        }, "simulation");
+        runner.start();
+        assertTrue(third.await(60, TimeUnit.SECONDS));
+        midway.run();
+        runner.join(60_000);
+        if (failure.get() != null) {
+            throw new AssertionError("the run failed", failure.get());
+        }
+    }
+
+    private static void assertBalanced(SessionSummary s) {
+        assertTrue(s.accounting().balanced(), s.accounting().line());
+        assertTrue(s.hypervisor().balanced());
+        for (BufferAccounting b : s.buffers()) {
+            assertTrue(b.accounting().balanced(), b.toString());
+        }
+        long delivered = s.buffers().stream().mapToLong(b -> b.accounting().delivered()).sum();
+        assertEquals(s.accounting().delivered(), delivered, "every delivered sample sits in a tracked buffer");
+    }
+
+    private static long undrained(SessionSummary s, int domid) {
+        return s.buffers().stream().filter(b -> b.domid() == domid).mapToLong(BufferAccounting::undrained).sum();
+    }
+
+    @Test
+    void domainsDestroyedFromAnotherThreadWhileRunningStopCleanlyAndTheOthersGoOn() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1,4", "--passive-domains=2,3", "--callgraph=4"));
+            Rig.ok(h.op(1, "--start-daemon"));
+            Rig.ok(h.op(4, "--start-daemon"));
+            Rig.ok(h.op(0, "--start"));
+            runWith(h, 60_000, () -> {
+                h.host.destroyDomain(1);
+                h.host.destroyDomain(2);
+            });
+            Map<Integer, Long> before = h.receivedByDomain();
+            h.run(10_000);
+            Rig.ok(h.op(0, "--stop"));
+            Rig.ok(h.op(4, "--shutdown"));
+            Rig.ok(h.op(0, "--shutdown"));
+            SessionSummary s = h.sessions.last();
+            assertBalanced(s);
+            Map<Integer, Long> received = h.receivedByDomain();
+            assertTrue(received.getOrDefault(1, 0L) > 0 && received.getOrDefault(2, 0L) > 0,
+                    "what was drained before the destruction is kept: " + received);
+            assertTrue(received.get(0) > before.getOrDefault(0, 0L) && received.get(4) > before.getOrDefault(4, 0L),
+                    "the other domains went on: " + before + " then " + received);
+            assertEquals(s.hostCounters().get("xenoprof.destroyed.undrained"), undrained(s, 1) + undrained(s, 2),
+                    "what the destroyed domains left unread is what Xen counted when it freed their buffers");
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 1 (web-pv) was destroyed during the"
+                    + " session: its daemon stopped with it")), s.notes().toString());
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("passive domain 2 (db-pv) was destroyed during the"
+                    + " session")), s.notes().toString());
+            assertEquals(DomainState.DESTROYED, h.host.domainState(1));
+        }
+    }
+
+    @Test
+    void aGuestPausedMidRunFillsItsRingAndTheSummarySaysSo() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1", "--passive-domains=3"));
+            Rig.ok(h.op(1, "--start-daemon"));
+            Rig.ok(h.op(0, "--start"));
+            runWith(h, 30_000, () -> {
+                h.host.pauseDomain(1);
+                h.host.pauseDomain(3);
+            });
+            Rig.ok(h.op(0, "--stop"));
+            Rig.ok(h.op(0, "--shutdown"));
+            SessionSummary s = h.sessions.last();
+            assertBalanced(s);
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 1 was paused during the session")),
+                    s.notes().toString());
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 3 was paused during the session")
+                    && n.contains("as a passive domain its buffers stayed readable by the primary")), s.notes().toString());
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 1 (web-pv) was paused when the session"
+                    + " ended")), s.notes().toString());
+            assertEquals(0, undrained(s, 3), "the primary drained the paused passive domain's buffers");
+            assertEquals(2L, s.hostCounters().get("domains.paused"), "two pauses during the session");
+        }
+    }
+
+    @Test
+    void aHeldGuestDaemonLetsItsRingsFillSoXenCountsLostSamples() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1"));
+            Rig.ok(h.op(1, "--start-daemon"));
+            Rig.ok(h.op(0, "--start"));
+            Rig.ok(h.op(1, "--hold"));
+            h.run(20_000);
+            Rig.ok(h.op(0, "--stop"));
+            Rig.ok(h.op(0, "--shutdown"));
+            SessionSummary s = h.sessions.last();
+            assertBalanced(s);
+            List<BufferAccounting> dom1 = s.buffers().stream().filter(b -> b.domid() == 1).toList();
+            for (BufferAccounting b : dom1) {
+                assertEquals(15, b.undrained(), "a full 16-slot ring: " + b);
+                assertTrue(b.accounting().lost() > 0, b.toString());
+                assertEquals(0, b.drained());
+            }
+            assertTrue(s.accounting().lost() >= dom1.stream().mapToLong(b -> b.accounting().lost()).sum());
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("the daemon of domain 1 (web-pv) was held")),
+                    s.notes().toString());
+            assertEquals(0, h.receivedByDomain().getOrDefault(1, 0L));
+        }
+    }
+
+    @Test
+    void aOneShotProfileWithPassiveDomainsAndCallTracesAttributesEveryDomainItsOwnWay() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            SessionSummary s = h.profiler.profile(new ProfileRequest(List.of(), 60_000, List.of(), List.of(2, 3),
+                    List.of("vmlinux-syms-2.6.18-53.el5xen"), 6), ProgressListener.NONE);
+            assertBalanced(s);
+            assertEquals(SessionSummary.COMPLETED, s.endReason());
+            assertEquals(List.of("active", "passive"), s.buffers().stream().map(BufferAccounting::role).distinct()
+                    .sorted().toList());
+            SessionDictionary d = h.sessions.infos.get(s.sessionId()).dictionary();
+            boolean dom3Apps = false;
+            boolean dom2Kernel = false;
+            long chained = 0;
+            for (SampleBatch b : h.sessions.batches.get(s.sessionId())) {
+                for (int i = 0; i < b.size; i++) {
+                    assertEquals(b.domain[i], d.imageDomain(b.image[i]), "a sample's image is its own domain's");
+                    String image = d.imageName(b.image[i]);
+                    dom3Apps |= b.domain[i] == 3 && image.equals("domain3-apps");
+                    dom2Kernel |= b.domain[i] == 2 && image.equals("vmlinux-syms-2.6.18-53.el5xen")
+                            && b.symbol[i] != SessionDictionary.NO_SYMBOL;
+                    if (b.domain[i] == 2 || b.domain[i] == 3) {
+                        assertTrue(image.startsWith("domain" + b.domain[i] + "-") || image.equals(
+                                "vmlinux-syms-2.6.18-53.el5xen"), "passive image " + image);
+                    }
+                    chained += b.chainLength(i);
+                    assertTrue(b.chainLength(i) <= 6);
+                }
+            }
+            assertTrue(dom3Apps && dom2Kernel, "passive HVM userland coarse, passive PV kernel symbolised");
+            assertTrue(chained > 0, "call traces reached the consumers");
+            assertTrue(h.receivedByDomain().containsKey(4), "by default every PV domain not passive is active");
+        }
+    }
+
+    @Test
+    void aOneShotProfileDuringWhichAGuestIsDestroyedEndsNormallyAndNotesIt() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            ProgressListener destroyAtAThird = (done, total, samples) -> {
+                if (done * 3 >= total && h.host.domainState(4) != DomainState.DESTROYED) {
+                    h.host.destroyDomain(4);
+                }
+            };
+            SessionSummary s = h.profiler.profile(new ProfileRequest(List.of(), 30_000, List.of(0, 1, 4), List.of(2),
+                    List.of(), 0), destroyAtAThird);
+            assertBalanced(s);
+            assertEquals(SessionSummary.COMPLETED, s.endReason());
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 4 (batch-pv) was destroyed during the"
+                    + " session")), s.notes().toString());
+            assertTrue(h.receivedByDomain().get(4) > 0, "what domain 4 drained before it went is kept");
+            assertTrue(h.profiler.opcontrol(1, List.of("--status")).output().contains("daemon:  not running"),
+                    "the profile shut the surviving guests down");
+        }
+    }
+}
