@@ -902,8 +902,8 @@ final class OpreportText {
                         .forEach(b -> out.append("  vcpu ").append(b.vcpu()).append(" (").append(b.role())
                                 .append("): ").append(b.accounting().line()).append("; user ")
                                 .append(b.userSamples()).append(", kernel ").append(b.kernelSamples())
-                                .append(", xen ").append(b.xenSamples()).append("; drained ").append(b.drained())
-                                .append(", undrained ").append(b.undrained()).append('\n'));
+                                .append(", xen ").append(b.xenSamples()).append("; buffer entries drained ").append(b.drained())
+                                .append(", left undrained ").append(b.undrained()).append('\n'));
             }
             XenoprofStatistics xen = summary.hypervisor();
             if (xen != null && domain == null) {
@@ -945,16 +945,18 @@ final class OpreportText {
                     .append(strays.first()).append(")\n");
         }
         if (summary != null && domain == null) {
-            long handed = 0;
-            for (BufferAccounting b : summary.buffers()) {
-                handed += b.drained();
-            }
-            if (summary.buffers().isEmpty()) {
-                handed = summary.accounting().delivered();
+            // Samples, not buffer entries: with call traces a buffer also holds escape records and
+            // return addresses. What the profiler handed (or failed to hand) to this consumer is
+            // in its own books; without them, every delivered sample was meant for it.
+            long handed = summary.accounting().delivered();
+            for (ConsumerAccounting c : summary.consumers()) {
+                if (OpreportConsumer.NAME.equals(c.consumer())) {
+                    handed = c.received() + c.missed();
+                }
             }
             if (snapshot.samples() < handed) {
                 out.append("note: opreport aggregated ").append(snapshot.samples()).append(" of the ").append(handed)
-                        .append(" samples the daemons drained (the rest were rejected, missed, or sent before it"
+                        .append(" samples the profiler handed it (the rest were rejected, missed, or sent before it"
                                 + " arrived); sampled % is over what it aggregated\n");
             }
         }

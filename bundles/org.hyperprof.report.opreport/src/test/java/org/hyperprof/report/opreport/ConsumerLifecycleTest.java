@@ -91,7 +91,7 @@ class ConsumerLifecycleTest {
                 SessionSummary.COMPLETED));
         String report = all(opreport);
         assertTrue(report.contains("consumer opreport: received 100, missed 50 (first problem: queue full)"), report);
-        assertTrue(report.contains("note: opreport aggregated 100 of the 150 samples the daemons drained"), report);
+        assertTrue(report.contains("note: opreport aggregated 100 of the 150 samples the profiler handed it"), report);
     }
 
     @Test

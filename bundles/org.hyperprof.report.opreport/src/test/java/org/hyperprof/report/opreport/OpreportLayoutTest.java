@@ -187,7 +187,7 @@ class OpreportLayoutTest {
         String accounting = section(all(opreport), "Accounting");
         assertTrue(accounting.contains("domU-rcv (domain 1, active): samples taken 52 = delivered 50 + lost 2 + dropped 0"
                 + " + invalid 0\n  vcpu 0 (active): samples taken 52 = delivered 50 + lost 2 + dropped 0 + invalid 0;"
-                + " user 15, kernel 25, xen 10; drained 50, undrained 0"), accounting);
+                + " user 15, kernel 25, xen 10; buffer entries drained 50, left undrained 0"), accounting);
         assertTrue(accounting.contains("Domain-0 (domain 0, active): samples taken 100 = delivered 100"),
                 accounting);
         assertTrue(accounting.contains("  vcpu 1 (active): samples taken 40 = delivered 40"), accounting);
