@@ -1,0 +1,642 @@
+package org.hyperprof.pmu.p4;
+
+import static org.hyperprof.pmu.p4.P4Registers.BIT_31;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR0;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_ACTIVE_THREAD;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_ACTIVE_THREAD_SHIFT;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_ENABLE;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_ESCR_SELECT;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_ESCR_SELECT_SHIFT;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_FORCE_OVF;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_OVF;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_OVF_PMI_T0;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_OVF_PMI_T1;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_PRESERVED;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_REQUIRED;
+import static org.hyperprof.pmu.p4.P4Registers.CCCR_WRITABLE;
+import static org.hyperprof.pmu.p4.P4Registers.COUNTER0;
+import static org.hyperprof.pmu.p4.P4Registers.COUNTER_MASK;
+import static org.hyperprof.pmu.p4.P4Registers.COUNTER_WRAP;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_EVENT_MASK;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_EVENT_MASK_SHIFT;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_EVENT_SELECT;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_EVENT_SELECT_SHIFT;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_PRESERVED;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_T0_OS;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_T0_USR;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_T1_OS;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_T1_USR;
+import static org.hyperprof.pmu.p4.P4Registers.ESCR_WRITABLE;
+import static org.hyperprof.pmu.p4.P4Registers.FIRST_LEGAL_VECTOR;
+import static org.hyperprof.pmu.p4.P4Registers.HARDWARE_COUNTERS;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_DELIVERY_MODE;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_MASK;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_MODE_FIXED;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_MODE_NMI;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_NMI;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_POWER_ON;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_VECTOR;
+import static org.hyperprof.pmu.p4.P4Registers.LVTPC_WRITABLE;
+import static org.hyperprof.pmu.p4.P4Registers.MAX_COUNT;
+import static org.hyperprof.pmu.p4.P4Registers.MISC_ENABLE;
+import static org.hyperprof.pmu.p4.P4Registers.MISC_ENABLE_PERFMON_AVAILABLE;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.SignalRates;
+
+/**
+ * The Pentium 4 performance-monitoring registers as one logical CPU sees them: 18 counters of
+ * 40 bits, their CCCRs, the ESCRs and the local APIC LVTPC, with the driver steps of Xen's P4
+ * oprofile model ({@code op_model_p4}).
+ *
+ * <h2>Hyper-Threading</h2>
+ * On a Hyper-Threading package the registers are shared by the two logical CPUs. This model keeps
+ * one register file per logical CPU instead (a simplification): each {@code P4Pmu} owns its own
+ * copy and counts only the code of its own logical CPU ({@link #thread()} 0 or 1). A counter
+ * counts for this CPU when the ESCR's T0 (thread 0) or T1 (thread 1) OS/USR bit admits the CPL,
+ * and its overflow raises this CPU's PMI when the CCCR's OVF_PMI_T0 or OVF_PMI_T1 bit for this
+ * thread is set. What the sharing would add, a counter programmed by one thread counting the
+ * other thread's code, is not modelled; Xenoprof's driver never programs that, since each thread
+ * uses its own half of the counters (thread 0 the even ESCRs and OProfile virtual counters 0-3,
+ * thread 1 the odd ESCRs and virtual counters 4-7) and its own T0/T1 bits.
+ *
+ * <h2>Counting</h2>
+ * A hardware counter counts when its CCCR has Enable set and an active-thread value that holds,
+ * its CCCR ESCR-select names an ESCR wired to the counter's group and half, that ESCR's
+ * event-select code is an event of the binding table with a signal, its event mask is not empty,
+ * and its OS (CPL 0) or USR (CPL above 0) bit for this thread is set. Active thread: without
+ * Hyper-Threading one thread runs, so 01b (single) and 11b (any) hold; with Hyper-Threading the
+ * sibling is taken to be running, so 10b (both) and 11b hold. Tag, compare, complement,
+ * threshold, edge and cascade bits are stored but do not change counting: the simulated machine
+ * emits event counts, not per-cycle conditions, and OProfile never cascades.
+ *
+ * <h2>Counter writes</h2>
+ * pmu-facts 8 leaves open whether a WRMSR to a counter writes all 40 bits; this model takes the
+ * reading of pmu-facts 3.1 and 7 (K-P4PERF's 40-bit value mask): all 40 bits are written as given,
+ * with no sign extension, and bits 63:40 are dropped. OProfile writes -count with the high half
+ * all ones, so the preload is the same either way.
+ */
+final class P4Pmu implements PhysicalPmu {
+    private static final System.Logger LOG = System.getLogger(P4Pmu.class.getName());
+
+    /** Observes every register write, for tests and diagnostics; must not allocate. */
+    @FunctionalInterface
+    interface WriteObserver {
+        void written(int register, long value);
+    }
+
+    private final int cpu;
+    private final PmuModel model;
+    private final P4Wiring wiring;
+    /** [unit * 64 + event select] to Signal ordinal, -1 for an event code with no signal; shared. */
+    private final int[] signalByUnitEvent;
+    private final boolean hyperThreading;
+    private final int thread;
+    private final int cpuModel;
+    private final boolean autoMask;
+    /** Hardware counter of each of this CPU's OProfile counters (8 without HT, 4 per thread with it). */
+    private final int[] virtualToHardware;
+    /** OProfile's virtual counter number of this CPU's counter 0: the stagger times 4 on HT. */
+    private final int virtualBase;
+    private final int[] counterRegisters;
+    private final int[] controlRegisters;
+    /** The ESCRs this CPU's driver owns (all present ones, or its half with HT). */
+    private final int[] ownedEscrs;
+    private final boolean[] escrPresent;
+    private final long osBit;
+    private final long usrBit;
+    private final long pmiBit;
+
+    // Architectural state.
+    private final long[] counter = new long[HARDWARE_COUNTERS];
+    private final long[] cccr = new long[HARDWARE_COUNTERS];
+    private final long[] escr;
+    private long lvtpc = LVTPC_POWER_ON;
+    private boolean pmiPending;
+
+    // Simulation state derived from the registers.
+    private final int[] signal = new int[HARDWARE_COUNTERS];
+    private final boolean[] countsKernel = new boolean[HARDWARE_COUNTERS];
+    private final boolean[] countsUser = new boolean[HARDWARE_COUNTERS];
+    private final long[] residue = new long[HARDWARE_COUNTERS];
+
+    // Driver state (what op_model_p4 keeps per CPU), by this CPU's counter number.
+    private final long[] resetValue;
+    private boolean reserved;
+    private final long[] savedCounter;
+    private final long[] savedCccr;
+    private final long[] savedEscr;
+    private long savedLvtpc;
+    private boolean started;
+    private long lvtpcBeforeStart;
+    private final List<String> setupErrors = new ArrayList<>();
+    private WriteObserver observer;
+
+    P4Pmu(int cpu, PmuModel model, P4Wiring wiring, int[] signalByUnitEvent, boolean hyperThreading, int thread,
+            int cpuModel, boolean autoMask) {
+        this.cpu = cpu;
+        this.model = model;
+        this.wiring = wiring;
+        this.signalByUnitEvent = signalByUnitEvent;
+        this.hyperThreading = hyperThreading;
+        this.thread = thread;
+        this.cpuModel = cpuModel;
+        this.autoMask = autoMask;
+        int n = hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS;
+        this.virtualBase = thread * n;
+        this.virtualToHardware = new int[n];
+        this.counterRegisters = new int[n];
+        for (int i = 0; i < n; i++) {
+            virtualToHardware[i] = wiring.hardwareCounter(virtualBase + i);
+            counterRegisters[i] = COUNTER0 + virtualToHardware[i];
+        }
+        this.escr = new long[wiring.escrCount()];
+        this.escrPresent = new boolean[wiring.escrCount()];
+        List<Integer> owned = new ArrayList<>();
+        for (int e = 0; e < wiring.escrCount(); e++) {
+            escrPresent[e] = wiring.escrPresent(e, cpuModel);
+            if (escrPresent[e] && (!hyperThreading || wiring.escrHalf(e) == thread)) {
+                owned.add(e);
+            }
+        }
+        this.ownedEscrs = owned.stream().mapToInt(Integer::intValue).toArray();
+        this.controlRegisters = new int[n + ownedEscrs.length];
+        for (int i = 0; i < n; i++) {
+            controlRegisters[i] = CCCR0 + virtualToHardware[i];
+        }
+        for (int i = 0; i < ownedEscrs.length; i++) {
+            controlRegisters[n + i] = wiring.escrAddress(ownedEscrs[i]);
+        }
+        this.osBit = thread == 0 ? ESCR_T0_OS : ESCR_T1_OS;
+        this.usrBit = thread == 0 ? ESCR_T0_USR : ESCR_T1_USR;
+        this.pmiBit = thread == 0 ? CCCR_OVF_PMI_T0 : CCCR_OVF_PMI_T1;
+        this.resetValue = new long[n];
+        this.savedCounter = new long[n];
+        this.savedCccr = new long[n];
+        this.savedEscr = new long[ownedEscrs.length];
+        for (int h = 0; h < HARDWARE_COUNTERS; h++) {
+            signal[h] = -1;
+        }
+    }
+
+    @Override
+    public int cpu() {
+        return cpu;
+    }
+
+    @Override
+    public PmuModel model() {
+        return model;
+    }
+
+    /** The logical CPU of the package this register file serves: 0, or 1 for the second HT sibling. */
+    int thread() {
+        return thread;
+    }
+
+    /** Family 0Fh model number of the CPU. */
+    int cpuModel() {
+        return cpuModel;
+    }
+
+    /** Whether this CPU's APIC masks LVTPC when it delivers a PMI. */
+    boolean autoMasksLvtpc() {
+        return autoMask;
+    }
+
+    /** The hardware counter (0-17) behind this CPU's OProfile counter {@code counter}. */
+    int hardwareCounter(int counter) {
+        return virtualToHardware[counter];
+    }
+
+    /** What the last setup logged and skipped, as Xen prints it to its console. */
+    List<String> setupErrors() {
+        return List.copyOf(setupErrors);
+    }
+
+    /** Observes every register write from now on (null: none). */
+    void observeWrites(WriteObserver o) {
+        this.observer = o;
+    }
+
+    // ------------------------------------------------------------------ registers
+
+    @Override
+    public long read(int register) {
+        int h = register - COUNTER0;
+        if (h >= 0 && h < HARDWARE_COUNTERS) {
+            return counter[h];
+        }
+        h = register - CCCR0;
+        if (h >= 0 && h < HARDWARE_COUNTERS) {
+            return cccr[h];
+        }
+        int e = wiring.escrAt(register);
+        if (e >= 0 && escrPresent[e]) {
+            return escr[e];
+        }
+        if (register == LVTPC) {
+            return lvtpc;
+        }
+        if (register == MISC_ENABLE) {
+            // Only bit 7 is modelled: performance monitoring is available (the driver checks it).
+            return MISC_ENABLE_PERFMON_AVAILABLE;
+        }
+        throw unknownRegister(register);
+    }
+
+    @Override
+    public void write(int register, long value) {
+        if (observer != null) {
+            observer.written(register, value);
+        }
+        int h = register - COUNTER0;
+        if (h >= 0 && h < HARDWARE_COUNTERS) {
+            counter[h] = value & COUNTER_MASK; // all 40 bits, no sign extension (see class comment)
+            return;
+        }
+        h = register - CCCR0;
+        if (h >= 0 && h < HARDWARE_COUNTERS) {
+            // OVF (bit 31) is plain read/write to software: the handler clears it by writing 0.
+            cccr[h] = value & CCCR_WRITABLE;
+            derive(h);
+            return;
+        }
+        int e = wiring.escrAt(register);
+        if (e >= 0 && escrPresent[e]) {
+            escr[e] = value & ESCR_WRITABLE;
+            for (int c = 0; c < HARDWARE_COUNTERS; c++) {
+                derive(c);
+            }
+            return;
+        }
+        if (register == LVTPC) {
+            lvtpc = value & LVTPC_WRITABLE;
+            return;
+        }
+        if (register == MISC_ENABLE) {
+            throw new IllegalArgumentException(String.format("CPU %d: IA32_MISC_ENABLE (MSR 0x1A0) is read-only in"
+                    + " this model (only its bit 7, performance monitoring available, is modelled); value 0x%x ignored",
+                    cpu, value));
+        }
+        throw unknownRegister(register);
+    }
+
+    /** Recomputes what hardware counter {@code h} counts from its CCCR and the ESCR it selects. */
+    private void derive(int h) {
+        long c = cccr[h];
+        int s = -1;
+        boolean kernel = false;
+        boolean user = false;
+        if ((c & CCCR_ENABLE) != 0 && activeThreadHolds(c)) {
+            int e = wiring.escrFeeding(h, (int) ((c & CCCR_ESCR_SELECT) >>> CCCR_ESCR_SELECT_SHIFT));
+            if (e >= 0 && escrPresent[e] && (escr[e] & ESCR_EVENT_MASK) != 0) {
+                int eventSelect = (int) ((escr[e] & ESCR_EVENT_SELECT) >>> ESCR_EVENT_SELECT_SHIFT);
+                s = signalByUnitEvent[wiring.escrUnit(e) * 64 + eventSelect];
+                kernel = s >= 0 && (escr[e] & osBit) != 0;
+                user = s >= 0 && (escr[e] & usrBit) != 0;
+            }
+        }
+        countsKernel[h] = kernel;
+        countsUser[h] = user;
+        if (s >= 0 && s != signal[h]) {
+            // Progress towards the next event of the old signal means nothing for the new one.
+            residue[h] = 0;
+        }
+        if (s >= 0) {
+            signal[h] = s;
+        }
+    }
+
+    private boolean activeThreadHolds(long c) {
+        long at = (c & CCCR_ACTIVE_THREAD) >>> CCCR_ACTIVE_THREAD_SHIFT;
+        return hyperThreading ? (at & 0b10) != 0 : (at & 0b01) != 0;
+    }
+
+    private IllegalArgumentException unknownRegister(int register) {
+        int e = wiring.escrAt(register);
+        if (e >= 0) {
+            return new IllegalArgumentException(String.format("CPU %d: %s (MSR 0x%X) does not exist on family 0Fh model"
+                    + " %d; IQ_ESCR0/1 exist only on models 1 and 2", cpu, wiring.escrName(e), register, cpuModel));
+        }
+        return new IllegalArgumentException(String.format("CPU %d: 0x%X is not a Pentium 4 performance-monitoring"
+                + " register; it has the counters (MSR 0x300-0x311), the CCCRs (MSR 0x360-0x371), the ESCRs"
+                + " (MSR 0x3A0-0x3E1, not contiguous), IA32_MISC_ENABLE (0x1A0) and the local APIC LVTPC (0x340)",
+                cpu, register));
+    }
+
+    /** The counter MSRs of this CPU's OProfile counters, in counter order; this PMU's own array. */
+    @Override
+    public int[] counterRegisters() {
+        return counterRegisters;
+    }
+
+    /** The CCCRs of this CPU's counters, then the ESCRs it owns; this PMU's own array. */
+    @Override
+    public int[] controlRegisters() {
+        return controlRegisters;
+    }
+
+    // ------------------------------------------------------------------ driver steps
+
+    @Override
+    public void reserve() {
+        if (reserved) {
+            throw new IllegalStateException("CPU " + cpu + ": the P4 counters are already reserved; release them first");
+        }
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            savedCounter[i] = counter[virtualToHardware[i]];
+            savedCccr[i] = cccr[virtualToHardware[i]];
+        }
+        for (int i = 0; i < ownedEscrs.length; i++) {
+            savedEscr[i] = escr[ownedEscrs[i]];
+        }
+        savedLvtpc = lvtpc;
+        reserved = true;
+    }
+
+    @Override
+    public void setup(CounterConfig[] configs) {
+        check(configs);
+        setupErrors.clear();
+        int n = virtualToHardware.length;
+        // 1. Clear this CPU's CCCRs but their reserved bits, and set the active thread to "any".
+        for (int i = 0; i < n; i++) {
+            int reg = CCCR0 + virtualToHardware[i];
+            write(reg, (read(reg) & CCCR_PRESERVED) | CCCR_REQUIRED);
+        }
+        // 2. Zero every ESCR this CPU owns, including those no event uses.
+        for (int e : ownedEscrs) {
+            write(wiring.escrAddress(e), 0);
+        }
+        // 3. -1 into every counter so an early NMI sees bit 31 set and no false overflow.
+        for (int i = 0; i < n; i++) {
+            write(counterRegisters[i], -1L);
+            resetValue[i] = 0;
+        }
+        // 4. Bind and preload each enabled counter; Enable waits for start.
+        for (CounterConfig c : configs) {
+            if (c == null) {
+                continue;
+            }
+            int i = c.counter();
+            resetValue[i] = c.count();
+            bind(i, c);
+            write(counterRegisters[i], -c.count());
+        }
+    }
+
+    /**
+     * Programs the ESCR and CCCR of counter {@code i} from the binding table. Like Xen, an event
+     * number outside 1..39 or without a binding for this counter is logged and skipped: the CCCR
+     * keeps its cleared value, so the counter, though preloaded and later enabled, counts nothing.
+     */
+    private void bind(int i, CounterConfig c) {
+        int number = c.event().code();
+        P4Wiring.Binding b = wiring.binding(number);
+        int vcounter = virtualBase + i;
+        if (b == null) {
+            setupError(String.format("CPU %d: P4 event code 0x%x out of range (OProfile P4 events are 1..%d);"
+                    + " counter %d left unprogrammed", cpu, number, P4Wiring.EVENTS, i));
+            return;
+        }
+        int e = b.escrFor(vcounter);
+        if (e < 0) {
+            setupError(String.format("CPU %d: P4 event code 0x%x (%s) has no binding for counter %d, stagger %d"
+                    + " (OProfile virtual counter %d); counter %d left unprogrammed", cpu, number, b.name(), i, thread,
+                    vcounter, i));
+            return;
+        }
+        int escrReg = wiring.escrAddress(e);
+        long word = (read(escrReg) & ESCR_PRESERVED) | ((long) b.eventSelect() << ESCR_EVENT_SELECT_SHIFT)
+                | ((c.unitMask() & 0xFFFFL) << ESCR_EVENT_MASK_SHIFT) | (c.kernel() ? osBit : 0)
+                | (c.user() ? usrBit : 0);
+        write(escrReg, word);
+        int cccrReg = CCCR0 + virtualToHardware[i];
+        write(cccrReg, (read(cccrReg) & CCCR_PRESERVED) | CCCR_REQUIRED
+                | ((long) b.escrSelect() << CCCR_ESCR_SELECT_SHIFT) | pmiBit);
+    }
+
+    private void setupError(String message) {
+        setupErrors.add(message);
+        LOG.log(System.Logger.Level.ERROR, message);
+    }
+
+    /** Rejects a malformed configuration before any register changes. */
+    private void check(CounterConfig[] configs) {
+        if (configs == null) {
+            throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
+                    + " (null entries for unused counters), got null");
+        }
+        int n = virtualToHardware.length;
+        int seen = 0;
+        for (CounterConfig c : configs) {
+            if (c == null) {
+                continue;
+            }
+            int i = c.counter();
+            if (i < 0 || i >= n) {
+                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " does not exist; this "
+                        + model.displayName() + " logical CPU has counters 0.." + (n - 1));
+            }
+            if ((seen & (1 << i)) != 0) {
+                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
+                        + " is configured twice; give each counter at most one configuration");
+            }
+            seen |= 1 << i;
+            if (c.count() <= 0 || c.count() > MAX_COUNT) {
+                throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
+                        + " is out of range 1.." + MAX_COUNT + " (overflow is seen as bit 31 of -count clearing)");
+            }
+            if (c.unitMask() < 0 || c.unitMask() > 0xFFFF) {
+                throw new IllegalArgumentException(String.format("CPU %d: unit mask 0x%x for counter %d does not fit"
+                        + " the 16-bit ESCR event mask", cpu, c.unitMask(), i));
+            }
+            if (c.event() == null) {
+                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " has no event");
+            }
+            if (!c.kernel() && !c.user()) {
+                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
+                        + " counts in neither kernel nor user mode; set kernel or user");
+            }
+        }
+    }
+
+    @Override
+    public void start() {
+        if (started) {
+            throw new IllegalStateException("CPU " + cpu + ": the P4 counters are already started; stop them first");
+        }
+        lvtpcBeforeStart = lvtpc;
+        started = true;
+        write(LVTPC, LVTPC_NMI);
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            if (resetValue[i] != 0) {
+                int reg = CCCR0 + virtualToHardware[i];
+                write(reg, read(reg) | CCCR_ENABLE);
+            }
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (!started) {
+            throw new IllegalStateException("CPU " + cpu + ": stop without start; the P4 counters are not running");
+        }
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            if (resetValue[i] != 0) {
+                int reg = CCCR0 + virtualToHardware[i];
+                write(reg, read(reg) & ~CCCR_ENABLE);
+            }
+        }
+        write(LVTPC, lvtpcBeforeStart);
+        started = false;
+    }
+
+    @Override
+    public void release() {
+        if (!reserved) {
+            throw new IllegalStateException("CPU " + cpu + ": release without reserve; nothing was saved to restore");
+        }
+        // Controls first, so the restored counters are not counting while they are written.
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            write(CCCR0 + virtualToHardware[i], savedCccr[i]);
+        }
+        for (int i = 0; i < ownedEscrs.length; i++) {
+            write(wiring.escrAddress(ownedEscrs[i]), savedEscr[i]);
+        }
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            write(counterRegisters[i], savedCounter[i]);
+            resetValue[i] = 0;
+        }
+        write(LVTPC, savedLvtpc);
+        reserved = false;
+        started = false;
+    }
+
+    @Override
+    public int checkCounters(OverflowSink sink) {
+        int overflowed = 0;
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            if (resetValue[i] == 0) {
+                continue;
+            }
+            int h = virtualToHardware[i];
+            long flags = read(CCCR0 + h);
+            // CCCR.OVF, or an "unflagged" overflow seen as bit 31 of the -count preload clearing
+            // (extra NMIs can arrive before the flag is visible).
+            if ((flags & CCCR_OVF) != 0 || (read(COUNTER0 + h) & BIT_31) == 0) {
+                write(COUNTER0 + h, -resetValue[i]);
+                write(CCCR0 + h, flags & ~CCCR_OVF);
+                // The same write a second time: erratum N15 (Intel doc 249199) can lose the first.
+                write(COUNTER0 + h, -resetValue[i]);
+                overflowed++;
+                sink.overflow(i);
+            }
+        }
+        // The P4 masked LVTPC when it delivered the PMI; the handler must unmask it.
+        lvtpc &= ~LVTPC_MASK;
+        return overflowed;
+    }
+
+    // ------------------------------------------------------------------ simulation
+
+    @Override
+    public long cyclesUntilOverflow(SignalRates rates, int cpl) {
+        checkCpl(cpl);
+        long soonest = Long.MAX_VALUE;
+        boolean[] counts = cpl == 0 ? countsKernel : countsUser;
+        for (int h = 0; h < HARDWARE_COUNTERS; h++) {
+            if (counts[h]) {
+                long rate = rates.perKilocycle(signal[h]);
+                if (rate > 0) {
+                    // FORCE_OVF makes every increment an overflow.
+                    long events = (cccr[h] & CCCR_FORCE_OVF) != 0 ? 1 : COUNTER_WRAP - counter[h];
+                    soonest = Math.min(soonest, SignalRates.cyclesFor(events, rate, residue[h]));
+                }
+            }
+        }
+        return soonest;
+    }
+
+    @Override
+    public void advance(long cycles, SignalRates rates, int cpl) {
+        checkCpl(cpl);
+        if (cycles < 0) {
+            throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
+                    + " cycles; the cycle count must be zero or positive");
+        }
+        if (cycles == 0) {
+            return;
+        }
+        boolean[] counts = cpl == 0 ? countsKernel : countsUser;
+        for (int h = 0; h < HARDWARE_COUNTERS; h++) {
+            if (!counts[h]) {
+                continue;
+            }
+            long gained = SignalRates.advance(rates.perKilocycle(signal[h]), cycles, residue, h);
+            if (gained == 0) {
+                continue;
+            }
+            long value = counter[h] + gained;
+            if (value >= COUNTER_WRAP || (cccr[h] & CCCR_FORCE_OVF) != 0) {
+                // The flag is sticky; the counter keeps counting from its wrapped value.
+                cccr[h] |= CCCR_OVF;
+                if ((cccr[h] & pmiBit) != 0) {
+                    pmiPending = true;
+                }
+            }
+            counter[h] = value & COUNTER_MASK;
+        }
+    }
+
+    private void checkCpl(int cpl) {
+        if (cpl < 0 || cpl > 3) {
+            throw new IllegalArgumentException("CPU " + cpu + ": privilege level " + cpl
+                    + " is not an x86 CPL; expected 0 (Xen, HVM kernel), 1 (PV kernel) .. 3 (user)");
+        }
+    }
+
+    @Override
+    public boolean interruptPending() {
+        return pmiPending && deliverable();
+    }
+
+    private boolean deliverable() {
+        if ((lvtpc & LVTPC_MASK) != 0) {
+            return false;
+        }
+        long mode = lvtpc & LVTPC_DELIVERY_MODE;
+        return mode == LVTPC_MODE_NMI || (mode == LVTPC_MODE_FIXED && (lvtpc & LVTPC_VECTOR) >= FIRST_LEGAL_VECTOR);
+    }
+
+    @Override
+    public void acknowledgeInterrupt() {
+        if (!interruptPending()) {
+            throw new IllegalStateException("CPU " + cpu + ": no PMU interrupt is pending"
+                    + " (check interruptPending() before the CPU takes the PMI)");
+        }
+        pmiPending = false;
+        // The P4 sets LVTPC.mask when it delivers a PMI ("P4 quirk", pmu-facts 1.1).
+        if (autoMask) {
+            lvtpc |= LVTPC_MASK;
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder(String.format("%s PMU cpu %d thread %d [", model.cpuType(), cpu, thread));
+        for (int i = 0; i < virtualToHardware.length; i++) {
+            int h = virtualToHardware[i];
+            b.append(String.format("%s=0x%010x CCCR%d=0x%08x ", P4Registers.counterName(h), counter[h], h, cccr[h]));
+        }
+        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc, pmiPending ? " PMI pending" : "")).toString();
+    }
+}

@@ -1,0 +1,356 @@
+package org.hyperprof.pmu.p4;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.UnitMask;
+
+/**
+ * A Pentium 4 / NetBurst model: the wiring and OProfile's binding table, OProfile's event table
+ * for its cpu_type, and one {@link P4Pmu} per logical CPU.
+ *
+ * <p>The DS components {@link Pentium4PmuModel} ({@code i386/p4}, one logical CPU per package,
+ * eight OProfile counters) and {@link Pentium4HtPmuModel} ({@code i386/p4-ht}, two siblings with
+ * four counters each) are this class with their table.
+ *
+ * <p>Options of {@link #createPmu}:
+ * <ul>
+ * <li>{@code ht.thread} = {@code 0|1} ({@code i386/p4-ht} only): which sibling of its package the
+ * logical CPU is; default {@code cpu % 2};</li>
+ * <li>{@code cpu.model} = {@code 0|1|2|3|4|6}: the family 0Fh model number (Xen refuses models 5
+ * and above 6); IQ_ESCR0/1 exist on models 1 and 2 only; default 2;</li>
+ * <li>{@code lvtpc.automask} = {@code true|false}: the APIC sets LVTPC.mask when it delivers a PMI;
+ * default true, as on every P4 (pmu-facts 1.1). False is a what-if override (a host description
+ * written for a P6 passes it to every model); the handler unmasks either way.</li>
+ * </ul>
+ */
+class P4PmuModel implements PmuModel {
+    static final String DEFAULT_EVENT = "GLOBAL_POWER_EVENTS:100000:1:1:1";
+    static final String OPTION_THREAD = "ht.thread";
+    static final String OPTION_MODEL = "cpu.model";
+    static final String OPTION_AUTOMASK = "lvtpc.automask";
+    static final int DEFAULT_CPU_MODEL = 2;
+    private static final String BUNDLE = "org.hyperprof.pmu.p4";
+
+    private final String cpuType;
+    private final String displayName;
+    private final boolean hyperThreading;
+    private final EventTable table;
+    private final P4Wiring wiring;
+    /** [unit * 64 + ESCR event select] to Signal ordinal, from the full i386/p4 table; -1 for none. */
+    private final int[] signalByUnitEvent;
+
+    P4PmuModel(String cpuType, String displayName, boolean hyperThreading) {
+        this.cpuType = cpuType;
+        this.displayName = displayName;
+        this.hyperThreading = hyperThreading;
+        try {
+            try (Reader in = resource("wiring")) {
+                this.wiring = P4Wiring.parse(cpuType + "/wiring", in);
+            }
+            EventTable full;
+            try (Reader events = resource("p4/events"); Reader masks = resource("unit_masks")) {
+                full = EventTable.parse("i386/p4", events, masks);
+            }
+            if (hyperThreading) {
+                try (Reader events = resource("p4_ht/events"); Reader masks = resource("unit_masks")) {
+                    this.table = EventTable.parse(cpuType, events, masks);
+                }
+            } else {
+                this.table = full;
+            }
+            this.signalByUnitEvent = signals(wiring, full);
+        } catch (IOException e) {
+            throw new IllegalStateException("the " + cpuType + " model data shipped in bundle " + BUNDLE
+                    + " is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    private static Reader resource(String name) {
+        InputStream in = P4PmuModel.class.getResourceAsStream(name);
+        if (in == null) {
+            throw new IllegalStateException("resource org/hyperprof/pmu/p4/" + name + " is missing from bundle "
+                    + BUNDLE + "; rebuild the bundle");
+        }
+        return new InputStreamReader(in, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * What each ESCR unit's event-select codes count: an event of the table counts its signal on
+     * every ESCR of the units its binding names (the hardware decodes the code per unit).
+     */
+    private static int[] signals(P4Wiring wiring, EventTable table) {
+        int[] byUnitEvent = new int[wiring.unitCount() * 64];
+        Arrays.fill(byUnitEvent, -1);
+        for (EventDescriptor e : table.events()) {
+            P4Wiring.Binding b = wiring.binding(e.code());
+            if (b == null || e.signal() == null) {
+                continue;
+            }
+            for (int escr : b.escrs()) {
+                int index = wiring.escrUnit(escr) * 64 + b.eventSelect();
+                if (byUnitEvent[index] < 0) {
+                    byUnitEvent[index] = e.signal().ordinal();
+                }
+            }
+        }
+        return byUnitEvent;
+    }
+
+    P4Wiring wiring() {
+        return wiring;
+    }
+
+    boolean hyperThreading() {
+        return hyperThreading;
+    }
+
+    @Override
+    public String cpuType() {
+        return cpuType;
+    }
+
+    @Override
+    public String displayName() {
+        return displayName;
+    }
+
+    /** OProfile's counters per logical CPU: 8 without Hyper-Threading, 4 per sibling with it. */
+    @Override
+    public int counterCount() {
+        return hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS;
+    }
+
+    @Override
+    public int counterWidth() {
+        return P4Registers.COUNTER_WIDTH;
+    }
+
+    @Override
+    public EventTable events() {
+        return table;
+    }
+
+    @Override
+    public String defaultEvent() {
+        return DEFAULT_EVENT;
+    }
+
+    @Override
+    public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
+        if (specs == null || specs.isEmpty()) {
+            throw new EventSpecException("no event given; give at least one, e.g. the default " + DEFAULT_EVENT);
+        }
+        int n = specs.size();
+        if (n > counterCount()) {
+            throw new EventSpecException(n + " events given, but the " + displayName + " has only " + counterCount()
+                    + " counters per logical CPU; give at most " + counterCount() + " events");
+        }
+        EventDescriptor[] events = new EventDescriptor[n];
+        long[] unitMasks = new long[n];
+        for (int i = 0; i < n; i++) {
+            EventSpec spec = specs.get(i);
+            if (spec == null) {
+                throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
+            }
+            events[i] = checkedEvent(spec);
+            unitMasks[i] = checkedUnitMask(spec, events[i]);
+        }
+        int[] assigned = new int[n];
+        if (!assign(events, 0, 0L, assigned)) {
+            throw new EventSpecException(noCounterMessage(events));
+        }
+        CounterConfig[] configs = new CounterConfig[n];
+        for (int i = 0; i < n; i++) {
+            EventSpec spec = specs.get(i);
+            configs[i] = new CounterConfig(assigned[i], events[i], spec.count(), unitMasks[i], spec.kernel(),
+                    spec.user());
+        }
+        return configs;
+    }
+
+    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
+        String name = spec.eventName();
+        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
+        if (event == null) {
+            String hint = "";
+            if (name != null) {
+                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
+                if (caseless != null) {
+                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
+                }
+            }
+            throw new EventSpecException("unknown event '" + name + "' for CPU type " + cpuType + " (" + displayName
+                    + ")" + hint + "; allowed events: " + table.namesText());
+        }
+        if (spec.count() < event.minimumCount()) {
+            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is below its minimum of "
+                    + event.minimumCount() + " on " + cpuType + "; give a count of at least " + event.minimumCount());
+        }
+        if (spec.count() > P4Registers.MAX_COUNT) {
+            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
+                    + P4Registers.MAX_COUNT + ": the handler takes bit 31 of the -count preload clearing as an"
+                    + " overflow; give a count of at most " + P4Registers.MAX_COUNT);
+        }
+        if (!spec.kernel() && !spec.user()) {
+            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode; set kernel or user to 1");
+        }
+        return event;
+    }
+
+    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
+        UnitMask um = event.unitMask();
+        if (spec.unitMask() == -1) {
+            return um.defaultValue();
+        }
+        if (!um.allows(spec.unitMask())) {
+            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s",
+                    spec.unitMask(), event.name(), um.name(), um.describeAllowed()));
+        }
+        return spec.unitMask();
+    }
+
+    /**
+     * Finds a counter for every event, events in order and counters lowest first, backtracking.
+     * The events of one counter group share its pair of OProfile counters (BPU 0/4, MS 1/5,
+     * FLAME 2/6, IQ 3/7), one per half, so a group holds at most two events at a time.
+     */
+    private boolean assign(EventDescriptor[] events, int index, long used, int[] assigned) {
+        if (index == events.length) {
+            return true;
+        }
+        for (int c = 0; c < counterCount(); c++) {
+            if ((used & (1L << c)) == 0 && events[index].canUseCounter(c)) {
+                assigned[index] = c;
+                if (assign(events, index + 1, used | (1L << c), assigned)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** OProfile counter {@code c} with its hardware counter, e.g. {@code 0 (BPU_COUNTER0)}. */
+    private String counterText(int c) {
+        return c + " (" + P4Registers.counterName(wiring.hardwareCounter(c)) + ")";
+    }
+
+    private String countersText(EventDescriptor e) {
+        StringJoiner j = new StringJoiner(", ");
+        for (int c = 0; c < counterCount(); c++) {
+            if (e.canUseCounter(c)) {
+                j.add(counterText(c));
+            }
+        }
+        return j.toString();
+    }
+
+    /** Explains a failed assignment with the first event that finds its counters taken. */
+    private String noCounterMessage(EventDescriptor[] events) {
+        StringJoiner usable = new StringJoiner("; ");
+        for (EventDescriptor e : events) {
+            usable.add(e.name() + " can use counter(s) " + countersText(e));
+        }
+        String[] takenBy = new String[counterCount()];
+        for (EventDescriptor e : events) {
+            int free = -1;
+            for (int c = 0; c < takenBy.length && free < 0; c++) {
+                if (takenBy[c] == null && e.canUseCounter(c)) {
+                    free = c;
+                }
+            }
+            if (free >= 0) {
+                takenBy[free] = e.name();
+                continue;
+            }
+            StringJoiner taken = new StringJoiner(", ");
+            for (int c = 0; c < takenBy.length; c++) {
+                if (e.canUseCounter(c)) {
+                    taken.add("counter " + c + " is taken by " + takenBy[c]);
+                }
+            }
+            return "no free counter for " + e.name() + ": it can use counter(s) " + countersText(e) + " and " + taken
+                    + " (" + usable + "); events of one counter group share its counters, so choose events of"
+                    + " different groups";
+        }
+        return "the events do not fit the counters (" + usable + ")";
+    }
+
+    @Override
+    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        if (cpu < 0) {
+            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
+        }
+        int thread = hyperThreading ? cpu % 2 : 0;
+        int cpuModel = DEFAULT_CPU_MODEL;
+        boolean autoMask = true;
+        if (options != null) {
+            for (Map.Entry<String, String> option : options.entrySet()) {
+                String key = option.getKey() == null ? "" : option.getKey();
+                String value = option.getValue() == null ? "" : option.getValue().trim();
+                switch (key) {
+                    case OPTION_THREAD -> {
+                        if (!hyperThreading) {
+                            throw new IllegalArgumentException(cpuType + " has one logical CPU per package; option "
+                                    + OPTION_THREAD + " applies to i386/p4-ht only");
+                        }
+                        thread = switch (value) {
+                            case "0" -> 0;
+                            case "1" -> 1;
+                            default -> throw new IllegalArgumentException(cpuType + " option " + OPTION_THREAD + "="
+                                    + value + " is not a sibling of a two-thread package; allowed values: 0, 1");
+                        };
+                    }
+                    case OPTION_MODEL -> cpuModel = cpuModel(value);
+                    case OPTION_AUTOMASK -> {
+                        if (!"true".equalsIgnoreCase(value) && !"false".equalsIgnoreCase(value)) {
+                            throw new IllegalArgumentException(cpuType + " option " + OPTION_AUTOMASK + "=" + value
+                                    + " is not a boolean; allowed values: true, false");
+                        }
+                        autoMask = "true".equalsIgnoreCase(value);
+                    }
+                    default -> throw new IllegalArgumentException("unknown " + cpuType + " PMU option '" + key
+                            + "'; allowed options: " + (hyperThreading ? OPTION_THREAD + " (0 or 1), " : "")
+                            + OPTION_MODEL + " (0, 1, 2, 3, 4 or 6), " + OPTION_AUTOMASK + " (true or false)");
+                }
+            }
+        }
+        return new P4Pmu(cpu, this, wiring, signalByUnitEvent, hyperThreading, thread, cpuModel,
+                autoMask);
+    }
+
+    private int cpuModel(String value) {
+        int m;
+        try {
+            m = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            m = -1;
+        }
+        if (m < 0 || m == 5 || m > 6) {
+            throw new IllegalArgumentException(cpuType + " option " + OPTION_MODEL + "=" + value + " is not a family 0Fh"
+                    + " model the P4 driver supports (Xen refuses model 5 and models above 6); allowed values: 0, 1, 2,"
+                    + " 3, 4, 6");
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return "Pentium 4 PMU model " + cpuType + " (" + displayName + ")";
+    }
+}
