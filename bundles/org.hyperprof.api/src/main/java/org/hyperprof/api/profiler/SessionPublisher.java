@@ -1,0 +1,59 @@
+package org.hyperprof.api.profiler;
+
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * How a sample source other than the simulated host (a perf.data recording, a live
+ * {@code perf record}) feeds a session to the same sample consumers, with the same isolation
+ * and accounting: each consumer on its own thread behind a bounded queue, what it misses counted.
+ * Implemented by the profiler.
+ */
+@ProviderType
+public interface SessionPublisher {
+
+    /**
+     * Starts a session: every bound consumer gets {@code sessionStarted}.
+     *
+     * @param source     where samples come from, e.g. {@code perf.data} or {@code perf record}
+     * @param hostName   the recording's name (file name, host name)
+     * @param cpuType    the recorded CPU (perf's cpuid / arch), or {@code unknown}
+     * @param cpuName    a display name for the header line
+     * @param mhz        clock speed if known, else 0
+     * @param counters   the recorded events as counters
+     * @param domains    domain id to name (host, guests)
+     * @param dictionary the source's own images and symbols, by the ids its batches carry
+     */
+    Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary);
+
+    /** One session being fed. Not thread-safe: one feeding thread. */
+    @ProviderType
+    interface Channel {
+        /** The session's id, unique among the profiler's sessions. */
+        long sessionId();
+
+        /**
+         * Hands a batch (its {@code sessionId} must be {@link #sessionId()}) to every consumer,
+         * never blocking on a slow one.
+         */
+        void publish(org.hyperprof.api.sample.SampleBatch batch);
+
+        /**
+         * Ends the session: waits (bounded) for consumers to take what is queued, then delivers
+         * {@code sessionEnded} with a summary built from these books plus every consumer's.
+         *
+         * @param accounting taken = delivered + lost + dropped + invalid, in the source's terms
+         *                   (for perf.data: samples read, delivered, LOST records, skipped, invalid)
+         * @param counters   the source's own named counts (records by type, skipped records, ...)
+         * @param notes      problems met that did not stop the import
+         * @param endReason  {@code completed} or why the feed ended early
+         */
+        org.hyperprof.api.sample.SessionSummary close(org.hyperprof.api.sample.Accounting accounting,
+                Map<String, Long> counters, List<String> notes, String endReason);
+    }
+}
