@@ -9,7 +9,9 @@ import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
 import org.hyperprof.hypervisor.sim.scenario.HypervisorCost;
+import org.hyperprof.hypervisor.sim.scenario.PostponedHandling;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
+import org.hyperprof.hypervisor.sim.scenario.SymbolRef;
 import org.hyperprof.hypervisor.sim.scenario.WeightedSymbol;
 import org.hyperprof.hypervisor.xenoprof.OverflowRouter;
 import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
@@ -46,6 +48,20 @@ import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
  * wake-up time are left as they are, so unpausing resumes it. A destroyed vCPU is paused for good
  * and never wakes.
  *
+ * <h2>The PMU interrupt</h2>
+ * Before each stretch of code the PMU hears its program counter ({@code setProgramCounter}), so a
+ * model that latches addresses (PowerPC SIAR, AMD IBS) has them. When the PMU's alert turns on
+ * ({@code alertPending()}) the engine notes who ran: the vCPU, the mode, whether the code had
+ * external interrupts enabled. That is the ground truth a sample is judged against: a sample logged
+ * for another domain or mode is counted as misattributed. On x86 the interrupt is an NMI, taken at
+ * once unless a running NMI handler blocks it. On a model whose interrupt is gated by MSR[EE]
+ * (PowerPC 970), it is taken only while the code on top runs with EE=1 (the scenario marks EE=0
+ * stretches; the handler itself runs with EE=0, as exception entry clears EE); an alert that
+ * latched in EE=0 code is postponed, and the host option {@code ppc.postponed} says what happens to
+ * it ({@link PostponedHandling}): dropped when taken, given to the vCPU that ran at the alert, or
+ * caught by a poll of the alert at the end of a poll-point function. When the handler's work ends
+ * the PMU hears the return from interrupt.
+ *
  * <p>Not thread-safe: one thread at a time runs the machine or changes it (the host serialises
  * them between quanta). The per-slice path does not allocate.
  */
@@ -69,6 +85,11 @@ final class Engine {
     private final CostTable nmiHandler;
     private final CostTable idleLoop;
     private final int haltFunction;
+    /** Per function id: hypervisor functions that run with MSR[EE]=0 wherever they run. */
+    private final boolean[] interruptsOff;
+    /** Per function id: the hypervisor polls the PMU's alert when such a function's slice ends. */
+    private final boolean[] pollPoint;
+    private final PostponedHandling handling;
 
     private XenoprofCore xenoprof;
     private PolicySession session;
@@ -87,6 +108,23 @@ final class Engine {
     long pauses;
     long unpauses;
     long destroys;
+    /** Alerts latched in EE=0 code on a gated PMU, once handled (taken, polled) or withdrawn. */
+    long postponed;
+    /** Postponed interrupts whose samples the handler dropped (ignore, and poll when no poll caught them). */
+    long postponedDropped;
+    /** Postponed interrupts given to the vCPU that ran at the alert (owner). */
+    long postponedReattributed;
+    /** Postponed alerts software cleared before they were taken or polled (no handler saw them). */
+    long postponedWithdrawn;
+    /** Handlers run at poll points (poll). */
+    long polled;
+    /** Overflows the dropping handlers re-armed without logging. */
+    long samplesDropped;
+    /** Interrupts (or polls) that logged a sample for another domain or mode than ran at the alert. */
+    long misattributed;
+    /** Cycles from alert to handler, summed and at most, over postponed interrupts taken or polled. */
+    long postponedDelay;
+    long postponedDelayMax;
 
     Engine(Scenario scenario, String cpuType, PhysicalPmu[] pmus) {
         this.scenario = scenario;
@@ -107,6 +145,15 @@ final class Engine {
         this.idleLoop = new CostTable(scenario.idleLoop());
         this.haltFunction = catalog.id(scenario.halt());
         this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
+        this.interruptsOff = new boolean[functions];
+        for (SymbolRef f : scenario.interruptsOff()) {
+            interruptsOff[catalog.id(f)] = true;
+        }
+        this.pollPoint = new boolean[functions];
+        for (SymbolRef f : scenario.pollPoints()) {
+            pollPoint[catalog.id(f)] = true;
+        }
+        this.handling = scenario.postponedHandling();
 
         int pvCpl = scenario.pvKernelCpl(cpuType);
         int guestCount = 0;
@@ -195,9 +242,19 @@ final class Engine {
                 nextSlice(p, target);
                 continue;
             }
+            Slice s = p.top();
+            if (p.latched && !pmu.alertPending()) {
+                alertWithdrawn(p);
+            }
             // An overflow is taken at the slice during which it happened, even one that just ended:
             // the interrupt is checked before a finished slice gives way to the next.
-            if (p.nmiHandlerAt < 0) {
+            if (p.gated) {
+                // Taken only while the code on top has MSR[EE]=1; until then it stays pending (postponed).
+                if (s.ee && !p.interruptJustTaken && pmu.interruptPending()) {
+                    takeInterrupt(p);
+                    continue;
+                }
+            } else if (p.nmiHandlerAt < 0) {
                 if (!p.interruptJustTaken && pmu.interruptPending()) {
                     takeInterrupt(p);
                     continue;
@@ -206,7 +263,6 @@ final class Engine {
                 p.blockedNoted = true; // asserted behind the handler: taken when it returns
                 interruptsBlocked++;
             }
-            Slice s = p.top();
             if (s.remaining == 0) {
                 finish(p, s);
                 continue;
@@ -226,11 +282,15 @@ final class Engine {
             if (untilOverflow > 0 && untilOverflow < step) {
                 step = untilOverflow;
             }
+            pmu.setProgramCounter(s.pc);
             pmu.advance(step, s.rates, s.cpl);
             ledger.add(s.row, step, s.rateArray);
             p.now += step;
             s.remaining -= step;
             p.interruptJustTaken = false;
+            if (!p.latched && pmu.alertPending()) {
+                latch(p, s, v);
+            }
             pieces++;
             if (!v.idle) {
                 v.credit -= step;
@@ -248,15 +308,73 @@ final class Engine {
         if (p.depth == p.nmiHandlerAt) {
             p.nmiHandlerAt = -1; // the handler returned: NMIs are unblocked
         }
-        if (s.kind == Slice.SWITCH) {
-            completeSwitch(p, s.switchTo);
+        // The slice's slot is free now: a handler pushed by a poll reuses it, so read it first.
+        int kind = s.kind;
+        VirtualCpu switchTo = s.switchTo;
+        if (kind == Slice.NMI) {
+            p.pmu.returnFromInterrupt();
+        }
+        if (s.poll && p.gated && handling == PostponedHandling.POLL && p.pmu.alertPending()
+                && xenoprof.nmiCallbackInstalled()) {
+            poll(p, s.pc);
+        }
+        if (kind == Slice.SWITCH) {
+            completeSwitch(p, switchTo);
         }
     }
 
-    /** The PMU interrupt (an NMI on x86) is taken at the PC of the slice on top. */
+    /** The PMU's alert turned on while {@code s} ran on {@code v}: note who ran, for the handler's books. */
+    private void latch(PhysicalCpu p, Slice s, VirtualCpu v) {
+        p.latched = true;
+        p.latchAt = p.now;
+        p.latchVcpu = v;
+        p.latchMode = xenoprofMode(s, v);
+        p.latchPostponed = p.gated && !s.ee;
+    }
+
+    /** Software cleared an alert before any handler ran for it (a stop or start of the counters). */
+    private void alertWithdrawn(PhysicalCpu p) {
+        if (p.latchPostponed) {
+            postponed++;
+            postponedWithdrawn++;
+        }
+        p.latched = false;
+    }
+
+    /** A postponed alert reaches a handler (taken or polled): count it and its delay. */
+    private void postponedHandled(PhysicalCpu p) {
+        postponed++;
+        long delay = p.now - p.latchAt;
+        postponedDelay += delay;
+        postponedDelayMax = Math.max(postponedDelayMax, delay);
+    }
+
+    /** Xenoprof's mode of code in slice {@code s} of {@code v}. */
+    private static int xenoprofMode(Slice s, VirtualCpu v) {
+        int mode = s.mode;
+        if (v.hvm && mode != XenoprofCore.MODE_XEN) {
+            // xenoprofile_get_mode for an HVM vCPU: kernel unless the guest was at CPL 3 (protected mode).
+            mode = s.cpl != 3 ? XenoprofCore.MODE_KERNEL : XenoprofCore.MODE_USER;
+        }
+        return mode;
+    }
+
+    /**
+     * The mode the PMU's latched privilege gives ({@code sampledCpl()}: 0 hypervisor, 3 problem
+     * state, else supervisor), or {@code otherwise} when the PMU latched none.
+     */
+    private static int latchedMode(int cpl, int otherwise) {
+        if (cpl < 0) {
+            return otherwise;
+        }
+        return cpl == 0 ? XenoprofCore.MODE_XEN : cpl == 3 ? XenoprofCore.MODE_USER : XenoprofCore.MODE_KERNEL;
+    }
+
+    /** The PMU interrupt (an NMI on x86, the perfmon exception on PowerPC) is taken at the PC of the slice on top. */
     private void takeInterrupt(PhysicalCpu p) {
         Slice at = p.top();
         VirtualCpu v = p.current;
+        boolean wasPostponed = p.latched && p.latchPostponed;
         p.pmu.acknowledgeInterrupt();
         p.interruptJustTaken = true;
         interrupts++;
@@ -264,22 +382,89 @@ final class Engine {
             p.inHypervisor = true;
             session.hypervisorEntry(p.index, v.domid, v.vcpu);
         }
-        int mode = at.mode;
-        if (v.hvm && mode != XenoprofCore.MODE_XEN) {
-            // xenoprofile_get_mode for an HVM vCPU: kernel unless the guest was at CPL 3 (protected mode).
-            mode = at.cpl != 3 ? XenoprofCore.MODE_KERNEL : XenoprofCore.MODE_USER;
-        }
+        VirtualCpu owner = v;
+        int mode = xenoprofMode(at, v);
         long pc = at.pc;
         int depth = at.depth;
         long[] stack = at.stack;
         if (nmiHandler.cycles > 0) {
-            // Pushed before the handler body runs so that work charged from inside it is under NMI block too.
-            pushHypervisor(p, Slice.NMI, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
-            p.nmiHandlerAt = p.depth - 1;
-            p.blockedNoted = false;
+            // Pushed before the handler body runs so that work charged from inside it is under NMI block
+            // too (on a gated PMU: runs with EE=0, as exception entry leaves it).
+            Slice h = pushHypervisor(p, Slice.NMI, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
+            h.ee = false;
+            h.poll = false;
+            if (!p.gated) {
+                p.nmiHandlerAt = p.depth - 1;
+                p.blockedNoted = false;
+            }
         }
-        samples += xenoprof.nmi(p.index, v.xenoprofDomid(), v.vcpu, mode, pc, stack, depth, router);
+        if (wasPostponed) {
+            postponedHandled(p);
+            if (handling == PostponedHandling.OWNER) {
+                // Xen-PPC's "pass it to the domain it belongs to": the vCPU that ran at the alert, the mode
+                // MMCRA's sampled bits give, the address SIAR holds; the interrupted stack is not the
+                // sampled code's, so no call trace.
+                postponedReattributed++;
+                owner = p.latchVcpu;
+                mode = latchedMode(p.pmu.sampledCpl(), mode);
+                long siar = p.pmu.sampledAddress();
+                if (siar >= 0) {
+                    pc = siar;
+                }
+                depth = 0;
+            } else {
+                // ignore (and poll, for what no poll caught): re-arm and re-enable the alert, drop the sample.
+                postponedDropped++;
+                samplesDropped += xenoprof.discardNmi(p.index);
+                p.latched = false;
+                if (nmiHandler.cycles == 0) {
+                    p.pmu.returnFromInterrupt();
+                }
+                return;
+            }
+        }
+        int taken = xenoprof.nmi(p.index, owner.xenoprofDomid(), owner.vcpu, mode, pc, stack, depth, router);
+        samples += taken;
+        judge(p, owner, mode, taken);
+        if (nmiHandler.cycles == 0) {
+            p.pmu.returnFromInterrupt();
+        }
         xenoprof.nmiContinuation(p.index);
+    }
+
+    /**
+     * The hypervisor polls the PMU's alert at the end of a poll-point function and finds it set: it
+     * runs the handler there, without an interrupt (no acknowledge, no return from interrupt), for
+     * the vCPU current at the poll point, in the mode the PMU's latched privilege gives (Xen's own
+     * when none), at the latched address (else the poll point's).
+     */
+    private void poll(PhysicalCpu p, long pollPc) {
+        VirtualCpu v = p.current;
+        polled++;
+        if (p.latched && p.latchPostponed) {
+            postponedHandled(p);
+        }
+        int mode = latchedMode(p.pmu.sampledCpl(), XenoprofCore.MODE_XEN);
+        long siar = p.pmu.sampledAddress();
+        long pc = siar >= 0 ? siar : pollPc;
+        if (nmiHandler.cycles > 0) {
+            Slice h = pushHypervisor(p, Slice.POLL, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
+            h.ee = false;
+            h.poll = false;
+        }
+        int taken = xenoprof.nmi(p.index, v.xenoprofDomid(), v.vcpu, mode, pc, null, 0, router);
+        samples += taken;
+        judge(p, v, mode, taken);
+        xenoprof.nmiContinuation(p.index);
+    }
+
+    /** Counts a logged sample that went to another domain or mode than ran when the alert latched. */
+    private void judge(PhysicalCpu p, VirtualCpu owner, int mode, int taken) {
+        if (taken > 0 && p.latched
+                && (owner.xenoprofDomid() != p.latchVcpu.xenoprofDomid() || mode != p.latchMode)) {
+            misattributed++;
+        }
+        p.latched = false;
     }
 
     // ------------------------------------------------------------------------------------ scheduling
@@ -323,6 +508,7 @@ final class Engine {
             Slice s = pushHypervisor(p, Slice.HALT, haltFunction, until - p.now, cur);
             s.rates = SignalRates.HALTED;
             s.rateArray = HALTED_RATES;
+            s.ee = true; // a CPU waits for an interrupt with interrupts enabled
         }
     }
 
@@ -458,6 +644,8 @@ final class Engine {
         s.depth = callers.length;
         s.remaining = length;
         s.switchTo = null;
+        s.ee = w.interruptsEnabled[e];
+        s.poll = pollPoint[fn];
         workSlices++;
     }
 
@@ -480,6 +668,8 @@ final class Engine {
         s.depth = 0;
         s.remaining = cycles;
         s.switchTo = null;
+        s.ee = !interruptsOff[fn];
+        s.poll = pollPoint[fn];
         return s;
     }
 

@@ -276,11 +276,43 @@ public final class HostServiceImpl implements HostService {
         return ScenarioParser.parse(ScenarioOrigin.file(path), formats);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The scenario's {@code pmu.option} lines are written for its own {@code cpu.type}: a
+     * {@code cpuTypeOverride} naming another model gets none of them (the model would refuse
+     * options of another part); see {@link #load(String, String, Map, Map)} to give it its own.
+     */
     @Override
     public Host load(String scenario, String cpuTypeOverride) throws ScenarioException {
+        return load(scenario, cpuTypeOverride, null, null);
+    }
+
+    /**
+     * Loads a scenario as {@link #load(String, String)} does, with load-time options.
+     *
+     * @param hostOptions host options ({@code ppc.postponed=owner}, ...) merged over the scenario's
+     *                    {@code host.option} lines, or null
+     * @param pmuOptions  options for the CPU model instead of the scenario's {@code pmu.option}
+     *                    lines ({@code mmcra.hvpr=xnu}, ...), or null to keep the scenario's (none
+     *                    when the cpu.type is overridden with another model)
+     * @throws ScenarioException as {@link #load(String, String)}, and for an unknown host option or
+     *                           value, or PMU options the model refuses
+     */
+    public Host load(String scenario, String cpuTypeOverride, Map<String, String> hostOptions,
+            Map<String, String> pmuOptions) throws ScenarioException {
         Scenario parsed = parse(scenario);
         String cpuType = cpuTypeOverride == null || cpuTypeOverride.isBlank() ? parsed.cpuType()
                 : cpuTypeOverride.strip();
+        Map<String, String> pmu = pmuOptions;
+        if (pmu == null && !cpuType.equals(parsed.cpuType())) {
+            pmu = Map.of(); // the scenario's options belong to its own model
+        }
+        try {
+            parsed = parsed.withOptions(hostOptions, pmu);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException("loading " + parsed.name() + ": " + e.getMessage(), e);
+        }
         Provided<PmuModel> model;
         Provided<CounterVirtualizationPolicy> policy;
         synchronized (this) {

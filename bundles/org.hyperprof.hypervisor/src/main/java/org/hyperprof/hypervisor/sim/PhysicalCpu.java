@@ -15,6 +15,8 @@ final class PhysicalCpu {
     final Prng rng;
     final VirtualCpu idleVcpu;
     final Slice[] stack = new Slice[STACK_CAPACITY];
+    /** The PMU's interrupt is taken only while the running code has MSR[EE]=1 (PowerPC). */
+    final boolean gated;
 
     long now;
     VirtualCpu current;
@@ -32,12 +34,26 @@ final class PhysicalCpu {
     boolean interruptJustTaken;
     long haltedCycles;
 
+    // The PMU alert latched and not yet handled: who ran when it latched (the ground truth that
+    // postponed and misattributed samples are judged against).
+    /** An alert is latched (the PMU's {@code alertPending()} turned true) and no handler has run for it. */
+    boolean latched;
+    /** When it latched. */
+    long latchAt;
+    /** The vCPU current when it latched. */
+    VirtualCpu latchVcpu;
+    /** The Xenoprof mode of the code that ran when it latched. */
+    int latchMode;
+    /** It latched in code with EE=0 on a gated PMU: its interrupt is postponed. */
+    boolean latchPostponed;
+
     PhysicalCpu(int index, PhysicalPmu pmu, Prng rng, VirtualCpu idleVcpu) {
         this.index = index;
         this.pmu = pmu;
         this.rng = rng;
         this.idleVcpu = idleVcpu;
         this.current = idleVcpu;
+        this.gated = pmu.gatedByExternalInterruptEnable();
         for (int i = 0; i < stack.length; i++) {
             stack[i] = new Slice();
         }

@@ -30,6 +30,7 @@ import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
 import org.hyperprof.hypervisor.sim.scenario.ImageSpec;
+import org.hyperprof.hypervisor.sim.scenario.PostponedHandling;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
 import org.hyperprof.hypervisor.xenoprof.Machine;
 import org.hyperprof.hypervisor.xenoprof.OverflowRouter;
@@ -405,6 +406,30 @@ public final class SimHost implements Host, Machine, PolicyHost {
      * <li>{@code trace.entries.lost}, {@code trace.entries.corrupted}: call-trace entries a full or corrupted
      * ring refused (the sample itself was kept); {@code trace.escape.rejected}: return addresses equal to the
      * escape value, which end a walk</li>
+     * <li>{@code xenoprof.ibs.blocks}: AMD IBS blocks the NMI callback found (each one sample);
+     * {@code xenoprof.ibs.entries}: buffer entries the written blocks took</li>
+     * </ul>
+     * The PMU interrupt's fate, judged against who really ran when the PMU's alert latched (see
+     * {@link PostponedHandling}; the postponement keys stay 0 on x86, whose NMI no MSR[EE] gates):
+     * <ul>
+     * <li>{@code interrupts.postponed.mode.ignore}, {@code .owner}, {@code .poll}: 1 for the host's
+     * {@code ppc.postponed} handling, 0 for the others</li>
+     * <li>{@code interrupts.postponed}: alerts that latched in code with MSR[EE]=0, so that their interrupt
+     * waited; counted when a handler ran for them (taken or polled) or software withdrew them</li>
+     * <li>{@code interrupts.postponed.dropped}: postponed interrupts whose handler re-armed the counters and
+     * dropped the sample (ignore; poll for those no poll caught); {@code samples.postponed.dropped}: the
+     * overflows those handlers dropped</li>
+     * <li>{@code interrupts.postponed.reattributed}: postponed interrupts given to the vCPU that ran at the
+     * alert (owner)</li>
+     * <li>{@code interrupts.polled}: handlers run at a poll point because the alert was set (poll)</li>
+     * <li>{@code interrupts.postponed.withdrawn}: postponed alerts that software cleared before any handler
+     * saw them (a stop or start of the counters)</li>
+     * <li>{@code interrupts.lost}: postponed alerts that delivered no sample (dropped plus withdrawn)</li>
+     * <li>{@code interrupts.misattributed}: interrupts or polls whose sample went to another domain or mode
+     * than the one that ran when the alert latched (a wrong MMCRA HV/PR reading, a poll in another vCPU's
+     * context; on x86 an NMI that waited behind the NMI handler and was charged to the interrupted code)</li>
+     * <li>{@code interrupts.postponed.delay.cycles}, {@code interrupts.postponed.delay.max}: cycles from the
+     * alert to its handler, summed and at most, over postponed interrupts taken or polled</li>
      * </ul>
      */
     @Override
@@ -438,6 +463,22 @@ public final class SimHost implements Host, Machine, PolicyHost {
         c.put("trace.entries.lost", d.traceEntriesLost());
         c.put("trace.entries.corrupted", d.traceEntriesCorrupted());
         c.put("trace.escape.rejected", d.traceEscapeRejected());
+        c.put("xenoprof.ibs.blocks", d.ibsBlocks());
+        c.put("xenoprof.ibs.entries", d.ibsEntries());
+        PostponedHandling handling = scenario.postponedHandling();
+        for (PostponedHandling h : PostponedHandling.values()) {
+            c.put("interrupts.postponed.mode." + h.optionValue(), h == handling ? 1L : 0L);
+        }
+        c.put("interrupts.postponed", engine.postponed);
+        c.put("interrupts.postponed.dropped", engine.postponedDropped);
+        c.put("samples.postponed.dropped", engine.samplesDropped);
+        c.put("interrupts.postponed.reattributed", engine.postponedReattributed);
+        c.put("interrupts.polled", engine.polled);
+        c.put("interrupts.postponed.withdrawn", engine.postponedWithdrawn);
+        c.put("interrupts.lost", engine.postponedDropped + engine.postponedWithdrawn);
+        c.put("interrupts.misattributed", engine.misattributed);
+        c.put("interrupts.postponed.delay.cycles", engine.postponedDelay);
+        c.put("interrupts.postponed.delay.max", engine.postponedDelayMax);
         return Collections.unmodifiableMap(c);
     }
 

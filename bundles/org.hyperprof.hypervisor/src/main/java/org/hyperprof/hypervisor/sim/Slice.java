@@ -21,6 +21,11 @@ final class Slice {
     static final int IDLE = 4;
     /** A halted physical CPU: no signal counts. */
     static final int HALT = 5;
+    /**
+     * The PMU handler run at a poll point (postponed interrupts handled by polling): like the NMI
+     * handler's work, but no interrupt was taken, so it ends without a return from interrupt.
+     */
+    static final int POLL = 6;
 
     int kind;
     int row;
@@ -33,6 +38,10 @@ final class Slice {
     final long[] stack = new long[ScenarioParser.MAX_CALLERS];
     int depth;
     VirtualCpu switchTo;
+    /** The code runs with external interrupts enabled (PowerPC MSR[EE]=1). */
+    boolean ee;
+    /** The hypervisor polls the PMU's alert when this slice ends (a poll point). */
+    boolean poll;
 
     boolean hypervisor() {
         return mode == 2;

@@ -19,6 +19,8 @@ final class Workload {
     final SignalRates[] rates;
     final long[][] rateArrays;
     final int[][] callers;
+    /** Whether the entry's code runs with external interrupts enabled (MSR[EE]=1). */
+    final boolean[] interruptsEnabled;
 
     Workload(List<RegionSpec> specs, SymbolCatalog catalog) {
         int entries = 0;
@@ -35,6 +37,7 @@ final class Workload {
         rates = new SignalRates[entries];
         rateArrays = new long[entries][];
         callers = new int[entries][];
+        interruptsEnabled = new boolean[entries];
         int e = 0;
         for (int r = 0; r < specs.size(); r++) {
             RegionSpec region = specs.get(r);
@@ -47,6 +50,7 @@ final class Workload {
                 mode[e] = region.mode().code();
                 rates[e] = SignalRates.of(ws.rates());
                 rateArrays[e] = ws.rates();
+                interruptsEnabled[e] = ws.interruptsEnabled();
                 callers[e] = new int[ws.callers().size()];
                 for (int c = 0; c < callers[e].length; c++) {
                     callers[e][c] = catalog.id(ws.callers().get(c));

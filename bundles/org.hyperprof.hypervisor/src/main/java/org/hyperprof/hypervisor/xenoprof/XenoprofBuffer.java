@@ -104,6 +104,31 @@ public final class XenoprofBuffer implements SharedBuffer {
         return ADDED;
     }
 
+    /**
+     * A block of {@code n} entries (an AMD IBS block), each {@code {eips[i], mode, event}}, written
+     * whole or not at all: head and tail are read once; out of range is {@link #CORRUPTED}; fewer
+     * than {@code n} free slots is {@link #FULL}; otherwise the entries are written and the advanced
+     * head published once.
+     */
+    public int addBlock(long[] eips, int n, int entryMode, int entryEvent) {
+        int h = head;
+        int t = tail;
+        if (h < 0 || h >= size || t < 0 || t >= size) {
+            return CORRUPTED;
+        }
+        if (space(h, t, size) < n) {
+            return FULL;
+        }
+        for (int i = 0; i < n; i++) {
+            eip[h] = eips[i];
+            mode[h] = (byte) entryMode;
+            event[h] = (byte) entryEvent;
+            h = h + 1 >= size ? 0 : h + 1;
+        }
+        head = h;
+        return ADDED;
+    }
+
     /** A sample (not a trace entry) was added: bump {@code user/kernel/xen_samples} by its mode. */
     public void countSampleMode(int sampleMode) {
         if (sampleMode == 0) {

@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.xenoprof.DomainType;
@@ -53,6 +55,19 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  * domain IGNORED before its share check and keeps PMU ownership when that check fails;
  * {@code reset_active_list} resets only the ready entries' domains. {@code activated} and
  * {@code adomains} are unsigned as in Xen.
+ *
+ * <h2>AMD IBS</h2>
+ * {@code get_ibs_caps} returns the model's IBS capability bits (0 without IBS); {@code ibs_counter}
+ * stores the configuration, which {@code setup_events} programs on every pCPU when the capability
+ * bits are not 0 (Xen's IBS code runs only where IBS was detected; elsewhere the op just stores).
+ * The NMI callback, after the counters, asks the PMU for valid IBS data ({@code checkIbs}) and logs
+ * the block (marker pseudo-PC 13 or 14, then the data words) into the current vCPU's buffer as
+ * ordinary entries with event 0 and the current mode. The books count a block as one sample
+ * ({@code total_samples}, active/passive, the buffer's mode count), written whole or not at all: a
+ * ring without room for the whole block loses it, so a daemon never reads half a block. (Xen logs
+ * each word through {@code xenoprof_log_event}, so its own counters count every word and a full ring
+ * can cut a block.) As Xen's AMD {@code check_ctrs} always reports an overflow, an NMI that found
+ * IBS data counts as an overflow for the VIRQ rule.
  */
 public final class XenoprofCore implements Xenoprof {
     /** {@code DOMID_IDLE}: the domain of idle vCPUs; never profiled. */
@@ -87,7 +102,12 @@ public final class XenoprofCore implements Xenoprof {
     private static final int VIRQ_COALESCED = 14;
     private static final int VIRQ_DELIVERED = 15;
     private static final int VIRQ_UNBOUND = 16;
-    private static final int SLOTS = 17;
+    private static final int IBS_BLOCKS = 17;
+    private static final int IBS_ENTRIES = 18;
+    private static final int SLOTS = 19;
+
+    /** Room for the largest IBS block: fetch (8 entries) and op (14) on one NMI. */
+    static final int IBS_ENTRIES_MAX = 32;
 
     private final Machine machine;
     /** {@link Machine#hypervisorFramePointers()}, fixed when Xen was built. */
@@ -113,7 +133,8 @@ public final class XenoprofCore implements Xenoprof {
     /** {@code unsigned long backtrace_depth}. */
     private volatile long backtraceDepth;
     private final CounterSettings counters = new CounterSettings();
-    private final long[] ibsConfig = new long[6];
+    /** The last {@code ibs_counter} configuration, kept across sessions as Xen's static {@code ibs_config}; null before any. */
+    private IbsConfig ibsConfig;
     private CounterConfig[] programmed = new CounterConfig[0];
     private boolean lapicNmiReserved;
     private boolean pmuOwnedByXenoprof;
@@ -161,13 +182,15 @@ public final class XenoprofCore implements Xenoprof {
      * addresses of the interrupted call stack, innermost first (for call traces).
      *
      * <p>Runs {@code pmu(pcpu).checkCounters}, asks {@code router} about each overflowed counter,
-     * logs each XENOPROF-routed one as a sample (xenoprof_log_event), and applies the VIRQ rule:
+     * logs each XENOPROF-routed one as a sample (xenoprof_log_event), then logs the IBS block the
+     * PMU found valid, if any ({@code checkIbs}; one sample), and applies the VIRQ rule:
      * it records a pending notification for this pCPU, which {@link #nmiContinuation(int)} sends.
      * Does nothing unless the callback is installed (enable_virq by the primary, until
      * release_counters). No allocation.
      *
      * @return the number of samples taken: overflows routed to Xenoprof plus those the policy
-     *         dropped (both are in {@code total_samples}); overflows routed to a guest are not samples
+     *         dropped, plus one for an IBS block (all are in {@code total_samples}); overflows routed
+     *         to a guest are not samples
      */
     public int nmi(int pcpu, int domid, int vcpu, int mode, long pc, long[] stack, int stackDepth,
             OverflowRouter router) {
@@ -189,8 +212,14 @@ public final class XenoprofCore implements Xenoprof {
         }
         s.begin(domid, vcpu, mode, pc, stack, stackDepth, router);
         try {
-            machine.pmu(pcpu).checkCounters(s);
-            if (s.xenoprofSamples > 0 && mode != MODE_XEN) {
+            PhysicalPmu pmu = machine.pmu(pcpu);
+            pmu.checkCounters(s);
+            int ibs = pmu.checkIbs(s.ibsEntries);
+            if (ibs > 0) {
+                s.logIbs(ibs);
+            }
+            // AMD: an NMI that found IBS data is an overflow for the VIRQ rule (Xen's check_ctrs returns 1).
+            if ((s.xenoprofSamples > 0 || ibs > 0) && mode != MODE_XEN) {
                 XenoprofDomain x = lookup(domid);
                 if (x != null && x.type == DomainType.ACTIVE) {
                     if (s.virqPending) {
@@ -207,6 +236,27 @@ public final class XenoprofCore implements Xenoprof {
         } finally {
             s.end();
         }
+    }
+
+    /**
+     * The handler of a PMU interrupt whose sample the hypervisor drops (a postponed PowerPC
+     * interrupt under {@code ppc.postponed=ignore}, as Xen-PPC did): it re-arms every overflowed
+     * counter and re-enables the alert ({@code checkCounters}), re-arms IBS, and logs nothing; the
+     * overflows never reach {@code xenoprof_log_event}, so Xenoprof's statistics do not count them.
+     * Does nothing unless the callback is installed. No allocation.
+     *
+     * @return how many counters had overflowed (samples dropped)
+     */
+    public int discardNmi(int pcpu) {
+        if (!callbackInstalled) {
+            return 0;
+        }
+        PcpuSampler s = sampler(pcpu);
+        s.discarded = 0;
+        PhysicalPmu pmu = machine.pmu(pcpu);
+        pmu.checkCounters(s.discard);
+        pmu.checkIbs(s.ibsEntries);
+        return s.discarded;
     }
 
     /**
@@ -260,6 +310,11 @@ public final class XenoprofCore implements Xenoprof {
     private final class PcpuSampler implements OverflowSink {
         final int pcpu;
         final long[] counts = new long[SLOTS];
+        /** Where {@code checkIbs} writes an IBS block; allocated once. */
+        final long[] ibsEntries = new long[IBS_ENTRIES_MAX];
+        int discarded;
+        /** The sink of {@link #discardNmi}: counts, logs nothing. */
+        final OverflowSink discard = counter -> discarded++;
         boolean virqPending;
         int virqDomid;
         int virqVcpu;
@@ -318,6 +373,38 @@ public final class XenoprofCore implements Xenoprof {
             } else {
                 throw new IllegalStateException("the overflow router returned no route for counter " + counter
                         + " on pcpu " + pcpu + "; expected XENOPROF, GUEST or DROP");
+            }
+        }
+
+        /**
+         * An IBS block of {@code n} entries into the current vCPU's buffer, each {@code {word, mode, 0}}:
+         * one sample for the books, written whole or lost whole.
+         */
+        void logIbs(int n) {
+            taken++;
+            counts[TOTAL]++;
+            counts[IBS_BLOCKS]++;
+            XenoprofDomain x = lookup(domid);
+            DomainType type = x == null ? DomainType.IGNORED : x.type;
+            if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
+                counts[OTHERS]++;
+                if (domid == IDLE_DOMID) {
+                    counts[IDLE]++;
+                }
+                return;
+            }
+            XenoprofBuffer buf = x.buffer(vcpu);
+            if (buf == null) {
+                counts[INVALID]++;
+                return;
+            }
+            int r = buf.addBlock(ibsEntries, n, mode, 0);
+            if (r == XenoprofBuffer.ADDED) {
+                counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
+                counts[IBS_ENTRIES] += n;
+                buf.countSampleMode(mode);
+            } else {
+                sampleFailed(buf, r);
             }
         }
 
@@ -489,8 +576,7 @@ public final class XenoprofCore implements Xenoprof {
             case SET_BACKTRACE:
                 return setBacktrace(arg);
             case GET_IBS_CAPS:
-                effect = "no IBS on this CPU model: capabilities 0";
-                return 0;
+                return getIbsCaps();
             case IBS_COUNTER:
                 return ibsCounter(arg);
             default:
@@ -669,6 +755,20 @@ public final class XenoprofCore implements Xenoprof {
         }
         CounterConfig[] configs = counters.build(model);
         int n = machine.pcpuCount();
+        boolean ibs = ibsConfig != null && ibsCaps() != 0;
+        if (ibs) {
+            // Before the counters, so that a configuration the model refuses leaves no pCPU half programmed.
+            for (int c = 0; c < n; c++) {
+                try {
+                    machine.pmu(c).setupIbs(ibsConfig);
+                } catch (IllegalArgumentException | IllegalStateException e) {
+                    return fail(Errno.EINVAL, "the CPU model refuses the stored IBS configuration on pCPU " + c + ": "
+                            + e.getMessage() + " (Xen would program it unchecked; the simulated part cannot)",
+                            "domain " + primary + " stores a valid configuration with ibs_counter (it needs"
+                                    + " release_counters and reserve_counters first) and calls setup_events again");
+                }
+            }
+        }
         for (int c = 0; c < n; c++) {
             machine.pmu(c).setup(configs.clone());
         }
@@ -678,6 +778,10 @@ public final class XenoprofCore implements Xenoprof {
         for (CounterConfig cc : configs) {
             b.append("; counter ").append(cc.counter()).append(": ").append(cc.event().name()).append(" count ")
                     .append(cc.count());
+        }
+        if (ibs) {
+            b.append("; IBS programmed: op ").append(ibsConfig.opEnabled() ? "on" : "off").append(", fetch ")
+                    .append(ibsConfig.fetchEnabled() ? "on" : "off");
         }
         effect = b.toString();
         return 0;
@@ -940,14 +1044,36 @@ public final class XenoprofCore implements Xenoprof {
             return badArgument(XenoprofOp.IBS_COUNTER, "XenoprofIbsCounter (struct xenoprof_ibs_counter)", arg);
         }
         XenoprofIbsCounter c = (XenoprofIbsCounter) arg;
-        ibsConfig[0] = c.opEnabled;
-        ibsConfig[1] = c.fetchEnabled;
-        ibsConfig[2] = c.maxCntFetch;
-        ibsConfig[3] = c.maxCntOp;
-        ibsConfig[4] = c.randEn;
-        ibsConfig[5] = c.dispatchedOps;
-        effect = "IBS configuration stored (this model has no IBS, so it has no effect)";
+        // Each field is a uint64 flag or count: any non-zero flag is set, as C tests them.
+        ibsConfig = new IbsConfig(c.opEnabled != 0, c.fetchEnabled != 0, c.maxCntFetch, c.maxCntOp, c.randEn != 0,
+                c.dispatchedOps != 0);
+        effect = "IBS configuration stored: op sampling " + (ibsConfig.opEnabled() ? "on, period "
+                + Long.toUnsignedString(c.maxCntOp) : "off") + ", fetch sampling " + (ibsConfig.fetchEnabled()
+                        ? "on, period " + Long.toUnsignedString(c.maxCntFetch) : "off")
+                + (ibsCaps() != 0 ? "; setup_events programs it on every pCPU"
+                        : "; this CPU model has no IBS (capabilities 0), so it has no effect");
         return 0;
+    }
+
+    /** {@code get_ibs_caps}: the model's IBS capability bits as a non-negative return value, 0 without IBS. */
+    private long getIbsCaps() {
+        long caps = ibsCaps();
+        effect = caps == 0 ? "no IBS on this CPU model: capabilities 0"
+                : "IBS capabilities 0x" + Long.toHexString(caps) + " (CPUID 0x8000001B EAX)";
+        return caps;
+    }
+
+    /** The model's IBS capability bits, masked to a non-negative value (CPUID EAX is 32 bits); 0 without a model. */
+    private long ibsCaps() {
+        PmuModel model = machine.model();
+        return model == null ? 0 : model.ibsCapabilities() & 0xFFFF_FFFFL;
+    }
+
+    /** The stored IBS configuration, or null before any {@code ibs_counter}. */
+    public IbsConfig ibsConfig() {
+        synchronized (lock) {
+            return ibsConfig;
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1271,7 +1397,7 @@ public final class XenoprofCore implements Xenoprof {
         return new XenoprofDiagnostics(t[GUEST_ROUTED], t[POLICY_DROPPED], t[TRACE_LOST], t[TRACE_CORRUPTED],
                 t[TRACE_ESCAPE], t[VIRQ_RAISED], t[VIRQ_COALESCED], t[VIRQ_DELIVERED] + controlVirqsDelivered.get(),
                 t[VIRQ_UNBOUND] + controlVirqsUnbound.get(), flushVirqs.get(), t[TOTAL], t[LOST], t[INVALID],
-                t[CORRUPTED], lines);
+                t[CORRUPTED], t[IBS_BLOCKS], t[IBS_ENTRIES], lines);
     }
 
     private long[] sum() {

@@ -29,12 +29,14 @@ import java.util.List;
  * @param lostSamples            sample-level {@code lost_samples}
  * @param invalidBufferSamples   sample-level {@code invalid_buffer_samples}
  * @param corruptedBufferSamples sample-level {@code corrupted_buffer_samples}
+ * @param ibsBlocks              AMD IBS blocks the NMI path found (each one sample in {@code totalSamples})
+ * @param ibsEntries             buffer entries the IBS blocks that were written took
  * @param log                    Xen's console lines for Xenoprof (failed operations, warnings), newest last
  */
 public record XenoprofDiagnostics(long guestRoutedOverflows, long policyDroppedSamples, long traceEntriesLost,
         long traceEntriesCorrupted, long traceEscapeRejected, long virqsRaised, long virqsCoalesced,
         long virqsDelivered, long virqsUnbound, long flushVirqs, long totalSamples, long lostSamples,
-        long invalidBufferSamples, long corruptedBufferSamples, List<String> log) {
+        long invalidBufferSamples, long corruptedBufferSamples, long ibsBlocks, long ibsEntries, List<String> log) {
 
     public XenoprofDiagnostics {
         log = List.copyOf(log);

@@ -9,7 +9,11 @@ import java.util.Map;
 
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.xenoprof.SharedBuffer;
@@ -36,6 +40,24 @@ final class Fixtures {
         HostServiceImpl service = new HostServiceImpl();
         service.addModel(new P6PmuModel(), P6_BUNDLE);
         service.addPolicy(new SystemWidePolicy(), SYSTEMWIDE_BUNDLE);
+        return service;
+    }
+
+    static final String PPC970_BUNDLE = "org.hyperprof.pmu.ppc970";
+    static final String AMD_BUNDLE = "org.hyperprof.pmu.amd";
+
+    /**
+     * Every CPU model the project has (P6, the four AMD ones, PowerPC 970), the system-wide policy
+     * and the ELF symbol resolver, as a launch with the 970 bundle installed has them.
+     */
+    static HostServiceImpl everyModel() {
+        HostServiceImpl service = service();
+        service.addModel(new org.hyperprof.pmu.amd.AthlonPmuModel(), AMD_BUNDLE);
+        service.addModel(new org.hyperprof.pmu.amd.HammerPmuModel(), AMD_BUNDLE);
+        service.addModel(new org.hyperprof.pmu.amd.Family10PmuModel(), AMD_BUNDLE);
+        service.addModel(new org.hyperprof.pmu.amd.Family15hPmuModel(), AMD_BUNDLE);
+        service.addModel(new org.hyperprof.pmu.ppc970.Ppc970PmuModel(), PPC970_BUNDLE);
+        service.addResolver("elf", new org.hyperprof.symbols.elf.ElfResolver());
         return service;
     }
 
@@ -128,6 +150,53 @@ final class Fixtures {
      */
     static Sampled startSession(SimHost host, long count, boolean kernel, boolean user, long depth,
             int activeMaxSamples, List<Integer> active, List<Integer> passive) {
+        XenoprofCounter c = new XenoprofCounter();
+        c.ind = 0;
+        c.count = count;
+        c.enabled = 1;
+        c.event = CPU_CLK_UNHALTED;
+        c.kernel = kernel ? 1 : 0;
+        c.user = user ? 1 : 0;
+        return startSession(host, c, depth, activeMaxSamples, active, passive);
+    }
+
+    /**
+     * The host model's default event ({@code PmuModel.defaultEvent()}, a cycle count on every
+     * model) with period {@code count}, allocated by the model, as Xenoprof's counter configuration.
+     */
+    static XenoprofCounter defaultEvent(PmuModel model, long count) {
+        try {
+            EventSpec spec = EventSpec.parse(model.defaultEvent());
+            CounterConfig cc = model.allocate(List.of(new EventSpec(spec.eventName(), count, spec.unitMask(),
+                    spec.kernel(), spec.user())))[0];
+            XenoprofCounter c = new XenoprofCounter();
+            c.ind = cc.counter();
+            c.count = cc.count();
+            c.enabled = 1;
+            c.event = cc.event().code();
+            c.unitMask = cc.unitMask();
+            c.kernel = cc.kernel() ? 1 : 0;
+            c.user = cc.user() ? 1 : 0;
+            return c;
+        } catch (EventSpecException e) {
+            throw new AssertionError(model.cpuType() + " refuses its own default event: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every domain active, dom0 primary, sampling with counter configuration {@code c}. */
+    static Sampled startProfiling(SimHost host, XenoprofCounter c) {
+        return startSession(host, c, 0, 2048, host.domains().stream().map(d -> d.domid()).toList(), List.of());
+    }
+
+    /** As {@link #startSession(SimHost, long, boolean, boolean, long, int, List, List)} with any counter configuration. */
+    static Sampled startSession(SimHost host, XenoprofCounter c, long depth, int activeMaxSamples, List<Integer> active,
+            List<Integer> passive) {
+        return startSession(host, c, null, depth, activeMaxSamples, active, passive);
+    }
+
+    /** As above, storing the AMD IBS configuration {@code ibs} (when not null) after the counter. */
+    static Sampled startSession(SimHost host, XenoprofCounter c, org.hyperprof.api.xenoprof.XenoprofIbsCounter ibs,
+            long depth, int activeMaxSamples, List<Integer> active, List<Integer> passive) {
         Xenoprof x = host.xenoprof();
         Sampled sampled = new Sampled();
         ok(x, 0, XenoprofOp.INIT, new XenoprofInit());
@@ -162,14 +231,10 @@ final class Fixtures {
             ok(x, 0, XenoprofOp.SET_BACKTRACE, depth);
         }
         ok(x, 0, XenoprofOp.RESERVE_COUNTERS, null);
-        XenoprofCounter c = new XenoprofCounter();
-        c.ind = 0;
-        c.count = count;
-        c.enabled = 1;
-        c.event = CPU_CLK_UNHALTED;
-        c.kernel = kernel ? 1 : 0;
-        c.user = user ? 1 : 0;
         ok(x, 0, XenoprofOp.COUNTER, c);
+        if (ibs != null) {
+            ok(x, 0, XenoprofOp.IBS_COUNTER, ibs);
+        }
         ok(x, 0, XenoprofOp.SETUP_EVENTS, null);
         for (int domid : active) {
             ok(x, domid, XenoprofOp.ENABLE_VIRQ, null);

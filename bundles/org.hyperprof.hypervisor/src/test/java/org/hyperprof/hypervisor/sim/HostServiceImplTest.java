@@ -30,7 +30,8 @@ class HostServiceImplTest {
     @Test
     void theDefaultScenarioIsEmbeddedAndLoads() throws Exception {
         HostServiceImpl service = Fixtures.service();
-        assertEquals(List.of(HostService.DEFAULT_SCENARIO, "xen-multi-domain"), service.scenarios());
+        assertEquals(List.of(HostService.DEFAULT_SCENARIO, "xen-multi-domain", "ppc970-blade", "real-elf-userland"),
+                service.scenarios());
         Host host = service.load(HostService.DEFAULT_SCENARIO, null);
         assertSame(host, service.current().orElseThrow());
         assertNull(host.stopReason());
@@ -68,7 +69,8 @@ class HostServiceImplTest {
     @Test
     void anUnknownScenarioNameListsTheEmbeddedOnes() {
         ScenarioException e = assertThrows(ScenarioException.class, () -> Fixtures.service().load("nope", null));
-        assertTrue(e.getMessage().contains("[xen-summit-2006-network, xen-multi-domain]"), e.getMessage());
+        assertTrue(e.getMessage().contains("[xen-summit-2006-network, xen-multi-domain, ppc970-blade,"
+                + " real-elf-userland]"), e.getMessage());
     }
 
     @Test
@@ -180,5 +182,37 @@ class HostServiceImplTest {
         assertTrue(first.stopReason().contains("replaced"), first.stopReason());
         assertNull(second.stopReason());
         assertSame(second, service.current().orElseThrow());
+    }
+    @Test
+    void aCpuTypeOverrideWithAnotherModelLeavesTheScenariosPmuOptionsBehind() throws Exception {
+        HostServiceImpl service = Fixtures.everyModel();
+        SimHost ppc = (SimHost) service.load(HostService.DEFAULT_SCENARIO, "ppc64/970");
+        assertEquals(java.util.Map.of(), ppc.scenario().pmuOptions(), "lvtpc.automask is a P6 option");
+        SimHost p6 = (SimHost) service.load(HostService.DEFAULT_SCENARIO, "i386/p6");
+        assertEquals("false", p6.scenario().pmuOptions().get("lvtpc.automask"), "the scenario's own model keeps them");
+    }
+
+    @Test
+    void loadTimeOptionsOverrideTheScenariosHostAndPmuOptions() throws Exception {
+        HostServiceImpl service = Fixtures.everyModel();
+        SimHost host = (SimHost) service.load("ppc970-blade", null, java.util.Map.of("ppc.postponed", "owner"),
+                java.util.Map.of("mmcra.hvpr", "xnu"));
+        assertEquals(1L, host.counters().get("interrupts.postponed.mode.owner"));
+        assertEquals(0L, host.counters().get("interrupts.postponed.mode.ignore"));
+        assertEquals(java.util.Map.of("mmcra.hvpr", "xnu"), host.scenario().pmuOptions());
+        assertSame(host, service.current().orElseThrow());
+    }
+
+    @Test
+    void aBadLoadTimeOptionIsAScenarioErrorSayingWhatIsAllowed() {
+        HostServiceImpl service = Fixtures.everyModel();
+        ScenarioException host = assertThrows(ScenarioException.class, () -> service.load("ppc970-blade", null,
+                java.util.Map.of("ppc.postponed", "sometimes"), null));
+        assertTrue(host.getMessage().startsWith("loading ppc970-blade: ppc.postponed=sometimes"), host.getMessage());
+        assertTrue(host.getMessage().contains("ignore") && host.getMessage().contains("poll"), host.getMessage());
+        ScenarioException pmu = assertThrows(ScenarioException.class, () -> service.load("ppc970-blade", null, null,
+                java.util.Map.of("lvtpc.automask", "false")));
+        assertTrue(pmu.getMessage().contains("unknown PowerPC 970 PMU option 'lvtpc.automask'"), pmu.getMessage());
+        assertTrue(pmu.getMessage().contains("mmcra.hvpr"), pmu.getMessage());
     }
 }

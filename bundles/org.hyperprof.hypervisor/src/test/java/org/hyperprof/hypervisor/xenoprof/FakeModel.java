@@ -20,6 +20,8 @@ final class FakeModel implements PmuModel {
     private final int counters;
     private final String cpuType;
     private final EventTable events;
+    /** CPUID 0x8000001B EAX this model reports; 0 = no IBS. */
+    long ibsCaps;
 
     FakeModel(int counters) {
         this(counters, CPU_TYPE);
@@ -72,6 +74,11 @@ final class FakeModel implements PmuModel {
     @Override
     public CounterConfig[] allocate(List<EventSpec> specs) {
         throw new UnsupportedOperationException("the Xenoprof tests configure counters through XENOPROF_counter");
+    }
+
+    @Override
+    public long ibsCapabilities() {
+        return ibsCaps;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
@@ -21,6 +22,12 @@ final class FakePmu implements PhysicalPmu {
     private static final int[] NONE = new int[0];
     private int[] scripted = NONE;
     private int[] always = NONE;
+    /** The IBS configurations {@link #setupIbs} received, in order. */
+    final List<IbsConfig> ibsSetups = new ArrayList<>();
+    /** A configuration {@link #setupIbs} refuses, as a model refuses a period it cannot hold. */
+    IbsConfig refusedIbs;
+    private static final long[] NO_IBS = new long[0];
+    private long[] ibsBlock = NO_IBS;
 
     FakePmu(int cpu, PmuModel model) {
         this.cpu = cpu;
@@ -35,6 +42,29 @@ final class FakePmu implements PhysicalPmu {
     /** Every {@link #checkCounters} from now on finds these counters overflowed (no allocation per call). */
     void overflowAlways(int... counters) {
         always = counters.clone();
+    }
+
+    /** The block the next {@link #checkIbs} finds valid (marker pseudo-PC first). */
+    void ibsNext(long... entries) {
+        ibsBlock = entries.clone();
+    }
+
+    @Override
+    public void setupIbs(IbsConfig config) {
+        if (config.equals(refusedIbs)) {
+            throw new IllegalArgumentException("CPU " + cpu + ": IBS op period " + config.maxCntOp()
+                    + " is out of range 16..1048575");
+        }
+        steps.add("setupIbs");
+        ibsSetups.add(config);
+    }
+
+    @Override
+    public int checkIbs(long[] entries) {
+        int n = ibsBlock.length;
+        System.arraycopy(ibsBlock, 0, entries, 0, n);
+        ibsBlock = NO_IBS;
+        return n;
     }
 
     @Override

@@ -190,4 +190,40 @@ class XenoprofBufferTest {
         assertEquals(32 * 4096, XenoprofBuffer.bufferBytes(8189), "one vCPU's clamped buffer fills the 32 pages");
         assertEquals(32 * 4096 / 4, XenoprofBuffer.bufferBytes(2045), "four vCPUs each get a quarter");
     }
+    @Test
+    void aBlockIsWrittenWholeInOrderAcrossTheWrapAndHeadIsPublishedOnce() {
+        XenoprofBuffer b = new XenoprofBuffer(0, 8);
+        b.writeHead(5);
+        b.writeTail(5);
+        long[] block = {14, 0x7f00, 0x7f00, 0, 1, 2, 3};
+        assertEquals(ADDED, b.addBlock(block, 7, 1, 0));
+        assertEquals(4, b.head(), "5 + 7 wraps to 4");
+        for (int i = 0; i < 7; i++) {
+            int slot = (5 + i) % 8;
+            assertEquals(block[i], b.eip(slot), "entry " + i);
+            assertEquals(1, b.mode(slot));
+            assertEquals(0, b.event(slot));
+        }
+    }
+
+    @Test
+    void aBlockLargerThanTheFreeSpaceWritesNothing() {
+        XenoprofBuffer b = new XenoprofBuffer(0, 8);
+        b.add(0x1000, 0, 0);
+        b.add(0x1001, 0, 0); // 5 free
+        assertEquals(FULL, b.addBlock(new long[] {13, 1, 2, 3, 4, 5}, 6, 0, 0));
+        assertEquals(2, b.head());
+        assertEquals(0, b.eip(2));
+        assertEquals(ADDED, b.addBlock(new long[] {13, 1, 2, 3, 4}, 5, 0, 0), "exactly the free space fits");
+        assertEquals(0, b.freeSlots());
+    }
+
+    @Test
+    void aBlockThroughCorruptedIndicesWritesNothing() {
+        XenoprofBuffer b = new XenoprofBuffer(0, 8);
+        b.writeTail(9);
+        assertEquals(CORRUPTED, b.addBlock(new long[] {14, 1}, 2, 0, 0));
+        assertEquals(0, b.head());
+        assertEquals(0, b.eip(0));
+    }
 }

@@ -33,12 +33,30 @@ import java.util.Map;
  * @param xenFramePointers  whether the hypervisor was built with frame pointers, so that Xenoprof
  *                          walks call traces of Xen-mode samples ({@code xen.frame-pointers}; release
  *                          builds of Xen have none, the default)
+ * @param hostOptions       options of the host itself ({@code host.option}, see {@link HostOptions})
+ * @param interruptsOff     hypervisor functions that run with external interrupts disabled (PowerPC
+ *                          MSR[EE]=0) wherever they run ({@code ee.off})
+ * @param pollPoints        hypervisor functions at whose end the hypervisor polls the PMU's alert
+ *                          when postponed interrupts are handled by polling ({@code poll.points})
  */
 public record Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
         long seed, Map<String, String> pmuOptions, String policy, int pvKernelCpl, long timesliceMicros,
         long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
         HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
-        ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines, boolean xenFramePointers) {
+        ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines, boolean xenFramePointers,
+        Map<String, String> hostOptions, List<SymbolRef> interruptsOff, List<SymbolRef> pollPoints) {
+
+    /** A scenario without host options, EE=0 stretches or poll points. */
+    public Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
+            long seed, Map<String, String> pmuOptions, String policy, int pvKernelCpl, long timesliceMicros,
+            long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
+            HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
+            ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines, boolean xenFramePointers) {
+        this(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl, timesliceMicros,
+                accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates, contextSwitch,
+                nmiHandler, idleLoop, halt, hypervisor, domains, lines, xenFramePointers, Map.of(), List.of(),
+                List.of());
+    }
 
     /** A scenario whose hypervisor has no frame pointers (a Xen release build). */
     public Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
@@ -53,6 +71,9 @@ public record Scenario(String name, String description, String location, String 
 
     public Scenario {
         pmuOptions = Map.copyOf(pmuOptions);
+        hostOptions = Map.copyOf(hostOptions);
+        interruptsOff = List.copyOf(interruptsOff);
+        pollPoints = List.copyOf(pollPoints);
         domains = List.copyOf(domains);
         lines = Map.copyOf(lines);
         hypervisorRates = hypervisorRates.clone();
@@ -61,6 +82,27 @@ public record Scenario(String name, String description, String location, String 
     @Override
     public long[] hypervisorRates() {
         return hypervisorRates.clone();
+    }
+
+    /** How the host handles PMU interrupts postponed by MSR[EE]=0 ({@value PostponedHandling#OPTION}; default ignore). */
+    public PostponedHandling postponedHandling() {
+        String v = hostOptions.get(PostponedHandling.OPTION);
+        return v == null ? PostponedHandling.IGNORE : PostponedHandling.ofOption(v);
+    }
+
+    /**
+     * The same scenario with host options merged over its own and, when {@code pmuOptions} is not
+     * null, those PMU options instead of its own.
+     *
+     * @throws IllegalArgumentException for an unknown host option or value (see {@link HostOptions})
+     */
+    public Scenario withOptions(Map<String, String> hostOverrides, Map<String, String> pmuOptions) {
+        Map<String, String> host = HostOptions.merge(hostOptions, hostOverrides);
+        Map<String, String> pmu = pmuOptions == null ? this.pmuOptions : pmuOptions;
+        return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmu, policy, pvKernelCpl,
+                timesliceMicros, accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates,
+                contextSwitch, nmiHandler, idleLoop, halt, hypervisor, domains, lines, xenFramePointers, host,
+                interruptsOff, pollPoints);
     }
 
     /** {@code file:line} of a host statement, or the file when the statement was defaulted. */

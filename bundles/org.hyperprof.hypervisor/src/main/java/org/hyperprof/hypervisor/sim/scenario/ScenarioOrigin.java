@@ -32,6 +32,9 @@ public abstract class ScenarioOrigin {
     /** Opens a file the scenario names (a symbol file). */
     public abstract ImageSource.Content neighbour(String name);
 
+    /** The file system path of a file the scenario names, or null when it names a resource. */
+    public abstract Path neighbourFile(String name);
+
     /** An embedded scenario: a resource {@code folder/fileName} of {@code loader}. */
     public static ScenarioOrigin embedded(ClassLoader loader, String folder, String fileName) {
         Objects.requireNonNull(loader, "loader");
@@ -62,6 +65,11 @@ public abstract class ScenarioOrigin {
                 String resource = base + name;
                 return () -> openResource(loader, resource);
             }
+
+            @Override
+            public Path neighbourFile(String name) {
+                return absolute(name);
+            }
         };
     }
 
@@ -89,6 +97,11 @@ public abstract class ScenarioOrigin {
             public ImageSource.Content neighbour(String name) {
                 Path p = dir.resolve(name).normalize();
                 return () -> Files.newInputStream(p);
+            }
+
+            @Override
+            public Path neighbourFile(String name) {
+                return dir.resolve(name).normalize();
             }
         };
     }
@@ -118,6 +131,11 @@ public abstract class ScenarioOrigin {
             @Override
             public ImageSource.Content neighbour(String name) {
                 return resources.neighbour(name);
+            }
+
+            @Override
+            public Path neighbourFile(String name) {
+                return resources.neighbourFile(name);
             }
         };
     }

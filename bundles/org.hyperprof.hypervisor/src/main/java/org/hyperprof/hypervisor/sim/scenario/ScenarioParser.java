@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -48,7 +50,11 @@ public final class ScenarioParser {
     private static final List<String> HOST_KEYWORDS = List.of("scenario", "description", "cpu.type", "cpu.mhz",
             "cpu.count", "seed", "pmu.option", "vpmu.policy", "pv.kernel.cpl", "sched.timeslice.us",
             "sched.accounting.us", "sim.quantum.us", "slice.cycles", "rates", "cost.rates", "cost.switch",
-            "cost.nmi", "cost.idle", "cost.halt", "xen.frame-pointers", "hypervisor");
+            "cost.nmi", "cost.idle", "cost.halt", "xen.frame-pointers", "host.option", "ee.off", "poll.points",
+            "hypervisor");
+    /** Host statements that may be given more than once. */
+    private static final Set<String> REPEATABLE = Set.of("pmu.option", "rates", "host.option", "ee.off",
+            "poll.points");
     private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
             "symbol");
     private static final int WEIGHT_DECIMALS = 6;
@@ -81,6 +87,10 @@ public final class ScenarioParser {
     private PendingCost halt;
     private ImageSpec hypervisor;
     private boolean xenFramePointers;
+    private final Map<String, String> hostOptions = new LinkedHashMap<>();
+    /** {@code ee.off} and {@code poll.points} function names, each with its line; resolved at the end. */
+    private final Map<String, Integer> interruptsOff = new LinkedHashMap<>();
+    private final Map<String, Integer> pollPoints = new LinkedHashMap<>();
     private final Map<String, Integer> lines = new HashMap<>();
 
     // Domains under construction.
@@ -151,7 +161,7 @@ public final class ScenarioParser {
                 throw error(line, "'" + keyword + "' is a host statement; host statements come before the first"
                         + " 'domain'");
             }
-            if (!keyword.equals("pmu.option") && !keyword.equals("rates") && lines.containsKey(keyword)) {
+            if (!REPEATABLE.contains(keyword) && lines.containsKey(keyword)) {
                 throw error(line, "'" + keyword + "' is given twice (first on line " + lines.get(keyword) + ")");
             }
             lines.putIfAbsent(keyword, line);
@@ -263,6 +273,21 @@ public final class ScenarioParser {
                 }
                 xenFramePointers = t[1].equals("yes");
             }
+            case "host.option" -> {
+                arity(t, 2, line, "host.option <key>=<value>, e.g. host.option " + PostponedHandling.OPTION + "=owner");
+                String[] kv = keyValue(t[1], line, "host.option <key>=<value>");
+                if (hostOptions.containsKey(kv[0])) {
+                    throw error(line, "host.option " + kv[0] + " is given twice");
+                }
+                try {
+                    HostOptions.check(kv[0], kv[1]);
+                } catch (IllegalArgumentException e) {
+                    throw error(line, e.getMessage());
+                }
+                hostOptions.put(kv[0], kv[1]);
+            }
+            case "ee.off" -> functionList(t, line, interruptsOff, "ee.off <hypervisor function> ...");
+            case "poll.points" -> functionList(t, line, pollPoints, "poll.points <hypervisor function> ...");
             case "hypervisor" -> {
                 if (t.length < 4) {
                     throw error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]"
@@ -271,6 +296,19 @@ public final class ScenarioParser {
                 hypervisor = image(t, ImageKind.HYPERVISOR, line, "hypervisor");
             }
             default -> throw new IllegalStateException(keyword);
+        }
+    }
+
+    private void functionList(String[] t, int line, Map<String, Integer> into, String expected)
+            throws ScenarioException {
+        if (t.length < 2) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        for (int i = 1; i < t.length; i++) {
+            Integer first = into.putIfAbsent(t[i], line);
+            if (first != null) {
+                throw error(line, t[0] + " names '" + t[i] + "' twice (first on line " + first + ")");
+            }
         }
     }
 
@@ -404,7 +442,7 @@ public final class ScenarioParser {
     }
 
     private RegionBuilder startRegion(String[] t, int line) throws ScenarioException {
-        String expected = "region <name> <user|kernel|hypervisor> <image> weight=<w> [rates=<profile>]"
+        String expected = "region <name> <user|kernel|hypervisor> <image> weight=<w> [rates=<profile>] [ee=0|1]"
                 + " [<SIGNAL>=<rate> ...]";
         if (t.length < 5) {
             throw error(line, "expected '" + expected + "'");
@@ -453,6 +491,7 @@ public final class ScenarioParser {
                 case "rates" -> {
                     // applied above
                 }
+                case "ee" -> r.interruptsEnabled = eeFlag(kv[1], line);
                 default -> rate(t[i], r.rates, line);
             }
         }
@@ -463,7 +502,7 @@ public final class ScenarioParser {
     }
 
     private WeightedSymbol symbol(String[] t, int line) throws ScenarioException {
-        String expected = "symbol <function>[<caller<caller...] <weight> [<SIGNAL>=<rate> ...]";
+        String expected = "symbol <function>[<caller<caller...] <weight> [ee=0|1] [<SIGNAL>=<rate> ...]";
         if (t.length < 3) {
             throw error(line, "expected '" + expected + "'");
         }
@@ -497,10 +536,22 @@ public final class ScenarioParser {
         }
         long w = weight(t[2], line, "weight of " + chain[0]);
         long[] rates = region.rates.clone();
+        Boolean ee = null;
         for (int i = 3; i < t.length; i++) {
-            rate(t[i], rates, line);
+            if (t[i].startsWith("ee=")) {
+                ee = eeFlag(t[i].substring(3), line);
+            } else {
+                rate(t[i], rates, line);
+            }
         }
-        return new WeightedSymbol(fn, w, callers, rates, line);
+        // The symbol's own ee= first, then its region's, then the host's ee.off list of hypervisor functions.
+        if (ee == null) {
+            ee = region.interruptsEnabled;
+        }
+        if (ee == null) {
+            ee = !(region.image == hypervisor && interruptsOff.containsKey(chain[0]));
+        }
+        return new WeightedSymbol(fn, w, callers, rates, line, ee);
     }
 
     /** Whether code of an image of this kind shares the stack of code running in {@code mode}. */
@@ -517,6 +568,16 @@ public final class ScenarioParser {
             case HYPERVISOR -> "hypervisor";
             case KERNEL, MODULE -> "kernel";
             case USER, UNKNOWN -> "user";
+        };
+    }
+
+    /** {@code ee=0|1}: MSR[EE] of the code. */
+    private boolean eeFlag(String value, int line) throws ScenarioException {
+        return switch (value) {
+            case "1" -> true;
+            case "0" -> false;
+            default -> throw error(line, "ee=" + value + " is not 0 or 1 (MSR[EE] of the code: 0 = external"
+                    + " interrupts disabled, a PowerPC PMU interrupt waits until code with ee=1 runs)");
         };
     }
 
@@ -567,9 +628,17 @@ public final class ScenarioParser {
         HypervisorCost nmi = resolve(nmiHandler);
         HypervisorCost idle = resolve(idleLoop);
         SymbolRef haltFn = function(hypervisor, halt.names.get(0), halt.line);
+        List<SymbolRef> off = new ArrayList<>();
+        for (Map.Entry<String, Integer> e : interruptsOff.entrySet()) {
+            off.add(function(hypervisor, e.getKey(), e.getValue()));
+        }
+        List<SymbolRef> polls = new ArrayList<>();
+        for (Map.Entry<String, Integer> e : pollPoints.entrySet()) {
+            polls.add(function(hypervisor, e.getKey(), e.getValue()));
+        }
         return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMin, sliceMax, hypervisorRates, sw, nmi, idle,
-                haltFn, hypervisor, domains, lines, xenFramePointers);
+                haltFn, hypervisor, domains, lines, xenFramePointers, hostOptions, off, polls);
     }
 
     private HypervisorCost resolve(PendingCost cost) throws ScenarioException {
@@ -604,8 +673,10 @@ public final class ScenarioParser {
         Map<String, String> attrs = attributes(t, 4, line, expected, Set.of("bias", "format"));
         long bias = attrs.containsKey("bias") ? address(attrs.get("bias"), line) : 0;
         String format = attrs.getOrDefault("format", SYMBOL_FORMAT);
-        String fileLocation = origin.neighbourLocation(t[3]);
-        ImageSource.Content content = origin.neighbour(t[3]);
+        String file = expand(t[3], line);
+        String fileLocation = origin.neighbourLocation(file);
+        Path onDisk = origin.neighbourFile(file);
+        ImageSource.Content content = origin.neighbour(file);
         ImageSource source;
         SymbolFile symbols;
         if (format.equals(SYMBOL_FORMAT)) {
@@ -613,6 +684,7 @@ public final class ScenarioParser {
             try {
                 symbols = SymbolFile.read(source, end - bias);
             } catch (IOException e) {
+                missingFile(t, file, onDisk, line, e);
                 throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
                         + e.getMessage() + " (symbol files are named relative to the scenario, or by an absolute"
                         + " path)");
@@ -634,9 +706,11 @@ public final class ScenarioParser {
             try {
                 table = resolver.load(source);
             } catch (SymbolFileException e) {
+                missingFile(t, file, onDisk, line, e);
                 throw new ScenarioException(location + ":" + line + ": the " + format + " symbols of image '" + t[1]
                         + "' cannot be read: " + e.getMessage(), e);
             } catch (RuntimeException e) {
+                missingFile(t, file, onDisk, line, e);
                 throw new ScenarioException(location + ":" + line + ": the " + format + " resolver " + resolver
                         + " failed on image '" + t[1] + "' (" + fileLocation + "): " + e, e);
             }
@@ -647,6 +721,71 @@ public final class ScenarioParser {
             symbols = SymbolFile.of(fileLocation, table);
         }
         return new ImageSpec(t[1], kind, start, end, bias, source, symbols, line);
+    }
+
+    /**
+     * When reading an image's file failed because the file on disk is not there, says so plainly:
+     * the scenario names a real file of the machine, which this machine lacks.
+     */
+    private void missingFile(String[] t, String file, Path onDisk, int line, Exception cause)
+            throws ScenarioException {
+        if (onDisk == null || Files.isRegularFile(onDisk) || !notFound(cause)) {
+            return;
+        }
+        throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "' names the file " + onDisk
+                + (file.equals(t[3]) ? "" : " (written " + t[3] + ")") + ", which does not exist on this machine"
+                + (Files.isDirectory(onDisk) ? " as a file (it is a directory)" : "") + "; the scenario needs that"
+                + " file: install it, or change the path", cause);
+    }
+
+    /** Whether reading failed because a file was not there (somewhere in the causes). */
+    private static boolean notFound(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof java.nio.file.NoSuchFileException || c instanceof java.io.FileNotFoundException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Expands {@code ${java.home}} (the running JDK's home) and {@code ${sys:NAME}} (the Java system
+     * property NAME) in an image's file name, so that a scenario can name real files of the machine
+     * it runs on.
+     */
+    private String expand(String name, int line) throws ScenarioException {
+        int open = name.indexOf("${");
+        if (open < 0) {
+            return name;
+        }
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        while (open >= 0) {
+            int close = name.indexOf('}', open + 2);
+            if (close < 0) {
+                throw error(line, "'" + name + "' opens '${' without a closing '}'; write ${java.home} or"
+                        + " ${sys:<system property>}");
+            }
+            String variable = name.substring(open + 2, close);
+            String property;
+            if (variable.equals("java.home")) {
+                property = "java.home";
+            } else if (variable.startsWith("sys:") && variable.length() > 4) {
+                property = variable.substring(4);
+            } else {
+                throw error(line, "unknown variable ${" + variable + "} in '" + name + "'; known: ${java.home} (the"
+                        + " running JDK's home) and ${sys:<name>} (a Java system property)");
+            }
+            String value = System.getProperty(property);
+            if (value == null) {
+                throw error(line, "${" + variable + "} in '" + name + "': the system property '" + property
+                        + "' is not set in this JVM; set it (-D" + property + "=...) or write the path out");
+            }
+            out.append(name, from, open).append(value);
+            from = close + 1;
+            open = name.indexOf("${", from);
+        }
+        return out.append(name.substring(from)).toString();
     }
 
     private ImageSpec findImage(String imageName, int line) throws ScenarioException {
@@ -845,6 +984,8 @@ public final class ScenarioParser {
         ImageSpec image;
         long weight;
         long[] rates;
+        /** The region's ee= attribute, or null when not given. */
+        Boolean interruptsEnabled;
         int line;
         final List<WeightedSymbol> symbols = new ArrayList<>();
     }

@@ -10,8 +10,16 @@ import java.util.List;
  * @param callers     the return addresses' functions, innermost caller first (may be empty)
  * @param rates       per-signal rates in events per 1000 cycles, indexed by signal ordinal
  * @param line        the scenario line
+ * @param interruptsEnabled whether the code runs with external interrupts enabled (PowerPC
+ *                    MSR[EE]=1); a PMU interrupt gated by EE is postponed through code without
  */
-public record WeightedSymbol(SymbolRef symbol, long weight, List<SymbolRef> callers, long[] rates, int line) {
+public record WeightedSymbol(SymbolRef symbol, long weight, List<SymbolRef> callers, long[] rates, int line,
+        boolean interruptsEnabled) {
+
+    /** Code that runs with external interrupts enabled. */
+    public WeightedSymbol(SymbolRef symbol, long weight, List<SymbolRef> callers, long[] rates, int line) {
+        this(symbol, weight, callers, rates, line, true);
+    }
 
     public WeightedSymbol {
         callers = List.copyOf(callers);

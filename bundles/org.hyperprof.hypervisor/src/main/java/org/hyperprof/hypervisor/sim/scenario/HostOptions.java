@@ -1,0 +1,54 @@
+package org.hyperprof.hypervisor.sim.scenario;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The options of the simulated host itself (not of its PMU model): the scenario's
+ * {@code host.option <key>=<value>} statements, which a load may override. Each key is known and
+ * each value checked here, so a typo is an error rather than a silently ignored setting.
+ */
+public final class HostOptions {
+
+    /** The keys a host knows, each with what it takes. */
+    public static final Map<String, String> KNOWN = Map.of(PostponedHandling.OPTION,
+            "ignore|owner|poll: how the hypervisor handles a PMU interrupt postponed by MSR[EE]=0 (default ignore)");
+
+    private HostOptions() {
+    }
+
+    /**
+     * Checks one option.
+     *
+     * @throws IllegalArgumentException for an unknown key (naming the known ones) or a bad value
+     */
+    public static void check(String key, String value) {
+        if (key == null || !KNOWN.containsKey(key)) {
+            throw new IllegalArgumentException("unknown host option '" + key + "'; known host options: "
+                    + describe() + " (options of the CPU model are pmu.option)");
+        }
+        if (key.equals(PostponedHandling.OPTION)) {
+            PostponedHandling.ofOption(value);
+        }
+    }
+
+    /** Checks every option and returns them merged over {@code base}, in a stable order. */
+    public static Map<String, String> merge(Map<String, String> base, Map<String, String> overrides) {
+        Map<String, String> out = new LinkedHashMap<>(base);
+        if (overrides != null) {
+            for (Map.Entry<String, String> e : overrides.entrySet()) {
+                check(e.getKey(), e.getValue());
+                out.put(e.getKey(), e.getValue().strip());
+            }
+        }
+        return out;
+    }
+
+    /** The known options as {@code key (values)}. */
+    public static String describe() {
+        List<String> parts = KNOWN.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").sorted()
+                .toList();
+        return String.join(", ", parts);
+    }
+}

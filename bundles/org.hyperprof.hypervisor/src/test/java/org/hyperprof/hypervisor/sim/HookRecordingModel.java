@@ -1,0 +1,217 @@
+package org.hyperprof.hypervisor.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.IbsConfig;
+import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.SignalRates;
+
+/**
+ * A real model whose PMUs record what the engine tells them besides counting: the program counter
+ * before each stretch of code, interrupts taken and returns from interrupt. Everything else is the
+ * wrapped model's.
+ */
+final class HookRecordingModel implements PmuModel {
+    private final PmuModel model;
+    /** Per call, in order: "pc" (setProgramCounter), "advance", "ack", "rfi". */
+    final List<String> calls = new ArrayList<>();
+    /** Every program counter the engine gave. */
+    final List<Long> pcs = new ArrayList<>();
+    /** advance calls that came without a setProgramCounter since the previous advance. */
+    int advancesWithoutPc;
+
+    HookRecordingModel(PmuModel model) {
+        this.model = model;
+    }
+
+    long count(String call) {
+        return calls.stream().filter(call::equals).count();
+    }
+
+    @Override
+    public String cpuType() {
+        return model.cpuType();
+    }
+
+    @Override
+    public String displayName() {
+        return model.displayName();
+    }
+
+    @Override
+    public int counterCount() {
+        return model.counterCount();
+    }
+
+    @Override
+    public int counterWidth() {
+        return model.counterWidth();
+    }
+
+    @Override
+    public EventTable events() {
+        return model.events();
+    }
+
+    @Override
+    public String defaultEvent() {
+        return model.defaultEvent();
+    }
+
+    @Override
+    public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
+        return model.allocate(specs);
+    }
+
+    @Override
+    public long ibsCapabilities() {
+        return model.ibsCapabilities();
+    }
+
+    @Override
+    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        PhysicalPmu pmu = model.createPmu(cpu, options);
+        PmuModel self = this;
+        return new PhysicalPmu() {
+            private boolean pcGiven;
+
+            @Override
+            public int cpu() {
+                return pmu.cpu();
+            }
+
+            @Override
+            public PmuModel model() {
+                return self;
+            }
+
+            @Override
+            public long read(int register) {
+                return pmu.read(register);
+            }
+
+            @Override
+            public void write(int register, long value) {
+                pmu.write(register, value);
+            }
+
+            @Override
+            public int[] counterRegisters() {
+                return pmu.counterRegisters();
+            }
+
+            @Override
+            public int[] controlRegisters() {
+                return pmu.controlRegisters();
+            }
+
+            @Override
+            public void reserve() {
+                pmu.reserve();
+            }
+
+            @Override
+            public void setup(CounterConfig[] configs) {
+                pmu.setup(configs);
+            }
+
+            @Override
+            public void start() {
+                pmu.start();
+            }
+
+            @Override
+            public void stop() {
+                pmu.stop();
+            }
+
+            @Override
+            public void release() {
+                pmu.release();
+            }
+
+            @Override
+            public int checkCounters(OverflowSink sink) {
+                return pmu.checkCounters(sink);
+            }
+
+            @Override
+            public long cyclesUntilOverflow(SignalRates rates, int cpl) {
+                return pmu.cyclesUntilOverflow(rates, cpl);
+            }
+
+            @Override
+            public void advance(long cycles, SignalRates rates, int cpl) {
+                if (!pcGiven) {
+                    advancesWithoutPc++;
+                }
+                pcGiven = false;
+                calls.add("advance");
+                pmu.advance(cycles, rates, cpl);
+            }
+
+            @Override
+            public boolean interruptPending() {
+                return pmu.interruptPending();
+            }
+
+            @Override
+            public void acknowledgeInterrupt() {
+                calls.add("ack");
+                pmu.acknowledgeInterrupt();
+            }
+
+            @Override
+            public boolean gatedByExternalInterruptEnable() {
+                return pmu.gatedByExternalInterruptEnable();
+            }
+
+            @Override
+            public long sampledAddress() {
+                return pmu.sampledAddress();
+            }
+
+            @Override
+            public int sampledCpl() {
+                return pmu.sampledCpl();
+            }
+
+            @Override
+            public boolean alertPending() {
+                return pmu.alertPending();
+            }
+
+            @Override
+            public void setProgramCounter(long pc) {
+                pcGiven = true;
+                calls.add("pc");
+                pcs.add(pc);
+                pmu.setProgramCounter(pc);
+            }
+
+            @Override
+            public void returnFromInterrupt() {
+                calls.add("rfi");
+                pmu.returnFromInterrupt();
+            }
+
+            @Override
+            public void setupIbs(IbsConfig config) {
+                pmu.setupIbs(config);
+            }
+
+            @Override
+            public int checkIbs(long[] entries) {
+                return pmu.checkIbs(entries);
+            }
+        };
+    }
+}
