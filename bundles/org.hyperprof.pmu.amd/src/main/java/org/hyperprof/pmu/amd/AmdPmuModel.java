@@ -7,9 +7,9 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
+import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -17,11 +17,10 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.UnitMask;
 
 /**
  * What the AMD models share: the event table read from the family's resources, event checking
- * and counter allocation, and one {@link AmdPmu} register file per physical CPU. Each cpu.type is
+ * and counter allocation (a {@link CounterAllocator} over the family's counters), and one {@link AmdPmu} register file per physical CPU. Each cpu.type is
  * its own small DS component subclass.
  *
  * <p>Options of {@link #createPmu}:
@@ -42,11 +41,16 @@ abstract class AmdPmuModel implements PmuModel {
     private final EventTable table;
     /** Event code (0-0xFFF) to Signal ordinal (-1: no event with that code); the first table entry of a code wins. */
     private final int[] signalByCode;
+    /** Checks events against the table and places them on the family's counters. */
+    private final CounterAllocator allocator;
 
     AmdPmuModel(AmdFamily family) {
         this.family = family;
         this.table = loadTable(family);
         this.signalByCode = signalsByCode(table, family.maxEventCode());
+        this.allocator = new CounterAllocator(table, family.cpuType(), family.displayName(), DEFAULT_EVENT,
+                family.counters(), AmdRegisters.MAX_COUNT, "the AMD driver detects overflow as bit 31 clearing in a"
+                        + " counter preloaded with -count");
     }
 
     private static EventTable loadTable(AmdFamily family) {
@@ -127,131 +131,7 @@ abstract class AmdPmuModel implements PmuModel {
 
     @Override
     public final CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
-        if (specs == null || specs.isEmpty()) {
-            throw new EventSpecException("no event given; give at least one, e.g. the default " + DEFAULT_EVENT);
-        }
-        int n = specs.size();
-        int counters = family.counters();
-        if (n > counters) {
-            throw new EventSpecException(n + " events given, but the " + displayName() + " (" + cpuType()
-                    + ") has only " + counters + " counters; give at most " + counters + " events");
-        }
-        EventDescriptor[] events = new EventDescriptor[n];
-        long[] unitMasks = new long[n];
-        for (int i = 0; i < n; i++) {
-            EventSpec spec = specs.get(i);
-            if (spec == null) {
-                throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
-            }
-            events[i] = checkedEvent(spec);
-            unitMasks[i] = checkedUnitMask(spec, events[i]);
-        }
-        int[] assigned = new int[n];
-        if (!assign(events, 0, 0L, assigned, counters)) {
-            throw new EventSpecException(noCounterMessage(events, counters));
-        }
-        CounterConfig[] configs = new CounterConfig[n];
-        for (int i = 0; i < n; i++) {
-            EventSpec spec = specs.get(i);
-            configs[i] = new CounterConfig(assigned[i], events[i], spec.count(), unitMasks[i], spec.kernel(),
-                    spec.user());
-        }
-        return configs;
-    }
-
-    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
-        String name = spec.eventName();
-        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
-        if (event == null) {
-            String hint = "";
-            if (name != null) {
-                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
-                if (caseless != null) {
-                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
-                }
-            }
-            throw new EventSpecException("unknown event '" + name + "' for CPU type " + cpuType() + " ("
-                    + displayName() + ")" + hint + "; allowed events: " + table.namesText());
-        }
-        if (spec.count() < event.minimumCount()) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name()
-                    + " is below its minimum of " + event.minimumCount() + " on " + cpuType()
-                    + "; give a count of at least " + event.minimumCount());
-        }
-        if (spec.count() > AmdRegisters.MAX_COUNT) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
-                    + AmdRegisters.MAX_COUNT + ": the AMD driver detects overflow as bit 31 clearing in a counter"
-                    + " preloaded with -count; give a count of at most " + AmdRegisters.MAX_COUNT);
-        }
-        if (!spec.kernel() && !spec.user()) {
-            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode;"
-                    + " set kernel or user to 1");
-        }
-        return event;
-    }
-
-    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
-        UnitMask um = event.unitMask();
-        if (spec.unitMask() == -1) {
-            return um.defaultValue();
-        }
-        if (!um.allows(spec.unitMask())) {
-            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s",
-                    spec.unitMask(), event.name(), um.name(), um.describeAllowed()));
-        }
-        return spec.unitMask();
-    }
-
-    /**
-     * Finds a counter for every event, events in order and counters lowest first, backtracking
-     * when a later event needs a counter an earlier one took (family 15h: DISPATCHED_FPU_OPS needs
-     * counter 3, so an earlier RETIRED_INSTRUCTIONS moves off it).
-     */
-    private static boolean assign(EventDescriptor[] events, int index, long used, int[] assigned, int counters) {
-        if (index == events.length) {
-            return true;
-        }
-        for (int c = 0; c < counters; c++) {
-            if ((used & (1L << c)) == 0 && events[index].canUseCounter(c)) {
-                assigned[index] = c;
-                if (assign(events, index + 1, used | (1L << c), assigned, counters)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Explains a failed assignment with the first event that finds its counters taken. */
-    private static String noCounterMessage(EventDescriptor[] events, int counters) {
-        StringBuilder usable = new StringBuilder();
-        for (EventDescriptor e : events) {
-            usable.append(usable.length() == 0 ? "" : ", ").append(e.name()).append(" can use counter(s) ")
-                    .append(e.countersText());
-        }
-        String[] takenBy = new String[counters];
-        for (EventDescriptor e : events) {
-            int free = -1;
-            for (int c = 0; c < counters && free < 0; c++) {
-                if (takenBy[c] == null && e.canUseCounter(c)) {
-                    free = c;
-                }
-            }
-            if (free >= 0) {
-                takenBy[free] = e.name();
-                continue;
-            }
-            StringBuilder taken = new StringBuilder();
-            for (int c = 0; c < counters; c++) {
-                if (e.canUseCounter(c)) {
-                    taken.append(taken.length() == 0 ? "" : ", ").append("counter ").append(c).append(" is taken by ")
-                            .append(takenBy[c]);
-                }
-            }
-            return "no free counter for " + e.name() + ": it can use counter(s) " + e.countersText() + " and "
-                    + taken + " (" + usable + "); choose events that can run on different counters";
-        }
-        return "the events do not fit the counters (" + usable + ")";
+        return allocator.allocate(specs);
     }
 
     @Override

@@ -5,12 +5,12 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.StringJoiner;
 
+import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -18,7 +18,6 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.UnitMask;
 
 /**
  * A Pentium 4 / NetBurst model: the wiring and OProfile's binding table, OProfile's event table
@@ -54,6 +53,8 @@ class P4PmuModel implements PmuModel {
     private final P4Wiring wiring;
     /** [unit * 64 + ESCR event select] to Signal ordinal, from the full i386/p4 table; -1 for none. */
     private final int[] signalByUnitEvent;
+    /** Checks events against the table and places them on this logical CPU's counters. */
+    private final CounterAllocator allocator;
 
     P4PmuModel(String cpuType, String displayName, boolean hyperThreading) {
         this.cpuType = cpuType;
@@ -79,6 +80,7 @@ class P4PmuModel implements PmuModel {
             throw new IllegalStateException("the " + cpuType + " model data shipped in bundle " + BUNDLE
                     + " is unreadable: " + e.getMessage(), e);
         }
+        this.allocator = allocator();
     }
 
     private static Reader resource(String name) {
@@ -153,142 +155,27 @@ class P4PmuModel implements PmuModel {
 
     @Override
     public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
-        if (specs == null || specs.isEmpty()) {
-            throw new EventSpecException("no event given; give at least one, e.g. the default " + DEFAULT_EVENT);
-        }
-        int n = specs.size();
-        if (n > counterCount()) {
-            throw new EventSpecException(n + " events given, but the " + displayName + " has only " + counterCount()
-                    + " counters per logical CPU; give at most " + counterCount() + " events");
-        }
-        EventDescriptor[] events = new EventDescriptor[n];
-        long[] unitMasks = new long[n];
-        for (int i = 0; i < n; i++) {
-            EventSpec spec = specs.get(i);
-            if (spec == null) {
-                throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
-            }
-            events[i] = checkedEvent(spec);
-            unitMasks[i] = checkedUnitMask(spec, events[i]);
-        }
-        int[] assigned = new int[n];
-        if (!assign(events, 0, 0L, assigned)) {
-            throw new EventSpecException(noCounterMessage(events));
-        }
-        CounterConfig[] configs = new CounterConfig[n];
-        for (int i = 0; i < n; i++) {
-            EventSpec spec = specs.get(i);
-            configs[i] = new CounterConfig(assigned[i], events[i], spec.count(), unitMasks[i], spec.kernel(),
-                    spec.user());
-        }
-        return configs;
-    }
-
-    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
-        String name = spec.eventName();
-        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
-        if (event == null) {
-            String hint = "";
-            if (name != null) {
-                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
-                if (caseless != null) {
-                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
-                }
-            }
-            throw new EventSpecException("unknown event '" + name + "' for CPU type " + cpuType + " (" + displayName
-                    + ")" + hint + "; allowed events: " + table.namesText());
-        }
-        if (spec.count() < event.minimumCount()) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is below its minimum of "
-                    + event.minimumCount() + " on " + cpuType + "; give a count of at least " + event.minimumCount());
-        }
-        if (spec.count() > P4Registers.MAX_COUNT) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
-                    + P4Registers.MAX_COUNT + ": the handler takes bit 31 of the -count preload clearing as an"
-                    + " overflow; give a count of at most " + P4Registers.MAX_COUNT);
-        }
-        if (!spec.kernel() && !spec.user()) {
-            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode; set kernel or user to 1");
-        }
-        return event;
-    }
-
-    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
-        UnitMask um = event.unitMask();
-        if (spec.unitMask() == -1) {
-            return um.defaultValue();
-        }
-        if (!um.allows(spec.unitMask())) {
-            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s",
-                    spec.unitMask(), event.name(), um.name(), um.describeAllowed()));
-        }
-        return spec.unitMask();
+        return allocator.allocate(specs);
     }
 
     /**
-     * Finds a counter for every event, events in order and counters lowest first, backtracking.
-     * The events of one counter group share its pair of OProfile counters (BPU 0/4, MS 1/5,
-     * FLAME 2/6, IQ 3/7), one per half, so a group holds at most two events at a time.
+     * Allocation on OProfile's counters of one logical CPU, named by their hardware counters
+     * ({@code 0 (BPU_COUNTER0)}). The table's {@code counters:} field holds the P4 rule: an event
+     * may use only the pair of counters of its group (BPU 0/4, MS 1/5, FLAME 2/6, IQ 3/7), one per
+     * half, so a group holds at most two events at a time; on i386/p4-ht a logical CPU has one
+     * half, so one event per group.
      */
-    private boolean assign(EventDescriptor[] events, int index, long used, int[] assigned) {
-        if (index == events.length) {
-            return true;
-        }
+    private CounterAllocator allocator() {
+        List<String> names = new ArrayList<>();
         for (int c = 0; c < counterCount(); c++) {
-            if ((used & (1L << c)) == 0 && events[index].canUseCounter(c)) {
-                assigned[index] = c;
-                if (assign(events, index + 1, used | (1L << c), assigned)) {
-                    return true;
-                }
-            }
+            names.add(P4Registers.counterName(wiring.hardwareCounter(c)));
         }
-        return false;
-    }
-
-    /** OProfile counter {@code c} with its hardware counter, e.g. {@code 0 (BPU_COUNTER0)}. */
-    private String counterText(int c) {
-        return c + " (" + P4Registers.counterName(wiring.hardwareCounter(c)) + ")";
-    }
-
-    private String countersText(EventDescriptor e) {
-        StringJoiner j = new StringJoiner(", ");
-        for (int c = 0; c < counterCount(); c++) {
-            if (e.canUseCounter(c)) {
-                j.add(counterText(c));
-            }
-        }
-        return j.toString();
-    }
-
-    /** Explains a failed assignment with the first event that finds its counters taken. */
-    private String noCounterMessage(EventDescriptor[] events) {
-        StringJoiner usable = new StringJoiner("; ");
-        for (EventDescriptor e : events) {
-            usable.add(e.name() + " can use counter(s) " + countersText(e));
-        }
-        String[] takenBy = new String[counterCount()];
-        for (EventDescriptor e : events) {
-            int free = -1;
-            for (int c = 0; c < takenBy.length && free < 0; c++) {
-                if (takenBy[c] == null && e.canUseCounter(c)) {
-                    free = c;
-                }
-            }
-            if (free >= 0) {
-                takenBy[free] = e.name();
-                continue;
-            }
-            StringJoiner taken = new StringJoiner(", ");
-            for (int c = 0; c < takenBy.length; c++) {
-                if (e.canUseCounter(c)) {
-                    taken.add("counter " + c + " is taken by " + takenBy[c]);
-                }
-            }
-            return "no free counter for " + e.name() + ": it can use counter(s) " + countersText(e) + " and " + taken
-                    + " (" + usable + "); events of one counter group share its counters, so choose events of"
-                    + " different groups";
-        }
-        return "the events do not fit the counters (" + usable + ")";
+        return new CounterAllocator(table, cpuType, displayName, DEFAULT_EVENT, counterCount(), P4Registers.MAX_COUNT,
+                "the handler takes bit 31 of the -count preload clearing as an overflow")
+                .withCounterNoun("counters per logical CPU")
+                .withCounterNames(names)
+                .withSharingAdvice("events of one counter group share its counters, so choose events of different"
+                        + " groups");
     }
 
     @Override

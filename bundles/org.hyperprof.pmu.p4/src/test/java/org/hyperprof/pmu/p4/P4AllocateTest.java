@@ -66,7 +66,10 @@ class P4AllocateTest {
     void onP4HtEachGroupHasOneCounterPerLogicalCpu() {
         EventSpecException e = assertThrows(EventSpecException.class,
                 () -> configs(P4_HT, "GLOBAL_POWER_EVENTS:6000", "BPU_FETCH_REQUEST:6000"));
-        assertTrue(e.getMessage().contains("counter 0 is taken by GLOBAL_POWER_EVENTS"), e.getMessage());
+        assertTrue(e.getMessage().contains("no free counter for BPU_FETCH_REQUEST: it can use counter(s) 0"
+                + " (BPU_COUNTER0) and counter 0 is taken by GLOBAL_POWER_EVENTS"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("events of one counter group share its counters, so choose events of"
+                + " different groups"), e.getMessage());
     }
 
     @Test

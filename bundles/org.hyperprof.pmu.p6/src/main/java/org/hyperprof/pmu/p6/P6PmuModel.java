@@ -9,9 +9,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
+import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -19,7 +19,6 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.UnitMask;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -54,12 +53,15 @@ public final class P6PmuModel implements PmuModel {
     private final int[] signalByCode;
     /** This model and its siblings for the other P6 parts, sharing one table. */
     private final Map<P6Variant, P6PmuModel> family;
+    /** Checks events against the table and places them on PerfCtr0/1, in this part's name. */
+    private final CounterAllocator allocator;
 
     /** The generic P6 model ({@code PIII}), with the event table read from the bundle's resources. */
     public P6PmuModel() {
         this.variant = P6Variant.PIII;
         this.table = loadTable();
         this.signalByCode = signalsByCode(table);
+        this.allocator = allocator(table, variant);
         Map<P6Variant, P6PmuModel> members = new EnumMap<>(P6Variant.class);
         this.family = Collections.unmodifiableMap(members);
         for (P6Variant v : P6Variant.values()) {
@@ -72,6 +74,14 @@ public final class P6PmuModel implements PmuModel {
         this.table = generic.table;
         this.signalByCode = generic.signalByCode;
         this.family = generic.family;
+        this.allocator = allocator(table, variant);
+    }
+
+    private static CounterAllocator allocator(EventTable table, P6Variant part) {
+        return new CounterAllocator(table, CPU_TYPE_VALUE, part.displayName(), DEFAULT_EVENT, P6Registers.COUNTERS,
+                P6Registers.MAX_COUNT, "P6 counters are preloaded with -count through their low 32 bits and overflow"
+                        + " is seen as bit 31 clearing")
+                .withCounterNoun("counters (PerfCtr0, PerfCtr1)");
     }
 
     private static EventTable loadTable() {
@@ -136,131 +146,7 @@ public final class P6PmuModel implements PmuModel {
 
     @Override
     public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
-        if (specs == null || specs.isEmpty()) {
-            throw new EventSpecException("no event given; give at least one, e.g. the default " + DEFAULT_EVENT);
-        }
-        int n = specs.size();
-        if (n > P6Registers.COUNTERS) {
-            throw new EventSpecException(n + " events given, but the " + displayName() + " has only "
-                    + P6Registers.COUNTERS + " counters (PerfCtr0, PerfCtr1); give at most " + P6Registers.COUNTERS
-                    + " events");
-        }
-        EventDescriptor[] events = new EventDescriptor[n];
-        long[] unitMasks = new long[n];
-        for (int i = 0; i < n; i++) {
-            EventSpec spec = specs.get(i);
-            if (spec == null) {
-                throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
-            }
-            events[i] = checkedEvent(spec);
-            unitMasks[i] = checkedUnitMask(spec, events[i]);
-        }
-        int[] counters = new int[n];
-        if (!assign(events, 0, 0L, counters)) {
-            throw new EventSpecException(noCounterMessage(events));
-        }
-        CounterConfig[] configs = new CounterConfig[n];
-        for (int i = 0; i < n; i++) {
-            EventSpec spec = specs.get(i);
-            configs[i] = new CounterConfig(counters[i], events[i], spec.count(), unitMasks[i], spec.kernel(),
-                    spec.user());
-        }
-        return configs;
-    }
-
-    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
-        String name = spec.eventName();
-        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
-        if (event == null) {
-            String hint = "";
-            if (name != null) {
-                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
-                if (caseless != null) {
-                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
-                }
-            }
-            throw new EventSpecException("unknown event '" + name + "' for CPU type " + CPU_TYPE_VALUE + " ("
-                    + displayName() + ")" + hint + "; allowed events: " + table.namesText());
-        }
-        if (spec.count() < event.minimumCount()) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name()
-                    + " is below its minimum of " + event.minimumCount() + "; give a count of at least "
-                    + event.minimumCount());
-        }
-        if (spec.count() > P6Registers.MAX_COUNT) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
-                    + P6Registers.MAX_COUNT + ": P6 counters are preloaded with -count through their low 32 bits"
-                    + " and overflow is seen as bit 31 clearing; give a count of at most " + P6Registers.MAX_COUNT);
-        }
-        if (!spec.kernel() && !spec.user()) {
-            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode;"
-                    + " set kernel or user to 1");
-        }
-        return event;
-    }
-
-    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
-        UnitMask um = event.unitMask();
-        if (spec.unitMask() == -1) {
-            return um.defaultValue();
-        }
-        if (!um.allows(spec.unitMask())) {
-            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s",
-                    spec.unitMask(), event.name(), um.name(), um.describeAllowed()));
-        }
-        return spec.unitMask();
-    }
-
-    /**
-     * Finds a counter for every event, events in order and counters lowest first, backtracking
-     * when a later event needs a counter an earlier one took (as OProfile's counter allocator does:
-     * {@code CPU_CLK_UNHALTED,FLOPS} puts CPU_CLK_UNHALTED on counter 1 because FLOPS needs 0).
-     */
-    private static boolean assign(EventDescriptor[] events, int index, long used, int[] counters) {
-        if (index == events.length) {
-            return true;
-        }
-        for (int c = 0; c < P6Registers.COUNTERS; c++) {
-            if ((used & (1L << c)) == 0 && events[index].canUseCounter(c)) {
-                counters[index] = c;
-                if (assign(events, index + 1, used | (1L << c), counters)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Explains a failed assignment with the first event that finds its counters taken. */
-    private static String noCounterMessage(EventDescriptor[] events) {
-        StringBuilder usable = new StringBuilder();
-        for (EventDescriptor e : events) {
-            usable.append(usable.length() == 0 ? "" : ", ").append(e.name()).append(" can use counter(s) ")
-                    .append(e.countersText());
-        }
-        String[] takenBy = new String[P6Registers.COUNTERS];
-        for (EventDescriptor e : events) {
-            int free = -1;
-            for (int c = 0; c < P6Registers.COUNTERS && free < 0; c++) {
-                if (takenBy[c] == null && e.canUseCounter(c)) {
-                    free = c;
-                }
-            }
-            if (free >= 0) {
-                takenBy[free] = e.name();
-                continue;
-            }
-            StringBuilder taken = new StringBuilder();
-            for (int c = 0; c < P6Registers.COUNTERS; c++) {
-                if (e.canUseCounter(c)) {
-                    taken.append(taken.length() == 0 ? "" : ", ").append("counter ").append(c).append(" is taken by ")
-                            .append(takenBy[c]);
-                }
-            }
-            return "no free counter for " + e.name() + ": it can use counter(s) " + e.countersText() + " and "
-                    + taken + " (" + usable + "); choose events that can run on different counters";
-        }
-        return "the events do not fit the counters (" + usable + ")";
+        return allocator.allocate(specs);
     }
 
     @Override

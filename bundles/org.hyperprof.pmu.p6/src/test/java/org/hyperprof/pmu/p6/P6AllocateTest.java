@@ -125,6 +125,16 @@ class P6AllocateTest {
     }
 
     @Test
+    void eachPartNamesItselfAndItsTwoCountersInAllocationMessages() {
+        var pentiumM = fixture.model.createPmu(0, java.util.Map.of("variant", "p6_mobile")).model();
+        EventSpecException e = assertThrows(EventSpecException.class, () -> pentiumM.allocate(List.of(
+                EventSpec.parse("CPU_CLK_UNHALTED:6000"), EventSpec.parse("INST_RETIRED:6000"),
+                EventSpec.parse("UOPS_RETIRED:6000"))));
+        assertTrue(e.getMessage().contains("the " + pentiumM.displayName() + " (i386/p6) has only 2 counters (PerfCtr0,"
+                + " PerfCtr1)"), e.getMessage());
+    }
+
+    @Test
     void noEventsAtAllIsRejectedNamingTheDefault() {
         EventSpecException e = assertThrows(EventSpecException.class, () -> fixture.model.allocate(List.of()));
         assertTrue(e.getMessage().contains("CPU_CLK_UNHALTED:100000:0:1:1"), e.getMessage());

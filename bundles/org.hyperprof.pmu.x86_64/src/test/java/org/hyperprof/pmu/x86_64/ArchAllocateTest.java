@@ -93,6 +93,27 @@ class ArchAllocateTest {
     }
 
     @Test
+    void unknownEventsLeaveOutTheEventsCpuidMarksUnavailable() {
+        PmuModel noLlcMisses = ARCH.createPmu(0, Map.of("cpuid.ebx", "0x10")).model();
+        EventSpecException e = assertThrows(EventSpecException.class, () -> configs(noLlcMisses, "LLC_MISS:6000"));
+        assertTrue(e.getMessage().contains("allowed events: CPU_CLK_UNHALTED, INST_RETIRED, UNHALTED_REFERENCE_CYCLES,"
+                + " LLC_REFS, BR_INST_RETIRED"), e.getMessage());
+        assertTrue(!e.getMessage().contains("LLC_MISSES"), e.getMessage());
+    }
+
+    @Test
+    void noCounterMessagesNameTheIa32PmcRegisters() {
+        EventSpecException e = assertThrows(EventSpecException.class,
+                () -> configs(CORE2, "ITLB_MISS_RETIRED:500", "MEM_LOAD_RETIRED:500"));
+        assertTrue(e.getMessage().contains("it can use counter(s) 0 (IA32_PMC0) and counter 0 is taken by"
+                + " ITLB_MISS_RETIRED"), e.getMessage());
+        e = assertThrows(EventSpecException.class, () -> configs(CORE2, "CPU_CLK_UNHALTED:6000", "INST_RETIRED:6000",
+                "UOPS_RETIRED:6000"));
+        assertTrue(e.getMessage().contains("counters (CPUID.0AH EAX[15:8]): 0 (IA32_PMC0), 1 (IA32_PMC1)"),
+                e.getMessage());
+    }
+
+    @Test
     void aCountBelowTheMinimumIsRefused() {
         EventSpecException e = assertThrows(EventSpecException.class, () -> configs(ARCH, "CPU_CLK_UNHALTED:5999"));
         assertTrue(e.getMessage().contains("below its minimum of 6000"), e.getMessage());
