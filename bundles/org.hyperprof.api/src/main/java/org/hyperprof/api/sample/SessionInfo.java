@@ -28,6 +28,22 @@ public record SessionInfo(long sessionId, String source, String hostName, String
         domains = Map.copyOf(domains);
     }
 
+    /**
+     * Position in {@link #counters()} of each counter number a {@link SampleBatch} carries in
+     * {@code counter} (the hardware counter that overflowed, {@link CounterConfig#counter()}),
+     * indexed by {@code counter & 0xFF}; -1 for a number the session did not configure. Counter
+     * numbers need not be 0, 1, ...: a PowerPC 970 event sits on the counter its group names.
+     * Consumers compute it once per session.
+     */
+    public int[] counterSlots() {
+        int[] slots = new int[256];
+        java.util.Arrays.fill(slots, -1);
+        for (int i = 0; i < counters.size(); i++) {
+            slots[counters.get(i).counter() & 0xFF] = i;
+        }
+        return slots;
+    }
+
     /** The domain's name, or {@code domain<N>}. */
     public String domainName(int domid) {
         return domains.getOrDefault(domid, "domain" + domid);

@@ -28,6 +28,8 @@ final class DomainTally {
     private final long[] lastBatchPerCounter;
     private final long[] sinceStartPerCounter;
 
+    private final int[] counterSlots;
+
     private long batches;
     /** Samples naming a counter the session does not have: counted here, never attributed. */
     private long unattributed;
@@ -35,6 +37,7 @@ final class DomainTally {
     DomainTally(SessionInfo session) {
         this.session = session;
         this.counters = Math.max(1, session.counters().size());
+        this.counterSlots = session.counterSlots();
         this.lastBatch = new long[domains.length * counters];
         this.sinceStart = new long[domains.length * counters];
         this.lastBatchPerCounter = new long[counters];
@@ -46,8 +49,10 @@ final class DomainTally {
         Arrays.fill(lastBatch, 0, domainCount * counters, 0);
         Arrays.fill(lastBatchPerCounter, 0);
         for (int i = 0; i < batch.size; i++) {
-            int counter = batch.counter[i];
-            if (counter < 0 || counter >= session.counters().size()) {
+            // batch.counter holds the hardware counter's number; counterSlots maps it to the
+            // position in session.counters() (a 970 event may sit on counter 1 alone).
+            int counter = counterSlots[batch.counter[i] & 0xFF];
+            if (counter < 0) {
                 unattributed++;
                 continue;
             }

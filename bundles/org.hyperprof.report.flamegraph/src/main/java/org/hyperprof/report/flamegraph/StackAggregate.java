@@ -28,6 +28,8 @@ final class StackAggregate {
 
     final SessionInfo info;
     private final int counterCount;
+    /** Counter number (Xenoprof's event field) to position in the session's counter list. */
+    private final int[] counterSlots;
     private final StackTrie trie = new StackTrie();
 
     /** Samples that ended at each trie node, per counter; a counter's array is made at its first sample. */
@@ -50,6 +52,7 @@ final class StackAggregate {
         }
         this.info = info;
         this.counterCount = info.counters().size();
+        this.counterSlots = info.counterSlots();
         this.selfSamples = new long[counterCount][];
     }
 
@@ -79,7 +82,7 @@ final class StackAggregate {
                 node = trie.child(node, StackTrie.codeFrame(batch.chainSymbol[c], batch.chainImage[c]));
             }
             node = trie.child(node, StackTrie.codeFrame(batch.symbol[i], batch.image[i]));
-            countsOf(batch.counter[i], node)[node]++;
+            countsOf(counterSlots[batch.counter[i] & 0xFF], node)[node]++;
             samples++;
         }
         batches++;
@@ -117,9 +120,9 @@ final class StackAggregate {
         if (batch.vcpu[i] < 0) {
             return "vCPU " + batch.vcpu[i] + " is negative";
         }
-        int c = batch.counter[i];
+        int c = counterSlots[batch.counter[i] & 0xFF];
         if (c < 0 || c >= counterCount) {
-            return "counter " + c + " is not one of the session's " + counterCount + " counters";
+            return "counter " + batch.counter[i] + " is not one of the session's " + counterCount + " counters";
         }
         if (batch.mode[i] < 0) {
             return "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";

@@ -44,6 +44,8 @@ final class SessionAggregate {
 
     final SessionInfo info;
     private final int counterCount;
+    /** Counter number (Xenoprof's event field) to position in the session's counter list. */
+    private final int[] counterSlots;
 
     private final LongPairIds contexts = new LongPairIds(16, MAX_CONTEXTS);
     private final LongIntCounts imageSamples = new LongIntCounts(64);
@@ -101,6 +103,7 @@ final class SessionAggregate {
         }
         this.info = info;
         this.counterCount = info.counters().size();
+        this.counterSlots = info.counterSlots();
         this.addresses = new LongPairIds(1024, maxAddresses);
         this.arcs = new LongPairIds(256, maxArcs);
         Arrays.fill(symbolStamp, -1);
@@ -163,7 +166,7 @@ final class SessionAggregate {
         for (int i = 0; i < batch.size; i++) {
             int d = domain[i];
             int v = vcpu[i];
-            int c = counter[i];
+            int c = counterSlots[counter[i] & 0xFF];
             int img = image[i];
             int sym = symbol[i];
             if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0 || img < 0
@@ -400,7 +403,7 @@ final class SessionAggregate {
             return;
         }
         int d = batch.domain[i];
-        int c = batch.counter[i];
+        int c = counterSlots[batch.counter[i] & 0xFF];
         String why;
         if (reason != null) {
             why = reason;
@@ -409,7 +412,8 @@ final class SessionAggregate {
         } else if (batch.vcpu[i] < 0) {
             why = "vcpu " + batch.vcpu[i] + " is negative (vCPU ids count from 0)";
         } else if (c < 0 || c >= counterCount) {
-            why = "counter " + c + " is not one of the session's " + counterCount + " counters";
+            why = "counter " + batch.counter[i] + " is not one of the session's " + counterCount + " counters "
+                    + info.counters().stream().map(k -> String.valueOf(k.counter())).toList();
         } else if (batch.mode[i] < 0) {
             why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
         } else {

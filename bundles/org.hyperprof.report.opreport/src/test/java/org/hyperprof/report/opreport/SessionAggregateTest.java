@@ -46,6 +46,20 @@ class SessionAggregateTest {
     }
 
     @Test
+    void aSessionWhoseOnlyCounterIsNumberOneCountsItsSamples() {
+        // A PowerPC 970 event sits on the counter its group names: the session's only counter may be
+        // number 1, and samples carry that number, not a position in the counter list.
+        NetworkSession ppc = new NetworkSession(9, NetworkSession.INSTRUCTIONS_50000);
+        SessionAggregate a = new SessionAggregate(ppc.info);
+        a.accept(new Batches(9).add(6, NetworkSession.DOM0, CpuMode.KERNEL, 1, ppc.e1000, ppc.e1000Intr)
+                .add(2, NetworkSession.DOM0, CpuMode.KERNEL, 0, ppc.e1000, ppc.e1000Intr).build());
+        assertEquals(6, a.imageSamples(NetworkSession.DOM0, 0, ppc.e1000), "counter 1 is the session's first");
+        assertEquals(2, a.snapshot().rejectedSamples(), "counter 0 was not configured");
+        assertTrue(a.snapshot().firstRejection().contains("counter 0 is not one of the session's 1 counters [1]"),
+                a.snapshot().firstRejection());
+    }
+
+    @Test
     void idsOutsideTheDictionaryAreRejectedAndCountedWhileTheRestOfTheBatchCounts() {
         aggregate.accept(new Batches(7).add(5, NetworkSession.DOM0, CpuMode.KERNEL, 0, net.e1000, net.e1000Intr)
                 .add(2, NetworkSession.DOM0, CpuMode.KERNEL, 0, 999, -1)

@@ -34,6 +34,8 @@ final class SessionStacks {
     final SessionInfo info;
     private final long startedMillis;
     private final int counterCount;
+    /** Counter number (Xenoprof's event field) to position in the session's counter list. */
+    private final int[] counterSlots;
     private final LocationTable locations;
     private final StackTable stacks;
 
@@ -61,6 +63,7 @@ final class SessionStacks {
         this.info = info;
         this.startedMillis = startedMillis;
         this.counterCount = info.counters().size();
+        this.counterSlots = info.counterSlots();
         this.locations = new LocationTable(exactLocationLimit);
         this.stacks = new StackTable(counterCount, stackLimit);
     }
@@ -83,7 +86,7 @@ final class SessionStacks {
         int[] k = key;
         for (int i = 0; i < batch.size; i++) {
             int d = batch.domain[i];
-            int c = batch.counter[i];
+            int c = counterSlots[batch.counter[i] & 0xFF];
             int v = batch.vcpu[i];
             int m = batch.mode[i];
             int img = batch.image[i];
@@ -188,14 +191,14 @@ final class SessionStacks {
             return;
         }
         int d = batch.domain[i];
-        int c = batch.counter[i];
+        int c = counterSlots[batch.counter[i] & 0xFF];
         int img = batch.image[i];
         int sym = batch.symbol[i];
         String why;
         if (d < 0 || d > MAX_DOMID) {
             why = "domain " + d + " is not a 16-bit domain id";
         } else if (c < 0 || c >= counterCount) {
-            why = "counter " + c + " is not one of the session's " + counterCount + " counters";
+            why = "counter " + batch.counter[i] + " is not one of the session's " + counterCount + " counters";
         } else if (batch.vcpu[i] < 0) {
             why = "vcpu " + batch.vcpu[i] + " is negative";
         } else if (batch.mode[i] < 0) {
