@@ -414,13 +414,21 @@ final class Session implements DomainView.ProblemLog {
         return s;
     }
 
-    /** The host's counters over the session: end minus start, for every name seen at either end. */
+    /**
+     * The host's counters over the session: end minus start, for every name seen at either end;
+     * gauges (see {@link Host#counters()}: names ending in {@code .max} or holding {@code .mode.})
+     * as they read at the end.
+     */
     Map<String, Long> hostCounters() {
         Map<String, Long> end = counters(host);
         Map<String, Long> out = new TreeMap<>();
         for (Map.Entry<String, Long> e : end.entrySet()) {
-            long start = startCounters.getOrDefault(e.getKey(), 0L);
             long v = e.getValue() == null ? 0 : e.getValue();
+            if (isGauge(e.getKey())) {
+                out.put(e.getKey(), v);
+                continue;
+            }
+            long start = startCounters.getOrDefault(e.getKey(), 0L);
             // Counters that Xenoprof resets when a session starts may read lower than at the start.
             out.put(e.getKey(), v >= start ? v - start : v);
         }
@@ -428,6 +436,10 @@ final class Session implements DomainView.ProblemLog {
             out.putIfAbsent(k, 0L);
         }
         return out;
+    }
+
+    static boolean isGauge(String name) {
+        return name.endsWith(".max") || name.contains(".mode.");
     }
 
     /** What the host's counters tell about call traces Xen cut short and buffers destroyed domains left. */

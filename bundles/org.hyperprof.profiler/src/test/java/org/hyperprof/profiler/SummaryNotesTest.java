@@ -127,4 +127,12 @@ class SummaryNotesTest {
             assertTrue(s.notes().stream().noneMatch(n -> n.contains("no daemon of the session mapped")), s.notes().toString());
         }
     }
+
+    @Test
+    void hostGaugesAreReportedAsTheyReadWhileCountsAreSessionDeltas() {
+        org.junit.jupiter.api.Assertions.assertTrue(Session.isGauge("interrupts.postponed.delay.max"));
+        org.junit.jupiter.api.Assertions.assertTrue(Session.isGauge("interrupts.postponed.mode.owner"));
+        org.junit.jupiter.api.Assertions.assertFalse(Session.isGauge("interrupts.postponed"));
+        org.junit.jupiter.api.Assertions.assertFalse(Session.isGauge("virq.sent"));
+    }
 }

@@ -78,7 +78,10 @@ public interface Host {
     /**
      * Named event counts of the machine itself, for reports: interrupts taken, postponed
      * (PowerPC MSR[EE]=0), misattributed and lost; vCPU switches; and so on. Keys are stable
-     * dotted names such as {@code interrupts.postponed}.
+     * dotted names such as {@code interrupts.postponed}. Counts only grow, so a session reports
+     * end minus start; gauges are the exception and say so in their name: a name ending in
+     * {@code .max} is a maximum, a name holding {@code .mode.} is a setting (1 for the one in force),
+     * and both are reported as they read.
      */
     java.util.Map<String, Long> counters();
 
