@@ -3,6 +3,7 @@ package org.hyperprof.shell;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -55,14 +56,43 @@ public final class CommandLines {
         return c;
     }
 
-    /** {@code hp:load [name|path] [--cpu cpu.type]}. */
-    public record Load(String scenario, String cpuType) {
+    /**
+     * {@code hp:load [name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]...}.
+     */
+    public record Load(String scenario, String cpuType, Map<String, String> hostOptions,
+            Map<String, String> pmuOptions) {
+        public Load {
+            hostOptions = Map.copyOf(hostOptions);
+            pmuOptions = Map.copyOf(pmuOptions);
+        }
+
+        public Load(String scenario, String cpuType) {
+            this(scenario, cpuType, Map.of(), Map.of());
+        }
     }
 
     public static Load load(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--cpu"), Set.of()).atMostPositional(1, "one scenario name or path");
+        Args a = Args.parse(argv, Set.of("--cpu", "--host-option", "--pmu-option"), Set.of())
+                .atMostPositional(1, "one scenario name or path");
         String scenario = a.positional().isEmpty() ? HostService.DEFAULT_SCENARIO : a.positional().get(0);
-        return new Load(scenario, a.value("--cpu"));
+        return new Load(scenario, a.value("--cpu"), options(a.values("--host-option"), "--host-option"),
+                options(a.values("--pmu-option"), "--pmu-option"));
+    }
+
+    /** {@code key=value} words into a map; a word without '=' or a key given twice is a usage error. */
+    static Map<String, String> options(List<String> words, String flag) throws UsageException {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String w : words) {
+            int eq = w.indexOf('=');
+            if (eq <= 0 || eq == w.length() - 1) {
+                throw new UsageException(flag + " takes key=value, e.g. " + flag
+                        + (flag.startsWith("--host") ? " ppc.postponed=owner" : " mmcra.hvpr=xnu") + "; got '" + w + "'");
+            }
+            if (out.put(w.substring(0, eq).strip(), w.substring(eq + 1).strip()) != null) {
+                throw new UsageException(flag + " " + w.substring(0, eq) + " is given twice");
+            }
+        }
+        return out;
     }
 
     /** {@code hp:run <ms>}: simulated microseconds to run. */
@@ -145,12 +175,14 @@ public final class CommandLines {
      */
     public record Profile(long micros, List<String> events, List<Integer> domains, List<Integer> passive,
             List<String> passiveImages, int callgraphDepth, String scenario, String cpuType, String renderer,
-            boolean noReport) {
+            boolean noReport, Map<String, String> hostOptions, Map<String, String> pmuOptions) {
         public Profile {
             events = List.copyOf(events);
             domains = List.copyOf(domains);
             passive = List.copyOf(passive);
             passiveImages = List.copyOf(passiveImages);
+            hostOptions = Map.copyOf(hostOptions);
+            pmuOptions = Map.copyOf(pmuOptions);
         }
 
         /** What the profiler is asked to do. */
@@ -161,7 +193,7 @@ public final class CommandLines {
 
     public static Profile profile(String[] argv) throws UsageException {
         Args a = Args.parse(argv, Set.of("--ms", "--event", "--domains", "--passive", "--passive-images", "--callgraph",
-                "--scenario", "--cpu", "--report"), Set.of("--no-report"))
+                "--scenario", "--cpu", "--report", "--host-option", "--pmu-option"), Set.of("--no-report"))
                 .atMostPositional(0, "only options; see hp:help profile");
         long ms = a.value("--ms") == null ? DEFAULT_PROFILE_MS
                 : Args.number(a.value("--ms"), "--ms (simulated milliseconds)", 1, MAX_MS);
@@ -194,7 +226,8 @@ public final class CommandLines {
                     + " and --no-report contradict each other; give one");
         }
         return new Profile(ms * 1000, a.values("--event"), domains, passive, images, depth, a.value("--scenario"),
-                a.value("--cpu"), a.value("--report"), a.flag("--no-report"));
+                a.value("--cpu"), a.value("--report"), a.flag("--no-report"),
+                options(a.values("--host-option"), "--host-option"), options(a.values("--pmu-option"), "--pmu-option"));
     }
 
     /** The {@code --passive} list: each domain once, and none of them also active. */

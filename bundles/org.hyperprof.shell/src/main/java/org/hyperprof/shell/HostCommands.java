@@ -53,11 +53,11 @@ public class HostCommands {
     }
 
     @Descriptor("load a scenario as the current host and print it")
-    public void load(@Descriptor("[name|path] [--cpu cpu.type] (default: the embedded default scenario)")
+    public void load(@Descriptor("[name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]... (default: the embedded default scenario)")
             String... args) {
         Guard.run(console, HpCommand.LOAD, out -> {
             CommandLines.Load line = CommandLines.load(args);
-            Host host = hosts.load(line.scenario(), line.cpuType());
+            Host host = hosts.load(line.scenario(), line.cpuType(), line.hostOptions(), line.pmuOptions());
             HostText.printHost(host, out);
         });
     }

@@ -17,9 +17,12 @@ public enum HpCommand {
     RESOLVERS("hp:resolvers", "installed symbol resolvers (symbols.format)"),
     REPORTS("hp:reports", "installed report renderers and file writers (report.name): options, formats, sessions"),
     SCENARIOS("hp:scenarios", "the embedded scenarios"),
-    LOAD("hp:load [name|path] [--cpu cpu.type]",
+    LOAD("hp:load [name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]...",
             "load a scenario as the current host (default: " + HostService.DEFAULT_SCENARIO + ") and print it",
-            "  --cpu cpu.type   use this installed CPU model instead of the scenario's (see hp:models)"),
+            "  --cpu cpu.type       use this installed CPU model instead of the scenario's (see hp:models)\n"
+                    + "  --host-option k=v    override a host option, e.g. ppc.postponed=ignore|owner|poll: how a\n"
+                    + "                       PowerPC host handles perfmon interrupts postponed by MSR[EE]=0\n"
+                    + "  --pmu-option k=v     override a CPU model option, e.g. mmcra.hvpr=linux|xnu on ppc64/970"),
     HOST("hp:host", "the current host, its domains and its Xenoprof state"),
     DOMAIN("hp:domain <domid> [state|pause|unpause|destroy]",
             "show a domain's state, or pause, unpause or destroy it mid-session (xl pause/unpause/destroy)",
@@ -57,7 +60,8 @@ public enum HpCommand {
                     + "  <value> is a u32, decimal or 0x hex; hp:state then shows the lost and corrupted counts."),
     RUN("hp:run <ms>", "run the simulated host for <ms> simulated milliseconds, with progress"),
     PROFILE("hp:profile [--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3] [--passive-images k2,k3]"
-            + " [--callgraph N] [--scenario name|path] [--cpu type] [--report name] [--no-report]",
+            + " [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]... [--pmu-option k=v]..."
+            + " [--report name] [--no-report]",
             "one-shot profile of every domain: set up, start, run, stop, then print the report",
             "  --ms N               simulated milliseconds to run (default 1000)\n"
                     + "  --event SPEC         EVENT:count[:um[:kernel[:user]]], repeatable (default: the model's)\n"
@@ -71,6 +75,8 @@ public enum HpCommand {
                     + "  --callgraph N        record call traces up to N frames deep (opcontrol --callgraph); 0 = none\n"
                     + "  --scenario s         load this scenario first (otherwise the current host, or the default)\n"
                     + "  --cpu type           load --scenario (or the default scenario) with this CPU model\n"
+                    + "  --host-option k=v    load with a host option, e.g. ppc.postponed=owner (see hp:help load)\n"
+                    + "  --pmu-option k=v     load with a CPU model option, e.g. mmcra.hvpr=xnu\n"
                     + "  --report name        the report renderer (default opreport: the merged report of all\n"
                     + "                       domains, then each domain's own); --no-report prints none\n"
                     + "  After the report: the session's accounting, the host's counters (host: ...), and a\n"

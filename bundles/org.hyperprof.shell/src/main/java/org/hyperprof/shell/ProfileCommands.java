@@ -87,7 +87,8 @@ public class ProfileCommands {
     /** The current host, or a freshly loaded one when none is loaded or a scenario or CPU was asked for. */
     private Host hostFor(CommandLines.Profile line, PrintStream out) throws Exception {
         Optional<Host> current = hosts.current();
-        if (current.isPresent() && line.scenario() == null && line.cpuType() == null) {
+        if (current.isPresent() && line.scenario() == null && line.cpuType() == null && line.hostOptions().isEmpty()
+                && line.pmuOptions().isEmpty()) {
             Host host = current.get();
             if (host.stopReason() != null) {
                 throw new IllegalStateException("the current host " + host.name() + " stopped: " + host.stopReason()
@@ -96,7 +97,7 @@ public class ProfileCommands {
             return host;
         }
         String scenario = line.scenario() != null ? line.scenario() : HostService.DEFAULT_SCENARIO;
-        Host host = hosts.load(scenario, line.cpuType());
+        Host host = hosts.load(scenario, line.cpuType(), line.hostOptions(), line.pmuOptions());
         out.printf("loaded %s: %s (%s) at %d MHz, %d pCPU(s), %d domains, policy %s%n", host.name(),
                 host.model().cpuType(), host.model().displayName(), host.mhz(), host.pcpuCount(), host.domains().size(),
                 host.policy());

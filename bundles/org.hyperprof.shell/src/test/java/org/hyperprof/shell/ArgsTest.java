@@ -134,4 +134,21 @@ class ArgsTest {
         assertEquals("--images 'a,' has an empty entry; expected names separated by commas, e.g. x,y",
                 assertThrows(UsageException.class, () -> Args.nameList("a,", "--images", "x,y")).getMessage());
     }
+
+    @org.junit.jupiter.api.Test
+    void loadAndProfileTakeRepeatableHostAndPmuOptionsAsKeyValuePairs() throws Exception {
+        CommandLines.Load load = CommandLines.load(new String[] { "ppc970-blade", "--host-option",
+                "ppc.postponed=owner", "--pmu-option", "mmcra.hvpr=xnu", "--pmu-option=msr.pmm=1" });
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("ppc.postponed", "owner"), load.hostOptions());
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("mmcra.hvpr", "xnu", "msr.pmm", "1"),
+                load.pmuOptions());
+        CommandLines.Profile p = CommandLines.profile(new String[] { "--host-option", "ppc.postponed=poll" });
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("ppc.postponed", "poll"), p.hostOptions());
+        UsageException bad = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> CommandLines.load(new String[] { "--host-option", "ppc.postponed" }));
+        org.junit.jupiter.api.Assertions.assertTrue(bad.getMessage().contains("key=value"), bad.getMessage());
+        UsageException twice = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> CommandLines.load(new String[] { "--pmu-option", "a=1", "--pmu-option", "a=2" }));
+        org.junit.jupiter.api.Assertions.assertTrue(twice.getMessage().contains("given twice"), twice.getMessage());
+    }
 }

@@ -23,5 +23,21 @@ public interface HostService {
      */
     Host load(String scenario, String cpuTypeOverride) throws ScenarioException;
 
+    /**
+     * Loads as {@link #load(String, String)} does, with load-time options that override the
+     * scenario's: host options (e.g. {@code ppc.postponed=owner}, how a PowerPC host handles
+     * perfmon interrupts postponed by MSR[EE]=0) and PMU model options (e.g.
+     * {@code mmcra.hvpr=xnu}); null or empty maps change nothing.
+     *
+     * @throws ScenarioException for an unknown option or value, saying what is allowed
+     */
+    default Host load(String scenario, String cpuTypeOverride, java.util.Map<String, String> hostOptions,
+            java.util.Map<String, String> pmuOptions) throws ScenarioException {
+        if ((hostOptions != null && !hostOptions.isEmpty()) || (pmuOptions != null && !pmuOptions.isEmpty())) {
+            throw new ScenarioException("this host service takes no load-time options; put them in the scenario");
+        }
+        return load(scenario, cpuTypeOverride);
+    }
+
     Optional<Host> current();
 }

@@ -299,6 +299,7 @@ public final class HostServiceImpl implements HostService {
      * @throws ScenarioException as {@link #load(String, String)}, and for an unknown host option or
      *                           value, or PMU options the model refuses
      */
+    @Override
     public Host load(String scenario, String cpuTypeOverride, Map<String, String> hostOptions,
             Map<String, String> pmuOptions) throws ScenarioException {
         Scenario parsed = parse(scenario);
