@@ -110,9 +110,31 @@ final class DomainView implements SampleView {
         return (int) packed;
     }
 
-    /** Resolves a PC to (image id, symbol id), remembering its mapping for the tallies. */
-    long resolve(long pc) {
+    /**
+     * Whether a mapping holds code of a mode, as OProfile looked PCs up: Xen-mode samples in the
+     * hypervisor image, kernel-mode samples in the kernel and its modules, user-mode samples in the
+     * process mappings. A PC outside its mode's space (a sample whose mode was latched wrongly, as
+     * a misread MMCRA gives on a PowerPC) is unknown there, not attributed to the image whose range
+     * it happens to fall in.
+     */
+    static boolean holdsMode(ImageKind kind, int mode) {
+        if (kind == null || mode < 0) {
+            return true;
+        }
+        return switch (kind) {
+            case HYPERVISOR -> mode >= 2;
+            case KERNEL, MODULE -> mode == 1;
+            case USER -> mode == 0;
+            case UNKNOWN -> true;
+        };
+    }
+
+    /** Resolves a PC sampled in {@code mode} to (image id, symbol id), remembering its mapping for the tallies. */
+    long resolve(long pc, int mode) {
         int m = mappingIndex(pc);
+        if (m >= 0 && !holdsMode(mappings[m].kind(), mode)) {
+            m = -1;
+        }
         lastMapping = m;
         if (m < 0) {
             if (unknownImage < 0) {
@@ -150,13 +172,13 @@ final class DomainView implements SampleView {
 
     @Override
     public long resolveCaller(long pc, int mode) {
-        return resolve(pc);
+        return resolve(pc, mode);
     }
 
     /** Resolves a sampled PC and counts it for this domain's tallies. */
     @Override
     public long resolveSample(long pc, int mode) {
-        long packed = resolve(pc);
+        long packed = resolve(pc, mode);
         samplesByMapping[lastMapping < 0 ? samplesByMapping.length - 1 : lastMapping]++;
         samplesByMode[mode < 0 ? 0 : Math.min(mode, 2)]++;
         samples++;

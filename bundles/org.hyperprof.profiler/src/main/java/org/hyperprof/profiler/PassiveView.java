@@ -139,7 +139,7 @@ final class PassiveView implements SampleView {
 
     private long resolveIn(int category, long pc) {
         if (category == KERNEL && kernel != null) {
-            return kernel.resolve(pc);
+            return kernel.resolve(pc, 1);
         }
         int id = pseudoIds[category];
         if (id < 0) {

@@ -54,6 +54,25 @@ class ResolutionTest {
     }
 
     @Test
+    void aPcIsLookedUpOnlyInTheSpaceOfItsModeAsOprofileDid() throws Exception {
+        // A hypervisor PC logged in user mode (a PowerPC MMCRA bit misread) is unknown in the
+        // process's space, not charged to xen-syms; a user PC logged in kernel mode likewise.
+        try (Rig rig = new Rig().profiling()) {
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            b.sample(FakeHost.XEN + 0x1010, 0, 0);
+            b.sample(FakeHost.USER + 0x160, 1, 0);
+            b.sample(FakeHost.XEN + 0x1010, 2, 0);
+            rig.xen.virq(0, 0);
+            rig.finish();
+            SampleBatch batch = rig.consumer.batches.get(0);
+            SessionDictionary d = rig.consumer.info.dictionary();
+            assertEquals(ImageKind.UNKNOWN, d.imageKind(batch.image[0]));
+            assertEquals(ImageKind.UNKNOWN, d.imageKind(batch.image[1]));
+            assertEquals(ImageKind.HYPERVISOR, d.imageKind(batch.image[2]));
+        }
+    }
+
+    @Test
     void aPcInsideAnImageButOutsideEverySymbolHasNoSymbol() throws Exception {
         try (Rig rig = new Rig().profiling()) {
             rig.xen.buffer(0, 0).sample(FakeHost.KERNEL + 0x300000, 1, 0);
