@@ -360,6 +360,13 @@ final class Engine {
     }
 
     /**
+     * What {@code PhysicalPmu.sampledAddress()} answers when the PMU latched no address. Addresses
+     * are unsigned 64-bit values: a 64-bit PowerPC kernel runs at 0xc000..., negative as a Java
+     * long, so only this exact value means "none", never the sign.
+     */
+    private static final long NO_SAMPLED_ADDRESS = -1;
+
+    /**
      * The mode the PMU's latched privilege gives ({@code sampledCpl()}: 0 hypervisor, 3 problem
      * state, else supervisor), or {@code otherwise} when the PMU latched none.
      */
@@ -408,7 +415,7 @@ final class Engine {
                 owner = p.latchVcpu;
                 mode = latchedMode(p.pmu.sampledCpl(), mode);
                 long siar = p.pmu.sampledAddress();
-                if (siar >= 0) {
+                if (siar != NO_SAMPLED_ADDRESS) {
                     pc = siar;
                 }
                 depth = 0;
@@ -446,7 +453,7 @@ final class Engine {
         }
         int mode = latchedMode(p.pmu.sampledCpl(), XenoprofCore.MODE_XEN);
         long siar = p.pmu.sampledAddress();
-        long pc = siar >= 0 ? siar : pollPc;
+        long pc = siar != NO_SAMPLED_ADDRESS ? siar : pollPc;
         if (nmiHandler.cycles > 0) {
             Slice h = pushHypervisor(p, Slice.POLL, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
             h.ee = false;

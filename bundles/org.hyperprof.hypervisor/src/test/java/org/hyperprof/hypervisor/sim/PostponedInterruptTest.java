@@ -126,6 +126,61 @@ class PostponedInterruptTest {
                 + Long.toHexString(samples.get(0)[0]));
     }
 
+    /** The guest kernel runs only {@code ._switch}, with EE=0: its alerts wait for the hypervisor's EE=1 code. */
+    private static SimHost ppcInKernelWithEeOff(String postponed) throws ScenarioException {
+        Scenario s = Fixtures.parse(SCENARIO.replace("symbol .schedule 1\n", "symbol ._switch 1 ee=0\n"))
+                .withOptions(Map.of("ppc.postponed", postponed), null);
+        return new SimHost(s, new Ppc970PmuModel(), "model", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
+    }
+
+    /** Runs 12 us of the guest's EE=0 kernel code (the alert latches at 10000), then {@code function} on top. */
+    private static Fixtures.Sampled kernelAlertThen(SimHost host, String function) throws Exception {
+        Fixtures.Sampled sampled = Fixtures.startProfiling(host, Fixtures.defaultEvent(host.model(), PERIOD));
+        host.run(12, null);
+        host.chargeHypervisor(0, 1_000, function);
+        host.run(3, null); // to t = 15000: the re-armed PMC2 turns negative again only at 23000 or later
+        Fixtures.stopProfiling(host, sampled);
+        return sampled;
+    }
+
+    /** Whether {@code pc} lies in {@code function} of dom0's kernel (addresses compared unsigned: 0xc000...). */
+    private static boolean inKernelFunction(SimHost host, String function, long pc) {
+        ImageSpec kernel = host.scenario().domains().get(0).images().get(0);
+        int i = kernel.symbols().indexOf(function);
+        long start = kernel.runtimeStart(i);
+        return Long.compareUnsigned(pc, start) >= 0 && Long.compareUnsigned(pc, start + kernel.symbols().length(i)) < 0;
+    }
+
+    @Test
+    void ownerLogsAKernelSiarAboveBit63AsThePcOfTheSampleNotTheInterruptedHypervisorCode() throws Exception {
+        // SIAR holds 0xc000..., a 64-bit PowerPC kernel address: negative as a Java long, yet latched.
+        SimHost host = ppcInKernelWithEeOff("owner");
+        Fixtures.Sampled sampled = kernelAlertThen(host, "h_enter"); // EE=1 hypervisor code takes it at 12000
+        assertEquals(1, c(host, "interrupts.taken"));
+        assertEquals(1, c(host, "interrupts.postponed.reattributed"));
+        assertEquals(2_000, c(host, "interrupts.postponed.delay.cycles"));
+        assertEquals(0, c(host, "interrupts.misattributed"));
+        List<long[]> samples = sampled.mainSamples(0, false);
+        assertEquals(1, samples.size());
+        assertEquals(XenoprofCore.MODE_KERNEL, samples.get(0)[1], "MMCRA's sampled bits: supervisor state");
+        assertTrue(inKernelFunction(host, "._switch", samples.get(0)[0]), "the PC is SIAR, in the kernel's EE=0"
+                + " code, not h_enter where the interrupt was taken: 0x" + Long.toHexString(samples.get(0)[0]));
+    }
+
+    @Test
+    void pollLogsAKernelSiarAboveBit63AsThePcOfTheSampleNotThePollPoint() throws Exception {
+        SimHost host = ppcInKernelWithEeOff("poll");
+        Fixtures.Sampled sampled = kernelAlertThen(host, "fast_resume"); // polled when it ends, at 13000
+        assertEquals(0, c(host, "interrupts.taken"));
+        assertEquals(1, c(host, "interrupts.polled"));
+        assertEquals(0, c(host, "interrupts.misattributed"));
+        List<long[]> samples = sampled.mainSamples(0, false);
+        assertEquals(1, samples.size());
+        assertEquals(XenoprofCore.MODE_KERNEL, samples.get(0)[1]);
+        assertTrue(inKernelFunction(host, "._switch", samples.get(0)[0]), "the PC is SIAR, not fast_resume: 0x"
+                + Long.toHexString(samples.get(0)[0]));
+    }
+
     @Test
     void ownerWithTheWrongMmcraBitAssignmentMisattributesTheMode() throws Exception {
         // The part sets bit 35 for HV (as Linux and Xen-PPC read it); software reading XNU's assignment

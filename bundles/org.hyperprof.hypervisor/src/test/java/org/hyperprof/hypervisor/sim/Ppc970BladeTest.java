@@ -9,7 +9,10 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
+import org.hyperprof.hypervisor.sim.scenario.ImageSpec;
 import org.hyperprof.hypervisor.sim.scenario.PostponedHandling;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +95,49 @@ class Ppc970BladeTest {
         assertEquals(0L, r.get("interrupts.misattributed"), "the MMCRA reading matches the part");
         assertEquals(r.get("interrupts.taken"), r.get("samples.taken"));
         assertEquals(r.trueXenShare(), r.xenShare(), 0.02);
+    }
+
+    /**
+     * Samples whose PC no image of their domain maps in their mode (OProfile's daemon looks a PC up
+     * only in the space of its mode: Xen's image, the kernel and its modules, the processes).
+     * Addresses compare unsigned: the kernels run at 0xc000..., negative as a Java long.
+     */
+    private static long unmapped(Run r) {
+        ImageSpec xen = r.host().scenario().hypervisor();
+        long unmapped = 0;
+        for (DomainSpec d : r.host().scenario().domains()) {
+            for (long[] e : r.sampled().mainSamples(d.domid(), false)) {
+                long pc = e[0];
+                int mode = (int) e[1];
+                boolean mapped = mode == CpuMode.HYPERVISOR.code() && holds(xen, pc);
+                for (ImageSpec i : d.images()) {
+                    boolean kernelSpace = i.kind() == ImageKind.KERNEL || i.kind() == ImageKind.MODULE;
+                    boolean space = mode == CpuMode.KERNEL.code() ? kernelSpace
+                            : mode == CpuMode.USER.code() && i.kind() == ImageKind.USER;
+                    mapped |= space && holds(i, pc);
+                }
+                if (!mapped) {
+                    unmapped++;
+                }
+            }
+        }
+        return unmapped;
+    }
+
+    private static boolean holds(ImageSpec image, long pc) {
+        return Long.compareUnsigned(pc, image.start()) >= 0 && Long.compareUnsigned(pc, image.end()) < 0;
+    }
+
+    @Test
+    void ownerAndPollSamplesCarryThePcAndModeOfTheSameInstruction() throws Exception {
+        // SIAR and MMCRA's sampled bits latch together at the alert: a postponed sample's PC lies in an
+        // image its mode maps, whether it is the guest kernel's (0xc000...), a process's or Xen's.
+        for (String handling : List.of("owner", "poll")) {
+            Run r = run(handling, null);
+            long handled = r.get("interrupts.postponed.reattributed") + r.get("interrupts.polled");
+            assertTrue(handled > 100, handling + ": only " + handled + " postponed samples were logged");
+            assertEquals(0L, unmapped(r), handling + ": samples at a PC their mode's images do not map");
+        }
     }
 
     @Test
