@@ -25,8 +25,10 @@ import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.SymbolResolver;
@@ -58,14 +60,20 @@ import org.osgi.service.metatype.annotations.Designate;
  * {@code --hold} and {@code --release} are simulation controls (not real opcontrol options) that
  * make a daemon stop and resume draining.
  *
+ * <p>As a {@link SessionPublisher} it feeds the same consumers from other sample sources (a
+ * perf.data import, a live {@code perf record}): one session at a time, simulated or published,
+ * since every consumer sees one session's start, batches and end in order. Opening a published
+ * session while a simulated one runs is refused, and so is starting a simulated one while a
+ * published one is open.
+ *
  * <p>Locks, always taken in this order: the profiler's lock (opcontrol steps, session start and
  * end), a daemon's monitor (draining one domain's buffers), a session's collector (appending
  * samples, publishing batches). A VIRQ handler never takes the profiler's lock, and no hypercall
  * is made while a daemon's monitor or a collector is held.
  */
-@Component(service = Profiler.class, configurationPid = ProfilerImpl.PID)
+@Component(service = {Profiler.class, SessionPublisher.class}, configurationPid = ProfilerImpl.PID)
 @Designate(ocd = ProfilerConfiguration.class)
-public final class ProfilerImpl implements Profiler {
+public final class ProfilerImpl implements Profiler, SessionPublisher {
 
     /** Configuration Admin PID of the profiler's settings ({@link ProfilerConfiguration}). */
     public static final String PID = "org.hyperprof.profiler";
@@ -89,6 +97,8 @@ public final class ProfilerImpl implements Profiler {
     private final HostListener hostListener = this::hostStopped;
     private Host boundHost;
     private volatile Session session;
+    /** The session a publisher feeds, or null. */
+    private PublishedSession published;
     private volatile SessionSummary lastSummary;
     private boolean oneShotRunning;
 
@@ -181,6 +191,13 @@ public final class ProfilerImpl implements Profiler {
 
     @Deactivate
     void deactivate() {
+        PublishedSession p;
+        synchronized (lock) {
+            p = published;
+        }
+        if (p != null) {
+            p.endNow("the profiler stopped (its bundle was stopped or updated)");
+        }
         synchronized (lock) {
             endSession("the profiler stopped (its bundle was stopped or updated)");
             for (DomainDaemon d : daemons.values()) {
@@ -315,6 +332,13 @@ public final class ProfilerImpl implements Profiler {
 
     private void startDaemon(Host host, DomainDaemon daemon, OpcontrolCommand cmd, StepLog log)
             throws StepLog.StepFailed {
+        PublishedSession p = published;
+        if (p != null) {
+            // Refused before any hypercall: a daemon started now would start or join a simulated session.
+            throw log.fail("Session " + p.sessionId() + " fed by " + p.source() + " is open: its consumers see"
+                    + " one session at a time, so no daemon may start a simulated one now. Wait until " + p.source()
+                    + " ends (its import or recording finishes), then run --start-daemon again.");
+        }
         CounterConfig[] configs = checkEvents(host.model(), cmd.events, log);
         int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
         int[] passiveIds = parseList(cmd.passiveDomains, OpcontrolCommand.PASSIVE_FILE, log);
@@ -767,6 +791,55 @@ public final class ProfilerImpl implements Profiler {
         }
     }
 
+    // ---------------------------------------------------------------- SessionPublisher
+
+    @Override
+    public Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary) {
+        if (source == null || source.isBlank() || hostName == null || counters == null || domains == null
+                || dictionary == null) {
+            throw new IllegalArgumentException("a published session needs a source name, a host name, its counters,"
+                    + " its domains and its dictionary (got source " + source + ", host " + hostName + ", counters "
+                    + counters + ", domains " + domains + ", dictionary " + dictionary + ")");
+        }
+        synchronized (lock) {
+            Session s = session;
+            if (s != null || oneShotRunning) {
+                throw new IllegalStateException("a simulated session" + (s != null ? " (session " + s.id + ")" : "")
+                        + " is running, and the consumers see one session at a time; end it first (opcontrol"
+                        + " --shutdown as the primary, or wait for the one-shot profile), then start " + source);
+            }
+            if (published != null) {
+                throw new IllegalStateException("session " + published.sessionId() + " fed by " + published.source()
+                        + " is still open; the consumers see one session at a time: wait until it ends, then start "
+                        + source);
+            }
+            long id = nextSessionId.incrementAndGet();
+            SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
+                    cpuName == null ? "" : cpuName, mhz, counters, domains, false, dictionary);
+            PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos, this::endPublished);
+            published = p;
+            dispatcher.sessionStarted(info);
+            return p;
+        }
+    }
+
+    /** Ends a published session once: builds its summary under the lock and keeps it as the last one. */
+    private SessionSummary endPublished(PublishedSession p, java.util.function.Supplier<SessionSummary> summarize) {
+        synchronized (lock) {
+            SessionSummary done = p.summary();
+            if (done != null) {
+                return done;
+            }
+            SessionSummary s = summarize.get();
+            if (published == p) {
+                published = null;
+            }
+            lastSummary = s;
+            return s;
+        }
+    }
+
     // ---------------------------------------------------------------- sessions and hosts
 
     /**
@@ -862,6 +935,10 @@ public final class ProfilerImpl implements Profiler {
         synchronized (lock) {
             if (oneShotRunning) {
                 throw new ProfileException("A one-shot profile is already running; wait for it to finish.");
+            }
+            if (published != null) {
+                throw new ProfileException("Session " + published.sessionId() + " fed by " + published.source()
+                        + " is open; the consumers see one session at a time. Wait until it ends, then profile.");
             }
             host = hostService.current().orElseThrow(() -> new ProfileException("No simulated host is loaded. Run"
                     + " hp:load first (hp:load " + HostService.DEFAULT_SCENARIO + " loads the default scenario)."));

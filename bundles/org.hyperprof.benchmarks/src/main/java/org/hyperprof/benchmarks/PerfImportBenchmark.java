@@ -1,0 +1,70 @@
+package org.hyperprof.benchmarks;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.hyperprof.source.perf.PerfImport;
+import org.hyperprof.source.perf.SymbolResolvers;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Importing a real perf.data of at least 500,000 samples with callchains ({@link BigRecording})
+ * and building perf report's views of it: the flat profile ({@code perf report --no-children
+ * --sort dso,sym -g none}) and the call graph (children totals and the stack tree). Memory is
+ * bounded by the distinct frames and stacks: the report keeps no sample.
+ *
+ * <p>{@code warm*} keeps the symbol tables between imports, as a running framework does;
+ * {@code cold*} loads them again for every import, as a {@code perf report} run does. The time per
+ * import is in milliseconds; {@link PerfReportComparison} times perf report on the same file.
+ *
+ * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar PerfImport}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 6, time = 2)
+@Measurement(iterations = 8, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class PerfImportBenchmark {
+
+    private Path recording;
+    private SymbolResolvers resolvers;
+
+    @Setup
+    public void record() throws Exception {
+        recording = BigRecording.get();
+        resolvers = BigRecording.resolvers();
+        PerfImport.Result r = BigRecording.importOnce(recording, resolvers, true);
+        System.out.printf("%n%s: %d samples, %d frames, %d stack nodes%n", recording, r.accounting().taken(),
+                r.report().frames(), r.report().stackNodes());
+    }
+
+    @Benchmark
+    public long warmFlat() throws Exception {
+        return BigRecording.importOnce(recording, resolvers, false).report().samples();
+    }
+
+    @Benchmark
+    public long warmCallGraph() throws Exception {
+        return BigRecording.importOnce(recording, resolvers, true).report().stackNodes();
+    }
+
+    @Benchmark
+    public long coldFlat() throws Exception {
+        return BigRecording.importOnce(recording, BigRecording.resolvers(), false).report().samples();
+    }
+
+    @Benchmark
+    public long coldCallGraph() throws Exception {
+        return BigRecording.importOnce(recording, BigRecording.resolvers(), true).report().stackNodes();
+    }
+}

@@ -1,0 +1,119 @@
+package org.hyperprof.profiler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.hyperprof.api.profiler.SessionPublisher;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionSummary;
+
+/**
+ * A session fed by a sample source other than the simulated host (a perf.data import, a live
+ * {@code perf record}), through the profiler's {@link ConsumerDispatcher}: the same consumers, each
+ * on its own thread behind its bounded queue, the same books of what each received and missed.
+ *
+ * <p>One feeding thread publishes and closes. The profiler may end the session first (it is
+ * deactivated): later batches are refused, and {@link #close} returns the summary made then.
+ */
+final class PublishedSession implements SessionPublisher.Channel {
+
+    /** Told when the session ends, under the profiler's lock; returns the summary to keep. */
+    interface Ending {
+        SessionSummary end(PublishedSession session, java.util.function.Supplier<SessionSummary> summarize);
+    }
+
+    private final long id;
+    private final String source;
+    private final ConsumerDispatcher dispatcher;
+    private final long endTimeoutNanos;
+    private final Ending ending;
+    /** Samples handed to the dispatcher. */
+    private long published;
+    private volatile SessionSummary summary;
+
+    PublishedSession(long id, String source, ConsumerDispatcher dispatcher, long endTimeoutNanos, Ending ending) {
+        this.id = id;
+        this.source = source;
+        this.dispatcher = dispatcher;
+        this.endTimeoutNanos = endTimeoutNanos;
+        this.ending = ending;
+    }
+
+    @Override
+    public long sessionId() {
+        return id;
+    }
+
+    String source() {
+        return source;
+    }
+
+    boolean ended() {
+        return summary != null;
+    }
+
+    /** The summary once the session ended, else null. */
+    SessionSummary summary() {
+        return summary;
+    }
+
+    @Override
+    public void publish(SampleBatch batch) {
+        Objects.requireNonNull(batch, "batch");
+        if (batch.sessionId != id) {
+            throw new IllegalArgumentException("a batch of session " + batch.sessionId + " was published to session "
+                    + id + "; make batches with the id the channel gives (sessionId())");
+        }
+        SessionSummary s = summary;
+        if (s != null) {
+            throw new IllegalStateException("session " + id + " (" + source + ") has ended (" + s.endReason()
+                    + "); its batches are no longer taken");
+        }
+        published += batch.size;
+        dispatcher.publish(batch);
+    }
+
+    @Override
+    public SessionSummary close(Accounting accounting, Map<String, Long> counters, List<String> notes,
+            String endReason) {
+        Objects.requireNonNull(accounting, "accounting");
+        SessionSummary s = summary;
+        if (s != null) {
+            return s;
+        }
+        Map<String, Long> books = counters == null ? Map.of() : counters;
+        List<String> lines = new ArrayList<>(notes == null ? List.of() : notes);
+        if (!accounting.balanced()) {
+            lines.add("the source's books do not balance: " + accounting.line());
+        }
+        if (accounting.delivered() != published) {
+            lines.add("the source counts " + accounting.delivered() + " samples delivered but published "
+                    + published + " to the consumers");
+        }
+        String reason = endReason == null || endReason.isBlank() ? SessionSummary.COMPLETED : endReason;
+        return end(accounting, books, lines, reason);
+    }
+
+    /** Ends the session from the profiler's side (it is stopping): the books are what was published. */
+    SessionSummary endNow(String reason) {
+        SessionSummary s = summary;
+        if (s != null) {
+            return s;
+        }
+        return end(new Accounting(published, published, 0, 0, 0), Map.of(),
+                List.of("the profiler ended the session before " + source + " closed it: " + reason), reason);
+    }
+
+    private SessionSummary end(Accounting accounting, Map<String, Long> counters, List<String> notes,
+            String reason) {
+        return ending.end(this, () -> {
+            SessionSummary made = dispatcher.sessionEnded(consumers -> new SessionSummary(id, accounting, List.of(),
+                    consumers, null, null, 0, reason, counters, notes), endTimeoutNanos);
+            summary = made;
+            return made;
+        });
+    }
+}

@@ -1,0 +1,93 @@
+package org.hyperprof.source.perf;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.hyperprof.api.sample.SampleBatch;
+
+/**
+ * Runs a sink (the call-graph report) on a thread of its own, so that building the report overlaps
+ * with reading and resolving. Batches wait in a short queue: when it is full the resolving thread
+ * waits, so memory stays bounded. Each batch's arrays are given back once the sink is done with
+ * them.
+ */
+final class AsyncSink implements BatchBuilder.Sink {
+
+    private record Item(SampleBatch batch, BatchBuilder.Side side) {
+    }
+
+    private static final Item END = new Item(null, null);
+
+    private final BatchBuilder.Sink inner;
+    private final ArrayBlockingQueue<Item> queue = new ArrayBlockingQueue<>(BatchBuilder.POOL);
+    private final Thread thread;
+    private volatile Consumer<BatchBuilder.Side> release = side -> { };
+    private volatile Throwable failure;
+
+    AsyncSink(BatchBuilder.Sink inner, String name) {
+        this.inner = inner;
+        this.thread = new Thread(this::run, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Where a batch's arrays go once the sink is done (the builder that made them). */
+    void releaseTo(Consumer<BatchBuilder.Side> r) {
+        this.release = r;
+    }
+
+    @Override
+    public void batch(SampleBatch batch, BatchBuilder.Side side) {
+        put(new Item(batch, side));
+    }
+
+    private void put(Item item) {
+        try {
+            while (!queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                if (!thread.isAlive()) {
+                    throw new IllegalStateException("the report thread stopped: " + failure);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while handing a batch to the report", e);
+        }
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                Item item = queue.take();
+                if (item == END) {
+                    return;
+                }
+                inner.batch(item.batch(), item.side());
+                release.accept(item.side());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+    }
+
+    /** Waits until every batch handed on was taken by the sink; rethrows what the sink threw. */
+    void close() {
+        if (thread.isAlive()) {
+            put(END);
+        }
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable f = failure;
+        if (f instanceof RuntimeException r) {
+            throw r;
+        }
+        if (f instanceof Error r) {
+            throw r;
+        }
+    }
+}

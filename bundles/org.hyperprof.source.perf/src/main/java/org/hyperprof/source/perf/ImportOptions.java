@@ -1,0 +1,65 @@
+package org.hyperprof.source.perf;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Where an import finds symbols, and how it batches.
+ *
+ * @param kallsyms       the host kernel's symbols (a copy of /proc/kallsyms or System.map), or null
+ *                       for perf's choice: its build-id cache copy, else /proc/kallsyms
+ * @param guestKallsyms  each guest's kernel symbols by the guest's (QEMU) pid, as perf kvm's
+ *                       {@code --guestkallsyms}; key {@link #ANY_GUEST} applies to every guest not listed
+ * @param buildIdCache   perf's build-id cache ({@code ~/.debug}), or null to not use one
+ * @param debugRoot      where separate debug files live ({@code /usr/lib/debug}), or null
+ * @param jitMapDir      where JIT symbol maps {@code perf-<pid>.map} are looked for ({@code /tmp}), or null
+ * @param batchSize      samples per batch handed to consumers
+ * @param callchains     whether callchains are resolved and handed on
+ */
+public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Path buildIdCache, Path debugRoot,
+        Path jitMapDir, int batchSize, boolean callchains) {
+
+    /** The {@link #guestKallsyms} key for "every guest". */
+    public static final int ANY_GUEST = -1;
+
+    public static final int DEFAULT_BATCH_SIZE = 4096;
+
+    public ImportOptions {
+        guestKallsyms = Map.copyOf(guestKallsyms);
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1 sample");
+        }
+    }
+
+    /** perf report's places: the build-id cache in the home directory, /usr/lib/debug, /tmp. */
+    public static ImportOptions defaults() {
+        return new ImportOptions(null, Map.of(), Path.of(System.getProperty("user.home"), ".debug"),
+                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true);
+    }
+
+    public ImportOptions withKallsyms(Path file) {
+        return new ImportOptions(file, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains);
+    }
+
+    public ImportOptions withGuestKallsyms(Map<Integer, Path> files) {
+        return new ImportOptions(kallsyms, files, buildIdCache, debugRoot, jitMapDir, batchSize, callchains);
+    }
+
+    public ImportOptions withBatchSize(int size) {
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, size, callchains);
+    }
+
+    public ImportOptions withCallchains(boolean on) {
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, on);
+    }
+
+    public ImportOptions withSymbolDirs(Path cache, Path debug, Path jit) {
+        return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains);
+    }
+
+    /** The kallsyms file given for a guest, or the one for every guest, or null. */
+    Path guestKallsyms(int pid) {
+        Path p = guestKallsyms.get(pid);
+        return p != null ? p : guestKallsyms.get(ANY_GUEST);
+    }
+}

@@ -1,0 +1,545 @@
+package org.hyperprof.source.perf;
+
+import static org.hyperprof.source.perf.PerfFormat.*;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.symbols.SymbolTable;
+
+/**
+ * The machines of a recording and what runs in them, and the resolution of an address to an image
+ * and a symbol.
+ *
+ * <h2>Machines and domains</h2>
+ * The host is domain 0 ({@code host}): its kernel and its processes. Samples perf tagged
+ * hypervisor (cpumode 3) are host-domain samples in hypervisor mode. Each guest, told apart by the
+ * pid of the QEMU process that ran it (as perf kvm does: the sample's pid for guest samples), is a
+ * domain of its own ({@code guest-<pid>}, ids from 1 in order of appearance), its kernel image named
+ * as perf kvm names it, {@code [guest.kernel.kallsyms.<pid>]}. Guest user space has no maps perf
+ * could see, so it resolves to {@code [unknown]}.
+ *
+ * <h2>Processes</h2>
+ * MMAP and MMAP2 records build each process's maps (keyed by pid: the threads of a process share
+ * them); FORK of a new process copies the parent's maps; COMM names the process. A user address
+ * resolves in the sample's process: the mapping's image at file offset {@code ip - start + pgoff}.
+ * Kernel addresses resolve in the kernel's kallsyms table, whose {@code [module]} column splits out
+ * module images ({@code [e1000]}) as perf does.
+ *
+ * <p>{@link #resolve} leaves its answer in {@link #image}, {@link #symbol}, {@link #selfFrame()}
+ * and {@link #rawFrame()} and allocates nothing once an image and symbol have their ids.
+ */
+final class Machines {
+
+    /** The host's domain id. */
+    static final int HOST_DOMAIN = 0;
+    /** perf's pid for the host machine. */
+    static final int HOST_PID = -1;
+
+    final class Guest {
+        final int pid;
+        final int domain;
+        final Dso kernel;
+        final Dso user;
+
+        Guest(int pid, int domain) {
+            this.pid = pid;
+            this.domain = domain;
+            this.kernel = new Dso("[guest.kernel.kallsyms." + pid + "]", Dso.Kind.KERNEL, domain, ImageKind.KERNEL,
+                    pid);
+            this.kernel.buildId = info.buildId(pid, "[guest.kernel.kallsyms]");
+            this.user = new Dso("[unknown]", Dso.Kind.NONE, domain, ImageKind.UNKNOWN, pid);
+        }
+    }
+
+    private final PerfDictionary dictionary;
+    private final Symbolizer symbolizer;
+    private final RecordingInfo info;
+
+    private final IntObjectMap<ProcessMaps> processes = new IntObjectMap<>(256);
+    private final IntObjectMap<String> comms = new IntObjectMap<>(256);
+    private final Map<String, Dso> hostDsos = new HashMap<>();
+    private final List<Dso> allDsos = new ArrayList<>();
+    final Dso hostKernel;
+    private final Dso hostUnknown;
+    private final Dso hypervisor;
+    private long kernelStart;
+    private long kernelEnd;
+    private final IntObjectMap<Guest> guests = new IntObjectMap<>(8);
+    private final Map<Integer, String> domains = new LinkedHashMap<>();
+    private int nextDomain = 1;
+
+    // The last process looked up: samples come in runs of one process.
+    private int lastPid = Integer.MIN_VALUE;
+    private ProcessMaps lastMaps;
+
+    // The answer of resolve().
+    int image;
+    int symbol;
+    /** The image-relative address a lookup found (perf's key of a sample's own frame without symbol). */
+    private long rel;
+
+    /** Frames without symbol, numbered for the reports. */
+    final UnknownFrames unknownFrames = new UnknownFrames();
+
+    /**
+     * A direct-mapped cache of resolved addresses by (address, process, context): hot code is hit
+     * again and again, and a hit skips the process, mapping and symbol lookups. Any change of a
+     * process's maps (MMAP, FORK) or of the kernel map raises {@link #generation}, which makes
+     * every entry stale at once.
+     */
+    private static final int CACHE_SIZE = 1 << 14;
+    /**
+     * Four longs per entry, one cache line for two entries: the address; the process key and the
+     * tag (high and low halves); the image and the symbol; the sample-frame and the
+     * callchain-frame report keys.
+     */
+    private final long[] cache = new long[CACHE_SIZE * 4];
+    /** Tags are generation << 3 | cpumode; generation 0 is never used, so a zeroed entry never matches. */
+    private int generation = 1;
+    /**
+     * The processes that have entries in the cache: a change of the maps of any other process
+     * (a new process mapping its program and libraries, the common case) leaves the cache valid.
+     */
+    private final java.util.BitSet cachedPids = new java.util.BitSet();
+    private int selfKey;
+    private int rawKey;
+    private static final int NO_FRAME = Integer.MIN_VALUE;
+
+    /**
+     * A second direct-mapped cache, by (image, file-relative address): the same code mapped by many
+     * processes (every md5sum of an xargs run, every user of libc) is resolved once. An image's
+     * symbols never change once looked for, so its entries never go stale. Four longs per entry:
+     * the address, the image's serial, image and symbol, the sample-frame key.
+     */
+    private static final int IMAGE_CACHE_SIZE = 1 << 14;
+    private final long[] imageCache = new long[IMAGE_CACHE_SIZE * 4];
+    private int nextDsoSerial = 1;
+
+    // Counts.
+    long mmapsIgnored;
+    long guestSamples;
+
+    Machines(PerfDictionary dictionary, Symbolizer symbolizer, RecordingInfo info) {
+        this.dictionary = dictionary;
+        this.symbolizer = symbolizer;
+        this.info = info;
+        this.hostKernel = new Dso("[kernel.kallsyms]", Dso.Kind.KERNEL, HOST_DOMAIN, ImageKind.KERNEL, HOST_PID);
+        this.hostKernel.buildId = info.buildId(HOST_PID, "[kernel.kallsyms]");
+        this.hostUnknown = new Dso("[unknown]", Dso.Kind.NONE, HOST_DOMAIN, ImageKind.UNKNOWN, HOST_PID);
+        this.hypervisor = new Dso("[hypervisor]", Dso.Kind.NONE, HOST_DOMAIN, ImageKind.HYPERVISOR, HOST_PID);
+        allDsos.add(hostKernel);
+        domains.put(HOST_DOMAIN, "host");
+    }
+
+    /**
+     * Starts loading, alongside the reading, the symbols nearly every import needs: the host
+     * kernel's (when the events count kernel mode) and those of the host images the build-id table
+     * lists (perf writes it for the images that have samples).
+     */
+    void prefetch(boolean kernel) {
+        if (kernel) {
+            symbolizer.prefetch(hostKernel);
+        }
+        for (RecordingInfo.BuildId b : info.buildIds) {
+            String f = b.filename();
+            boolean jitMap = f.startsWith("/tmp/perf-") && f.endsWith(".map");
+            if (b.pid() == HOST_PID && b.cpumode() == CPUMODE_USER && f.startsWith("/") && !jitMap) {
+                symbolizer.prefetch(hostDso(HOST_PID, f, b.id()));
+            }
+        }
+    }
+
+    /** Domain id to name: the host and every guest seen (or announced) so far. */
+    Map<Integer, String> domains() {
+        return Map.copyOf(domains);
+    }
+
+    /** The guest run by QEMU process {@code pid}, made on first sight. */
+    Guest guest(int pid) {
+        Guest g = guests.get(pid);
+        if (g == null) {
+            g = new Guest(pid, nextDomain++);
+            guests.put(pid, g);
+            String comm = comms.get(pid);
+            domains.put(g.domain, "guest-" + pid + (comm != null ? " (" + comm + ")" : ""));
+            allDsos.add(g.kernel);
+        }
+        return g;
+    }
+
+    /** Every image that can hold samples, for the end-of-import notes. */
+    List<Dso> dsos() {
+        List<Dso> out = new ArrayList<>(allDsos);
+        out.add(hostUnknown);
+        out.add(hypervisor);
+        return out;
+    }
+
+    String comm(int pid) {
+        return comms.get(pid);
+    }
+
+    // ---------------------------------------------------------------- side-band records
+
+    void mmap(int cpumode, int pid, long start, long length, long pgoff, String filename, boolean data,
+            String buildId) {
+        invalidate(cpumode == CPUMODE_USER ? pid : HOST_PID);
+        if (cpumode == CPUMODE_KERNEL || cpumode == CPUMODE_GUEST_KERNEL) {
+            Dso kernel = cpumode == CPUMODE_KERNEL ? hostKernel : guest(pid).kernel;
+            int bracket = filename.indexOf("]_");
+            if (filename.startsWith("[") && bracket > 0) {
+                // The kernel's own map: "[kernel.kallsyms]_text", pgoff = the reference symbol's address.
+                kernel.refSymbol = filename.substring(bracket + 1);
+                kernel.refAddress = pgoff;
+                if (cpumode == CPUMODE_KERNEL) {
+                    kernelStart = start;
+                    kernelEnd = start + length;
+                }
+
+            } else {
+                mmapsIgnored++; // module maps: modules resolve through kallsyms' module column
+            }
+            return;
+        }
+        if (cpumode != CPUMODE_USER || data) {
+            mmapsIgnored++;
+            return;
+        }
+        Dso dso = hostDso(pid, filename, buildId);
+        process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso);
+    }
+
+    void comm(int pid, int tid, String comm) {
+        if (pid == tid || comms.get(pid) == null) {
+            comms.put(pid, comm);
+            Guest g = guests.get(pid);
+            if (g != null) {
+                domains.put(g.domain, "guest-" + pid + " (" + comm + ")");
+            }
+        }
+        process(pid, true);
+    }
+
+    void fork(int pid, int ppid) {
+        invalidate(pid);
+        if (pid == ppid) {
+            return; // a new thread shares its process's maps
+        }
+        ProcessMaps parent = processes.get(ppid);
+        processes.put(pid, parent != null ? parent.copy() : new ProcessMaps());
+        String comm = comms.get(ppid);
+        if (comm != null) {
+            comms.put(pid, comm);
+        }
+        if (lastPid == pid) {
+            lastPid = Integer.MIN_VALUE;
+        }
+    }
+
+    /** Makes the cache forget what it knows of process {@code pid} (or everything, for the kernel). */
+    private void invalidate(int pid) {
+        if (pid == HOST_PID || pid < 0 || cachedPids.get(pid)) {
+            generation++;
+            cachedPids.clear();
+        }
+    }
+
+    private ProcessMaps process(int pid, boolean create) {
+        if (pid == lastPid && (lastMaps != null || !create)) {
+            return lastMaps;
+        }
+        ProcessMaps m = processes.get(pid);
+        if (m == null && create) {
+            m = new ProcessMaps();
+            processes.put(pid, m);
+        }
+        lastPid = pid;
+        lastMaps = m;
+        return m;
+    }
+
+    /** The host image for a mapping's file name, made on first sight (perf's naming of special maps). */
+    private Dso hostDso(int pid, String filename, String buildId) {
+        String name = filename;
+        Dso.Kind kind;
+        ImageKind imageKind = ImageKind.USER;
+        if (filename.equals("//anon") || filename.startsWith("/dev/zero") || filename.startsWith("/anon_hugepage")) {
+            name = "/tmp/perf-" + pid + ".map";
+            kind = Dso.Kind.ANON;
+        } else if (filename.equals("[vdso]")) {
+            kind = Dso.Kind.VDSO;
+        } else if (filename.startsWith("[") || filename.startsWith("/SYSV")) {
+            kind = Dso.Kind.NO_FILE;
+        } else {
+            kind = Dso.Kind.FILE;
+        }
+        Dso d = hostDsos.get(name);
+        if (d == null) {
+            d = new Dso(name, kind, HOST_DOMAIN, imageKind, HOST_PID);
+            d.buildId = buildId != null ? buildId : info.buildId(HOST_PID, filename);
+            hostDsos.put(name, d);
+            allDsos.add(d);
+        } else if (d.buildId == null && buildId != null) {
+            d.buildId = buildId;
+        }
+        return d;
+    }
+
+    // ---------------------------------------------------------------- resolution
+
+    /**
+     * Resolves {@code ip} in context {@code cpumode} (a sample's cpumode, or the mode a callchain
+     * marker switched to) for process {@code pid}.
+     */
+    void resolve(int cpumode, int pid, long ip) {
+        // Kernel and hypervisor addresses mean the same in every process of a machine.
+        int key = cpumode == CPUMODE_KERNEL || cpumode == CPUMODE_HYPERVISOR ? HOST_PID : pid;
+        long h = (ip ^ ((long) key << 40) ^ cpumode) * 0x9E3779B97F4A7C15L;
+        int e = ((int) (h >>> 50) & (CACHE_SIZE - 1)) << 2;
+        long keyTag = ((long) key << 32) | (((generation << 3) | cpumode) & 0xFFFFFFFFL);
+        long[] c = cache;
+        if (c[e] == ip && c[e + 1] == keyTag) {
+            long is = c[e + 2];
+            long frames = c[e + 3];
+            image = (int) (is >>> 32);
+            symbol = (int) is;
+            selfKey = (int) (frames >>> 32);
+            rawKey = (int) frames;
+            if (symbol < 0) {
+                unresolved(image);
+            }
+            return;
+        }
+        selfKey = NO_FRAME;
+        lookup(cpumode, pid, ip);
+        if (symbol < 0) {
+            unresolved(image);
+            if (selfKey == NO_FRAME) {
+                selfKey = ~unknownFrames.id(image, rel);
+            }
+            rawKey = rel == ip ? selfKey : ~unknownFrames.id(image, ip);
+        } else {
+            selfKey = symbol;
+            rawKey = symbol;
+        }
+        if (key >= 0) {
+            cachedPids.set(key);
+        }
+        c[e] = ip;
+        c[e + 1] = keyTag;
+        c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL);
+        c[e + 3] = ((long) selfKey << 32) | (rawKey & 0xFFFFFFFFL);
+    }
+
+    /**
+     * The report key of the last resolved address as a sample's own frame: its symbol id, or for
+     * no symbol the complement of the id of (image, image-relative address), perf's key.
+     */
+    int selfFrame() {
+        return selfKey;
+    }
+
+    /**
+     * The report key of the last resolved address as a callchain entry: its symbol id, or for no
+     * symbol the complement of the id of (image, run-time address), as perf keys callchain entries.
+     */
+    int rawFrame() {
+        return rawKey;
+    }
+
+    private long[] unresolvedPerImage = new long[64];
+
+    private void unresolved(int img) {
+        if (img >= unresolvedPerImage.length) {
+            unresolvedPerImage = java.util.Arrays.copyOf(unresolvedPerImage, Math.max(img + 1, unresolvedPerImage.length * 2));
+        }
+        unresolvedPerImage[img]++;
+    }
+
+    /** Samples and callchain entries of an image that resolved to no symbol. */
+    long unresolved(Dso d) {
+        return d.imageId >= 0 && d.imageId < unresolvedPerImage.length ? unresolvedPerImage[d.imageId] : 0;
+    }
+
+    private void lookup(int cpumode, int pid, long ip) {
+        switch (cpumode) {
+            case CPUMODE_USER -> {
+                ProcessMaps maps = process(pid, false);
+                Dso d = maps == null ? null : maps.find(ip);
+                if (d == null) {
+                    none(hostUnknown, ip);
+                } else {
+                    in(d, d.identity() ? ip : ip - maps.foundStart + maps.foundPgoff);
+                }
+            }
+            case CPUMODE_KERNEL -> kernel(hostKernel, ip, hostUnknown);
+            case CPUMODE_HYPERVISOR -> none(hypervisor, ip);
+            case CPUMODE_GUEST_KERNEL -> {
+                Guest g = guest(pid);
+                kernel(g.kernel, ip, g.user);
+            }
+            case CPUMODE_GUEST_USER -> none(guest(pid).user, ip);
+            default -> none(hostUnknown, ip);
+        }
+    }
+
+    private void none(Dso d, long ip) {
+        image = imageOf(d);
+        symbol = -1;
+        rel = ip;
+    }
+
+    private void kernel(Dso k, long ip, Dso outside) {
+        rel = ip;
+        if (!k.looked) {
+            symbolizer.look(k);
+        }
+        SymbolTable t = k.table;
+        if (t != null) {
+            int idx = t.lookup(ip - k.delta);
+            if (idx >= 0) {
+                symbol = symbolId(k, idx);
+                image = k.imageOfSymbol[idx];
+                return;
+            }
+        }
+        boolean inKernel = k != hostKernel || kernelEnd == 0
+                || (Long.compareUnsigned(ip, kernelStart) >= 0 && Long.compareUnsigned(ip, kernelEnd) < 0);
+        Dso d = inKernel ? k : outside;
+        image = imageOf(d);
+        symbol = -1;
+    }
+
+    private void in(Dso d, long address) {
+        rel = address;
+        if (d.serial == 0) {
+            d.serial = nextDsoSerial++;
+        }
+        long serial = d.serial;
+        int e = ((int) (((address * 0x9E3779B97F4A7C15L) ^ (serial * 0xC2B2AE3D27D4EB4FL)) >>> 50)
+                & (IMAGE_CACHE_SIZE - 1)) << 2;
+        long[] c = imageCache;
+        if (c[e] == address && c[e + 1] == serial) {
+            long is = c[e + 2];
+            image = (int) (is >>> 32);
+            symbol = (int) is;
+            selfKey = (int) c[e + 3];
+            return;
+        }
+        resolveIn(d, address);
+        selfKey = symbol >= 0 ? symbol : ~unknownFrames.id(image, address);
+        c[e] = address;
+        c[e + 1] = serial;
+        c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL);
+        c[e + 3] = selfKey;
+    }
+
+    private void resolveIn(Dso d, long address) {
+        if (!d.looked) {
+            symbolizer.look(d);
+        }
+        SymbolTable t = d.table;
+        ElfImage layout = d.layout;
+        long link = layout != null ? layout.linkAddress(address) : address - d.delta;
+        if (layout == null || link != -1) {
+            int idx = t != null ? t.lookup(link) : -1;
+            // A symbol with no size in the file ends, for perf, at the next label or stub.
+            if ((idx < 0 || (d.zeroSized != null && d.zeroSized[idx])) && fallback(d, link, idx)) {
+                return;
+            }
+            if (idx < 0) {
+                idx = extension(d, link);
+            }
+            if (idx >= 0) {
+                symbol = symbolId(d, idx);
+                image = d.imageOfSymbol[idx];
+                return;
+            }
+        }
+        image = imageOf(d);
+        symbol = -1;
+    }
+
+    /**
+     * Looks {@code link} up among the image's labels and PLT stubs; true (and the answer set) when
+     * one covers it and starts above the table symbol {@code tableIndex} found for it (if any).
+     */
+    private boolean fallback(Dso d, long link, int tableIndex) {
+        SymbolTable[] fallback = d.fallback;
+        for (int k = 0; k < fallback.length; k++) {
+            int idx = fallback[k].lookup(link);
+            if (idx >= 0 && (tableIndex < 0
+                    || Long.compareUnsigned(fallback[k].start(idx), d.table.start(tableIndex)) > 0)) {
+                image = imageOf(d);
+                int id = d.fallbackIds[k][idx];
+                if (id < 0) {
+                    id = dictionary.addSymbol(fallback[k].name(idx), image);
+                    d.fallbackIds[k][idx] = id;
+                }
+                symbol = id;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The table index whose zero-size symbol perf stretches over {@code link}, or -1. */
+    private static int extension(Dso d, long link) {
+        long[] starts = d.extensionStart;
+        int lo = 0;
+        int hi = starts.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(starts[mid], link) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return hi >= 0 && Long.compareUnsigned(link, d.extensionEnd[hi]) < 0 ? d.extensionIndex[hi] : -1;
+    }
+
+    private int imageOf(Dso d) {
+        int id = d.imageId;
+        if (id < 0) {
+            id = dictionary.addImage(d.name, d.imageKind, d.domain);
+            d.imageId = id;
+        }
+        return id;
+    }
+
+    /** The session id of symbol {@code idx} of the image's table, made on first hit. */
+    private int symbolId(Dso d, int idx) {
+        int id = d.symbolIds[idx];
+        if (id >= 0) {
+            return id;
+        }
+        if (d.imageOfSymbol == null) {
+            d.imageOfSymbol = new int[d.symbolIds.length];
+        }
+        String module = d.kind == Dso.Kind.KERNEL ? d.table.module(idx) : null;
+        int img = module == null ? imageOf(d) : moduleImage(d, module);
+        String name = d.perfNames != null && d.perfNames[idx] != null ? d.perfNames[idx] : d.table.name(idx);
+        id = dictionary.addSymbol(name, img);
+        d.symbolIds[idx] = id;
+        d.imageOfSymbol[idx] = img;
+        return id;
+    }
+
+    private final Map<String, Integer> moduleImages = new HashMap<>();
+
+    private int moduleImage(Dso kernel, String module) {
+        String key = kernel.domain + "/" + module;
+        Integer id = moduleImages.get(key);
+        if (id == null) {
+            id = dictionary.addImage("[" + module + "]", ImageKind.MODULE, kernel.domain);
+            moduleImages.put(key, id);
+        }
+        return id;
+    }
+}

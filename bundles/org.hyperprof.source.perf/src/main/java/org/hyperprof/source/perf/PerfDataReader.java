@@ -1,0 +1,1002 @@
+package org.hyperprof.source.perf;
+
+import static org.hyperprof.source.perf.PerfFormat.*;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads a perf.data recording: the seekable file (header, attrs section, data section, feature
+ * sections; peers.md 2.1-2.3) or the pipe form that {@code perf record -o -} writes (a 16-byte
+ * header, then HEADER_ATTR, HEADER_FEATURE and the data records as they come; peers.md 2.8).
+ *
+ * <h2>What it hands on</h2>
+ * SAMPLE, MMAP, MMAP2, COMM, FORK and EXIT records, decoded, in time order within each
+ * FINISHED_ROUND window (records without a time as they are read). LOST and LOST_SAMPLES add to
+ * the lost count. Every other record type is skipped and counted by its name.
+ *
+ * <h2>Bad input</h2>
+ * Every size and offset is checked against what holds it. A file too short for what its header
+ * says, a record whose size is less than its header or runs past the end of the data, a section
+ * outside the file, or a layout this reader cannot follow (an old or compressed format, events that
+ * do not agree where their sample id is) stops the read with a {@link PerfDataException} naming the
+ * file, the byte offset and what was expected. A single record that is malformed inside its own
+ * (valid) size is counted as invalid and the read goes on; a sample of an event the attrs do not
+ * name, or of an event whose sample_type has bits this reader does not know, is counted as dropped.
+ * So: samples read = handed on + dropped + invalid, always.
+ *
+ * <p>Not thread-safe: one reading thread.
+ */
+public final class PerfDataReader implements Closeable {
+
+    /** Notes kept; further problems of a kind already noted only raise its count. */
+    static final int MAX_NOTES = 40;
+    /** A round larger than this hands on its older half early. */
+    static final int ROUND_LIMIT_BYTES = 64 << 20;
+
+    private final String file;
+    private final Bytes bytes;
+    private final RecordingInfo info;
+    private final FeatureParser features;
+    private final FileChannel channel;
+    private final InputStream stream;
+    private final PerfInput input;
+    private final RoundQueue queue;
+    private final PerfSample sample = new PerfSample();
+    private final LongIntMap attrById = new LongIntMap(64);
+    private final RoundQueue.Sink dispatcher = this::dispatch;
+    private EventAttr[] attrs = new EventAttr[0];
+    private PerfEvents events;
+    private boolean headerDelivered;
+
+    // The books.
+    private long samplesRead;
+    private long samplesDropped;
+    private long samplesInvalid;
+    private long lost;
+    private long invalidRecords;
+    private final long[] recordsByType = new long[128];
+    private final Map<Integer, Long> otherTypes = new TreeMap<>();
+    private final Map<String, Long> skipped = new TreeMap<>();
+    private final Map<String, Long> problemCounts = new LinkedHashMap<>();
+    private final Map<String, String> notes = new LinkedHashMap<>();
+
+    private PerfDataReader(String file, Bytes bytes, RecordingInfo info, FileChannel channel, InputStream stream,
+            PerfInput input) {
+        this.file = file;
+        this.bytes = bytes;
+        this.info = info;
+        this.features = new FeatureParser(bytes, info);
+        this.channel = channel;
+        this.stream = stream;
+        this.input = input;
+        this.queue = new RoundQueue(ROUND_LIMIT_BYTES, input.stable() ? input.view : null, order(bytes));
+    }
+
+    private static java.nio.ByteOrder order(Bytes bytes) {
+        return bytes.swap ? java.nio.ByteOrder.BIG_ENDIAN : java.nio.ByteOrder.LITTLE_ENDIAN;
+    }
+
+    // ---------------------------------------------------------------- opening
+
+    /**
+     * Opens a recording file, in file or pipe form, and reads its header (and in file form its
+     * attrs and feature sections).
+     */
+    public static PerfDataReader open(Path path) throws PerfDataException {
+        String name = path.toString();
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new PerfDataException(name, -1, "no such file; give the path of a perf.data file (perf record -o)");
+        } catch (IOException | SecurityException e) {
+            throw new PerfDataException(name, -1, "cannot be opened (" + e.getMessage()
+                    + "); check that it exists and is readable (perf record writes it mode 0600, owned by its user)");
+        }
+        try {
+            return openChannel(name, ch);
+        } catch (PerfDataException | RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new PerfDataException(name, -1, "cannot be read: " + e);
+        }
+    }
+
+    private static PerfDataReader openChannel(String name, FileChannel ch) throws IOException, PerfDataException {
+        long fileSize = ch.size();
+        if (fileSize < PIPE_HEADER_SIZE) {
+            throw new PerfDataException(name, 0, "the file has " + fileSize + " bytes, less than the 16-byte"
+                    + " perf.data header (magic PERFILE2 and a header size): it is empty or not a perf.data file");
+        }
+        byte[] head = readAt(ch, 0, PIPE_HEADER_SIZE);
+        Bytes bytes = byteOrder(name, head);
+        long headerSize = bytes.u64(head, 8);
+        if (headerSize == PIPE_HEADER_SIZE) {
+            // A pipe recording saved to a file (perf record -o - > file): read it as a stream.
+            InputStream in = Channels.newInputStream(ch.position(PIPE_HEADER_SIZE));
+            RecordingInfo info = new RecordingInfo(name, true, bytes.swap);
+            return new PerfDataReader(name, bytes, info, ch, in, PerfInput.ofStream(in, order(bytes), PIPE_HEADER_SIZE));
+        }
+        if (headerSize != FILE_HEADER_SIZE) {
+            throw new PerfDataException(name, 8, "header size " + headerSize + "; expected " + FILE_HEADER_SIZE
+                    + " (a seekable perf.data) or " + PIPE_HEADER_SIZE + " (pipe mode, perf record -o -)");
+        }
+        if (fileSize < FILE_HEADER_SIZE) {
+            throw new PerfDataException(name, fileSize, "the file ends inside its " + FILE_HEADER_SIZE
+                    + "-byte header (" + fileSize + " bytes): it is truncated");
+        }
+        byte[] h = readAt(ch, 0, FILE_HEADER_SIZE);
+        RecordingInfo info = new RecordingInfo(name, false, bytes.swap);
+        long attrSize = bytes.u64(h, 16);
+        long attrsOffset = bytes.u64(h, 24);
+        long attrsSize = bytes.u64(h, 32);
+        long dataOffset = bytes.u64(h, 40);
+        long dataSize = bytes.u64(h, 48);
+        List<String> openNotes = new ArrayList<>();
+        section(name, 24, "attrs", attrsOffset, attrsSize, fileSize);
+        long[] bits = new long[4];
+        boolean anyFeature = false;
+        for (int i = 0; i < 4; i++) {
+            bits[i] = bytes.u64(h, 72 + 8 * i);
+            anyFeature |= bits[i] != 0;
+        }
+        if (dataSize == 0 && !anyFeature && fileSize > dataOffset && dataOffset >= FILE_HEADER_SIZE) {
+            // perf record did not end properly and never wrote the final header: read to the file's end.
+            dataSize = fileSize - dataOffset;
+            openNotes.add("the header's data size is 0 and it lists no features (perf record was not ended"
+                    + " properly, so it never wrote the final header); the data is read to the end of the file");
+        } else {
+            checkDataSection(name, dataOffset, dataSize, fileSize);
+        }
+        info.dataOffset = dataOffset;
+        info.dataSize = dataSize;
+        PerfDataReader r = new PerfDataReader(name, bytes, info, ch, null,
+                PerfInput.ofFile(ch, order(bytes), dataOffset, dataOffset + dataSize));
+        for (String n : openNotes) {
+            r.note("header.data-size", n);
+        }
+        r.readAttrs(attrSize, attrsOffset, attrsSize, fileSize);
+        r.readFeatures(bits, dataOffset + dataSize, fileSize);
+        return r;
+    }
+
+    /**
+     * Opens a pipe-mode recording from a stream (the output of {@code perf record -o -}); reads
+     * only its 16-byte header now, everything else as {@link #read} goes.
+     */
+    public static PerfDataReader open(InputStream in, String name) throws PerfDataException {
+        byte[] head = new byte[PIPE_HEADER_SIZE];
+        int got;
+        try {
+            got = in.readNBytes(head, 0, PIPE_HEADER_SIZE);
+        } catch (IOException e) {
+            throw new PerfDataException(name, 0, "cannot be read: " + e);
+        }
+        if (got < PIPE_HEADER_SIZE) {
+            throw new PerfDataException(name, got, "the stream ended after " + got + " bytes, inside the 16-byte"
+                    + " perf.data header: the recorder wrote nothing (see its error output)");
+        }
+        Bytes bytes = byteOrder(name, head);
+        long headerSize = bytes.u64(head, 8);
+        if (headerSize != PIPE_HEADER_SIZE) {
+            throw new PerfDataException(name, 8, "header size " + headerSize + "; a stream must be in pipe mode"
+                    + " (header size 16, perf record -o -); read a seekable perf.data from its file");
+        }
+        RecordingInfo info = new RecordingInfo(name, true, bytes.swap);
+        return new PerfDataReader(name, bytes, info, null, in, PerfInput.ofStream(in, order(bytes), PIPE_HEADER_SIZE));
+    }
+
+    private static Bytes byteOrder(String name, byte[] head) throws PerfDataException {
+        Bytes le = new Bytes(false);
+        long magic = le.u64(head, 0);
+        if (magic == MAGIC2) {
+            return le;
+        }
+        if (magic == Long.reverseBytes(MAGIC2)) {
+            return new Bytes(true);
+        }
+        if (magic == MAGIC1 || magic == Long.reverseBytes(MAGIC1)) {
+            throw new PerfDataException(name, 0, "magic PERFFILE: this is the version-1 perf.data format of perf"
+                    + " before 2.6.39, which this reader does not read; re-record, or convert it with a perf of that"
+                    + " era (perf inject -i old -o new)");
+        }
+        throw new PerfDataException(name, 0, "starts with bytes " + Bytes.hex(head, 0, 8) + "; expected the magic"
+                + " PERFILE2 (50455246494c4532) of a perf.data file");
+    }
+
+    private static void section(String name, long at, String what, long offset, long size, long fileSize)
+            throws PerfDataException {
+        if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset) {
+            throw new PerfDataException(name, at, "the " + what + " section {offset " + offset + ", size " + size
+                    + "} runs past the end of the " + fileSize + "-byte file: the file is truncated or its header"
+                    + " is corrupt");
+        }
+    }
+
+    private static void checkDataSection(String name, long offset, long size, long fileSize)
+            throws PerfDataException {
+        if (offset < FILE_HEADER_SIZE || size < 0) {
+            throw new PerfDataException(name, 40, "the data section {offset " + offset + ", size " + size
+                    + "} does not lie after the " + FILE_HEADER_SIZE + "-byte header: the header is corrupt");
+        }
+        if (offset > fileSize || size > fileSize - offset) {
+            throw new PerfDataException(name, 40, "the header says the data section ends at byte "
+                    + (offset + size) + " but the file has only " + fileSize + " bytes: the file is truncated"
+                    + " (copied while perf record was writing it, or cut); re-record or copy it again");
+        }
+    }
+
+    private static byte[] readAt(FileChannel ch, long offset, int length) throws IOException {
+        byte[] b = new byte[length];
+        ByteBuffer bb = ByteBuffer.wrap(b);
+        while (bb.hasRemaining()) {
+            if (ch.read(bb, offset + bb.position()) < 0) {
+                throw new IOException("unexpected end of file at byte " + (offset + bb.position()));
+            }
+        }
+        return b;
+    }
+
+    private void readAttrs(long attrSize, long attrsOffset, long attrsSize, long fileSize)
+            throws IOException, PerfDataException {
+        if (attrsSize == 0) {
+            throw new PerfDataException(file, 32, "the attrs section is empty: the recording names no event, so"
+                    + " its samples cannot be read");
+        }
+        if (attrSize < EventAttr.SIZE_VER0 + 16 || attrSize > 4096) {
+            throw new PerfDataException(file, 16, "attr_size " + attrSize + "; expected a perf_event_attr of 64 to"
+                    + " 4080 bytes plus the 16-byte ids pointer (" + (128 + 16) + " for perf 6.x)");
+        }
+        if (attrsSize % attrSize != 0) {
+            throw new PerfDataException(file, 32, "the attrs section's " + attrsSize + " bytes are not a whole"
+                    + " number of " + attrSize + "-byte entries: the header is corrupt");
+        }
+        int n = (int) (attrsSize / attrSize);
+        byte[] all = readAt(channel, attrsOffset, (int) attrsSize);
+        for (int i = 0; i < n; i++) {
+            int off = (int) (i * attrSize);
+            long at = attrsOffset + off;
+            int ownSize = EventAttr.sizeOf(bytes, all, off);
+            if (ownSize < EventAttr.SIZE_VER0) {
+                throw new PerfDataException(file, at + 4, "attr " + i + " says it is " + ownSize + " bytes; a"
+                        + " perf_event_attr is at least 64 (PERF_ATTR_SIZE_VER0)");
+            }
+            int idsAt = off + (int) attrSize - 16;
+            long idsOffset = bytes.u64(all, idsAt);
+            long idsSize = bytes.u64(all, idsAt + 8);
+            section(file, attrsOffset + idsAt, "ids of attr " + i, idsOffset, idsSize, fileSize);
+            if (idsSize % 8 != 0 || idsSize > (1 << 24)) {
+                throw new PerfDataException(file, attrsOffset + idsAt + 8, "the ids of attr " + i + " take "
+                        + idsSize + " bytes; expected a whole number of 8-byte ids");
+            }
+            long[] ids = new long[(int) (idsSize / 8)];
+            if (idsSize > 0) {
+                byte[] idBytes = readAt(channel, idsOffset, (int) idsSize);
+                for (int k = 0; k < ids.length; k++) {
+                    ids[k] = bytes.u64(idBytes, 8 * k);
+                }
+            }
+            addAttr(EventAttr.parse(bytes, all, off, i, ids), at);
+        }
+    }
+
+    private void readFeatures(long[] bits, long tableOffset, long fileSize) throws IOException, PerfDataException {
+        int count = 0;
+        for (long w : bits) {
+            count += Long.bitCount(w);
+        }
+        if (count == 0) {
+            return;
+        }
+        if ((bits[0] & (1L << F_COMPRESSED)) != 0) {
+            throw compressed(tableOffset);
+        }
+        long tableSize = 16L * count;
+        if (tableOffset > fileSize || tableSize > fileSize - tableOffset) {
+            note("features.table", "the header lists " + count + " features but their table at byte " + tableOffset
+                    + " runs past the end of the " + fileSize + "-byte file; the features (build-ids, host name,"
+                    + " ...) are not read");
+            return;
+        }
+        byte[] table = readAt(channel, tableOffset, (int) tableSize);
+        int k = 0;
+        for (int bit = 0; bit < FEATURE_BITS; bit++) {
+            if ((bits[bit >>> 6] & (1L << (bit & 63))) == 0) {
+                continue;
+            }
+            long offset = bytes.u64(table, 16 * k);
+            long size = bytes.u64(table, 16 * k + 8);
+            long at = tableOffset + 16L * k;
+            k++;
+            String name = PerfNames.feature(bit);
+            if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset || size > (256 << 20)) {
+                note("feature." + name, "feature " + name + ": its section {offset " + offset + ", size " + size
+                        + "} (table entry at byte " + at + ") lies outside the " + fileSize + "-byte file; ignored");
+                continue;
+            }
+            if (!wanted(bit)) {
+                info.otherFeatures.add(name);
+                continue;
+            }
+            byte[] payload = readAt(channel, offset, (int) size);
+            try {
+                features.parse(bit, payload, 0, payload.length, offset);
+            } catch (FeatureParser.Malformed e) {
+                note("feature." + name, "feature " + name + " at byte " + e.offset + " is malformed (" + e.getMessage()
+                        + "); ignored");
+            }
+        }
+    }
+
+    private static boolean wanted(int bit) {
+        return bit == F_BUILD_ID || (bit >= F_HOSTNAME && bit <= F_EVENT_DESC) || bit == F_SAMPLE_TIME;
+    }
+
+    private PerfDataException compressed(long at) {
+        return new PerfDataException(file, at, "the recording's records are zstd-compressed (perf record -z);"
+                + " this reader reads uncompressed records: write an uncompressed copy with"
+                + " 'perf inject -i " + file + " -o plain.data' and import that");
+    }
+
+    /** Adds an event; every event must place its sample id where the others do (perf requires it too). */
+    private void addAttr(EventAttr a, long at) throws PerfDataException {
+        if (attrs.length > 0) {
+            EventAttr first = attrs[0];
+            if (a.sampleIdOffset != first.sampleIdOffset || a.trailerIdFromEnd != first.trailerIdFromEnd
+                    || a.sampleIdAll != first.sampleIdAll) {
+                throw new PerfDataException(file, at, "event " + attrs.length + " " + a.describe()
+                        + " places its sample id differently from event 0 " + first.describe()
+                        + "; perf writes recordings whose events agree on it (sample_type with IDENTIFIER, or the"
+                        + " same ID position), so the records cannot be told apart");
+            }
+            if (a.sampleIdOffset < 0) {
+                throw new PerfDataException(file, at, "the recording has " + (attrs.length + 1) + " events but"
+                        + " their sample_type has neither ID nor IDENTIFIER: a sample cannot be matched to its event");
+            }
+        }
+        for (long id : a.ids) {
+            int prev = attrById.get(id);
+            if (prev != LongIntMap.ABSENT && prev != attrs.length) {
+                note("attr.duplicate-id", "sample id " + id + " is listed by events " + prev + " and " + attrs.length
+                        + "; samples with it are counted for event " + prev);
+                continue;
+            }
+            attrById.put(id, attrs.length);
+        }
+        if (a.unknownSampleBits != 0) {
+            note("attr.unknown-sample-type." + attrs.length, "event " + attrs.length + " " + a.describe()
+                    + " has sample_type bits 0x" + Long.toHexString(a.unknownSampleBits) + " this reader does not"
+                    + " know, so its samples cannot be laid out: they are counted as dropped");
+        } else if (a.unknownReadBits != 0 && a.has(S_READ)) {
+            note("attr.unknown-read-format." + attrs.length, "event " + attrs.length + " " + a.describe()
+                    + " has read_format bits 0x" + Long.toHexString(a.unknownReadBits) + " this reader does not"
+                    + " know, so its samples cannot be laid out: they are counted as dropped");
+        }
+        EventAttr[] grown = java.util.Arrays.copyOf(attrs, attrs.length + 1);
+        grown[attrs.length] = a;
+        attrs = grown;
+        info.attrs.add(a);
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /** The recording's header information (complete in file mode now; in pipe mode once {@link #read} started). */
+    RecordingInfo info() {
+        return info;
+    }
+
+    /**
+     * Reads every record and hands the decoded ones to {@code handler}.
+     *
+     * @throws PerfDataException when the recording cannot be read on (what was handed on until then stays valid)
+     */
+    void read(PerfEvents handler) throws PerfDataException {
+        this.events = handler;
+        if (!info.pipe) {
+            deliverHeader();
+        }
+        PerfInput in = input;
+        try {
+            while (true) {
+                int available = in.ensure(RECORD_HEADER_SIZE);
+                if (available == 0) {
+                    break;
+                }
+                long at = in.offset();
+                if (available < RECORD_HEADER_SIZE) {
+                    throw truncated(at, "a record header (8 bytes)", available);
+                }
+                ByteBuffer b = in.view;
+                int p = in.pos;
+                int type = b.getInt(p);
+                int size = Short.toUnsignedInt(b.getShort(p + 6));
+                if (size < RECORD_HEADER_SIZE) {
+                    throw new PerfDataException(file, at, "a record of type " + (type & 0xFFFFFFFFL) + " ("
+                            + PerfNames.record(type) + ") says it is " + size + " bytes, less than its own 8-byte"
+                            + " header: the data is corrupt here, so the records after it cannot be found");
+                }
+                if (size > available) {
+                    available = in.ensure(size);
+                    if (available < size) {
+                        throw truncated(at, "a " + PerfNames.record(type) + " record of " + size + " bytes",
+                                available);
+                    }
+                    b = in.view;
+                    p = in.pos;
+                }
+                count(type);
+                long extra = record(b, p, type, size, at);
+                in.pos = p + size;
+                if (extra > 0 && !in.skip(extra)) {
+                    throw truncated(in.offset(), "the " + extra + " bytes of data that follow the "
+                            + PerfNames.record(type) + " record at byte " + at, 0);
+                }
+            }
+            if (queue.size() > 0) {
+                queue.flush(dispatcher);
+            }
+            deliverHeader();
+        } catch (PerfDataException e) {
+            handOnWhatWasRead();
+            throw e;
+        } catch (IOException e) {
+            handOnWhatWasRead();
+            throw new PerfDataException(file, in.offset(), "cannot be read: " + e);
+        }
+    }
+
+    /**
+     * Before a read stops on an error: the records read and queued so far are handed on, so that
+     * they are counted where they belong and the books balance.
+     */
+    private void handOnWhatWasRead() throws PerfDataException {
+        deliverHeader();
+        if (queue.size() > 0) {
+            queue.flush(dispatcher);
+        }
+    }
+
+    private PerfDataException truncated(long at, String expected, int available) {
+        return new PerfDataException(file, at, "expected " + expected + " but the " + (info.pipe ? "stream" : "data")
+                + " ends after " + available + " more bytes: the recording is truncated (perf record was killed,"
+                + " or the file was cut); " + samplesRead + " samples were read before this point");
+    }
+
+    private void count(int type) {
+        if (type >= 0 && type < recordsByType.length) {
+            recordsByType[type]++;
+        } else {
+            otherTypes.merge(type, 1L, Long::sum);
+        }
+    }
+
+    /** Acts on one record at read time; returns the number of bytes that follow it outside its size. */
+    private long record(ByteBuffer b, int p, int type, int size, long at) throws PerfDataException, IOException {
+        if (type < USER_TYPE_START && type >= 0) {
+            if (!headerDelivered) {
+                deliverHeader();
+            }
+            if (type == SAMPLE) {
+                readSample(b, p, size, at);
+            } else if (type == MMAP || type == MMAP2 || type == COMM || type == FORK || type == EXIT) {
+                EventAttr a = attrOfTrailer(b, p, size);
+                long t = a == null ? -1 : trailerTime(a, b, p, size);
+                if (t < 0) {
+                    dispatch(b, p, at);
+                } else {
+                    queue.add(b, p, size, t, at);
+                    if (queue.full()) {
+                        queue.flushOlderHalf(dispatcher);
+                    }
+                }
+            } else if (type == LOST) {
+                if (size < 24) {
+                    invalidRecord(at, "LOST", size, 24);
+                } else {
+                    lost(b.getLong(p + 16), "LOST", at);
+                }
+            } else if (type == LOST_SAMPLES) {
+                if (size < 16) {
+                    invalidRecord(at, "LOST_SAMPLES", size, 16);
+                } else {
+                    lost(b.getLong(p + 8), "LOST_SAMPLES", at);
+                }
+            } else {
+                skip(type);
+            }
+            return 0;
+        }
+        switch (type) {
+            case FINISHED_ROUND -> {
+                if (queue.size() > 0) {
+                    queue.flush(dispatcher);
+                }
+                if (headerDelivered) {
+                    events.roundFinished();
+                }
+            }
+            case HEADER_ATTR -> headerAttr(b, p, size, at);
+            case HEADER_FEATURE -> headerFeature(b, p, size, at);
+            case HEADER_BUILD_ID -> {
+                try {
+                    features.buildIdRecord(Bytes.slice(b, p, size), 0, Short.toUnsignedInt(b.getShort(p + 4)), size,
+                            at);
+                } catch (FeatureParser.Malformed e) {
+                    note("record.HEADER_BUILD_ID", "a HEADER_BUILD_ID record at byte " + e.offset + " is malformed ("
+                            + e.getMessage() + "); ignored");
+                }
+            }
+            case EVENT_UPDATE -> eventUpdate(b, p, size);
+            case HEADER_TRACING_DATA -> {
+                skip(type);
+                if (size < 12) {
+                    throw new PerfDataException(file, at, "HEADER_TRACING_DATA record of " + size + " bytes; expected"
+                            + " at least 12 (header and the u32 size of the data that follows it)");
+                }
+                long dataSize = Integer.toUnsignedLong(b.getInt(p + 8));
+                return (dataSize + 7) & ~7L;
+            }
+            case AUXTRACE -> {
+                skip(type);
+                if (size < 16) {
+                    throw new PerfDataException(file, at, "AUXTRACE record of " + size + " bytes; expected at least"
+                            + " 16 (header and the u64 size of the trace data that follows it)");
+                }
+                long dataSize = b.getLong(p + 8);
+                if (dataSize < 0 || dataSize > (1L << 40)) {
+                    throw new PerfDataException(file, at + 8, "AUXTRACE record says " + Long.toUnsignedString(dataSize)
+                            + " bytes of trace data follow it; the data is corrupt here");
+                }
+                return dataSize;
+            }
+            case COMPRESSED, COMPRESSED2 -> throw compressed(at);
+            default -> skip(type);
+        }
+        return 0;
+    }
+
+    /** The most samples one LOST record may report: far above any real ring-buffer overflow. */
+    static final long MAX_LOST = 1L << 40;
+
+    /** Adds a LOST or LOST_SAMPLES count, unless it cannot be true (a corrupt record, counted invalid). */
+    private void lost(long count, String name, long at) {
+        if (count < 0 || count > MAX_LOST || lost + count > MAX_LOST) {
+            invalidRecords++;
+            note("record.invalid." + name, "a " + name + " record at byte " + at + " reports "
+                    + Long.toUnsignedString(count) + " lost samples, more than a recording can hold; it is corrupt"
+                    + " and counted as invalid");
+            return;
+        }
+        lost += count;
+    }
+
+    private void skip(int type) {
+        skipped.merge(PerfNames.record(type), 1L, Long::sum);
+    }
+
+    private void invalidRecord(long at, String name, int size, int need) {
+        invalidRecords++;
+        note("record.invalid." + name, "a " + name + " record at byte " + at + " is " + size + " bytes, too short for"
+                + " its fields (at least " + need + "); skipped and counted as invalid");
+    }
+
+    private void deliverHeader() {
+        if (!headerDelivered) {
+            headerDelivered = true;
+            events.header(info);
+        }
+    }
+
+    /** Read-time handling of a SAMPLE: find its event, then queue it by its time (or hand it on). */
+    private void readSample(ByteBuffer b, int p, int size, long at) throws PerfDataException {
+        samplesRead++;
+        EventAttr a = attrOfSample(b, p, size);
+        if (a == null) {
+            samplesDropped++;
+            return;
+        }
+        if (a.unknownSampleBits != 0 || (a.unknownReadBits != 0 && a.has(S_READ))) {
+            samplesDropped++;
+            problem("samples.dropped.unknown-layout");
+            return;
+        }
+        if (a.sampleTimeOffset >= 0) {
+            if (RECORD_HEADER_SIZE + a.sampleTimeOffset + 8 > size) {
+                samplesInvalid++;
+                noteInvalidSample(at, size, "its TIME field");
+                return;
+            }
+            long t = b.getLong(p + RECORD_HEADER_SIZE + a.sampleTimeOffset);
+            queue.add(b, p, size, t, at);
+            if (queue.full()) {
+                queue.flushOlderHalf(dispatcher);
+            }
+            return;
+        }
+        dispatch(b, p, at);
+    }
+
+    private EventAttr attrOfSample(ByteBuffer b, int p, int size) {
+        if (attrs.length == 1) {
+            return attrs[0];
+        }
+        if (attrs.length == 0) {
+            problem("samples.dropped.no-event");
+            note("samples.no-event", "samples came before any event (HEADER_ATTR) was described; they are counted as"
+                    + " dropped");
+            return null;
+        }
+        int idOff = RECORD_HEADER_SIZE + attrs[0].sampleIdOffset;
+        if (idOff + 8 > size) {
+            problem("samples.dropped.unknown-id");
+            return null;
+        }
+        long id = b.getLong(p + idOff);
+        int idx = attrById.get(id);
+        if (idx == LongIntMap.ABSENT) {
+            problem("samples.dropped.unknown-id");
+            note("samples.unknown-id", "samples carry sample id " + id + ", which no event of the recording lists;"
+                    + " they are counted as dropped (first at a record read as sample " + samplesRead + ")");
+            return null;
+        }
+        return attrs[idx];
+    }
+
+    private EventAttr attrOfTrailer(ByteBuffer b, int p, int size) {
+        if (attrs.length == 1) {
+            return attrs[0];
+        }
+        if (attrs.length == 0 || attrs[0].trailerIdFromEnd < 0 || attrs[0].trailerIdFromEnd > size - 8) {
+            return null;
+        }
+        int idx = attrById.get(b.getLong(p + size - attrs[0].trailerIdFromEnd));
+        return idx == LongIntMap.ABSENT ? null : attrs[idx];
+    }
+
+    private long trailerTime(EventAttr a, ByteBuffer b, int p, int size) {
+        if (!a.sampleIdAll || a.trailerTimeFromEnd < 0 || a.trailerSize > size - RECORD_HEADER_SIZE) {
+            return -1;
+        }
+        long t = b.getLong(p + size - a.trailerTimeFromEnd);
+        return t < 0 ? -1 : t;
+    }
+
+    // ---------------------------------------------------------------- pipe-mode header records
+
+    private void headerAttr(ByteBuffer b, int p, int size, long at) throws PerfDataException {
+        int room = size - RECORD_HEADER_SIZE;
+        if (room < EventAttr.SIZE_VER0) {
+            throw new PerfDataException(file, at, "HEADER_ATTR record of " + size + " bytes; expected at least 72"
+                    + " (header and a 64-byte perf_event_attr)");
+        }
+        byte[] record = Bytes.slice(b, p, size);
+        int attrSize = EventAttr.sizeOf(bytes, record, RECORD_HEADER_SIZE);
+        if (attrSize < EventAttr.SIZE_VER0 || attrSize > room || (room - attrSize) % 8 != 0) {
+            throw new PerfDataException(file, at + 12, "HEADER_ATTR record: the attr says it is " + attrSize
+                    + " bytes, but the record holds " + room + "; expected the attr (64 bytes or more) followed by"
+                    + " whole 8-byte ids");
+        }
+        long[] ids = new long[(room - attrSize) / 8];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = b.getLong(p + RECORD_HEADER_SIZE + attrSize + 8 * i);
+        }
+        addAttr(EventAttr.parse(bytes, record, RECORD_HEADER_SIZE, attrs.length, ids), at);
+    }
+
+    private void headerFeature(ByteBuffer b, int p, int size, long at) throws PerfDataException {
+        if (size < 16) {
+            invalidRecord(at, "HEADER_FEATURE", size, 16);
+            return;
+        }
+        long id = b.getLong(p + 8);
+        if (id == F_COMPRESSED) {
+            throw compressed(at);
+        }
+        if (id <= 0 || id >= FEATURE_BITS) {
+            return; // 32 ends the feature list in perf 6.1 (HEADER_LAST_FEATURE); nothing to read
+        }
+        int bit = (int) id;
+        if (!wanted(bit)) {
+            info.otherFeatures.add(PerfNames.feature(bit));
+            return;
+        }
+        try {
+            features.parse(bit, Bytes.slice(b, p, size), 16, size, at + 16);
+        } catch (FeatureParser.Malformed e) {
+            note("feature." + PerfNames.feature(bit), "feature " + PerfNames.feature(bit) + " at byte " + e.offset
+                    + " is malformed (" + e.getMessage() + "); ignored");
+        }
+    }
+
+    /** EVENT_UPDATE: u64 type, u64 id, then for type NAME the event's name. */
+    private void eventUpdate(ByteBuffer b, int p, int size) {
+        if (size < 24 || b.getLong(p + 8) != EVENT_UPDATE_NAME) {
+            return;
+        }
+        long id = b.getLong(p + 16);
+        String name = Bytes.paddedString(b, p + 24, p + size);
+        if (!name.isEmpty()) {
+            features.nameId(id, name);
+        }
+    }
+
+    // ---------------------------------------------------------------- decoding in time order
+
+    /** Decodes a record (from the read buffer or a round's copy) and hands it on. */
+    private void dispatch(ByteBuffer b, int p, long at) {
+        int type = b.getInt(p);
+        int misc = Short.toUnsignedInt(b.getShort(p + 4));
+        int size = Short.toUnsignedInt(b.getShort(p + 6));
+        switch (type) {
+            case SAMPLE -> decodeSample(b, p, misc, size, at);
+            case MMAP, MMAP2 -> mmap(b, p, type, misc, size, at);
+            case COMM -> comm(b, p, misc, size, at);
+            case FORK, EXIT -> task(b, p, type, size, at);
+            default -> skip(type);
+        }
+    }
+
+    private void decodeSample(ByteBuffer b, int p, int misc, int size, long at) {
+        EventAttr a = attrOfSample(b, p, size);
+        if (a == null) {
+            samplesDropped++;
+            return;
+        }
+        PerfSample s = sample;
+        int end = p + size;
+        int q = p + RECORD_HEADER_SIZE;
+        long type = a.sampleType;
+        s.attr = a;
+        s.cpumode = misc & CPUMODE_MASK;
+        s.fileOffset = at;
+        // The fixed-size fields, IDENTIFIER to PERIOD, at the offsets worked out once per event.
+        int fixed = a.sampleFixedSize;
+        if (q + fixed > end) {
+            invalidSample(at, size, "its fixed fields (" + fixed + " bytes)");
+            return;
+        }
+        s.ip = a.sampleIpOffset >= 0 ? b.getLong(q + a.sampleIpOffset) : 0;
+        if (a.sampleTidOffset >= 0) {
+            s.pid = b.getInt(q + a.sampleTidOffset);
+            s.tid = b.getInt(q + a.sampleTidOffset + 4);
+        } else {
+            s.pid = -1;
+            s.tid = -1;
+        }
+        s.time = a.sampleTimeOffset >= 0 ? b.getLong(q + a.sampleTimeOffset) : 0;
+        s.cpu = a.sampleCpuOffset >= 0 ? b.getInt(q + a.sampleCpuOffset) : 0;
+        s.period = a.samplePeriodOffset >= 0 ? b.getLong(q + a.samplePeriodOffset) : a.fixedPeriod();
+        q += fixed;
+        if ((type & S_READ) != 0) {
+            int readSize = a.fixedReadSize();
+            if (readSize < 0) {
+                if (q + 8 > end) {
+                    invalidSample(at, size, "the member count of its group READ");
+                    return;
+                }
+                long nr = b.getLong(q);
+                long room = end - q - a.groupHeaderSize();
+                if (nr < 0 || room < 0 || nr > room / a.groupMemberSize()) {
+                    invalidSample(at, size, "its group READ of " + Long.toUnsignedString(nr) + " members");
+                    return;
+                }
+                readSize = a.groupHeaderSize() + (int) nr * a.groupMemberSize();
+            }
+            if (q + readSize > end) {
+                invalidSample(at, size, "its READ values (" + readSize + " bytes)");
+                return;
+            }
+            q += readSize;
+        }
+        if ((type & S_CALLCHAIN) != 0) {
+            if (q + 8 > end) {
+                invalidSample(at, size, "its callchain length");
+                return;
+            }
+            long nr = b.getLong(q);
+            q += 8;
+            if (nr < 0 || nr > (end - q) / 8) {
+                invalidSample(at, size, "a callchain of " + Long.toUnsignedString(nr) + " entries (the record has room"
+                        + " for " + (end - q) / 8 + ")");
+                return;
+            }
+            s.chain(b, q, (int) nr);
+        } else {
+            s.chain(b, q, 0);
+        }
+        events.sample(s);
+    }
+
+    private void invalidSample(long at, int size, String what) {
+        samplesInvalid++;
+        noteInvalidSample(at, size, what);
+    }
+
+    private void noteInvalidSample(long at, int size, String what) {
+        note("samples.invalid", "a SAMPLE record at byte " + at + " of " + size + " bytes is too short for " + what
+                + ": its size lies; such samples are counted as invalid");
+    }
+
+    private int trailerSizeOf(ByteBuffer b, int p, int size) {
+        EventAttr a = attrOfTrailer(b, p, size);
+        if (a != null) {
+            return a.trailerSize;
+        }
+        return attrs.length > 0 ? attrs[0].trailerSize : 0;
+    }
+
+    private void mmap(ByteBuffer b, int p, int type, int misc, int size, long at) {
+        boolean two = type == MMAP2;
+        int nameAt = two ? 72 : 40;
+        int end = size - trailerSizeOf(b, p, size);
+        String name = two ? "MMAP2" : "MMAP";
+        if (end < nameAt + 1) {
+            invalidRecord(at, name, size, nameAt + 1);
+            return;
+        }
+        String filename = Bytes.cString(b, p + nameAt, p + end);
+        if (filename == null) {
+            invalidRecords++;
+            note("record.invalid." + name, "a " + name + " record at byte " + at + " has no NUL-terminated file name"
+                    + " within its " + size + " bytes; skipped and counted as invalid");
+            return;
+        }
+        String buildId = null;
+        if (two && (misc & MISC_MMAP_BUILD_ID) != 0) {
+            int len = b.get(p + 40) & 0xFF;
+            if (len > 0 && len <= 20) {
+                buildId = Bytes.hex(b, p + 44, len);
+            }
+        }
+        events.mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getInt(p + 12), b.getLong(p + 16),
+                b.getLong(p + 24), b.getLong(p + 32), filename, (misc & MISC_MMAP_DATA) != 0, buildId);
+    }
+
+    private void comm(ByteBuffer b, int p, int misc, int size, long at) {
+        int end = size - trailerSizeOf(b, p, size);
+        if (end < 17) {
+            invalidRecord(at, "COMM", size, 17);
+            return;
+        }
+        String comm = Bytes.cString(b, p + 16, p + end);
+        if (comm == null) {
+            invalidRecords++;
+            note("record.invalid.COMM", "a COMM record at byte " + at + " has no NUL-terminated name within its "
+                    + size + " bytes; skipped and counted as invalid");
+            return;
+        }
+        events.comm(b.getInt(p + 8), b.getInt(p + 12), comm, (misc & MISC_COMM_EXEC) != 0);
+    }
+
+    private void task(ByteBuffer b, int p, int type, int size, long at) {
+        if (size < 32) {
+            invalidRecord(at, PerfNames.record(type), size, 32);
+            return;
+        }
+        int pid = b.getInt(p + 8);
+        int ppid = b.getInt(p + 12);
+        int tid = b.getInt(p + 16);
+        int ptid = b.getInt(p + 20);
+        if (type == FORK) {
+            events.fork(pid, ppid, tid, ptid);
+        } else {
+            events.exit(pid, ppid, tid, ptid);
+        }
+    }
+
+    // ---------------------------------------------------------------- books and notes
+
+    private void problem(String key) {
+        problemCounts.merge(key, 1L, Long::sum);
+    }
+
+    private void note(String key, String text) {
+        problem("notes." + key);
+        if (!notes.containsKey(key) && notes.size() < MAX_NOTES) {
+            notes.put(key, text);
+        }
+    }
+
+    /** SAMPLE records read. */
+    long samplesRead() {
+        return samplesRead;
+    }
+
+    /** Samples not handed on because their event is unknown or cannot be laid out. */
+    long samplesDropped() {
+        return samplesDropped;
+    }
+
+    /** Samples not handed on because the record is malformed inside its size. */
+    long samplesInvalid() {
+        return samplesInvalid;
+    }
+
+    /** Samples the kernel reported lost (LOST and LOST_SAMPLES records). */
+    long lost() {
+        return lost;
+    }
+
+    /** Non-sample records skipped as malformed. */
+    long invalidRecords() {
+        return invalidRecords;
+    }
+
+    /** Records by type name, skipped records by type name, and the problems counted. */
+    Map<String, Long> counters() {
+        Map<String, Long> c = new TreeMap<>();
+        for (int t = 0; t < recordsByType.length; t++) {
+            if (recordsByType[t] > 0) {
+                c.put("records." + PerfNames.record(t), recordsByType[t]);
+            }
+        }
+        for (Map.Entry<Integer, Long> e : otherTypes.entrySet()) {
+            c.put("records." + PerfNames.record(e.getKey()), e.getValue());
+        }
+        for (Map.Entry<String, Long> e : skipped.entrySet()) {
+            c.put("records.skipped." + e.getKey(), e.getValue());
+        }
+        c.put("records.invalid", invalidRecords);
+        c.put("samples.read", samplesRead);
+        c.put("samples.dropped", samplesDropped);
+        c.put("samples.invalid", samplesInvalid);
+        c.put("samples.lost", lost);
+        for (Map.Entry<String, Long> e : problemCounts.entrySet()) {
+            if (!e.getKey().startsWith("notes.")) {
+                c.put(e.getKey(), e.getValue());
+            }
+        }
+        return c;
+    }
+
+    /** The problems met, one line each (a kind met more than once says how often). */
+    List<String> notes() {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : notes.entrySet()) {
+            long n = problemCounts.getOrDefault("notes." + e.getKey(), 1L);
+            out.add(n > 1 ? e.getValue() + " [" + n + " times]" : e.getValue());
+        }
+        long unlisted = 0;
+        for (Map.Entry<String, Long> e : problemCounts.entrySet()) {
+            if (e.getKey().startsWith("notes.") && !notes.containsKey(e.getKey().substring(6))) {
+                unlisted += e.getValue();
+            }
+        }
+        if (unlisted > 0) {
+            out.add(unlisted + " more problems of other kinds (see the counters)");
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(stream);
+        closeQuietly(channel);
+    }
+
+    private static void closeQuietly(Closeable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                // Closing a read-only file or a finished pipe loses nothing.
+            }
+        }
+    }
+}

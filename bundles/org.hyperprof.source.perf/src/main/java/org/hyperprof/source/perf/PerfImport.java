@@ -1,0 +1,607 @@
+package org.hyperprof.source.perf;
+
+import static org.hyperprof.source.perf.PerfFormat.*;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.api.profiler.SessionPublisher;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.SessionSummary;
+
+/**
+ * Imports one recording: reads it, tracks its machines and processes, resolves every sample and
+ * its callchain to images and symbols, and hands the batches to the session's consumers (through
+ * a {@link SessionPublisher}, when one is given) and to the importer's own {@link PerfReport}.
+ *
+ * <h2>Modes</h2>
+ * perf's cpumode (header.misc) becomes the domain and Xenoprof mode of each sample: host kernel
+ * and host user are the host domain in kernel and user mode; hypervisor is the host domain in
+ * hypervisor mode; guest kernel and guest user are the guest's domain (one per QEMU process) in
+ * kernel and user mode. In a callchain, the context markers switch the mode of the entries after
+ * them and are not frames; a marker the format does not define means the callchain is corrupt, and
+ * it is dropped (the sample itself counts), as perf does. The first entry is the sample's own
+ * address and is not repeated among its callers.
+ *
+ * <h2>Books</h2>
+ * taken = SAMPLE records read + samples the kernel reported lost; delivered = samples handed on;
+ * lost = the LOST and LOST_SAMPLES counts; dropped = samples of events the recording does not
+ * describe or cannot lay out; invalid = SAMPLE records malformed inside their size.
+ *
+ * <h2>Threads</h2>
+ * An import reads on a thread of its own ({@code hyperprof-perf-reader}: decoding and ordering the
+ * records), resolves on the calling thread, builds the call graph (when asked) on a third
+ * ({@code hyperprof-perf-report}) and loads the kernel's and the listed images' symbols on a
+ * fourth while the rest goes on; a few reused batches flow between them, so memory stays bounded
+ * by the distinct frames and stacks. All of them end before {@link #run} returns.
+ *
+ * <p>One import per instance.
+ */
+public final class PerfImport {
+
+    /** Told about progress at the end of each round of records. */
+    public interface Progress {
+        /** {@code samples} read so far; {@code delivered} handed on. */
+        void round(long samples, long delivered);
+    }
+
+    /**
+     * What an import did.
+     *
+     * @param sessionId  the published session's id, or -1 without a publisher
+     * @param file       the recording
+     * @param machine    the recording's host name, os release, arch and cpu description
+     * @param events     the recorded events' names
+     * @param domains    domain id to name
+     * @param accounting the books (taken = delivered + lost + dropped + invalid)
+     * @param counters   records by type, skipped records, problems counted
+     * @param notes      problems met that did not stop the import
+     * @param endReason  {@code completed}, or why the import stopped early
+     * @param failure    the error that stopped it, or null
+     * @param report     the flat and call-graph reports
+     * @param summary    the session's summary from the publisher, or null
+     */
+    public record Result(long sessionId, String file, Map<String, String> machine, List<String> events,
+            Map<Integer, String> domains, Accounting accounting, Map<String, Long> counters, List<String> notes,
+            String endReason, PerfDataException failure, PerfReport report, SessionSummary summary) {
+
+        public boolean completed() {
+            return failure == null;
+        }
+    }
+
+    private final SymbolResolvers resolvers;
+    private final ImportOptions options;
+    private final boolean callGraph;
+
+    private PerfDataReader reader;
+    private SessionPublisher publisher;
+    private String source;
+    private Progress progress;
+    private boolean live;
+
+    private RecordingInfo info;
+    private Machines machines;
+    private Symbolizer symbolizer;
+    private PerfDictionary dictionary;
+    private PerfReport report;
+    private SessionPublisher.Channel channel;
+    private BatchBuilder builder;
+    private AsyncSink asyncReport;
+    private long lastFlushNanos;
+
+    private BatchBuilder.Sink tap;
+    private long invalidContexts;
+    private long samplesEventOverflow;
+    private long forks;
+    private long exits;
+
+    /**
+     * @param callGraph whether the importer's own report builds the call graph (the batches carry
+     *                  callchains whenever {@link ImportOptions#callchains()} is on)
+     */
+    public PerfImport(SymbolResolvers resolvers, ImportOptions options, boolean callGraph) {
+        this.resolvers = resolvers;
+        this.options = options;
+        this.callGraph = callGraph && options.callchains();
+    }
+
+    /**
+     * Reads the whole recording.
+     *
+     * @param publisher where consumers are fed, or null for the report only
+     * @param source    the session's source name ({@code perf.data}, {@code perf record})
+     * @param progress  told at each round's end, or null
+     * @param live      whether the recording is being made now: each round's samples are then
+     *                  handed on at its end, not only when a batch is full
+     * @throws IllegalStateException when the publisher cannot start a session now (another runs)
+     */
+    public Result run(PerfDataReader recording, SessionPublisher publisher, String source, Progress progress,
+            boolean live) {
+        if (this.reader != null) {
+            throw new IllegalStateException("a PerfImport reads one recording; make a new one for another");
+        }
+        this.reader = recording;
+        this.publisher = publisher;
+        this.source = source;
+        this.progress = progress;
+        this.live = live;
+        Pipeline pipeline = new Pipeline(recording, live, options.callchains());
+        PerfDataException failure;
+        try {
+            failure = pipeline.run(this::process);
+        } finally {
+            if (builder != null) {
+                builder.flush();
+            }
+            if (asyncReport != null) {
+                asyncReport.close();
+            }
+            if (symbolizer != null) {
+                symbolizer.close();
+            }
+        }
+        if (info == null) {
+            // The recording ended before its header was complete: account for it without a session.
+            this.publisher = null;
+            header(recording.info());
+        }
+        return finish(failure);
+    }
+
+    /** Acts on one batch of decoded records, in order. */
+    private void process(RawBatch raw) {
+        for (int i = 0; i < raw.size; i++) {
+            switch (raw.kind[i]) {
+                case RawBatch.SAMPLE -> sample(raw, i);
+                case RawBatch.MMAP -> {
+                    RawBatch.Mmap m = (RawBatch.Mmap) raw.event[i];
+                    machines.mmap(m.cpumode(), m.pid(), m.start(), m.length(), m.pgoff(), m.filename(), m.data(),
+                            m.buildId());
+                }
+                case RawBatch.COMM -> {
+                    RawBatch.Comm c = (RawBatch.Comm) raw.event[i];
+                    machines.comm(c.pid(), c.tid(), c.comm());
+                }
+                case RawBatch.FORK -> {
+                    RawBatch.Task t = (RawBatch.Task) raw.event[i];
+                    forks++;
+                    machines.fork(t.pid(), t.ppid());
+                }
+                case RawBatch.EXIT -> exits++;
+                case RawBatch.ROUND -> roundFinished((Long) raw.event[i]);
+                case RawBatch.HEADER -> header((RecordingInfo) raw.event[i]);
+                default -> throw new IllegalStateException("raw batch entry of kind " + raw.kind[i]);
+            }
+        }
+    }
+
+    /**
+     * Reading and resolving on two threads: the reader decodes and orders records into
+     * {@link RawBatch}es on a thread of its own while the calling thread resolves the batch before
+     * (and feeds the consumers). A few batches circulate between the two, so memory stays bounded.
+     */
+    private static final class Pipeline implements PerfEvents {
+        private static final int BATCHES = 4;
+        private static final int BATCH_SIZE = 4096;
+        private final PerfDataReader reader;
+        private final boolean live;
+        private final boolean chains;
+        private final java.util.concurrent.ArrayBlockingQueue<RawBatch> full =
+                new java.util.concurrent.ArrayBlockingQueue<>(BATCHES + 1);
+        private final java.util.concurrent.ArrayBlockingQueue<RawBatch> free =
+                new java.util.concurrent.ArrayBlockingQueue<>(BATCHES + 1);
+        private volatile boolean cancelled;
+        private RawBatch current;
+
+        /** Thrown inside the reading thread when the resolving side gave up. */
+        private static final class Cancelled extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Cancelled() {
+                super(null, null, false, false);
+            }
+        }
+
+        Pipeline(PerfDataReader reader, boolean live, boolean chains) {
+            this.reader = reader;
+            this.live = live;
+            this.chains = chains;
+            for (int i = 0; i < BATCHES; i++) {
+                free.add(new RawBatch(BATCH_SIZE));
+            }
+        }
+
+        /** Runs the import; returns the error that stopped the reading, or null. */
+        PerfDataException run(java.util.function.Consumer<RawBatch> resolve) {
+            current = take(free);
+            Thread t = new Thread(this::read, "hyperprof-perf-reader");
+            t.setDaemon(true);
+            t.start();
+            try {
+                while (true) {
+                    RawBatch b = take(full);
+                    resolve.accept(b);
+                    if (b.last) {
+                        Throwable f = b.failure;
+                        if (f instanceof PerfDataException e) {
+                            return e;
+                        }
+                        if (f instanceof RuntimeException e) {
+                            throw e;
+                        }
+                        if (f instanceof Error e) {
+                            throw e;
+                        }
+                        return null;
+                    }
+                    b.clear();
+                    free.add(b);
+                }
+            } catch (RuntimeException | Error e) {
+                cancelled = true;
+                t.interrupt();
+                throw e;
+            } finally {
+                join(t);
+            }
+        }
+
+        private void read() {
+            Throwable failure = null;
+            try {
+                reader.read(this);
+            } catch (Cancelled e) {
+                return;
+            } catch (PerfDataException | RuntimeException | Error e) {
+                failure = e;
+            }
+            current.last = true;
+            current.failure = failure;
+            put(current);
+        }
+
+        private void handOver() {
+            put(current);
+            current = take(free);
+        }
+
+        private void put(RawBatch b) {
+            while (!cancelled) {
+                try {
+                    if (full.offer(b, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    throw new Cancelled();
+                }
+            }
+            throw new Cancelled();
+        }
+
+        private RawBatch take(java.util.concurrent.ArrayBlockingQueue<RawBatch> q) {
+            while (!cancelled || q == full) {
+                try {
+                    RawBatch b = q.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    if (b != null) {
+                        return b;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new Cancelled();
+                }
+            }
+            throw new Cancelled();
+        }
+
+        private static void join(Thread t) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void room() {
+            if (current.full()) {
+                handOver();
+            }
+        }
+
+        @Override
+        public void header(RecordingInfo info) {
+            room();
+            current.event(RawBatch.HEADER, info);
+        }
+
+        @Override
+        public void sample(PerfSample s) {
+            room();
+            current.sample(s, chains);
+        }
+
+        @Override
+        public void mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename,
+                boolean data, String buildId) {
+            room();
+            current.event(RawBatch.MMAP, new RawBatch.Mmap(cpumode, pid, start, length, pgoff, filename, data,
+                    buildId));
+        }
+
+        @Override
+        public void comm(int pid, int tid, String comm, boolean exec) {
+            room();
+            current.event(RawBatch.COMM, new RawBatch.Comm(pid, tid, comm));
+        }
+
+        @Override
+        public void fork(int pid, int ppid, int tid, int ptid) {
+            room();
+            current.event(RawBatch.FORK, new RawBatch.Task(pid, ppid));
+        }
+
+        @Override
+        public void exit(int pid, int ppid, int tid, int ptid) {
+            room();
+            current.event(RawBatch.EXIT, new RawBatch.Task(pid, ppid));
+        }
+
+        @Override
+        public void roundFinished() {
+            room();
+            current.event(RawBatch.ROUND, reader.samplesRead());
+            if (live) {
+                // A live recording: what the round brought goes on now, not when the batch is full.
+                handOver();
+            }
+        }
+    }
+
+    private Result finish(PerfDataException failure) {
+        symbolizer.close();
+        long delivered = builder.samples();
+        long dropped = reader.samplesDropped() + samplesEventOverflow;
+        long invalid = reader.samplesInvalid();
+        long lost = reader.lost();
+        Accounting books = new Accounting(reader.samplesRead() + lost, delivered, lost, dropped, invalid);
+        Map<String, Long> counters = new TreeMap<>(reader.counters());
+        counters.put("samples.delivered", delivered);
+        counters.put("samples.dropped", dropped);
+        counters.put("callchains.invalid-context", invalidContexts);
+        counters.put("mmaps.ignored", machines.mmapsIgnored);
+        counters.put("tasks.forked", forks);
+        counters.put("tasks.exited", exits);
+        counters.put("images", (long) dictionary.imageCount());
+        counters.put("symbols", (long) dictionary.symbolCount());
+        if (samplesEventOverflow > 0) {
+            counters.put("samples.dropped.event-index", samplesEventOverflow);
+        }
+        List<String> notes = new ArrayList<>(reader.notes());
+        if (invalidContexts > 0) {
+            notes.add(invalidContexts + " callchains held a context marker the format does not define (a broken"
+                    + " frame-pointer walk); as perf does, each was dropped and its sample kept");
+        }
+        if (samplesEventOverflow > 0) {
+            notes.add(samplesEventOverflow + " samples belong to events beyond the 256th, which a sample batch"
+                    + " cannot number; counted as dropped");
+        }
+        for (Dso d : symbolizer.withoutSymbols()) {
+            long n = machines.unresolved(d);
+            if (n > 0) {
+                notes.add(d.name + ": " + n + " samples and callchain entries have no symbol (perf report"
+                        + " shows them by address): " + d.why);
+            }
+        }
+        if (symbolizer.mismatchNote != null) {
+            notes.add(symbolizer.mismatchNote);
+        }
+        if (!books.balanced()) {
+            notes.add("the books do not balance: " + books.line());
+        }
+        String endReason = failure == null ? SessionSummary.COMPLETED : "stopped: " + failure.getMessage();
+        SessionSummary summary = null;
+        if (channel != null) {
+            summary = channel.close(books, counters, notes, endReason);
+        }
+        List<String> events = new ArrayList<>();
+        for (EventAttr a : info.attrs) {
+            events.add(a.name);
+        }
+        Map<String, String> machine = new LinkedHashMap<>(info.features);
+        return new Result(channel != null ? channel.sessionId() : -1, info.file, machine, events,
+                machines.domains(), books, counters, notes, endReason, failure, report, summary);
+    }
+
+    // ---------------------------------------------------------------- PerfEvents
+
+    private void header(RecordingInfo recording) {
+        if (info != null) {
+            return;
+        }
+        this.info = recording;
+        this.dictionary = new PerfDictionary();
+        this.symbolizer = new Symbolizer(resolvers, options, recording);
+        this.machines = new Machines(dictionary, symbolizer, recording);
+        boolean kernel = false;
+        for (EventAttr a : recording.attrs) {
+            kernel |= (a.flags & A_EXCLUDE_KERNEL) == 0;
+        }
+        machines.prefetch(kernel);
+        // Guests known before their first sample get their names into the session's start.
+        for (RecordingInfo.BuildId b : recording.buildIds) {
+            if (b.pid() > 0 && (b.cpumode() == CPUMODE_GUEST_KERNEL || b.cpumode() == CPUMODE_GUEST_USER)) {
+                machines.guest(b.pid());
+            }
+        }
+        for (Integer pid : new TreeMap<>(options.guestKallsyms()).keySet()) {
+            if (pid != ImportOptions.ANY_GUEST) {
+                machines.guest(pid);
+            }
+        }
+        this.report = new PerfReport(dictionary, machines.unknownFrames, callGraph);
+        long sessionId = 0;
+        BatchBuilder.Sink sink = report;
+        if (callGraph) {
+            // The call graph takes as long as the reading and resolving: build it alongside.
+            asyncReport = new AsyncSink(report, "hyperprof-perf-report");
+            sink = asyncReport;
+        }
+        if (tap != null) {
+            BatchBuilder.Sink first = report;
+            BatchBuilder.Sink extra = tap;
+            sink = (batch, side) -> {
+                first.batch(batch, side);
+                extra.batch(batch, side);
+            };
+        }
+        if (publisher != null) {
+            channel = publisher.open(source, recording.feature("hostname", fileName(recording.file)),
+                    recording.feature("arch", "unknown"), cpuName(recording), 0, counters(recording),
+                    machines.domains(), dictionary);
+            sessionId = channel.sessionId();
+            SessionPublisher.Channel ch = channel;
+            BatchBuilder.Sink inner = sink;
+            sink = (batch, side) -> {
+                inner.batch(batch, side);
+                ch.publish(batch);
+            };
+        }
+        BatchBuilder.Reuse reuse = publisher != null ? BatchBuilder.Reuse.NEVER
+                : callGraph ? BatchBuilder.Reuse.WHEN_RELEASED : BatchBuilder.Reuse.AT_ONCE;
+        this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, sink);
+        if (asyncReport != null && reuse == BatchBuilder.Reuse.WHEN_RELEASED) {
+            BatchBuilder b = builder;
+            asyncReport.releaseTo(b::release);
+        }
+        this.lastFlushNanos = System.nanoTime();
+    }
+
+    private static String fileName(String file) {
+        int slash = file.lastIndexOf('/');
+        return slash >= 0 ? file.substring(slash + 1) : file;
+    }
+
+    private static String cpuName(RecordingInfo r) {
+        String desc = r.feature("cpudesc", null);
+        String cpus = r.feature("nrcpus online", null);
+        if (desc == null) {
+            return "unknown CPU (the recording has no CPUDESC feature)";
+        }
+        return cpus == null ? desc : desc + " (" + cpus + " CPUs online)";
+    }
+
+    /** The recorded events as counters: one per attr, its period (0 in frequency mode). */
+    static List<CounterConfig> counters(RecordingInfo r) {
+        List<CounterConfig> out = new ArrayList<>();
+        UnitMask none = new UnitMask("none", UnitMask.Kind.MANDATORY, 0,
+                List.of(new UnitMask.Value(0, "no unit mask")));
+        for (EventAttr a : r.attrs) {
+            if (a.index >= 256) {
+                break;
+            }
+            String how = a.freq ? "sampled at " + a.periodOrFreq + " Hz" : "sampled every " + a.periodOrFreq
+                    + " events";
+            EventDescriptor d = new EventDescriptor(a.name, (int) a.config, 1L << Math.min(a.index, 63), 1, none,
+                    null, "perf event " + a.name + " (attr type " + a.type + ", config 0x" + Long.toHexString(a.config)
+                            + "), " + how);
+            out.add(new CounterConfig(a.index, d, a.fixedPeriod(), 0, (a.flags & A_EXCLUDE_KERNEL) == 0,
+                    (a.flags & A_EXCLUDE_USER) == 0));
+        }
+        return out;
+    }
+
+    private void sample(RawBatch raw, int i) {
+        EventAttr attr = raw.attr[i];
+        int index = attr.index;
+        if (index >= 256) {
+            samplesEventOverflow++;
+            return;
+        }
+        int cpumode = raw.cpumode[i];
+        int pid = raw.pid[i];
+        long ip = raw.ip[i];
+        Machines m = machines;
+        m.resolve(cpumode, pid, ip);
+        boolean guest = cpumode == CPUMODE_GUEST_KERNEL || cpumode == CPUMODE_GUEST_USER;
+        int domain = guest ? m.guest(pid).domain : Machines.HOST_DOMAIN;
+        int mode = switch (cpumode) {
+            case CPUMODE_KERNEL, CPUMODE_GUEST_KERNEL -> CpuMode.KERNEL.code();
+            case CPUMODE_HYPERVISOR -> CpuMode.HYPERVISOR.code();
+            default -> CpuMode.USER.code();
+        };
+        BatchBuilder b = builder;
+        b.sample(domain, raw.cpu[i], mode, index, ip, m.image, m.symbol, raw.period[i], m.selfFrame(),
+                m.rawFrame(), cpumode);
+        int from = raw.chainStart[i];
+        int to = raw.chainStart[i + 1];
+        if (to > from && options.callchains()) {
+            chain(raw.chain, from, to, ip, guest, b, m, pid);
+        }
+        b.end();
+    }
+
+    /** Resolves a sample's callchain into its callers (see the class comment for the rules). */
+    private void chain(long[] chain, int from, int to, long ip, boolean guest, BatchBuilder b, Machines m, int pid) {
+        int context = guest ? CPUMODE_GUEST_USER : CPUMODE_USER;
+        boolean first = true;
+        int mark = b.chainMark();
+        for (int j = from; j < to; j++) {
+            long e = chain[j];
+            if (isMarker(e)) {
+                if (e == CONTEXT_KERNEL) {
+                    context = CPUMODE_KERNEL;
+                } else if (e == CONTEXT_USER) {
+                    context = CPUMODE_USER;
+                } else if (e == CONTEXT_HV) {
+                    context = CPUMODE_HYPERVISOR;
+                } else if (e == CONTEXT_GUEST_KERNEL || e == CONTEXT_GUEST) {
+                    context = CPUMODE_GUEST_KERNEL;
+                } else if (e == CONTEXT_GUEST_USER) {
+                    context = CPUMODE_GUEST_USER;
+                } else {
+                    invalidContexts++;
+                    b.dropFrames(mark);
+                    return;
+                }
+                continue;
+            }
+            if (first) {
+                first = false;
+                if (e == ip) {
+                    b.ipInChain();
+                    continue;
+                }
+            }
+            m.resolve(context, pid, e);
+            b.frame(e, m.image, m.symbol, m.rawFrame(), context);
+        }
+    }
+
+    private void roundFinished(long samplesRead) {
+        if (live && builder.pending() > 0 && System.nanoTime() - lastFlushNanos > 100_000_000L) {
+            // A live recording: what this round brought reaches the consumers now, not at the next full batch.
+            builder.flush();
+            lastFlushNanos = System.nanoTime();
+        }
+        if (progress != null) {
+            progress.round(samplesRead, builder.samples() - builder.pending());
+        }
+    }
+
+    /** The dictionary, for tests. */
+    PerfDictionary dictionary() {
+        return dictionary;
+    }
+
+    /** Also hands every batch to {@code extra} (tests look at each sample this way); before {@link #run}. */
+    void tap(BatchBuilder.Sink extra) {
+        this.tap = extra;
+    }
+}

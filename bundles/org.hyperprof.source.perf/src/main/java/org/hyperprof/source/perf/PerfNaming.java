@@ -1,0 +1,704 @@
+package org.hyperprof.source.perf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+import org.hyperprof.api.symbols.SymbolTable;
+
+/**
+ * The names perf report gives where the resolvers' tables say something else, so that an import
+ * prints the rows perf prints.
+ *
+ * <h2>Aliases</h2>
+ * Several symbols often share an address ({@code getppid}, {@code __getppid},
+ * {@code __GI___getppid}; {@code __x64_sys_getppid}, {@code __ia32_sys_getppid}). A table keeps one
+ * name per address; perf keeps the best by its own ranking: a symbol that covers bytes before one
+ * that does not, then a non-weak one before a weak one, a global one before a local one, the one
+ * with fewer leading underscores, the longer name, and among equals the first. perf reads kallsyms
+ * with no sizes and gives each symbol the bytes up to the next address, so of several kernel
+ * symbols at one address only the last in the file covers bytes: perf names the address after it.
+ *
+ * <h2>Labels</h2>
+ * perf also keeps the named {@code NOTYPE} symbols of executable sections (assembly labels such
+ * as {@code _dl_start_user}), which have no size: each reaches to the next symbol or its section's
+ * end. The tables hold only function symbols, so addresses they leave uncovered are looked up
+ * among these.
+ *
+ * <h2>PLT stubs</h2>
+ * perf names the stubs of a program's procedure linkage table {@code <function>@plt}: the
+ * {@code .rela.plt} (or {@code .rel.plt}) relocations in order, each the stub at
+ * {@code .plt + header + i * entry} (x86-64: 16-byte header and entries), or at
+ * {@code .plt.sec + i * entry} when the program has that section (IBT); the function's name comes
+ * from the dynamic symbol table the relocations point into.
+ */
+final class PerfNaming {
+
+    private static final int SHT_SYMTAB = 2;
+    private static final int SHT_DYNSYM = 11;
+    private static final int STT_FUNC = 2;
+    private static final int STT_GNU_IFUNC = 10;
+    private static final int STB_LOCAL = 0;
+    private static final int STB_GLOBAL = 1;
+    private static final int STB_WEAK = 2;
+    private static final long MAX_SECTION = 256L << 20;
+
+    private PerfNaming() {
+    }
+
+    // ---------------------------------------------------------------- kallsyms
+
+    /**
+     * For each symbol of a kallsyms table, the name perf gives its address when other text symbols
+     * share it (the last one in the file), or null where the table's name is perf's. kallsyms lists
+     * the symbols of one address together, so only runs of lines with one address are looked at.
+     */
+    static String[] kallsymsNames(byte[] text, SymbolTable table) {
+        String[] names = new String[table.size()];
+        int n = text.length;
+        int pos = 0;
+        long runAddress = -1;
+        int runLength = 0;
+        int lastStart = -1;
+        int lastEnd = -1;
+        while (pos < n) {
+            int end = pos;
+            while (end < n && text[end] != '\n') {
+                end++;
+            }
+            // "<hex address> <type> <name>[\t[module]]"
+            int p = pos;
+            long address = 0;
+            while (p < end) {
+                int d = hexDigit(text[p]);
+                if (d < 0) {
+                    break;
+                }
+                address = (address << 4) | d;
+                p++;
+            }
+            boolean textSymbol = p > pos && p + 3 < end && text[p] == ' '
+                    && (text[p + 1] == 'T' || text[p + 1] == 't' || text[p + 1] == 'W' || text[p + 1] == 'w');
+            if (textSymbol) {
+                int nameStart = p + 3;
+                int nameEnd = nameStart;
+                while (nameEnd < end && text[nameEnd] != ' ' && text[nameEnd] != '\t' && text[nameEnd] != '\r') {
+                    nameEnd++;
+                }
+                if (runLength > 0 && address == runAddress) {
+                    runLength++;
+                } else {
+                    settle(text, table, names, runAddress, runLength, lastStart, lastEnd);
+                    runAddress = address;
+                    runLength = 1;
+                }
+                lastStart = nameStart;
+                lastEnd = nameEnd;
+            }
+            pos = end + 1;
+        }
+        settle(text, table, names, runAddress, runLength, lastStart, lastEnd);
+        return names;
+    }
+
+    /** For a run of several text lines at one address: perf's name is the last line's. */
+    private static void settle(byte[] t, SymbolTable table, String[] names, long address, int runLength,
+            int nameStart, int nameEnd) {
+        if (runLength < 2) {
+            return;
+        }
+        int idx = exact(table, address);
+        if (idx >= 0 && nameEnd > nameStart && !same(t, nameStart, nameEnd, table.name(idx))) {
+            names[idx] = new String(t, nameStart, nameEnd - nameStart, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static int hexDigit(byte b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        if (b >= 'a' && b <= 'f') {
+            return b - 'a' + 10;
+        }
+        if (b >= 'A' && b <= 'F') {
+            return b - 'A' + 10;
+        }
+        return -1;
+    }
+
+    /** The address of the first line naming {@code name} in kallsyms text, or -1. */
+    static long kallsymsAddress(byte[] t, String name) {
+        int pos = 0;
+        while (pos < t.length) {
+            int end = pos;
+            while (end < t.length && t[end] != '\n') {
+                end++;
+            }
+            int p = pos;
+            long address = 0;
+            while (p < end && Character.digit(t[p], 16) >= 0) {
+                address = (address << 4) | Character.digit(t[p], 16);
+                p++;
+            }
+            int nameStart = p + 3;
+            int nameEnd = nameStart;
+            while (nameEnd < end && t[nameEnd] != ' ' && t[nameEnd] != '\t' && t[nameEnd] != '\r') {
+                nameEnd++;
+            }
+            if (p > pos && nameStart <= end && same(t, nameStart, nameEnd, name)) {
+                return address;
+            }
+            pos = end + 1;
+        }
+        return -1;
+    }
+
+    // ---------------------------------------------------------------- ELF aliases
+
+    /**
+     * For each symbol of an ELF table loaded from {@code file}, perf's name for its address when
+     * function aliases share it and perf would pick another, or null. Null altogether when the
+     * file cannot be read as expected (the table's names then stand).
+     */
+    static String[] elfNames(Path file, SymbolTable table) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Elf e = Elf.open(ch);
+            if (e == null) {
+                return null;
+            }
+            int sec = e.first(SHT_SYMTAB);
+            if (sec < 0) {
+                sec = e.first(SHT_DYNSYM);
+            }
+            if (sec < 0) {
+                return null;
+            }
+            byte[] syms = e.section(sec);
+            byte[] strtab = e.section(e.link[sec]);
+            if (syms == null || strtab == null) {
+                return null;
+            }
+            int entry = e.is64 ? 24 : 16;
+            int count = syms.length / entry;
+            int size = table.size();
+            String[] out = new String[size];
+            // The best alias seen per table index, as (symbol index); -1 = none yet.
+            int[] best = new int[size];
+            Arrays.fill(best, -1);
+            int[] seen = new int[size];
+            for (int i = 1; i < count; i++) {
+                int p = i * entry;
+                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
+                int type = info & 15;
+                if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+                    continue;
+                }
+                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+                if (shndx == 0 || (shndx >= 0xff00 && shndx != 0xffff)) {
+                    continue;
+                }
+                long nameOff = e.b.u32(syms, p);
+                if (nameOff <= 0 || nameOff >= strtab.length || strtab[(int) nameOff] == 0) {
+                    continue;
+                }
+                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+                int idx = exact(table, value);
+                if (idx < 0) {
+                    continue;
+                }
+                seen[idx]++;
+                if (best[idx] < 0 || better(e, syms, strtab, entry, i, best[idx])) {
+                    best[idx] = i;
+                }
+            }
+            for (int idx = 0; idx < size; idx++) {
+                if (seen[idx] < 2) {
+                    continue;
+                }
+                int p = best[idx] * entry;
+                int nameOff = (int) e.b.u32(syms, p);
+                int end = nameOff;
+                while (end < strtab.length && strtab[end] != 0) {
+                    end++;
+                }
+                if (!same(strtab, nameOff, end, table.name(idx))) {
+                    out[idx] = new String(strtab, nameOff, end - nameOff, StandardCharsets.UTF_8);
+                }
+            }
+            return out;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Whether symbol {@code a} (later in the table) ranks strictly before {@code b}: ties keep the earlier. */
+    private static boolean better(Elf e, byte[] syms, byte[] strtab, int entry, int a, int b) {
+        int pa = a * entry;
+        int pb = b * entry;
+        long sizeA = e.is64 ? e.b.u64(syms, pa + 16) : e.b.u32(syms, pa + 8);
+        long sizeB = e.is64 ? e.b.u64(syms, pb + 16) : e.b.u32(syms, pb + 8);
+        if ((sizeA != 0) != (sizeB != 0)) {
+            return sizeA != 0;
+        }
+        int bindA = (syms[pa + (e.is64 ? 4 : 12)] & 0xFF) >>> 4;
+        int bindB = (syms[pb + (e.is64 ? 4 : 12)] & 0xFF) >>> 4;
+        if ((bindA == STB_WEAK) != (bindB == STB_WEAK)) {
+            return bindB == STB_WEAK;
+        }
+        if ((bindA == STB_GLOBAL) != (bindB == STB_GLOBAL)) {
+            return bindA == STB_GLOBAL;
+        }
+        int nameA = (int) e.b.u32(syms, pa);
+        int nameB = (int) e.b.u32(syms, pb);
+        int underA = 0;
+        while (nameA + underA < strtab.length && strtab[nameA + underA] == '_') {
+            underA++;
+        }
+        int underB = 0;
+        while (nameB + underB < strtab.length && strtab[nameB + underB] == '_') {
+            underB++;
+        }
+        if (underA != underB) {
+            return underA < underB;
+        }
+        return length(strtab, nameA) > length(strtab, nameB);
+    }
+
+    // ---------------------------------------------------------------- sizes
+
+    /**
+     * Which symbols of an ELF table have no size in the file (every alias at the address has
+     * {@code st_size} 0): perf gives such a symbol the bytes up to the next symbol of any kind,
+     * across section ends, where the table stops at the next function or its section's end. Null
+     * when the file cannot be read as expected.
+     */
+    static boolean[] zeroSized(Path file, SymbolTable table) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Elf e = Elf.open(ch);
+            if (e == null) {
+                return null;
+            }
+            int sec = e.first(SHT_SYMTAB);
+            if (sec < 0) {
+                sec = e.first(SHT_DYNSYM);
+            }
+            if (sec < 0) {
+                return null;
+            }
+            byte[] syms = e.section(sec);
+            if (syms == null) {
+                return null;
+            }
+            int entry = e.is64 ? 24 : 16;
+            int count = syms.length / entry;
+            boolean[] zero = new boolean[table.size()];
+            boolean[] sized = new boolean[table.size()];
+            for (int i = 1; i < count; i++) {
+                int p = i * entry;
+                int type = syms[p + (e.is64 ? 4 : 12)] & 15;
+                if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+                    continue;
+                }
+                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+                if (shndx == 0 || (shndx >= 0xff00 && shndx != 0xffff)) {
+                    continue;
+                }
+                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+                int idx = exact(table, value);
+                if (idx < 0) {
+                    continue;
+                }
+                long size = e.is64 ? e.b.u64(syms, p + 16) : e.b.u32(syms, p + 8);
+                if (size != 0) {
+                    sized[idx] = true;
+                } else {
+                    zero[idx] = true;
+                }
+            }
+            for (int i = 0; i < zero.length; i++) {
+                zero[i] &= !sized[i];
+            }
+            return zero;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    // ---------------------------------------------------------------- labels
+
+    private static final int STT_NOTYPE = 0;
+    private static final long SHF_EXECINSTR = 4;
+
+    /** The labels of an ELF file's symbol table as a table, or null when it has none. */
+    static SymbolTable labels(Path file, SymbolTable functions, String imageName) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Elf e = Elf.open(ch);
+            if (e == null) {
+                return null;
+            }
+            int sec = e.first(SHT_SYMTAB);
+            if (sec < 0) {
+                sec = e.first(SHT_DYNSYM);
+            }
+            if (sec < 0) {
+                return null;
+            }
+            byte[] syms = e.section(sec);
+            byte[] strtab = e.section(e.link[sec]);
+            if (syms == null || strtab == null) {
+                return null;
+            }
+            int entry = e.is64 ? 24 : 16;
+            int count = syms.length / entry;
+            long[] addr = new long[16];
+            long[] end = new long[16];
+            int[] nameAt = new int[16];
+            int n = 0;
+            for (int i = 1; i < count; i++) {
+                int p = i * entry;
+                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
+                if ((info & 15) != STT_NOTYPE) {
+                    continue;
+                }
+                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+                if (shndx == 0 || shndx >= e.count || (e.flags[shndx] & SHF_EXECINSTR) == 0) {
+                    continue;
+                }
+                int nameOff = (int) e.b.u32(syms, p);
+                if (nameOff <= 0 || nameOff >= strtab.length || strtab[nameOff] == 0 || strtab[nameOff] == '$') {
+                    continue;
+                }
+                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+                if (exact(functions, value) >= 0) {
+                    continue;
+                }
+                if (n == addr.length) {
+                    addr = Arrays.copyOf(addr, n * 2);
+                    end = Arrays.copyOf(end, n * 2);
+                    nameAt = Arrays.copyOf(nameAt, n * 2);
+                }
+                addr[n] = value;
+                end[n] = e.addr[shndx] + e.size[shndx];
+                nameAt[n] = nameOff;
+                n++;
+            }
+            if (n == 0) {
+                return null;
+            }
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            long[] a = addr;
+            Arrays.sort(order, (x, y) -> Long.compareUnsigned(a[x], a[y]));
+            long[] starts = new long[n];
+            long[] sizes = new long[n];
+            String[] names = new String[n];
+            int k = 0;
+            for (int j = 0; j < n; j++) {
+                int i = order[j];
+                if (k > 0 && starts[k - 1] == addr[i]) {
+                    k--; // of labels at one address the last one covers the bytes, as in perf
+                }
+                starts[k] = addr[i];
+                sizes[k] = end[i];
+                names[k] = new String(strtab, nameAt[i], length(strtab, nameAt[i]), StandardCharsets.UTF_8);
+                k++;
+            }
+            // Each label reaches to the next symbol above it (label or function) or its section's end.
+            for (int j = 0; j < k; j++) {
+                long bound = sizes[j];
+                if (j + 1 < k && Long.compareUnsigned(starts[j + 1], bound) < 0) {
+                    bound = starts[j + 1];
+                }
+                int f = nextFunction(functions, starts[j]);
+                if (f >= 0 && Long.compareUnsigned(functions.start(f), bound) < 0) {
+                    bound = functions.start(f);
+                }
+                sizes[j] = bound - starts[j];
+            }
+            int m = 0;
+            for (int j = 0; j < k; j++) {
+                if (sizes[j] > 0) {
+                    starts[m] = starts[j];
+                    sizes[m] = sizes[j];
+                    names[m] = names[j];
+                    m++;
+                }
+            }
+            if (m == 0) {
+                return null;
+            }
+            return new SymbolTable(imageName, Arrays.copyOf(starts, m), Arrays.copyOf(sizes, m),
+                    Arrays.copyOf(names, m), new String[m]);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The index of the first table symbol starting above {@code address}, or -1. */
+    private static int nextFunction(SymbolTable table, long address) {
+        int lo = 0;
+        int hi = table.size() - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(table.start(mid), address) > 0) {
+                found = mid;
+                hi = mid - 1;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return found;
+    }
+
+    // ---------------------------------------------------------------- PLT stubs
+
+    /** The PLT stubs of an ELF program or library as a table of {@code name@plt}, or null when it has none. */
+    static SymbolTable pltSymbols(Path file, String imageName) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Elf e = Elf.open(ch);
+            if (e == null) {
+                return null;
+            }
+            int rela = e.named(".rela.plt");
+            boolean hasAddend = true;
+            if (rela < 0) {
+                rela = e.named(".rel.plt");
+                hasAddend = false;
+            }
+            int plt = e.named(".plt");
+            int pltSec = e.named(".plt.sec");
+            if (rela < 0 || plt < 0) {
+                return null;
+            }
+            int dynsym = e.link[rela];
+            if (dynsym <= 0 || dynsym >= e.count) {
+                return null;
+            }
+            byte[] relocs = e.section(rela);
+            byte[] syms = e.section(dynsym);
+            byte[] strs = e.section(e.link[dynsym]);
+            if (relocs == null || syms == null || strs == null) {
+                return null;
+            }
+            int relEntry = e.is64 ? (hasAddend ? 24 : 16) : (hasAddend ? 12 : 8);
+            int symEntry = e.is64 ? 24 : 16;
+            int n = relocs.length / relEntry;
+            long entrySize = e.entsize[plt] > 0 ? e.entsize[plt] : 16;
+            long base;
+            long header;
+            if (pltSec >= 0) {
+                base = e.addr[pltSec];
+                header = 0;
+                entrySize = e.entsize[pltSec] > 0 ? e.entsize[pltSec] : 16;
+            } else {
+                base = e.addr[plt];
+                header = entrySize;
+            }
+            long[] starts = new long[n];
+            long[] sizes = new long[n];
+            String[] names = new String[n];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                int p = i * relEntry;
+                long info = e.is64 ? e.b.u64(relocs, p + 8) : e.b.u32(relocs, p + 4);
+                long symIndex = e.is64 ? info >>> 32 : info >>> 8;
+                long sp = symIndex * symEntry;
+                // A relocation with no symbol (IRELATIVE, for an ifunc) names its stub "@plt", as perf does.
+                String function = "";
+                if (symIndex != 0 && sp + symEntry <= syms.length) {
+                    int nameOff = (int) e.b.u32(syms, (int) sp);
+                    if (nameOff > 0 && nameOff < strs.length) {
+                        function = new String(strs, nameOff, length(strs, nameOff), StandardCharsets.UTF_8);
+                    }
+                }
+                starts[k] = base + header + i * entrySize;
+                sizes[k] = entrySize;
+                names[k] = function + "@plt";
+                k++;
+            }
+            if (k == 0) {
+                return null;
+            }
+            return new SymbolTable(imageName, Arrays.copyOf(starts, k), Arrays.copyOf(sizes, k),
+                    Arrays.copyOf(names, k), new String[k]);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** The index of the table's symbol starting exactly at {@code address}, or -1. */
+    private static int exact(SymbolTable table, long address) {
+        int lo = 0;
+        int hi = table.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compareUnsigned(table.start(mid), address);
+            if (c == 0) {
+                return mid;
+            }
+            if (c < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean same(byte[] b, int from, int to, String s) {
+        if (to - from != s.length()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if ((b[from + i] & 0xFF) != s.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int length(byte[] b, int from) {
+        int end = from;
+        while (end < b.length && b[end] != 0) {
+            end++;
+        }
+        return end - from;
+    }
+
+    /** The section headers of an ELF file, read with every offset checked. */
+    private static final class Elf {
+        final FileChannel ch;
+        final long fileSize;
+        final boolean is64;
+        final Bytes b;
+        final int count;
+        final int[] type;
+        final long[] addr;
+        final long[] offset;
+        final long[] size;
+        final int[] link;
+        final long[] entsize;
+        final long[] flags;
+        final String[] name;
+
+        private Elf(FileChannel ch, long fileSize, boolean is64, Bytes b, int count) {
+            this.ch = ch;
+            this.fileSize = fileSize;
+            this.is64 = is64;
+            this.b = b;
+            this.count = count;
+            type = new int[count];
+            addr = new long[count];
+            offset = new long[count];
+            size = new long[count];
+            link = new int[count];
+            entsize = new long[count];
+            flags = new long[count];
+            name = new String[count];
+        }
+
+        static Elf open(FileChannel ch) throws IOException {
+            long fileSize = ch.size();
+            if (fileSize < 64) {
+                return null;
+            }
+            byte[] h = read(ch, 0, 64, fileSize);
+            if (h == null || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+                return null;
+            }
+            boolean is64 = h[4] == 2;
+            Bytes b = new Bytes(h[5] == 2);
+            long shoff = is64 ? b.u64(h, 40) : b.u32(h, 32);
+            int shentsize = b.u16(h, is64 ? 58 : 46);
+            int shnum = b.u16(h, is64 ? 60 : 48);
+            int shstrndx = b.u16(h, is64 ? 62 : 50);
+            if (shnum == 0 || shentsize < (is64 ? 64 : 40) || shstrndx >= shnum) {
+                return null;
+            }
+            byte[] sh = read(ch, shoff, (long) shentsize * shnum, fileSize);
+            if (sh == null) {
+                return null;
+            }
+            Elf e = new Elf(ch, fileSize, is64, b, shnum);
+            for (int i = 0; i < shnum; i++) {
+                int p = i * shentsize;
+                e.type[i] = b.s32(sh, p + 4);
+                e.addr[i] = is64 ? b.u64(sh, p + 16) : b.u32(sh, p + 12);
+                e.offset[i] = is64 ? b.u64(sh, p + 24) : b.u32(sh, p + 16);
+                e.size[i] = is64 ? b.u64(sh, p + 32) : b.u32(sh, p + 20);
+                e.link[i] = b.s32(sh, p + (is64 ? 40 : 24));
+                e.entsize[i] = is64 ? b.u64(sh, p + 56) : b.u32(sh, p + 36);
+                e.flags[i] = is64 ? b.u64(sh, p + 8) : b.u32(sh, p + 8);
+            }
+            byte[] names = e.section(shstrndx);
+            if (names != null) {
+                for (int i = 0; i < shnum; i++) {
+                    int off = (int) b.u32(sh, i * shentsize);
+                    if (off >= 0 && off < names.length) {
+                        e.name[i] = new String(names, off, length(names, off), StandardCharsets.UTF_8);
+                    }
+                }
+            }
+            return e;
+        }
+
+        int first(int sectionType) {
+            for (int i = 0; i < count; i++) {
+                if (type[i] == sectionType) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        int named(String n) {
+            for (int i = 0; i < count; i++) {
+                if (n.equals(name[i])) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** The bytes of section {@code i}, or null when it has none in the file or lies outside it. */
+        byte[] section(int i) throws IOException {
+            if (i <= 0 || i >= count || type[i] == 8 /* SHT_NOBITS */ || size[i] > MAX_SECTION) {
+                return null;
+            }
+            return read(ch, offset[i], size[i], fileSize);
+        }
+    }
+
+    private static byte[] read(FileChannel ch, long offset, long length, long fileSize) throws IOException {
+        if (offset < 0 || length < 0 || length > MAX_SECTION || offset > fileSize || length > fileSize - offset) {
+            return null;
+        }
+        byte[] out = new byte[(int) length];
+        ByteBuffer bb = ByteBuffer.wrap(out);
+        while (bb.hasRemaining()) {
+            if (ch.read(bb, offset + bb.position()) < 0) {
+                return null;
+            }
+        }
+        return out;
+    }
+
+    /** Reads a whole small text file (kallsyms), or null. */
+    static byte[] readText(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}

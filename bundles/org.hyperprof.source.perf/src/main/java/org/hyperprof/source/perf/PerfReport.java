@@ -1,0 +1,450 @@
+package org.hyperprof.source.perf;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionDictionary;
+
+/**
+ * perf report's two views of a recording, built from the batches as they come, in memory bounded
+ * by the distinct frames and stacks (never by the number of samples):
+ * <ul>
+ * <li>the flat profile ({@code perf report --no-children --sort dso,sym}): each sample counted once,
+ * for the image and symbol of its own address;</li>
+ * <li>the call graph: per frame its <i>children</i> total ({@code perf report --children}: the
+ * samples whose stack holds the frame, each sample counted once for it however often the frame
+ * recurs), and the tree of stacks below each sampled frame, callers after callees.</li>
+ * </ul>
+ * A frame is a symbol, or for an address with no symbol its image and address, as perf keys
+ * {@code [unknown]} rows: the image-relative address for a sample's own frame, the run-time address
+ * for a callchain entry (so that perf's children view counts such a sample under both). Percentages
+ * are of the period, as perf's Overhead column.
+ */
+public final class PerfReport implements BatchBuilder.Sink {
+
+    /** A row of a report: one frame's totals. */
+    public record Row(int frame, String image, char level, String symbol, long samples, long period,
+            long childrenSamples, long childrenPeriod) {
+    }
+
+    private static final int ROOT = 0;
+    private static final int PATH_CACHE = 256;
+
+    private final SessionDictionary dictionary;
+    private final UnknownFrames unknown;
+    private final boolean callGraph;
+
+    private long samples;
+    private long period;
+
+    // Per frame, eight longs side by side (one cache line): self samples and period, children
+    // samples and period, the last sample counted in the children (a stamp), the level letter.
+    private static final int STRIDE = 8;
+    private static final int SELF = 0;
+    private static final int SELF_PERIOD = 1;
+    private static final int CHILDREN = 2;
+    private static final int CHILDREN_PERIOD = 3;
+    private static final int STAMP = 4;
+    private static final int LEVEL = 5;
+    /** By symbol id. */
+    private long[] sym = new long[1024 * STRIDE];
+    /** By unknown frame id. */
+    private long[] unk = new long[1024 * STRIDE];
+
+    // The stack tree: node 0 is the root; a node is (parent, frame), callers below callees.
+    private final LongIntMap edges = new LongIntMap(4096);
+    private int nodeCount = 1;
+    private int[] nodeParent = new int[4096];
+    private int[] nodeFrame = new int[4096];
+    private long[] nodeSamples = new long[4096];
+    private long[] nodePeriod = new long[4096];
+
+    // Recently seen stacks (frame keys) and their tree paths: hot loops repeat the same stack, and
+    // a repeat walks the stored path instead of looking up each edge.
+    private final int[][] pathFrames = new int[PATH_CACHE][];
+    private final int[][] pathNodes = new int[PATH_CACHE][];
+    private final int[] pathLength = new int[PATH_CACHE];
+    private int[] stack = new int[256];
+
+    private long serial;
+
+    /**
+     * @param unknown   the numbering of frames without symbol that the batches' keys use
+     * @param callGraph whether to build the children totals and the stack tree (the flat profile is
+     *                  always built)
+     */
+    PerfReport(SessionDictionary dictionary, UnknownFrames unknown, boolean callGraph) {
+        this.dictionary = dictionary;
+        this.unknown = unknown;
+        this.callGraph = callGraph;
+        Arrays.fill(pathLength, -1);
+        for (int i = 0; i < sym.length; i += STRIDE) {
+            sym[i + STAMP] = -1;
+        }
+        for (int i = 0; i < unk.length; i += STRIDE) {
+            unk[i + STAMP] = -1;
+        }
+    }
+
+    /** Samples counted. */
+    public long samples() {
+        return samples;
+    }
+
+    /** Their period in all (perf's "Event count"). */
+    public long period() {
+        return period;
+    }
+
+    /** Nodes of the stack tree (its size: bounded by the distinct stacks). */
+    public int stackNodes() {
+        return nodeCount - 1;
+    }
+
+    /** Distinct frames seen (symbols and unresolved addresses). */
+    public int frames() {
+        int n = 0;
+        for (int i = 0; i < sym.length; i += STRIDE) {
+            if (sym[i + SELF] != 0 || sym[i + CHILDREN] != 0) {
+                n++;
+            }
+        }
+        for (int i = 0; i < unk.length; i += STRIDE) {
+            if (unk[i + SELF] != 0 || unk[i + CHILDREN] != 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public void batch(SampleBatch b, BatchBuilder.Side side) {
+        ensureSymbols(dictionary.symbolCount());
+        ensureUnknown(unknown.count());
+        int[] chainStart = b.chainStart;
+        long[] periods = side.period();
+        int[] selfFrame = side.selfFrame();
+        int[] rawFrame = side.rawFrame();
+        byte[] cpumode = side.cpumode();
+        boolean[] ipInChain = side.ipInChain();
+        int[] chainFrame = side.chainFrame();
+        byte[] chainCpumode = side.chainCpumode();
+        for (int i = 0; i < b.size; i++) {
+            long p = periods[i];
+            samples++;
+            period += p;
+            int mode = cpumode[i];
+            int f = selfFrame[i];
+            level(f, mode, mode);
+            long[] a = f >= 0 ? sym : unk;
+            int at = (f >= 0 ? f : ~f) * STRIDE;
+            a[at + SELF]++;
+            a[at + SELF_PERIOD] += p;
+            if (!callGraph) {
+                continue;
+            }
+            long stamp = ++serial;
+            children(f, p, stamp);
+            if (f < 0 && ipInChain[i]) {
+                // perf keys the sample's own entry by its image-relative address and the same
+                // address as the callchain's first entry by its run-time value: for a frame
+                // without a symbol these are two rows, and the sample counts in both.
+                int raw = rawFrame[i];
+                level(raw, mode, mode);
+                children(raw, p, stamp);
+            }
+            int start = chainStart[i];
+            int n = chainStart[i + 1] - start + 1;
+            if (n > stack.length) {
+                stack = new int[Math.max(n, stack.length * 2)];
+            }
+            int[] st = stack;
+            st[0] = f;
+            int hash = f;
+            for (int k = 1; k < n; k++) {
+                int cf = chainFrame[start + k - 1];
+                level(cf, chainCpumode[start + k - 1], mode);
+                children(cf, p, stamp);
+                st[k] = cf;
+                hash = hash * 31 + cf;
+            }
+            addPath(st, n, hash, p);
+        }
+    }
+
+    /** Counts a stack (frames innermost first) in the tree, through the path cache. */
+    private void addPath(int[] st, int n, int hash, long p) {
+        int slot = (hash ^ (hash >>> 16)) & (PATH_CACHE - 1);
+        int[] frames = pathFrames[slot];
+        int[] nodes = pathNodes[slot];
+        if (pathLength[slot] == n && Arrays.equals(frames, 0, n, st, 0, n)) {
+            for (int k = 0; k < n; k++) {
+                int node = nodes[k];
+                nodeSamples[node]++;
+                nodePeriod[node] += p;
+            }
+            return;
+        }
+        if (frames == null || frames.length < n) {
+            frames = new int[Math.max(n, 16)];
+            nodes = new int[frames.length];
+            pathFrames[slot] = frames;
+            pathNodes[slot] = nodes;
+        }
+        int node = ROOT;
+        for (int k = 0; k < n; k++) {
+            node = node(node, st[k]);
+            nodeSamples[node]++;
+            nodePeriod[node] += p;
+            frames[k] = st[k];
+            nodes[k] = node;
+        }
+        pathLength[slot] = n;
+    }
+
+    private void children(int f, long p, long stamp) {
+        long[] a = f >= 0 ? sym : unk;
+        int at = (f >= 0 ? f : ~f) * STRIDE;
+        if (a[at + STAMP] != stamp) {
+            a[at + STAMP] = stamp;
+            a[at + CHILDREN]++;
+            a[at + CHILDREN_PERIOD] += p;
+        }
+    }
+
+    /** perf's level letter for a cpumode: [k] kernel, [.] user, [H] hypervisor, [g] guest kernel, [u] guest user. */
+    static char level(int cpumode) {
+        return switch (cpumode) {
+            case PerfFormat.CPUMODE_KERNEL -> 'k';
+            case PerfFormat.CPUMODE_HYPERVISOR -> 'H';
+            case PerfFormat.CPUMODE_GUEST_KERNEL -> 'g';
+            case PerfFormat.CPUMODE_GUEST_USER -> 'u';
+            default -> '.';
+        };
+    }
+
+    /**
+     * The first sight of a frame fixes its level letter: that of the context it was resolved in
+     * ({@code cpumode}), except for an address no mapping covers, which perf prints with the level
+     * of the sample it was met in.
+     */
+    private void level(int f, int cpumode, int sampleCpumode) {
+        if (f >= 0) {
+            int at = f * STRIDE + LEVEL;
+            if (sym[at] == 0) {
+                sym[at] = level(cpumode);
+            }
+        } else {
+            int at = ~f * STRIDE + LEVEL;
+            if (unk[at] == 0) {
+                ImageKind kind = dictionary.imageKind(unknown.image(~f));
+                boolean noMapping = kind == ImageKind.UNKNOWN || kind == ImageKind.HYPERVISOR;
+                unk[at] = level(noMapping ? sampleCpumode : cpumode);
+            }
+        }
+    }
+
+    private int node(int parent, int frame) {
+        long key = ((long) parent << 32) | (frame & 0xFFFFFFFFL);
+        int n = edges.get(key);
+        if (n != LongIntMap.ABSENT) {
+            return n;
+        }
+        n = nodeCount++;
+        if (n == nodeParent.length) {
+            int cap = n * 2;
+            nodeParent = Arrays.copyOf(nodeParent, cap);
+            nodeFrame = Arrays.copyOf(nodeFrame, cap);
+            nodeSamples = Arrays.copyOf(nodeSamples, cap);
+            nodePeriod = Arrays.copyOf(nodePeriod, cap);
+        }
+        nodeParent[n] = parent;
+        nodeFrame[n] = frame;
+        edges.put(key, n);
+        return n;
+    }
+
+    private void ensureSymbols(int needed) {
+        if (needed * STRIDE > sym.length) {
+            sym = grown(sym, needed);
+        }
+    }
+
+    private void ensureUnknown(int needed) {
+        if (needed * STRIDE > unk.length) {
+            unk = grown(unk, needed);
+        }
+    }
+
+    /** Room for {@code needed} frames; new frames have no stamp yet (-1). */
+    private static long[] grown(long[] a, int needed) {
+        int old = a.length / STRIDE;
+        int n = Math.max(needed, old * 2);
+        long[] g = Arrays.copyOf(a, n * STRIDE);
+        for (int i = old; i < n; i++) {
+            g[i * STRIDE + STAMP] = -1;
+        }
+        return g;
+    }
+
+    // ---------------------------------------------------------------- results
+
+    public List<Row> rows() {
+        List<Row> rows = new ArrayList<>();
+        for (int f = 0; f * STRIDE < sym.length; f++) {
+            int at = f * STRIDE;
+            if (sym[at + SELF] > 0 || sym[at + CHILDREN] > 0) {
+                int image = dictionary.symbolImage(f);
+                rows.add(row(f, dictionary.imageName(image), dictionary.symbolName(f), sym, at));
+            }
+        }
+        for (int u = 0; u * STRIDE < unk.length; u++) {
+            int at = u * STRIDE;
+            if (unk[at + SELF] > 0 || unk[at + CHILDREN] > 0) {
+                rows.add(row(~u, dictionary.imageName(unknown.image(u)), address(unknown.address(u)), unk, at));
+            }
+        }
+        rows.sort(Comparator.comparingLong(Row::period).reversed().thenComparing(Comparator
+                .comparingLong(Row::childrenPeriod).reversed()).thenComparing(Row::image)
+                .thenComparing(Row::symbol));
+        return rows;
+    }
+
+    private Row row(int frame, String image, String symbol, long[] a, int at) {
+        return new Row(frame, image, (char) a[at + LEVEL], symbol, a[at + SELF], a[at + SELF_PERIOD],
+                callGraph ? a[at + CHILDREN] : a[at + SELF], callGraph ? a[at + CHILDREN_PERIOD] : a[at + SELF_PERIOD]);
+    }
+
+    /** How perf prints an address that no symbol covers: 16 hex digits, 0x before all but zero. */
+    static String address(long rel) {
+        return rel == 0 ? "0000000000000000" : String.format("0x%016x", rel);
+    }
+
+    /** The image's name as perf report prints it (the base name of a file). */
+    static String shortName(String image) {
+        return Dso.shortName(image);
+    }
+
+    /**
+     * Prints the flat profile as {@code perf report --stdio --no-children --sort dso,sym -n} does:
+     * overhead, samples, shared object, level and symbol; rows up to {@code limit}.
+     */
+    public void printFlat(Appendable out, String event, int limit) {
+        try {
+            out.append(String.format(Locale.ROOT, "# Samples: %d  of event '%s'%n", samples, event));
+            out.append(String.format(Locale.ROOT, "# Event count (approx.): %d%n#%n", period));
+            out.append(String.format(Locale.ROOT, "# %8s  %12s  %-24s  %s%n", "Overhead", "Samples", "Shared Object",
+                    "Symbol"));
+            List<Row> rows = rows();
+            rows.removeIf(r -> r.samples() == 0);
+            int n = 0;
+            for (Row r : rows) {
+                if (n++ == limit) {
+                    out.append(String.format(Locale.ROOT, "  ... %d more rows%n", rows.size() - limit));
+                    break;
+                }
+                out.append(String.format(Locale.ROOT, "  %8s  %12d  %-24s  [%c] %s%n", percentOfTotal(r.period()),
+                        r.samples(), shortName(r.image()), r.level(), r.symbol()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Prints the children view ({@code perf report --children --sort dso,sym}) and under each of
+     * the first {@code trees} rows the stacks through it, callers below callees, branches below
+     * 0.5% of the total left out as perf's graph does.
+     */
+    public void printCallGraph(Appendable out, int limit, int trees) {
+        if (!callGraph) {
+            throw new IllegalStateException("this report was built without the call graph");
+        }
+        try {
+            out.append(String.format(Locale.ROOT, "# %8s  %8s  %12s  %-24s  %s%n", "Children", "Self", "Samples",
+                    "Shared Object", "Symbol"));
+            List<Row> rows = rows();
+            rows.sort(Comparator.comparingLong(Row::childrenPeriod).reversed().thenComparing(Comparator
+                    .comparingLong(Row::period).reversed()).thenComparing(Row::image).thenComparing(Row::symbol));
+            int[] firstChild = new int[nodeCount];
+            int[] nextSibling = new int[nodeCount];
+            Arrays.fill(firstChild, -1);
+            Arrays.fill(nextSibling, -1);
+            for (int n = nodeCount - 1; n >= 1; n--) {
+                nextSibling[n] = firstChild[nodeParent[n]];
+                firstChild[nodeParent[n]] = n;
+            }
+            int n = 0;
+            for (Row r : rows) {
+                if (n == limit) {
+                    out.append(String.format(Locale.ROOT, "  ... %d more rows%n", rows.size() - limit));
+                    break;
+                }
+                out.append(String.format(Locale.ROOT, "  %8s  %8s  %12d  %-24s  [%c] %s%n",
+                        percentOfTotal(r.childrenPeriod()), percentOfTotal(r.period()), r.samples(),
+                        shortName(r.image()), r.level(), r.symbol()));
+                if (n < trees && r.samples() > 0) {
+                    for (int c = firstChild[ROOT]; c >= 0; c = nextSibling[c]) {
+                        if (nodeFrame[c] == r.frame()) {
+                            tree(out, c, firstChild, nextSibling, "            ");
+                        }
+                    }
+                    out.append("\n");
+                }
+                n++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void tree(Appendable out, int node, int[] firstChild, int[] nextSibling, String indent)
+            throws IOException {
+        List<Integer> kids = new ArrayList<>();
+        for (int c = firstChild[node]; c >= 0; c = nextSibling[c]) {
+            if (percent(nodePeriod[c]) >= 0.5) {
+                kids.add(c);
+            }
+        }
+        kids.sort(Comparator.comparingLong((Integer c) -> nodePeriod[c]).reversed());
+        for (int c : kids) {
+            String[] d = describe(nodeFrame[c]).split("\u0000", 2);
+            out.append(String.format(Locale.ROOT, "%s|--%.2f%%--%s (%s)%n", indent, percent(nodePeriod[c]), d[1],
+                    shortName(d[0])));
+            tree(out, c, firstChild, nextSibling, indent + "|    ");
+        }
+    }
+
+    private String describe(int frame) {
+        if (frame >= 0) {
+            return dictionary.imageName(dictionary.symbolImage(frame)) + "\u0000" + dictionary.symbolName(frame);
+        }
+        int u = ~frame;
+        return dictionary.imageName(unknown.image(u)) + "\u0000" + address(unknown.address(u));
+    }
+
+    private double percent(long p) {
+        return period == 0 ? 0 : 100.0 * p / period;
+    }
+
+    /**
+     * A share of the total period as perf prints it: {@code 100.0 * part / total} with two
+     * decimals, rounded as C's printf rounds (the exact binary value, halves to even).
+     */
+    public static String percentText(long part, long total) {
+        double v = total == 0 ? 0 : 100.0 * part / total;
+        return new java.math.BigDecimal(v).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString() + "%";
+    }
+
+    /** {@link #percentText} of this report's total period. */
+    public String percentOfTotal(long part) {
+        return percentText(part, period);
+    }
+}

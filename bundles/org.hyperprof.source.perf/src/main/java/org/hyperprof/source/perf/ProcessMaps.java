@@ -1,0 +1,148 @@
+package org.hyperprof.source.perf;
+
+import java.util.Arrays;
+
+/**
+ * One process's executable mappings, sorted by start address: what MMAP and MMAP2 records built.
+ * A new mapping replaces whatever it overlaps; the parts of older mappings outside it stay, with
+ * their file offsets moved along (the kernel's own rule when a mapping is placed over others).
+ * Lookup is a binary search and allocates nothing.
+ */
+final class ProcessMaps {
+
+    private long[] start = new long[16];
+    private long[] end = new long[16];
+    private long[] pgoff = new long[16];
+    private Dso[] dso = new Dso[16];
+    private int count;
+    /** The last mapping found: consecutive samples mostly fall into it. */
+    private int last = -1;
+
+    // The mapping that find() found.
+    long foundStart;
+    long foundPgoff;
+
+    int size() {
+        return count;
+    }
+
+    /** The image mapped at {@code address}, or null; sets {@link #foundStart} and {@link #foundPgoff}. */
+    Dso find(long address) {
+        int i = last;
+        if (i < 0 || Long.compareUnsigned(address, start[i]) < 0 || Long.compareUnsigned(address, end[i]) >= 0) {
+            int lo = 0;
+            int hi = count - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (Long.compareUnsigned(start[mid], address) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            if (hi < 0 || Long.compareUnsigned(address, end[hi]) >= 0) {
+                return null;
+            }
+            i = hi;
+            last = i;
+        }
+        foundStart = start[i];
+        foundPgoff = pgoff[i];
+        return dso[i];
+    }
+
+    /** Maps {@code [from, from + length)} of {@code image} at file offset {@code offset}. */
+    void map(long from, long length, long offset, Dso image) {
+        long to = from + length;
+        if (length == 0 || Long.compareUnsigned(to, from) <= 0) {
+            to = -1L; // a mapping reaching the top of the address space
+        }
+        long[] ns = new long[count + 3];
+        long[] ne = new long[count + 3];
+        long[] np = new long[count + 3];
+        Dso[] nd = new Dso[count + 3];
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            long s = start[i];
+            long e = end[i];
+            if (Long.compareUnsigned(s, to) >= 0 || Long.compareUnsigned(from, e) >= 0) {
+                ns[n] = s;
+                ne[n] = e;
+                np[n] = pgoff[i];
+                nd[n++] = dso[i];
+                continue;
+            }
+            if (Long.compareUnsigned(s, from) < 0) {
+                ns[n] = s;
+                ne[n] = from;
+                np[n] = pgoff[i];
+                nd[n++] = dso[i];
+            }
+            if (Long.compareUnsigned(to, e) < 0) {
+                ns[n] = to;
+                ne[n] = e;
+                np[n] = pgoff[i] + (to - s);
+                nd[n++] = dso[i];
+            }
+        }
+        ns[n] = from;
+        ne[n] = to;
+        np[n] = offset;
+        nd[n++] = image;
+        // Insertion sort by start: all but the new mapping are in order already.
+        for (int i = 1; i < n; i++) {
+            for (int j = i; j > 0 && Long.compareUnsigned(ns[j - 1], ns[j]) > 0; j--) {
+                swap(ns, ne, np, nd, j);
+            }
+        }
+        start = ns;
+        end = ne;
+        pgoff = np;
+        dso = nd;
+        count = n;
+        last = -1;
+    }
+
+    private static void swap(long[] s, long[] e, long[] p, Dso[] d, int n) {
+        long ts = s[n];
+        long te = e[n];
+        long tp = p[n];
+        Dso td = d[n];
+        s[n] = s[n - 1];
+        e[n] = e[n - 1];
+        p[n] = p[n - 1];
+        d[n] = d[n - 1];
+        s[n - 1] = ts;
+        e[n - 1] = te;
+        p[n - 1] = tp;
+        d[n - 1] = td;
+    }
+
+    /** A copy, for a child process (FORK of a new process). */
+    ProcessMaps copy() {
+        ProcessMaps c = new ProcessMaps();
+        c.start = Arrays.copyOf(start, Math.max(count, 16));
+        c.end = Arrays.copyOf(end, Math.max(count, 16));
+        c.pgoff = Arrays.copyOf(pgoff, Math.max(count, 16));
+        c.dso = Arrays.copyOf(dso, Math.max(count, 16));
+        c.count = count;
+        return c;
+    }
+
+    /** Start, end and image of mapping {@code i}, for tests and notes. */
+    long start(int i) {
+        return start[i];
+    }
+
+    long end(int i) {
+        return end[i];
+    }
+
+    long pgoff(int i) {
+        return pgoff[i];
+    }
+
+    Dso dso(int i) {
+        return dso[i];
+    }
+}

@@ -1,0 +1,156 @@
+package org.hyperprof.source.perf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.api.symbols.SymbolResolver;
+import org.hyperprof.api.symbols.SymbolTable;
+
+/**
+ * The symbol resolvers bound now, by their {@code symbols.format} ({@code elf} for user images and
+ * vdso, {@code kallsyms} for kernels), and the tables they loaded. A table is read once per file
+ * version (path, size and modification time) and shared by every import; a resolver that leaves
+ * takes its tables with it.
+ */
+public final class SymbolResolvers {
+
+    /** The ELF resolver's format. */
+    public static final String ELF = "elf";
+    /** The kallsyms resolver's format. */
+    public static final String KALLSYMS = "kallsyms";
+
+    /** No resolver for a format is bound. */
+    static final class NoResolverException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NoResolverException(String message) {
+            super(message);
+        }
+    }
+
+    private record Key(String format, String location, long size, long modified) {
+    }
+
+    /** A loaded table, the file's bytes when they had to be read to key it, and what was derived from it. */
+    static final class Loaded {
+        final SymbolTable table;
+        private final byte[] content;
+        private final Path file;
+        private final ConcurrentHashMap<String, Object> derived = new ConcurrentHashMap<>();
+
+        Loaded(SymbolTable table, byte[] content, Path file) {
+            this.table = table;
+            this.content = content;
+            this.file = file;
+        }
+
+        /** The file's bytes (read now unless they were read to load the table), or null when unreadable. */
+        byte[] content() {
+            return content != null ? content : PerfNaming.readText(file);
+        }
+
+        /** Something computed once from this table and file (perf's names, PLT stubs), shared like the table. */
+        @SuppressWarnings("unchecked")
+        <T> T derived(String what, java.util.function.Supplier<T> make) {
+            Object v = derived.get(what);
+            if (v == null) {
+                T made = make.get();
+                v = made == null ? NONE : made;
+                Object prev = derived.putIfAbsent(what, v);
+                if (prev != null) {
+                    v = prev;
+                }
+            }
+            return v == NONE ? null : (T) v;
+        }
+
+        private static final Object NONE = new Object();
+    }
+
+    private final Map<String, List<SymbolResolver>> resolvers = new TreeMap<>();
+    private final ConcurrentHashMap<Key, Loaded> cache = new ConcurrentHashMap<>();
+
+    public synchronized void add(String format, SymbolResolver resolver) {
+        resolvers.computeIfAbsent(format, f -> new ArrayList<>()).add(resolver);
+    }
+
+    public synchronized void remove(String format, SymbolResolver resolver) {
+        List<SymbolResolver> list = resolvers.get(format);
+        if (list != null && list.remove(resolver)) {
+            if (list.isEmpty()) {
+                resolvers.remove(format);
+            }
+            cache.keySet().removeIf(k -> k.format().equals(format));
+        }
+    }
+
+    synchronized List<String> formats() {
+        return List.copyOf(resolvers.keySet());
+    }
+
+    private synchronized SymbolResolver resolverFor(String format) {
+        List<SymbolResolver> list = resolvers.get(format);
+        return list == null || list.isEmpty() ? null : list.get(0);
+    }
+
+    /**
+     * The symbol table of a file, from the cache or loaded by the resolver of {@code format}.
+     *
+     * @param imageName the image the table is for
+     * @throws SymbolFileException the file is malformed or unreadable
+     * @throws NoResolverException no resolver for the format is bound
+     */
+    Loaded load(String imageName, String format, Path file) throws SymbolFileException, NoResolverException {
+        long size;
+        long modified;
+        byte[] content = null;
+        try {
+            size = Files.size(file);
+            modified = Files.getLastModifiedTime(file).toMillis();
+            if (size == 0) {
+                // /proc/kallsyms reports size 0 and changes with a reboot or a module load: key it by content.
+                content = Files.readAllBytes(file);
+                size = content.length;
+                modified = java.util.Arrays.hashCode(content);
+            }
+        } catch (IOException e) {
+            throw new SymbolFileException(file.toString(), "cannot be read (" + e + "); check that it exists and is"
+                    + " readable", e);
+        }
+        Key key = new Key(format, file.toString(), size, modified);
+        Loaded cached = cache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        SymbolResolver r = resolverFor(format);
+        if (r == null) {
+            List<String> have = formats();
+            throw new NoResolverException("no symbol resolver for format '" + format + "' (needed for " + file
+                    + ") is installed; installed formats: " + (have.isEmpty() ? "none" : String.join(", ", have))
+                    + "; install org.hyperprof.symbols." + format);
+        }
+        SymbolTable loaded;
+        try {
+            byte[] bytes = content;
+            ImageSource.Content open = bytes != null ? () -> new java.io.ByteArrayInputStream(bytes)
+                    : () -> Files.newInputStream(file);
+            loaded = r.load(new ImageSource(imageName, format, file.toString(), open));
+        } catch (RuntimeException e) {
+            throw new SymbolFileException(file.toString(), "the " + format + " resolver failed on it (" + e + ")", e);
+        }
+        if (loaded == null) {
+            throw new SymbolFileException(file.toString(), -1, "the " + format + " resolver returned no table");
+        }
+        Loaded entry = new Loaded(loaded, content, file);
+        Loaded prev = cache.putIfAbsent(key, entry);
+        return prev != null ? prev : entry;
+    }
+}

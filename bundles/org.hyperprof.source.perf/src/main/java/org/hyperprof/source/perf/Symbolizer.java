@@ -1,0 +1,483 @@
+package org.hyperprof.source.perf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.api.symbols.SymbolTable;
+
+/**
+ * Finds each image's symbols the way perf report does, and loads them through the resolver
+ * services.
+ *
+ * <h2>User images (format {@code elf})</h2>
+ * The files perf report would try, in its order, each used only if its build-id matches the one
+ * recorded (when both are known): the build-id cache's copy of the binary
+ * ({@code ~/.debug/.build-id/xx/rest/elf}) and of its debug file ({@code .../debug}),
+ * {@code /usr/lib/debug/<path>.debug}, {@code /usr/lib/debug/<path>},
+ * {@code /usr/lib/debug/.build-id/xx/rest.debug}, and the path itself. The first with a full symbol
+ * table ({@code .symtab}) gives the symbols; when none has one, the binary's dynamic symbols do.
+ * The binary's own program headers (the cache copy or the path) turn file offsets into link-time
+ * addresses ({@link ElfImage}). The vdso comes only from the build-id cache, where perf record
+ * stores it.
+ *
+ * <h2>Kernels (format {@code kallsyms})</h2>
+ * The host kernel: the file the user gave, else the build-id cache's copy of kallsyms
+ * ({@code ~/.debug/[kernel.kallsyms]/<build-id>/kallsyms}), else /proc/kallsyms. A guest kernel:
+ * the file given for that guest. When the recording's kernel map names its reference symbol
+ * ({@code _text}) and the file has it, addresses are moved by the difference (a kernel relocated by
+ * KASLR at another boot).
+ *
+ * <h2>JIT code</h2>
+ * Anonymous memory is perf's {@code /tmp/perf-<pid>.map}; when that file exists its lines
+ * ({@code START SIZE name}, hex) give the symbols.
+ *
+ * <p>An image without symbols keeps its samples (as perf prints them, by address) and gets one note
+ * saying why.
+ */
+final class Symbolizer {
+
+    private final SymbolResolvers resolvers;
+    private final ImportOptions options;
+    private final RecordingInfo info;
+    private final List<Dso> withoutSymbols = new ArrayList<>();
+
+    Symbolizer(SymbolResolvers resolvers, ImportOptions options, RecordingInfo info) {
+        this.resolvers = resolvers;
+        this.options = options;
+        this.info = info;
+    }
+
+    /** Images whose symbols were looked for and not found, in the order met. */
+    List<Dso> withoutSymbols() {
+        return withoutSymbols;
+    }
+
+    /**
+     * Looks for the image's symbols once (or takes what a {@link #prefetch} found); afterwards
+     * {@code table} is set or {@code why} says why not. Called on the resolving thread only.
+     */
+    void look(Dso dso) {
+        java.util.concurrent.Future<?> pending = dso.prefetch;
+        if (pending != null) {
+            try {
+                pending.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException e) {
+                dso.table = null;
+                dso.why = "loading its symbols failed: " + e.getCause();
+            }
+            dso.prefetch = null;
+        } else {
+            lookNow(dso);
+        }
+        dso.looked = true;
+        if (dso.kind == Dso.Kind.KERNEL && dso.loaded != null) {
+            relocate(dso);
+        }
+        if (dso.table == null && dso.why != null) {
+            withoutSymbols.add(dso);
+        }
+    }
+
+    /**
+     * A kernel's relocation: when the recording's kernel map names its reference symbol
+     * ({@code _text}) at another address than the kallsyms file does, addresses move by the
+     * difference. Done when the kernel is first needed, after its map was read.
+     */
+    private static void relocate(Dso dso) {
+        if (dso.refSymbol == null || dso.refAddress == 0) {
+            return;
+        }
+        SymbolResolvers.Loaded loaded = dso.loaded;
+        String refName = dso.refSymbol;
+        // The reference symbol may be an alias the table dropped: look for it in the file's text.
+        Long found = loaded.derived("ref:" + refName, () -> {
+            byte[] text = loaded.content();
+            long a = text == null ? -1 : PerfNaming.kallsymsAddress(text, refName);
+            return a == -1 ? null : a;
+        });
+        if (found != null) {
+            dso.delta = dso.refAddress - found;
+        }
+    }
+
+    /**
+     * Starts looking for an image's symbols on a loader thread, while the recording is read: the
+     * kernel's kallsyms and the images the build-id table lists are met by nearly every import.
+     */
+    void prefetch(Dso dso) {
+        if (dso.looked || dso.prefetch != null) {
+            return;
+        }
+        if (loader == null) {
+            loader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "hyperprof-perf-symbols");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        dso.prefetch = loader.submit(() -> lookNow(dso));
+    }
+
+    /** Stops the loader thread (symbols not needed by then are not looked for). */
+    void close() {
+        if (loader != null) {
+            loader.shutdownNow();
+        }
+    }
+
+    private java.util.concurrent.ExecutorService loader;
+
+    private void lookNow(Dso dso) {
+        try {
+            switch (dso.kind) {
+                case FILE -> elf(dso, false);
+                case VDSO -> elf(dso, true);
+                case KERNEL -> kernel(dso);
+                case ANON -> jitMap(dso);
+                default -> dso.why = null;
+            }
+        } catch (SymbolFileException | SymbolResolvers.NoResolverException | IOException | RuntimeException e) {
+            dso.table = null;
+            dso.why = e.getMessage();
+        }
+        if (dso.table != null) {
+            dso.symbolIds = new int[dso.table.size()];
+            Arrays.fill(dso.symbolIds, -1);
+        }
+    }
+
+    // ---------------------------------------------------------------- ELF
+
+    private record Candidate(Path path, boolean binary) {
+    }
+
+    private void elf(Dso dso, boolean vdso) throws SymbolFileException, SymbolResolvers.NoResolverException,
+            IOException {
+        String buildId = dso.buildId;
+        Path original = vdso ? null : Path.of(dso.name);
+        ElfImage originalImage = null;
+        String originalProblem = null;
+        if (original != null && Files.isRegularFile(original)) {
+            try {
+                originalImage = ElfImage.read(original);
+            } catch (ElfImage.NotElf e) {
+                originalProblem = original + ": " + e.getMessage();
+            }
+            if (buildId == null && originalImage != null) {
+                // No build-id recorded (pipe mode): the file's own locates its debug file, as perf does.
+                buildId = originalImage.buildId;
+            }
+        }
+        List<Candidate> candidates = new ArrayList<>();
+        Path cacheDir = null;
+        if (buildId != null && buildId.length() > 2 && options.buildIdCache() != null) {
+            cacheDir = options.buildIdCache().resolve(".build-id").resolve(buildId.substring(0, 2))
+                    .resolve(buildId.substring(2));
+            candidates.add(new Candidate(cacheDir.resolve(vdso ? "vdso" : "elf"), true));
+            if (!vdso) {
+                candidates.add(new Candidate(cacheDir.resolve("debug"), false));
+            }
+        }
+        if (!vdso && options.debugRoot() != null && dso.name.startsWith("/")) {
+            candidates.add(new Candidate(Path.of(options.debugRoot() + dso.name + ".debug"), false));
+            candidates.add(new Candidate(Path.of(options.debugRoot() + dso.name), false));
+        }
+        if (!vdso && buildId != null && buildId.length() > 2 && options.debugRoot() != null) {
+            candidates.add(new Candidate(options.debugRoot().resolve(".build-id").resolve(buildId.substring(0, 2))
+                    .resolve(buildId.substring(2) + ".debug"), false));
+        }
+        if (original != null) {
+            candidates.add(new Candidate(original, true));
+        }
+        ElfImage symbols = null;
+        ElfImage binary = null;
+        List<String> mismatched = new ArrayList<>();
+        for (Candidate c : candidates) {
+            if (!Files.isRegularFile(c.path())) {
+                continue;
+            }
+            ElfImage image;
+            if (c.path().equals(original)) {
+                image = originalImage;
+                if (image == null) {
+                    continue;
+                }
+            } else {
+                try {
+                    image = ElfImage.read(c.path());
+                } catch (ElfImage.NotElf e) {
+                    continue;
+                }
+            }
+            if (buildId != null && image.buildId != null && !image.buildId.equals(buildId)) {
+                mismatched.add(c.path() + " (build-id " + image.buildId + ")");
+                continue;
+            }
+            if (c.binary() && binary == null) {
+                binary = image;
+            }
+            if (symbols == null && image.hasSymtab) {
+                symbols = image;
+            }
+        }
+        if (symbols == null) {
+            symbols = binary;
+        }
+        if (symbols == null) {
+            StringBuilder why = new StringBuilder();
+            if (vdso) {
+                why.append("the vdso is read from perf's build-id cache, ").append(cacheDir == null
+                        ? "but the recording gives no build-id for it" : "and " + cacheDir + "/vdso is not there");
+            } else if (!mismatched.isEmpty()) {
+                why.append("the recorded build-id ").append(buildId).append(" matches none of ")
+                        .append(String.join(", ", mismatched)).append(": the file changed since the recording");
+            } else if (originalProblem != null) {
+                why.append(originalProblem);
+            } else {
+                why.append("no file: ").append(dso.name).append(" is not on this machine")
+                        .append(buildId != null ? " and no copy with build-id " + buildId + " is in " + cacheDir : "");
+            }
+            dso.why = why.toString();
+            return;
+        }
+        dso.layout = binary != null ? binary : symbols;
+        if (dso.buildId == null) {
+            dso.buildId = buildId;
+        }
+        List<SymbolTable> fallback = new ArrayList<>();
+        try {
+            SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.ELF, symbols.path);
+            dso.table = loaded.table;
+            Path symbolFile = symbols.path;
+            SymbolTable functions = loaded.table;
+            String name = dso.name;
+            dso.perfNames = loaded.derived("perf-names", () -> PerfNaming.elfNames(symbolFile, functions));
+            dso.zeroSized = loaded.derived("zero-sized", () -> PerfNaming.zeroSized(symbolFile, functions));
+            SymbolTable labels = loaded.derived("labels", () -> PerfNaming.labels(symbolFile, functions, name));
+            if (labels != null) {
+                fallback.add(labels);
+            }
+        } finally {
+            if (binary != null) {
+                // perf names PLT stubs even in a stripped binary whose symbol tables hold no function.
+                SymbolTable plt = PerfNaming.pltSymbols(binary.path, dso.name);
+                if (plt != null) {
+                    fallback.add(plt);
+                }
+            }
+            dso.fallback = fallback.toArray(new SymbolTable[0]);
+            dso.fallbackIds = new int[dso.fallback.length][];
+            for (int i = 0; i < dso.fallback.length; i++) {
+                dso.fallbackIds[i] = new int[dso.fallback[i].size()];
+                Arrays.fill(dso.fallbackIds[i], -1);
+            }
+            extensions(dso);
+        }
+    }
+
+    /**
+     * The ranges where perf's zero-size symbols reach beyond the table's end for them: up to the
+     * next symbol of any kind (function, label, PLT stub), across section ends.
+     */
+    private static void extensions(Dso dso) {
+        SymbolTable t = dso.table;
+        boolean[] zero = dso.zeroSized;
+        if (t == null || zero == null) {
+            return;
+        }
+        List<long[]> ranges = new ArrayList<>();
+        for (int i = 0; i < t.size(); i++) {
+            if (!zero[i]) {
+                continue;
+            }
+            long start = t.start(i);
+            long tableEnd = start + t.symbolSize(i);
+            long next = i + 1 < t.size() ? t.start(i + 1) : -1L;
+            for (SymbolTable f : dso.fallback) {
+                long n = nextStart(f, start);
+                if (n != -1L && Long.compareUnsigned(n, next) < 0) {
+                    next = n;
+                }
+            }
+            if (next != -1L && Long.compareUnsigned(tableEnd, next) < 0) {
+                ranges.add(new long[] {tableEnd, next, i});
+            }
+        }
+        ranges.sort((a, b) -> Long.compareUnsigned(a[0], b[0]));
+        dso.extensionStart = new long[ranges.size()];
+        dso.extensionEnd = new long[ranges.size()];
+        dso.extensionIndex = new int[ranges.size()];
+        for (int k = 0; k < ranges.size(); k++) {
+            dso.extensionStart[k] = ranges.get(k)[0];
+            dso.extensionEnd[k] = ranges.get(k)[1];
+            dso.extensionIndex[k] = (int) ranges.get(k)[2];
+        }
+    }
+
+    /** The start of the first symbol of {@code t} above {@code address}, or -1 (all ones) for none. */
+    static long nextStart(SymbolTable t, long address) {
+        int lo = 0;
+        int hi = t.size() - 1;
+        long found = -1L;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(t.start(mid), address) > 0) {
+                found = t.start(mid);
+                hi = mid - 1;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return found;
+    }
+
+    // ---------------------------------------------------------------- kernels
+
+    private void kernel(Dso dso) throws SymbolFileException, SymbolResolvers.NoResolverException, IOException {
+        Path file;
+        if (dso.machinePid == -1) {
+            file = options.kallsyms();
+            if (file == null) {
+                String id = dso.buildId;
+                Path cached = id == null || options.buildIdCache() == null ? null
+                        : options.buildIdCache().resolve("[kernel.kallsyms]").resolve(id).resolve("kallsyms");
+                file = cached != null && Files.isRegularFile(cached) ? cached : Path.of("/proc/kallsyms");
+            }
+        } else {
+            file = options.guestKallsyms(dso.machinePid);
+            if (file == null) {
+                dso.why = "no kallsyms was given for guest " + dso.machinePid + " (perf kvm's --guestkallsyms):"
+                        + " give a copy of the guest's /proc/kallsyms with --guest-kallsyms " + dso.machinePid
+                        + "=<file>";
+                return;
+            }
+        }
+        SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.KALLSYMS, file);
+        SymbolTable t = loaded.table;
+        dso.table = t;
+        dso.perfNames = loaded.derived("perf-names", () -> {
+            byte[] text = loaded.content();
+            return text == null ? null : PerfNaming.kallsymsNames(text, t);
+        });
+        dso.loaded = loaded;
+        if (dso.machinePid == -1 && options.kallsyms() == null && file.startsWith("/proc") && dso.buildId != null) {
+            String running = runningKernelBuildId();
+            if (running != null && !running.equals(dso.buildId)) {
+                dso.why = null;
+                mismatchNote = "the recording's kernel has build-id " + dso.buildId + " but the running kernel's is "
+                        + running + ": kernel symbols from /proc/kallsyms may be wrong; give the recorded kernel's"
+                        + " kallsyms with --kallsyms";
+            }
+        }
+    }
+
+    /** A note about kernel symbols that were loaded but may not fit the recording, or null. */
+    volatile String mismatchNote;
+
+    /** The running kernel's build-id from /sys/kernel/notes, or null. */
+    private static String runningKernelBuildId() {
+        try {
+            byte[] notes = Files.readAllBytes(Path.of("/sys/kernel/notes"));
+            Bytes b = new Bytes(false);
+            int p = 0;
+            while (p + 12 <= notes.length) {
+                long namesz = b.u32(notes, p);
+                long descsz = b.u32(notes, p + 4);
+                int type = b.s32(notes, p + 8);
+                long nameEnd = p + 12 + ((namesz + 3) & ~3L);
+                if (nameEnd + descsz > notes.length) {
+                    return null;
+                }
+                if (type == ElfImage.NT_GNU_BUILD_ID && namesz == 4 && notes[p + 12] == 'G') {
+                    return Bytes.hex(notes, (int) nameEnd, (int) descsz);
+                }
+                p = (int) (nameEnd + ((descsz + 3) & ~3L));
+            }
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- JIT maps
+
+    /** {@code /tmp/perf-<pid>.map}: lines of hex start, hex size, name (the name may hold blanks). */
+    private void jitMap(Dso dso) throws IOException {
+        if (options.jitMapDir() == null) {
+            dso.why = "JIT symbol maps are not looked for";
+            return;
+        }
+        Path file = options.jitMapDir().resolve(Dso.shortName(dso.name));
+        if (!Files.isRegularFile(file)) {
+            dso.why = "anonymous (JIT) memory: " + file + " does not exist (the JIT writes it, e.g. java with"
+                    + " -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit)";
+            return;
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        long[] starts = new long[lines.size()];
+        long[] sizes = new long[lines.size()];
+        String[] names = new String[lines.size()];
+        int n = 0;
+        for (String line : lines) {
+            String[] f = line.trim().split("\\s+", 3);
+            if (f.length < 3) {
+                continue;
+            }
+            try {
+                long start = Long.parseUnsignedLong(strip0x(f[0]), 16);
+                long size = Long.parseUnsignedLong(strip0x(f[1]), 16);
+                if (size > 0) {
+                    starts[n] = start;
+                    sizes[n] = size;
+                    names[n] = f[2];
+                    n++;
+                }
+            } catch (NumberFormatException e) {
+                // Not a symbol line; perf skips such lines too.
+            }
+        }
+        if (n == 0) {
+            dso.why = file + " holds no symbol lines (START SIZE name)";
+            return;
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Long.compareUnsigned(starts[a], starts[b]));
+        long[] s = new long[n];
+        long[] z = new long[n];
+        String[] m = new String[n];
+        String[] mod = new String[n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int o = order[i];
+            if (k > 0 && s[k - 1] == starts[o]) {
+                k--; // code regenerated at the same address: the later line names it
+            }
+            s[k] = starts[o];
+            z[k] = sizes[o];
+            m[k] = names[o];
+            k++;
+        }
+        dso.table = new SymbolTable(dso.name, Arrays.copyOf(s, k), Arrays.copyOf(z, k), Arrays.copyOf(m, k),
+                Arrays.copyOf(mod, k));
+    }
+
+    private static String strip0x(String s) {
+        return s.startsWith("0x") || s.startsWith("0X") ? s.substring(2) : s;
+    }
+
+    /** The recording's information (its build-ids), for the images made from it. */
+    RecordingInfo info() {
+        return info;
+    }
+}

@@ -1,0 +1,297 @@
+package org.hyperprof.source.perf;
+
+import static org.hyperprof.source.perf.PerfDataWriter.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How an import turns perf's records into Hyperprof's model: cpumode into domain and mode,
+ * callchain markers into the mode of the frames after them, MMAP/FORK into each process's maps,
+ * file offsets into link-time addresses, kernels into kallsyms symbols.
+ */
+class ImportRulesTest {
+
+    static final long KERNEL_MARK = -128L;
+    static final long USER_MARK = -512L;
+    static final long GUEST_KERNEL_MARK = -2176L;
+    static final long K_TEXT = 0xffffffff81000000L;
+    static final long LIB_START = 0x7f0000002000L;
+
+    @TempDir
+    Path dir;
+    Path kallsyms;
+    Path lib;
+    ImportOptions options;
+
+    @BeforeEach
+    void files() throws Exception {
+        kallsyms = Files.writeString(dir.resolve("kallsyms"), String.join("\n",
+                "ffffffff81000000 T _stext",
+                "ffffffff81000000 T _text",
+                "ffffffff81000100 T do_syscall_64",
+                "ffffffff81000200 t __do_sys_getppid",
+                "ffffffff81000200 T __ia32_sys_getppid",
+                "ffffffff81000200 T __x64_sys_getppid",
+                "ffffffff81000300 T entry_SYSCALL_64",
+                "ffffffff81001000 D _etext",
+                "ffffffffc0001000 t e1000_intr\t[e1000]",
+                "ffffffffc0001100 t e1000_clean\t[e1000]", ""));
+        lib = new TinyElf().function("work", 0x401100, 0x40, TinyElf.GLOBAL).function("main", 0x401200, 0x80,
+                TinyElf.GLOBAL).write(dir.resolve("libwork.so"));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        options = ImportOptions.defaults().withKallsyms(kallsyms).withSymbolDirs(empty, empty, empty);
+    }
+
+    /** One sample as "domain mode image:symbol <- image:symbol ...". */
+    record Seen(int domain, int mode, String frame, List<String> callers) {
+    }
+
+    private PerfImport.Result run(PerfDataWriter w, ImportOptions opt, List<Seen> seen) throws Exception {
+        Path f = w.writeFile(dir, "t.data");
+        try (PerfDataReader r = PerfDataReader.open(f)) {
+            PerfImport imp = new PerfImport(Wiring.resolvers(), opt, true);
+            imp.tap((batch, side) -> {
+                SessionDictionary d = imp.dictionary();
+                for (int i = 0; i < batch.size; i++) {
+                    List<String> callers = new ArrayList<>();
+                    for (int c = batch.chainStart[i]; c < batch.chainStart[i + 1]; c++) {
+                        callers.add(name(d, batch.chainImage[c], batch.chainSymbol[c]));
+                    }
+                    seen.add(new Seen(batch.domain[i], batch.mode[i], name(d, batch.image[i], batch.symbol[i]),
+                            callers));
+                }
+            });
+            return imp.run(r, null, "perf.data", null, false);
+        }
+    }
+
+    private static String name(SessionDictionary d, int image, int symbol) {
+        return d.imageName(image) + ":" + (symbol < 0 ? "?" : d.symbolName(symbol));
+    }
+
+    private PerfDataWriter withMaps() {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr());
+        w.mmap(1, -1, K_TEXT, 0x1000000, K_TEXT, "[kernel.kallsyms]_text", 0);
+        w.comm(10, "work", 0).mmap2(2, 10, LIB_START, 0x2000, 0x1000, lib.toString(), 0);
+        return w;
+    }
+
+    @Test
+    void hostKernelAndUserSamplesAreTheHostDomainInKernelAndUserMode() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(1, 0xffffffff81000110L, 10, 1))
+                .sample(new Sample(2, LIB_START + 0x110, 10, 2));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals(List.of(new Seen(0, 1, "[kernel.kallsyms]:do_syscall_64", List.of()),
+                new Seen(0, 0, lib + ":work", List.of())), seen);
+        assertEquals(Map.of(0, "host"), r.domains());
+    }
+
+    @Test
+    void aUserAddressIsTheMappingsFileOffsetThenTheLinkTimeAddressOfTheSegmentHoldingIt() throws Exception {
+        // The mapping puts file offset 0x1000 at LIB_START; the segment links offset 0x1000 at
+        // 0x401000. LIB_START + 0x120 is file offset 0x1120, address 0x401120: inside work.
+        PerfDataWriter w = withMaps().sample(new Sample(2, LIB_START + 0x120, 10, 1))
+                .sample(new Sample(2, LIB_START + 0x250, 10, 2)).sample(new Sample(2, LIB_START + 0x180, 10, 3));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals(List.of(lib + ":work", lib + ":main", lib + ":?"), seen.stream().map(Seen::frame).toList());
+        PerfReport.Row unknown = r.report().rows().stream().filter(x -> x.symbol().startsWith("0x")).findFirst()
+                .orElseThrow();
+        assertEquals(PerfReport.address(0x1180), unknown.symbol(), "perf's key: the file-relative address");
+    }
+
+    @Test
+    void hypervisorSamplesAreTheHostDomainInHypervisorMode() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(3, 0xffff830000001000L, 10, 1));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals(List.of(new Seen(0, 2, "[hypervisor]:?", List.of())), seen);
+    }
+
+    @Test
+    void guestSamplesGoToOneDomainPerQemuProcessWithTheGuestKernelAsPerfKvmNamesIt() throws Exception {
+        Path guestSyms = Files.writeString(dir.resolve("guest-kallsyms"),
+                "ffffffff81000000 T _text\nffffffff81000400 T guest_idle\nffffffff81000800 T guest_irq\n");
+        PerfDataWriter w = withMaps().comm(100, "qemu-system-x86", 0).comm(200, "qemu-system-x86", 0);
+        w.sample(new Sample(4, 0xffffffff81000410L, 100, 1)).sample(new Sample(5, 0x401000, 100, 2))
+                .sample(new Sample(4, 0xffffffff81000810L, 200, 3));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options.withGuestKallsyms(Map.of(100, guestSyms)), seen);
+        assertEquals(new Seen(1, 1, "[guest.kernel.kallsyms.100]:guest_idle", List.of()), seen.get(0));
+        assertEquals(new Seen(1, 0, "[unknown]:?", List.of()), seen.get(1), "guest user space has no maps to read");
+        assertEquals(new Seen(2, 1, "[guest.kernel.kallsyms.200]:?", List.of()), seen.get(2));
+        assertEquals("guest-100 (qemu-system-x86)", r.domains().get(1));
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("--guest-kallsyms 200=")), r.notes().toString());
+    }
+
+    @Test
+    void oneGuestKallsymsServesEveryGuestWhenGivenWithoutAPid() throws Exception {
+        Path guestSyms = Files.writeString(dir.resolve("g"), "ffffffff81000400 T guest_idle\n");
+        PerfDataWriter w = withMaps().sample(new Sample(4, 0xffffffff81000410L, 300, 1));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options.withGuestKallsyms(Map.of(ImportOptions.ANY_GUEST, guestSyms)), seen);
+        assertEquals("[guest.kernel.kallsyms.300]:guest_idle", seen.get(0).frame());
+    }
+
+    @Test
+    void contextMarkersSwitchTheModeOfTheEntriesAfterThemAndAreNotFrames() throws Exception {
+        // A kernel sample in a system call: its own address first, the kernel callers, then the user ones.
+        long kip = 0xffffffff81000210L;
+        PerfDataWriter w = withMaps().sample(new Sample(1, kip, 10, 1, KERNEL_MARK, kip, 0xffffffff81000120L,
+                0xffffffff81000310L, USER_MARK, LIB_START + 0x110, LIB_START + 0x210));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals(new Seen(0, 1, "[kernel.kallsyms]:__x64_sys_getppid", List.of("[kernel.kallsyms]:do_syscall_64",
+                "[kernel.kallsyms]:entry_SYSCALL_64", lib + ":work", lib + ":main")), seen.get(0));
+    }
+
+    @Test
+    void aUserAddressAfterAKernelMarkerIsLookedUpInTheKernel() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(2, LIB_START + 0x110, 10, 1, USER_MARK, LIB_START + 0x110,
+                KERNEL_MARK, 0xffffffff81000120L));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals(List.of("[kernel.kallsyms]:do_syscall_64"), seen.get(0).callers());
+    }
+
+    @Test
+    void anUndefinedMarkerDropsTheCallchainAndKeepsTheSample() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(2, LIB_START + 0x110, 10, 1, USER_MARK, LIB_START + 0x110,
+                LIB_START + 0x210, -5L, LIB_START + 0x210));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals(List.of(new Seen(0, 0, lib + ":work", List.of())), seen);
+        assertEquals(1L, r.counters().get("callchains.invalid-context"));
+        assertEquals(1, r.accounting().delivered());
+    }
+
+    @Test
+    void aGuestKernelMarkerResolvesInTheGuestsKernel() throws Exception {
+        Path guestSyms = Files.writeString(dir.resolve("g"), "ffffffff81000400 T guest_idle\n");
+        PerfDataWriter w = withMaps().sample(new Sample(4, 0xffffffff81000410L, 100, 1, GUEST_KERNEL_MARK,
+                0xffffffff81000410L, 0xffffffff81000420L));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options.withGuestKallsyms(Map.of(100, guestSyms)), seen);
+        assertEquals(List.of("[guest.kernel.kallsyms.100]:guest_idle"), seen.get(0).callers());
+    }
+
+    @Test
+    void aForkedProcessInheritsItsParentsMaps() throws Exception {
+        PerfDataWriter w = withMaps().fork(11, 10, 1).sample(new Sample(2, LIB_START + 0x110, 11, 2));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals(lib + ":work", seen.get(0).frame());
+    }
+
+    @Test
+    void aNewThreadSharesItsProcesssMaps() throws Exception {
+        PerfDataWriter w = withMaps();
+        w.fork(10, 10, 1);
+        Sample s = new Sample(2, LIB_START + 0x210, 10, 2);
+        s.tid = 12;
+        w.sample(s);
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals(lib + ":main", seen.get(0).frame());
+    }
+
+    @Test
+    void aMappingOverPartOfAnotherReplacesThatPartAndTheRestKeepsItsFileOffsets() throws Exception {
+        Path other = new TinyElf().function("other", 0x401000, 0x100, TinyElf.GLOBAL).write(dir.resolve("other.so"));
+        PerfDataWriter w = withMaps().mmap2(2, 10, LIB_START, 0x1000, 0x1000, other.toString(), 1);
+        // [LIB_START, +0x1000) is now other.so; [LIB_START+0x1000, +0x2000) still libwork.so at offset 0x2000.
+        w.sample(new Sample(2, LIB_START + 0x10, 10, 2)).sample(new Sample(2, LIB_START + 0x1010, 10, 3));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals(other + ":other", seen.get(0).frame());
+        assertEquals(lib + ":?", seen.get(1).frame());
+        PerfReport.Row rest = r.report().rows().stream().filter(x -> x.symbol().startsWith("0x")).findFirst()
+                .orElseThrow();
+        assertEquals(PerfReport.address(0x2010), rest.symbol(), "the right part keeps pgoff + its distance");
+    }
+
+    @Test
+    void aMissingElfCountsItsSamplesUnderTheImageWithoutSymbolAndSaysWhy() throws Exception {
+        PerfDataWriter w = withMaps().mmap2(2, 10, 0x500000, 0x1000, 0, "/nonexistent/prog", 0);
+        w.sample(new Sample(2, 0x500010, 10, 1)).sample(new Sample(2, 0x500020, 10, 2));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals(List.of("/nonexistent/prog:?", "/nonexistent/prog:?"), seen.stream().map(Seen::frame).toList());
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("/nonexistent/prog: 2 samples")
+                && n.contains("is not on this machine")), r.notes().toString());
+        assertEquals(2, r.accounting().delivered());
+    }
+
+    @Test
+    void aUserAddressNoMappingCoversIsUnknownAndKeyedByItsAddress() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(2, 0x1234, 10, 1));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals("[unknown]:?", seen.get(0).frame());
+        assertEquals(PerfReport.address(0x1234), r.report().rows().get(0).symbol());
+    }
+
+    @Test
+    void kernelAddressesMoveByTheRelocationTheReferenceSymbolShows() throws Exception {
+        // Recorded at a boot that put _text at 0xffffffff9c000000; the kallsyms file is from another.
+        long recorded = 0xffffffff9c000000L;
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr());
+        w.mmap(1, -1, recorded, 0x1000000, recorded, "[kernel.kallsyms]_text", 0);
+        w.sample(new Sample(1, recorded + 0x110, 1, 1));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals("[kernel.kallsyms]:do_syscall_64", seen.get(0).frame(), r.notes() + " " + r.counters());
+    }
+
+    @Test
+    void moduleSymbolsSplitIntoTheirModulesImage() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(1, 0xffffffffc0001010L, 10, 1));
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = run(w, options, seen);
+        assertEquals("[e1000]:e1000_intr", seen.get(0).frame());
+        assertEquals(0, seen.get(0).domain());
+        PerfReport.Row row = r.report().rows().get(0);
+        assertEquals('k', row.level());
+    }
+
+    @Test
+    void ofKallsymsAliasesPerfNamesTheAddressAfterTheLastOne() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(1, 0xffffffff81000210L, 10, 1))
+                .sample(new Sample(1, 0xffffffff81000010L, 10, 2));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals("[kernel.kallsyms]:__x64_sys_getppid", seen.get(0).frame());
+        assertEquals("[kernel.kallsyms]:_text", seen.get(1).frame());
+    }
+
+    @Test
+    void theDictionaryNamesImagesByDomainAndKind() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(1, 0xffffffff81000110L, 10, 1))
+                .sample(new Sample(2, LIB_START + 0x110, 10, 2));
+        Path f = w.writeFile(dir, "t.data");
+        try (PerfDataReader r = PerfDataReader.open(f)) {
+            PerfImport imp = new PerfImport(Wiring.resolvers(), options, false);
+            imp.run(r, null, "perf.data", null, false);
+            SessionDictionary d = imp.dictionary();
+            assertEquals(2, d.imageCount());
+            assertEquals("[kernel.kallsyms]", d.imageName(0));
+            assertEquals(ImageKind.KERNEL, d.imageKind(0));
+            assertEquals(ImageKind.USER, d.imageKind(1));
+            assertEquals(0, d.imageDomain(1));
+            assertEquals(1, d.symbolImage(1));
+        }
+    }
+}

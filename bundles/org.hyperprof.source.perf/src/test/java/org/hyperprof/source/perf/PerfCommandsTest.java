@@ -1,0 +1,267 @@
+package org.hyperprof.source.perf;
+
+import static org.hyperprof.source.perf.PerfDataWriter.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.profiler.ProfilerImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hp:import} and {@code hp:record}, wired in plain Java with the real profiler as the
+ * session publisher and a consumer that records what it is told.
+ */
+class PerfCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private ProfilerImpl profiler;
+    private final Consumer consumer = new Consumer();
+    private PerfCommands commands;
+
+    /** Records the session it is fed, with the time each batch arrived. */
+    static final class Consumer implements SampleConsumer {
+        volatile SessionInfo info;
+        volatile SessionSummary summary;
+        volatile long endedAt;
+        final List<Long> batchTimes = new CopyOnWriteArrayList<>();
+        final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+        final CountDownLatch ended = new CountDownLatch(1);
+
+        @Override
+        public void sessionStarted(SessionInfo session) {
+            info = session;
+        }
+
+        @Override
+        public void samples(SampleBatch batch) {
+            batchTimes.add(System.nanoTime());
+            batchSizes.add(batch.size);
+        }
+
+        @Override
+        public void sessionEnded(SessionSummary s) {
+            endedAt = System.nanoTime();
+            summary = s;
+            ended.countDown();
+        }
+
+        int samples() {
+            return batchSizes.stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    /** The profiler needs a host service; published sessions never touch it. */
+    private static HostService noHost() {
+        return new HostService() {
+            @Override
+            public List<String> scenarios() {
+                return List.of();
+            }
+
+            @Override
+            public Host load(String scenario, String cpuTypeOverride) {
+                throw new UnsupportedOperationException("no simulated host in this test");
+            }
+
+            @Override
+            public Optional<Host> current() {
+                return Optional.empty();
+            }
+        };
+    }
+
+    @BeforeEach
+    void wire() throws Exception {
+        profiler = new ProfilerImpl(noHost(), 64, 64, Duration.ofSeconds(5));
+        profiler.addConsumer("rec", consumer);
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Path kallsyms = Files.writeString(dir.resolve("kallsyms"), "ffffffff81000000 T _text\n"
+                + "ffffffff81000100 T do_syscall_64\n");
+        commands = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "perf", ImportOptions.defaults()
+                        .withKallsyms(kallsyms).withSymbolDirs(empty, empty, empty));
+    }
+
+    @AfterEach
+    void stop() {
+        profiler.removeConsumer("rec");
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path recording() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr()).hostname("testhost");
+        w.mmap(1, -1, 0xffffffff81000000L, 0x1000000, 0xffffffff81000000L, "[kernel.kallsyms]_text", 0);
+        for (int i = 0; i < 300; i++) {
+            w.sample(new Sample(1, 0xffffffff81000110L, 1, i));
+        }
+        for (int i = 0; i < 100; i++) {
+            w.sample(new Sample(2, 0x401000, 1, 300 + i));
+        }
+        return w.writeFile(dir, "cmd.data");
+    }
+
+    @Test
+    void importFeedsTheConsumersOneSessionAndPrintsTheFlatProfile() throws Exception {
+        commands._import(recording().toString());
+        assertTrue(consumer.ended.await(10, TimeUnit.SECONDS), out() + err());
+        assertEquals("perf.data", consumer.info.source());
+        assertEquals("testhost", consumer.info.hostName());
+        assertEquals(400, consumer.samples());
+        assertEquals(new Accounting(400, 400, 0, 0, 0), consumer.summary.accounting());
+        assertEquals(SessionSummary.COMPLETED, consumer.summary.endReason());
+        String text = out();
+        assertTrue(text.contains("75.00%           300  [kernel.kallsyms]         [k] do_syscall_64"), text);
+        assertTrue(text.contains("25.00%           100  [unknown]                 [.] 0x0000000000401000"), text);
+        assertTrue(text.contains("Session " + consumer.info.sessionId() + " fed 1 consumer(s)"), text);
+        assertEquals("", err());
+    }
+
+    @Test
+    void importWithCallgraphPrintsTheChildrenView() throws Exception {
+        commands._import(recording().toString(), "--callgraph", "--top", "3");
+        assertTrue(out().contains("# Children      Self"), out());
+    }
+
+    @Test
+    void aBrokenRecordingPrintsOneClearMessageAndNoTrace() throws Exception {
+        Path bad = Files.write(dir.resolve("bad.data"), "garbage that is not perf data".getBytes());
+        commands._import(bad.toString());
+        String e = err();
+        assertTrue(e.startsWith("hp:import: " + bad), e);
+        assertTrue(e.contains("expected the magic PERFILE2"), e);
+        assertFalse(e.contains("\tat "), "no stack trace: " + e);
+    }
+
+    @Test
+    void aTruncatedRecordingIsImportedUpToTheCutAndSaysWhereItStopped() throws Exception {
+        byte[] whole = new PerfDataWriter().attr(new Attr()).sample(new Sample(2, 1, 1, 1)).sample(
+                new Sample(2, 2, 1, 2)).pipe();
+        Path cut = Files.write(dir.resolve("cut.data"), java.util.Arrays.copyOf(whole, whole.length - 10));
+        commands._import(cut.toString());
+        assertTrue(out().contains("STOPPED EARLY"), out());
+        assertTrue(consumer.ended.await(10, TimeUnit.SECONDS));
+        assertTrue(consumer.summary.endReason().startsWith("stopped:"), consumer.summary.endReason());
+        assertTrue(consumer.summary.accounting().balanced());
+    }
+
+    @Test
+    void usageErrorsSayWhatIsWrongAndShowTheUsage() {
+        commands._import();
+        assertTrue(err().contains("give the recording to import"), err());
+        assertTrue(err().contains("usage: hp:import"), err());
+        err.reset();
+        commands._import("x.data", "--seconds", "3");
+        assertTrue(err().contains("--seconds is an option of hp:record"), err());
+        err.reset();
+        commands.record("ls");
+        assertTrue(err().contains("put the command to record after --"), err());
+        err.reset();
+        commands.record("--seconds", "zero");
+        assertTrue(err().contains("--seconds must be a number"), err());
+    }
+
+    @Test
+    void recordWithoutPerfNamesTheDebianPackageToInstall() throws Exception {
+        PerfCommands noPerf = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,
+                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                dir.resolve("no-such-perf").toString(), ImportOptions.defaults());
+        noPerf.record("--", "true");
+        assertTrue(err().contains("perf is not installed; install Debian's linux-perf package"), err());
+    }
+
+    @Test
+    void recordRunsPerfWithItsOutputOnAPipeAndKeepsTheWorkloadsOutputOffIt() {
+        PerfCommands.Options o = new PerfCommands.Options();
+        o.callgraph = true;
+        o.frequency = 999;
+        o.command.addAll(List.of("echo", "hi"));
+        assertEquals(List.of("perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-m", "64", "-o", "-", "--",
+                "/bin/sh", "-c", "exec \"$@\" 1>&2", "hp-record", "echo", "hi"), commands.perfCommand(o));
+        PerfCommands.Options all = new PerfCommands.Options();
+        all.seconds = 3;
+        assertEquals(List.of("perf", "record", "-q", "-e", "cpu-clock", "-m", "64", "-o", "-", "-a", "--", "sleep", "3"),
+                commands.perfCommand(all));
+    }
+
+    @Test
+    void aLiveRecordingReachesTheConsumersWhilePerfStillRuns() throws Exception {
+        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        commands.record("--frequency", "2000", "--", "/bin/sh", "-c",
+                "i=0; while [ $i -lt 3500000 ]; do i=$((i+1)); done");
+        assertTrue(consumer.ended.await(30, TimeUnit.SECONDS), out() + err());
+        assertNotNull(consumer.summary);
+        assertEquals("perf record", consumer.info.source());
+        assertTrue(consumer.samples() > 1000, "samples: " + consumer.samples() + "\n" + out() + err());
+        long firstBatch = consumer.batchTimes.get(0);
+        long early = TimeUnit.NANOSECONDS.toMillis(consumer.endedAt - firstBatch);
+        assertTrue(early > 700, "the first batch came only " + early + " ms before the recording ended");
+        assertTrue(out().contains("recording: "), "progress is printed while it runs: " + out());
+        assertTrue(consumer.summary.accounting().balanced(), consumer.summary.accounting().line());
+    }
+
+    @Test
+    void recordingForSomeSecondsStopsPerfCleanlyAndEndsTheSession() throws Exception {
+        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        long t0 = System.nanoTime();
+        commands.record("--seconds", "1", "--", "/bin/sh", "-c", "while true; do :; done");
+        assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) < 20, "perf was stopped");
+        assertTrue(consumer.ended.await(10, TimeUnit.SECONDS), out() + err());
+        assertEquals(SessionSummary.COMPLETED, consumer.summary.endReason(), out() + err());
+        assertFalse(out().contains("STOPPED EARLY"), out());
+        assertTrue(consumer.samples() > 100, "samples: " + consumer.samples());
+    }
+
+    @Test
+    void importedRowsEqualPerfReportsWhenPerfIsInstalled() throws Exception {
+        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        Path data = PerfTool.record(dir.resolve("sh.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
+                List.of("/bin/sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null"));
+        PerfCommands real = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,
+                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), "perf",
+                ImportOptions.defaults());
+        real._import(data.toString(), "--top", "100000");
+        Map<PerfTool.Key, Long> printed = PerfTool.flat(out());
+        Map<PerfTool.Key, Long> perf = PerfTool.flat(PerfTool.report(data, "--no-children", "--sort", "dso,sym", "-n",
+                "-g", "none"));
+        assertEquals(new java.util.TreeMap<>(perf.entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                e -> e.getKey().toString(), Map.Entry::getValue))), new java.util.TreeMap<>(printed.entrySet().stream()
+                        .collect(java.util.stream.Collectors.toMap(e -> e.getKey().toString(), Map.Entry::getValue))));
+    }
+}

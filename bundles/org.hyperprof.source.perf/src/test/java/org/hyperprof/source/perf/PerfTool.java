@@ -1,0 +1,203 @@
+package org.hyperprof.source.perf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Runs Linux perf (Debian's linux-perf) and reads what perf report prints, for agreement tests. */
+final class PerfTool {
+
+    private PerfTool() {
+    }
+
+    private static Boolean available;
+
+    /**
+     * Whether perf is installed and may record here: a trivial {@code perf record -e cpu-clock} must
+     * work (kernel.perf_event_paranoid and the user's rights allow it). Asked once per test run.
+     */
+    static synchronized boolean available() {
+        if (available == null) {
+            available = canRecord();
+        }
+        return available;
+    }
+
+    private static boolean canRecord() {
+        try {
+            Path out = Files.createTempFile("perf-probe", ".data");
+            try {
+                Process p = new ProcessBuilder("perf", "record", "-q", "-e", "cpu-clock", "-g", "-o", out.toString(),
+                        "--", "true").redirectErrorStream(true).start();
+                p.getInputStream().readAllBytes();
+                return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 && Files.size(out) > 0;
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Whether a C compiler is there for the test programs. */
+    static boolean gccAvailable() {
+        try {
+            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Runs a command to its end and returns its standard output; fails the test on a non-zero exit. */
+    static String run(List<String> command, Path stdout) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        Path err = Files.createTempFile("perf-err", ".txt");
+        pb.redirectError(err.toFile());
+        if (stdout != null) {
+            pb.redirectOutput(stdout.toFile());
+        }
+        Process p = pb.start();
+        String out = stdout != null ? "" : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(command + " did not finish in 300 s");
+        }
+        String errText = Files.readString(err);
+        Files.deleteIfExists(err);
+        if (p.exitValue() != 0) {
+            throw new IOException(command + " exited with " + p.exitValue() + ": " + errText);
+        }
+        return out;
+    }
+
+    /** Compiles a C test program from the test resources into {@code dir}. */
+    static Path compile(Path dir, String resource, String name) throws IOException, InterruptedException {
+        Path src = dir.resolve(name + ".c");
+        try (var in = PerfTool.class.getResourceAsStream(resource)) {
+            Files.write(src, in.readAllBytes());
+        }
+        Path exe = dir.resolve(name);
+        run(List.of("gcc", "-O1", "-fno-omit-frame-pointer", "-fno-inline", "-o", exe.toString(), src.toString()),
+                null);
+        return exe;
+    }
+
+    /** {@code perf record <options> -o <file> -- <command>}. */
+    static Path record(Path file, List<String> options, List<String> command) throws IOException,
+            InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q"));
+        cmd.addAll(options);
+        cmd.addAll(List.of("-o", file.toString(), "--"));
+        cmd.addAll(command);
+        run(cmd, null);
+        return file;
+    }
+
+    /** {@code perf record <options> -o - -- <command> > file}: a pipe-mode recording. */
+    static Path recordPipe(Path file, List<String> options, List<String> command) throws IOException,
+            InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q"));
+        cmd.addAll(options);
+        cmd.addAll(List.of("-o", "-", "--"));
+        cmd.addAll(command);
+        run(cmd, file);
+        return file;
+    }
+
+    /** {@code perf report -i <file> --stdio <args>}. */
+    static String report(Path file, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("perf", "report", "-i", file.toString(), "--stdio"));
+        cmd.addAll(List.of(args));
+        return run(cmd, null);
+    }
+
+    /** One row of perf report: shared object (short name), level letter, symbol. */
+    record Key(String dso, char level, String symbol) {
+        @Override
+        public String toString() {
+            return dso + " [" + level + "] " + symbol;
+        }
+    }
+
+    private static final Pattern FLAT = Pattern.compile("^\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S+)\\s+\\[(.)\\] (.*?)\\s*$");
+    private static final Pattern CHILDREN =
+            Pattern.compile("^\\s+([0-9.]+)%\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S+)\\s+\\[(.)\\] (.*?)\\s*$");
+
+    /** The rows of {@code perf report --no-children --sort dso,sym -n}: key to samples. */
+    static Map<Key, Long> flat(String text) {
+        Map<Key, Long> rows = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            Matcher m = FLAT.matcher(line);
+            if (m.matches()) {
+                rows.merge(new Key(m.group(3), m.group(4).charAt(0), m.group(5)), Long.parseLong(m.group(2)),
+                        Long::sum);
+            }
+        }
+        return rows;
+    }
+
+    /** The rows of {@code perf report --children --sort dso,sym -n}: key to the Children percentage text. */
+    static Map<Key, String> children(String text) {
+        Map<Key, String> rows = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            Matcher m = CHILDREN.matcher(line);
+            if (m.matches()) {
+                rows.put(new Key(m.group(4), m.group(5).charAt(0), m.group(6)), m.group(1) + "%");
+            }
+        }
+        return rows;
+    }
+
+    private static final Pattern SCRIPT_FRAME = Pattern.compile("^\\s+[0-9a-f]+ (.*) \\((.*)\\)$");
+
+    /**
+     * Each sample of {@code perf script -F tid,ip,sym,dso} (time order) as its frames, innermost
+     * first, each "symbol (dso)" with [unknown] for no symbol or no mapping.
+     */
+    static List<List<String>> stacks(String text) {
+        List<List<String>> out = new ArrayList<>();
+        List<String> current = null;
+        for (String line : text.split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            if (line.strip().matches("\\d+")) {
+                // The sample's header: its thread id (right-aligned, so it may start with blanks).
+                current = new ArrayList<>();
+                out.add(current);
+                continue;
+            }
+            Matcher m = SCRIPT_FRAME.matcher(line);
+            if (m.matches() && current != null) {
+                current.add(m.group(1) + " (" + m.group(2) + ")");
+            }
+        }
+        return out;
+    }
+
+    /** The total sample count perf report prints ("# Samples: N  of event ..."). */
+    static long totalSamples(String text) {
+        Matcher m = Pattern.compile("# Samples: (\\d+)").matcher(text);
+        long n = 0;
+        while (m.find()) {
+            n += Long.parseLong(m.group(1));
+        }
+        return n;
+    }
+}
