@@ -8,13 +8,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
@@ -23,6 +19,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionShelf;
 import org.hyperprof.api.sample.SessionSummary;
 import org.osgi.service.component.annotations.Component;
 
@@ -57,18 +54,8 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
             SVG + ": a self-contained interactive SVG flame graph (hover, click to zoom, search),"
                     + " coloured by hypervisor, kernel and user code");
 
-    private final int retainedSessions;
-
-    /** Oldest first; guarded by itself. */
-    private final ArrayDeque<StackAggregate> sessions = new ArrayDeque<>();
-
-    /** The session the last batch went to: spares the delivery thread a search per batch. */
-    private volatile StackAggregate lastTarget;
-
-    /** Deliveries it could not attribute to a session it keeps; guarded by {@link #sessions}. */
-    private long strayDeliveries;
-    private long straySamples;
-    private String firstStray;
+    /** The kept sessions, each with its aggregate, and the deliveries that named none. */
+    private final SessionShelf<StackAggregate> shelf;
 
     /** Keeps the last {@value #DEFAULT_RETAINED_SESSIONS} sessions (DS uses this constructor). */
     public FlameGraphConsumer() {
@@ -77,76 +64,33 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
 
     /** Keeps the last {@code retainedSessions} sessions for writing. */
     public FlameGraphConsumer(int retainedSessions) {
-        if (retainedSessions < 1) {
-            throw new IllegalArgumentException(
-                    "the flame graph must keep at least 1 session for writing, not " + retainedSessions);
-        }
-        this.retainedSessions = retainedSessions;
+        this.shelf = new SessionShelf<>("the flame graph", "write its flame graph", retainedSessions,
+                StackAggregate::new);
     }
 
     // ---------------------------------------------------------------- SampleConsumer
 
     @Override
     public void sessionStarted(SessionInfo session) {
-        if (session == null) {
-            stray("a session start without session", 0);
-            return;
-        }
-        StackAggregate aggregate = new StackAggregate(session);
-        synchronized (sessions) {
-            sessions.removeIf(s -> s.sessionId() == session.sessionId());
-            sessions.addLast(aggregate);
-            while (sessions.size() > retainedSessions) {
-                sessions.removeFirst();
-            }
-        }
-        lastTarget = aggregate;
+        shelf.started(session);
     }
 
     /** Counts the batch; never throws for bad content (see {@link StackAggregate#accept}). */
     @Override
     public void samples(SampleBatch batch) {
-        if (batch == null) {
-            stray("a null batch", 0);
-            return;
-        }
-        StackAggregate target = lastTarget;
-        if (target == null || target.sessionId() != batch.sessionId) {
-            target = find(batch.sessionId);
-            if (target == null) {
-                stray("a batch of " + batch.size + " samples for session " + batch.sessionId, batch.size);
-                return;
-            }
-            lastTarget = target;
-        }
-        target.accept(batch);
+        shelf.deliver(batch, StackAggregate::accept);
     }
 
     @Override
     public void sessionEnded(SessionSummary summary) {
-        if (summary == null) {
-            stray("a session end without summary", 0);
-            return;
-        }
-        StackAggregate target = find(summary.sessionId());
-        if (target == null) {
-            stray("the end of session " + summary.sessionId(), 0);
-            return;
-        }
-        target.end(summary);
+        shelf.ended(summary, StackAggregate::end);
     }
 
     // ---------------------------------------------------------------- ReportRenderer and ReportFileWriter
 
     @Override
     public List<Long> sessions() {
-        synchronized (sessions) {
-            List<Long> ids = new ArrayList<>(sessions.size());
-            for (StackAggregate s : sessions) {
-                ids.add(s.sessionId());
-            }
-            return List.copyOf(ids);
-        }
+        return shelf.sessions();
     }
 
     @Override
@@ -222,71 +166,22 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
 
     /** The whole text of {@code format} for {@code request}. */
     private String content(ReportRequest request, String format) throws ReportException {
-        if (request == null) {
-            throw new ReportException("no report request; ask for a session (or the latest) and a domain (or all)");
-        }
+        StackAggregate session = shelf.resolve(request).aggregate();
         String f = format == null ? "" : format.trim().toLowerCase(Locale.ROOT);
         if (!f.equals(FOLDED) && !f.equals(SVG)) {
             throw new ReportException("the flame graph writes no format '" + format + "'; its formats are: "
                     + String.join("; ", FORMATS));
         }
         FlameOptions options = FlameOptions.parse(request.options());
-        StackAggregate.Snapshot snapshot = select(request.sessionId()).snapshot();
+        StackAggregate.Snapshot snapshot = session.snapshot();
         FlameTree tree = FlameTree.build(snapshot, options, request.domain());
         return f.equals(FOLDED) ? FoldedStacks.render(tree) : SvgFlameGraph.render(tree, snapshot);
     }
 
-    private StackAggregate select(long sessionId) throws ReportException {
-        synchronized (sessions) {
-            if (sessions.isEmpty()) {
-                String strays = strayDeliveries == 0 ? ""
-                        : " (it got " + strayDeliveries + " deliveries for no session it knew, first: " + firstStray
-                                + ")";
-                throw new ReportException("the flame graph has no session yet" + strays
-                        + "; run a profile first (e.g. hp:profile), then write its flame graph");
-            }
-            if (sessionId == ReportRequest.LATEST) {
-                return sessions.getLast();
-            }
-            for (StackAggregate s : sessions) {
-                if (s.sessionId() == sessionId) {
-                    return s;
-                }
-            }
-            throw new ReportException("the flame graph has no session " + sessionId + "; the sessions it keeps are "
-                    + sessions.stream().map(s -> Long.toString(s.sessionId())).collect(Collectors.joining(", "))
-                    + " (the last " + retainedSessions + " at most); ask for one of them or for the latest");
-        }
-    }
-
-    private StackAggregate find(long sessionId) {
-        synchronized (sessions) {
-            Iterator<StackAggregate> newestFirst = sessions.descendingIterator();
-            while (newestFirst.hasNext()) {
-                StackAggregate s = newestFirst.next();
-                if (s.sessionId() == sessionId) {
-                    return s;
-                }
-            }
-            return null;
-        }
-    }
-
-    private void stray(String what, int samples) {
-        synchronized (sessions) {
-            strayDeliveries++;
-            straySamples += samples;
-            if (firstStray == null) {
-                firstStray = what;
-            }
-        }
-    }
-
     /** Deliveries that named no session this consumer keeps, and their samples. */
     long[] strays() {
-        synchronized (sessions) {
-            return new long[] { strayDeliveries, straySamples };
-        }
+        SessionShelf.Strays strays = shelf.strays();
+        return new long[] { strays.deliveries(), strays.samples() };
     }
 
     @Override

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionInfo;
 import org.junit.jupiter.api.Test;
 
 /** Sessions kept, asked for, and deliveries that fit no session. */
@@ -67,6 +71,20 @@ class ConsumerLifecycleTest {
                 n.main).build());
         assertEquals("domU-rcv;main 1\n", Reports.folded(consumer));
         assertEquals(List.of(1L), consumer.sessions());
+    }
+
+    @Test
+    void aSessionTheAggregateRefusesIsAStrayNotAnExceptionOnTheDeliveryThread() {
+        FlameGraphConsumer consumer = new FlameGraphConsumer();
+        List<CounterConfig> many = Collections.nCopies(257, NetworkStacks.CYCLES_100000);
+        consumer.sessionStarted(new SessionInfo(6, "simulator", "h", "i386/p6", "PIII", 1, many, Map.of(), false,
+                new TestDictionary()));
+        assertEquals(List.of(), consumer.sessions());
+        assertArrayEquals(new long[] { 1, 0 }, consumer.strays());
+        ReportException e = assertThrows(ReportException.class,
+                () -> consumer.render(ReportRequest.latest(), new StringBuilder()));
+        assertTrue(e.getMessage().contains("first: the start of session 6:"), e.getMessage());
+        assertTrue(e.getMessage().contains("at most 256"), e.getMessage());
     }
 
     @Test

@@ -1,12 +1,8 @@
 package org.hyperprof.report.opreport;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRenderer;
@@ -14,6 +10,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionShelf;
 import org.hyperprof.api.sample.SessionSummary;
 import org.osgi.service.component.annotations.Component;
 
@@ -40,18 +37,8 @@ public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
     /** Sessions kept for rendering when no other number is given. */
     public static final int DEFAULT_RETAINED_SESSIONS = 16;
 
-    private final int retainedSessions;
-
-    /** Oldest first; guarded by itself. */
-    private final ArrayDeque<SessionAggregate> sessions = new ArrayDeque<>();
-
-    /** The session the last batch went to: spares the delivery thread a search per batch. */
-    private volatile SessionAggregate lastTarget;
-
-    /** Deliveries it could not attribute to a session it keeps; guarded by {@link #sessions}. */
-    private long strayDeliveries;
-    private long straySamples;
-    private String firstStray;
+    /** The kept sessions, each with its aggregate, and the deliveries that named none. */
+    private final SessionShelf<SessionAggregate> shelf;
 
     /** Keeps the last {@value #DEFAULT_RETAINED_SESSIONS} sessions (DS uses this constructor). */
     public OpreportConsumer() {
@@ -60,76 +47,32 @@ public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
 
     /** Keeps the last {@code retainedSessions} sessions for rendering. */
     public OpreportConsumer(int retainedSessions) {
-        if (retainedSessions < 1) {
-            throw new IllegalArgumentException(
-                    "opreport must keep at least 1 session for rendering, not " + retainedSessions);
-        }
-        this.retainedSessions = retainedSessions;
+        this.shelf = new SessionShelf<>(NAME, "ask for its report", retainedSessions, SessionAggregate::new);
     }
 
     // ---------------------------------------------------------------- SampleConsumer
 
     @Override
     public void sessionStarted(SessionInfo session) {
-        if (session == null) {
-            stray("a session start without session", 0);
-            return;
-        }
-        SessionAggregate aggregate = new SessionAggregate(session);
-        synchronized (sessions) {
-            sessions.removeIf(s -> s.sessionId() == session.sessionId());
-            sessions.addLast(aggregate);
-            while (sessions.size() > retainedSessions) {
-                sessions.removeFirst();
-            }
-        }
-        lastTarget = aggregate;
+        shelf.started(session);
     }
 
     /** Counts the batch; never throws for bad content (see {@link SessionAggregate#accept}). */
     @Override
     public void samples(SampleBatch batch) {
-        if (batch == null) {
-            stray("a null batch", 0);
-            return;
-        }
-        SessionAggregate target = lastTarget;
-        if (target == null || target.sessionId() != batch.sessionId) {
-            target = find(batch.sessionId);
-            if (target == null) {
-                stray("a batch of " + batch.size + " samples for session " + batch.sessionId, batch.size);
-                return;
-            }
-            lastTarget = target;
-        }
-        target.accept(batch);
+        shelf.deliver(batch, SessionAggregate::accept);
     }
 
     @Override
     public void sessionEnded(SessionSummary summary) {
-        if (summary == null) {
-            stray("a session end without summary", 0);
-            return;
-        }
-        SessionAggregate target = find(summary.sessionId());
-        if (target == null) {
-            stray("the end of session " + summary.sessionId(), 0);
-            return;
-        }
-        target.end(summary);
+        shelf.ended(summary, SessionAggregate::end);
     }
 
     // ---------------------------------------------------------------- ReportRenderer
 
     @Override
     public List<Long> sessions() {
-        synchronized (sessions) {
-            List<Long> ids = new ArrayList<>(sessions.size());
-            for (SessionAggregate s : sessions) {
-                ids.add(s.sessionId());
-            }
-            return List.copyOf(ids);
-        }
+        return shelf.sessions();
     }
 
     @Override
@@ -143,61 +86,11 @@ public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
     @Override
     public void render(ReportRequest request, Appendable out) throws IOException, ReportException {
         Objects.requireNonNull(out, "out");
-        if (request == null) {
-            throw new ReportException("no report request; ask for a session (or the latest) and a domain (or all)");
-        }
+        SessionAggregate session = shelf.resolve(request).aggregate();
         ReportOptions options = ReportOptions.parse(request.options());
-        SessionAggregate session = select(request.sessionId());
-        OpreportText.ConsumerStrays strays;
-        synchronized (sessions) {
-            strays = new OpreportText.ConsumerStrays(strayDeliveries, straySamples, firstStray);
-        }
         SessionAggregate.Snapshot snapshot = session.snapshot(options.callgraph(), options.details());
-        String text = new OpreportText(snapshot, options).render(request.domain(), strays);
+        String text = new OpreportText(snapshot, options).render(request.domain(), shelf.strays());
         out.append(text);
-    }
-
-    private SessionAggregate select(long sessionId) throws ReportException {
-        synchronized (sessions) {
-            if (sessions.isEmpty()) {
-                throw new ReportException("opreport has no session yet; run a profile first (e.g. hp:profile),"
-                        + " then ask for its report");
-            }
-            if (sessionId == ReportRequest.LATEST) {
-                return sessions.getLast();
-            }
-            for (SessionAggregate s : sessions) {
-                if (s.sessionId() == sessionId) {
-                    return s;
-                }
-            }
-            throw new ReportException("opreport has no session " + sessionId + "; the sessions it keeps are "
-                    + sessions.stream().map(s -> Long.toString(s.sessionId())).collect(Collectors.joining(", "))
-                    + " (the last " + retainedSessions + " at most); ask for one of them or for the latest");
-        }
-    }
-
-    private SessionAggregate find(long sessionId) {
-        synchronized (sessions) {
-            Iterator<SessionAggregate> newestFirst = sessions.descendingIterator();
-            while (newestFirst.hasNext()) {
-                SessionAggregate s = newestFirst.next();
-                if (s.sessionId() == sessionId) {
-                    return s;
-                }
-            }
-            return null;
-        }
-    }
-
-    private void stray(String what, int samples) {
-        synchronized (sessions) {
-            strayDeliveries++;
-            straySamples += samples;
-            if (firstStray == null) {
-                firstStray = what;
-            }
-        }
     }
 
     @Override

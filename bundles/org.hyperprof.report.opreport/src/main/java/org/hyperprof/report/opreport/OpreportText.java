@@ -28,6 +28,7 @@ import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionShelf;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 
@@ -146,7 +147,7 @@ final class OpreportText {
     }
 
     /** The report for {@code domain} ({@link ReportRequest#ALL_DOMAINS}: merged, then every domain). */
-    String render(int domain, ConsumerStrays strays) throws ReportException {
+    String render(int domain, SessionShelf.Strays strays) throws ReportException {
         boolean all = domain == ReportRequest.ALL_DOMAINS;
         if (!all && !sampledDomains.contains(domain) && !profiledDomains.contains(domain)
                 && !info.domains().containsKey(domain)) {
@@ -877,7 +878,7 @@ final class OpreportText {
 
     // ---------------------------------------------------------------- accounting and notes
 
-    private void accounting(StringBuilder out, Integer domain, ConsumerStrays strays) {
+    private void accounting(StringBuilder out, Integer domain, SessionShelf.Strays strays) {
         out.append('\n').append("Accounting\n==========\n");
         if (summary == null) {
             out.append("the session is still running; its books (taken = delivered + lost + dropped + invalid)"
@@ -1091,9 +1092,4 @@ final class OpreportText {
     /** Samples descending counter by counter (OProfile sorts by the first event), then by key. */
     private static final Comparator<Row> ROW_ORDER = Comparator.<Row, long[]>comparing(r -> r.samples,
             OpreportText::descending).thenComparing(r -> r.key, KEY_ORDER);
-
-    /** Deliveries the consumer could not attribute to a session it keeps. */
-    record ConsumerStrays(long deliveries, long samples, String first) {
-        static final ConsumerStrays NONE = new ConsumerStrays(0, 0, null);
-    }
 }

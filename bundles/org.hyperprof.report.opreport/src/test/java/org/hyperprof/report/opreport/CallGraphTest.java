@@ -333,6 +333,6 @@ class CallGraphTest {
 
     static String render(SessionAggregate aggregate, int domain, String... options) throws Exception {
         return new OpreportText(aggregate.snapshot(), ReportOptions.parse(Set.of(options)))
-                .render(domain, OpreportText.ConsumerStrays.NONE);
+                .render(domain, org.hyperprof.api.sample.SessionShelf.Strays.NONE);
     }
 }

@@ -8,14 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
 
 import org.hyperprof.api.report.ReportException;
@@ -25,6 +22,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionShelf;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.pprof.proto.Profile;
 import org.osgi.service.component.annotations.Component;
@@ -59,21 +57,8 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
     public static final int DEFAULT_EXACT_LOCATIONS = 1 << 20;
     public static final int DEFAULT_STACKS = 1 << 20;
 
-    private final int retainedSessions;
-    private final int exactLocations;
-    private final int stackLimit;
-    private final LongSupplier wallClockMillis;
-
-    /** Oldest first; guarded by itself. */
-    private final ArrayDeque<SessionStacks> sessions = new ArrayDeque<>();
-
-    /** The session the last batch went to: spares the delivery thread a search per batch. */
-    private volatile SessionStacks lastTarget;
-
-    /** Deliveries it could not attribute to a session it keeps; guarded by {@link #sessions}. */
-    private long strayDeliveries;
-    private long straySamples;
-    private String firstStray;
+    /** The kept sessions, each with its aggregate, and the deliveries that named none. */
+    private final SessionShelf<SessionStacks> shelf;
 
     /** The DS constructor: default limits, the system clock for the profile's start time. */
     public PprofConsumer() {
@@ -87,87 +72,37 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
      * @param wallClockMillis  the clock that stamps a session's start ({@code time_nanos})
      */
     public PprofConsumer(int retainedSessions, int exactLocations, int stackLimit, LongSupplier wallClockMillis) {
-        if (retainedSessions < 1) {
-            throw new IllegalArgumentException("pprof must keep at least 1 session for writing, not " + retainedSessions);
-        }
-        this.retainedSessions = retainedSessions;
-        this.exactLocations = exactLocations;
-        this.stackLimit = stackLimit;
-        this.wallClockMillis = wallClockMillis;
+        Objects.requireNonNull(wallClockMillis, "wallClockMillis");
         // Fails early on a bad limit, not at the first session.
         new LocationTable(exactLocations);
         new StackTable(1, stackLimit);
+        this.shelf = new SessionShelf<>(NAME, "write it", retainedSessions,
+                info -> new SessionStacks(info, wallClockMillis.getAsLong(), exactLocations, stackLimit));
     }
 
     // ---------------------------------------------------------------- SampleConsumer
 
     @Override
     public void sessionStarted(SessionInfo session) {
-        if (session == null) {
-            stray("a session start without session", 0);
-            return;
-        }
-        SessionStacks aggregate;
-        try {
-            aggregate = new SessionStacks(session, wallClockMillis.getAsLong(), exactLocations, stackLimit);
-        } catch (IllegalArgumentException e) {
-            stray(e.getMessage(), 0);
-            return;
-        }
-        synchronized (sessions) {
-            sessions.removeIf(s -> s.sessionId() == session.sessionId());
-            sessions.addLast(aggregate);
-            while (sessions.size() > retainedSessions) {
-                sessions.removeFirst();
-            }
-        }
-        lastTarget = aggregate;
+        shelf.started(session);
     }
 
     /** Counts the batch; never throws for bad content (see {@link SessionStacks#accept}). */
     @Override
     public void samples(SampleBatch batch) {
-        if (batch == null) {
-            stray("a null batch", 0);
-            return;
-        }
-        SessionStacks target = lastTarget;
-        if (target == null || target.sessionId() != batch.sessionId) {
-            target = find(batch.sessionId);
-            if (target == null) {
-                stray("a batch of " + batch.size + " samples for session " + batch.sessionId, batch.size);
-                return;
-            }
-            lastTarget = target;
-        }
-        target.accept(batch);
+        shelf.deliver(batch, SessionStacks::accept);
     }
 
     @Override
     public void sessionEnded(SessionSummary summary) {
-        if (summary == null) {
-            stray("a session end without summary", 0);
-            return;
-        }
-        SessionStacks target = find(summary.sessionId());
-        if (target == null) {
-            stray("the end of session " + summary.sessionId(), 0);
-            return;
-        }
-        target.end(summary);
+        shelf.ended(summary, SessionStacks::end);
     }
 
     // ---------------------------------------------------------------- ReportFileWriter
 
     @Override
     public List<Long> sessions() {
-        synchronized (sessions) {
-            List<Long> ids = new ArrayList<>(sessions.size());
-            for (SessionStacks s : sessions) {
-                ids.add(s.sessionId());
-            }
-            return List.copyOf(ids);
-        }
+        return shelf.sessions();
     }
 
     @Override
@@ -199,7 +134,7 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
             throw new ReportException("the target " + file + " is a directory; name a file in it, e.g. "
                     + file.resolve("profile.pb.gz"));
         }
-        SessionStacks session = select(request.sessionId());
+        SessionStacks session = shelf.resolve(request).aggregate();
         Profile profile = ProfileBuilder.build(session.snapshot(), request.domain(), strays());
         writeAtomically(profile, file);
         return file;
@@ -231,58 +166,14 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
         }
     }
 
-    private SessionStacks select(long sessionId) throws ReportException {
-        synchronized (sessions) {
-            if (sessions.isEmpty()) {
-                throw new ReportException("pprof has no session yet; run a profile first (e.g. hp:profile),"
-                        + " then write it");
-            }
-            if (sessionId == ReportRequest.LATEST) {
-                return sessions.getLast();
-            }
-            for (SessionStacks s : sessions) {
-                if (s.sessionId() == sessionId) {
-                    return s;
-                }
-            }
-            throw new ReportException("pprof has no session " + sessionId + "; the sessions it keeps are "
-                    + sessions.stream().map(s -> Long.toString(s.sessionId())).collect(Collectors.joining(", "))
-                    + " (the last " + retainedSessions + " at most); ask for one of them or for the latest");
-        }
-    }
-
-    private SessionStacks find(long sessionId) {
-        synchronized (sessions) {
-            Iterator<SessionStacks> newestFirst = sessions.descendingIterator();
-            while (newestFirst.hasNext()) {
-                SessionStacks s = newestFirst.next();
-                if (s.sessionId() == sessionId) {
-                    return s;
-                }
-            }
-            return null;
-        }
-    }
-
-    private void stray(String what, int samples) {
-        synchronized (sessions) {
-            strayDeliveries++;
-            straySamples += samples;
-            if (firstStray == null) {
-                firstStray = what;
-            }
-        }
-    }
-
     /** A comment line about stray deliveries, or null when there were none. */
     private String strays() {
-        synchronized (sessions) {
-            if (strayDeliveries == 0) {
-                return null;
-            }
-            return "the pprof consumer could not attribute " + strayDeliveries + " deliveries (" + straySamples
-                    + " samples) to a session it keeps; first: " + firstStray;
+        SessionShelf.Strays strays = shelf.strays();
+        if (!strays.any()) {
+            return null;
         }
+        return "the pprof consumer could not attribute " + strays.deliveries() + " deliveries (" + strays.samples()
+                + " samples) to a session it keeps; first: " + strays.first();
     }
 
     @Override
