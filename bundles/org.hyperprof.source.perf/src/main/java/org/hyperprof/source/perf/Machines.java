@@ -88,9 +88,11 @@ final class Machines {
 
     /**
      * A direct-mapped cache of resolved addresses by (address, process, context): hot code is hit
-     * again and again, and a hit skips the process, mapping and symbol lookups. Any change of a
-     * process's maps (MMAP, FORK) or of the kernel map raises {@link #generation}, which makes
-     * every entry stale at once.
+     * again and again, and a hit skips the process, mapping and symbol lookups. A change of a
+     * process's maps (MMAP, FORK) raises that process's generation (in {@link #pidGeneration}),
+     * which makes its entries stale at once and leaves every other process's and the kernel's
+     * entries valid (a script that forks and execs thousands of short commands would otherwise
+     * empty the cache at each of them); a change of the kernel's map empties the whole cache.
      */
     private static final int CACHE_SIZE = 1 << 14;
     /**
@@ -99,15 +101,26 @@ final class Machines {
      * callchain-frame report keys.
      */
     private final long[] cache = new long[CACHE_SIZE * 4];
-    /** Tags are generation << 3 | cpumode; generation 0 is never used, so a zeroed entry never matches. */
-    private int generation = 1;
     /**
-     * The processes that have entries in the cache: a change of the maps of any other process
-     * (a new process mapping its program and libraries, the common case) leaves the cache valid.
+     * Generations by process key (pid, or {@link #HOST_PID} for the kernel) modulo
+     * {@link #PID_SLOTS}: processes sharing a slot only make each other's entries stale, since a
+     * tag also holds the whole key. Tags are generation << 3 | cpumode; generations start at 1,
+     * so a zeroed entry never matches.
      */
-    private final java.util.BitSet cachedPids = new java.util.BitSet();
+    private static final int PID_SLOTS = 1 << 16;
+    private final int[] pidGeneration = new int[PID_SLOTS];
+    /** The last generation handed out; every raise takes a new one, so a stale tag never comes back. */
+    private int lastGeneration = 1;
+    /** Kept below this so that generation << 3 fits the tag's 32 bits; reaching it empties the cache. */
+    private static final int MAX_GENERATION = 1 << 28;
     private int selfKey;
     private int rawKey;
+    /**
+     * Whether callchain-entry keys are wanted: only a callchain's entries (and a sample's own
+     * address repeated as its first entry) use them. Without callchains every frame without a
+     * symbol would otherwise be numbered once per process at its run-time address, for nothing.
+     */
+    private boolean rawFrames = true;
     private static final int NO_FRAME = Integer.MIN_VALUE;
 
     /**
@@ -118,6 +131,8 @@ final class Machines {
      */
     private static final int IMAGE_CACHE_SIZE = 1 << 14;
     private final long[] imageCache = new long[IMAGE_CACHE_SIZE * 4];
+    /** The arrays processes' mapping lists are rebuilt into (see {@link ProcessMaps.Spare}). */
+    private final ProcessMaps.Spare spareMaps = new ProcessMaps.Spare();
     private int nextDsoSerial = 1;
 
     // Counts.
@@ -134,6 +149,7 @@ final class Machines {
         this.hypervisor = new Dso("[hypervisor]", Dso.Kind.NONE, HOST_DOMAIN, ImageKind.HYPERVISOR, HOST_PID);
         allDsos.add(hostKernel);
         domains.put(HOST_DOMAIN, "host");
+        java.util.Arrays.fill(pidGeneration, 1);
     }
 
     /**
@@ -211,7 +227,7 @@ final class Machines {
             return;
         }
         Dso dso = hostDso(pid, filename, buildId);
-        process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso);
+        process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso, spareMaps);
     }
 
     void comm(int pid, int tid, String comm) {
@@ -243,10 +259,14 @@ final class Machines {
 
     /** Makes the cache forget what it knows of process {@code pid} (or everything, for the kernel). */
     private void invalidate(int pid) {
-        if (pid == HOST_PID || pid < 0 || cachedPids.get(pid)) {
-            generation++;
-            cachedPids.clear();
+        if (pid < 0 || lastGeneration == MAX_GENERATION) {
+            // The kernel's map (or a process the recording does not name) changed: forget everything.
+            java.util.Arrays.fill(cache, 0L);
+            java.util.Arrays.fill(pidGeneration, 1);
+            lastGeneration = 1;
+            return;
         }
+        pidGeneration[pid & (PID_SLOTS - 1)] = ++lastGeneration;
     }
 
     private ProcessMaps process(int pid, boolean create) {
@@ -301,7 +321,7 @@ final class Machines {
         int key = cpumode == CPUMODE_KERNEL || cpumode == CPUMODE_HYPERVISOR ? HOST_PID : pid;
         long h = (ip ^ ((long) key << 40) ^ cpumode) * 0x9E3779B97F4A7C15L;
         int e = ((int) (h >>> 50) & (CACHE_SIZE - 1)) << 2;
-        long keyTag = ((long) key << 32) | (((generation << 3) | cpumode) & 0xFFFFFFFFL);
+        long keyTag = ((long) key << 32) | (((pidGeneration[key & (PID_SLOTS - 1)] << 3) | cpumode) & 0xFFFFFFFFL);
         long[] c = cache;
         if (c[e] == ip && c[e + 1] == keyTag) {
             long is = c[e + 2];
@@ -322,13 +342,10 @@ final class Machines {
             if (selfKey == NO_FRAME) {
                 selfKey = ~unknownFrames.id(image, rel);
             }
-            rawKey = rel == ip ? selfKey : ~unknownFrames.id(image, ip);
+            rawKey = rel == ip || !rawFrames ? selfKey : ~unknownFrames.id(image, ip);
         } else {
             selfKey = symbol;
             rawKey = symbol;
-        }
-        if (key >= 0) {
-            cachedPids.set(key);
         }
         c[e] = ip;
         c[e + 1] = keyTag;
@@ -350,6 +367,15 @@ final class Machines {
      */
     int rawFrame() {
         return rawKey;
+    }
+
+    /**
+     * Tells whether {@link #rawFrame()} must be the callchain key (the default); off for an
+     * import without callchains, where it is then the same as {@link #selfFrame()}. Before the
+     * first {@link #resolve}.
+     */
+    void rawFrames(boolean wanted) {
+        this.rawFrames = wanted;
     }
 
     private long[] unresolvedPerImage = new long[64];

@@ -215,7 +215,7 @@ public final class PerfImport {
             this.live = live;
             this.chains = chains;
             for (int i = 0; i < BATCHES; i++) {
-                free.add(new RawBatch(BATCH_SIZE));
+                free.add(new RawBatch(BATCH_SIZE, chains));
             }
         }
 
@@ -429,6 +429,7 @@ public final class PerfImport {
         this.dictionary = new PerfDictionary();
         this.symbolizer = new Symbolizer(resolvers, options, recording);
         this.machines = new Machines(dictionary, symbolizer, recording);
+        machines.rawFrames(options.callchains());
         boolean kernel = false;
         for (EventAttr a : recording.attrs) {
             kernel |= (a.flags & A_EXCLUDE_KERNEL) == 0;

@@ -59,76 +59,118 @@ final class PerfNaming {
      * the symbols of one address together, so only runs of lines with one address are looked at.
      */
     static String[] kallsymsNames(byte[] text, SymbolTable table) {
+        return kallsymsNames(text, kallsymsRuns(text), table);
+    }
+
+    /** {@link #kallsymsNames(byte[], SymbolTable)} from the runs {@link #kallsymsRuns} found in {@code text}. */
+    static String[] kallsymsNames(byte[] text, KallsymsRuns runs, SymbolTable table) {
         String[] names = new String[table.size()];
+        for (int i = 0; i < runs.count; i++) {
+            settle(text, table, names, runs.address[i], runs.nameStart[i], runs.nameEnd[i]);
+        }
+        return names;
+    }
+
+    /**
+     * The runs of two or more text lines at one address in kallsyms text, each with where its last
+     * line's name lies. Needs no table, so it can scan while the table is being parsed.
+     */
+    static final class KallsymsRuns {
+        long[] address = new long[64];
+        int[] nameStart = new int[64];
+        int[] nameEnd = new int[64];
+        int count;
+
+        private void add(long a, int from, int to) {
+            if (count == address.length) {
+                address = java.util.Arrays.copyOf(address, count * 2);
+                nameStart = java.util.Arrays.copyOf(nameStart, count * 2);
+                nameEnd = java.util.Arrays.copyOf(nameEnd, count * 2);
+            }
+            address[count] = a;
+            nameStart[count] = from;
+            nameEnd[count] = to;
+            count++;
+        }
+    }
+
+    static KallsymsRuns kallsymsRuns(byte[] text) {
+        KallsymsRuns runs = new KallsymsRuns();
         int n = text.length;
         int pos = 0;
         long runAddress = -1;
         int runLength = 0;
         int lastStart = -1;
         int lastEnd = -1;
+        byte[] hex = HEX;
+        // One pass over the bytes (a kernel's kallsyms is some 5 MB, read on every cold import).
         while (pos < n) {
-            int end = pos;
-            while (end < n && text[end] != '\n') {
-                end++;
-            }
             // "<hex address> <type> <name>[\t[module]]"
             int p = pos;
             long address = 0;
-            while (p < end) {
-                int d = hexDigit(text[p]);
-                if (d < 0) {
-                    break;
-                }
+            int d;
+            while (p < n && (d = hex[text[p] & 0xFF]) >= 0) {
                 address = (address << 4) | d;
                 p++;
             }
-            boolean textSymbol = p > pos && p + 3 < end && text[p] == ' '
-                    && (text[p + 1] == 'T' || text[p + 1] == 't' || text[p + 1] == 'W' || text[p + 1] == 'w');
-            if (textSymbol) {
+            int q = p;
+            if (p > pos && p + 3 < n && text[p] == ' ' && isTextType(text[p + 1]) && text[p + 2] != '\n'
+                    && text[p + 3] != '\n') {
                 int nameStart = p + 3;
                 int nameEnd = nameStart;
-                while (nameEnd < end && text[nameEnd] != ' ' && text[nameEnd] != '\t' && text[nameEnd] != '\r') {
+                byte c;
+                while (nameEnd < n && (c = text[nameEnd]) != ' ' && c != '\t' && c != '\r' && c != '\n') {
                     nameEnd++;
                 }
                 if (runLength > 0 && address == runAddress) {
                     runLength++;
                 } else {
-                    settle(text, table, names, runAddress, runLength, lastStart, lastEnd);
+                    if (runLength >= 2) {
+                        runs.add(runAddress, lastStart, lastEnd);
+                    }
                     runAddress = address;
                     runLength = 1;
                 }
                 lastStart = nameStart;
                 lastEnd = nameEnd;
+                q = nameEnd;
             }
-            pos = end + 1;
+            while (q < n && text[q] != '\n') {
+                q++;
+            }
+            pos = q + 1;
         }
-        settle(text, table, names, runAddress, runLength, lastStart, lastEnd);
-        return names;
+        if (runLength >= 2) {
+            runs.add(runAddress, lastStart, lastEnd);
+        }
+        return runs;
+    }
+
+    private static boolean isTextType(byte t) {
+        return t == 'T' || t == 't' || t == 'W' || t == 'w';
+    }
+
+    /** Hex digit values by byte, -1 for a byte that is no hex digit. */
+    private static final byte[] HEX = new byte[256];
+
+    static {
+        java.util.Arrays.fill(HEX, (byte) -1);
+        for (int i = 0; i < 10; i++) {
+            HEX['0' + i] = (byte) i;
+        }
+        for (int i = 0; i < 6; i++) {
+            HEX['a' + i] = (byte) (10 + i);
+            HEX['A' + i] = (byte) (10 + i);
+        }
     }
 
     /** For a run of several text lines at one address: perf's name is the last line's. */
-    private static void settle(byte[] t, SymbolTable table, String[] names, long address, int runLength,
-            int nameStart, int nameEnd) {
-        if (runLength < 2) {
-            return;
-        }
+    private static void settle(byte[] t, SymbolTable table, String[] names, long address, int nameStart,
+            int nameEnd) {
         int idx = exact(table, address);
         if (idx >= 0 && nameEnd > nameStart && !same(t, nameStart, nameEnd, table.name(idx))) {
             names[idx] = new String(t, nameStart, nameEnd - nameStart, StandardCharsets.UTF_8);
         }
-    }
-
-    private static int hexDigit(byte b) {
-        if (b >= '0' && b <= '9') {
-            return b - '0';
-        }
-        if (b >= 'a' && b <= 'f') {
-            return b - 'a' + 10;
-        }
-        if (b >= 'A' && b <= 'F') {
-            return b - 'A' + 10;
-        }
-        return -1;
     }
 
     /** The address of the first line naming {@code name} in kallsyms text, or -1. */

@@ -51,16 +51,41 @@ final class ProcessMaps {
         return dso[i];
     }
 
+    /**
+     * Arrays a process's mappings are rebuilt into: a mapping change builds the new list in them and
+     * hands the old arrays back in their place, so the thousands of MMAPs of a busy recording
+     * allocate nothing once the arrays are large enough. One per import (the resolving thread's).
+     */
+    static final class Spare {
+        long[] start = new long[0];
+        long[] end = new long[0];
+        long[] pgoff = new long[0];
+        Dso[] dso = new Dso[0];
+    }
+
     /** Maps {@code [from, from + length)} of {@code image} at file offset {@code offset}. */
     void map(long from, long length, long offset, Dso image) {
+        map(from, length, offset, image, new Spare());
+    }
+
+    /** {@link #map(long, long, long, Dso)}, building the new list in {@code spare}'s arrays. */
+    void map(long from, long length, long offset, Dso image, Spare spare) {
         long to = from + length;
         if (length == 0 || Long.compareUnsigned(to, from) <= 0) {
             to = -1L; // a mapping reaching the top of the address space
         }
-        long[] ns = new long[count + 3];
-        long[] ne = new long[count + 3];
-        long[] np = new long[count + 3];
-        Dso[] nd = new Dso[count + 3];
+        int need = count + 3;
+        if (spare.start.length < need) {
+            int cap = Math.max(16, need * 2);
+            spare.start = new long[cap];
+            spare.end = new long[cap];
+            spare.pgoff = new long[cap];
+            spare.dso = new Dso[cap];
+        }
+        long[] ns = spare.start;
+        long[] ne = spare.end;
+        long[] np = spare.pgoff;
+        Dso[] nd = spare.dso;
         int n = 0;
         for (int i = 0; i < count; i++) {
             long s = start[i];
@@ -95,6 +120,10 @@ final class ProcessMaps {
                 swap(ns, ne, np, nd, j);
             }
         }
+        spare.start = start;
+        spare.end = end;
+        spare.pgoff = pgoff;
+        spare.dso = dso;
         start = ns;
         end = ne;
         pgoff = np;

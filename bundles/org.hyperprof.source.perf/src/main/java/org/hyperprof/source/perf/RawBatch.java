@@ -46,7 +46,8 @@ final class RawBatch {
     boolean last;
     Throwable failure;
 
-    RawBatch(int capacity) {
+    /** @param chains whether callchains are copied (the chain column starts empty when not) */
+    RawBatch(int capacity, boolean chains) {
         this.capacity = capacity;
         kind = new byte[capacity];
         attr = new EventAttr[capacity];
@@ -56,7 +57,7 @@ final class RawBatch {
         ip = new long[capacity];
         period = new long[capacity];
         chainStart = new int[capacity + 1];
-        chain = new long[capacity * 8];
+        chain = new long[chains ? capacity * 8 : 0];
         event = new Object[capacity];
     }
 

@@ -35,6 +35,8 @@ final class RoundQueue {
     private int count;
     private int[] order8 = new int[8192];
     private int[] scratch = new int[8192];
+    /** The merge passes' other buffer, kept from round to round (a round is sorted at each FINISHED_ROUND). */
+    private int[] mergeBuffer = new int[8192];
 
     /**
      * @param stableSource the mapped data that queued records point into, or null to copy records
@@ -63,6 +65,7 @@ final class RoundQueue {
             fileOffset = Arrays.copyOf(fileOffset, n);
             order8 = new int[n];
             scratch = new int[n];
+            mergeBuffer = new int[n];
         }
         if (stableSource != null) {
             recordOffset[count] = off;
@@ -178,7 +181,7 @@ final class RoundQueue {
         }
         int[] bounds = Arrays.copyOf(runs, runCount + 1);
         bounds[runCount] = n;
-        int[] to = new int[n];
+        int[] to = mergeBuffer;
         while (runCount > 1) {
             int merged = 0;
             for (int r = 0; r < runCount; r += 2) {

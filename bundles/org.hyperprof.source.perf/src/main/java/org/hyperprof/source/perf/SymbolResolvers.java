@@ -102,6 +102,20 @@ public final class SymbolResolvers {
     }
 
     /**
+     * Whether {@link #load} would take the table of this regular file from the cache (false for a
+     * file whose size says nothing, such as /proc/kallsyms, or that cannot be looked at).
+     */
+    boolean cached(String format, Path file) {
+        try {
+            long size = Files.size(file);
+            return size > 0 && cache.containsKey(new Key(format, file.toString(), size,
+                    Files.getLastModifiedTime(file).toMillis()));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * The symbol table of a file, from the cache or loaded by the resolver of {@code format}.
      *
      * @param imageName the image the table is for

@@ -111,13 +111,15 @@ final class Symbolizer {
     /**
      * Starts looking for an image's symbols on a loader thread, while the recording is read: the
      * kernel's kallsyms and the images the build-id table lists are met by nearly every import.
+     * Two loaders: the kernel's table (the largest) loads on one while the images load on the
+     * other, so the resolving thread waits for the slower of the two, not for their sum.
      */
     void prefetch(Dso dso) {
         if (dso.looked || dso.prefetch != null) {
             return;
         }
         if (loader == null) {
-            loader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            loader = java.util.concurrent.Executors.newFixedThreadPool(LOADERS, r -> {
                 Thread t = new Thread(r, "hyperprof-perf-symbols");
                 t.setDaemon(true);
                 return t;
@@ -134,6 +136,7 @@ final class Symbolizer {
     }
 
     private java.util.concurrent.ExecutorService loader;
+    private static final int LOADERS = 2;
 
     private void lookNow(Dso dso) {
         try {
@@ -360,10 +363,30 @@ final class Symbolizer {
                 return;
             }
         }
+        // A table not loaded yet: perf's names are scanned for on a thread of their own while the
+        // resolver parses the table (the two together are most of a cold import's wait).
+        java.util.concurrent.CompletableFuture<PerfNaming.KallsymsRuns> runs = null;
+        byte[] early = null;
+        if (Files.isRegularFile(file) && !resolvers.cached(SymbolResolvers.KALLSYMS, file)) {
+            early = PerfNaming.readText(file);
+            if (early != null) {
+                byte[] text = early;
+                runs = java.util.concurrent.CompletableFuture.supplyAsync(() -> PerfNaming.kallsymsRuns(text), r -> {
+                    Thread th = new Thread(r, "hyperprof-perf-kallsyms-names");
+                    th.setDaemon(true);
+                    th.start();
+                });
+            }
+        }
         SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.KALLSYMS, file);
         SymbolTable t = loaded.table;
         dso.table = t;
+        byte[] scanned = early;
+        java.util.concurrent.CompletableFuture<PerfNaming.KallsymsRuns> found = runs;
         dso.perfNames = loaded.derived("perf-names", () -> {
+            if (found != null) {
+                return PerfNaming.kallsymsNames(scanned, found.join(), t);
+            }
             byte[] text = loaded.content();
             return text == null ? null : PerfNaming.kallsymsNames(text, t);
         });

@@ -224,6 +224,21 @@ class ImportRulesTest {
     }
 
     @Test
+    void aProcessMappedAnewResolvesItsAddressesAnewWhileOtherProcessesKeepTheirs() throws Exception {
+        Path other = new TinyElf().function("other", 0x401000, 0x100, TinyElf.GLOBAL).write(dir.resolve("other.so"));
+        PerfDataWriter w = withMaps().fork(20, 10, 1);
+        // Both processes resolve LIB_START + 0x10 in libwork.so (resolutions are cached per process)...
+        w.sample(new Sample(2, LIB_START + 0x10, 10, 2)).sample(new Sample(2, LIB_START + 0x10, 20, 3));
+        // ...then process 20 maps other.so over it: only its own address changes meaning.
+        w.mmap2(2, 20, LIB_START, 0x1000, 0x1000, other.toString(), 4);
+        w.sample(new Sample(2, LIB_START + 0x10, 20, 5)).sample(new Sample(2, LIB_START + 0x10, 10, 6));
+        List<Seen> seen = new ArrayList<>();
+        run(w, options, seen);
+        assertEquals(List.of(lib + ":?", lib + ":?", other + ":other", lib + ":?"),
+                seen.stream().map(Seen::frame).toList());
+    }
+
+    @Test
     void aMissingElfCountsItsSamplesUnderTheImageWithoutSymbolAndSaysWhy() throws Exception {
         PerfDataWriter w = withMaps().mmap2(2, 10, 0x500000, 0x1000, 0, "/nonexistent/prog", 0);
         w.sample(new Sample(2, 0x500010, 10, 1)).sample(new Sample(2, 0x500020, 10, 2));

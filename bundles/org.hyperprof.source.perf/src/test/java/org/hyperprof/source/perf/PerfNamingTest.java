@@ -77,6 +77,21 @@ class PerfNamingTest {
     }
 
     @Test
+    void ofKallsymsOnlyTextLinesMakeRunsAndOtherLinesBetweenThemDoNotEndOne() throws Exception {
+        String text = "ffffffff81000100 T first\nffffffff81000100 D data_between\nffffffff81000100 W last_text\n"
+                + "ffffffff81000200 T solo\nffffffff81000200 d not_text\nffffffff81000300 t mod_a\t[mod]\n"
+                + "ffffffff81000300 t mod_b\t[mod]";
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        PerfNaming.KallsymsRuns runs = PerfNaming.kallsymsRuns(bytes);
+        assertEquals(2, runs.count, "0x100 (two text lines) and 0x300 (two); 0x200 has one text line");
+        assertEquals(0xffffffff81000100L, runs.address[0]);
+        assertEquals("last_text", new String(bytes, runs.nameStart[0], runs.nameEnd[0] - runs.nameStart[0],
+                StandardCharsets.US_ASCII));
+        assertEquals("mod_b", new String(bytes, runs.nameStart[1], runs.nameEnd[1] - runs.nameStart[1],
+                StandardCharsets.US_ASCII), "a module's name ends at the tab before its [module]");
+    }
+
+    @Test
     void pltStubsAreNamedAfterTheirRelocationsInOrder() throws Exception {
         Path f = new TinyElf().function("main", 0x401000, 0x40, TinyElf.GLOBAL).plt("strcmp").plt("memset")
                 .write(dir.resolve("prog"));
