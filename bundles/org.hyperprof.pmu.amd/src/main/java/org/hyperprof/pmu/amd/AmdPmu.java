@@ -13,7 +13,6 @@ import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_KEPT_ON_CLEAR;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_OS;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_UMASK_SHIFT;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_USR;
-import static org.hyperprof.pmu.amd.AmdRegisters.FIRST_LEGAL_VECTOR;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_FETCHSAM;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_OPCNT;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_OPSAM;
@@ -54,14 +53,6 @@ import static org.hyperprof.pmu.amd.AmdRegisters.IBS_RANDOM_MASK;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_RANDOM_MAXCNT_OFFSET;
 import static org.hyperprof.pmu.amd.AmdRegisters.LEGACY_COUNTERS;
 import static org.hyperprof.pmu.amd.AmdRegisters.LVTPC;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_DELIVERY_MODE;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_MASK;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_MODE_FIXED;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_MODE_NMI;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_NMI;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_POWER_ON;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_VECTOR;
-import static org.hyperprof.pmu.amd.AmdRegisters.LVT_WRITABLE;
 import static org.hyperprof.pmu.amd.AmdRegisters.MAX_COUNT;
 import static org.hyperprof.pmu.amd.AmdRegisters.PERFCTR0;
 import static org.hyperprof.pmu.amd.AmdRegisters.PERFEVTSEL0;
@@ -71,6 +62,7 @@ import static org.hyperprof.pmu.amd.AmdRegisters.hex;
 import java.util.Arrays;
 
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
@@ -125,7 +117,8 @@ final class AmdPmu implements PhysicalPmu {
     // Architectural state. Power-on: counters and selects zero, LVT entries masked.
     private final long[] counter;
     private final long[] select;
-    private long lvtpc = LVT_POWER_ON;
+    /** The AMD APIC never masks LVTPC when it delivers a PMI (pmu-facts 1.1). */
+    private final LocalApicLvtpc lvtpc = new LocalApicLvtpc(false);
     /** A counter with INT set wrapped and the PMI has not been taken yet. */
     private boolean pmiPending;
 
@@ -147,7 +140,6 @@ final class AmdPmu implements PhysicalPmu {
     private final long[] savedSelect;
     private long savedLvtpc;
     private boolean started;
-    private long lvtpcBeforeStart;
 
     // IBS registers.
     private long ibsLvt;
@@ -211,7 +203,7 @@ final class AmdPmu implements PhysicalPmu {
         this.savedSelect = new long[counters];
         // Xen's boot-time IBS setup (ibs_init) routes the IBS extended LVT entry to NMI on every
         // CPU before any session; a part without IBS has no such entry.
-        this.ibsLvt = family.ibs() ? LVT_NMI : LVT_POWER_ON;
+        this.ibsLvt = family.ibs() ? LocalApicLvtpc.NMI : LocalApicLvtpc.POWER_ON;
     }
 
     @Override
@@ -281,7 +273,7 @@ final class AmdPmu implements PhysicalPmu {
             return select[i];
         }
         if (register == LVTPC) {
-            return lvtpc;
+            return lvtpc.read();
         }
         if (family.ibs()) {
             switch (register) {
@@ -328,7 +320,7 @@ final class AmdPmu implements PhysicalPmu {
             return;
         }
         if (register == LVTPC) {
-            lvtpc = value & LVT_WRITABLE;
+            lvtpc.write(value);
             return;
         }
         if (family.ibs()) {
@@ -364,7 +356,7 @@ final class AmdPmu implements PhysicalPmu {
                     dcPhysAd = value;
                     return;
                 case IBS_EILVT:
-                    ibsLvt = value & LVT_WRITABLE;
+                    ibsLvt = value & LocalApicLvtpc.WRITABLE;
                     return;
                 default:
                     break;
@@ -464,7 +456,7 @@ final class AmdPmu implements PhysicalPmu {
             savedCounter[i] = counter[i];
             savedSelect[i] = select[i];
         }
-        savedLvtpc = lvtpc;
+        savedLvtpc = lvtpc.read();
         reserved = true;
     }
 
@@ -548,9 +540,8 @@ final class AmdPmu implements PhysicalPmu {
             throw new IllegalStateException("CPU " + cpu + ": the " + family.displayName()
                     + " counters are already started; stop them first");
         }
-        lvtpcBeforeStart = lvtpc;
         started = true;
-        write(LVTPC, LVT_NMI);
+        lvtpc.routeToNmi();
         // Each select has its own EN: set it on every counter the session configured.
         for (int i = 0; i < counters; i++) {
             if (resetValue[i] != 0) {
@@ -619,7 +610,7 @@ final class AmdPmu implements PhysicalPmu {
             fetchArmed = false;
             opArmed = false;
         }
-        write(LVTPC, lvtpcBeforeStart);
+        lvtpc.restore();
         started = false;
     }
 
@@ -744,7 +735,7 @@ final class AmdPmu implements PhysicalPmu {
 
     @Override
     public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         long soonest = Long.MAX_VALUE;
         for (int i = 0; i < counters; i++) {
             if (countsAt(i, cpl)) {
@@ -771,7 +762,7 @@ final class AmdPmu implements PhysicalPmu {
 
     @Override
     public void advance(long cycles, SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         if (cycles < 0) {
             throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
                     + " cycles; the cycle count must be zero or positive");
@@ -838,27 +829,11 @@ final class AmdPmu implements PhysicalPmu {
         return (select[i] & EVTSEL_EN) != 0 && (select[i] & privilege) != 0 && signal[i] >= 0;
     }
 
-    private void checkCpl(int cpl) {
-        if (cpl < 0 || cpl > 3) {
-            throw new IllegalArgumentException("CPU " + cpu + ": privilege level " + cpl
-                    + " is not an x86 CPL; expected 0 (Xen, HVM kernel), 1 (PV kernel) .. 3 (user)");
-        }
-    }
-
     // ------------------------------------------------------------------------------ interrupt
 
     @Override
     public boolean interruptPending() {
-        return (pmiPending && deliverable(lvtpc)) || (ibsPending && deliverable(ibsLvt));
-    }
-
-    /** An LVT entry unmasked and routed as NMI, or as a fixed interrupt with a legal vector. */
-    private static boolean deliverable(long lvt) {
-        if ((lvt & LVT_MASK) != 0) {
-            return false;
-        }
-        long mode = lvt & LVT_DELIVERY_MODE;
-        return mode == LVT_MODE_NMI || (mode == LVT_MODE_FIXED && (lvt & LVT_VECTOR) >= FIRST_LEGAL_VECTOR);
+        return (pmiPending && lvtpc.deliverable()) || (ibsPending && LocalApicLvtpc.deliverable(ibsLvt));
     }
 
     @Override
@@ -868,10 +843,11 @@ final class AmdPmu implements PhysicalPmu {
                     + " (check interruptPending() before the CPU takes the PMI)");
         }
         // One NMI serves both sources; the AMD APIC does not mask LVTPC on delivery.
-        if (deliverable(lvtpc)) {
+        if (lvtpc.deliverable()) {
             pmiPending = false;
+            lvtpc.deliver();
         }
-        if (deliverable(ibsLvt)) {
+        if (LocalApicLvtpc.deliverable(ibsLvt)) {
             ibsPending = false;
         }
     }
@@ -887,7 +863,7 @@ final class AmdPmu implements PhysicalPmu {
         for (int i = 0; i < counters; i++) {
             b.append(String.format("ctr%d=0x%012x sel%d=0x%x ", i, counter[i], i, select[i]));
         }
-        b.append(String.format("LVTPC=0x%05x", lvtpc));
+        b.append(String.format("LVTPC=0x%05x", lvtpc.read()));
         if (family.ibs()) {
             b.append(String.format(" IbsFetchCtl=0x%x IbsOpCtl=0x%x", read(IBS_FETCH_CTL), read(IBS_OP_CTL)));
         }

@@ -87,20 +87,6 @@ final class AmdRegisters {
      * the offset is what the northbridge IBSCTL register (PCI config 0x1CC) names.
      */
     static final int IBS_EILVT = 0x510;
-    static final long LVT_VECTOR = 0xFFL;
-    static final long LVT_DELIVERY_MODE = 0x7L << 8;
-    static final long LVT_MODE_FIXED = 0x0L << 8;
-    static final long LVT_MODE_NMI = 0x4L << 8;
-    /** Mask: inhibits delivery. */
-    static final long LVT_MASK = 1L << 16;
-    /** Vector, delivery mode and mask; delivery status (bit 12) is read-only and reads idle. */
-    static final long LVT_WRITABLE = LVT_VECTOR | LVT_DELIVERY_MODE | LVT_MASK;
-    /** What OProfile/Xenoprof write: NMI delivery, unmasked, vector 0. */
-    static final long LVT_NMI = LVT_MODE_NMI;
-    /** LVT entries come out of reset masked. */
-    static final long LVT_POWER_ON = LVT_MASK;
-    /** Vectors 0-15 are illegal for fixed delivery; the APIC refuses them. */
-    static final long FIRST_LEGAL_VECTOR = 16;
 
     // ------------------------------------------------------------------ IBS (family 10h)
 

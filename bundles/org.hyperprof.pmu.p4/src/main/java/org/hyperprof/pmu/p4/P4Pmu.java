@@ -27,17 +27,8 @@ import static org.hyperprof.pmu.p4.P4Registers.ESCR_T0_USR;
 import static org.hyperprof.pmu.p4.P4Registers.ESCR_T1_OS;
 import static org.hyperprof.pmu.p4.P4Registers.ESCR_T1_USR;
 import static org.hyperprof.pmu.p4.P4Registers.ESCR_WRITABLE;
-import static org.hyperprof.pmu.p4.P4Registers.FIRST_LEGAL_VECTOR;
 import static org.hyperprof.pmu.p4.P4Registers.HARDWARE_COUNTERS;
 import static org.hyperprof.pmu.p4.P4Registers.LVTPC;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_DELIVERY_MODE;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_MASK;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_MODE_FIXED;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_MODE_NMI;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_NMI;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_POWER_ON;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_VECTOR;
-import static org.hyperprof.pmu.p4.P4Registers.LVTPC_WRITABLE;
 import static org.hyperprof.pmu.p4.P4Registers.MAX_COUNT;
 import static org.hyperprof.pmu.p4.P4Registers.MISC_ENABLE;
 import static org.hyperprof.pmu.p4.P4Registers.MISC_ENABLE_PERFMON_AVAILABLE;
@@ -46,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
@@ -100,7 +92,6 @@ final class P4Pmu implements PhysicalPmu {
     private final boolean hyperThreading;
     private final int thread;
     private final int cpuModel;
-    private final boolean autoMask;
     /** Hardware counter of each of this CPU's OProfile counters (8 without HT, 4 per thread with it). */
     private final int[] virtualToHardware;
     /** OProfile's virtual counter number of this CPU's counter 0: the stagger times 4 on HT. */
@@ -118,7 +109,7 @@ final class P4Pmu implements PhysicalPmu {
     private final long[] counter = new long[HARDWARE_COUNTERS];
     private final long[] cccr = new long[HARDWARE_COUNTERS];
     private final long[] escr;
-    private long lvtpc = LVTPC_POWER_ON;
+    private final LocalApicLvtpc lvtpc;
     private boolean pmiPending;
 
     // Simulation state derived from the registers.
@@ -135,7 +126,6 @@ final class P4Pmu implements PhysicalPmu {
     private final long[] savedEscr;
     private long savedLvtpc;
     private boolean started;
-    private long lvtpcBeforeStart;
     private final List<String> setupErrors = new ArrayList<>();
     private WriteObserver observer;
 
@@ -148,7 +138,8 @@ final class P4Pmu implements PhysicalPmu {
         this.hyperThreading = hyperThreading;
         this.thread = thread;
         this.cpuModel = cpuModel;
-        this.autoMask = autoMask;
+        // The P4 sets LVTPC.mask when it delivers a PMI ("P4 quirk", pmu-facts 1.1).
+        this.lvtpc = new LocalApicLvtpc(autoMask);
         int n = hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS;
         this.virtualBase = thread * n;
         this.virtualToHardware = new int[n];
@@ -208,7 +199,7 @@ final class P4Pmu implements PhysicalPmu {
 
     /** Whether this CPU's APIC masks LVTPC when it delivers a PMI. */
     boolean autoMasksLvtpc() {
-        return autoMask;
+        return lvtpc.autoMasks();
     }
 
     /** The hardware counter (0-17) behind this CPU's OProfile counter {@code counter}. */
@@ -243,7 +234,7 @@ final class P4Pmu implements PhysicalPmu {
             return escr[e];
         }
         if (register == LVTPC) {
-            return lvtpc;
+            return lvtpc.read();
         }
         if (register == MISC_ENABLE) {
             // Only bit 7 is modelled: performance monitoring is available (the driver checks it).
@@ -252,11 +243,16 @@ final class P4Pmu implements PhysicalPmu {
         throw unknownRegister(register);
     }
 
-    @Override
-    public void write(int register, long value) {
+    /** Reports a register write to the test observer, if any (start and stop route LVTPC without write()). */
+    private void observe(int register, long value) {
         if (observer != null) {
             observer.written(register, value);
         }
+    }
+
+    @Override
+    public void write(int register, long value) {
+        observe(register, value);
         int h = register - COUNTER0;
         if (h >= 0 && h < HARDWARE_COUNTERS) {
             counter[h] = value & COUNTER_MASK; // all 40 bits, no sign extension (see class comment)
@@ -278,7 +274,7 @@ final class P4Pmu implements PhysicalPmu {
             return;
         }
         if (register == LVTPC) {
-            lvtpc = value & LVTPC_WRITABLE;
+            lvtpc.write(value);
             return;
         }
         if (register == MISC_ENABLE) {
@@ -358,7 +354,7 @@ final class P4Pmu implements PhysicalPmu {
         for (int i = 0; i < ownedEscrs.length; i++) {
             savedEscr[i] = escr[ownedEscrs[i]];
         }
-        savedLvtpc = lvtpc;
+        savedLvtpc = lvtpc.read();
         reserved = true;
     }
 
@@ -474,9 +470,9 @@ final class P4Pmu implements PhysicalPmu {
         if (started) {
             throw new IllegalStateException("CPU " + cpu + ": the P4 counters are already started; stop them first");
         }
-        lvtpcBeforeStart = lvtpc;
         started = true;
-        write(LVTPC, LVTPC_NMI);
+        lvtpc.routeToNmi();
+        observe(LVTPC, lvtpc.read());
         for (int i = 0; i < virtualToHardware.length; i++) {
             if (resetValue[i] != 0) {
                 int reg = CCCR0 + virtualToHardware[i];
@@ -496,7 +492,8 @@ final class P4Pmu implements PhysicalPmu {
                 write(reg, read(reg) & ~CCCR_ENABLE);
             }
         }
-        write(LVTPC, lvtpcBeforeStart);
+        lvtpc.restore();
+        observe(LVTPC, lvtpc.read());
         started = false;
     }
 
@@ -542,7 +539,7 @@ final class P4Pmu implements PhysicalPmu {
             }
         }
         // The P4 masked LVTPC when it delivered the PMI; the handler must unmask it.
-        lvtpc &= ~LVTPC_MASK;
+        lvtpc.unmask();
         return overflowed;
     }
 
@@ -550,7 +547,7 @@ final class P4Pmu implements PhysicalPmu {
 
     @Override
     public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         long soonest = Long.MAX_VALUE;
         boolean[] counts = cpl == 0 ? countsKernel : countsUser;
         for (int h = 0; h < HARDWARE_COUNTERS; h++) {
@@ -568,7 +565,7 @@ final class P4Pmu implements PhysicalPmu {
 
     @Override
     public void advance(long cycles, SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         if (cycles < 0) {
             throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
                     + " cycles; the cycle count must be zero or positive");
@@ -597,24 +594,9 @@ final class P4Pmu implements PhysicalPmu {
         }
     }
 
-    private void checkCpl(int cpl) {
-        if (cpl < 0 || cpl > 3) {
-            throw new IllegalArgumentException("CPU " + cpu + ": privilege level " + cpl
-                    + " is not an x86 CPL; expected 0 (Xen, HVM kernel), 1 (PV kernel) .. 3 (user)");
-        }
-    }
-
     @Override
     public boolean interruptPending() {
-        return pmiPending && deliverable();
-    }
-
-    private boolean deliverable() {
-        if ((lvtpc & LVTPC_MASK) != 0) {
-            return false;
-        }
-        long mode = lvtpc & LVTPC_DELIVERY_MODE;
-        return mode == LVTPC_MODE_NMI || (mode == LVTPC_MODE_FIXED && (lvtpc & LVTPC_VECTOR) >= FIRST_LEGAL_VECTOR);
+        return pmiPending && lvtpc.deliverable();
     }
 
     @Override
@@ -624,10 +606,7 @@ final class P4Pmu implements PhysicalPmu {
                     + " (check interruptPending() before the CPU takes the PMI)");
         }
         pmiPending = false;
-        // The P4 sets LVTPC.mask when it delivers a PMI ("P4 quirk", pmu-facts 1.1).
-        if (autoMask) {
-            lvtpc |= LVTPC_MASK;
-        }
+        lvtpc.deliver();
     }
 
     @Override
@@ -637,6 +616,6 @@ final class P4Pmu implements PhysicalPmu {
             int h = virtualToHardware[i];
             b.append(String.format("%s=0x%010x CCCR%d=0x%08x ", P4Registers.counterName(h), counter[h], h, cccr[h]));
         }
-        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc, pmiPending ? " PMI pending" : "")).toString();
+        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc.read(), pmiPending ? " PMI pending" : "")).toString();
     }
 }

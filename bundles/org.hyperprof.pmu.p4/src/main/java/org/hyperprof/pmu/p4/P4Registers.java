@@ -83,18 +83,6 @@ final class P4Registers {
     /** OProfile's CCCR_SET_REQUIRED_BITS: active thread = 11b (any). */
     static final long CCCR_REQUIRED = 0x3L << CCCR_ACTIVE_THREAD_SHIFT;
 
-    // LVTPC fields (pmu-facts 1.1).
-    static final long LVTPC_VECTOR = 0xFFL;
-    static final long LVTPC_DELIVERY_MODE = 0x7L << 8;
-    static final long LVTPC_MODE_FIXED = 0x0L << 8;
-    static final long LVTPC_MODE_NMI = 0x4L << 8;
-    /** Mask: inhibits delivery; the P4 sets it when it delivers a PMI. */
-    static final long LVTPC_MASK = 1L << 16;
-    static final long LVTPC_WRITABLE = LVTPC_VECTOR | LVTPC_DELIVERY_MODE | LVTPC_MASK;
-    static final long LVTPC_NMI = LVTPC_MODE_NMI;
-    static final long LVTPC_POWER_ON = LVTPC_MASK;
-    static final long FIRST_LEGAL_VECTOR = 16;
-
     private P4Registers() {
     }
 

@@ -12,16 +12,7 @@ import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_RESERVED_21;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_UMASK_SHIFT;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_USR;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_WRITABLE;
-import static org.hyperprof.pmu.p6.P6Registers.FIRST_LEGAL_VECTOR;
 import static org.hyperprof.pmu.p6.P6Registers.LVTPC;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_DELIVERY_MODE;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_MASK;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_MODE_FIXED;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_MODE_NMI;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_NMI;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_POWER_ON;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_VECTOR;
-import static org.hyperprof.pmu.p6.P6Registers.LVTPC_WRITABLE;
 import static org.hyperprof.pmu.p6.P6Registers.MAX_COUNT;
 import static org.hyperprof.pmu.p6.P6Registers.PERFCTR0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFCTR1;
@@ -29,6 +20,7 @@ import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL1;
 
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
@@ -49,15 +41,13 @@ final class P6Pmu implements PhysicalPmu {
     private final PmuModel model;
     /** Event code (0-255) to the Signal ordinal it counts, -1 for a code the table lacks; shared, read-only. */
     private final int[] signalByCode;
-    /** Pentium M: the APIC sets LVTPC.mask when it delivers a PMI. */
-    private final boolean autoMask;
     private final int[] counterRegisters = {PERFCTR0, PERFCTR1};
     private final int[] controlRegisters = {PERFEVTSEL0, PERFEVTSEL1};
 
     // Architectural state. Power-on: counters and selects zero, LVTPC masked.
     private final long[] counter = new long[COUNTERS];
     private final long[] select = new long[COUNTERS];
-    private long lvtpc = LVTPC_POWER_ON;
+    private final LocalApicLvtpc lvtpc;
     /** A counter with INT set wrapped and the PMI has not been taken yet. */
     private boolean pmiPending;
 
@@ -75,13 +65,13 @@ final class P6Pmu implements PhysicalPmu {
     private final long[] savedSelect = new long[COUNTERS];
     private long savedLvtpc;
     private boolean started;
-    private long lvtpcBeforeStart;
 
     P6Pmu(int cpu, PmuModel model, int[] signalByCode, boolean autoMask) {
         this.cpu = cpu;
         this.model = model;
         this.signalByCode = signalByCode;
-        this.autoMask = autoMask;
+        // Pentium M: the APIC sets LVTPC.mask when it delivers a PMI.
+        this.lvtpc = new LocalApicLvtpc(autoMask);
     }
 
     @Override
@@ -96,7 +86,7 @@ final class P6Pmu implements PhysicalPmu {
 
     /** Whether this CPU's APIC auto-masks LVTPC on PMI delivery. */
     boolean autoMasksLvtpc() {
-        return autoMask;
+        return lvtpc.autoMasks();
     }
 
     @Override
@@ -106,7 +96,7 @@ final class P6Pmu implements PhysicalPmu {
             case PERFCTR1 -> counter[1];
             case PERFEVTSEL0 -> select[0];
             case PERFEVTSEL1 -> select[1];
-            case LVTPC -> lvtpc;
+            case LVTPC -> lvtpc.read();
             default -> throw P6Registers.unknownRegister(register);
         };
     }
@@ -118,7 +108,7 @@ final class P6Pmu implements PhysicalPmu {
             case PERFCTR1 -> counter[1] = P6Registers.counterWriteValue(value);
             case PERFEVTSEL0 -> writeSelect(0, value);
             case PERFEVTSEL1 -> writeSelect(1, value);
-            case LVTPC -> lvtpc = value & LVTPC_WRITABLE;
+            case LVTPC -> lvtpc.write(value);
             default -> throw P6Registers.unknownRegister(register);
         }
     }
@@ -156,7 +146,7 @@ final class P6Pmu implements PhysicalPmu {
             savedCounter[i] = counter[i];
             savedSelect[i] = select[i];
         }
-        savedLvtpc = lvtpc;
+        savedLvtpc = lvtpc.read();
         reserved = true;
     }
 
@@ -234,9 +224,8 @@ final class P6Pmu implements PhysicalPmu {
         if (started) {
             throw new IllegalStateException("CPU " + cpu + ": the P6 counters are already started; stop them first");
         }
-        lvtpcBeforeStart = lvtpc;
         started = true;
-        write(LVTPC, LVTPC_NMI);
+        lvtpc.routeToNmi();
         // Faithful to the 2.6.1x driver: only PerfEvtSel0 gets EN, and only when counter 0 is in
         // use, so a session that configured counter 1 alone never counts on a real P6.
         if (resetValue[0] != 0) {
@@ -250,7 +239,7 @@ final class P6Pmu implements PhysicalPmu {
             throw new IllegalStateException("CPU " + cpu + ": stop without start; the P6 counters are not running");
         }
         write(PERFEVTSEL0, read(PERFEVTSEL0) & ~EVTSEL_EN);
-        write(LVTPC, lvtpcBeforeStart);
+        lvtpc.restore();
         started = false;
     }
 
@@ -290,13 +279,13 @@ final class P6Pmu implements PhysicalPmu {
             }
         }
         // Pentium M masked LVTPC when it delivered the PMI; harmless on the other parts.
-        lvtpc &= ~LVTPC_MASK;
+        lvtpc.unmask();
         return overflowed;
     }
 
     @Override
     public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         long soonest = Long.MAX_VALUE;
         if ((select[0] & EVTSEL_EN) == 0) {
             return soonest;
@@ -314,7 +303,7 @@ final class P6Pmu implements PhysicalPmu {
 
     @Override
     public void advance(long cycles, SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         if (cycles < 0) {
             throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
                     + " cycles; the cycle count must be zero or positive");
@@ -343,25 +332,9 @@ final class P6Pmu implements PhysicalPmu {
         return (select[i] & privilege) != 0 && signal[i] >= 0;
     }
 
-    private void checkCpl(int cpl) {
-        if (cpl < 0 || cpl > 3) {
-            throw new IllegalArgumentException("CPU " + cpu + ": privilege level " + cpl
-                    + " is not an x86 CPL; expected 0 (Xen, HVM kernel), 1 (PV kernel) .. 3 (user)");
-        }
-    }
-
     @Override
     public boolean interruptPending() {
-        return pmiPending && deliverable();
-    }
-
-    /** LVTPC unmasked and routed as NMI, or as a fixed interrupt with a legal vector. */
-    private boolean deliverable() {
-        if ((lvtpc & LVTPC_MASK) != 0) {
-            return false;
-        }
-        long mode = lvtpc & LVTPC_DELIVERY_MODE;
-        return mode == LVTPC_MODE_NMI || (mode == LVTPC_MODE_FIXED && (lvtpc & LVTPC_VECTOR) >= FIRST_LEGAL_VECTOR);
+        return pmiPending && lvtpc.deliverable();
     }
 
     @Override
@@ -371,15 +344,13 @@ final class P6Pmu implements PhysicalPmu {
                     + " (check interruptPending() before the CPU takes the PMI)");
         }
         pmiPending = false;
-        if (autoMask) {
-            lvtpc |= LVTPC_MASK;
-        }
+        lvtpc.deliver();
     }
 
     @Override
     public String toString() {
         return String.format("P6 PMU cpu %d [PerfCtr0=0x%010x PerfCtr1=0x%010x PerfEvtSel0=0x%08x PerfEvtSel1=0x%08x"
-                + " LVTPC=0x%05x%s]", cpu, counter[0], counter[1], select[0], select[1], lvtpc,
+                + " LVTPC=0x%05x%s]", cpu, counter[0], counter[1], select[0], select[1], lvtpc.read(),
                 pmiPending ? " PMI pending" : "");
     }
 }

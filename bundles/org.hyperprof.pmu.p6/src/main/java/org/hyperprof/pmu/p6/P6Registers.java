@@ -59,22 +59,6 @@ final class P6Registers {
     /** The 32 architected bits of an event select. */
     static final long EVTSEL_WRITABLE = LOW_32;
 
-    // LVTPC fields.
-    static final long LVTPC_VECTOR = 0xFFL;
-    static final long LVTPC_DELIVERY_MODE = 0x7L << 8;
-    static final long LVTPC_MODE_FIXED = 0x0L << 8;
-    static final long LVTPC_MODE_NMI = 0x4L << 8;
-    /** Mask: inhibits delivery of the PMI. */
-    static final long LVTPC_MASK = 1L << 16;
-    /** Vector, delivery mode and mask; delivery status (bit 12) is read-only and reads idle. */
-    static final long LVTPC_WRITABLE = LVTPC_VECTOR | LVTPC_DELIVERY_MODE | LVTPC_MASK;
-    /** The value OProfile/Xenoprof write at start: NMI delivery, unmasked, vector 0. */
-    static final long LVTPC_NMI = LVTPC_MODE_NMI;
-    /** LVT entries come out of reset masked. */
-    static final long LVTPC_POWER_ON = LVTPC_MASK;
-    /** Vectors 0-15 are illegal for fixed delivery; the APIC refuses them. */
-    static final long FIRST_LEGAL_VECTOR = 16;
-
     private P6Registers() {
     }
 

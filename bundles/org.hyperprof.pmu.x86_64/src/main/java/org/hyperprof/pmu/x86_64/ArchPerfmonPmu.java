@@ -13,7 +13,6 @@ import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_UMASK_SHIFT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_USR;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_WRITABLE_V1;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_WRITABLE_V3;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.FIRST_LEGAL_VECTOR;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_ANY_THREAD;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR0;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR_CTRL;
@@ -26,14 +25,6 @@ import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_FIXED_SHIFT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_OVF_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_STATUS;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_DELIVERY_MODE;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_MASK;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_MODE_FIXED;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_MODE_NMI;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_NMI;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_POWER_ON;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_VECTOR;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC_WRITABLE;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.MAX_COUNT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.MAX_GP_COUNTERS;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.PERFEVTSEL0;
@@ -47,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
@@ -86,7 +78,6 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     private final int[] signalBySelect;
     private final boolean clearStatusInHandler;
     private final boolean fullWidthWrites;
-    private final boolean autoMask;
 
     private final int gp;
     private final int fixed;
@@ -110,7 +101,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     private long globalCtrl;
     private long globalStatus;
     private long debugCtl;
-    private long lvtpc = LVTPC_POWER_ON;
+    private final LocalApicLvtpc lvtpc;
     /** A counter with its interrupt enabled wrapped and the PMI has not been taken yet. */
     private boolean pmiPending;
 
@@ -126,7 +117,6 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     private final long[] savedSelect;
     private long savedLvtpc;
     private boolean started;
-    private long lvtpcBeforeStart;
     private final List<String> setupNotes = new ArrayList<>();
 
     ArchPerfmonPmu(int cpu, IntelArchPmuModel model, CpuidLeaf0A cpuid, int[] signalBySelect,
@@ -137,7 +127,8 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         this.signalBySelect = signalBySelect;
         this.clearStatusInHandler = clearStatusInHandler;
         this.fullWidthWrites = fullWidthWrites;
-        this.autoMask = autoMask;
+        // Arch-perfmon cores set LVTPC.mask when they deliver a PMI (pmu-facts 1.1).
+        this.lvtpc = new LocalApicLvtpc(autoMask);
         this.gp = cpuid.gpCounters();
         this.global = cpuid.hasGlobalRegisters();
         this.fixed = global ? cpuid.fixedCounters() : 0;
@@ -193,7 +184,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
 
     /** Whether this CPU's APIC masks LVTPC when it delivers a PMI. */
     boolean autoMasksLvtpc() {
-        return autoMask;
+        return lvtpc.autoMasks();
     }
 
     /** What the last setup could not program (configurations for counters the CPU lacks). */
@@ -239,7 +230,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
             case DEBUGCTL:
                 return debugCtl;
             case LVTPC:
-                return lvtpc;
+                return lvtpc.read();
             case PERF_CAPABILITIES:
                 if (fullWidthWrites) {
                     return PERF_CAPABILITIES_FW_WRITE;
@@ -301,7 +292,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
                 debugCtl = value & (global ? DEBUGCTL_FREEZE_PERFMON_ON_PMI : 0);
                 return;
             case LVTPC:
-                lvtpc = value & LVTPC_WRITABLE;
+                lvtpc.write(value);
                 return;
             case PERF_CAPABILITIES:
                 if (fullWidthWrites) {
@@ -375,7 +366,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
             savedCounter[i] = counter[i];
             savedSelect[i] = select[i];
         }
-        savedLvtpc = lvtpc;
+        savedLvtpc = lvtpc.read();
         reserved = true;
     }
 
@@ -460,9 +451,8 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         if (started) {
             throw new IllegalStateException("CPU " + cpu + ": the counters are already started; stop them first");
         }
-        lvtpcBeforeStart = lvtpc;
         started = true;
-        write(LVTPC, LVTPC_NMI);
+        lvtpc.routeToNmi();
         for (int i = 0; i < gp; i++) {
             if (resetValue[i] != 0) {
                 write(PERFEVTSEL0 + i, read(PERFEVTSEL0 + i) | EVTSEL_EN);
@@ -488,7 +478,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         if (global) {
             write(GLOBAL_CTRL, 0);
         }
-        write(LVTPC, lvtpcBeforeStart);
+        lvtpc.restore();
         started = false;
     }
 
@@ -532,7 +522,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
             write(GLOBAL_OVF_CTRL, status);
         }
         // The core masked LVTPC when it delivered the PMI; the handler must unmask it.
-        lvtpc &= ~LVTPC_MASK;
+        lvtpc.unmask();
         return overflowed;
     }
 
@@ -540,7 +530,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
 
     @Override
     public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         return cyclesUntil(rates, cpl, false);
     }
 
@@ -561,7 +551,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
 
     @Override
     public void advance(long cycles, SignalRates rates, int cpl) {
-        checkCpl(cpl);
+        LocalApicLvtpc.checkCpl(cpu, cpl);
         if (cycles < 0) {
             throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
                     + " cycles; the cycle count must be zero or positive");
@@ -646,25 +636,9 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         return k < gp ? gpWrap : fixedWrap;
     }
 
-    private void checkCpl(int cpl) {
-        if (cpl < 0 || cpl > 3) {
-            throw new IllegalArgumentException("CPU " + cpu + ": privilege level " + cpl
-                    + " is not an x86 CPL; expected 0 (Xen, HVM kernel), 1 (PV kernel) .. 3 (user)");
-        }
-    }
-
     @Override
     public boolean interruptPending() {
-        return pmiPending && deliverable();
-    }
-
-    /** LVTPC unmasked and routed as NMI, or as a fixed interrupt with a legal vector. */
-    private boolean deliverable() {
-        if ((lvtpc & LVTPC_MASK) != 0) {
-            return false;
-        }
-        long mode = lvtpc & LVTPC_DELIVERY_MODE;
-        return mode == LVTPC_MODE_NMI || (mode == LVTPC_MODE_FIXED && (lvtpc & LVTPC_VECTOR) >= FIRST_LEGAL_VECTOR);
+        return pmiPending && lvtpc.deliverable();
     }
 
     @Override
@@ -674,10 +648,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
                     + " (check interruptPending() before the CPU takes the PMI)");
         }
         pmiPending = false;
-        // Arch-perfmon cores set LVTPC.mask when they deliver a PMI (pmu-facts 1.1).
-        if (autoMask) {
-            lvtpc |= LVTPC_MASK;
-        }
+        lvtpc.deliver();
     }
 
     @Override
@@ -693,6 +664,6 @@ final class ArchPerfmonPmu implements PhysicalPmu {
             b.append(String.format("FIXED_CTRL=0x%x GLOBAL_CTRL=0x%x GLOBAL_STATUS=0x%x ", fixedCtrl, globalCtrl,
                     globalStatus));
         }
-        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc, pmiPending ? " PMI pending" : "")).toString();
+        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc.read(), pmiPending ? " PMI pending" : "")).toString();
     }
 }
