@@ -91,4 +91,31 @@ public interface Host {
     void addListener(HostListener listener);
 
     void removeListener(HostListener listener);
+
+    /**
+     * The sample buffers of a guest's own profiler (one per vCPU, the guest kernel's own CPU
+     * buffers, in Xenoprof's ring layout: its daemon drains them as Xenoprof's), or an empty list
+     * when the domain runs no profiler of its own or the policy offers it no PMU. Samples of a
+     * guest's own profiler carry the PC the guest could see and its own counter numbers.
+     */
+    default List<org.hyperprof.api.xenoprof.SharedBuffer> guestProfilerBuffers(int domid) {
+        return List.of();
+    }
+
+    /** The counters a guest's own profiler programmed into its virtual PMU; empty when none. */
+    default List<org.hyperprof.api.pmu.CounterConfig> guestProfilerCounters(int domid) {
+        return List.of();
+    }
+
+    /**
+     * Discards what the guests' own profilers logged so far (their daemons start reading from
+     * now), counting it; called when a profiling session starts.
+     */
+    default void restartGuestProfilerBuffers() {
+    }
+
+    /** Why guests' own profilers stopped or never started (a refused write, no PMU offered), one line each. */
+    default List<String> guestProfilerNotes() {
+        return List.of();
+    }
 }

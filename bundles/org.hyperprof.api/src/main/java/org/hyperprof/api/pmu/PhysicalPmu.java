@@ -51,6 +51,15 @@ public interface PhysicalPmu {
     /** Register numbers of the control registers (event selects, CCCRs/ESCRs, MMCRs, global control). */
     int[] controlRegisters();
 
+    /**
+     * Register numbers that route the PMU interrupt (x86: the local APIC LVTPC, {@code 0x340});
+     * empty on models whose interrupt routing is no PMU register (PowerPC). Saving and restoring a
+     * PMU context covers counters, controls and these.
+     */
+    default int[] interruptRegisters() {
+        return new int[0];
+    }
+
     /** {@code reserve_counters}: save every counter and control register so that release can restore them. */
     void reserve();
 

@@ -15,9 +15,12 @@ import java.util.List;
  *                       ({@code --passive-images}), in the order of {@code passiveDomains}; an
  *                       empty list or a missing entry leaves that kernel coarse ({@code domain<N>-kernel})
  * @param callgraphDepth call-trace depth ({@code --callgraph}); 0 = no call traces
+ * @param systemWide     whether Xenoprof profiles the host (dom0 as primary); false runs only
+ *                       the guests' own profilers (a host whose policy gives the PMU to guests),
+ *                       whose sessions are published either way
  */
 public record ProfileRequest(List<String> events, long micros, List<Integer> activeDomains,
-        List<Integer> passiveDomains, List<String> passiveImages, int callgraphDepth) {
+        List<Integer> passiveDomains, List<String> passiveImages, int callgraphDepth, boolean systemWide) {
     public ProfileRequest {
         events = List.copyOf(events);
         activeDomains = List.copyOf(activeDomains);
@@ -26,6 +29,12 @@ public record ProfileRequest(List<String> events, long micros, List<Integer> act
         if (callgraphDepth < 0) {
             throw new IllegalArgumentException("call-graph depth " + callgraphDepth + " must not be negative");
         }
+    }
+
+    /** A system-wide (Xenoprof) profile, plus the guests' own profilers if the host has any. */
+    public ProfileRequest(List<String> events, long micros, List<Integer> activeDomains,
+            List<Integer> passiveDomains, List<String> passiveImages, int callgraphDepth) {
+        this(events, micros, activeDomains, passiveDomains, passiveImages, callgraphDepth, true);
     }
 
     /** Active domains only, no call traces. */

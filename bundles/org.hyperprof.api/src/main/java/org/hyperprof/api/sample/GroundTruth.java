@@ -8,14 +8,28 @@ import org.hyperprof.api.pmu.Signal;
 /**
  * The simulator's exact signal totals, per domain, vCPU, mode, image and symbol: what a perfect
  * profile would show. Totals are in thousandths of an event (rates are per 1000 cycles).
+ *
+ * <p>{@code onBehalf} answers the other side of the argument over what a guest's own profile
+ * should show: the hypervisor work each guest vCPU caused (the switch away from it, the traps of
+ * its PMU accesses, the NMI handler, the policy's charges), attributed to the guest function that
+ * ran when the hypervisor was entered (the instruction that caused the exit, or the code it
+ * interrupted). Its rows carry that guest function's mode, image and symbol. A guest's truth
+ * "including the hypervisor's work on its behalf" is its guest rows plus its on-behalf rows; the
+ * same work also appears in {@code rows}, as hypervisor rows of the domain.
  */
-public record GroundTruth(List<Row> rows) {
+public record GroundTruth(List<Row> rows, List<Row> onBehalf) {
 
     /** The idle domain's id ({@code DOMID_IDLE}). */
     public static final int IDLE_DOMAIN = 0x7FFF;
 
     public GroundTruth {
         rows = List.copyOf(rows);
+        onBehalf = List.copyOf(onBehalf);
+    }
+
+    /** A ground truth without on-behalf attribution (a host that keeps none). */
+    public GroundTruth(List<Row> rows) {
+        this(rows, List.of());
     }
 
     /**

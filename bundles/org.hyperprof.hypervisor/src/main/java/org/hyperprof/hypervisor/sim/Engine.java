@@ -3,15 +3,22 @@ package org.hyperprof.hypervisor.sim;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
+import org.hyperprof.hypervisor.sim.scenario.GuestProfilerSpec;
 import org.hyperprof.hypervisor.sim.scenario.HypervisorCost;
 import org.hyperprof.hypervisor.sim.scenario.PostponedHandling;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
 import org.hyperprof.hypervisor.sim.scenario.SymbolRef;
+import org.hyperprof.hypervisor.sim.scenario.VirtualPmuSpec;
 import org.hyperprof.hypervisor.sim.scenario.WeightedSymbol;
 import org.hyperprof.hypervisor.xenoprof.OverflowRouter;
 import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
@@ -62,6 +69,23 @@ import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
  * caught by a poll of the alert at the end of a poll-point function. When the handler's work ends
  * the PMU hears the return from interrupt.
  *
+ * <h2>Guests with their own profilers</h2>
+ * A domain whose scenario block has a {@code profiler} line runs the host model's driver against its
+ * virtual PMU ({@link GuestPmu}): at its first guest code it programs its counters register by
+ * register through the policy; a virtual interrupt the policy injects is taken when the vCPU next
+ * runs guest code: the handler reads its counters, logs a sample per overflowed counter at the PC
+ * the guest could see when the interrupt was injected (the interrupted guest instruction; for an
+ * overflow in hypervisor work, the guest instruction that entered the hypervisor), re-arms and writes
+ * back. Every access the policy traps costs the scenario's {@code cost.trap.hvm} or
+ * {@code cost.trap.pv} as hypervisor work ({@link Slice#TRAP}) with entry and exit like a VM exit.
+ * The handler itself is guest kernel code ({@link Slice#GUEST_PMI}).
+ *
+ * <h2>Work on a guest's behalf</h2>
+ * Every hypervisor cycle charged to a guest vCPU is also booked, in a second ledger, to the guest
+ * function that was running when the hypervisor was entered (the nearest guest slice below on the
+ * stack, else where the vCPU last ran guest code): the ground truth of "the guest plus the
+ * hypervisor's work on its behalf".
+ *
  * <p>Not thread-safe: one thread at a time runs the machine or changes it (the host serialises
  * them between quanta). The per-slice path does not allocate.
  */
@@ -70,6 +94,12 @@ final class Engine {
     private final long mhz;
     private final SymbolCatalog catalog;
     private final GroundTruthLedger ledger;
+    /** Hypervisor cycles of guest vCPUs, by (vCPU slot, guest function that entered the hypervisor). */
+    private final GroundTruthLedger behalf;
+    private final int trapHvmFunction;
+    private final long trapHvmCycles;
+    private final int trapPvFunction;
+    private final long trapPvCycles;
     private final PhysicalCpu[] pcpus;
     private final VirtualCpu[] guests;
     private final int functions;
@@ -125,11 +155,28 @@ final class Engine {
     /** Cycles from alert to handler, summed and at most, over postponed interrupts taken or polled. */
     long postponedDelay;
     long postponedDelayMax;
+    /** Cycles the policy charged through {@code chargeHypervisor}. */
+    long chargedCycles;
+    /** Cycles of trapped guest PMU accesses. */
+    long trapCycles;
+    /** Cycles of guests' own PMU handlers. */
+    long guestHandlerCycles;
+    /** PMU interrupts the policy took for guests without Xenoprof's callback. */
+    long policyInterrupts;
+    /** Guest profilers that found no PMU (the policy offers none). */
+    long guestNoPmu;
+    /** Guest profilers stopped by a refused write. */
+    long guestRefusedProfilers;
+    /** Virtual interrupts injected into a vCPU with no active profiler of its own. */
+    long injectedUnhandled;
+    /** Traps of the delivery in progress (charged once it is done). */
+    private int pendingTraps;
 
-    Engine(Scenario scenario, String cpuType, PhysicalPmu[] pmus) {
+    Engine(Scenario scenario, PmuModel model, PhysicalPmu[] pmus) {
         this.scenario = scenario;
         this.mhz = scenario.mhz();
         this.catalog = new SymbolCatalog(scenario.hypervisor());
+        String cpuType = model.cpuType();
         List<Workload> workloads = new ArrayList<>();
         for (DomainSpec d : scenario.domains()) {
             workloads.add(new Workload(d.regions(), catalog));
@@ -144,6 +191,16 @@ final class Engine {
         this.nmiHandler = new CostTable(scenario.nmiHandler());
         this.idleLoop = new CostTable(scenario.idleLoop());
         this.haltFunction = catalog.id(scenario.halt());
+        VirtualPmuSpec vpmu = scenario.vpmu();
+        this.trapHvmFunction = vpmu.hvm() == null ? -1 : catalog.id(vpmu.hvm().function());
+        this.trapHvmCycles = vpmu.hvm() == null ? 0 : vpmu.hvm().cycles();
+        this.trapPvFunction = vpmu.pv() == null ? -1 : catalog.id(vpmu.pv().function());
+        this.trapPvCycles = vpmu.pv() == null ? 0 : vpmu.pv().cycles();
+        int[] handlerIds = new int[scenario.domains().size()];
+        for (int di = 0; di < handlerIds.length; di++) {
+            GuestProfilerSpec gp = scenario.domains().get(di).profiler();
+            handlerIds[di] = gp == null ? -1 : catalog.id(gp.handler());
+        }
         this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
         this.interruptsOff = new boolean[functions];
         for (SymbolRef f : scenario.interruptsOff()) {
@@ -195,6 +252,47 @@ final class Engine {
             pcpus[p].idleFresh = true;
         }
         ledger = new GroundTruthLedger(catalog, slotDomid, slotVcpu);
+        behalf = new GroundTruthLedger(catalog, slotDomid, slotVcpu);
+        int pictures = 0;
+        for (VirtualCpu v : guests) {
+            DomainSpec d = domainOf(v.domid);
+            GuestProfilerSpec gp = d.profiler();
+            if (gp == null) {
+                continue;
+            }
+            String problem = null;
+            CounterConfig[] configs = new CounterConfig[0];
+            PhysicalPmu picture = model.createPmu(n + pictures++, scenario.pmuOptions());
+            if (trapHvmFunction < 0 && d.hvm() || trapPvFunction < 0 && !d.hvm()) {
+                problem = "the scenario prices no trapped PMU access for " + (d.hvm() ? "HVM" : "PV")
+                        + " guests; add 'cost.trap." + (d.hvm() ? "hvm" : "pv") + " <cycles> <hypervisor function>'";
+            } else {
+                try {
+                    configs = model.allocate(List.of(EventSpec.parse(gp.event())));
+                } catch (EventSpecException e) {
+                    problem = "it asks for " + gp.event() + ", which " + cpuType + " refuses: " + e.getMessage();
+                }
+            }
+            if (problem == null && gp.counter() >= 0) {
+                if (gp.counter() >= picture.counterRegisters().length) {
+                    problem = "it asks for counter " + gp.counter() + " but " + cpuType + " has "
+                            + picture.counterRegisters().length + " (0 to " + (picture.counterRegisters().length - 1)
+                            + ")";
+                } else {
+                    CounterConfig c = configs[0];
+                    configs = new CounterConfig[] {
+                            new CounterConfig(gp.counter(), c.event(), c.count(), c.unitMask(), c.kernel(), c.user())};
+                }
+            }
+            v.guestPmu = new GuestPmu(picture, configs, v.vcpu, gp.bufferSlots(), handlerIds[indexOf(d)],
+                    gp.handlerCycles());
+            if (problem != null) {
+                v.guestPmu.state = GuestPmu.REFUSED;
+                v.guestPmu.refusal = scenario.location() + ":" + gp.line() + ": the profiler of domain " + d.domid()
+                        + " vCPU " + v.vcpu + " cannot start: " + problem;
+                guestRefusedProfilers++;
+            }
+        }
         creditShare = guestCount == 0 ? 0 : accountingPeriod * n / guestCount;
         nextAccounting = accountingPeriod;
         for (VirtualCpu v : guests) {
@@ -207,6 +305,19 @@ final class Engine {
                 v.burstLeft = v.drawBurst();
             }
         }
+    }
+
+    private DomainSpec domainOf(int domid) {
+        for (DomainSpec d : scenario.domains()) {
+            if (d.domid() == domid) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("no domain " + domid);
+    }
+
+    private int indexOf(DomainSpec d) {
+        return scenario.domains().indexOf(d);
     }
 
     /** Connects the interrupt path and the policy; done once, before the first run. */
@@ -277,6 +388,17 @@ final class Engine {
                 }
                 continue; // the hook may have charged work that runs first
             }
+            if (s.kind == Slice.WORK && !s.hypervisor() && v.guestPmu != null) {
+                GuestPmu g = v.guestPmu;
+                if (g.state == GuestPmu.NEW) {
+                    startGuestProfiler(p, v, g);
+                    continue;
+                }
+                if (g.pending) {
+                    deliverVirtualInterrupt(p, v, g);
+                    continue;
+                }
+            }
             long step = Math.min(s.remaining, target - p.now);
             long untilOverflow = pmu.cyclesUntilOverflow(s.rates, s.cpl);
             if (untilOverflow > 0 && untilOverflow < step) {
@@ -285,6 +407,12 @@ final class Engine {
             pmu.setProgramCounter(s.pc);
             pmu.advance(step, s.rates, s.cpl);
             ledger.add(s.row, step, s.rateArray);
+            if (s.mode == 2 && !v.idle) {
+                int fn = guestFunctionBelow(p, v);
+                if (fn >= 0) {
+                    behalf.add(v.slot * functions + fn, step, s.rateArray);
+                }
+            }
             p.now += step;
             s.remaining -= step;
             p.interruptJustTaken = false;
@@ -392,6 +520,7 @@ final class Engine {
         VirtualCpu owner = v;
         int mode = xenoprofMode(at, v);
         long pc = at.pc;
+        boolean xenoprofToo = session.pmuInterrupt(p.index, v.policyDomid(), v.policyVcpu(), CpuMode.ofCode(mode));
         int depth = at.depth;
         long[] stack = at.stack;
         if (nmiHandler.cycles > 0) {
@@ -404,6 +533,15 @@ final class Engine {
                 p.nmiHandlerAt = p.depth - 1;
                 p.blockedNoted = false;
             }
+        }
+        if (!xenoprofToo) {
+            // The policy took the interrupt for a guest's counters (vpmu_do_interrupt): no Xenoprof sample.
+            policyInterrupts++;
+            p.latched = false;
+            if (nmiHandler.cycles == 0) {
+                p.pmu.returnFromInterrupt();
+            }
+            return;
         }
         if (wasPostponed) {
             postponedHandled(p);
@@ -653,6 +791,11 @@ final class Engine {
         s.switchTo = null;
         s.ee = w.interruptsEnabled[e];
         s.poll = pollPoint[fn];
+        if (s.mode != 2) {
+            v.lastGuestPc = s.pc;
+            v.lastGuestMode = s.mode;
+            v.lastGuestFn = fn;
+        }
         workSlices++;
     }
 
@@ -699,11 +842,217 @@ final class Engine {
         }
         PhysicalCpu p = pcpus[pcpu];
         pushHypervisor(p, Slice.CHARGE, fn, cycles, p.current);
+        chargedCycles += cycles;
     }
 
-    /** {@code PolicyHost.injectVirtualInterrupt}: counted per vCPU. */
+    /**
+     * {@code PolicyHost.injectVirtualInterrupt}: counted per vCPU; a vCPU whose own profiler runs
+     * takes it at its next guest code, with the PC the guest can see now. One waits at most.
+     */
     void injectVirtualInterrupt(int domid, int vcpu) {
-        find(domid, vcpu).virtualInterrupts++;
+        VirtualCpu v = find(domid, vcpu);
+        v.virtualInterrupts++;
+        GuestPmu g = v.guestPmu;
+        if (g == null || g.state != GuestPmu.ACTIVE) {
+            injectedUnhandled++;
+            return;
+        }
+        if (g.pending) {
+            g.interruptsCoalesced++;
+            return;
+        }
+        g.pending = true;
+        g.pendingPc = v.lastGuestPc;
+        g.pendingMode = v.lastGuestMode;
+        for (PhysicalCpu p : pcpus) {
+            if (p.current != v) {
+                continue;
+            }
+            for (int i = p.depth - 1; i >= 0; i--) {
+                Slice s = p.stack[i];
+                if (s.guestCode()) {
+                    g.pendingPc = s.pc;
+                    g.pendingMode = s.mode;
+                    break;
+                }
+            }
+        }
+    }
+
+    /** The guest function the hypervisor was entered from on {@code p}: the nearest guest slice below, else where {@code v} last ran. */
+    private int guestFunctionBelow(PhysicalCpu p, VirtualCpu v) {
+        for (int i = p.depth - 1; i >= 0; i--) {
+            Slice s = p.stack[i];
+            if (s.guestCode()) {
+                return s.row - v.slot * functions;
+            }
+        }
+        return v.lastGuestFn;
+    }
+
+    // ------------------------------------------------------------------------ guests' own profilers
+
+    /** The hypervisor is entered for a guest's trapped access (if it is not in already). */
+    private void enterForGuest(PhysicalCpu p, VirtualCpu v) {
+        if (!p.inHypervisor) {
+            p.inHypervisor = true;
+            session.hypervisorEntry(p.index, v.domid, v.vcpu);
+        }
+    }
+
+    /**
+     * The guest's driver starts: with no PMU offered (CPUID leaf 0xA empty) the profiler gives up
+     * without touching a register; otherwise the model's driver programs the picture and every
+     * counter, control and interrupt register is written through the policy.
+     */
+    private void startGuestProfiler(PhysicalCpu p, VirtualCpu v, GuestPmu g) {
+        if (!session.guestsSeePmu()) {
+            g.state = GuestPmu.NO_PMU;
+            guestNoPmu++;
+            return;
+        }
+        enterForGuest(p, v);
+        pendingTraps = 0;
+        g.program();
+        g.state = GuestPmu.ACTIVE;
+        if (!writeAll(p, v, g, g.counterRegisters) || !writeAll(p, v, g, g.controlRegisters)
+                || !writeAll(p, v, g, g.interruptRegisters)) {
+            g.state = GuestPmu.REFUSED;
+            guestRefusedProfilers++;
+        }
+        chargeTraps(p, v);
+    }
+
+    private boolean writeAll(PhysicalCpu p, VirtualCpu v, GuestPmu g, int[] registers) {
+        for (int r : registers) {
+            if (!guestWrite(p, v, g, r, g.picture.read(r))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean guestWrite(PhysicalCpu p, VirtualCpu v, GuestPmu g, int register, long value) {
+        g.accesses++;
+        if (session.traps(v.domid, v.vcpu, register, true)) {
+            g.accessesTrapped++;
+            pendingTraps++;
+        }
+        if (session.guestWrite(p.index, v.domid, v.vcpu, register, value)) {
+            return true;
+        }
+        if (g.refusal == null) {
+            g.refusal = "domain " + v.domid + " vCPU " + v.vcpu + ": its profiler's write of 0x"
+                    + Long.toHexString(value) + " to PMU register 0x" + Integer.toHexString(register) + " was refused: "
+                    + session.refusal(v.domid, v.vcpu, register);
+        }
+        return false;
+    }
+
+    private long guestRead(PhysicalCpu p, VirtualCpu v, GuestPmu g, int register) {
+        g.accesses++;
+        if (session.traps(v.domid, v.vcpu, register, false)) {
+            g.accessesTrapped++;
+            pendingTraps++;
+        }
+        return session.guestRead(p.index, v.domid, v.vcpu, register);
+    }
+
+    /**
+     * The guest takes its virtual PMU interrupt: its handler reads its counters, finds by the
+     * model's rule what overflowed, logs a sample for each at the PC it saw, re-arms, writes back
+     * what changed and the interrupt routing. Its handler runs as guest kernel code, after the traps.
+     */
+    private void deliverVirtualInterrupt(PhysicalCpu p, VirtualCpu v, GuestPmu g) {
+        g.pending = false;
+        g.interruptsDelivered++;
+        enterForGuest(p, v);
+        pendingTraps = 0;
+        int[] counters = g.counterRegisters;
+        for (int i = 0; i < counters.length; i++) {
+            long value = guestRead(p, v, g, counters[i]);
+            g.noteRead(i, value);
+            g.picture.write(counters[i], value);
+            g.noteRead(i, g.picture.read(counters[i])); // what the picture holds, so an unchanged re-arm writes nothing
+        }
+        g.overflowCount = 0;
+        g.picture.checkCounters(g);
+        if (g.overflowCount == 0) {
+            g.interruptsSpurious++;
+        }
+        for (int k = 0; k < g.overflowCount; k++) {
+            g.log(g.pendingPc, g.pendingMode, g.overflowed[k]);
+        }
+        boolean ok = true;
+        for (int i = 0; i < counters.length && ok; i++) {
+            long now = g.picture.read(counters[i]);
+            if (now != g.readValue(i)) {
+                ok = guestWrite(p, v, g, counters[i], now);
+            }
+        }
+        if (ok) {
+            ok = writeAll(p, v, g, g.interruptRegisters);
+        }
+        if (!ok) {
+            g.state = GuestPmu.REFUSED;
+            guestRefusedProfilers++;
+        }
+        if (g.handlerCycles > 0 && g.handlerFunction >= 0) {
+            Slice h = p.push();
+            h.kind = Slice.GUEST_PMI;
+            h.row = v.slot * functions + g.handlerFunction;
+            h.mode = 1;
+            h.cpl = v.kernelCpl;
+            h.rates = hypervisorRates;
+            h.rateArray = hypervisorRateArray;
+            h.pc = catalog.start(g.handlerFunction) + v.rng.below(catalog.size(g.handlerFunction));
+            h.depth = 0;
+            h.remaining = g.handlerCycles;
+            h.switchTo = null;
+            h.ee = true;
+            h.poll = false;
+            guestHandlerCycles += g.handlerCycles;
+        }
+        chargeTraps(p, v);
+    }
+
+    /** Pushes the hypervisor work of the traps just counted, in the scenario's trap function. */
+    private void chargeTraps(PhysicalCpu p, VirtualCpu v) {
+        int n = pendingTraps;
+        pendingTraps = 0;
+        long each = v.hvm ? trapHvmCycles : trapPvCycles;
+        int fn = v.hvm ? trapHvmFunction : trapPvFunction;
+        if (n == 0 || each == 0 || fn < 0) {
+            return;
+        }
+        long cycles = n * each;
+        pushHypervisor(p, Slice.TRAP, fn, cycles, v);
+        trapCycles += cycles;
+    }
+
+    /** The guest profiler of every vCPU of a domain, in vCPU order (empty when it runs none). */
+    List<GuestPmu> guestProfilers(int domid) {
+        List<GuestPmu> out = new ArrayList<>();
+        for (VirtualCpu v : guests) {
+            if (v.domid == domid && v.guestPmu != null) {
+                out.add(v.guestPmu);
+            }
+        }
+        return out;
+    }
+
+    List<GuestPmu> allGuestProfilers() {
+        List<GuestPmu> out = new ArrayList<>();
+        for (VirtualCpu v : guests) {
+            if (v.guestPmu != null) {
+                out.add(v.guestPmu);
+            }
+        }
+        return out;
+    }
+
+    GroundTruthLedger behalf() {
+        return behalf;
     }
 
     long virtualInterrupts(int domid, int vcpu) {

@@ -318,7 +318,7 @@ public final class HostServiceImpl implements HostService {
         Provided<CounterVirtualizationPolicy> policy;
         synchronized (this) {
             model = models.get(cpuType);
-            policy = policies.get(parsed.policy());
+            policy = policies.get(parsed.effectivePolicy());
         }
         if (model == null) {
             String where = cpuType.equals(parsed.cpuType()) ? parsed.where("cpu.type") + ": " : "";
@@ -328,7 +328,7 @@ public final class HostServiceImpl implements HostService {
         }
         if (policy == null) {
             throw new ScenarioException(parsed.where("vpmu.policy") + ": counter-virtualization policy '"
-                    + parsed.policy() + "' is not installed; installed: "
+                    + parsed.effectivePolicy() + "' is not installed; installed: "
                     + (installedPolicies().isEmpty() ? "none" : String.join(", ", installedPolicies()))
                     + ". Install and start the policy's bundle, or change vpmu.policy");
         }

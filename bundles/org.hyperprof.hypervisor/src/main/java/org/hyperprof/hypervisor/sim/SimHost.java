@@ -67,6 +67,9 @@ public final class SimHost implements Host, Machine, PolicyHost {
     private final OverflowRouter router;
     private final List<DomainInfo> domains;
     private final boolean anyHvm;
+    private final boolean anyGuestProfiler;
+    /** Counts the PMU register files handed to the policy as contexts (each gets its own number). */
+    private int contexts;
     private final List<HostListener> listeners = new CopyOnWriteArrayList<>();
     /** Held for a whole run: ground truth is read and reset between runs, never halfway through one. */
     private final Object runLock = new Object();
@@ -116,7 +119,11 @@ public final class SimHost implements Host, Machine, PolicyHost {
                         + " refuses the PMU options " + scenario.pmuOptions() + ": " + e.getMessage(), e);
             }
         }
-        engine = new Engine(scenario, model.cpuType(), pmus);
+        try {
+            engine = new Engine(scenario, model, pmus);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(e.getMessage(), e);
+        }
         xenoprof = new XenoprofCore(this);
         session = policy.open(this);
         router = session::overflow;
@@ -135,6 +142,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
         }
         domains = List.copyOf(infos);
         anyHvm = hvm;
+        anyGuestProfiler = !engine.allGuestProfilers().isEmpty();
     }
 
     // ------------------------------------------------------------------------------------------ Host
@@ -257,7 +265,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
     @Override
     public GroundTruth groundTruth() {
         synchronized (runLock) {
-            return engine.ledger().snapshot();
+            return new GroundTruth(engine.ledger().snapshot().rows(), engine.behalf().snapshot().rows());
         }
     }
 
@@ -265,6 +273,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
     public void resetGroundTruth() {
         synchronized (runLock) {
             engine.ledger().reset();
+            engine.behalf().reset();
         }
     }
 
@@ -479,6 +488,43 @@ public final class SimHost implements Host, Machine, PolicyHost {
         c.put("interrupts.misattributed", engine.misattributed);
         c.put("interrupts.postponed.delay.cycles", engine.postponedDelay);
         c.put("interrupts.postponed.delay.max", engine.postponedDelayMax);
+        c.put("interrupts.policy", engine.policyInterrupts);
+        c.put("vpmu.cycles.charged", engine.chargedCycles);
+        c.put("guest.trap.cycles", engine.trapCycles);
+        c.put("guest.handler.cycles", engine.guestHandlerCycles);
+        c.put("vpmu.cycles", engine.chargedCycles + engine.trapCycles);
+        long samples = 0;
+        long lost = 0;
+        long discarded = 0;
+        long delivered = 0;
+        long coalesced = 0;
+        long spurious = 0;
+        long accesses = 0;
+        long trapped = 0;
+        for (GuestPmu g : engine.allGuestProfilers()) {
+            samples += g.samples;
+            lost += g.samplesLost;
+            discarded += g.samplesDiscarded;
+            delivered += g.interruptsDelivered;
+            coalesced += g.interruptsCoalesced;
+            spurious += g.interruptsSpurious;
+            accesses += g.accesses;
+            trapped += g.accessesTrapped;
+        }
+        c.put("guest.samples", samples);
+        c.put("guest.samples.lost", lost);
+        c.put("guest.samples.discarded", discarded);
+        c.put("guest.interrupts.delivered", delivered);
+        c.put("guest.interrupts.coalesced", coalesced);
+        c.put("guest.interrupts.spurious", spurious);
+        c.put("guest.interrupts.unhandled", engine.injectedUnhandled);
+        c.put("guest.accesses", accesses);
+        c.put("guest.accesses.trapped", trapped);
+        c.put("guest.profilers.nopmu", engine.guestNoPmu);
+        c.put("guest.profilers.refused", engine.guestRefusedProfilers);
+        for (Map.Entry<String, Long> e : new java.util.TreeMap<>(session.statistics()).entrySet()) {
+            c.put("vpmu." + e.getKey(), e.getValue());
+        }
         return Collections.unmodifiableMap(c);
     }
 
@@ -666,7 +712,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
      */
     @Override
     public boolean hvmVpmuOwnsPmu() {
-        return anyHvm && session.guestsSeePmu();
+        return (anyHvm || anyGuestProfiler) && session.guestsSeePmu() && !session.sharesPmuWithXenoprof();
     }
 
     private DomainSpec spec(int domid) {
@@ -688,6 +734,87 @@ public final class SimHost implements Host, Machine, PolicyHost {
     @Override
     public void injectVirtualInterrupt(int domid, int vcpu) {
         engine.injectVirtualInterrupt(domid, vcpu);
+    }
+
+    @Override
+    public PhysicalPmu newPmuContext() {
+        synchronized (stateLock) {
+            return model.createPmu(pmus.length + 4096 + contexts++, scenario.pmuOptions());
+        }
+    }
+
+    @Override
+    public long cost(String name) {
+        Long c = scenario.vpmu().costs().get(name);
+        if (c == null) {
+            throw new IllegalArgumentException("scenario " + scenario.name() + " (" + scenario.location()
+                    + ") prices no '" + name + "' for the counter-virtualization policy; add a line 'cost.vpmu " + name
+                    + " <cycles>' with the source of the number (it prices: " + scenario.vpmu().costs().keySet() + ")");
+        }
+        return c;
+    }
+
+    @Override
+    public String option(String key, String otherwise) {
+        return scenario.policyOptions().getOrDefault(key, otherwise);
+    }
+
+    @Override
+    public boolean xenoprofOwnsPmu() {
+        return xenoprof.xenoprofOwnsPmu();
+    }
+
+    // ------------------------------------------------------------------ guests' own profilers (Host)
+
+    @Override
+    public List<org.hyperprof.api.xenoprof.SharedBuffer> guestProfilerBuffers(int domid) {
+        indexOf(domid);
+        if (!session.guestsSeePmu()) {
+            return List.of();
+        }
+        List<org.hyperprof.api.xenoprof.SharedBuffer> out = new ArrayList<>();
+        for (GuestPmu g : engine.guestProfilers(domid)) {
+            if (g.state == GuestPmu.NEW || g.state == GuestPmu.ACTIVE) {
+                out.add(g.buffer);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    @Override
+    public List<org.hyperprof.api.pmu.CounterConfig> guestProfilerCounters(int domid) {
+        indexOf(domid);
+        List<GuestPmu> gs = engine.guestProfilers(domid);
+        return gs.isEmpty() ? List.of() : List.of(gs.get(0).configs);
+    }
+
+    /** Under the machine lock: entries logged before now are dropped as a daemon starting now would skip them. */
+    @Override
+    public void restartGuestProfilerBuffers() {
+        machineLock.lock();
+        try {
+            for (GuestPmu g : engine.allGuestProfilers()) {
+                g.samplesDiscarded += g.buffer.unread();
+                g.buffer.writeTail(g.buffer.head());
+            }
+        } finally {
+            machineLock.unlock();
+        }
+    }
+
+    @Override
+    public List<String> guestProfilerNotes() {
+        List<String> notes = new ArrayList<>();
+        for (GuestPmu g : engine.allGuestProfilers()) {
+            if (g.refusal != null) {
+                notes.add(g.refusal);
+            }
+        }
+        if (engine.guestNoPmu > 0) {
+            notes.add(engine.guestNoPmu + " guest vCPU(s) run a profiler of their own but the policy " + policy.name()
+                    + " offers guests no PMU (CPUID leaf 0xA reads empty), so they never started");
+        }
+        return notes;
     }
 
     @Override

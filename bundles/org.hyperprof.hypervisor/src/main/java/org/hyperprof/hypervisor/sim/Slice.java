@@ -26,6 +26,13 @@ final class Slice {
      * handler's work, but no interrupt was taken, so it ends without a return from interrupt.
      */
     static final int POLL = 6;
+    /** A guest's own PMU interrupt handler (guest kernel code) running for a virtual interrupt. */
+    static final int GUEST_PMI = 7;
+    /**
+     * The hypervisor emulating a guest's trapped PMU register accesses (an MSR intercept for HVM, an
+     * emulated privileged instruction for PV): hypervisor work with entry and exit like any other.
+     */
+    static final int TRAP = 8;
 
     int kind;
     int row;
@@ -45,5 +52,13 @@ final class Slice {
 
     boolean hypervisor() {
         return mode == 2;
+    }
+
+    /**
+     * Code of the guest itself (its workload's user and kernel code, or its own PMU handler), as
+     * opposed to hypervisor work (which a workload also contains: the hypercalls it makes).
+     */
+    boolean guestCode() {
+        return (kind == WORK || kind == GUEST_PMI) && mode != 2;
     }
 }

@@ -40,6 +40,12 @@ final class VirtualCpu {
     long runnableSince;
     long burstLeft;
     long virtualInterrupts;
+    /** The guest's own profiler, or null when its domain runs none. */
+    GuestPmu guestPmu;
+    /** Where the vCPU's guest code last ran: the PC it resumes at, its mode (0 user, 1 kernel), its function id. */
+    long lastGuestPc;
+    int lastGuestMode = 1;
+    int lastGuestFn = -1;
 
     /** Paused ({@code xl pause}) or destroyed: never picked to run. */
     boolean paused;

@@ -30,7 +30,8 @@ class HostServiceImplTest {
     @Test
     void theDefaultScenarioIsEmbeddedAndLoads() throws Exception {
         HostServiceImpl service = Fixtures.service();
-        assertEquals(List.of(HostService.DEFAULT_SCENARIO, "xen-multi-domain", "ppc970-blade", "real-elf-userland"),
+        assertEquals(List.of(HostService.DEFAULT_SCENARIO, "xen-multi-domain", "ppc970-blade", "real-elf-userland",
+                "consolidation"),
                 service.scenarios());
         Host host = service.load(HostService.DEFAULT_SCENARIO, null);
         assertSame(host, service.current().orElseThrow());
@@ -70,7 +71,7 @@ class HostServiceImplTest {
     void anUnknownScenarioNameListsTheEmbeddedOnes() {
         ScenarioException e = assertThrows(ScenarioException.class, () -> Fixtures.service().load("nope", null));
         assertTrue(e.getMessage().contains("[xen-summit-2006-network, xen-multi-domain, ppc970-blade,"
-                + " real-elf-userland]"), e.getMessage());
+                + " real-elf-userland, consolidation]"), e.getMessage());
     }
 
     @Test

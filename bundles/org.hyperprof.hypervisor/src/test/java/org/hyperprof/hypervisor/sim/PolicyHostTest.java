@@ -92,7 +92,8 @@ class PolicyHostTest {
                 }
 
                 @Override
-                public void guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+                public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+                    return false;
                 }
 
                 @Override
@@ -192,7 +193,13 @@ class PolicyHostTest {
     void theHvmVpmuOwnsThePmuWhenThePolicyOffersGuestsAPmuAndAnHvmGuestExists() throws Exception {
         RecordingPolicy policy = new RecordingPolicy();
         policy.guestsSeePmu = true;
-        assertFalse(host(defaultScenario(), policy).hvmVpmuOwnsPmu(), "no HVM guest");
+        String pvOnly = Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes",
+                "domain 1 pv type=pv vcpus=1 load=0.5\n"
+                        + "kernel vmlinux 0xc0100000-0xc0121000 symbols/vmlinux-syms-2.6.16-xenU.map\n"
+                        + "region k kernel vmlinux weight=1\nsymbol tcp_v4_rcv 1\n");
+        assertFalse(host(Fixtures.parse(pvOnly), policy).hvmVpmuOwnsPmu(), "no HVM guest, no guest profiler");
+        assertTrue(host(defaultScenario(), policy).hvmVpmuOwnsPmu(),
+                "a PV guest running its own profiler holds the PMU through the policy too");
         String hvm = Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes",
                 "domain 3 hvm type=hvm vcpus=2 load=0.5\n"
                         + "kernel vmlinux 0xc0100000-0xc0121000 symbols/vmlinux-syms-2.6.16-xenU.map\n"

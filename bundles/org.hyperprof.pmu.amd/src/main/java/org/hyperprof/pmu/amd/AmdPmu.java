@@ -439,6 +439,12 @@ final class AmdPmu implements PhysicalPmu {
     }
 
     /** The architectural numbers of the event selects; the array is this PMU's own and must not be changed. */
+    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
+    @Override
+    public int[] interruptRegisters() {
+        return new int[] {LocalApicLvtpc.OFFSET};
+    }
+
     @Override
     public int[] controlRegisters() {
         return controlRegisters;

@@ -335,6 +335,12 @@ final class P4Pmu implements PhysicalPmu {
     }
 
     /** The CCCRs of this CPU's counters, then the ESCRs it owns; this PMU's own array. */
+    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
+    @Override
+    public int[] interruptRegisters() {
+        return new int[] {LocalApicLvtpc.OFFSET};
+    }
+
     @Override
     public int[] controlRegisters() {
         return controlRegisters;

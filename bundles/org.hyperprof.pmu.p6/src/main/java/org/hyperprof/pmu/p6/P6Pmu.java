@@ -132,6 +132,12 @@ final class P6Pmu implements PhysicalPmu {
     }
 
     /** The architectural numbers {0x186, 0x187}; the array is this PMU's own and must not be changed. */
+    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
+    @Override
+    public int[] interruptRegisters() {
+        return new int[] {LocalApicLvtpc.OFFSET};
+    }
+
     @Override
     public int[] controlRegisters() {
         return controlRegisters;

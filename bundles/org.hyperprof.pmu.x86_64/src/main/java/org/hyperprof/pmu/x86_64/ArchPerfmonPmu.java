@@ -350,6 +350,12 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     }
 
     /** The architectural numbers IA32_PERFEVTSEL0.. (Xen's controls); this PMU's own array. */
+    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
+    @Override
+    public int[] interruptRegisters() {
+        return new int[] {LocalApicLvtpc.OFFSET};
+    }
+
     @Override
     public int[] controlRegisters() {
         return controlRegisters;

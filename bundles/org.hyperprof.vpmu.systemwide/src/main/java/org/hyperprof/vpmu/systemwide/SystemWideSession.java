@@ -15,6 +15,8 @@ final class SystemWideSession implements PolicySession {
     private final PolicyHost host;
     /** Closed from whichever thread tears the host down; read on the simulation thread. */
     private volatile boolean closed;
+    /** Guest PMU writes dropped; read from other threads as a statistic. */
+    private volatile long refused;
 
     SystemWideSession(PolicyHost host) {
         this.host = host;
@@ -50,8 +52,22 @@ final class SystemWideSession implements PolicySession {
 
     /** With no vPMU offered, Xen drops PMU MSR writes: the hypervisor's counters stay as they are. */
     @Override
-    public void guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+    public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
         check(pcpu);
+        refused++;
+        return false;
+    }
+
+    @Override
+    public String refusal(int domid, int vcpu, int register) {
+        return "the systemwide policy (Xenoprof) keeps the counters for the hypervisor and offers guests no PMU:"
+                + " Xen drops the write; load the host with a policy that virtualizes counters (vpmu.policy="
+                + "saverestore, lazy, offset or partitioned) for a guest to profile itself";
+    }
+
+    @Override
+    public java.util.Map<String, Long> statistics() {
+        return java.util.Map.of(STAT_GUEST_REFUSED, refused);
     }
 
     @Override

@@ -69,6 +69,30 @@ class SystemWidePolicyTest {
             touched.add("xenoprofProfiling()");
             return true;
         }
+
+        @Override
+        public PhysicalPmu newPmuContext() {
+            touched.add("newPmuContext()");
+            return null;
+        }
+
+        @Override
+        public long cost(String name) {
+            touched.add("cost(" + name + ")");
+            return 0;
+        }
+
+        @Override
+        public String option(String key, String otherwise) {
+            touched.add("option(" + key + ")");
+            return otherwise;
+        }
+
+        @Override
+        public boolean xenoprofOwnsPmu() {
+            touched.add("xenoprofOwnsPmu()");
+            return true;
+        }
     }
 
     private final SystemWidePolicy policy = new SystemWidePolicy();

@@ -15,12 +15,19 @@ import java.util.List;
  * @param images         the kernel first, then modules, then user processes
  * @param regions        the workload
  * @param line           the scenario line that declares it
+ * @param profiler       the guest's own profiler, or null when it runs none
  */
 public record DomainSpec(int domid, String name, boolean hvm, int vcpus, boolean hardwareDomain, long loadPpm,
-        long burstMicros, List<ImageSpec> images, List<RegionSpec> regions, int line) {
+        long burstMicros, List<ImageSpec> images, List<RegionSpec> regions, int line, GuestProfilerSpec profiler) {
 
     public DomainSpec {
         images = List.copyOf(images);
         regions = List.copyOf(regions);
+    }
+
+    /** A domain that runs no profiler of its own. */
+    public DomainSpec(int domid, String name, boolean hvm, int vcpus, boolean hardwareDomain, long loadPpm,
+            long burstMicros, List<ImageSpec> images, List<RegionSpec> regions, int line) {
+        this(domid, name, hvm, vcpus, hardwareDomain, loadPpm, burstMicros, images, regions, line, null);
     }
 }

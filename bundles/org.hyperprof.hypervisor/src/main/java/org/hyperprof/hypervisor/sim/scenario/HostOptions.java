@@ -13,7 +13,14 @@ public final class HostOptions {
 
     /** The keys a host knows, each with what it takes. */
     public static final Map<String, String> KNOWN = Map.of(PostponedHandling.OPTION,
-            "ignore|owner|poll: how the hypervisor handles a PMU interrupt postponed by MSR[EE]=0 (default ignore)");
+            "ignore|owner|poll: how the hypervisor handles a PMU interrupt postponed by MSR[EE]=0 (default ignore)",
+            "vpmu.policy", "<name>: the counter-virtualization policy, instead of the scenario's",
+            "vpmu.<key>", "<value>: an option of the counter-virtualization policy (e.g. vpmu.freeze=exit)");
+
+    /** The host option that overrides the scenario's counter-virtualization policy. */
+    public static final String POLICY = "vpmu.policy";
+    /** Host options with this prefix are the policy's own (read through {@code PolicyHost.option}). */
+    public static final String POLICY_PREFIX = "vpmu.";
 
     private HostOptions() {
     }
@@ -24,7 +31,14 @@ public final class HostOptions {
      * @throws IllegalArgumentException for an unknown key (naming the known ones) or a bad value
      */
     public static void check(String key, String value) {
-        if (key == null || !KNOWN.containsKey(key)) {
+        if (key != null && key.startsWith(POLICY_PREFIX) && key.length() > POLICY_PREFIX.length()
+                && !key.equals("vpmu.<key>")) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("host option '" + key + "' has no value; give " + key + "=<value>");
+            }
+            return;
+        }
+        if (key == null || !KNOWN.containsKey(key) || key.equals("vpmu.<key>")) {
             throw new IllegalArgumentException("unknown host option '" + key + "'; known host options: "
                     + describe() + " (options of the CPU model are pmu.option)");
         }

@@ -44,7 +44,21 @@ public record Scenario(String name, String description, String location, String 
         long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
         HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
         ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines, boolean xenFramePointers,
-        Map<String, String> hostOptions, List<SymbolRef> interruptsOff, List<SymbolRef> pollPoints) {
+        Map<String, String> hostOptions, List<SymbolRef> interruptsOff, List<SymbolRef> pollPoints,
+        VirtualPmuSpec vpmu) {
+
+    /** A scenario that prices no virtual PMU. */
+    public Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
+            long seed, Map<String, String> pmuOptions, String policy, int pvKernelCpl, long timesliceMicros,
+            long accountingMicros, long quantumMicros, long sliceMinCycles, long sliceMaxCycles, long[] hypervisorRates,
+            HypervisorCost contextSwitch, HypervisorCost nmiHandler, HypervisorCost idleLoop, SymbolRef halt,
+            ImageSpec hypervisor, List<DomainSpec> domains, Map<String, Integer> lines, boolean xenFramePointers,
+            Map<String, String> hostOptions, List<SymbolRef> interruptsOff, List<SymbolRef> pollPoints) {
+        this(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl, timesliceMicros,
+                accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates, contextSwitch,
+                nmiHandler, idleLoop, halt, hypervisor, domains, lines, xenFramePointers, hostOptions, interruptsOff,
+                pollPoints, VirtualPmuSpec.NONE);
+    }
 
     /** A scenario without host options, EE=0 stretches or poll points. */
     public Scenario(String name, String description, String location, String cpuType, long mhz, int pcpus,
@@ -70,6 +84,7 @@ public record Scenario(String name, String description, String location, String 
     }
 
     public Scenario {
+        vpmu = vpmu == null ? VirtualPmuSpec.NONE : vpmu;
         pmuOptions = Map.copyOf(pmuOptions);
         hostOptions = Map.copyOf(hostOptions);
         interruptsOff = List.copyOf(interruptsOff);
@@ -102,7 +117,26 @@ public record Scenario(String name, String description, String location, String 
         return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmu, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates,
                 contextSwitch, nmiHandler, idleLoop, halt, hypervisor, domains, lines, xenFramePointers, host,
-                interruptsOff, pollPoints);
+                interruptsOff, pollPoints, vpmu);
+    }
+
+    /** The counter-virtualization policy: the host option {@code vpmu.policy} when given, else the scenario's. */
+    public String effectivePolicy() {
+        return hostOptions.getOrDefault(HostOptions.POLICY, policy);
+    }
+
+    /**
+     * The host options addressed to the policy ({@code vpmu.<key>}, without the prefix), the
+     * policy's name excepted.
+     */
+    public Map<String, String> policyOptions() {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, String> e : hostOptions.entrySet()) {
+            if (e.getKey().startsWith(HostOptions.POLICY_PREFIX) && !e.getKey().equals(HostOptions.POLICY)) {
+                out.put(e.getKey().substring(HostOptions.POLICY_PREFIX.length()), e.getValue());
+            }
+        }
+        return out;
     }
 
     /** {@code file:line} of a host statement, or the file when the statement was defaulted. */

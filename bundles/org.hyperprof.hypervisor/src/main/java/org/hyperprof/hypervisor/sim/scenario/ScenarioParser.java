@@ -51,12 +51,14 @@ public final class ScenarioParser {
             "cpu.count", "seed", "pmu.option", "vpmu.policy", "pv.kernel.cpl", "sched.timeslice.us",
             "sched.accounting.us", "sim.quantum.us", "slice.cycles", "rates", "cost.rates", "cost.switch",
             "cost.nmi", "cost.idle", "cost.halt", "xen.frame-pointers", "host.option", "ee.off", "poll.points",
-            "hypervisor");
+            "cost.vpmu", "cost.trap.hvm", "cost.trap.pv", "hypervisor");
     /** Host statements that may be given more than once. */
     private static final Set<String> REPEATABLE = Set.of("pmu.option", "rates", "host.option", "ee.off",
-            "poll.points");
+            "poll.points", "cost.vpmu");
     private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
-            "symbol");
+            "symbol", "profiler");
+    /** Slots of a guest profiler's per-vCPU buffer unless the scenario says otherwise. */
+    private static final int DEFAULT_GUEST_BUFFER = 4096;
     private static final int WEIGHT_DECIMALS = 6;
 
     private final ScenarioOrigin origin;
@@ -85,6 +87,9 @@ public final class ScenarioParser {
     private PendingCost nmiHandler;
     private PendingCost idleLoop;
     private PendingCost halt;
+    private final Map<String, Long> vpmuCosts = new LinkedHashMap<>();
+    private PendingCost trapHvm;
+    private PendingCost trapPv;
     private ImageSpec hypervisor;
     private boolean xenFramePointers;
     private final Map<String, String> hostOptions = new LinkedHashMap<>();
@@ -286,6 +291,23 @@ public final class ScenarioParser {
                 }
                 hostOptions.put(kv[0], kv[1]);
             }
+            case "cost.vpmu" -> {
+                arity(t, 3, line, "cost.vpmu <name> <cycles>");
+                if (vpmuCosts.containsKey(t[1])) {
+                    throw error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
+                }
+                vpmuCosts.put(t[1], number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
+            }
+            case "cost.trap.hvm" -> {
+                arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
+                trapHvm = new PendingCost(number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
+                        List.of(1L), line);
+            }
+            case "cost.trap.pv" -> {
+                arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
+                trapPv = new PendingCost(number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
+                        List.of(1L), line);
+            }
             case "ee.off" -> functionList(t, line, interruptsOff, "ee.off <hypervisor function> ...");
             case "poll.points" -> functionList(t, line, pollPoints, "poll.points <hypervisor function> ...");
             case "hypervisor" -> {
@@ -359,6 +381,10 @@ public final class ScenarioParser {
                 finishRegion(line);
                 region = startRegion(t, line);
             }
+            case "profiler" -> {
+                finishRegion(line);
+                profilerStatement(t, line);
+            }
             case "symbol" -> {
                 if (region == null) {
                     throw error(line, "'symbol' belongs to a region; expected 'region <name> <mode> <image> weight=<w>'"
@@ -367,6 +393,43 @@ public final class ScenarioParser {
                 region.symbols.add(symbol(t, line));
             }
             default -> throw new IllegalStateException(keyword);
+        }
+    }
+
+    /** {@code profiler <event spec> handler=<kernel function> [handler.cycles=<n>] [buffer=<slots>]}. */
+    private void profilerStatement(String[] t, int line) throws ScenarioException {
+        String expected = "profiler <EVENT:count[:unitmask[:kernel[:user]]]> handler=<kernel function>"
+                + " [handler.cycles=<n>] [buffer=<slots>] [counter=<n>]";
+        if (domain.profilerLine > 0) {
+            throw error(line, "domain " + domain.domid + " already runs a profiler (line " + domain.profilerLine
+                    + "); a guest runs one");
+        }
+        if (t.length < 3) {
+            throw error(line, "expected '" + expected + "'");
+        }
+        try {
+            org.hyperprof.api.pmu.EventSpec.parse(t[1]);
+        } catch (org.hyperprof.api.pmu.EventSpecException e) {
+            throw error(line, e.getMessage());
+        }
+        domain.profilerEvent = t[1];
+        domain.profilerLine = line;
+        domain.profilerHandlerCycles = 1500;
+        domain.profilerBuffer = DEFAULT_GUEST_BUFFER;
+        domain.profilerCounter = -1;
+        for (int i = 2; i < t.length; i++) {
+            String[] kv = keyValue(t[i], line, expected);
+            switch (kv[0]) {
+                case "handler" -> domain.profilerHandler = kv[1];
+                case "handler.cycles" -> domain.profilerHandlerCycles = number(kv[1], line, "handler.cycles", 1,
+                        1L << 32);
+                case "buffer" -> domain.profilerBuffer = (int) number(kv[1], line, "buffer slots", 2, 1 << 20);
+                case "counter" -> domain.profilerCounter = (int) number(kv[1], line, "counter", 0, 31);
+                default -> throw error(line, "unknown profiler setting '" + kv[0] + "'; expected '" + expected + "'");
+            }
+        }
+        if (domain.profilerHandler == null) {
+            throw error(line, "the profiler names no handler; expected '" + expected + "'");
         }
     }
 
@@ -607,8 +670,15 @@ public final class ScenarioParser {
             throw error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload; expected"
                     + " 'region ...' lines, or load=0");
         }
+        GuestProfilerSpec profiler = null;
+        if (domain.profilerLine > 0) {
+            ImageSpec kernel = domain.images.get(0);
+            profiler = new GuestProfilerSpec(domain.profilerEvent,
+                    function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
+                    domain.profilerBuffer, domain.profilerCounter, domain.profilerLine);
+        }
         domains.add(new DomainSpec(domain.domid, domain.name, domain.hvm, domain.vcpus, domain.hardware,
-                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line));
+                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line, profiler));
         domain = null;
     }
 
@@ -638,7 +708,13 @@ public final class ScenarioParser {
         }
         return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMin, sliceMax, hypervisorRates, sw, nmi, idle,
-                haltFn, hypervisor, domains, lines, xenFramePointers, hostOptions, off, polls);
+                haltFn, hypervisor, domains, lines, xenFramePointers, hostOptions, off, polls,
+                new VirtualPmuSpec(vpmuCosts, trap(trapHvm), trap(trapPv)));
+    }
+
+    private VirtualPmuSpec.Trap trap(PendingCost cost) throws ScenarioException {
+        return cost == null ? null
+                : new VirtualPmuSpec.Trap(cost.cycles, function(hypervisor, cost.names.get(0), cost.line));
     }
 
     private HypervisorCost resolve(PendingCost cost) throws ScenarioException {
@@ -974,6 +1050,12 @@ public final class ScenarioParser {
         long burstMicros;
         int line;
         boolean kernelSeen;
+        String profilerEvent;
+        String profilerHandler;
+        long profilerHandlerCycles;
+        int profilerBuffer;
+        int profilerLine;
+        int profilerCounter;
         final List<ImageSpec> images = new ArrayList<>();
         final List<RegionSpec> regions = new ArrayList<>();
     }
