@@ -489,6 +489,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
         c.put("interrupts.postponed.delay.cycles", engine.postponedDelay);
         c.put("interrupts.postponed.delay.max", engine.postponedDelayMax);
         c.put("interrupts.policy", engine.policyInterrupts);
+        c.put("scenario.seed", scenario.seed());
         c.put("vpmu.cycles.charged", engine.chargedCycles);
         c.put("guest.trap.cycles", engine.trapCycles);
         c.put("guest.handler.cycles", engine.guestHandlerCycles);

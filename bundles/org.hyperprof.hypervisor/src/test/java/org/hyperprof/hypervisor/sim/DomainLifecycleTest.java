@@ -273,11 +273,11 @@ class DomainLifecycleTest {
                 "interrupts.postponed", "interrupts.postponed.dropped", "samples.postponed.dropped",
                 "interrupts.postponed.reattributed", "interrupts.polled", "interrupts.postponed.withdrawn",
                 "interrupts.lost", "interrupts.misattributed", "interrupts.postponed.delay.cycles",
-                "interrupts.postponed.delay.max", "interrupts.policy", "vpmu.cycles.charged", "guest.trap.cycles",
+                "interrupts.postponed.delay.max", "interrupts.policy", "scenario.seed", "vpmu.cycles.charged", "guest.trap.cycles",
                 "guest.handler.cycles", "vpmu.cycles", "guest.samples", "guest.samples.lost", "guest.samples.discarded",
                 "guest.interrupts.delivered", "guest.interrupts.coalesced", "guest.interrupts.spurious",
                 "guest.interrupts.unhandled", "guest.accesses", "guest.accesses.trapped", "guest.profilers.nopmu",
-                "guest.profilers.refused"), List.copyOf(c.keySet()));
+                "guest.profilers.refused", "vpmu.guest.refused"), List.copyOf(c.keySet()));
         // An NMI is gated by no MSR[EE]: nothing is postponed on a P6, whatever the handling.
         assertEquals(1L, c.get("interrupts.postponed.mode.ignore"));
         assertEquals(0L, c.get("interrupts.postponed"));
