@@ -43,6 +43,11 @@ final class BufferReader {
     /** Mode of an escape record that ended the last drain and still waits for its sample; -1 if none. */
     private int pendingEscapeMode = -1;
 
+    /** Highest mode a sample of this ring may carry: 2 (xen) for Xenoprof's rings, 1 for a guest's own. */
+    private int maxMode = 2;
+    /** When set, the counter numbers a sample may name (indexed by number); overrides {@code numCounters}. */
+    private boolean[] allowedCounters;
+
     private long drainedEntries;
     private long samples;
     private long callerEntries;
@@ -58,6 +63,28 @@ final class BufferReader {
     private long refusedDrains;
     private boolean frozen;
     private long frozenPending;
+
+    /**
+     * A ring of a guest's own profiler: its samples are user (0) or kernel (1), never xen, and
+     * name the counters the guest programmed (numbers that need not be 0, 1, ...). Anything else
+     * is counted as a bad mode or a bad event and skipped, as for Xenoprof's rings.
+     *
+     * @param counterNumbers the guest's counter numbers; empty = not known (no check)
+     */
+    static BufferReader guestRing(int owner, SharedBuffer buffer, int[] counterNumbers) {
+        BufferReader r = new BufferReader(owner, buffer);
+        r.maxMode = 1;
+        if (counterNumbers.length > 0) {
+            boolean[] allowed = new boolean[256];
+            for (int c : counterNumbers) {
+                if (c >= 0 && c < allowed.length) {
+                    allowed[c] = true;
+                }
+            }
+            r.allowedCounters = allowed;
+        }
+        return r;
+    }
 
     BufferReader(int owner, SharedBuffer buffer) {
         this.owner = owner;
@@ -195,9 +222,17 @@ final class BufferReader {
     }
 
     private boolean validSample(int m, int ev, int numCounters) {
-        if (m > 2) {
+        if (m > maxMode) {
             badModes++;
             return false;
+        }
+        boolean[] allowed = allowedCounters;
+        if (allowed != null) {
+            if (!allowed[ev & 0xFF]) {
+                badEvents++;
+                return false;
+            }
+            return true;
         }
         if (numCounters > 0 && ev >= numCounters) {
             badEvents++;

@@ -93,9 +93,18 @@ final class ConsumerChannel {
 
     /** Removes the batches still queued, counting their samples as missed; returns how many samples. */
     long dropQueuedBatches() {
+        return dropQueued(false, 0);
+    }
+
+    /** Removes the batches of session {@code sessionId} still queued (others stay), counting them as missed. */
+    long dropQueuedBatches(long sessionId) {
+        return dropQueued(true, sessionId);
+    }
+
+    private long dropQueued(boolean oneSession, long sessionId) {
         long[] dropped = {0};
         queue.removeIf(m -> {
-            if (m instanceof Batch b) {
+            if (m instanceof Batch b && (!oneSession || b.batch().sessionId == sessionId)) {
                 b.books().miss(b.batch().size);
                 dropped[0] += b.batch().size;
                 queuedBatches.decrementAndGet();

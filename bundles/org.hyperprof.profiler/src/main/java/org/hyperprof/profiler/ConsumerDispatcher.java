@@ -14,22 +14,44 @@ import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 
 /**
- * Hands a session's batches to every bound consumer through its own {@link ConsumerChannel}.
+ * Hands sessions' batches to every bound consumer through its own {@link ConsumerChannel}.
  * Consumers come and go at any time: one that arrives mid-session gets {@code sessionStarted}
  * first and the batches from then on; one that leaves is stopped, and what it would have received
  * for the rest of the session counts as missed.
+ *
+ * <p>Several sessions may be live at once (a one-shot profile's Xenoprof session and the session
+ * of the guests' own profilers): each has its own books per consumer, a batch goes to the session
+ * its {@code sessionId} names (a batch of no live session is not delivered), and each session ends
+ * on its own. A consumer sees each session's calls in order (started, samples*, ended); the calls
+ * of two live sessions interleave, which consumers keyed by session id (such as
+ * {@code SessionShelf}) handle.
  */
 final class ConsumerDispatcher {
 
     private record Target(ConsumerChannel channel, ConsumerBooks books) {
     }
 
+    /** One live session: what it is, each consumer's books, and what {@link #publish} walks for it. */
+    private static final class Live {
+        final SessionInfo info;
+        final Map<String, ConsumerBooks> books = new TreeMap<>();
+        volatile Target[] targets = new Target[0];
+
+        Live(SessionInfo info) {
+            this.info = info;
+        }
+
+        long id() {
+            return info.sessionId();
+        }
+    }
+
     private final int queueCapacity;
     private final Map<String, ConsumerChannel> channels = new TreeMap<>();
-    private final Map<String, ConsumerBooks> books = new TreeMap<>();
-    private SessionInfo current;
-    /** What {@link #publish} walks: a snapshot rebuilt on every change, read without a lock. */
-    private volatile Target[] targets = new Target[0];
+    /** Live sessions in the order they started (guarded by {@code this}). */
+    private final List<Live> live = new ArrayList<>();
+    /** What {@link #publish} looks sessions up in: a snapshot rebuilt on every change, read without a lock. */
+    private volatile Live[] liveSnapshot = new Live[0];
 
     ConsumerDispatcher(int queueCapacity) {
         if (queueCapacity < 1) {
@@ -49,8 +71,8 @@ final class ConsumerDispatcher {
         }
         ConsumerChannel channel = new ConsumerChannel(name, consumer, queueCapacity);
         channels.put(name, channel);
-        if (current != null) {
-            channel.sessionStarted(current, books.computeIfAbsent(name, ConsumerBooks::new));
+        for (Live l : live) {
+            channel.sessionStarted(l.info, l.books.computeIfAbsent(name, ConsumerBooks::new));
         }
         rebuildTargets();
     }
@@ -61,10 +83,12 @@ final class ConsumerDispatcher {
         if (channel == null) {
             return false;
         }
-        ConsumerBooks b = books.get(name);
-        if (current != null && b != null) {
-            // rebuildTargets leaves its books without a channel: later batches count as missed.
-            b.problem("left mid-session; the samples of the session after it left are counted as missed");
+        for (Live l : live) {
+            ConsumerBooks b = l.books.get(name);
+            if (b != null) {
+                // rebuildTargets leaves its books without a channel: later batches count as missed.
+                b.problem("left mid-session; the samples of the session after it left are counted as missed");
+            }
         }
         channel.stop();
         rebuildTargets();
@@ -77,20 +101,37 @@ final class ConsumerDispatcher {
         return channel != null && channel.consumer == consumer && remove(name);
     }
 
+    /** Starts a session for every bound consumer; sessions already live go on. */
     synchronized void sessionStarted(SessionInfo info) {
-        current = info;
-        books.clear();
+        for (Live l : live) {
+            if (l.id() == info.sessionId()) {
+                throw new IllegalStateException("session " + info.sessionId() + " is already live");
+            }
+        }
+        Live l = new Live(info);
         for (Map.Entry<String, ConsumerChannel> e : channels.entrySet()) {
             ConsumerBooks b = new ConsumerBooks(e.getKey());
-            books.put(e.getKey(), b);
+            l.books.put(e.getKey(), b);
             e.getValue().sessionStarted(info, b);
         }
+        live.add(l);
         rebuildTargets();
     }
 
-    /** Offers a batch to every consumer without blocking. */
+    /** Offers a batch to every consumer of its session without blocking; no allocation. */
     void publish(SampleBatch batch) {
-        for (Target t : targets) {
+        Live[] sessions = liveSnapshot;
+        Live l = null;
+        for (Live s : sessions) {
+            if (s.id() == batch.sessionId) {
+                l = s;
+                break;
+            }
+        }
+        if (l == null) {
+            return;
+        }
+        for (Target t : l.targets) {
             if (t.channel() == null) {
                 t.books().miss(batch.size);
             } else {
@@ -99,19 +140,30 @@ final class ConsumerDispatcher {
         }
     }
 
-    /**
-     * Ends the session: waits (up to {@code timeoutNanos} in all) until each consumer has taken
-     * what is queued for it, counts what is left as missed, builds the summary with every
-     * consumer's books and delivers {@code sessionEnded} after the last batch.
-     */
+    /** Ends the oldest live session (the only one, for a caller that runs one session at a time). */
     SessionSummary sessionEnded(Function<List<ConsumerAccounting>, SessionSummary> summary, long timeoutNanos) {
-        List<ConsumerChannel> live;
+        long id;
         synchronized (this) {
-            live = new ArrayList<>(channels.values());
+            id = live.isEmpty() ? Long.MIN_VALUE : live.get(0).id();
+        }
+        return sessionEnded(id, summary, timeoutNanos);
+    }
+
+    /**
+     * Ends session {@code sessionId}: waits (up to {@code timeoutNanos} in all) until each consumer
+     * has taken what is queued for it, counts what is left of this session as missed, builds the
+     * summary with every consumer's books of this session and delivers {@code sessionEnded} after
+     * its last batch. Other live sessions go on.
+     */
+    SessionSummary sessionEnded(long sessionId, Function<List<ConsumerAccounting>, SessionSummary> summary,
+            long timeoutNanos) {
+        List<ConsumerChannel> waiting;
+        synchronized (this) {
+            waiting = new ArrayList<>(channels.values());
         }
         long deadline = System.nanoTime() + timeoutNanos;
         boolean interrupted = false;
-        for (ConsumerChannel ch : live) {
+        for (ConsumerChannel ch : waiting) {
             boolean idle = false;
             if (!interrupted) {
                 try {
@@ -121,10 +173,11 @@ final class ConsumerDispatcher {
                 }
             }
             if (!idle) {
-                long dropped = ch.dropQueuedBatches();
+                long dropped = ch.dropQueuedBatches(sessionId);
                 ConsumerBooks b;
                 synchronized (this) {
-                    b = books.get(ch.name);
+                    Live l = find(sessionId);
+                    b = l == null ? null : l.books.get(ch.name);
                 }
                 if (b != null && dropped > 0) {
                     b.problem("too slow: " + dropped + " queued samples were still undelivered when the session ended");
@@ -137,6 +190,8 @@ final class ConsumerDispatcher {
         SessionSummary s;
         List<ConsumerChannel> ending = new ArrayList<>();
         synchronized (this) {
+            Live l = find(sessionId);
+            Map<String, ConsumerBooks> books = l == null ? Map.of() : l.books;
             List<ConsumerAccounting> accounting = new ArrayList<>();
             for (ConsumerBooks b : books.values()) {
                 accounting.add(b.accounting());
@@ -147,8 +202,9 @@ final class ConsumerDispatcher {
                 e.getValue().sessionEnded(s, b != null ? b : new ConsumerBooks(e.getKey()));
                 ending.add(e.getValue());
             }
-            current = null;
-            books.clear();
+            if (l != null) {
+                live.remove(l);
+            }
             rebuildTargets();
         }
         // Whoever ended the session (a one-shot profile, a shell command) reads the consumers'
@@ -163,6 +219,15 @@ final class ConsumerDispatcher {
             }
         }
         return s;
+    }
+
+    /** The ids of the live sessions, oldest first. */
+    synchronized List<Long> liveSessions() {
+        List<Long> out = new ArrayList<>();
+        for (Live l : live) {
+            out.add(l.id());
+        }
+        return out;
     }
 
     /** Stops every delivery thread (component deactivation). */
@@ -187,16 +252,23 @@ final class ConsumerDispatcher {
         }
     }
 
+    private Live find(long sessionId) {
+        for (Live l : live) {
+            if (l.id() == sessionId) {
+                return l;
+            }
+        }
+        return null;
+    }
+
     private void rebuildTargets() {
-        if (current == null) {
-            targets = new Target[0];
-            return;
+        for (Live l : live) {
+            List<Target> list = new ArrayList<>();
+            for (Map.Entry<String, ConsumerBooks> e : l.books.entrySet()) {
+                list.add(new Target(channels.get(e.getKey()), e.getValue()));
+            }
+            l.targets = list.toArray(new Target[0]);
         }
-        List<Target> list = new ArrayList<>();
-        for (Map.Entry<String, ConsumerBooks> e : books.entrySet()) {
-            ConsumerChannel ch = channels.get(e.getKey());
-            list.add(new Target(ch, e.getValue()));
-        }
-        targets = list.toArray(new Target[0]);
+        liveSnapshot = live.toArray(new Live[0]);
     }
 }

@@ -101,6 +101,8 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     private PublishedSession published;
     private volatile SessionSummary lastSummary;
     private boolean oneShotRunning;
+    /** The session of the guests' own profilers during a one-shot profile, or null. */
+    private GuestSession guestSession;
 
     public ProfilerImpl(HostService hostService) {
         this(hostService, DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_CAPACITY, DEFAULT_END_TIMEOUT);
@@ -197,6 +199,13 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         }
         if (p != null) {
             p.endNow("the profiler stopped (its bundle was stopped or updated)");
+        }
+        GuestSession g;
+        synchronized (lock) {
+            g = guestSession;
+        }
+        if (g != null) {
+            g.abort("the profiler stopped (its bundle was stopped or updated)");
         }
         synchronized (lock) {
             endSession("the profiler stopped (its bundle was stopped or updated)");
@@ -814,14 +823,26 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
                         + " is still open; the consumers see one session at a time: wait until it ends, then start "
                         + source);
             }
-            long id = nextSessionId.incrementAndGet();
-            SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
-                    cpuName == null ? "" : cpuName, mhz, counters, domains, false, dictionary);
-            PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos, this::endPublished);
+            PublishedSession p = openChannel(source, hostName, cpuType, cpuName, mhz, counters, domains, dictionary,
+                    false, this::endPublished);
             published = p;
-            dispatcher.sessionStarted(info);
             return p;
         }
+    }
+
+    /**
+     * Starts a published session for every consumer (the path of {@link #open}, and of the guests'
+     * own profilers' session). The caller holds the lock and has checked that it may start.
+     */
+    private PublishedSession openChannel(String source, String hostName, String cpuType, String cpuName, long mhz,
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
+            boolean groundTruth, PublishedSession.Ending ending) {
+        long id = nextSessionId.incrementAndGet();
+        SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
+                cpuName == null ? "" : cpuName, mhz, counters, domains, groundTruth, dictionary);
+        PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos, ending);
+        dispatcher.sessionStarted(info);
+        return p;
     }
 
     /** Ends a published session once: builds its summary under the lock and keeps it as the last one. */
@@ -869,7 +890,8 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         }
         s.collector.close();
         session = null;
-        SessionSummary summary = dispatcher.sessionEnded(consumers -> s.summarize(reason, consumers), endTimeoutNanos);
+        SessionSummary summary = dispatcher.sessionEnded(s.id, consumers -> s.summarize(reason, consumers),
+                endTimeoutNanos);
         lastSummary = summary;
         return summary;
     }
@@ -927,11 +949,23 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
             List<String> images, int callgraph) {
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Guests running a profiler of their own ({@link Host#guestProfilerBuffers}) get one more
+     * session, of source {@value GuestSession#SOURCE}: their rings are restarted when sampling
+     * starts, drained on every progress report and at the end, and the session ends with its own
+     * books before the Xenoprof steps end the profile. With {@code systemWide} the summary returned
+     * is Xenoprof's (the guests' session still reaches the consumers); without it no Xenoprof step
+     * is taken, the host only runs, and the summary returned is the guests' session's.
+     */
     @Override
     public SessionSummary profile(ProfileRequest request, ProgressListener progress) throws ProfileException {
         Host host;
-        Plan plan;
-        Session s;
+        Plan plan = null;
+        Session s = null;
+        GuestSession guests;
+        boolean systemWide = request.systemWide();
         synchronized (lock) {
             if (oneShotRunning) {
                 throw new ProfileException("A one-shot profile is already running; wait for it to finish.");
@@ -964,45 +998,34 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
                         + " opcontrol, or a domain paused when the last profile ended). Finish it first: opcontrol"
                         + " --shutdown as each domU (unpaused), then as the primary.");
             }
-            plan = plan(host, request);
-            List<String> args = new ArrayList<>();
-            args.add("--start-daemon");
-            for (String e : request.events()) {
-                args.add("--event=" + e);
+            if (!systemWide) {
+                guests = openGuestsOnly(host, request);
+                oneShotRunning = true;
+            } else {
+                plan = plan(host, request);
+                s = startSystemWide(host, request, plan);
+                guests = openGuestsAlongside(host, s);
+                oneShotRunning = true;
             }
-            args.add("--active-domains=" + join(plan.active()));
-            if (!plan.passive().isEmpty()) {
-                args.add("--passive-domains=" + join(plan.passive()));
-                if (!plan.images().isEmpty()) {
-                    args.add("--passive-images=" + String.join(",", plan.images()));
-                }
-            }
-            if (plan.callgraph() > 0) {
-                args.add("--callgraph=" + plan.callgraph());
-            }
-            expectOk(run(host, plan.dom0(), args), "setting up the primary, domain " + plan.dom0());
-            List<Integer> started = new ArrayList<>();
-            for (int d : plan.others()) {
-                OpcontrolResult r = run(host, d, List.of("--start-daemon"));
-                if (!r.ok()) {
-                    teardown(host, plan.dom0(), started);
-                    throw new ProfileException("Setting up domain " + d + " failed:" + System.lineSeparator() + r.output());
-                }
-                started.add(d);
-            }
-            OpcontrolResult r = run(host, plan.dom0(), List.of("--start"));
-            if (!r.ok()) {
-                teardown(host, plan.dom0(), started);
-                throw new ProfileException("Starting the profile failed:" + System.lineSeparator() + r.output());
-            }
-            s = session;
-            oneShotRunning = true;
         }
+        ProgressListener told = progress == null ? ProgressListener.NONE : progress;
+        GuestSession g = guests;
+        ProgressListener listener = g == null ? told : (done, total, samples) -> {
+            g.drain();
+            told.progress(done, total, samples);
+        };
         try {
-            host.run(request.micros(), progress == null ? ProgressListener.NONE : progress);
+            host.run(request.micros(), listener);
         } catch (HostStoppedException e) {
             synchronized (lock) {
                 oneShotRunning = false;
+                SessionSummary guestSummary = closeGuests(guests, e.getMessage());
+                if (!systemWide) {
+                    if (boundHost == host) {
+                        forgetDaemons();
+                    }
+                    return guestSummary;
+                }
                 if (session == s) {
                     endSession(e.getMessage());
                 }
@@ -1019,52 +1042,221 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         } catch (RuntimeException e) {
             synchronized (lock) {
                 oneShotRunning = false;
-                teardown(host, plan.dom0(), plan.others());
+                closeGuests(guests, "the simulation failed: " + e);
+                if (systemWide) {
+                    teardown(host, plan.dom0(), plan.others());
+                }
             }
             throw new ProfileException("The simulation failed while profiling: " + e
                     + ". The session was shut down; this is a defect of the hypervisor bundle.");
         }
         synchronized (lock) {
             oneShotRunning = false;
-            checkDomains(host);
-            // Every step is taken even when one fails, so no daemon is left running.
-            List<OpcontrolResult> failed = new ArrayList<>();
-            if (session == s && !gone(host, plan.dom0())) {
-                OpcontrolResult stop = run(host, plan.dom0(), List.of("--stop"));
-                if (!stop.ok()) {
-                    failed.add(stop);
-                }
+            SessionSummary guestSummary = closeGuests(guests, SessionSummary.COMPLETED);
+            if (!systemWide) {
+                return guestSummary;
             }
-            // Documented order: the domUs' daemons end before the primary's. A destroyed domain's daemon
-            // ended with it; a paused one cannot run its shutdown (the session notes say so).
-            for (int d : plan.others()) {
-                if (domainState(host, d) != DomainState.RUNNING) {
-                    continue;
-                }
-                OpcontrolResult r = run(host, d, List.of("--shutdown"));
-                if (!r.ok()) {
-                    failed.add(r);
-                }
+            return endSystemWide(host, plan, s);
+        }
+    }
+
+    /** The Xenoprof steps of a one-shot profile up to {@code --start}; returns its session. Lock held. */
+    private Session startSystemWide(Host host, ProfileRequest request, Plan plan) throws ProfileException {
+        List<String> args = new ArrayList<>();
+        args.add("--start-daemon");
+        for (String e : request.events()) {
+            args.add("--event=" + e);
+        }
+        args.add("--active-domains=" + join(plan.active()));
+        if (!plan.passive().isEmpty()) {
+            args.add("--passive-domains=" + join(plan.passive()));
+            if (!plan.images().isEmpty()) {
+                args.add("--passive-images=" + String.join(",", plan.images()));
             }
-            if (!gone(host, plan.dom0())) {
-                OpcontrolResult last = run(host, plan.dom0(), List.of("--shutdown"));
-                if (!last.ok()) {
-                    failed.add(last);
-                }
+        }
+        if (plan.callgraph() > 0) {
+            args.add("--callgraph=" + plan.callgraph());
+        }
+        expectOk(run(host, plan.dom0(), args), "setting up the primary, domain " + plan.dom0());
+        List<Integer> started = new ArrayList<>();
+        for (int d : plan.others()) {
+            OpcontrolResult r = run(host, d, List.of("--start-daemon"));
+            if (!r.ok()) {
+                teardown(host, plan.dom0(), started);
+                throw new ProfileException("Setting up domain " + d + " failed:" + System.lineSeparator() + r.output());
             }
-            if (!failed.isEmpty()) {
-                StringBuilder b = new StringBuilder("The one-shot profile ran, but ending it failed:");
-                for (OpcontrolResult r : failed) {
-                    b.append(System.lineSeparator()).append(r.output());
-                }
-                throw new ProfileException(b.toString());
+            started.add(d);
+        }
+        OpcontrolResult r = run(host, plan.dom0(), List.of("--start"));
+        if (!r.ok()) {
+            teardown(host, plan.dom0(), started);
+            throw new ProfileException("Starting the profile failed:" + System.lineSeparator() + r.output());
+        }
+        return session;
+    }
+
+    /** The Xenoprof steps that end a one-shot profile after its run; returns its summary. Lock held. */
+    private SessionSummary endSystemWide(Host host, Plan plan, Session s) throws ProfileException {
+        checkDomains(host);
+        // Every step is taken even when one fails, so no daemon is left running.
+        List<OpcontrolResult> failed = new ArrayList<>();
+        if (session == s && !gone(host, plan.dom0())) {
+            OpcontrolResult stop = run(host, plan.dom0(), List.of("--stop"));
+            if (!stop.ok()) {
+                failed.add(stop);
             }
-            SessionSummary summary = s == null ? null : s.summary();
-            if (summary == null) {
-                throw new ProfileException("The session ended without a summary; see opcontrol --status as domain "
-                        + plan.dom0() + ".");
+        }
+        // Documented order: the domUs' daemons end before the primary's. A destroyed domain's daemon
+        // ended with it; a paused one cannot run its shutdown (the session notes say so).
+        for (int d : plan.others()) {
+            if (domainState(host, d) != DomainState.RUNNING) {
+                continue;
             }
-            return summary;
+            OpcontrolResult r = run(host, d, List.of("--shutdown"));
+            if (!r.ok()) {
+                failed.add(r);
+            }
+        }
+        if (!gone(host, plan.dom0())) {
+            OpcontrolResult last = run(host, plan.dom0(), List.of("--shutdown"));
+            if (!last.ok()) {
+                failed.add(last);
+            }
+        }
+        if (!failed.isEmpty()) {
+            StringBuilder b = new StringBuilder("The one-shot profile ran, but ending it failed:");
+            for (OpcontrolResult r : failed) {
+                b.append(System.lineSeparator()).append(r.output());
+            }
+            throw new ProfileException(b.toString());
+        }
+        SessionSummary summary = s == null ? null : s.summary();
+        if (summary == null) {
+            throw new ProfileException("The session ended without a summary; see opcontrol --status as domain "
+                    + plan.dom0() + ".");
+        }
+        return summary;
+    }
+
+    /**
+     * {@code systemWide=false}: a new ground-truth interval, the guests' rings restarted, and their
+     * session opened; no Xenoprof step. Lock held.
+     *
+     * @throws ProfileException when no guest runs a profiler of its own
+     */
+    private GuestSession openGuestsOnly(Host host, ProfileRequest request) throws ProfileException {
+        host.resetGroundTruth();
+        List<String> notes = new ArrayList<>();
+        if (!request.events().isEmpty() || !request.activeDomains().isEmpty() || !request.passiveDomains().isEmpty()
+                || !request.passiveImages().isEmpty() || request.callgraphDepth() > 0) {
+            notes.add("the request's events, domain lists and call-graph depth configure Xenoprof, which this"
+                    + " profile did not run (systemWide=false): each guest's profiler counts what it programmed");
+        }
+        GuestSession g = openGuestSession(host, true, notes);
+        if (g == null) {
+            String policy = policyOf(host);
+            if ("systemwide".equals(policy)) {
+                throw new ProfileException("Host " + host.name() + " runs the counter-virtualization policy"
+                        + " 'systemwide': Xenoprof owns the PMU and guests have none, so no guest can run a profiler of"
+                        + " its own and a profile without system-wide profiling (systemWide=false) has nothing to"
+                        + " read. Profile system-wide (Xenoprof, dom0 as primary), or load a scenario whose vpmu.policy"
+                        + " gives guests their PMU and has 'profiler' lines for the guests that should profile"
+                        + " themselves.");
+            }
+            throw new ProfileException("Host " + host.name() + "'s policy " + (policy == null ? "" : "'" + policy
+                    + "' ") + "gives guests the PMU, but no guest runs a profiler of its own, so a profile without"
+                    + " system-wide profiling (systemWide=false) has nothing to read. Add 'profiler' lines to the"
+                    + " scenario for the guests that should profile themselves, or profile system-wide (Xenoprof,"
+                    + " dom0 as primary).");
+        }
+        return g;
+    }
+
+    /**
+     * {@code systemWide=true}, after {@code --start} (the ground truth restarted): the guests' own
+     * profilers' session, if any guest runs one. A failure to read them is noted in the Xenoprof
+     * session and the profile goes on without them. Lock held.
+     */
+    private GuestSession openGuestsAlongside(Host host, Session s) {
+        try {
+            return openGuestSession(host, false, List.of());
+        } catch (RuntimeException e) {
+            if (s != null) {
+                s.note("guest-profilers", "the guests' own profilers could not be read (" + e + "); this profile"
+                        + " has Xenoprof's samples only. This is a defect of the hypervisor bundle.");
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Restarts the guests' rings and, when some guest runs a profiler, opens their session through
+     * the publisher path. Lock held.
+     *
+     * @param main whether the session is the profile's result (its summary becomes the last one)
+     * @return the session, or null when no guest runs a profiler of its own
+     */
+    private GuestSession openGuestSession(Host host, boolean main, List<String> notes) {
+        host.restartGuestProfilerBuffers();
+        List<GuestSession.Guest> found = GuestSession.find(host);
+        if (found.isEmpty()) {
+            return null;
+        }
+        List<String> opening = new ArrayList<>(notes);
+        List<CounterConfig> counters = GuestSession.union(found, opening);
+        SessionDictionaryImpl dictionary = new SessionDictionaryImpl();
+        PmuModel model = host.model();
+        PublishedSession channel = openChannel(GuestSession.SOURCE, host.name(), model == null ? null
+                : model.cpuType(), model == null ? null : model.displayName(), host.mhz(), counters,
+                GuestSession.domains(found), dictionary, true, (p, summarize) -> endGuests(p, summarize, main));
+        GuestSession g;
+        try {
+            g = new GuestSession(host, found, channel, dictionary, symbolTables, batchSize, opening);
+        } catch (RuntimeException e) {
+            channel.endNow("the guests' own profilers could not be read: " + e);
+            throw e;
+        }
+        guestSession = g;
+        return g;
+    }
+
+    /** Ends the guests' session once; its summary becomes the last one when it is the profile's result. */
+    private SessionSummary endGuests(PublishedSession p, java.util.function.Supplier<SessionSummary> summarize,
+            boolean main) {
+        synchronized (lock) {
+            SessionSummary done = p.summary();
+            if (done != null) {
+                return done;
+            }
+            SessionSummary s = summarize.get();
+            GuestSession g = guestSession;
+            if (g != null && g.channel() == p) {
+                guestSession = null;
+            }
+            if (main) {
+                lastSummary = s;
+            }
+            return s;
+        }
+    }
+
+    /** Closes the guests' session (null: none); a failure ends it with what was published. Lock held. */
+    private static SessionSummary closeGuests(GuestSession g, String reason) {
+        if (g == null) {
+            return null;
+        }
+        try {
+            return g.close(reason == null || reason.isBlank() ? SessionSummary.COMPLETED : reason);
+        } catch (RuntimeException e) {
+            return g.abort("ending the guests' own profilers' session failed (" + e + "); " + reason);
+        }
+    }
+
+    private static String policyOf(Host host) {
+        try {
+            return host.policy();
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

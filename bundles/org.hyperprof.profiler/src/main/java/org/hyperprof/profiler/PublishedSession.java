@@ -7,6 +7,8 @@ import java.util.Objects;
 
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.BufferAccounting;
+import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
 
@@ -94,7 +96,30 @@ final class PublishedSession implements SessionPublisher.Channel {
                     + published + " to the consumers");
         }
         String reason = endReason == null || endReason.isBlank() ? SessionSummary.COMPLETED : endReason;
-        return end(accounting, books, lines, reason);
+        return end(accounting, List.of(), null, 0, books, lines, reason);
+    }
+
+    /**
+     * Ends a session the profiler feeds itself (the guests' own profilers): as {@link #close}, with
+     * each buffer's books, the ground truth and the simulated cycles the summary reports.
+     */
+    SessionSummary close(Accounting accounting, List<BufferAccounting> buffers, GroundTruth truth, long cycles,
+            Map<String, Long> counters, List<String> notes, String endReason) {
+        Objects.requireNonNull(accounting, "accounting");
+        SessionSummary s = summary;
+        if (s != null) {
+            return s;
+        }
+        List<String> lines = new ArrayList<>(notes);
+        if (!accounting.balanced()) {
+            lines.add("the source's books do not balance: " + accounting.line());
+        }
+        if (accounting.delivered() != published) {
+            lines.add("the source counts " + accounting.delivered() + " samples delivered but published "
+                    + published + " to the consumers");
+        }
+        String reason = endReason == null || endReason.isBlank() ? SessionSummary.COMPLETED : endReason;
+        return end(accounting, buffers, truth, cycles, counters, lines, reason);
     }
 
     /** Ends the session from the profiler's side (it is stopping): the books are what was published. */
@@ -103,15 +128,15 @@ final class PublishedSession implements SessionPublisher.Channel {
         if (s != null) {
             return s;
         }
-        return end(new Accounting(published, published, 0, 0, 0), Map.of(),
+        return end(new Accounting(published, published, 0, 0, 0), List.of(), null, 0, Map.of(),
                 List.of("the profiler ended the session before " + source + " closed it: " + reason), reason);
     }
 
-    private SessionSummary end(Accounting accounting, Map<String, Long> counters, List<String> notes,
-            String reason) {
+    private SessionSummary end(Accounting accounting, List<BufferAccounting> buffers, GroundTruth truth,
+            long cycles, Map<String, Long> counters, List<String> notes, String reason) {
         return ending.end(this, () -> {
-            SessionSummary made = dispatcher.sessionEnded(consumers -> new SessionSummary(id, accounting, List.of(),
-                    consumers, null, null, 0, reason, counters, notes), endTimeoutNanos);
+            SessionSummary made = dispatcher.sessionEnded(id, consumers -> new SessionSummary(id, accounting,
+                    buffers, consumers, null, truth, cycles, reason, counters, notes), endTimeoutNanos);
             summary = made;
             return made;
         });

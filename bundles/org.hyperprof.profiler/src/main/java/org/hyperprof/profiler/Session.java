@@ -166,7 +166,7 @@ final class Session implements DomainView.ProblemLog {
         this.startCounters = counters(host);
     }
 
-    private static Map<String, Long> counters(Host host) {
+    static Map<String, Long> counters(Host host) {
         try {
             Map<String, Long> c = host.counters();
             return c == null ? Map.of() : new TreeMap<>(c);
@@ -420,7 +420,11 @@ final class Session implements DomainView.ProblemLog {
      * as they read at the end.
      */
     Map<String, Long> hostCounters() {
-        Map<String, Long> end = counters(host);
+        return counterDelta(startCounters, counters(host));
+    }
+
+    /** The host's counters from {@code startCounters} to {@code end}, as {@link #hostCounters()} reports them. */
+    static Map<String, Long> counterDelta(Map<String, Long> startCounters, Map<String, Long> end) {
         Map<String, Long> out = new TreeMap<>();
         for (Map.Entry<String, Long> e : end.entrySet()) {
             long v = e.getValue() == null ? 0 : e.getValue();

@@ -232,4 +232,29 @@ class DispatchTest {
         assertNotNull(slowToFinish.summary, "sessionEnded was handled before the end returned");
         assertEquals(s.sessionId(), slowToFinish.summary.sessionId());
     }
+    @Test
+    void twoLiveSessionsKeepTheirOwnBooksAndEndOneAtATime() throws Exception {
+        SessionInfo other = new SessionInfo(8, "guest profiler", "h", "i386/p6", "PIII", 2800, List.of(),
+                Map.of(2, "domU-pv"), true, new SessionDictionaryImpl());
+        GuestProfilerTest.Sessions c = new GuestProfilerTest.Sessions();
+        dispatcher.add("c", c);
+        dispatcher.sessionStarted(info);
+        dispatcher.sessionStarted(other);
+        dispatcher.publish(batch(3));
+        dispatcher.publish(new SampleBatch(8, 2, new int[2], new int[2], new byte[2], new byte[2], new long[2],
+                new int[2], new int[2], new int[3], new long[0], new int[0], new int[0]));
+        dispatcher.publish(new SampleBatch(99, 5, new int[5], new int[5], new byte[5], new byte[5], new long[5],
+                new int[5], new int[5], new int[6], new long[0], new int[0], new int[0]));
+        SessionSummary eight = dispatcher.sessionEnded(8, b -> new SessionSummary(8, Accounting.ZERO, List.of(), b,
+                null, null, 0, SessionSummary.COMPLETED), 5 * SECOND);
+        assertEquals(List.of(7L), dispatcher.liveSessions(), "session 7 goes on");
+        dispatcher.publish(batch(4));
+        SessionSummary seven = end(5 * SECOND);
+        assertEquals(2, books(eight, "c").received());
+        assertEquals(7, books(seven, "c").received());
+        assertEquals(2, c.batches.get(8L).stream().mapToInt(b -> b.size).sum());
+        assertEquals(7, c.batches.get(7L).stream().mapToInt(b -> b.size).sum(), "no batch of session 99 (not live)");
+        assertEquals(List.of("started simulator", "started guest profiler", "ended guest profiler",
+                "ended simulator"), c.events);
+    }
 }

@@ -18,6 +18,7 @@ import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
@@ -52,6 +53,15 @@ final class FakeHost implements Host {
     String stopReason;
     final Map<Integer, DomainState> states = new HashMap<>();
     final Map<String, Long> counters = new TreeMap<>();
+    /** The counter-virtualization policy the host reports. */
+    String policy = "systemwide";
+    /** Guests' own profilers: one ring per vCPU, and the counters they programmed. */
+    final Map<Integer, List<FakeSharedBuffer>> guestRings = new TreeMap<>();
+    final Map<Integer, List<CounterConfig>> guestCounters = new TreeMap<>();
+    int guestRestarts;
+    long guestEntriesDiscarded;
+    /** The progress listener of the run under way, so that a workload can report progress mid-run. */
+    ProgressListener progress = ProgressListener.NONE;
 
     FakeHost() {
         this("xen:1000 100 do_grant_table_op\n1100 100 evtchn_send\n", "kallsyms");
@@ -176,7 +186,43 @@ final class FakeHost implements Host {
 
     @Override
     public String policy() {
-        return "systemwide";
+        return policy;
+    }
+
+    /** Domain {@code domid} runs a profiler of its own: one ring of {@code ringSize} slots per vCPU. */
+    List<FakeSharedBuffer> guestProfiler(int domid, int ringSize, CounterConfig... programmed) {
+        List<FakeSharedBuffer> rings = new ArrayList<>();
+        for (int v = 0; v < domain(domid).vcpus(); v++) {
+            rings.add(new FakeSharedBuffer(v, ringSize));
+        }
+        guestRings.put(domid, rings);
+        guestCounters.put(domid, List.of(programmed));
+        return rings;
+    }
+
+    /** A counter a guest programmed: number {@code n} counting {@code event} every {@code count}. */
+    CounterConfig counter(int n, String event, long count) {
+        return new CounterConfig(n, model.events().find(event).orElseThrow(), count, 0, true, true);
+    }
+
+    @Override
+    public List<org.hyperprof.api.xenoprof.SharedBuffer> guestProfilerBuffers(int domid) {
+        return List.copyOf(guestRings.getOrDefault(domid, List.of()));
+    }
+
+    @Override
+    public List<CounterConfig> guestProfilerCounters(int domid) {
+        return guestCounters.getOrDefault(domid, List.of());
+    }
+
+    @Override
+    public void restartGuestProfilerBuffers() {
+        guestRestarts++;
+        for (List<FakeSharedBuffer> rings : guestRings.values()) {
+            for (FakeSharedBuffer r : rings) {
+                guestEntriesDiscarded += r.discard();
+            }
+        }
     }
 
     @Override
@@ -252,7 +298,12 @@ final class FakeHost implements Host {
         if (stopReason != null) {
             throw new HostStoppedException(stopReason);
         }
-        workload.run(this, micros);
+        this.progress = progress;
+        try {
+            workload.run(this, micros);
+        } finally {
+            this.progress = ProgressListener.NONE;
+        }
         cycles += micros * mhz();
         progress.progress(micros, micros, 0);
         return 0;

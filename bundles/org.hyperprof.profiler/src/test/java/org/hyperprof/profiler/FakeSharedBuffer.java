@@ -64,6 +64,13 @@ final class FakeSharedBuffer implements SharedBuffer {
         }
     }
 
+    /** The host restarts a guest profiler's ring: what it held is discarded. Returns how many entries. */
+    int discard() {
+        int n = head >= tail ? head - tail : size - tail + head;
+        tail = head;
+        return n;
+    }
+
     /** Places both indices (as if this many entries had been written and read before). */
     void position(int index) {
         head = index;
