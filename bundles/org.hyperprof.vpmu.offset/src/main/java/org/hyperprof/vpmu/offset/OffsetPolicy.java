@@ -1,0 +1,50 @@
+package org.hyperprof.vpmu.offset;
+
+import java.util.Objects;
+
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Perfctr-Xen's counter offsetting: no whole-context save and restore. Each guest vCPU has logical
+ * counters, value = sum + (raw now - start). At switch-out the policy reads the counters the vCPU
+ * uses and folds them into its sums; at switch-in it rewrites event selects only where they differ
+ * from what the hardware holds, and at the last hypervisor exit before the guest resumes it takes
+ * the start values (sampling counters are written with their logical value so they overflow on
+ * time), keeping the switch path's events out of the guest's counts.
+ */
+@Component(service = CounterVirtualizationPolicy.class,
+        property = CounterVirtualizationPolicy.NAME + "=" + OffsetPolicy.POLICY_NAME)
+public final class OffsetPolicy implements CounterVirtualizationPolicy {
+
+    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
+    public static final String POLICY_NAME = "offset";
+
+    /** Needs no collaborators; DS and plain Java use this constructor. */
+    public OffsetPolicy() {
+    }
+
+    @Override
+    public String name() {
+        return POLICY_NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Perfctr-Xen counter offsetting: per-vCPU logical counters (sum + raw - start), reads at switch-out,"
+                + " event selects rewritten only when they change, the switch path's events left out of guest counts";
+    }
+
+    @Override
+    public PolicySession open(PolicyHost host) {
+        Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
+        return new OffsetSession(host);
+    }
+
+    @Override
+    public String toString() {
+        return "OffsetPolicy[" + POLICY_NAME + "]";
+    }
+}

@@ -1,0 +1,572 @@
+package org.hyperprof.vpmu.offset;
+
+import java.util.Arrays;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.vpmu.OverflowRoute;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+
+/**
+ * The offset policy on one host.
+ *
+ * <h2>State</h2>
+ * Per guest vCPU (a slot numbered on first sight): the logical value of each counter ({@code sum},
+ * held in the model's counter width with the model's write semantics, e.g. a P6 {@code -count}
+ * preload reads back sign-extended to 40 bits), and the guest's control and interrupt registers as
+ * it wrote them (virtual). Per physical CPU: the vCPU loaded there, whether its counters are armed
+ * (start values taken), the {@code start} of each counter, and a shadow of the control and
+ * interrupt registers the policy last wrote (it is the only writer, so the shadow is what the
+ * hardware holds, read once at open).
+ *
+ * <h2>Which counters a vCPU uses</h2>
+ * When the model pairs control {@code i} with counter {@code i} (as many controls as counters: P6,
+ * AMD), counter {@code i} is used while control {@code i} differs from its power-on value, and it
+ * samples when that select has the x86 INT bit (20). Otherwise every counter is used while any
+ * control differs from power-on, and every used counter is treated as sampling (written, which is
+ * always exact about overflow timing).
+ *
+ * <h2>Switch</h2>
+ * Switch-out: read each used counter of the armed vCPU and fold {@code raw - start} into its sum
+ * (reads only, charged to {@code vpmu_save}). Switch-in of a vCPU that has set its counters up:
+ * write the control and interrupt registers that differ from the shadow ({@code reprogram.skipped}
+ * when none does). The counter part waits for the first {@link #hypervisorExit}: sampling counters
+ * are written with their logical value, the others are read for {@code start}. Those accesses are
+ * charged to {@code vpmu_load} at the switch already, because work charged from a hook runs right
+ * after it, and charged at the exit it would run after the start values were taken and count into
+ * the guest. They are counted under {@code switch.accesses} when made. Events the counters count
+ * between the fold and the start read on this CPU (the switch path, the policy's own accesses, the
+ * next vCPU's hypervisor work before it resumes) are excluded from every guest and, where measured
+ * (non-sampling counters whose raw value was read at the fold of the same switch), reported as
+ * {@code cycles.subtracted} (in events of the counters' own events; cycles for a cycles counter).
+ * Switch-in of the idle vCPU or of a vCPU that counts nothing: selects that could interrupt (INT)
+ * are written back to power-on, so no stray interrupt reaches a vCPU that does not sample; other
+ * selects are left as they are (their counts belong to no one) so a later vCPU with the same events
+ * skips reprogramming.
+ *
+ * <h2>Known limit (real hardware)</h2>
+ * A sampling counter is armed by a write; on P6 a write sign-extends bit 31 into bits 39:32, so a
+ * logical value whose bits 39:31 disagree overflows on the hardware at another moment than the
+ * logical counter would. Guest reads stay exact (they come from sum + raw - start).
+ *
+ * <p>No hook allocates (the first sight of a new vCPU grows the slot arrays). Hooks run on the
+ * simulation thread; statistics are volatile and may be read from any thread.
+ */
+final class OffsetSession implements PolicySession {
+    /** x86 event select: raise a PMI when the counter wraps. */
+    private static final long X86_EVTSEL_INT = 1L << 20;
+    private static final String SAVE = "vpmu_save";
+    private static final String LOAD = "vpmu_load";
+    private static final String RDMSR = "vpmu_do_rdmsr";
+    private static final String WRMSR = "vpmu_do_wrmsr";
+    private static final String INTERRUPT = "vpmu_do_interrupt";
+
+    private final PolicyHost host;
+    private final int pcpus;
+    private final PhysicalPmu[] pmus;
+    /** A register file of the model attached to no CPU: applies the model's write semantics, costs nothing. */
+    private final PhysicalPmu scratch;
+    private final int[] counterRegs;
+    private final int[] controlRegs;
+    private final int[] interruptRegs;
+    private final int nc;
+    private final int nk;
+    private final int ni;
+    private final boolean paired;
+    /** The INT bit of a paired select, or 0 when the policy cannot tell (every used counter samples). */
+    private final long intBit;
+    private final long mask;
+    private final long[] powerOnControl;
+    private final long[] powerOnInterrupt;
+    private final long[] powerOnCounter;
+    private final long costRead;
+    private final long costWrite;
+    private final long costInject;
+
+    // Per physical CPU.
+    private final int[] loaded;
+    private final boolean[] armed;
+    private final long[] start;
+    private final long[] hwControl;
+    private final long[] hwInterrupt;
+    private final long[] lastRaw;
+    private final boolean[] lastRawKnown;
+
+    // Per vCPU slot.
+    private final VcpuSlots slots = new VcpuSlots();
+    private long[] sum;
+    private long[] vControl;
+    private long[] vInterrupt;
+    private int capacity;
+
+    private volatile boolean closed;
+    private volatile long switches;
+    private volatile long switchAccesses;
+    private volatile long guestAccesses;
+    private volatile long refused;
+    private volatile long injected;
+    private volatile long notGuest;
+    private volatile long skipped;
+    private volatile long subtracted;
+
+    OffsetSession(PolicyHost host) {
+        this.host = host;
+        this.pcpus = host.pcpuCount();
+        this.pmus = new PhysicalPmu[pcpus];
+        for (int p = 0; p < pcpus; p++) {
+            pmus[p] = host.pmu(p);
+        }
+        this.scratch = host.newPmuContext();
+        // Copies: models may hand out their own arrays or build new ones on each call.
+        this.counterRegs = scratch.counterRegisters().clone();
+        this.controlRegs = scratch.controlRegisters().clone();
+        this.interruptRegs = scratch.interruptRegisters().clone();
+        this.nc = counterRegs.length;
+        this.nk = controlRegs.length;
+        this.ni = interruptRegs.length;
+        if (nc > 64) {
+            throw new IllegalArgumentException("the " + host.model().cpuType() + " model has " + nc
+                    + " counters; the offset policy handles at most 64 per CPU");
+        }
+        this.paired = nk == nc;
+        String cpuType = host.model().cpuType();
+        boolean x86 = cpuType.startsWith("i386/") || cpuType.startsWith("x86-64/");
+        this.intBit = paired && x86 ? X86_EVTSEL_INT : 0;
+        int width = host.model().counterWidth();
+        this.mask = width >= 64 ? -1L : (1L << width) - 1;
+        this.powerOnControl = readAll(scratch, controlRegs);
+        this.powerOnInterrupt = readAll(scratch, interruptRegs);
+        this.powerOnCounter = readAll(scratch, counterRegs);
+        this.costRead = host.cost(PolicyHost.COST_PMU_READ);
+        this.costWrite = host.cost(PolicyHost.COST_PMU_WRITE);
+        this.costInject = host.cost(PolicyHost.COST_INJECT);
+        this.loaded = new int[pcpus];
+        Arrays.fill(loaded, -1);
+        this.armed = new boolean[pcpus];
+        this.start = new long[pcpus * nc];
+        this.hwControl = new long[pcpus * nk];
+        this.hwInterrupt = new long[pcpus * ni];
+        for (int p = 0; p < pcpus; p++) {
+            for (int k = 0; k < nk; k++) {
+                hwControl[p * nk + k] = pmus[p].read(controlRegs[k]);
+            }
+            for (int j = 0; j < ni; j++) {
+                hwInterrupt[p * ni + j] = pmus[p].read(interruptRegs[j]);
+            }
+        }
+        this.lastRaw = new long[pcpus * nc];
+        this.lastRawKnown = new boolean[pcpus * nc];
+        this.sum = new long[0];
+        this.vControl = new long[0];
+        this.vInterrupt = new long[0];
+    }
+
+    private static long[] readAll(PhysicalPmu pmu, int[] registers) {
+        long[] values = new long[registers.length];
+        for (int r = 0; r < registers.length; r++) {
+            values[r] = pmu.read(registers[r]);
+        }
+        return values;
+    }
+
+    // ------------------------------------------------------------------ hooks
+
+    @Override
+    public void vcpuSwitch(int pcpu, int prevDomid, int prevVcpu, int nextDomid, int nextVcpu) {
+        check(pcpu);
+        int next = nextDomid < 0 ? -1 : slotOf(nextDomid, nextVcpu);
+        switches++;
+        for (int i = 0; i < nc; i++) {
+            lastRawKnown[pcpu * nc + i] = false;
+        }
+        long accesses = 0;
+        // Switch-out: fold what the outgoing vCPU counted into its sums.
+        int prev = loaded[pcpu];
+        if (prev >= 0 && armed[pcpu]) {
+            int reads = 0;
+            for (int i = 0; i < nc; i++) {
+                if (uses(prev, i)) {
+                    fold(pcpu, prev, i);
+                    reads++;
+                }
+            }
+            accesses += reads;
+            host.chargeHypervisor(pcpu, reads * costRead, SAVE);
+        }
+        loaded[pcpu] = -1;
+        armed[pcpu] = false;
+        // Switch-in.
+        if (next >= 0 && controlsSet(next)) {
+            int writes = program(pcpu, next);
+            if (writes == 0) {
+                skipped++;
+            }
+            accesses += writes;
+            // The counter part happens at the first exit; its cost is booked now (see the class comment).
+            long deferred = 0;
+            for (int i = 0; i < nc; i++) {
+                if (uses(next, i)) {
+                    deferred += samples(next, i) ? costWrite : costRead;
+                }
+            }
+            host.chargeHypervisor(pcpu, writes * costWrite + deferred, LOAD);
+        } else {
+            int writes = quietSampling(pcpu);
+            accesses += writes;
+            host.chargeHypervisor(pcpu, writes * costWrite, SAVE);
+        }
+        loaded[pcpu] = next;
+        switchAccesses += accesses;
+    }
+
+    @Override
+    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+        // Counting goes on while the hypervisor works for the guest; nothing to do.
+    }
+
+    @Override
+    public void hypervisorExit(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+        int s = loaded[pcpu];
+        if (s < 0 || armed[pcpu] || slots.domid(s) != domid || slots.vcpu(s) != vcpu) {
+            return;
+        }
+        // The last thing before the guest resumes: take the start values.
+        long accesses = 0;
+        for (int i = 0; i < nc; i++) {
+            if (uses(s, i)) {
+                arm(pcpu, s, i, true);
+                accesses++;
+            }
+        }
+        armed[pcpu] = true;
+        for (int i = 0; i < nc; i++) {
+            lastRawKnown[pcpu * nc + i] = false; // raw values of the switch are history once the guest runs
+        }
+        switchAccesses += accesses;
+    }
+
+    @Override
+    public long guestRead(int pcpu, int domid, int vcpu, int register) {
+        check(pcpu);
+        int s = slotOf(domid, vcpu);
+        guestAccesses++;
+        int i = indexOf(counterRegs, register);
+        if (i >= 0) {
+            if (live(pcpu, s) && uses(s, i)) {
+                long raw = pmus[pcpu].read(register);
+                host.chargeHypervisor(pcpu, costRead, RDMSR);
+                return (sum[s * nc + i] + raw - start[pcpu * nc + i]) & mask;
+            }
+            return sum[s * nc + i];
+        }
+        int k = indexOf(controlRegs, register);
+        if (k >= 0) {
+            return vControl[s * nk + k];
+        }
+        int j = indexOf(interruptRegs, register);
+        if (j >= 0) {
+            return vInterrupt[s * ni + j];
+        }
+        return scratch.read(register); // throws the model's "no such register" error
+    }
+
+    @Override
+    public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+        check(pcpu);
+        int s = slotOf(domid, vcpu);
+        guestAccesses++;
+        if (host.xenoprofOwnsPmu()) {
+            refused++;
+            return false;
+        }
+        boolean live = live(pcpu, s);
+        int i = indexOf(counterRegs, register);
+        if (i >= 0) {
+            sum[s * nc + i] = semantic(register, value);
+            if (live && uses(s, i)) {
+                arm(pcpu, s, i, false);
+                host.chargeHypervisor(pcpu, samples(s, i) ? costWrite : costRead, WRMSR);
+            }
+            return true;
+        }
+        int k = indexOf(controlRegs, register);
+        if (k >= 0) {
+            writeControl(pcpu, s, k, semantic(register, value), live);
+            return true;
+        }
+        int j = indexOf(interruptRegs, register);
+        if (j >= 0) {
+            long stored = semantic(register, value);
+            vInterrupt[s * ni + j] = stored;
+            if (loaded[pcpu] == s && hwInterrupt[pcpu * ni + j] != stored) {
+                pmus[pcpu].write(register, stored);
+                hwInterrupt[pcpu * ni + j] = stored;
+                host.chargeHypervisor(pcpu, costWrite, WRMSR);
+            }
+            return true;
+        }
+        scratch.write(register, value); // throws the model's "no such register" error
+        return true;
+    }
+
+    @Override
+    public String refusal(int domid, int vcpu, int register) {
+        return "Xenoprof holds the PMU (a system-wide profiling session is active) and the offset policy cannot share"
+                + " it: the write is dropped as Xen's vPMU drops it; stop the Xenoprof session, or load the host with"
+                + " vpmu.policy=partitioned to profile the guest next to Xenoprof";
+    }
+
+    @Override
+    public boolean guestsSeePmu() {
+        checkOpen();
+        return true;
+    }
+
+    /** Injects into the vCPU armed here when it has a sampling counter; otherwise leaves the interrupt to Xenoprof. */
+    @Override
+    public boolean pmuInterrupt(int pcpu, int domid, int vcpu, CpuMode mode) {
+        check(pcpu);
+        int s = loaded[pcpu];
+        if (s >= 0 && armed[pcpu] && !host.xenoprofOwnsPmu()) {
+            for (int i = 0; i < nc; i++) {
+                if (uses(s, i) && samples(s, i)) {
+                    host.injectVirtualInterrupt(slots.domid(s), slots.vcpu(s));
+                    host.chargeHypervisor(pcpu, costInject, INTERRUPT);
+                    injected++;
+                    return false;
+                }
+            }
+        }
+        notGuest++;
+        return true;
+    }
+
+    @Override
+    public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
+        check(pcpu);
+        if (counter < 0 || counter >= nc) {
+            throw new IllegalArgumentException("counter " + counter + " does not exist: the " + host.model().cpuType()
+                    + " model has " + nc + " (0 to " + (nc - 1) + ")");
+        }
+        int s = loaded[pcpu];
+        return s >= 0 && uses(s, counter) ? OverflowRoute.GUEST : OverflowRoute.XENOPROF;
+    }
+
+    @Override
+    public Map<String, Long> statistics() {
+        return Map.of(STAT_SWITCHES, switches, STAT_SWITCH_ACCESSES, switchAccesses, STAT_ENTRY_EXIT_ACCESSES, 0L,
+                STAT_GUEST_ACCESSES, guestAccesses, STAT_GUEST_REFUSED, refused, STAT_INJECTED, injected,
+                STAT_INTERRUPTS_NOT_GUEST, notGuest, STAT_IPIS, 0L, STAT_REPROGRAM_SKIPPED, skipped,
+                STAT_CYCLES_SUBTRACTED, subtracted);
+    }
+
+    /** Ends the session; closing again does nothing. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    // ------------------------------------------------------------------ mechanics
+
+    /** Reads counter {@code i} and folds what it counted since {@code start} into the vCPU's sum. */
+    private void fold(int pcpu, int s, int i) {
+        long raw = pmus[pcpu].read(counterRegs[i]);
+        int c = pcpu * nc + i;
+        sum[s * nc + i] = (sum[s * nc + i] + raw - start[c]) & mask;
+        lastRaw[c] = raw;
+        lastRawKnown[c] = true;
+    }
+
+    /**
+     * Takes counter {@code i}'s start: a sampling counter is written with its logical value so it
+     * overflows when the logical counter does; another is read (or, right after a fold, its raw
+     * value is already known).
+     */
+    private void arm(int pcpu, int s, int i, boolean measure) {
+        int c = pcpu * nc + i;
+        int reg = counterRegs[i];
+        if (samples(s, i)) {
+            long value = sum[s * nc + i];
+            pmus[pcpu].write(reg, value);
+            start[c] = semantic(reg, value);
+            lastRawKnown[c] = false;
+        } else {
+            long raw = pmus[pcpu].read(reg);
+            if (measure && lastRawKnown[c]) {
+                subtracted += (raw - lastRaw[c]) & mask;
+            }
+            start[c] = raw;
+            lastRawKnown[c] = false;
+        }
+    }
+
+    private void writeControl(int pcpu, int s, int k, long stored, boolean live) {
+        int h = pcpu * nk + k;
+        if (!live) {
+            vControl[s * nk + k] = stored;
+            if (loaded[pcpu] == s && hwControl[h] != stored) {
+                // Switched in, counters not armed yet: the select goes out now, the counters at the exit.
+                pmus[pcpu].write(controlRegs[k], stored);
+                hwControl[h] = stored;
+                host.chargeHypervisor(pcpu, costWrite, WRMSR);
+            }
+            return;
+        }
+        // The counters whose use or sampling this control decides: its own when paired, else all.
+        int from = paired ? k : 0;
+        int to = paired ? k + 1 : nc;
+        long cycles = 0;
+        long folded = 0; // bit i: counter i was read just now
+        for (int i = from; i < to; i++) {
+            if (uses(s, i)) {
+                fold(pcpu, s, i);
+                folded |= 1L << i;
+                cycles += costRead;
+            }
+        }
+        vControl[s * nk + k] = stored;
+        if (hwControl[h] != stored) {
+            pmus[pcpu].write(controlRegs[k], stored);
+            hwControl[h] = stored;
+            cycles += costWrite;
+        }
+        for (int i = from; i < to; i++) {
+            if (uses(s, i)) {
+                int c = pcpu * nc + i;
+                if (!samples(s, i) && (folded & (1L << i)) != 0) {
+                    start[c] = lastRaw[c]; // read by the fold a moment ago: no second read
+                } else {
+                    arm(pcpu, s, i, false);
+                    cycles += samples(s, i) ? costWrite : costRead;
+                }
+            }
+            lastRawKnown[pcpu * nc + i] = false;
+        }
+        host.chargeHypervisor(pcpu, cycles, WRMSR);
+    }
+
+    /** Writes the vCPU's controls and interrupt registers where the hardware holds other values. */
+    private int program(int pcpu, int s) {
+        int writes = 0;
+        for (int k = 0; k < nk; k++) {
+            long want = vControl[s * nk + k];
+            if (hwControl[pcpu * nk + k] != want) {
+                pmus[pcpu].write(controlRegs[k], want);
+                hwControl[pcpu * nk + k] = want;
+                writes++;
+            }
+        }
+        for (int j = 0; j < ni; j++) {
+            long want = vInterrupt[s * ni + j];
+            if (hwInterrupt[pcpu * ni + j] != want) {
+                pmus[pcpu].write(interruptRegs[j], want);
+                hwInterrupt[pcpu * ni + j] = want;
+                writes++;
+            }
+        }
+        return writes;
+    }
+
+    /** Stops the selects that could raise an interrupt for no one (all non-power-on ones when INT is unknown). */
+    private int quietSampling(int pcpu) {
+        int writes = 0;
+        for (int k = 0; k < nk; k++) {
+            long held = hwControl[pcpu * nk + k];
+            boolean interrupts = intBit != 0 ? (held & intBit) != 0 : held != powerOnControl[k];
+            if (interrupts) {
+                pmus[pcpu].write(controlRegs[k], powerOnControl[k]);
+                hwControl[pcpu * nk + k] = powerOnControl[k];
+                writes++;
+            }
+        }
+        return writes;
+    }
+
+    private boolean uses(int s, int i) {
+        if (paired) {
+            return vControl[s * nk + i] != powerOnControl[i];
+        }
+        return controlsSet(s);
+    }
+
+    private boolean samples(int s, int i) {
+        return intBit == 0 || (vControl[s * nk + i] & intBit) != 0;
+    }
+
+    private boolean controlsSet(int s) {
+        for (int k = 0; k < nk; k++) {
+            if (vControl[s * nk + k] != powerOnControl[k]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the vCPU is the one armed on this CPU (its counters are on the hardware). */
+    private boolean live(int pcpu, int s) {
+        return loaded[pcpu] == s && armed[pcpu];
+    }
+
+    /** What the model's register holds after a write of {@code value} (P6: bit 31 sign-extended). */
+    private long semantic(int register, long value) {
+        scratch.write(register, value);
+        return scratch.read(register);
+    }
+
+    private int slotOf(int domid, int vcpu) {
+        VcpuSlots.checkGuest(domid, vcpu);
+        int s = slots.find(domid, vcpu);
+        if (s >= 0) {
+            return s;
+        }
+        s = slots.slot(domid, vcpu);
+        grow(s + 1);
+        return s;
+    }
+
+    /** Room for {@code count} slots; a new slot starts with the power-on registers (outside the hot path). */
+    private void grow(int count) {
+        if (count <= capacity) {
+            return;
+        }
+        int cap = Math.max(16, capacity * 2);
+        int old = capacity;
+        capacity = cap;
+        sum = Arrays.copyOf(sum, cap * nc);
+        vControl = Arrays.copyOf(vControl, cap * nk);
+        vInterrupt = Arrays.copyOf(vInterrupt, cap * ni);
+        for (int s = old; s < cap; s++) {
+            System.arraycopy(powerOnCounter, 0, sum, s * nc, nc);
+            System.arraycopy(powerOnControl, 0, vControl, s * nk, nk);
+            System.arraycopy(powerOnInterrupt, 0, vInterrupt, s * ni, ni);
+        }
+    }
+
+    private static int indexOf(int[] registers, int register) {
+        for (int r = 0; r < registers.length; r++) {
+            if (registers[r] == register) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    private void check(int pcpu) {
+        checkOpen();
+        if (pcpu < 0 || pcpu >= pcpus) {
+            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
+                    + " (0 to " + (pcpus - 1) + ")");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the offset counter policy session is closed; "
+                    + "open a new session with CounterVirtualizationPolicy.open(host)");
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package org.hyperprof.vpmu.partitioned;
+
+import java.util.Objects;
+
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * A system-wide Xenoprof session and guests' own profilers on one PMU at once: on every physical
+ * CPU the lower counters ({@code vpmu.xenoprof-counters}, default half, at least one) are
+ * Xenoprof's and the rest are the guests' share, saved and restored per vCPU at switches; a guest
+ * write beyond its share is refused with a reason.
+ */
+@Component(service = CounterVirtualizationPolicy.class,
+        property = CounterVirtualizationPolicy.NAME + "=" + PartitionedPolicy.POLICY_NAME)
+public final class PartitionedPolicy implements CounterVirtualizationPolicy {
+
+    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
+    public static final String POLICY_NAME = "partitioned";
+
+    /** Needs no collaborators; DS and plain Java use this constructor. */
+    public PartitionedPolicy() {
+    }
+
+    @Override
+    public String name() {
+        return POLICY_NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Partitioned PMU: Xenoprof keeps the lower counters (vpmu.xenoprof-counters), guests save and"
+                + " restore the rest at switches; writes beyond a guest's share are refused";
+    }
+
+    @Override
+    public PolicySession open(PolicyHost host) {
+        Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
+        return new PartitionedSession(host);
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionedPolicy[" + POLICY_NAME + "]";
+    }
+}

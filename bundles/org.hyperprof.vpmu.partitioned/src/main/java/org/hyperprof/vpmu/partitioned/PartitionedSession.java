@@ -1,0 +1,495 @@
+package org.hyperprof.vpmu.partitioned;
+
+import java.util.Arrays;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.vpmu.OverflowRoute;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+
+/**
+ * The partitioned policy on one host.
+ *
+ * <h2>The allocator</h2>
+ * Counters {@code 0 .. X-1} of every physical CPU are Xenoprof's ({@code X} = host option
+ * {@code vpmu.xenoprof-counters}, default half the counters, at least 1); counters {@code X .. N-1}
+ * are the guests' share. A share counter of a physical CPU is owned by the guest vCPU whose context
+ * is loaded there, or by no one (idle); a vCPU's share is loaded on one physical CPU at most, and
+ * ownership moves only at switches (released at switch-out, acquired at switch-in, checked both
+ * ways: a second owner is an {@link IllegalStateException}).
+ *
+ * <h2>What a guest may touch</h2>
+ * The model pairs control {@code i} with counter {@code i} (P6, AMD): a share counter and its
+ * select are the guest's, saved at switch-out (reads, {@code vpmu_save}) and restored at switch-in
+ * (counters then selects, {@code vpmu_load}); to idle the share's selects are written with their
+ * power-on values. Controls beyond the paired ones (a global control shared by all counters) are
+ * virtual and a write that would enable counting through one is refused, since Xenoprof owns it.
+ * Interrupt registers (LVTPC) stay virtual: Xenoprof owns the interrupt routing. Writes to
+ * Xenoprof's counters or selects are refused; {@link #refusal} names the counter, its owner, and
+ * which counters the guest may use.
+ *
+ * <h2>P6: EVNTSEL0.EN enables both counters</h2>
+ * On a P6 only PerfEvtSel0's EN bit enables counting, for counter 0 and counter 1. With the default
+ * split, counter 0 and PerfEvtSel0 are Xenoprof's and the guests get counter 1: a guest's counter 1
+ * counts only while Xenoprof's session has started (EN set in PerfEvtSel0), whatever EN the guest
+ * writes into PerfEvtSel1, and stops when Xenoprof stops. The guest cannot set EN itself (its
+ * PerfEvtSel0 write is refused). This is the hardware, not a policy choice.
+ *
+ * <h2>Interrupts</h2>
+ * The PMU interrupt is injected into the current vCPU when its share counts (some share select
+ * differs from power-on), and Xenoprof's handler runs for it too ({@link #pmuInterrupt} always
+ * returns true) to check its own counters; {@link #overflow} routes Xenoprof's counters to
+ * XENOPROF and share counters to GUEST.
+ *
+ * <p>No hook allocates (the first sight of a new vCPU grows the slot arrays).
+ */
+final class PartitionedSession implements PolicySession {
+    static final String OPTION_XENOPROF_COUNTERS = "xenoprof-counters";
+    /** Owner of a counter Xenoprof keeps. */
+    static final long XENOPROF = -2;
+    /** Owner of a share counter no vCPU has loaded. */
+    static final long FREE = -1;
+    private static final String SAVE = "vpmu_save";
+    private static final String LOAD = "vpmu_load";
+    private static final String RDMSR = "vpmu_do_rdmsr";
+    private static final String WRMSR = "vpmu_do_wrmsr";
+    private static final String INTERRUPT = "vpmu_do_interrupt";
+
+    private final PolicyHost host;
+    private final int pcpus;
+    private final PhysicalPmu[] pmus;
+    private final PhysicalPmu scratch;
+    private final int[] counterRegs;
+    private final int[] controlRegs;
+    private final int[] interruptRegs;
+    private final int nc;
+    private final int nk;
+    private final int ni;
+    /** Xenoprof's counters: 0 .. xen-1. */
+    private final int xen;
+    /** Size of the guests' share: counters xen .. nc-1. */
+    private final int share;
+    private final long[] powerOnCounter;
+    private final long[] powerOnControl;
+    private final long[] powerOnInterrupt;
+    private final long costRead;
+    private final long costWrite;
+    private final long costInject;
+
+    // Per physical CPU.
+    private final int[] loaded;
+    /** Owner of each counter: XENOPROF, FREE or a vCPU slot. */
+    private final long[] owner;
+
+    // Per vCPU slot.
+    private final VcpuSlots slots = new VcpuSlots();
+    private int capacity;
+    private int[] loadedOn = new int[0];
+    private long[] ctxCounter = new long[0];
+    private long[] ctxControl = new long[0];
+    /** Every control register as the guest sees it (virtual for those outside the paired share). */
+    private long[] vControl = new long[0];
+    private long[] vInterrupt = new long[0];
+
+    private volatile boolean closed;
+    private volatile long switches;
+    private volatile long switchAccesses;
+    private volatile long guestAccesses;
+    private volatile long refused;
+    private volatile long injected;
+    private volatile long notGuest;
+
+    PartitionedSession(PolicyHost host) {
+        this.host = host;
+        this.pcpus = host.pcpuCount();
+        this.pmus = new PhysicalPmu[pcpus];
+        for (int p = 0; p < pcpus; p++) {
+            pmus[p] = host.pmu(p);
+        }
+        this.scratch = host.newPmuContext();
+        this.counterRegs = scratch.counterRegisters().clone();
+        this.controlRegs = scratch.controlRegisters().clone();
+        this.interruptRegs = scratch.interruptRegisters().clone();
+        this.nc = counterRegs.length;
+        this.nk = controlRegs.length;
+        this.ni = interruptRegs.length;
+        String cpuType = host.model().cpuType();
+        if (nk < nc) {
+            throw new IllegalArgumentException("the partitioned policy needs a select per counter to give guests"
+                    + " counters of their own; the " + cpuType + " model has " + nc + " counters and " + nk
+                    + " control registers shared between them; use vpmu.policy=saverestore, lazy or offset");
+        }
+        this.xen = xenoprofCounters(host.option(OPTION_XENOPROF_COUNTERS, null), nc, cpuType);
+        this.share = nc - xen;
+        this.powerOnCounter = readAll(scratch, counterRegs);
+        this.powerOnControl = readAll(scratch, controlRegs);
+        this.powerOnInterrupt = readAll(scratch, interruptRegs);
+        this.costRead = host.cost(PolicyHost.COST_PMU_READ);
+        this.costWrite = host.cost(PolicyHost.COST_PMU_WRITE);
+        this.costInject = host.cost(PolicyHost.COST_INJECT);
+        this.loaded = new int[pcpus];
+        Arrays.fill(loaded, -1);
+        this.owner = new long[pcpus * nc];
+        for (int p = 0; p < pcpus; p++) {
+            for (int i = 0; i < nc; i++) {
+                owner[p * nc + i] = i < xen ? XENOPROF : FREE;
+            }
+        }
+    }
+
+    static int xenoprofCounters(String option, int counters, String cpuType) {
+        int fallback = Math.max(1, counters / 2);
+        if (option == null) {
+            return fallback;
+        }
+        int x;
+        try {
+            x = Integer.parseInt(option.trim());
+        } catch (NumberFormatException e) {
+            x = -1;
+        }
+        if (x < 1 || x > counters) {
+            throw new IllegalArgumentException("vpmu." + OPTION_XENOPROF_COUNTERS + "=" + option + " is no number of"
+                    + " counters the " + cpuType + " model can give Xenoprof: give 1 to " + counters + " (default "
+                    + fallback + "; guests get the counters above)");
+        }
+        return x;
+    }
+
+    private static long[] readAll(PhysicalPmu pmu, int[] registers) {
+        long[] values = new long[registers.length];
+        for (int r = 0; r < registers.length; r++) {
+            values[r] = pmu.read(registers[r]);
+        }
+        return values;
+    }
+
+    // ------------------------------------------------------------------ allocator (also for tests)
+
+    /** The owner of a counter on a CPU: {@link #XENOPROF}, {@link #FREE} or the vCPU's {@code domid << 16 | vcpu}. */
+    long owner(int pcpu, int counter) {
+        long o = owner[pcpu * nc + counter];
+        return o < 0 ? o : ((long) slots.domid((int) o) << 16) | slots.vcpu((int) o);
+    }
+
+    int xenoprofCounters() {
+        return xen;
+    }
+
+    private void acquire(int pcpu, int s) {
+        if (loadedOn[s] >= 0) {
+            throw new IllegalStateException("vCPU " + slots.domid(s) + "." + slots.vcpu(s) + " switched in on physical"
+                    + " CPU " + pcpu + " while its counters are still loaded on physical CPU " + loadedOn[s]
+                    + "; the hypervisor must switch it out there first");
+        }
+        for (int i = xen; i < nc; i++) {
+            if (owner[pcpu * nc + i] != FREE) {
+                throw new IllegalStateException("counter " + i + " of physical CPU " + pcpu + " already has an owner"
+                        + " (" + owner(pcpu, i) + "); vCPU " + slots.domid(s) + "." + slots.vcpu(s)
+                        + " cannot have it too");
+            }
+            owner[pcpu * nc + i] = s;
+        }
+        loadedOn[s] = pcpu;
+        loaded[pcpu] = s;
+    }
+
+    private void release(int pcpu, int s) {
+        for (int i = xen; i < nc; i++) {
+            if (owner[pcpu * nc + i] != s) {
+                throw new IllegalStateException("counter " + i + " of physical CPU " + pcpu + " is not owned by vCPU "
+                        + slots.domid(s) + "." + slots.vcpu(s) + " that is leaving it");
+            }
+            owner[pcpu * nc + i] = FREE;
+        }
+        loadedOn[s] = -1;
+        loaded[pcpu] = -1;
+    }
+
+    // ------------------------------------------------------------------ hooks
+
+    @Override
+    public void vcpuSwitch(int pcpu, int prevDomid, int prevVcpu, int nextDomid, int nextVcpu) {
+        check(pcpu);
+        int next = nextDomid < 0 ? -1 : slotOf(nextDomid, nextVcpu);
+        switches++;
+        PhysicalPmu pmu = pmus[pcpu];
+        int prev = loaded[pcpu];
+        long accesses = 0;
+        if (prev >= 0) {
+            for (int j = 0; j < share; j++) {
+                ctxCounter[prev * share + j] = pmu.read(counterRegs[xen + j]);
+                ctxControl[prev * share + j] = pmu.read(controlRegs[xen + j]);
+            }
+            release(pcpu, prev);
+            accesses += 2L * share;
+            host.chargeHypervisor(pcpu, 2L * share * costRead, SAVE);
+        }
+        if (next >= 0) {
+            acquire(pcpu, next);
+            for (int j = 0; j < share; j++) {
+                pmu.write(counterRegs[xen + j], ctxCounter[next * share + j]);
+            }
+            for (int j = 0; j < share; j++) {
+                pmu.write(controlRegs[xen + j], ctxControl[next * share + j]);
+            }
+            accesses += 2L * share;
+            host.chargeHypervisor(pcpu, 2L * share * costWrite, LOAD);
+        } else if (prev >= 0) {
+            for (int j = 0; j < share; j++) {
+                pmu.write(controlRegs[xen + j], powerOnControl[xen + j]);
+            }
+            accesses += share;
+            host.chargeHypervisor(pcpu, share * costWrite, SAVE);
+        }
+        switchAccesses += accesses;
+    }
+
+    @Override
+    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
+    @Override
+    public void hypervisorExit(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
+    @Override
+    public long guestRead(int pcpu, int domid, int vcpu, int register) {
+        check(pcpu);
+        int s = slotOf(domid, vcpu);
+        guestAccesses++;
+        int i = indexOf(counterRegs, register);
+        if (i >= 0) {
+            if (i < xen) {
+                return powerOnCounter[i]; // Xenoprof's counter: the guest sees its own, untouched, copy
+            }
+            if (loaded[pcpu] == s) {
+                host.chargeHypervisor(pcpu, costRead, RDMSR);
+                return pmus[pcpu].read(register);
+            }
+            return ctxCounter[s * share + i - xen];
+        }
+        int k = indexOf(controlRegs, register);
+        if (k >= 0) {
+            return vControl[s * nk + k];
+        }
+        int j = indexOf(interruptRegs, register);
+        if (j >= 0) {
+            return vInterrupt[s * ni + j];
+        }
+        return scratch.read(register); // the model's "no such register" error
+    }
+
+    @Override
+    public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+        check(pcpu);
+        int s = slotOf(domid, vcpu);
+        guestAccesses++;
+        boolean here = loaded[pcpu] == s;
+        int i = indexOf(counterRegs, register);
+        if (i >= 0) {
+            if (i < xen) {
+                refused++;
+                return false;
+            }
+            ctxCounter[s * share + i - xen] = semantic(register, value);
+            if (here) {
+                pmus[pcpu].write(register, value);
+                host.chargeHypervisor(pcpu, costWrite, WRMSR);
+            }
+            return true;
+        }
+        int k = indexOf(controlRegs, register);
+        if (k >= 0) {
+            long stored = semantic(register, value);
+            if (k < xen) {
+                refused++;
+                return false;
+            }
+            if (k >= nc) {
+                // Shared by all counters and Xenoprof's: virtual only, and it may not enable counting.
+                if (stored != powerOnControl[k]) {
+                    refused++;
+                    return false;
+                }
+                vControl[s * nk + k] = stored;
+                return true;
+            }
+            vControl[s * nk + k] = stored;
+            ctxControl[s * share + k - xen] = stored;
+            if (here) {
+                pmus[pcpu].write(register, stored);
+                host.chargeHypervisor(pcpu, costWrite, WRMSR);
+            }
+            return true;
+        }
+        int j = indexOf(interruptRegs, register);
+        if (j >= 0) {
+            vInterrupt[s * ni + j] = semantic(register, value); // Xenoprof owns the interrupt routing
+            return true;
+        }
+        scratch.write(register, value); // the model's "no such register" error
+        return true;
+    }
+
+    @Override
+    public String refusal(int domid, int vcpu, int register) {
+        String cpuType = host.model().cpuType();
+        String offer = share == 0
+                ? "the guests get no counters (vpmu." + OPTION_XENOPROF_COUNTERS + "=" + xen + " gives Xenoprof all "
+                        + nc + "); lower vpmu." + OPTION_XENOPROF_COUNTERS + " to leave guests some"
+                : "guests may use counter" + (share == 1 ? " " + xen : "s " + xen + ".." + (nc - 1)) + " (register"
+                        + (share == 1 ? " " : "s ") + registers(xen) + "); profile at most " + share + " event"
+                        + (share == 1 ? "" : "s") + " and place them there";
+        int i = indexOf(counterRegs, register);
+        int k = indexOf(controlRegs, register);
+        if ((i >= 0 && i < xen) || (k >= 0 && k < xen)) {
+            int counter = i >= 0 ? i : k;
+            return String.format("%s register 0x%X of counter %d belongs to Xenoprof on this %s host (the partitioned"
+                    + " policy keeps counters 0..%d for it, vpmu.%s=%d): %s", i >= 0 ? "counter" : "event select",
+                    register, counter, cpuType, xen - 1, OPTION_XENOPROF_COUNTERS, xen, offer);
+        }
+        if (k >= nc) {
+            return String.format("control register 0x%X is shared by all counters of this %s host and Xenoprof owns it:"
+                    + " a guest cannot enable counting through it under the partitioned policy; %s", register,
+                    cpuType, offer);
+        }
+        return "the partitioned policy accepts writes to register 0x" + Integer.toHexString(register).toUpperCase()
+                + " (it is in the guests' share or virtual)";
+    }
+
+    private String registers(int from) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i < nc; i++) {
+            b.append(i == from ? "" : ", ").append(String.format("0x%X/0x%X", counterRegs[i], controlRegs[i]));
+        }
+        return b.toString();
+    }
+
+    @Override
+    public boolean guestsSeePmu() {
+        checkOpen();
+        return true;
+    }
+
+    @Override
+    public boolean sharesPmuWithXenoprof() {
+        checkOpen();
+        return true;
+    }
+
+    /** Injects into the current vCPU when its share counts; Xenoprof checks its own counters in any case. */
+    @Override
+    public boolean pmuInterrupt(int pcpu, int domid, int vcpu, CpuMode mode) {
+        check(pcpu);
+        int s = loaded[pcpu];
+        if (s >= 0 && shareCounts(s)) {
+            host.injectVirtualInterrupt(slots.domid(s), slots.vcpu(s));
+            host.chargeHypervisor(pcpu, costInject, INTERRUPT);
+            injected++;
+        } else {
+            notGuest++;
+        }
+        return true;
+    }
+
+    @Override
+    public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
+        check(pcpu);
+        if (counter < 0 || counter >= nc) {
+            throw new IllegalArgumentException("counter " + counter + " does not exist: the " + host.model().cpuType()
+                    + " model has " + nc + " (0 to " + (nc - 1) + ")");
+        }
+        return counter < xen ? OverflowRoute.XENOPROF : OverflowRoute.GUEST;
+    }
+
+    @Override
+    public Map<String, Long> statistics() {
+        return Map.of(STAT_SWITCHES, switches, STAT_SWITCH_ACCESSES, switchAccesses, STAT_ENTRY_EXIT_ACCESSES, 0L,
+                STAT_GUEST_ACCESSES, guestAccesses, STAT_GUEST_REFUSED, refused, STAT_INJECTED, injected,
+                STAT_INTERRUPTS_NOT_GUEST, notGuest, STAT_IPIS, 0L, STAT_REPROGRAM_SKIPPED, 0L,
+                STAT_CYCLES_SUBTRACTED, 0L);
+    }
+
+    /** Ends the session; closing again does nothing. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    // ------------------------------------------------------------------ mechanics
+
+    private boolean shareCounts(int s) {
+        for (int j = 0; j < share; j++) {
+            if (ctxControl[s * share + j] != powerOnControl[xen + j]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long semantic(int register, long value) {
+        scratch.write(register, value);
+        return scratch.read(register);
+    }
+
+    private int slotOf(int domid, int vcpu) {
+        VcpuSlots.checkGuest(domid, vcpu);
+        int s = slots.find(domid, vcpu);
+        if (s >= 0) {
+            return s;
+        }
+        s = slots.slot(domid, vcpu);
+        grow(s + 1);
+        return s;
+    }
+
+    private void grow(int count) {
+        if (count <= capacity) {
+            return;
+        }
+        int cap = Math.max(16, capacity * 2);
+        int old = capacity;
+        capacity = cap;
+        loadedOn = Arrays.copyOf(loadedOn, cap);
+        ctxCounter = Arrays.copyOf(ctxCounter, cap * share);
+        ctxControl = Arrays.copyOf(ctxControl, cap * share);
+        vControl = Arrays.copyOf(vControl, cap * nk);
+        vInterrupt = Arrays.copyOf(vInterrupt, cap * ni);
+        for (int s = old; s < cap; s++) {
+            loadedOn[s] = -1;
+            System.arraycopy(powerOnCounter, xen, ctxCounter, s * share, share);
+            System.arraycopy(powerOnControl, xen, ctxControl, s * share, share);
+            System.arraycopy(powerOnControl, 0, vControl, s * nk, nk);
+            System.arraycopy(powerOnInterrupt, 0, vInterrupt, s * ni, ni);
+        }
+    }
+
+    private static int indexOf(int[] registers, int register) {
+        for (int r = 0; r < registers.length; r++) {
+            if (registers[r] == register) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    private void check(int pcpu) {
+        checkOpen();
+        if (pcpu < 0 || pcpu >= pcpus) {
+            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
+                    + " (0 to " + (pcpus - 1) + ")");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the partitioned counter policy session is closed; "
+                    + "open a new session with CounterVirtualizationPolicy.open(host)");
+        }
+    }
+}

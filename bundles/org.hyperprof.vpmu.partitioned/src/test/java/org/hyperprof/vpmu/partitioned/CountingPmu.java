@@ -1,0 +1,40 @@
+package org.hyperprof.vpmu.partitioned;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.SignalRates;
+
+/** A real model's register file that counts the register reads and writes made through it. */
+final class CountingPmu implements PhysicalPmu {
+    final PhysicalPmu real;
+    long reads;
+    long writes;
+
+    CountingPmu(PhysicalPmu real) {
+        this.real = real;
+    }
+
+    long accesses() {
+        return reads + writes;
+    }
+
+    @Override public int cpu() { return real.cpu(); }
+    @Override public PmuModel model() { return real.model(); }
+    @Override public long read(int register) { reads++; return real.read(register); }
+    @Override public void write(int register, long value) { writes++; real.write(register, value); }
+    @Override public int[] counterRegisters() { return real.counterRegisters(); }
+    @Override public int[] controlRegisters() { return real.controlRegisters(); }
+    @Override public int[] interruptRegisters() { return real.interruptRegisters(); }
+    @Override public void reserve() { real.reserve(); }
+    @Override public void setup(CounterConfig[] configs) { real.setup(configs); }
+    @Override public void start() { real.start(); }
+    @Override public void stop() { real.stop(); }
+    @Override public void release() { real.release(); }
+    @Override public int checkCounters(OverflowSink sink) { return real.checkCounters(sink); }
+    @Override public long cyclesUntilOverflow(SignalRates rates, int cpl) { return real.cyclesUntilOverflow(rates, cpl); }
+    @Override public void advance(long cycles, SignalRates rates, int cpl) { real.advance(cycles, rates, cpl); }
+    @Override public boolean interruptPending() { return real.interruptPending(); }
+    @Override public void acknowledgeInterrupt() { real.acknowledgeInterrupt(); }
+}

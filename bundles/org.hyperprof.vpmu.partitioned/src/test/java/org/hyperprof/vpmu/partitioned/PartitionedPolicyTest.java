@@ -1,0 +1,405 @@
+package org.hyperprof.vpmu.partitioned;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.CpuMode;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.api.vpmu.OverflowRoute;
+import org.hyperprof.api.vpmu.PmuContext;
+import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.pmu.amd.HammerPmuModel;
+import org.hyperprof.pmu.p6.P6PmuModel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PartitionedPolicyTest {
+    static final long EN = 1L << 22;
+    static final long INT = 1L << 20;
+    static final long OS = 1L << 17;
+    static final long USR = 1L << 16;
+
+    /** A real model, its cycles event, the default Xenoprof share, and a sampling period its table allows. */
+    record Kind(String name, PmuModel model, long cycles, int xenoprof, long period) {
+        @Override
+        public String toString() {
+            return name;
+        }
+
+        EventDescriptor cyclesEvent() {
+            return model.events().find("CPU_CLK_UNHALTED").orElseThrow();
+        }
+    }
+
+    static final Kind P6 = new Kind("P6", new P6PmuModel(), 0x79, 1, 6000);
+    static final Kind HAMMER = new Kind("AMD hammer", new HammerPmuModel(), 0x76, 2, 3000);
+
+    static Stream<Arguments> models() {
+        return Stream.of(Arguments.of(P6), Arguments.of(HAMMER));
+    }
+
+    private FakeHost host;
+    private PartitionedSession session;
+    private Machine machine;
+    private int[] counters;
+    private int[] selects;
+
+    private void boot(Kind kind, int pcpus, Map<String, String> options) {
+        host = new FakeHost(kind.model(), pcpus);
+        host.options = options;
+        session = (PartitionedSession) new PartitionedPolicy().open(host);
+        machine = new Machine(host, session, Machine.rates(1000, 500));
+        counters = host.pmus[0].counterRegisters().clone();
+        selects = host.pmus[0].controlRegisters().clone();
+    }
+
+    /** Xenoprof's own session on every CPU: its driver programs and starts its counters (0 .. share-1) with kernel+user cycles. */
+    private void startXenoprof(Kind kind, long period) {
+        startXenoprof(kind, period, true);
+    }
+
+    private void startXenoprof(Kind kind, long period, boolean kernel) {
+        CounterConfig[] configs = new CounterConfig[counters.length];
+        for (int i = 0; i < kind.xenoprof(); i++) {
+            configs[i] = new CounterConfig(i, kind.cyclesEvent(), period, 0, kernel, true);
+        }
+        for (CountingPmu pmu : host.pmus) {
+            pmu.real.setup(configs);
+            pmu.real.start();
+        }
+    }
+
+    private long stat(String key) {
+        return session.statistics().get(key);
+    }
+
+    // ------------------------------------------------------------------ identity and the option
+
+    @Test
+    void isRegisteredAsPartitionedAndSharesThePmuWithXenoprof() {
+        PartitionedPolicy policy = new PartitionedPolicy();
+        assertEquals("partitioned", policy.name());
+        assertFalse(policy.description().contains("\n"));
+        boot(P6, 1, Map.of());
+        assertTrue(session.sharesPmuWithXenoprof());
+        assertTrue(session.guestsSeePmu());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void xenoprofKeepsTheLowerHalfByDefault(Kind kind) {
+        boot(kind, 1, Map.of());
+        assertEquals(kind.xenoprof(), session.xenoprofCounters());
+        for (int i = 0; i < counters.length; i++) {
+            assertEquals(i < kind.xenoprof() ? PartitionedSession.XENOPROF : PartitionedSession.FREE,
+                    session.owner(0, i));
+        }
+    }
+
+    @Test
+    void theXenoprofShareIsAnOptionCheckedAtOpen() {
+        boot(HAMMER, 1, Map.of("xenoprof-counters", "3"));
+        assertEquals(3, session.xenoprofCounters());
+        for (String bad : new String[] {"0", "5", "two"}) {
+            FakeHost h = new FakeHost(HAMMER.model(), 1);
+            h.options = Map.of("xenoprof-counters", bad);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new PartitionedPolicy().open(h));
+            assertTrue(e.getMessage().contains("vpmu.xenoprof-counters=" + bad) && e.getMessage().contains("1 to 4"),
+                    e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ refusals
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void writesBeyondTheGuestsShareAreRefusedWithAReasonToActOn(Kind kind) {
+        boot(kind, 1, Map.of());
+        startXenoprof(kind, 100_000, false); // user cycles only: the traps below (hypervisor code) leave it still
+        long xenoSelect = host.pmus[0].real.read(selects[0]);
+        long xenoCounter = host.pmus[0].real.read(counters[0]);
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        for (int i = 0; i < kind.xenoprof(); i++) {
+            assertFalse(machine.write(0, counters[i], 0), "counter " + i + " is Xenoprof's");
+            assertFalse(machine.write(0, selects[i], kind.cycles() | USR | EN), "select " + i + " is Xenoprof's");
+        }
+        assertTrue(machine.write(0, counters[kind.xenoprof()], 0));
+        assertTrue(machine.write(0, selects[kind.xenoprof()], kind.cycles() | USR | EN));
+        assertTrue(machine.write(0, 0x340, 0x400), "LVTPC is virtual");
+        assertEquals(2L * kind.xenoprof(), stat(PolicySession.STAT_GUEST_REFUSED));
+        assertEquals(xenoSelect, host.pmus[0].real.read(selects[0]), "Xenoprof's select untouched");
+        assertEquals(xenoCounter, host.pmus[0].real.read(counters[0]), "Xenoprof's counter untouched");
+        assertEquals(0x400 | 0, host.pmus[0].real.read(0x340) & 0x700, "LVTPC still routes to NMI for Xenoprof");
+
+        String why = session.refusal(1, 0, counters[0]);
+        assertTrue(why.contains("counter 0") && why.contains("belongs to Xenoprof")
+                && why.contains("vpmu.xenoprof-counters=" + kind.xenoprof()), why);
+        if (kind == P6) {
+            assertTrue(why.contains("guests may use counter 1 (register 0xC2/0x187)")
+                    && why.contains("profile at most 1 event"), why);
+        } else {
+            assertTrue(why.contains("guests may use counters 2..3") && why.contains("profile at most 2 events"), why);
+        }
+        assertTrue(session.refusal(1, 0, selects[0]).startsWith("event select register 0x"), "names the select");
+    }
+
+    @Test
+    void whenXenoprofTakesEveryCounterTheRefusalSaysToLowerTheOption() {
+        boot(P6, 1, Map.of("xenoprof-counters", "2"));
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        assertFalse(machine.write(0, counters[1], 0));
+        String why = session.refusal(1, 0, counters[1]);
+        assertTrue(why.contains("the guests get no counters") && why.contains("lower vpmu.xenoprof-counters"), why);
+    }
+
+    // ------------------------------------------------------------------ the share across switches
+
+    /**
+     * Two guests count user cycles and instructions on their share while Xenoprof runs on its own
+     * counters; after many switches and a migration each share holds exactly its preload plus what
+     * its guest ran, and the hardware share holds the current vCPU's registers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void sharesAreSavedAndRestoredExactly(Kind kind) {
+        boot(kind, 2, Map.of());
+        startXenoprof(kind, 0x7FFF_FFFFL); // counting, far from overflowing
+        int g0 = kind.xenoprof();
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 300));
+        machine.switchTo(0, a);
+        machine.write(0, counters[g0], 7_000);
+        machine.write(0, selects[g0], kind.cycles() | USR | EN);
+        machine.switchTo(1, b);
+        machine.write(1, counters[g0], 123);
+        machine.write(1, selects[g0], 0xC0 | USR | EN);
+        for (int round = 0; round < 5; round++) {
+            machine.guestCode(0, 20_000);
+            machine.guestCode(1, 10_000);
+            machine.switchTo(0, null);
+            machine.switchTo(1, round % 2 == 0 ? a : b);
+            machine.switchTo(0, round % 2 == 0 ? b : a);
+            assertEquals(kind.cycles() | USR | EN, host.pmus[round % 2 == 0 ? 1 : 0].real.read(selects[g0]),
+                    "A's select is on the CPU A runs on");
+            machine.guestCode(0, 4_000);
+            machine.guestCode(1, 6_000);
+        }
+        machine.switchTo(0, null);
+        machine.switchTo(1, null);
+        assertEquals(0, host.pmus[0].real.read(selects[g0]), "idle: the share's selects at power-on");
+        assertEquals(0, host.pmus[1].real.read(selects[g0]));
+        assertEquals(7_000 + a.user(Signal.CYCLES), session.guestRead(0, 1, 0, counters[g0]));
+        assertEquals(123 + b.user(Signal.INSTRUCTIONS), session.guestRead(0, 2, 0, counters[g0]));
+        assertTrue(a.user(Signal.CYCLES) > 0 && b.user(Signal.INSTRUCTIONS) > 0);
+    }
+
+    /** P6 restores a counter through a write, which sign-extends bit 31: exact only when bits 39:31 agree. */
+    @Test
+    void aP6ShareValueIsRestoredWithTheHardwaresWriteSemantics() {
+        boot(P6, 1, Map.of());
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        machine.write(0, counters[1], -6000);
+        assertEquals(0xFF_FFFF_FFFFL - 5999, machine.read(0, counters[1]));
+        machine.switchTo(0, b);
+        machine.switchTo(0, a);
+        assertEquals(0xFF_FFFF_FFFFL - 5999, machine.read(0, counters[1]), "bits 39:31 agree: exact");
+        host.pmus[0].real.write(selects[0], P6.cycles() | USR | EN); // Xenoprof's EN lets counter 1 count
+        machine.write(0, selects[1], P6.cycles() | USR);
+        machine.write(0, counters[1], 0x7FFF_FFF0L);
+        machine.guestCode(0, 0x20);
+        assertEquals(0x8000_0010L, machine.read(0, counters[1]), "counted past bit 31 on the hardware");
+        machine.switchTo(0, b);
+        machine.switchTo(0, a);
+        assertEquals(0xFF_8000_0010L, machine.read(0, counters[1]), "restored by a write: bit 31 sign-extended");
+    }
+
+    /** The allocator's cost per switch between two guests, against a full save/restore of every register. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void aSwitchSavesAndRestoresOnlyTheShare(Kind kind) {
+        boot(kind, 1, Map.of());
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        machine.switchTo(0, b);
+        long before = host.physicalAccesses();
+        long stat = stat(PolicySession.STAT_SWITCH_ACCESSES);
+        for (int n = 0; n < 10; n++) {
+            machine.switchTo(0, n % 2 == 0 ? a : b);
+        }
+        long perSwitch = (host.physicalAccesses() - before) / 10;
+        int share = counters.length - kind.xenoprof();
+        assertEquals(4L * share, perSwitch, "read and write each share counter and select");
+        assertEquals(10 * perSwitch, stat(PolicySession.STAT_SWITCH_ACCESSES) - stat);
+        CountingPmu full = new CountingPmu(kind.model().createPmu(0, Map.of()));
+        PmuContext context = new PmuContext(kind.model().createPmu(1, Map.of()));
+        context.save(full);
+        context.restore(full);
+        assertTrue(perSwitch < full.accesses());
+        System.out.printf("partitioned %s: %d accesses per switch (share of %d) vs full save/restore %d%n", kind,
+                perSwitch, share, full.accesses());
+    }
+
+    // ------------------------------------------------------------------ interrupts
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void overflowsAreRoutedByShare(Kind kind) {
+        boot(kind, 1, Map.of());
+        for (int i = 0; i < counters.length; i++) {
+            assertEquals(i < kind.xenoprof() ? OverflowRoute.XENOPROF : OverflowRoute.GUEST,
+                    session.overflow(0, 1, 0, i, CpuMode.USER), "counter " + i);
+        }
+        assertThrows(IllegalArgumentException.class, () -> session.overflow(0, 1, 0, counters.length, CpuMode.USER));
+    }
+
+    /**
+     * Xenoprof samples on its counters and a guest samples user cycles on its share with its own
+     * driver: every interrupt reaches Xenoprof's handler too, Xenoprof's overflows are its own, and
+     * the guest's handler finds its overflows exactly every period of its user cycles.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void interruptsAreInjectedIntoTheGuestAndXenoprofChecksItsCountersToo(Kind kind) {
+        boot(kind, 1, Map.of());
+        startXenoprof(kind, 50_000);
+        machine.xenoprofHandler = true;
+        int g0 = kind.xenoprof();
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 300));
+        machine.switchTo(0, a);
+        CounterConfig[] guestConfigs = new CounterConfig[counters.length];
+        guestConfigs[g0] = new CounterConfig(g0, kind.cyclesEvent(), kind.period(), 0, false, true);
+        machine.startProfiler(0, guestConfigs);
+        assertEquals(2 * kind.xenoprof(), a.refused, "its driver's writes to counter/select 0.. were refused");
+        for (int n = 0; n < 20; n++) {
+            machine.guestCode(0, 7_000 + 13 * n);
+            machine.switchTo(0, b);
+            machine.guestCode(0, 9_000);
+            machine.switchTo(0, a);
+        }
+        long overflows = a.overflows.size();
+        assertEquals(a.user(Signal.CYCLES) / kind.period(), overflows);
+        for (int k = 0; k < overflows; k++) {
+            assertEquals(g0, a.overflows.get(k)[0]);
+            assertEquals((k + 1) * kind.period(), a.overflows.get(k)[1], "overflow " + (k + 1));
+        }
+        assertTrue(machine.routes[OverflowRoute.XENOPROF.ordinal()] > 0, "Xenoprof sampled too");
+        assertEquals(0, machine.routes[OverflowRoute.GUEST.ordinal()], "Xenoprof never finds a guest's counter");
+        assertEquals(stat(PolicySession.STAT_INJECTED) + stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST),
+                machine.xenoprofChecks, "every interrupt went to Xenoprof's handler as well");
+        assertTrue(host.injections[16] >= overflows, "each guest overflow was injected");
+        assertEquals(0, host.injections[32], "B's share counts nothing: nothing injected into B");
+    }
+
+    @Test
+    void anInterruptWhileTheCurrentShareCountsNothingIsXenoprofsAlone() {
+        boot(HAMMER, 1, Map.of());
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        assertTrue(session.pmuInterrupt(0, 1, 0, CpuMode.KERNEL));
+        assertEquals(0, host.injections[16]);
+        assertEquals(1, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+    }
+
+    // ------------------------------------------------------------------ P6: EVNTSEL0.EN
+
+    /**
+     * On a P6 the guest's counter 1 counts only while Xenoprof's PerfEvtSel0 has EN set: it counts
+     * exactly the guest's events while Xenoprof's session runs, stops when Xenoprof stops, and the
+     * guest cannot set EN itself.
+     */
+    @Test
+    void onP6TheGuestsCounterCountsOnlyWhileXenoprofsSelect0HasEn() {
+        boot(P6, 1, Map.of());
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        assertTrue(machine.write(0, selects[1], P6.cycles() | USR | EN), "EN in PerfEvtSel1 is accepted but inert");
+        machine.guestCode(0, 10_000);
+        assertEquals(0, machine.read(0, counters[1]), "Xenoprof not started: EVNTSEL0.EN clear, nothing counts");
+        assertFalse(machine.write(0, selects[0], EN), "the guest cannot set EN in Xenoprof's select");
+        startXenoprof(P6, 1_000_000);
+        // Xenoprof's driver setup clears every select and writes -1 into every counter, the guest's
+        // share included (the hardware driver knows no partition): the guest programs its share again.
+        assertEquals(0xFF_FFFF_FFFFL, machine.read(0, counters[1]));
+        machine.write(0, counters[1], 0);
+        machine.write(0, selects[1], P6.cycles() | USR);
+        long userBefore = a.user(Signal.CYCLES);
+        machine.guestCode(0, 10_000);
+        assertEquals(a.user(Signal.CYCLES) - userBefore, machine.read(0, counters[1]), "counts with Xenoprof running");
+        long value = machine.read(0, counters[1]);
+        host.pmus[0].real.stop();
+        machine.guestCode(0, 10_000);
+        assertEquals(value, machine.read(0, counters[1]), "Xenoprof stopped: the guest's counter stops too");
+    }
+
+    // ------------------------------------------------------------------ lifecycle, allocation
+
+    @Test
+    void lifecycleAndBadArgumentsGiveClearErrors() {
+        boot(P6, 2, Map.of());
+        assertEquals("physical CPU 2 does not exist: the host has 2 (0 to 1)",
+                assertThrows(IllegalArgumentException.class, () -> session.vcpuSwitch(2, -1, 0, 1, 0)).getMessage());
+        session.vcpuSwitch(0, -1, 0, 1, 0);
+        IllegalStateException twice = assertThrows(IllegalStateException.class,
+                () -> session.vcpuSwitch(1, -1, 0, 1, 0));
+        assertTrue(twice.getMessage().contains("still loaded on physical CPU 0"), twice.getMessage());
+        session.close();
+        session.close();
+        assertTrue(assertThrows(IllegalStateException.class, () -> session.guestRead(0, 1, 0, 0xC1)).getMessage()
+                .contains("session is closed"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void hooksDoNotAllocate(Kind kind) {
+        boot(kind, 2, Map.of());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        long thread = Thread.currentThread().getId();
+        long sink = exercise(kind, 20_000);
+        long before = threads.getThreadAllocatedBytes(thread);
+        sink += exercise(kind, 50_000);
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+        assertTrue(allocated < 1024, "50 000 rounds of partitioned hooks allocated " + allocated + " bytes");
+        assertTrue(sink != 42);
+    }
+
+    private long exercise(Kind kind, int rounds) {
+        long sink = 0;
+        int last = counters.length - 1;
+        for (int i = 0; i < rounds; i++) {
+            int p = i & 1;
+            int d = 1 + (i % 3);
+            session.vcpuSwitch(p, -1, 0, d, 0);
+            session.hypervisorExit(p, d, 0);
+            session.hypervisorEntry(p, d, 0);
+            sink += session.guestWrite(p, d, 0, selects[last], kind.cycles() | USR | EN | INT) ? 1 : 0;
+            sink += session.guestWrite(p, d, 0, counters[0], -3000) ? 1 : 0;
+            sink += session.guestWrite(p, d, 0, 0x340, 0x400) ? 1 : 0;
+            sink += session.guestRead(p, d, 0, counters[last]);
+            sink += session.pmuInterrupt(p, d, 0, CpuMode.USER) ? 1 : 0;
+            sink += session.overflow(p, d, 0, last, CpuMode.USER).ordinal();
+            session.hypervisorExit(p, d, 0);
+            session.vcpuSwitch(p, d, 0, -1, 0);
+            host.pending[p] = 0;
+        }
+        return sink;
+    }
+}
