@@ -1,0 +1,128 @@
+package org.hyperprof.vpmu.saverestore;
+
+import java.util.Arrays;
+
+/**
+ * Assigns each guest vCPU a small dense slot number on first sight, so that per-vCPU state can live
+ * in primitive arrays: an open-addressing map from {@code domid << 16 | vcpu} to the slot, with
+ * the reverse mapping kept beside it. Lookups never allocate; adding a vCPU grows the tables only
+ * when they are half full, which happens on a new vCPU only.
+ *
+ * <p>Not thread-safe: used on the simulation thread.
+ */
+final class VcpuSlots {
+    /** Xen's highest ordinary domain id is below DOMID_FIRST_RESERVED (0x7FF0). */
+    static final int MAX_DOMID = 0x7FEF;
+    static final int MAX_VCPU = 0xFFFF;
+    private static final int EMPTY = -1;
+
+    private int[] keys;
+    private int[] slotOfKey;
+    private int mask;
+    private int[] domids;
+    private int[] vcpus;
+    private int size;
+
+    VcpuSlots(int expected) {
+        int capacity = Integer.highestOneBit(Math.max(4, expected) * 2 - 1) << 1;
+        keys = new int[capacity];
+        slotOfKey = new int[capacity];
+        Arrays.fill(keys, EMPTY);
+        mask = capacity - 1;
+        domids = new int[capacity / 2];
+        vcpus = new int[capacity / 2];
+    }
+
+    /** Number of vCPUs seen. */
+    int size() {
+        return size;
+    }
+
+    /** How many slots the per-slot arrays of a user must hold now (at least {@link #size()}). */
+    int slotCapacity() {
+        return domids.length;
+    }
+
+    int domid(int slot) {
+        return domids[slot];
+    }
+
+    int vcpu(int slot) {
+        return vcpus[slot];
+    }
+
+    /** The slot of a vCPU, or -1 if it was never seen. */
+    int find(int domid, int vcpu) {
+        int key = key(domid, vcpu);
+        for (int i = hash(key) & mask;; i = (i + 1) & mask) {
+            int k = keys[i];
+            if (k == key) {
+                return slotOfKey[i];
+            }
+            if (k == EMPTY) {
+                return -1;
+            }
+        }
+    }
+
+    /** The slot of a vCPU, assigning the next free one on first sight. */
+    int findOrAdd(int domid, int vcpu) {
+        int key = key(domid, vcpu);
+        for (int i = hash(key) & mask;; i = (i + 1) & mask) {
+            int k = keys[i];
+            if (k == key) {
+                return slotOfKey[i];
+            }
+            if (k == EMPTY) {
+                return add(i, key, domid, vcpu);
+            }
+        }
+    }
+
+    private int add(int index, int key, int domid, int vcpu) {
+        int slot = size++;
+        keys[index] = key;
+        slotOfKey[index] = slot;
+        domids[slot] = domid;
+        vcpus[slot] = vcpu;
+        if (size * 2 >= keys.length) {
+            grow();
+        }
+        return slot;
+    }
+
+    private void grow() {
+        int[] oldKeys = keys;
+        int[] oldSlots = slotOfKey;
+        keys = new int[oldKeys.length * 2];
+        slotOfKey = new int[keys.length];
+        Arrays.fill(keys, EMPTY);
+        mask = keys.length - 1;
+        for (int j = 0; j < oldKeys.length; j++) {
+            if (oldKeys[j] != EMPTY) {
+                int i = hash(oldKeys[j]) & mask;
+                while (keys[i] != EMPTY) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = oldKeys[j];
+                slotOfKey[i] = oldSlots[j];
+            }
+        }
+        domids = Arrays.copyOf(domids, keys.length / 2);
+        vcpus = Arrays.copyOf(vcpus, keys.length / 2);
+    }
+
+    private static int hash(int key) {
+        int h = key * 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    private static int key(int domid, int vcpu) {
+        if (domid < 0 || domid > MAX_DOMID || vcpu < 0 || vcpu > MAX_VCPU) {
+            throw new IllegalArgumentException("domain " + domid + " vCPU " + vcpu + " is no guest vCPU: domain ids"
+                    + " run from 0 to " + MAX_DOMID + " and vCPU numbers from 0 to " + MAX_VCPU
+                    + " (domid -1 means idle and is only valid in vcpuSwitch)");
+        }
+        return domid << 16 | vcpu;
+    }
+}

@@ -1,0 +1,285 @@
+package org.hyperprof.vpmu.saverestore;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.api.vpmu.PolicyHost;
+
+/**
+ * A host for policy tests: real register files of a real model, every physical read and write
+ * logged (register and direction, in primitive arrays), charges kept per CPU and symbol and handed
+ * to the {@link Rig} to run as hypervisor code, injections counted per vCPU. Records nothing that
+ * allocates once {@link #recording} is off.
+ */
+final class FakeHost implements PolicyHost {
+    static final List<String> SYMBOLS = List.of("vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr",
+            "vpmu_do_interrupt", "smp_call_function_interrupt");
+    static final int SAVE = 0;
+    static final int LOAD = 1;
+    static final int RDMSR = 2;
+    static final int WRMSR = 3;
+    static final int INTERRUPT = 4;
+    static final int REMOTE = 5;
+
+    final PmuModel model;
+    final LoggingPmu[] pmus;
+    final Map<String, String> options = new HashMap<>();
+    long readCost = 40;
+    long writeCost = 100;
+    long injectCost = 700;
+    long ipiCost = 3000;
+    boolean xenoprofOwns;
+    boolean recording = true;
+    int contextsHandedOut;
+
+    /** Per CPU: cycles charged and not yet run by the rig. */
+    final long[] pending;
+    /** Per CPU and symbol: cycles charged. */
+    final long[][] charged;
+    /** Per vCPU key (domid * 16 + vcpu): virtual interrupts injected; and whether one waits. */
+    final long[] injections = new long[1024];
+    final boolean[] virqPending = new boolean[1024];
+    final List<String> ledger = new ArrayList<>();
+
+    FakeHost(PmuModel model, int pcpus) {
+        this.model = model;
+        pmus = new LoggingPmu[pcpus];
+        for (int i = 0; i < pcpus; i++) {
+            pmus[i] = new LoggingPmu(model.createPmu(i, Map.of()));
+        }
+        pending = new long[pcpus];
+        charged = new long[pcpus][SYMBOLS.size()];
+    }
+
+    static int key(int domid, int vcpu) {
+        return domid * 16 + vcpu;
+    }
+
+    long charged(int pcpu, int symbol) {
+        return charged[pcpu][symbol];
+    }
+
+    long chargedEverywhere(int symbol) {
+        long sum = 0;
+        for (long[] c : charged) {
+            sum += c[symbol];
+        }
+        return sum;
+    }
+
+    @Override
+    public PmuModel model() {
+        return model;
+    }
+
+    @Override
+    public int pcpuCount() {
+        return pmus.length;
+    }
+
+    @Override
+    public PhysicalPmu pmu(int pcpu) {
+        return pmus[pcpu];
+    }
+
+    @Override
+    public PhysicalPmu newPmuContext() {
+        contextsHandedOut++;
+        return model.createPmu(0, Map.of());
+    }
+
+    @Override
+    public void chargeHypervisor(int pcpu, long cycles, String symbol) {
+        int s = switch (symbol) {
+            case "vpmu_save" -> SAVE;
+            case "vpmu_load" -> LOAD;
+            case "vpmu_do_rdmsr" -> RDMSR;
+            case "vpmu_do_wrmsr" -> WRMSR;
+            case "vpmu_do_interrupt" -> INTERRUPT;
+            case "smp_call_function_interrupt" -> REMOTE;
+            default -> throw new IllegalArgumentException("the hypervisor image has no function " + symbol);
+        };
+        if (cycles < 0) {
+            throw new IllegalArgumentException("negative charge " + cycles);
+        }
+        pending[pcpu] += cycles;
+        charged[pcpu][s] += cycles;
+        if (recording) {
+            ledger.add("charge " + pcpu + " " + symbol + " " + cycles);
+        }
+    }
+
+    @Override
+    public long cost(String name) {
+        return switch (name) {
+            case COST_PMU_READ -> readCost;
+            case COST_PMU_WRITE -> writeCost;
+            case COST_INJECT -> injectCost;
+            case COST_IPI -> ipiCost;
+            default -> throw new IllegalArgumentException("no cost " + name + "; add 'cost.vpmu " + name + " <cycles>'");
+        };
+    }
+
+    @Override
+    public String option(String key, String otherwise) {
+        return options.getOrDefault(key, otherwise);
+    }
+
+    @Override
+    public void injectVirtualInterrupt(int domid, int vcpu) {
+        injections[key(domid, vcpu)]++;
+        virqPending[key(domid, vcpu)] = true;
+        if (recording) {
+            ledger.add("inject " + domid + "/" + vcpu);
+        }
+    }
+
+    @Override
+    public boolean xenoprofProfiling() {
+        return xenoprofOwns;
+    }
+
+    @Override
+    public boolean xenoprofOwnsPmu() {
+        return xenoprofOwns;
+    }
+
+    long injectionsTotal() {
+        long sum = 0;
+        for (long n : injections) {
+            sum += n;
+        }
+        return sum;
+    }
+
+    /** A real register file whose reads and writes are logged with their direction. */
+    static final class LoggingPmu implements PhysicalPmu {
+        final PhysicalPmu real;
+        final int[] log = new int[1 << 14];
+        final boolean[] wrote = new boolean[1 << 14];
+        int logged;
+        long reads;
+        long writes;
+
+        LoggingPmu(PhysicalPmu real) {
+            this.real = real;
+        }
+
+        void clearLog() {
+            logged = 0;
+        }
+
+        /** The accesses since the last clear, as text like {@code "r 0xc1"}, {@code "w 0x186"}. */
+        List<String> accesses() {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < Math.min(logged, log.length); i++) {
+                out.add((wrote[i] ? "w 0x" : "r 0x") + Integer.toHexString(log[i]));
+            }
+            return out;
+        }
+
+        @Override
+        public int cpu() {
+            return real.cpu();
+        }
+
+        @Override
+        public PmuModel model() {
+            return real.model();
+        }
+
+        @Override
+        public long read(int register) {
+            if (logged < log.length) {
+                log[logged] = register;
+                wrote[logged] = false;
+            }
+            logged++;
+            reads++;
+            return real.read(register);
+        }
+
+        @Override
+        public void write(int register, long value) {
+            if (logged < log.length) {
+                log[logged] = register;
+                wrote[logged] = true;
+            }
+            logged++;
+            writes++;
+            real.write(register, value);
+        }
+
+        @Override
+        public int[] counterRegisters() {
+            return real.counterRegisters();
+        }
+
+        @Override
+        public int[] controlRegisters() {
+            return real.controlRegisters();
+        }
+
+        @Override
+        public int[] interruptRegisters() {
+            return real.interruptRegisters();
+        }
+
+        @Override
+        public void reserve() {
+            real.reserve();
+        }
+
+        @Override
+        public void setup(CounterConfig[] configs) {
+            real.setup(configs);
+        }
+
+        @Override
+        public void start() {
+            real.start();
+        }
+
+        @Override
+        public void stop() {
+            real.stop();
+        }
+
+        @Override
+        public void release() {
+            real.release();
+        }
+
+        @Override
+        public int checkCounters(OverflowSink sink) {
+            return real.checkCounters(sink);
+        }
+
+        @Override
+        public long cyclesUntilOverflow(SignalRates rates, int cpl) {
+            return real.cyclesUntilOverflow(rates, cpl);
+        }
+
+        @Override
+        public void advance(long cycles, SignalRates rates, int cpl) {
+            real.advance(cycles, rates, cpl);
+        }
+
+        @Override
+        public boolean interruptPending() {
+            return real.interruptPending();
+        }
+
+        @Override
+        public void acknowledgeInterrupt() {
+            real.acknowledgeInterrupt();
+        }
+    }
+}
