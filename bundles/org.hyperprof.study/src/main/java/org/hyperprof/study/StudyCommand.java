@@ -1,0 +1,250 @@
+package org.hyperprof.study;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * {@code hp:study}: runs one scenario under each installed counter-virtualization policy variant
+ * and prints, per variant, the hypervisor's overhead, each guest's profile error under both
+ * definitions of the truth, counter accesses per switch and samples lost; writes the table as CSV
+ * and a chart as SVG. Problems print one line each on the error stream, never a stack trace; a
+ * variant that fails does not stop the others.
+ *
+ * <p>While it runs, the study registers its own sample consumer ({@code consumer.name=study}) and
+ * loads the scenario once per variant, so the current host afterwards is the last variant's.
+ */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=study"})
+public class StudyCommand {
+    private static final String COMMAND = "hp:study";
+
+    private final HostService hosts;
+    private final Profiler profiler;
+    private final StudyRunner.ConsumerRegistry registry;
+    private final Supplier<Collection<String>> installed;
+    private final Supplier<PrintStream> out;
+    private final Supplier<PrintStream> err;
+    private final Duration endTimeout;
+
+    /** Installed policies' names, by service reference. */
+    private final Map<ServiceReference<?>, String> policies = new ConcurrentHashMap<>();
+
+    /** The constructor Declarative Services calls. Output goes to the calling Gogo session's streams. */
+    @Activate
+    public StudyCommand(BundleContext context, @Reference(name = "hosts") HostService hosts,
+            @Reference(name = "profiler") Profiler profiler) {
+        this.hosts = hosts;
+        this.profiler = profiler;
+        this.registry = (consumer, name) -> register(context, consumer, name);
+        this.installed = () -> policies.values();
+        // Gogo replaces System.out/err per session: look them up at every call, never keep them.
+        this.out = () -> System.out;
+        this.err = () -> System.err;
+        this.endTimeout = StudyRunner.DEFAULT_END_TIMEOUT;
+    }
+
+    /** The plain-Java constructor (tests, embedding). */
+    StudyCommand(HostService hosts, Profiler profiler, StudyRunner.ConsumerRegistry registry,
+            Supplier<Collection<String>> installedPolicies, PrintStream out, PrintStream err, Duration endTimeout) {
+        this.hosts = hosts;
+        this.profiler = profiler;
+        this.registry = registry;
+        this.installed = installedPolicies;
+        this.out = () -> out;
+        this.err = () -> err;
+        this.endTimeout = endTimeout;
+    }
+
+    @Reference(name = "policy", service = CounterVirtualizationPolicy.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
+    void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
+        Object name = reference.getProperty(CounterVirtualizationPolicy.NAME);
+        if (name != null) {
+            policies.put(reference, name.toString());
+        }
+    }
+
+    void unbindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
+        policies.remove(reference);
+    }
+
+    private static AutoCloseable register(BundleContext context, SampleConsumer consumer, String name) {
+        Dictionary<String, Object> properties = new Hashtable<>();
+        properties.put(SampleConsumer.NAME, name);
+        ServiceRegistration<SampleConsumer> registration = context.registerService(SampleConsumer.class, consumer,
+                properties);
+        return () -> {
+            try {
+                registration.unregister();
+            } catch (IllegalStateException alreadyGone) {
+                // The bundle stopped meanwhile: the framework unregistered it.
+            }
+        };
+    }
+
+    @Descriptor("run a scenario under each counter-virtualization policy; print overhead and each guest's profile"
+            + " error against both truths; write hyperprof-study-<scenario>.csv and .svg")
+    public void study(@Descriptor("[--scenario name|path] [--policies a,b] [--ms N (default 200)] [--out dir]")
+            String... args) {
+        PrintStream o = out.get();
+        PrintStream e = err.get();
+        try {
+            execute(StudyArgs.parse(args), o, e);
+        } catch (StudyArgs.UsageException u) {
+            e.println(COMMAND + ": " + u.getMessage());
+            e.println("usage: " + StudyArgs.USAGE);
+        } catch (InterruptedException i) {
+            Thread.currentThread().interrupt();
+            e.println(COMMAND + ": interrupted; the study stopped");
+        } catch (Exception | LinkageError x) {
+            e.println(COMMAND + " failed unexpectedly: " + StudyRunner.oneLine(x));
+        } finally {
+            o.flush();
+            e.flush();
+        }
+    }
+
+    private void execute(StudyArgs args, PrintStream o, PrintStream e) throws Exception {
+        String scenarioProblem = scenarioProblem(args.scenario());
+        if (scenarioProblem != null) {
+            e.println(COMMAND + ": " + scenarioProblem);
+            return;
+        }
+        Path folder = args.out();
+        if (Files.exists(folder) && !Files.isDirectory(folder)) {
+            e.println(COMMAND + ": --out " + folder + " is a file, not a folder; give a folder for the CSV and SVG");
+            return;
+        }
+        List<Variant> variants = variants(args.policies(), o, e);
+        if (variants.isEmpty()) {
+            e.println(COMMAND + ": no policy variant to run; installed policies: " + installedText());
+            return;
+        }
+        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
+        Results.Study study = runner.run(args.scenario(), variants, args.ms(), o::println,
+                line -> e.println(COMMAND + ": " + line));
+        o.print(StudyText.render(study));
+        String base = "hyperprof-study-" + fileName(study.scenario());
+        write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);
+        write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
+        o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
+                + " another");
+    }
+
+    /** Null when the scenario is embedded or a readable file; otherwise what is wrong, in one line. */
+    private String scenarioProblem(String scenario) {
+        List<String> embedded = hosts.scenarios();
+        if (embedded.contains(scenario)) {
+            return null;
+        }
+        try {
+            if (Files.isRegularFile(Path.of(scenario))) {
+                return null;
+            }
+        } catch (RuntimeException invalidPath) {
+            // Not a path: fall through to the message.
+        }
+        return "unknown scenario '" + scenario + "': the embedded scenarios are "
+                + (embedded.isEmpty() ? "none" : String.join(", ", embedded)) + "; or give a scenario file's path";
+    }
+
+    /** The variants to run, in order; says what it skips and why. */
+    List<Variant> variants(List<String> asked, PrintStream o, PrintStream e) {
+        SortedSet<String> names = new TreeSet<>(installed.get());
+        List<Variant> run = new ArrayList<>();
+        if (asked == null) {
+            List<String> standard = new ArrayList<>();
+            for (Variant v : Variant.STANDARD) {
+                standard.add(v.policy());
+                if (names.contains(v.policy())) {
+                    run.add(v);
+                } else {
+                    o.println("skipping " + v.label() + ": policy '" + v.policy() + "' is not installed");
+                }
+            }
+            List<String> others = new ArrayList<>(names);
+            others.removeAll(standard);
+            if (!others.isEmpty()) {
+                o.println("also installed: " + String.join(", ", others) + " (name them in --policies to study them)");
+            }
+            return run;
+        }
+        for (String label : asked) {
+            Variant v = Variant.standard(label);
+            if (v == null && names.contains(label)) {
+                v = Variant.other(label);
+            }
+            if (v == null) {
+                List<String> known = new ArrayList<>();
+                for (Variant s : Variant.STANDARD) {
+                    known.add(s.label());
+                }
+                e.println(COMMAND + ": unknown policy variant '" + label + "': the variants are "
+                        + String.join(", ", known) + ", or any installed policy (installed: " + installedText() + ")");
+            } else if (!names.contains(v.policy())) {
+                e.println(COMMAND + ": policy '" + v.policy() + "' of variant " + v.label()
+                        + " is not installed (installed: " + installedText() + "); skipping it");
+            } else {
+                run.add(v);
+            }
+        }
+        return run;
+    }
+
+    private String installedText() {
+        SortedSet<String> names = new TreeSet<>(installed.get());
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
+    private static void write(Path file, String content, PrintStream o, PrintStream e) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, content, StandardCharsets.UTF_8);
+            o.println("wrote " + file.toAbsolutePath().normalize());
+        } catch (IOException | RuntimeException x) {
+            e.println(COMMAND + ": could not write " + file + ": " + StudyRunner.oneLine(x));
+        }
+    }
+
+    /** A scenario name (or a file's name without folders and suffix) as a safe file-name part. */
+    static String fileName(String scenario) {
+        String name = scenario;
+        int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
+        name = name.substring(slash + 1);
+        if (name.endsWith(".scenario")) {
+            name = name.substring(0, name.length() - ".scenario".length());
+        }
+        name = name.replaceAll("[^A-Za-z0-9._-]", "_");
+        return name.isEmpty() ? "scenario" : name;
+    }
+}

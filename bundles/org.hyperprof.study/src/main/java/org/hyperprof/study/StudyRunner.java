@@ -1,0 +1,210 @@
+package org.hyperprof.study;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.api.profiler.ProfileException;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionSummary;
+
+/**
+ * Runs a scenario once per variant: loads it with the variant's policy and options, profiles it
+ * for the given simulated time with the model's default event (system-wide with HVM guests
+ * passive, or only the guests' own profilers), and measures the run against its ground truth.
+ * A variant that fails is reported in one line and the study goes on.
+ */
+final class StudyRunner {
+
+    /** Registers the study's sample consumer with the profiler until the returned handle is closed. */
+    @FunctionalInterface
+    interface ConsumerRegistry {
+        AutoCloseable register(SampleConsumer consumer, String name);
+    }
+
+    /** How long the study waits for the sessions' last deliveries after a profile returned. */
+    static final Duration DEFAULT_END_TIMEOUT = Duration.ofSeconds(30);
+
+    private final HostService hosts;
+    private final Profiler profiler;
+    private final ConsumerRegistry registry;
+    private final Duration endTimeout;
+
+    StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout) {
+        this.hosts = hosts;
+        this.profiler = profiler;
+        this.registry = registry;
+        this.endTimeout = endTimeout;
+    }
+
+    /**
+     * Runs every variant in order.
+     *
+     * @param progress hears one line as each variant starts
+     * @param problems hears one line per variant that failed
+     */
+    Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
+            Consumer<String> problems) throws Exception {
+        SessionTally tally = new SessionTally();
+        List<Results.Run> runs = new ArrayList<>();
+        String name = scenario;
+        Long seed = null;
+        try (AutoCloseable registration = registry.register(tally, StudyKeys.CONSUMER_NAME)) {
+            for (Variant v : variants) {
+                progress.accept("running " + v.label() + " (" + ms + " ms simulated)");
+                Loaded loaded = runOne(scenario, v, ms, tally);
+                Results.Run run = loaded.run;
+                if (loaded.host != null) {
+                    name = loaded.host.name();
+                    if (seed == null) {
+                        seed = loaded.host.counters().get(StudyKeys.SEED);
+                    }
+                }
+                if (!run.ok()) {
+                    problems.accept(v.label() + ": " + run.failure());
+                }
+                runs.add(run);
+            }
+        }
+        return new Results.Study(name, seed, ms, runs);
+    }
+
+    private record Loaded(Host host, Results.Run run) {
+    }
+
+    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally) throws InterruptedException {
+        Host host;
+        try {
+            host = hosts.load(scenario, null, v.hostOptions(), null);
+        } catch (ScenarioException e) {
+            return new Loaded(null, Results.Run.failed(v, "loading " + scenario + " failed: " + oneLine(e)));
+        } catch (RuntimeException e) {
+            return new Loaded(null, Results.Run.failed(v, "loading " + scenario + " failed unexpectedly: " + oneLine(e)));
+        }
+        List<Integer> passive = new ArrayList<>();
+        if (v.systemWide()) {
+            for (DomainInfo d : host.domains()) {
+                if (d.hvm()) {
+                    passive.add(d.domid());
+                }
+            }
+        }
+        ProfileRequest request = new ProfileRequest(List.of(), ms * 1000, List.of(), passive, List.of(), 0,
+                v.systemWide());
+        tally.clear();
+        SessionSummary returned;
+        try {
+            returned = profiler.profile(request, ProgressListener.NONE);
+        } catch (ProfileException e) {
+            return new Loaded(host, Results.Run.failed(v, "the profile failed: " + oneLine(e)));
+        } catch (RuntimeException e) {
+            return new Loaded(host, Results.Run.failed(v, "the profile failed unexpectedly: " + oneLine(e)));
+        }
+        List<SessionTally.Seen> sessions = tally.awaitEnded(returned.sessionId(), endTimeout);
+        return new Loaded(host, measure(host, v, returned, sessions));
+    }
+
+    /** The figures of one run, from what the profile returned and what the tally saw. */
+    static Results.Run measure(Host host, Variant v, SessionSummary returned, List<SessionTally.Seen> sessions) {
+        List<String> notes = new ArrayList<>();
+        if (!returned.completed()) {
+            notes.add("the session ended early: " + returned.endReason());
+        }
+        GroundTruth truth = returned.groundTruth() != null ? returned.groundTruth() : host.groundTruth();
+        Map<String, Long> counters = returned.hostCounters().isEmpty() ? host.counters() : returned.hostCounters();
+        long lost = 0;
+        SessionTally.Seen own = null;
+        SessionTally.Seen xenoprof = null;
+        for (SessionTally.Seen s : sessions) {
+            if (s.summary() == null) {
+                notes.add("session " + s.info().sessionId() + " (" + s.info().source()
+                        + ") had not ended when the study read it; its figures are partial");
+            } else {
+                lost += s.summary().accounting().lost();
+            }
+            if (s.missed() > 0) {
+                notes.add("the study's consumer missed " + s.missed() + " samples of session "
+                        + s.info().sessionId() + " (" + s.info().source() + "); errors are computed without them");
+            }
+            if (s.guestProfiler() && own == null) {
+                own = s;
+            } else if (s.xenoprof() && xenoprof == null) {
+                xenoprof = s;
+            }
+        }
+        if (sessions.isEmpty()) {
+            lost = returned.accounting().lost();
+            notes.add("the study's consumer saw no session; every profile is empty");
+        }
+        List<Results.Guest> guests = new ArrayList<>();
+        for (DomainInfo d : host.domains()) {
+            guests.add(guest(host, d, own, xenoprof, truth, notes));
+        }
+        return new Results.Run(v, null, Overhead.of(truth, counters), lost, guests, notes);
+    }
+
+    private static Results.Guest guest(Host host, DomainInfo d, SessionTally.Seen own, SessionTally.Seen xenoprof,
+            GroundTruth truth, List<String> notes) {
+        int id = d.domid();
+        SessionTally.Seen from;
+        String source;
+        CounterConfig counter;
+        if (own != null && own.guestModeSamples(id) > 0) {
+            from = own;
+            source = "own";
+            List<CounterConfig> its = host.guestProfilerCounters(id);
+            counter = !its.isEmpty() ? its.get(0) : first(own);
+        } else if (xenoprof != null && xenoprof.guestModeSamples(id) > 0) {
+            from = xenoprof;
+            source = "xenoprof";
+            counter = first(xenoprof);
+        } else {
+            return new Results.Guest(id, d.name(), "none", 0, "", null, null);
+        }
+        if (counter == null) {
+            notes.add(d.name() + ": its " + source + " session names no counter; its profile is not compared");
+            return new Results.Guest(id, d.name(), source, from.guestModeSamples(id), "", null, null);
+        }
+        Map<SymbolKey, Long> sampled = from.profile(id, counter.counter());
+        long samples = 0;
+        for (long n : sampled.values()) {
+            samples += n;
+        }
+        Signal signal = counter.event().signal();
+        if (signal == null) {
+            notes.add(d.name() + ": event " + counter.event().name() + " counts nothing the simulator emits;"
+                    + " its profile is not compared");
+            return new Results.Guest(id, d.name(), source, samples, counter.event().name(), null, null);
+        }
+        return new Results.Guest(id, d.name(), source, samples, counter.event().name(),
+                ProfileError.of(sampled, Truth.guestOnly(truth, id, signal)),
+                ProfileError.of(sampled, Truth.withHypervisorOnBehalf(truth, id, signal)));
+    }
+
+    private static CounterConfig first(SessionTally.Seen s) {
+        return s.info().counters().isEmpty() ? null : s.info().counters().get(0);
+    }
+
+    /** An exception's message as one line: its kind when it has none. */
+    static String oneLine(Throwable e) {
+        String m = e.getMessage();
+        if (m == null || m.isBlank()) {
+            return e.getClass().getSimpleName();
+        }
+        String line = m.strip().replaceAll("\\s*\\R\\s*", "; ");
+        return e instanceof RuntimeException && !(e instanceof IllegalArgumentException)
+                && !(e instanceof IllegalStateException) ? e.getClass().getSimpleName() + ": " + line : line;
+    }
+}
