@@ -175,7 +175,7 @@ public final class CommandLines {
      */
     public record Profile(long micros, List<String> events, List<Integer> domains, List<Integer> passive,
             List<String> passiveImages, int callgraphDepth, String scenario, String cpuType, String renderer,
-            boolean noReport, Map<String, String> hostOptions, Map<String, String> pmuOptions) {
+            boolean noReport, Map<String, String> hostOptions, Map<String, String> pmuOptions, boolean guestsOnly) {
         public Profile {
             events = List.copyOf(events);
             domains = List.copyOf(domains);
@@ -187,13 +187,13 @@ public final class CommandLines {
 
         /** What the profiler is asked to do. */
         public ProfileRequest request() {
-            return new ProfileRequest(events, micros, domains, passive, passiveImages, callgraphDepth);
+            return new ProfileRequest(events, micros, domains, passive, passiveImages, callgraphDepth, !guestsOnly);
         }
     }
 
     public static Profile profile(String[] argv) throws UsageException {
         Args a = Args.parse(argv, Set.of("--ms", "--event", "--domains", "--passive", "--passive-images", "--callgraph",
-                "--scenario", "--cpu", "--report", "--host-option", "--pmu-option"), Set.of("--no-report"))
+                "--scenario", "--cpu", "--report", "--host-option", "--pmu-option"), Set.of("--no-report", "--guests-only"))
                 .atMostPositional(0, "only options; see hp:help profile");
         long ms = a.value("--ms") == null ? DEFAULT_PROFILE_MS
                 : Args.number(a.value("--ms"), "--ms (simulated milliseconds)", 1, MAX_MS);
@@ -227,7 +227,8 @@ public final class CommandLines {
         }
         return new Profile(ms * 1000, a.values("--event"), domains, passive, images, depth, a.value("--scenario"),
                 a.value("--cpu"), a.value("--report"), a.flag("--no-report"),
-                options(a.values("--host-option"), "--host-option"), options(a.values("--pmu-option"), "--pmu-option"));
+                options(a.values("--host-option"), "--host-option"), options(a.values("--pmu-option"), "--pmu-option"),
+                a.flag("--guests-only"));
     }
 
     /** The {@code --passive} list: each domain once, and none of them also active. */

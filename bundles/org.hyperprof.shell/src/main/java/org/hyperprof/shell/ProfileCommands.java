@@ -49,7 +49,8 @@ public class ProfileCommands {
             + " report of all domains and of each")
     public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
             + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--report name]"
-            + " [--no-report]") String... args) {
+            + " [--no-report] [--guests-only: no Xenoprof, only the guests' own profilers (a host whose policy"
+            + " gives guests the PMU)]") String... args) {
         Guard.run(console, HpCommand.PROFILE, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.
