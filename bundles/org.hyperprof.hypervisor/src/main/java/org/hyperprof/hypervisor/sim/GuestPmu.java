@@ -32,7 +32,12 @@ final class GuestPmu implements OverflowSink {
     final XenoprofBuffer buffer;
     final int handlerFunction;
     final long handlerCycles;
+    /** The registers of the counters the guest uses (a guest driver programs only those, as Linux perf does). */
     final int[] counterRegisters;
+    /**
+     * The control registers of those counters when the model pairs one control register with each
+     * counter (P6, AMD), else every control register (global controls, P4's CCCR/ESCR wiring).
+     */
     final int[] controlRegisters;
     final int[] interruptRegisters;
     /** Counter values read at the start of the handler, to write back only what the re-arm changed. */
@@ -66,11 +71,25 @@ final class GuestPmu implements OverflowSink {
         this.buffer = new XenoprofBuffer(vcpu, bufferSlots);
         this.handlerFunction = handlerFunction;
         this.handlerCycles = handlerCycles;
-        this.counterRegisters = picture.counterRegisters();
-        this.controlRegisters = picture.controlRegisters();
+        int[] counters = picture.counterRegisters();
+        int[] controls = picture.controlRegisters();
+        boolean known = true;
+        for (CounterConfig c : configs) {
+            known &= c.counter() >= 0 && c.counter() < counters.length;
+        }
+        boolean paired = known && controls.length == counters.length;
+        int[] usedCounters = new int[configs.length];
+        int[] usedControls = new int[configs.length];
+        for (int i = 0; i < configs.length && known; i++) {
+            usedCounters[i] = counters[configs[i].counter()];
+            usedControls[i] = paired ? controls[configs[i].counter()] : 0;
+        }
+        // A model whose counter numbers are not positions in its register list: the driver touches all.
+        this.counterRegisters = known ? usedCounters : counters;
+        this.controlRegisters = paired ? usedControls : controls;
         this.interruptRegisters = picture.interruptRegisters();
         this.readValues = new long[counterRegisters.length];
-        this.overflowed = new int[counterRegisters.length + 1];
+        this.overflowed = new int[counters.length + 1];
     }
 
     /** The model's driver programs the picture: reserve, set up the guest's counters, start. */

@@ -24,6 +24,9 @@ class GuestProfilerTest {
 
     /** The smallest policy that gives each vCPU its own counters: whole save and restore at every switch. */
     static final class WholeContextPolicy implements CounterVirtualizationPolicy {
+        /** Every register a guest wrote, in order. */
+        final List<Integer> guestWrites = new java.util.ArrayList<>();
+
         @Override
         public String name() {
             return "test-wholecontext";
@@ -70,6 +73,7 @@ class GuestProfilerTest {
 
                 @Override
                 public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
+                    guestWrites.add(register);
                     host.pmu(pcpu).write(register, value);
                     return true;
                 }
@@ -100,9 +104,23 @@ class GuestProfilerTest {
     }
 
     private static SimHost host() throws Exception {
+        return host(new WholeContextPolicy());
+    }
+
+    private static SimHost host(WholeContextPolicy policy) throws Exception {
         Scenario s = Fixtures.defaultHost().scenario();
-        return new SimHost(s, new org.hyperprof.pmu.p6.P6PmuModel(), Fixtures.P6_BUNDLE, new WholeContextPolicy(),
-                "test");
+        return new SimHost(s, new org.hyperprof.pmu.p6.P6PmuModel(), Fixtures.P6_BUNDLE, policy, "test");
+    }
+
+    @Test
+    void theGuestsDriverProgramsOnlyTheRegistersOfTheCountersItUses() throws Exception {
+        WholeContextPolicy policy = new WholeContextPolicy();
+        SimHost host = host(policy);
+        host.run(20_000, null);
+        // P6: CPU_CLK_UNHALTED on counter 0 = PerfCtr0 (0xC1) and PerfEvtSel0 (0x186), then LVTPC (0x340).
+        assertEquals(List.of(0xC1, 0x186, 0x340), policy.guestWrites.subList(0, 3), "the start sequence");
+        assertTrue(policy.guestWrites.stream().allMatch(r -> r == 0xC1 || r == 0x186 || r == 0x340),
+                "never PerfCtr1 or PerfEvtSel1, which another owner may hold: " + policy.guestWrites);
     }
 
     @Test
