@@ -1,0 +1,118 @@
+package org.hyperprof.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.inject.Inject;
+
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.profiler.Profiler;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+
+/**
+ * A counter-virtualization policy is a bundle like any other: installed while the framework runs, it
+ * lets a guest profile itself; leaving in the middle of a session, it ends that session cleanly,
+ * naming itself, with the guest's samples kept.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class PolicyHotInstallIT {
+
+    @Inject
+    BundleContext context;
+
+    @Configuration
+    public Option[] config() {
+        return HyperprofOptions.core();
+    }
+
+    private static ProfileRequest guestsOnly(long micros) {
+        return new ProfileRequest(List.of(), micros, List.of(), List.of(), List.of(), 0, false);
+    }
+
+    @Test
+    public void aHotInstalledPolicyLetsTheGuestProfileItselfAndItsDepartureEndsTheSessionCleanly() throws Exception {
+        HostService hosts = Services.await(context, HostService.class, "");
+        Profiler profiler = Services.await(context, Profiler.class, "");
+
+        Bundle policy = context.installBundle(HyperprofOptions.bundleUrl("saverestore"));
+        policy.start();
+        Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=saverestore)");
+
+        Host host = hosts.load(HostService.DEFAULT_SCENARIO, null, Map.of("vpmu.policy", "saverestore"), null);
+        assertEquals("saverestore", host.policy());
+        SessionSummary first = profiler.profile(guestsOnly(200_000), ProgressListener.NONE);
+        assertTrue(first.endReason(), first.completed());
+        assertTrue(first.accounting().balanced());
+        assertTrue("the domU's own samples: " + first.accounting(), first.accounting().delivered() > 0);
+        assertTrue(host.counters().get("vpmu.switch.accesses") > 0);
+
+        // A long session; the policy leaves while it runs.
+        hosts.load(HostService.DEFAULT_SCENARIO, null, Map.of("vpmu.policy", "saverestore"), null);
+        CompletableFuture<SessionSummary> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return profiler.profile(guestsOnly(60_000_000), ProgressListener.NONE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(500);
+        policy.stop();
+        SessionSummary cut = running.get(60, TimeUnit.SECONDS);
+        assertNotNull(cut);
+        assertTrue("the session ended for the policy: " + cut.endReason(),
+                cut.endReason().contains("org.hyperprof.vpmu.saverestore"));
+        assertTrue("samples taken before the departure are kept: " + cut.accounting(),
+                cut.accounting().delivered() > 0);
+        assertTrue(cut.accounting().balanced());
+        assertEquals(Bundle.ACTIVE, context.getBundle(0).getState());
+
+        policy.start();
+        Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=saverestore)");
+        hosts.load(HostService.DEFAULT_SCENARIO, null, Map.of("vpmu.policy", "saverestore"), null);
+        assertTrue(profiler.profile(guestsOnly(50_000), ProgressListener.NONE).completed());
+    }
+
+    @Test
+    public void underThePartitionedPolicyXenoprofAndTheGuestsOwnProfilerRunTogether() throws Exception {
+        HostService hosts = Services.await(context, HostService.class, "");
+        Profiler profiler = Services.await(context, Profiler.class, "");
+        Bundle amd = context.installBundle(HyperprofOptions.bundleUrl("amd"));
+        amd.start();
+        Bundle partitioned = context.installBundle(HyperprofOptions.bundleUrl("partitioned"));
+        partitioned.start();
+        Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=partitioned)");
+        Services.await(context, org.hyperprof.api.pmu.PmuModel.class, "(cpu.type=i386/athlon)");
+
+        Host host = hosts.load("consolidation", null, Map.of("vpmu.policy", "partitioned"), null);
+        SessionSummary xenoprof = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
+                ProgressListener.NONE);
+        assertTrue(xenoprof.endReason(), xenoprof.completed());
+        assertTrue("Xenoprof's own samples: " + xenoprof.accounting(), xenoprof.accounting().delivered() > 0);
+        Map<String, Long> c = host.counters();
+        assertTrue("the guests' own samples beside Xenoprof's: " + c, c.get("guest.samples") > 0);
+        assertEquals(0L, (long) c.get("guest.profilers.refused"));
+        partitioned.uninstall();
+        amd.uninstall();
+    }
+}
