@@ -129,6 +129,7 @@ final class GuestSession implements DomainView.ProblemLog {
         final long kernelBase;
         final long xenBase;
         final long lostBase;
+        final long corruptedBase;
 
         Ring(BufferReader reader) {
             this.reader = reader;
@@ -137,6 +138,7 @@ final class GuestSession implements DomainView.ProblemLog {
             kernelBase = b.kernelSamples();
             xenBase = b.xenSamples();
             lostBase = b.lostSamples();
+            corruptedBase = b.corruptedSamples();
         }
     }
 
@@ -300,6 +302,7 @@ final class GuestSession implements DomainView.ProblemLog {
         List<BufferAccounting> buffers = new ArrayList<>();
         List<Integer> corruptedRings = new ArrayList<>();
         long drainedAll = 0;
+        long ringTaken = 0;
         BufferReader.DecodeCounts decodeAll = BufferReader.DecodeCounts.ZERO;
         List<String> lines = new ArrayList<>();
         synchronized (collector) {
@@ -310,13 +313,16 @@ final class GuestSession implements DomainView.ProblemLog {
                         corruptedRings.add(buffers.size());
                     }
                     buffers.add(books(d, r, lines));
+                    SharedBuffer b = r.reader.buffer;
+                    ringTaken += b.userSamples() - r.userBase + b.kernelSamples() - r.kernelBase + b.xenSamples()
+                            - r.xenBase + b.lostSamples() - r.lostBase + b.corruptedSamples() - r.corruptedBase;
                     drainedAll += r.reader.drainedEntries();
                     decodeAll = decodeAll.plus(c);
                 }
             }
         }
         Map<String, Long> counters = Session.counterDelta(startCounters, Session.counters(host));
-        chargeRefused(buffers, corruptedRings, counters.get(HOST_SAMPLES), lines);
+        chargeRefused(buffers, corruptedRings, counters.get(HOST_SAMPLES), ringTaken, lines);
         Accounting total = Accounting.ZERO;
         for (BufferAccounting b : buffers) {
             total = total.plus(b.accounting());
@@ -339,21 +345,17 @@ final class GuestSession implements DomainView.ProblemLog {
     }
 
     /**
-     * Samples the guests' profilers took that no ring shows: the host refuses to log into a ring
-     * whose head the guest scribbled, and counts the sample in its {@value #HOST_SAMPLES} counter
-     * only ({@code SharedBuffer} has no corrupted count). As the Xenoprof session does with Xen's
-     * global corrupted count, they are charged (taken and invalid) to the ring seen with indices
-     * out of range when it is the only one; otherwise a note gives the difference.
+     * Samples the guests' profilers took that no ring shows (a ring that keeps no count of the
+     * samples it refused, {@code SharedBuffer.corruptedSamples()} being 0): as the Xenoprof session
+     * does with Xen's global corrupted count, they are charged (taken and invalid) to the ring seen
+     * with indices out of range when it is the only one; otherwise a note gives the difference.
      */
     private static void chargeRefused(List<BufferAccounting> buffers, List<Integer> corruptedRings, Long hostTaken,
-            List<String> lines) {
+            long ringTaken, List<String> lines) {
         if (hostTaken == null) {
             return;
         }
-        long taken = 0; // what the rings show the producer did: logged (by mode) or lost to a full ring
-        for (BufferAccounting b : buffers) {
-            taken += b.userSamples() + b.kernelSamples() + b.xenSamples() + b.accounting().lost();
-        }
+        long taken = ringTaken;
         long missing = hostTaken - taken;
         if (missing <= 0) {
             return;
@@ -390,15 +392,17 @@ final class GuestSession implements DomainView.ProblemLog {
         long kernel = b.kernelSamples() - r.kernelBase;
         long xen = b.xenSamples() - r.xenBase;
         long lost = b.lostSamples() - r.lostBase;
+        // Refused by the producer because the guest had scribbled on the ring's indices: taken and invalid.
+        long refused = b.corruptedSamples() - r.corruptedBase;
         long logged = user + kernel + xen;
         long drained = reader.drainedEntries();
         long delivered = reader.samples();
         long undrained = reader.pending();
         long unreachable = Math.max(0, logged - drained - undrained);
         long excess = Math.max(0, drained + undrained - logged);
-        long invalid = (drained - delivered) + unreachable;
-        Accounting a = new Accounting(Math.max(logged, drained + undrained) + lost, delivered, lost, undrained,
-                invalid);
+        long invalid = (drained - delivered) + unreachable + refused;
+        Accounting a = new Accounting(Math.max(logged, drained + undrained) + lost + refused, delivered, lost,
+                undrained, invalid);
         String ring = "domain " + d.domid + " vcpu " + reader.vcpu + " (its own profiler)";
         BufferReader.DecodeCounts c = reader.decodeCounts();
         String decoding = c.decodingText();
@@ -419,6 +423,10 @@ final class GuestSession implements DomainView.ProblemLog {
         }
         if (lost > 0) {
             lines.add(ring + ": " + lost + " sample(s) found the ring full (lost)");
+        }
+        if (refused > 0) {
+            lines.add(ring + ": the profiler could not log " + refused + " sample(s) because the ring's indices were"
+                    + " out of range (counted invalid)");
         }
         return new BufferAccounting(d.domid, reader.vcpu, ROLE, a, user, kernel, xen, drained, undrained);
     }

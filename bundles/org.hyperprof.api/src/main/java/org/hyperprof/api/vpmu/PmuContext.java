@@ -118,6 +118,21 @@ public final class PmuContext {
         return registers.length;
     }
 
+    /**
+     * Reads only the counter registers of {@code pmu} into the context; returns the reads made.
+     * Control and interrupt registers change only through the guest's own (intercepted) writes, which
+     * the policy records in the context as they happen, so a save need not read them back: Xen's
+     * vPMU saves the counter MSRs and keeps the controls it emulated. It also means a control another
+     * party rewrote on the hardware meanwhile (Xenoprof's driver clearing every event select at
+     * {@code setup_events}) is put right at the next restore.
+     */
+    public int saveCounters(PhysicalPmu pmu) {
+        for (int p = 0; p < counters; p++) {
+            values[p] = pmu.read(registers[p]);
+        }
+        return counters;
+    }
+
     /** Writes every register into {@code pmu}: counters, then controls, then interrupt registers; returns the writes made. */
     public int restore(PhysicalPmu pmu) {
         for (int p = 0; p < registers.length; p++) {

@@ -52,6 +52,16 @@ public interface SharedBuffer {
      */
     void copy(int from, int count, long[] eip, byte[] mode, byte[] event, int offset);
 
+    /**
+     * Samples aimed at this buffer that were refused because its head or tail was out of range
+     * (the guest scribbled on them): nothing was written. Xen counts these only globally
+     * ({@code corrupted_buffer_samples}); a buffer that keeps its own count reports it here, so that
+     * every sample aimed at it is accounted: written, lost or corrupted. 0 when not kept.
+     */
+    default long corruptedSamples() {
+        return 0;
+    }
+
     /** {@code xen_samples}. */
     long xenSamples();
 

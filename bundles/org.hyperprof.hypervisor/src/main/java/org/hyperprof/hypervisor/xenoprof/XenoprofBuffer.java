@@ -156,6 +156,7 @@ public final class XenoprofBuffer implements SharedBuffer {
     }
 
     /** Samples dropped because this buffer's head or tail was out of range (see {@link #countCorrupted}). */
+    @Override
     public long corruptedSamples() {
         return corruptedSamples;
     }
