@@ -94,14 +94,18 @@ final class StudyRunner {
             return new Loaded(null, Results.Run.failed(v, "loading " + scenario + " failed unexpectedly: " + oneLine(e)));
         }
         List<Integer> passive = new ArrayList<>();
+        List<String> passiveImages = new ArrayList<>();
         if (v.systemWide()) {
             for (DomainInfo d : host.domains()) {
                 if (d.hvm()) {
+                    // HVM guests can only be passive; dom0 resolves their kernel with its image (as
+                    // opcontrol --passive-images does), their user code stays coarse (domain<N>-apps).
                     passive.add(d.domid());
+                    passiveImages.add(kernelImage(d));
                 }
             }
         }
-        ProfileRequest request = new ProfileRequest(List.of(), ms * 1000, List.of(), passive, List.of(), 0,
+        ProfileRequest request = new ProfileRequest(List.of(), ms * 1000, List.of(), passive, passiveImages, 0,
                 v.systemWide());
         tally.clear();
         SessionSummary returned;
@@ -206,5 +210,15 @@ final class StudyRunner {
         String line = m.strip().replaceAll("\\s*\\R\\s*", "; ");
         return e instanceof RuntimeException && !(e instanceof IllegalArgumentException)
                 && !(e instanceof IllegalStateException) ? e.getClass().getSimpleName() + ": " + line : line;
+    }
+
+    /** The name of a domain's kernel image, or "" (left coarse) when it has none. */
+    private static String kernelImage(DomainInfo d) {
+        for (org.hyperprof.api.host.Mapping m : d.memoryMap()) {
+            if (m.kind() == org.hyperprof.api.sample.ImageKind.KERNEL) {
+                return m.image();
+            }
+        }
+        return "";
     }
 }
