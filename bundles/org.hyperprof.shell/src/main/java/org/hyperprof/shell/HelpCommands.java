@@ -78,11 +78,49 @@ public class HelpCommands {
             HpCommand command = CommandLines.help(args);
             if (command == null) {
                 printList(out);
+                printContributed(out);
             } else {
                 printOne(command, out);
                 printInstalled(command, out);
             }
         });
+    }
+
+    /** {@code hp:} commands other bundles register (the study, a user's own), by bundle. */
+    private final java.util.Map<Long, String> contributed = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    @Reference(service = Object.class, target = "(osgi.command.scope=hp)", cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindCommands")
+    void bindCommands(ServiceReference<Object> ref) {
+        if (ref.getBundle() == null || ref.getBundle().getSymbolicName().equals("org.hyperprof.shell")) {
+            return;
+        }
+        Object functions = ref.getProperty("osgi.command.function");
+        String[] names = functions instanceof String[] a ? a : new String[] {String.valueOf(functions)};
+        StringBuilder b = new StringBuilder();
+        for (String n : names) {
+            if (HpCommand.find(n) == null) {
+                b.append(b.length() == 0 ? "" : ", ").append("hp:").append(n);
+            }
+        }
+        if (b.length() > 0) {
+            contributed.put((Long) ref.getProperty(org.osgi.framework.Constants.SERVICE_ID),
+                    b + " (bundle " + ref.getBundle().getSymbolicName() + ")");
+        }
+    }
+
+    void unbindCommands(ServiceReference<Object> ref) {
+        contributed.remove((Long) ref.getProperty(org.osgi.framework.Constants.SERVICE_ID));
+    }
+
+    private void printContributed(PrintStream out) {
+        if (contributed.isEmpty()) {
+            return;
+        }
+        out.println("Commands other bundles add (each prints its usage when given a wrong argument):");
+        for (String line : contributed.values()) {
+            out.println("  " + line);
+        }
     }
 
     /** What the plug-ins installed right now accept: renderer options, writer formats. */

@@ -21,7 +21,10 @@ public enum HpCommand {
             "load a scenario as the current host (default: " + HostService.DEFAULT_SCENARIO + ") and print it",
             "  --cpu cpu.type       use this installed CPU model instead of the scenario's (see hp:models)\n"
                     + "  --host-option k=v    override a host option, e.g. ppc.postponed=ignore|owner|poll: how a\n"
-                    + "                       PowerPC host handles perfmon interrupts postponed by MSR[EE]=0\n"
+                    + "                       PowerPC host handles perfmon interrupts postponed by MSR[EE]=0;\n"
+                    + "                       vpmu.policy=<name>: another counter-virtualization policy (hp:policies);\n"
+                    + "                       vpmu.<key>=<v>: a policy option (vpmu.freeze=exit for saverestore and\n"
+                    + "                       lazy, vpmu.xenoprof-counters=0,1 for partitioned)\n"
                     + "  --pmu-option k=v     override a CPU model option, e.g. mmcra.hvpr=linux|xnu on ppc64/970"),
     HOST("hp:host", "the current host, its domains and its Xenoprof state"),
     DOMAIN("hp:domain <domid> [state|pause|unpause|destroy]",
@@ -61,7 +64,7 @@ public enum HpCommand {
     RUN("hp:run <ms>", "run the simulated host for <ms> simulated milliseconds, with progress"),
     PROFILE("hp:profile [--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3] [--passive-images k2,k3]"
             + " [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]... [--pmu-option k=v]..."
-            + " [--report name] [--no-report]",
+            + " [--report name] [--no-report] [--guests-only]",
             "one-shot profile of every domain: set up, start, run, stop, then print the report",
             "  --ms N               simulated milliseconds to run (default 1000)\n"
                     + "  --event SPEC         EVENT:count[:um[:kernel[:user]]], repeatable (default: the model's)\n"
@@ -75,10 +78,15 @@ public enum HpCommand {
                     + "  --callgraph N        record call traces up to N frames deep (opcontrol --callgraph); 0 = none\n"
                     + "  --scenario s         load this scenario first (otherwise the current host, or the default)\n"
                     + "  --cpu type           load --scenario (or the default scenario) with this CPU model\n"
-                    + "  --host-option k=v    load with a host option, e.g. ppc.postponed=owner (see hp:help load)\n"
+                    + "  --host-option k=v    load with a host option, e.g. ppc.postponed=owner or vpmu.policy=lazy\n"
+                    + "                       (see hp:help load)\n"
                     + "  --pmu-option k=v     load with a CPU model option, e.g. mmcra.hvpr=xnu\n"
                     + "  --report name        the report renderer (default opreport: the merged report of all\n"
                     + "                       domains, then each domain's own); --no-report prints none\n"
+                    + "  --guests-only        no Xenoprof: only the guests' own profilers run (a host whose policy,\n"
+                    + "                       saverestore, lazy or offset, gives guests the PMU); their session is\n"
+                    + "                       the one reported. Under partitioned both run: the guests' session is\n"
+                    + "                       listed by hp:reports and printed with hp:report --session N\n"
                     + "  After the report: the session's accounting, the host's counters (host: ...), and a\n"
                     + "  note: line for each problem the session met without stopping.\n"
                     + HelpTexts.MULTI_DOMAIN),
