@@ -24,7 +24,7 @@ public enum HpCommand {
                     + "                       PowerPC host handles perfmon interrupts postponed by MSR[EE]=0;\n"
                     + "                       vpmu.policy=<name>: another counter-virtualization policy (hp:policies);\n"
                     + "                       vpmu.<key>=<v>: a policy option (vpmu.freeze=exit for saverestore and\n"
-                    + "                       lazy, vpmu.xenoprof-counters=0,1 for partitioned)\n"
+                    + "                       lazy, vpmu.xenoprof-counters=<n lower counters> for partitioned)\n"
                     + "  --pmu-option k=v     override a CPU model option, e.g. mmcra.hvpr=linux|xnu on ppc64/970"),
     HOST("hp:host", "the current host, its domains and its Xenoprof state"),
     DOMAIN("hp:domain <domid> [state|pause|unpause|destroy]",
