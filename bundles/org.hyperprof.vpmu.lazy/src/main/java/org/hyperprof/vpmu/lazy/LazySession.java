@@ -18,13 +18,16 @@ import org.hyperprof.api.vpmu.PolicySession;
  * <li>A vCPU gets a {@link PmuContext} at its first PMU access; until then it costs nothing.</li>
  * <li>"Running": some control register of the context differs from power-on.</li>
  * <li>Per physical CPU, {@code last vCPU}: whose context the hardware holds. Switch-out saves the
- * outgoing vCPU's context only if it is loaded there and running: every register read, then the
- * power-on controls written ({@code vpmu_save}). A loaded context that does not run stays on the
- * hardware.</li>
+ * outgoing vCPU's context only if it is loaded there and running: the counter registers read (Xen
+ * saves the counter MSRs only: the controls and LVTPC of the context are the guest's, recorded at
+ * each intercepted write), then the power-on controls written ({@code vpmu_save}). A loaded
+ * context that does not run stays on the hardware. A control another party rewrote on the hardware
+ * meanwhile (Xenoprof's driver {@code setup} clears every event select) is thus put right at the
+ * vCPU's next load.</li>
  * <li>Switch-in loads only a running context: first the context another vCPU left on this CPU is
- * saved (every register read, {@code vpmu_save}); if the incoming vCPU's context is still loaded on
+ * saved (counter reads, {@code vpmu_save}); if the incoming vCPU's context is still loaded on
  * another CPU, an IPI ({@code ipi} on this CPU) makes that CPU save it ({@code
- * smp_call_function_interrupt} there: reads, and the power-on controls if it runs); then every
+ * smp_call_function_interrupt} there: counter reads, and the power-on controls if it runs); then every
  * register is written ({@code vpmu_load}). A vCPU whose context does not run is loaded the same way
  * at its next PMU access.</li>
  * <li>While a vCPU's context is loaded and running, its counter registers are not intercepted
@@ -153,20 +156,17 @@ final class LazySession implements PolicySession {
     }
 
     /**
-     * Reads every register of {@code pcpu} into the context of {@code slot} and, if it runs, writes
-     * the power-on controls; the context leaves the hardware. Sets {@link #opReads}/{@link #opWrites}.
+     * Reads the counter registers of {@code pcpu} into the context of {@code slot} and, if it runs,
+     * writes the power-on controls; the context leaves the hardware. Sets {@link #opReads}/{@link
+     * #opWrites}. As Xen's vPMU, a save reads no control or interrupt register: the context holds
+     * the guest's own, recorded at each intercepted write (frozen or not), while the hardware may
+     * hold power-on controls (frozen) or another party's (Xenoprof's driver setup); the next load
+     * writes the guest's back.
      */
     private void save(int pcpu, int slot) {
         PmuContext c = contexts[slot];
         PhysicalPmu pmu = pmus[pcpu];
-        boolean keepControls = frozen[pcpu];
-        for (int p = 0; p < c.size(); p++) {
-            long value = pmu.read(c.register(p));
-            if (!(keepControls && c.isControl(p))) {
-                c.set(p, value); // frozen: the hardware holds power-on controls, the context the guest's
-            }
-        }
-        opReads = c.size();
+        opReads = c.saveCounters(pmu);
         opWrites = c.controlsSet() ? c.quiet(pmu) : 0;
         loaded[pcpu] = -1;
         loadedOn[slot] = -1;

@@ -319,6 +319,14 @@ class LazyPolicyTest {
         return out;
     }
 
+    private static List<String> counters(Models m, String kind) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < m.model().counterCount(); i++) {
+            out.add(kind + " 0x" + Integer.toHexString(m.counter(i)));
+        }
+        return out;
+    }
+
     private static List<String> controls(Models m, String kind) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < m.model().counterCount(); i++) {
@@ -334,12 +342,12 @@ class LazyPolicyTest {
     }
 
     /**
-     * Between two running contexts: every register read, power-on controls written, then every
-     * register of the next written (counters, controls, LVTPC).
+     * Between two running contexts: the counter registers read (Xen saves the counter MSRs only),
+     * power-on controls written, then every register of the next written (counters, controls, LVTPC).
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aSwitchBetweenTwoRunningContextsSavesStopsAndLoadsWhole(Models m) {
+    void aSwitchBetweenTwoRunningContextsSavesTheCountersStopsAndLoadsWhole(Models m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -359,8 +367,8 @@ class LazyPolicyTest {
         h.pmus[0].clearLog();
         rig.switchTo(0, 2, 0);
         long runningToRunning = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
-        assertEquals(concat(concat(all(m, "r"), controls(m, "w")), all(m, "w")), h.pmus[0].accesses());
-        assertEquals(size * 40 + n * 100, h.charged(0, FakeHost.SAVE) - save0, "reads and stops charged as vpmu_save");
+        assertEquals(concat(concat(counters(m, "r"), controls(m, "w")), all(m, "w")), h.pmus[0].accesses());
+        assertEquals(n * 40 + n * 100, h.charged(0, FakeHost.SAVE) - save0, "reads and stops charged as vpmu_save");
         assertEquals(size * 100, h.charged(0, FakeHost.LOAD) - load0, "writes charged as vpmu_load");
 
         before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
@@ -374,11 +382,123 @@ class LazyPolicyTest {
         long idleToRunning = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
         System.out.printf("lazy %s accesses per switch: running->running %d, running->unused %d, unused->idle %d,"
                 + " idle->running %d%n", m, runningToRunning, runningToUnused, unusedToIdle, idleToRunning);
-        assertEquals(2L * size + n, runningToRunning);
-        assertEquals(size + n, runningToUnused);
+        assertEquals(2L * n + size, runningToRunning);
+        assertEquals(2L * n, runningToUnused);
         assertEquals(0, unusedToIdle);
         assertEquals(size, idleToRunning);
-        assertEquals(m == Models.P6 ? 12 : 22, runningToRunning, "P6: 5 reads, 2 stops, 5 writes; hammer: 9, 4, 9");
+        assertEquals(m == Models.P6 ? 9 : 17, runningToRunning, "P6: 2 reads, 2 stops, 5 writes; hammer: 4, 4, 9");
+        assertEquals(m == Models.P6 ? 4 : 8, runningToUnused, "P6: 2 reads, 2 stops; hammer: 4, 4");
+    }
+
+    /**
+     * Every save reads counter registers only: a switch-out, the forced save of a context another
+     * vCPU left on the CPU, and the remote save (IPI) of a context still loaded on another CPU.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void noSaveEverReadsAControlOrInterruptRegister(Models m) {
+        FakeHost h = host(m, 2);
+        PolicySession s = policy.open(h);
+        Rig rig = new Rig(h, s);
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        programCounting(rig, 0, m, USR); // A runs on CPU 0
+        rig.switchTo(1, 4, 0);
+        rig.exit(1);
+        assertTrue(rig.write(1, m.counter(0), 55)); // D's context is loaded on CPU 1, not running
+        rig.guest(0, 1_000, A_RATES, 3);
+        for (FakeHost.LoggingPmu pmu : h.pmus) {
+            pmu.clearLog();
+            pmu.reads = 0;
+        }
+        rig.enter(1);
+        rig.switchTo(1, 1, 0); // D force-saved on CPU 1; A, still loaded on CPU 0, saved there by IPI
+        rig.switchTo(1, IDLE, 0); // A saved on CPU 1
+        int n = m.model().counterCount();
+        for (FakeHost.LoggingPmu pmu : h.pmus) {
+            for (String access : pmu.accesses()) {
+                assertTrue(access.startsWith("w ") || counters(m, "r").contains(access), access + " at a save");
+            }
+        }
+        assertEquals(n, h.pmus[0].reads, "CPU 0: A's counters (remote save)");
+        assertEquals(2L * n, h.pmus[1].reads, "CPU 1: D's counters (forced save), then A's (to idle)");
+        assertEquals(1, stat(s, PolicySession.STAT_IPIS));
+        assertEquals(1, stat(s, LazySession.STAT_FORCED_SAVES));
+    }
+
+    /**
+     * Xenoprof's driver {@code setup} rewrites the hardware while A's running context is loaded: every
+     * event select cleared, -1 in every counter. The save does not take the cleared selects for A's
+     * (which would also make A's context look stopped, so it would never be loaded again): A's next
+     * load writes its own back, the counter at -1 wraps after one event, A's handler sees an overflow
+     * and re-arms it, and A samples at its period again.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void controlsRewrittenOnTheHardwareBySomeoneElseArePutRightAtTheNextSwitchInAndSamplingResumes(Models m) {
+        FakeHost h = host(m, 1);
+        PolicySession s = policy.open(h);
+        Rig rig = new Rig(h, s);
+        GuestProfiler a = new GuestProfiler(m.model(), m.userInstructionsEvery(1_000));
+        rig.profilers[FakeHost.key(1, 0)] = a;
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        a.program(rig, 0);
+        rig.guest(0, 10_500, A_RATES, 3);
+        assertEquals(10, a.samples, "sampling before the rewrite");
+        rig.pmu(0).setup(new org.hyperprof.api.pmu.CounterConfig[m.model().counterCount()]); // Xenoprof's driver
+        rig.guest(0, 5_000, A_RATES, 3);
+        assertEquals(10, a.samples, "nothing counts until A's controls are back");
+        rig.enter(0);
+        rig.switchTo(0, 2, 0);
+        rig.exit(0);
+        rig.guest(0, 1_000, B_RATES, 3);
+        rig.enter(0);
+        rig.switchTo(0, 1, 0);
+        assertEquals(a.copy.read(m.control(0)), rig.pmu(0).read(m.control(0)), "A's select 0 is back at its switch-in");
+        rig.exit(0);
+        rig.guest(0, 1, A_RATES, 3);
+        assertEquals(11, a.samples, "the counter left at -1 wrapped after one event: A's handler re-armed it");
+        rig.guest(0, 5_000, A_RATES, 3);
+        assertEquals(16, a.samples, "and A samples every 1000 of its instructions again");
+        assertEquals(a.samples, h.injections[FakeHost.key(1, 0)]);
+    }
+
+    /**
+     * Under vpmu.freeze=exit a control write is held in the context until the exit; a switch before
+     * that exit must not take the hardware's (power-on) controls for the guest's: also when the write
+     * is the one that lazily loaded the context.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void aControlWrittenWhileFrozenSurvivesASwitchBeforeTheExitAlsoAtALazyLoad(Models m) {
+        FakeHost h = host(m, 1);
+        h.options.put("freeze", "exit");
+        PolicySession s = policy.open(h);
+        Rig rig = new Rig(h, s);
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        programCounting(rig, 0, m, USR);
+        rig.enter(0);
+        assertTrue(s.guestWrite(0, 1, 0, m.control(1), m.instCode() | USR | EN)); // frozen: context only
+        rig.switchTo(0, 4, 0);
+        rig.exit(0);
+        rig.enter(0);
+        long lazyLoads = stat(s, LazySession.STAT_LAZY_LOADS);
+        assertTrue(s.guestWrite(0, 4, 0, m.control(0), m.clkCode() | USR | EN)); // D's first access: a lazy load
+        assertEquals(lazyLoads + 1, stat(s, LazySession.STAT_LAZY_LOADS));
+        assertEquals(0, h.pmus[0].real.read(m.control(0)), "frozen until the exit");
+        rig.switchTo(0, 1, 0); // D saved while frozen, A loaded
+        rig.exit(0);
+        assertEquals(m.instCode() | USR | EN, h.pmus[0].real.read(m.control(1)), "A's write made while frozen");
+        rig.guest(0, 1_000, B_RATES, 3); // 3 instructions per cycle
+        assertEquals(3_000, rig.read(0, m.counter(1)), "A's counter 1 counts instructions since the write");
+        rig.enter(0);
+        rig.switchTo(0, 4, 0);
+        rig.exit(0);
+        assertEquals(m.clkCode() | USR | EN, h.pmus[0].real.read(m.control(0)), "D's write made at its lazy load");
+        rig.guest(0, 700, B_RATES, 3);
+        assertEquals(700, rig.read(0, m.counter(0)), "D's counter 0 counts its cycles");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -449,8 +569,10 @@ class LazyPolicyTest {
         assertEquals(0, stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before, "D's context is not running: kept");
         assertEquals(1234, h.pmus[0].real.read(m.counter(0)), "and still on the hardware");
         rig.switchTo(0, 1, 0);
-        assertEquals(concat(all(m, "r"), all(m, "w")), h.pmus[0].accesses(), "D force-saved, then A loaded");
-        assertEquals(2L * m.contextSize(), stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before);
+        assertEquals(concat(counters(m, "r"), all(m, "w")), h.pmus[0].accesses(),
+                "D force-saved (its counters read), then A loaded");
+        assertEquals(m.model().counterCount() + (long) m.contextSize(),
+                stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before);
         assertEquals(1, stat(s, LazySession.STAT_FORCED_SAVES));
         rig.exit(0);
         rig.enter(0);
@@ -510,9 +632,10 @@ class LazyPolicyTest {
         long load1 = h.charged(1, FakeHost.LOAD);
         s.vcpuSwitch(1, IDLE, 0, 1, 0); // CPU 1 takes A before CPU 0's switch-out is seen
         assertEquals(1, stat(s, PolicySession.STAT_IPIS));
-        assertEquals(concat(all(m, "r"), controls(m, "w")), h.pmus[0].accesses(), "remote save and stop on CPU 0");
+        assertEquals(concat(counters(m, "r"), controls(m, "w")), h.pmus[0].accesses(),
+                "remote save (counters) and stop on CPU 0");
         assertEquals(all(m, "w"), h.pmus[1].accesses(), "load on CPU 1");
-        assertEquals(size * 40 + n * 100, h.charged(0, FakeHost.REMOTE) - remote0, "smp_call_function_interrupt on CPU 0");
+        assertEquals(n * 40 + n * 100, h.charged(0, FakeHost.REMOTE) - remote0, "smp_call_function_interrupt on CPU 0");
         assertEquals(3_000 + size * 100, h.charged(1, FakeHost.LOAD) - load1, "the IPI and the load on CPU 1");
         for (int i = 0; i < n; i++) {
             assertEquals(0, h.pmus[0].real.read(m.control(i)), "CPU 0 counts nothing of A's any more");
@@ -545,8 +668,8 @@ class LazyPolicyTest {
         h.pmus[0].clearLog();
         assertTrue(rig.write(1, m.control(0), m.instCode() | USR | EN));
         assertEquals(1, stat(s, PolicySession.STAT_IPIS));
-        assertEquals(all(m, "r"), h.pmus[0].accesses(), "CPU 0 reads the context; it did not run, nothing to stop");
-        assertEquals(m.contextSize() * 40L, h.charged(0, FakeHost.REMOTE));
+        assertEquals(counters(m, "r"), h.pmus[0].accesses(), "CPU 0 reads the counters; it did not run, nothing to stop");
+        assertEquals(m.model().counterCount() * 40L, h.charged(0, FakeHost.REMOTE));
         rig.guest(1, 100, A_RATES, 3);
         assertEquals(877, rig.read(1, m.counter(0)), "the value written on CPU 0 came along");
     }

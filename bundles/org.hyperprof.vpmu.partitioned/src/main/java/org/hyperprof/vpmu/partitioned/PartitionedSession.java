@@ -22,9 +22,14 @@ import org.hyperprof.api.vpmu.PolicySession;
  *
  * <h2>What a guest may touch</h2>
  * The model pairs control {@code i} with counter {@code i} (P6, AMD): a share counter and its
- * select are the guest's, saved at switch-out (reads, {@code vpmu_save}) and restored at switch-in
- * (counters then selects, {@code vpmu_load}); to idle the share's selects are written with their
- * power-on values. Controls beyond the paired ones (a global control shared by all counters) are
+ * select are the guest's. As Xen's vPMU does, switch-out reads only the share's counters ({@code
+ * vpmu_save}); the share's selects in the context are the guest's own, recorded at each
+ * (intercepted) write, never read back from the hardware. Switch-in writes the share's counters then
+ * selects ({@code vpmu_load}); to idle the share's selects are written with their power-on values.
+ * So a select another party rewrote on the hardware while the share was loaded is put right at the
+ * vCPU's next switch-in: Xenoprof's driver {@code setup} (run by the hypervisor when a second
+ * system-wide session starts while a guest's share is loaded) clears every event select and writes
+ * -1 into every counter, the share's included, since the hardware driver knows no partition. Controls beyond the paired ones (a global control shared by all counters) are
  * virtual and a write that would enable counting through one is refused, since Xenoprof owns it.
  * Interrupt registers (LVTPC) stay virtual: Xenoprof owns the interrupt routing. Writes to
  * Xenoprof's counters or selects are refused; {@link #refusal} names the counter, its owner, and
@@ -38,10 +43,24 @@ import org.hyperprof.api.vpmu.PolicySession;
  * PerfEvtSel0 write is refused). This is the hardware, not a policy choice.
  *
  * <h2>Interrupts</h2>
- * The PMU interrupt is injected into the current vCPU when its share counts (some share select
- * differs from power-on), and Xenoprof's handler runs for it too ({@link #pmuInterrupt} always
- * returns true) to check its own counters; {@link #overflow} routes Xenoprof's counters to
- * XENOPROF and share counters to GUEST.
+ * P6 and AMD have no overflow status register, so the one PMU interrupt Xenoprof's and the guest's
+ * counters share is told apart by value. Per physical CPU and share counter the policy keeps the
+ * value the counter was last armed with on the hardware (the guest's last write to it, or the value
+ * restored at switch-in), masked to the counter's width (learnt by writing -1 into a scratch
+ * register file and reading it back). Counters count up from a {@code -count} preload and overflow
+ * by wrapping past zero, so at the interrupt the policy reads the current share's counters (each
+ * read charged {@code pmu.read} to {@code vpmu_do_interrupt}, counted as {@value
+ * #STAT_INTERRUPT_ACCESSES}) and injects into the current vCPU only if one of them is now below its
+ * armed value, unsigned within the width: it wrapped. That counter's armed value then becomes what
+ * was read, so one wrap injects once (a counter the guest counts with but does not re-arm does not
+ * inject at every later interrupt). Otherwise the interrupt is Xenoprof's alone ({@code
+ * interrupts.not-guest}). Xenoprof's handler runs in every case ({@link #pmuInterrupt} returns true)
+ * to check its own counters; {@link #overflow} routes Xenoprof's counters to XENOPROF and share
+ * counters to GUEST.
+ *
+ * <p>A share counter clobbered by someone else (-1 written by Xenoprof's setup) is restored at -1
+ * with the guest's select, wraps after one event and is seen as overflowed: the guest's handler
+ * finds it overflowed (bit 31 clear) and re-arms it, and the guest's sampling heals itself.
  *
  * <p>No hook allocates (the first sight of a new vCPU grows the slot arrays).
  */
@@ -51,6 +70,8 @@ final class PartitionedSession implements PolicySession {
     static final long XENOPROF = -2;
     /** Owner of a share counter no vCPU has loaded. */
     static final long FREE = -1;
+    /** Share counters read at PMU interrupts to tell a guest's overflow from Xenoprof's. */
+    static final String STAT_INTERRUPT_ACCESSES = "interrupt.accesses";
     private static final String SAVE = "vpmu_save";
     private static final String LOAD = "vpmu_load";
     private static final String RDMSR = "vpmu_do_rdmsr";
@@ -74,6 +95,8 @@ final class PartitionedSession implements PolicySession {
     private final long[] powerOnCounter;
     private final long[] powerOnControl;
     private final long[] powerOnInterrupt;
+    /** Per counter: the mask of its width (what -1 written into it reads back as). */
+    private final long[] widthMask;
     private final long costRead;
     private final long costWrite;
     private final long costInject;
@@ -82,6 +105,11 @@ final class PartitionedSession implements PolicySession {
     private final int[] loaded;
     /** Owner of each counter: XENOPROF, FREE or a vCPU slot. */
     private final long[] owner;
+    /**
+     * Per CPU and share counter ({@code pcpu * share + j}): the value the counter was last armed with
+     * on the hardware (the guest's write, the restore at switch-in, or the wrap last reported), masked.
+     */
+    private final long[] armed;
 
     // Per vCPU slot.
     private final VcpuSlots slots = new VcpuSlots();
@@ -100,6 +128,7 @@ final class PartitionedSession implements PolicySession {
     private volatile long refused;
     private volatile long injected;
     private volatile long notGuest;
+    private volatile long interruptAccesses;
 
     PartitionedSession(PolicyHost host) {
         this.host = host;
@@ -126,6 +155,13 @@ final class PartitionedSession implements PolicySession {
         this.powerOnCounter = readAll(scratch, counterRegs);
         this.powerOnControl = readAll(scratch, controlRegs);
         this.powerOnInterrupt = readAll(scratch, interruptRegs);
+        this.widthMask = new long[nc];
+        for (int i = 0; i < nc; i++) {
+            scratch.write(counterRegs[i], -1L);
+            widthMask[i] = scratch.read(counterRegs[i]);
+            scratch.write(counterRegs[i], powerOnCounter[i]);
+        }
+        this.armed = new long[pcpus * share];
         this.costRead = host.cost(PolicyHost.COST_PMU_READ);
         this.costWrite = host.cost(PolicyHost.COST_PMU_WRITE);
         this.costInject = host.cost(PolicyHost.COST_INJECT);
@@ -219,30 +255,33 @@ final class PartitionedSession implements PolicySession {
         int prev = loaded[pcpu];
         long accesses = 0;
         if (prev >= 0) {
+            // The counters only: the selects in the context are the guest's, recorded at its writes.
             for (int j = 0; j < share; j++) {
                 ctxCounter[prev * share + j] = pmu.read(counterRegs[xen + j]);
-                ctxControl[prev * share + j] = pmu.read(controlRegs[xen + j]);
             }
             release(pcpu, prev);
-            accesses += 2L * share;
-            host.chargeHypervisor(pcpu, 2L * share * costRead, SAVE);
+            accesses += share;
+            charge(pcpu, share * costRead, SAVE);
         }
         if (next >= 0) {
             acquire(pcpu, next);
             for (int j = 0; j < share; j++) {
-                pmu.write(counterRegs[xen + j], ctxCounter[next * share + j]);
+                int register = counterRegs[xen + j];
+                long value = ctxCounter[next * share + j];
+                pmu.write(register, value);
+                armed[pcpu * share + j] = semantic(register, value) & widthMask[xen + j];
             }
             for (int j = 0; j < share; j++) {
                 pmu.write(controlRegs[xen + j], ctxControl[next * share + j]);
             }
             accesses += 2L * share;
-            host.chargeHypervisor(pcpu, 2L * share * costWrite, LOAD);
+            charge(pcpu, 2L * share * costWrite, LOAD);
         } else if (prev >= 0) {
             for (int j = 0; j < share; j++) {
                 pmu.write(controlRegs[xen + j], powerOnControl[xen + j]);
             }
             accesses += share;
-            host.chargeHypervisor(pcpu, share * costWrite, SAVE);
+            charge(pcpu, share * costWrite, SAVE);
         }
         switchAccesses += accesses;
     }
@@ -296,9 +335,11 @@ final class PartitionedSession implements PolicySession {
                 refused++;
                 return false;
             }
-            ctxCounter[s * share + i - xen] = semantic(register, value);
+            long stored = semantic(register, value);
+            ctxCounter[s * share + i - xen] = stored;
             if (here) {
                 pmus[pcpu].write(register, value);
+                armed[pcpu * share + i - xen] = stored & widthMask[i];
                 host.chargeHypervisor(pcpu, costWrite, WRMSR);
             }
             return true;
@@ -382,14 +423,30 @@ final class PartitionedSession implements PolicySession {
         return true;
     }
 
-    /** Injects into the current vCPU when its share counts; Xenoprof checks its own counters in any case. */
+    /**
+     * Injects into the current vCPU when one of its share counters wrapped since it was armed (read
+     * below its armed value); Xenoprof checks its own counters in any case.
+     */
     @Override
     public boolean pmuInterrupt(int pcpu, int domid, int vcpu, CpuMode mode) {
         check(pcpu);
         int s = loaded[pcpu];
+        boolean wrapped = false;
         if (s >= 0 && shareCounts(s)) {
+            PhysicalPmu pmu = pmus[pcpu];
+            for (int j = 0; j < share; j++) {
+                long now = pmu.read(counterRegs[xen + j]) & widthMask[xen + j];
+                if (now < armed[pcpu * share + j]) { // both within the width (< 2^63): unsigned order
+                    wrapped = true;
+                    armed[pcpu * share + j] = now; // reported: the next wrap injects again, not this one
+                }
+            }
+            interruptAccesses += share;
+            charge(pcpu, share * costRead, INTERRUPT);
+        }
+        if (wrapped) {
             host.injectVirtualInterrupt(slots.domid(s), slots.vcpu(s));
-            host.chargeHypervisor(pcpu, costInject, INTERRUPT);
+            charge(pcpu, costInject, INTERRUPT);
             injected++;
         } else {
             notGuest++;
@@ -409,10 +466,18 @@ final class PartitionedSession implements PolicySession {
 
     @Override
     public Map<String, Long> statistics() {
-        return Map.of(STAT_SWITCHES, switches, STAT_SWITCH_ACCESSES, switchAccesses, STAT_ENTRY_EXIT_ACCESSES, 0L,
-                STAT_GUEST_ACCESSES, guestAccesses, STAT_GUEST_REFUSED, refused, STAT_INJECTED, injected,
-                STAT_INTERRUPTS_NOT_GUEST, notGuest, STAT_IPIS, 0L, STAT_REPROGRAM_SKIPPED, 0L,
-                STAT_CYCLES_SUBTRACTED, 0L);
+        return Map.ofEntries(
+                Map.entry(STAT_SWITCHES, switches),
+                Map.entry(STAT_SWITCH_ACCESSES, switchAccesses),
+                Map.entry(STAT_ENTRY_EXIT_ACCESSES, 0L),
+                Map.entry(STAT_GUEST_ACCESSES, guestAccesses),
+                Map.entry(STAT_GUEST_REFUSED, refused),
+                Map.entry(STAT_INJECTED, injected),
+                Map.entry(STAT_INTERRUPTS_NOT_GUEST, notGuest),
+                Map.entry(STAT_INTERRUPT_ACCESSES, interruptAccesses),
+                Map.entry(STAT_IPIS, 0L),
+                Map.entry(STAT_REPROGRAM_SKIPPED, 0L),
+                Map.entry(STAT_CYCLES_SUBTRACTED, 0L));
     }
 
     /** Ends the session; closing again does nothing. */
@@ -430,6 +495,12 @@ final class PartitionedSession implements PolicySession {
             }
         }
         return false;
+    }
+
+    private void charge(int pcpu, long cycles, String symbol) {
+        if (cycles > 0) {
+            host.chargeHypervisor(pcpu, cycles, symbol);
+        }
     }
 
     private long semantic(int register, long value) {

@@ -80,6 +80,30 @@ class PartitionedPolicyTest {
         }
     }
 
+    /**
+     * A user profiles the same host again: Xenoprof's driver stops, sets up and starts every CPU's
+     * counters while whatever share is loaded stays loaded. Its setup clears every event select and
+     * writes -1 into every counter, the guests' share included (the driver knows no partition).
+     */
+    private void restartXenoprof(Kind kind, long period, boolean kernel) {
+        for (CountingPmu pmu : host.pmus) {
+            pmu.real.stop();
+        }
+        startXenoprof(kind, period, kernel);
+    }
+
+    /** The guest's own profiler: user cycles every {@code period} on the first counter of its share. */
+    private void startGuestProfiler(Kind kind, long period) {
+        CounterConfig[] configs = new CounterConfig[counters.length];
+        int g0 = kind.xenoprof();
+        configs[g0] = new CounterConfig(g0, kind.cyclesEvent(), period, 0, false, true);
+        machine.startProfiler(0, configs);
+    }
+
+    private int[] shareCounters(Kind kind) {
+        return java.util.Arrays.copyOfRange(counters, kind.xenoprof(), counters.length);
+    }
+
     private long stat(String key) {
         return session.statistics().get(key);
     }
@@ -229,31 +253,99 @@ class PartitionedPolicyTest {
         assertEquals(0xFF_8000_0010L, machine.read(0, counters[1]), "restored by a write: bit 31 sign-extended");
     }
 
-    /** The allocator's cost per switch between two guests, against a full save/restore of every register. */
+    /**
+     * The allocator's cost per switch between two guests, against a full save/restore of every
+     * register: as Xen's vPMU, a save reads the share's counters only (the share's selects are the
+     * guest's, recorded at its writes), a restore writes the share's counters and selects.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aSwitchSavesAndRestoresOnlyTheShare(Kind kind) {
+    void aSwitchReadsOnlyTheSharesCountersAndRestoresTheShare(Kind kind) {
         boot(kind, 1, Map.of());
+        int g0 = kind.xenoprof();
         Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
         Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 800));
         machine.switchTo(0, a);
+        machine.write(0, selects[g0], kind.cycles() | USR | EN);
         machine.switchTo(0, b);
+        machine.write(0, selects[g0], 0xC0 | USR | EN);
         long before = host.physicalAccesses();
+        long reads = host.pmus[0].reads;
         long stat = stat(PolicySession.STAT_SWITCH_ACCESSES);
+        long saved = host.charged("vpmu_save");
+        host.pmus[0].clearReadLog();
         for (int n = 0; n < 10; n++) {
             machine.switchTo(0, n % 2 == 0 ? a : b);
         }
         long perSwitch = (host.physicalAccesses() - before) / 10;
         int share = counters.length - kind.xenoprof();
-        assertEquals(4L * share, perSwitch, "read and write each share counter and select");
+        assertTrue(host.pmus[0].readOnly(shareCounters(kind)), "no select, LVTPC or Xenoprof counter read at a save");
+        assertEquals(10L * share, host.pmus[0].reads - reads, "one read per share counter per switch");
+        assertEquals(3L * share, perSwitch, "read each share counter; write each share counter and select");
+        assertEquals(kind == P6 ? 3 : 6, perSwitch, "P6: share of 1; hammer: share of 2");
         assertEquals(10 * perSwitch, stat(PolicySession.STAT_SWITCH_ACCESSES) - stat);
+        assertEquals(10 * share * FakeHost.READ, host.charged("vpmu_save") - saved, "the reads charged as vpmu_save");
+        before = host.physicalAccesses();
+        machine.switchTo(0, null);
+        long toIdle = host.physicalAccesses() - before;
+        assertEquals(2L * share, toIdle, "to idle: read each share counter, write each share select power-on");
+        assertTrue(host.pmus[0].readOnly(shareCounters(kind)));
         CountingPmu full = new CountingPmu(kind.model().createPmu(0, Map.of()));
         PmuContext context = new PmuContext(kind.model().createPmu(1, Map.of()));
         context.save(full);
         context.restore(full);
         assertTrue(perSwitch < full.accesses());
-        System.out.printf("partitioned %s: %d accesses per switch (share of %d) vs full save/restore %d%n", kind,
-                perSwitch, share, full.accesses());
+        System.out.printf("partitioned %s: %d accesses per switch (share of %d), %d to idle, vs full save/restore %d%n",
+                kind, perSwitch, share, toIdle, full.accesses());
+    }
+
+    /**
+     * The case that matters for a partitioned PMU: a user profiles the same host twice, and the
+     * hypervisor runs Xenoprof's driver setup while guest A's share is loaded, which clears A's select
+     * and writes -1 into A's counter on the hardware. A's counter stops; at A's next switch-in its own
+     * select is written back (the save did not read the cleared one), the counter at -1 wraps after one
+     * event, the interrupt sees it wrapped and injects, A's handler finds the overflow and re-arms it,
+     * and A samples at its period again, with no spurious injection.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void xenoprofsSetupRewritingALoadedShareIsPutRightAtTheNextSwitchInAndTheGuestsSamplingHeals(Kind kind) {
+        boot(kind, 1, Map.of());
+        startXenoprof(kind, 1_000_000, false);
+        machine.xenoprofHandler = true;
+        int g0 = kind.xenoprof();
+        long period = kind.period();
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 300));
+        machine.switchTo(0, a);
+        startGuestProfiler(kind, period);
+        machine.guestCode(0, 3 * period + period / 2);
+        assertEquals(3, a.overflows.size(), "A samples before the second session");
+
+        restartXenoprof(kind, 1_000_000, false);
+        long width = kind == P6 ? 0xFF_FFFF_FFFFL : 0xFFFF_FFFF_FFFFL;
+        assertEquals(0, host.pmus[0].real.read(selects[g0]), "Xenoprof's setup cleared A's select on the hardware");
+        assertEquals(width, host.pmus[0].real.read(counters[g0]), "and wrote -1 into A's counter");
+        machine.guestCode(0, 2 * period);
+        assertEquals(3, a.overflows.size(), "A's counter is stopped until its select is back");
+
+        machine.switchTo(0, b);
+        machine.guestCode(0, 1_000);
+        machine.switchTo(0, a);
+        assertEquals(a.picture.read(selects[g0]), host.pmus[0].real.read(selects[g0]),
+                "A's own select is back at its switch-in");
+        assertEquals(width, host.pmus[0].real.read(counters[g0]), "its counter restored at -1");
+        long healedAt = a.user(Signal.CYCLES) + 1;
+        machine.guestCode(0, 1);
+        assertEquals(4, a.overflows.size(), "the counter at -1 wrapped after one event: seen as overflowed");
+        assertEquals(healedAt, a.overflows.get(3)[1]);
+        machine.guestCode(0, 3 * period);
+        assertEquals(7, a.overflows.size(), "A's handler re-armed it: A samples at its period again");
+        for (int k = 4; k < 7; k++) {
+            assertEquals(healedAt + (k - 3) * period, a.overflows.get(k)[1], "overflow " + (k + 1));
+        }
+        assertEquals(a.overflows.size(), host.injections[16], "one injection per overflow of A's, none spurious");
+        assertEquals(0, host.injections[32]);
     }
 
     // ------------------------------------------------------------------ interrupts
@@ -304,8 +396,118 @@ class PartitionedPolicyTest {
         assertEquals(0, machine.routes[OverflowRoute.GUEST.ordinal()], "Xenoprof never finds a guest's counter");
         assertEquals(stat(PolicySession.STAT_INJECTED) + stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST),
                 machine.xenoprofChecks, "every interrupt went to Xenoprof's handler as well");
-        assertTrue(host.injections[16] >= overflows, "each guest overflow was injected");
+        assertEquals(overflows, host.injections[16], "each guest overflow injected, and nothing else");
+        assertTrue(stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST) > 0, "Xenoprof's own overflows were told apart");
         assertEquals(0, host.injections[32], "B's share counts nothing: nothing injected into B");
+    }
+
+    /**
+     * Xenoprof samples user cycles every period on its counters; the guest's share counts with a
+     * period it never reaches. Every interrupt is Xenoprof's: nothing is injected (the old rule
+     * injected whenever the share counted), each one costs a read of every share counter.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void noInjectionWhenOnlyXenoprofsCounterOverflowed(Kind kind) {
+        boot(kind, 1, Map.of());
+        startXenoprof(kind, kind.period(), false);
+        machine.xenoprofHandler = true;
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        startGuestProfiler(kind, 1_000_000);
+        long charged = host.charged("vpmu_do_interrupt");
+        machine.guestCode(0, 10 * kind.period());
+        int share = counters.length - kind.xenoprof();
+        assertEquals(10, machine.xenoprofChecks, "ten interrupts, all left to Xenoprof's handler");
+        assertEquals(10 * kind.xenoprof(), machine.routes[OverflowRoute.XENOPROF.ordinal()], "Xenoprof's overflows");
+        assertEquals(0, host.injections[16], "nothing injected into A");
+        assertEquals(0, a.overflows.size());
+        assertEquals(10, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(0, stat(PolicySession.STAT_INJECTED));
+        assertEquals(10L * share, stat(PartitionedSession.STAT_INTERRUPT_ACCESSES), "the share's counters read");
+        assertEquals(10L * share * FakeHost.READ, host.charged("vpmu_do_interrupt") - charged,
+                "each read charged to vpmu_do_interrupt");
+    }
+
+    /** Only the guest's counter overflows: every interrupt is injected, and Xenoprof's handler finds nothing. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void injectionWhenTheGuestsCounterOverflowed(Kind kind) {
+        boot(kind, 1, Map.of());
+        startXenoprof(kind, 1_000_000, false); // running (on P6 its EN lets the guest's counter count), never overflowing
+        machine.xenoprofHandler = true;
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        startGuestProfiler(kind, kind.period());
+        long charged = host.charged("vpmu_do_interrupt");
+        machine.guestCode(0, 10 * kind.period());
+        int share = counters.length - kind.xenoprof();
+        assertEquals(10, a.overflows.size(), "A's handler found an overflow every period");
+        for (int k = 0; k < 10; k++) {
+            assertEquals((k + 1) * kind.period(), a.overflows.get(k)[1], "overflow " + (k + 1));
+        }
+        assertEquals(10, host.injections[16]);
+        assertEquals(10, stat(PolicySession.STAT_INJECTED));
+        assertEquals(0, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(10, machine.xenoprofChecks, "Xenoprof's handler still runs: it checks its own counters");
+        assertEquals(0, machine.routes[OverflowRoute.XENOPROF.ordinal()], "and finds none overflowed");
+        assertEquals(10L * share * FakeHost.READ + 10 * FakeHost.INJECT, host.charged("vpmu_do_interrupt") - charged,
+                "the share's counters read and one injection per interrupt");
+    }
+
+    /**
+     * Xenoprof's counters and the guest's count the same user cycles with the same period from the
+     * same moment: every interrupt is both, injected into the guest and sampled by Xenoprof.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void bothAtOnceInjectsAndXenoprofSamples(Kind kind) {
+        boot(kind, 1, Map.of());
+        startXenoprof(kind, kind.period(), false);
+        machine.xenoprofHandler = true;
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        startGuestProfiler(kind, kind.period());
+        machine.guestCode(0, 10 * kind.period());
+        assertEquals(10, machine.xenoprofChecks, "ten interrupts");
+        assertEquals(10, a.overflows.size(), "each one the guest's");
+        assertEquals(10, host.injections[16]);
+        assertEquals(10 * kind.xenoprof(), machine.routes[OverflowRoute.XENOPROF.ordinal()], "and Xenoprof's");
+        assertEquals(0, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+    }
+
+    /** The armed value follows the guest's writes and the switch-in restore; an interrupt reads only the share. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void aShareCounterIsOverflowedWhenBelowTheValueItWasArmedWithUnsignedWithinItsWidth(Kind kind) {
+        boot(kind, 1, Map.of());
+        int last = counters.length - 1;
+        Machine.Guest a = machine.guest(1, 0, Machine.rates(1000, 800));
+        Machine.Guest b = machine.guest(2, 0, Machine.rates(1000, 800));
+        machine.switchTo(0, a);
+        machine.write(0, selects[last], kind.cycles() | USR | EN | INT);
+        machine.write(0, counters[last], -3000); // armed: -3000 within the width
+        host.pmus[0].real.write(counters[last], -2000); // counted up, not wrapped
+        host.pmus[0].clearReadLog();
+        assertTrue(session.pmuInterrupt(0, 1, 0, CpuMode.USER));
+        assertTrue(host.pmus[0].readOnly(shareCounters(kind)), "the interrupt reads the share's counters only");
+        assertEquals(0, host.injections[16], "-2000 is above -3000: not wrapped");
+        host.pmus[0].real.write(counters[last], 5); // wrapped past zero
+        assertTrue(session.pmuInterrupt(0, 1, 0, CpuMode.USER), "Xenoprof checks its counters in any case");
+        assertEquals(1, host.injections[16], "5 is below -3000 unsigned: wrapped");
+        assertTrue(session.pmuInterrupt(0, 1, 0, CpuMode.USER));
+        assertEquals(1, host.injections[16], "a wrap injects once");
+        machine.write(0, counters[last], 0x7FFF_0000L); // the guest's write re-arms
+        host.pmus[0].real.write(counters[last], 0x7FFF_0001L);
+        session.pmuInterrupt(0, 1, 0, CpuMode.USER);
+        assertEquals(1, host.injections[16]);
+        machine.switchTo(0, b);
+        machine.switchTo(0, a); // restored at 0x7FFF_0001: the new armed value
+        host.pmus[0].real.write(counters[last], 0x7FFF_0000L);
+        session.pmuInterrupt(0, 1, 0, CpuMode.USER);
+        assertEquals(2, host.injections[16], "below the value restored at switch-in");
+        assertEquals(2, stat(PolicySession.STAT_INJECTED));
+        assertEquals(3, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
     }
 
     @Test
@@ -369,6 +571,7 @@ class PartitionedPolicyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
     void hooksDoNotAllocate(Kind kind) {
+        // Switches, guest accesses, and interrupts both told apart as Xenoprof's and injected.
         boot(kind, 2, Map.of());
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
@@ -378,6 +581,8 @@ class PartitionedPolicyTest {
         sink += exercise(kind, 50_000);
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
         assertTrue(allocated < 1024, "50 000 rounds of partitioned hooks allocated " + allocated + " bytes");
+        assertEquals(70_000, stat(PolicySession.STAT_INJECTED), "one injection per round");
+        assertEquals(70_000, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST), "one interrupt per round left to Xenoprof");
         assertTrue(sink != 42);
     }
 
@@ -392,6 +597,9 @@ class PartitionedPolicyTest {
             session.hypervisorEntry(p, d, 0);
             sink += session.guestWrite(p, d, 0, selects[last], kind.cycles() | USR | EN | INT) ? 1 : 0;
             sink += session.guestWrite(p, d, 0, counters[0], -3000) ? 1 : 0;
+            sink += session.guestWrite(p, d, 0, counters[last], -3000) ? 1 : 0;
+            sink += session.pmuInterrupt(p, d, 0, CpuMode.USER) ? 1 : 0; // not wrapped: Xenoprof's
+            host.pmus[p].real.write(counters[last], i & 0xFF); // wrapped: injected
             sink += session.guestWrite(p, d, 0, 0x340, 0x400) ? 1 : 0;
             sink += session.guestRead(p, d, 0, counters[last]);
             sink += session.pmuInterrupt(p, d, 0, CpuMode.USER) ? 1 : 0;

@@ -17,8 +17,12 @@ import org.hyperprof.api.vpmu.PolicySession;
  * <ul>
  * <li>Every guest vCPU has a {@link PmuContext} from its first sight, holding the power-on values of
  * the host's model until the guest programs it.</li>
- * <li>At every switch on a physical CPU, the context loaded there is saved (every register read,
- * charged as {@code vpmu_save}); a guest coming in gets its whole context written (counters, then
+ * <li>At every switch on a physical CPU, the context loaded there is saved as Xen's vPMU saves it:
+ * only the counter registers are read ({@link PmuContext#saveCounters}, charged as {@code vpmu_save});
+ * the context's control and interrupt registers are those the guest wrote, recorded at each
+ * (intercepted) write, so a control another party rewrote on the hardware meanwhile (Xenoprof's
+ * driver {@code setup} clears every event select) is put right at the vCPU's next switch-in. A guest
+ * coming in gets its whole context written (counters, then
  * controls, then interrupt registers, charged as {@code vpmu_load}); the idle vCPU gets the power-on
  * controls instead, so that nothing counts for no one.</li>
  * <li>Guest accesses: counters are read from and written to the hardware (the vCPU's context is on
@@ -141,22 +145,19 @@ final class SaveRestoreSession implements PolicySession {
         }
     }
 
-    /** Reads every register of {@code pcpu} into the context of {@code slot}, which leaves the hardware. */
+    /**
+     * Reads the counter registers of {@code pcpu} into the context of {@code slot}, which leaves the
+     * hardware. Controls and interrupt registers are not read back: the context already holds them,
+     * since every guest write to them is intercepted and recorded as it happens (frozen or not), and
+     * what the hardware holds may not be the guest's (power-on while frozen, or rewritten by another
+     * party such as Xenoprof's driver setup); the next restore puts the guest's back.
+     */
     private int save(int pcpu, int slot) {
-        PmuContext c = contexts[slot];
-        PhysicalPmu pmu = pmus[pcpu];
-        boolean keepControls = frozen[pcpu];
-        for (int p = 0; p < c.size(); p++) {
-            long value = pmu.read(c.register(p));
-            if (!(keepControls && c.isControl(p))) {
-                c.set(p, value);
-            }
-            // Frozen: the hardware holds power-on controls; the context keeps the guest's own.
-        }
+        int reads = contexts[slot].saveCounters(pmus[pcpu]);
         loaded[pcpu] = -1;
         loadedOn[slot] = -1;
         frozen[pcpu] = false;
-        return c.size();
+        return reads;
     }
 
     /**

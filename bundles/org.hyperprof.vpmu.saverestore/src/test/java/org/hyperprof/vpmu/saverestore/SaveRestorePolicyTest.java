@@ -306,9 +306,14 @@ class SaveRestorePolicyTest {
 
     // ------------------------------------------------------------------------------ accesses per switch
 
+    /**
+     * Xen's vPMU at switch-out reads the counter registers only (controls and LVTPC are what the
+     * guest wrote, recorded at each intercepted write); switch-in writes the whole context, counters
+     * first, controls last.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void everySwitchReadsEveryRegisterAndWritesEveryRegisterCountersFirstControlsLast(Models m) {
+    void everySwitchReadsTheCountersOnlyAndWritesEveryRegisterCountersFirstControlsLast(Models m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -319,23 +324,24 @@ class SaveRestorePolicyTest {
         int size = m.contextSize();
         int n = m.model().counterCount();
         List<String> expected = new ArrayList<>();
-        for (String kind : List.of("r", "w")) {
-            for (int i = 0; i < n; i++) {
-                expected.add(kind + " 0x" + Integer.toHexString(m.counter(i)));
-            }
-            for (int i = 0; i < n; i++) {
-                expected.add(kind + " 0x" + Integer.toHexString(m.control(i)));
-            }
-            expected.add(kind + " 0x340");
+        for (int i = 0; i < n; i++) {
+            expected.add("r 0x" + Integer.toHexString(m.counter(i)));
         }
+        for (int i = 0; i < n; i++) {
+            expected.add("w 0x" + Integer.toHexString(m.counter(i)));
+        }
+        for (int i = 0; i < n; i++) {
+            expected.add("w 0x" + Integer.toHexString(m.control(i)));
+        }
+        expected.add("w 0x340");
         long before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
         long save0 = h.charged(0, FakeHost.SAVE);
         long load0 = h.charged(0, FakeHost.LOAD);
         h.pmus[0].clearLog();
         rig.switchTo(0, 2, 0);
         long guestToGuest = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
-        assertEquals(expected, h.pmus[0].accesses(), "save every register, then restore counters, controls, LVTPC");
-        assertEquals(size * 40, h.charged(0, FakeHost.SAVE) - save0, "reads charged as vpmu_save");
+        assertEquals(expected, h.pmus[0].accesses(), "save the counters, then restore counters, controls, LVTPC");
+        assertEquals(n * 40, h.charged(0, FakeHost.SAVE) - save0, "counter reads charged as vpmu_save");
         assertEquals(size * 100, h.charged(0, FakeHost.LOAD) - load0, "writes charged as vpmu_load");
 
         before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
@@ -346,21 +352,129 @@ class SaveRestorePolicyTest {
         long idleToGuest = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
         System.out.printf("saverestore %s accesses per switch: guest->guest %d, guest->idle %d, idle->guest %d%n",
                 m, guestToGuest, guestToIdle, idleToGuest);
-        assertEquals(2L * size, guestToGuest);
-        assertEquals(size + n, guestToIdle, "save, then power-on controls");
+        assertEquals(n + size, guestToGuest);
+        assertEquals(2L * n, guestToIdle, "save the counters, then power-on controls");
         assertEquals(size, idleToGuest);
-        assertEquals(m == Models.P6 ? 10 : 18, guestToGuest, "P6: 5 registers; hammer: 9");
+        assertEquals(m == Models.P6 ? 7 : 13, guestToGuest, "P6: 2 reads, 5 writes; hammer: 4 reads, 9 writes");
+        assertEquals(m == Models.P6 ? 4 : 8, guestToIdle, "P6: 2 reads, 2 writes; hammer: 4 reads, 4 writes");
+    }
+
+    /**
+     * Every save, wherever it happens (switch-out to a guest, to idle, and the remote save of a vCPU
+     * another CPU takes while its context is still loaded here), reads counter registers only.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void noSaveEverReadsAControlOrInterruptRegister(Models m) {
+        FakeHost h = host(m, 2);
+        PolicySession s = policy.open(h);
+        Rig rig = new Rig(h, s);
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        programCounting(rig, 0, m, USR);
+        rig.switchTo(1, 2, 0);
+        rig.exit(1);
+        programCounting(rig, 1, m, USR);
+        rig.guest(0, 1_000, A_RATES, 3);
+        rig.guest(1, 1_000, B_RATES, 3);
+        h.pmus[0].clearLog();
+        h.pmus[1].clearLog();
+        h.pmus[0].reads = 0;
+        h.pmus[1].reads = 0;
+        rig.enter(0);
+        rig.switchTo(0, 2, 0); // A saved on CPU 0; B, still loaded on CPU 1, saved there remotely
+        rig.enter(1);
+        rig.switchTo(1, 1, 0);
+        rig.switchTo(1, IDLE, 0); // A saved on CPU 1
+        int n = m.model().counterCount();
+        List<String> counterReads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            counterReads.add("r 0x" + Integer.toHexString(m.counter(i)));
+        }
+        for (FakeHost.LoggingPmu pmu : h.pmus) {
+            for (String access : pmu.accesses()) {
+                assertTrue(access.startsWith("w ") || counterReads.contains(access), access + " at a save");
+            }
+        }
+        assertEquals(n, h.pmus[0].reads, "CPU 0: A's counters");
+        assertEquals(2L * n, h.pmus[1].reads, "CPU 1: B's counters (remote save), then A's (to idle)");
+        assertEquals(1, stat(s, PolicySession.STAT_IPIS));
+    }
+
+    /**
+     * Xenoprof's driver {@code setup} rewrites the hardware while guest A's context is loaded: every
+     * event select cleared, -1 in every counter. The save does not take those controls for A's: its
+     * next switch-in writes A's own back, the counter at -1 wraps after one event, A's handler sees an
+     * overflow and re-arms it, and A's sampling resumes at its period.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void controlsRewrittenOnTheHardwareBySomeoneElseArePutRightAtTheNextSwitchInAndSamplingResumes(Models m) {
+        FakeHost h = host(m, 1);
+        PolicySession s = policy.open(h);
+        Rig rig = new Rig(h, s);
+        GuestProfiler a = new GuestProfiler(m.model(), m.userInstructionsEvery(1_000));
+        rig.profilers[FakeHost.key(1, 0)] = a;
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        a.program(rig, 0);
+        rig.guest(0, 10_500, A_RATES, 3);
+        assertEquals(10, a.samples, "sampling before the rewrite");
+        rig.pmu(0).setup(new org.hyperprof.api.pmu.CounterConfig[m.model().counterCount()]); // Xenoprof's driver
+        for (int i = 0; i < m.model().counterCount(); i++) {
+            assertEquals(0, rig.pmu(0).read(m.control(i)), "setup cleared select " + i);
+        }
+        rig.guest(0, 5_000, A_RATES, 3);
+        assertEquals(10, a.samples, "nothing counts until A's controls are back");
+        rig.enter(0);
+        rig.switchTo(0, 2, 0);
+        rig.exit(0);
+        rig.guest(0, 1_000, B_RATES, 3);
+        rig.enter(0);
+        rig.switchTo(0, 1, 0);
+        assertEquals(a.copy.read(m.control(0)), rig.pmu(0).read(m.control(0)), "A's select 0 is back at its switch-in");
+        rig.exit(0);
+        rig.guest(0, 1, A_RATES, 3);
+        assertEquals(11, a.samples, "the counter left at -1 wrapped after one event: A's handler re-armed it");
+        rig.guest(0, 5_000, A_RATES, 3);
+        assertEquals(16, a.samples, "and A samples every 1000 of its instructions again");
+        assertEquals(a.samples, h.injections[FakeHost.key(1, 0)]);
+    }
+
+    /** Under vpmu.freeze=exit, a control written while frozen is the guest's even if a switch comes before the exit. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void aControlWrittenWhileFrozenSurvivesASwitchBeforeTheExit(Models m) {
+        FakeHost h = host(m, 1);
+        h.options.put("freeze", "exit");
+        PolicySession s = policy.open(h);
+        Rig rig = new Rig(h, s);
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        programCounting(rig, 0, m, USR);
+        rig.enter(0);
+        assertTrue(s.guestWrite(0, 1, 0, m.control(1), m.instCode() | USR | EN));
+        rig.switchTo(0, 2, 0); // the hardware holds power-on controls: a save must not take them for A's
+        rig.exit(0);
+        rig.enter(0);
+        rig.switchTo(0, 1, 0);
+        rig.exit(0);
+        assertEquals(m.instCode() | USR | EN, h.pmus[0].real.read(m.control(1)), "the write made while frozen");
+        assertEquals(m.instCode() | USR | EN, h.pmus[0].real.read(m.control(0)));
+        rig.guest(0, 1_000, B_RATES, 3); // 3 instructions per cycle
+        assertEquals(3_000, rig.read(0, m.counter(1)), "counter 1 counts instructions since the write, not cycles");
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aGuestThatNeverUsesItsPmuStillCostsAWholeSaveAndRestore(Models m) {
+    void aGuestThatNeverUsesItsPmuStillCostsACounterSaveAndAWholeRestore(Models m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
         rig.switchTo(0, 1, 0);
         rig.switchTo(0, 2, 0);
-        assertEquals(m.contextSize() + 2L * m.contextSize(), stat(s, PolicySession.STAT_SWITCH_ACCESSES));
+        assertEquals(m.contextSize() + m.model().counterCount() + m.contextSize(),
+                stat(s, PolicySession.STAT_SWITCH_ACCESSES), "restore; then save the counters and restore");
     }
 
     // ------------------------------------------------------------------------------ reprogramming
