@@ -152,6 +152,9 @@ final class StudyRunner {
             lost = returned.accounting().lost();
             notes.add("the study's consumer saw no session; every profile is empty");
         }
+        // A guest's own profiler the policy refused (or that found no PMU) says so here; its guest's
+        // profile then comes from Xenoprof if Xenoprof ran, else there is none.
+        notes.addAll(host.guestProfilerNotes());
         List<Results.Guest> guests = new ArrayList<>();
         for (DomainInfo d : host.domains()) {
             guests.add(guest(host, d, own, xenoprof, truth, notes));

@@ -81,7 +81,7 @@ final class Sessions {
                     case "domains" -> domains;
                     case "groundTruth" -> truth;
                     case "counters" -> Map.of();
-                    case "guestProfilerCounters" -> List.of();
+                    case "guestProfilerCounters", "guestProfilerNotes" -> List.of();
                     case "name" -> "test-host";
                     case "toString" -> "test host";
                     default -> throw new UnsupportedOperationException(method.getName());
