@@ -207,4 +207,23 @@ class GuestProfilerTest {
         assertTrue(host.guestProfilerBuffers(1).isEmpty());
         assertTrue(host.guestProfilerNotes().get(0).contains("offers guests no PMU"));
     }
+
+    @Test
+    void aGuestProfilingItselfUnderARealPolicyAllocatesNothingPerSample() throws Exception {
+        Scenario s = Fixtures.defaultHost().scenario();
+        SimHost host = new SimHost(s, new org.hyperprof.pmu.p6.P6PmuModel(), Fixtures.P6_BUNDLE,
+                new org.hyperprof.vpmu.saverestore.SaveRestorePolicy(), "org.hyperprof.vpmu.saverestore");
+        host.run(100_000, null); // warm-up: every path taken and compiled
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().getId();
+        long samplesBefore = host.counters().get("guest.samples");
+        long before = threads.getThreadAllocatedBytes(id);
+        host.run(400_000, null);
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        long samples = host.counters().get("guest.samples") - samplesBefore;
+        host.guestProfilerBuffers(1).get(0).writeTail(host.guestProfilerBuffers(1).get(0).head());
+        assertTrue(samples > 5_000, "the guest sampled itself: " + samples);
+        // Only the run's bookkeeping per quantum may allocate, never the switch, trap or interrupt path.
+        assertTrue(allocated < samples, "allocated " + allocated + " bytes for " + samples + " guest samples");
+    }
 }
