@@ -274,7 +274,7 @@ final class OpreportText {
         for (int c = 0; c < counterCount; c++) {
             signals[c] = counters.get(c).event().signal();
         }
-        for (GroundTruth.Row t : truth.rows()) {
+        for (GroundTruth.Row t : truthRows()) {
             int d = t.domid();
             if (!profiledDomains.contains(d)) {
                 continue;
@@ -993,8 +993,41 @@ final class OpreportText {
         }
     }
 
+    /** Source name of the sessions the guests' own profilers feed (see the profiler's guest session). */
+    static final String GUEST_PROFILER_SOURCE = "guest profiler";
+
+    /**
+     * The truth the samples are held against. A guest's own profiler never sees a hypervisor PC:
+     * an overflow in hypervisor work is taken at the guest instruction that entered it. So for its
+     * session the truth is the guest's own code plus the hypervisor's work on its behalf, folded into
+     * the guest function that entered the hypervisor ({@code GroundTruth.onBehalf}).
+     */
+    private List<GroundTruth.Row> truthRows() {
+        if (!guestProfilerSession()) {
+            return truth.rows();
+        }
+        List<GroundTruth.Row> rows = new ArrayList<>();
+        for (GroundTruth.Row t : truth.rows()) {
+            if (t.mode() != org.hyperprof.api.pmu.CpuMode.HYPERVISOR) {
+                rows.add(t);
+            }
+        }
+        rows.addAll(truth.onBehalf());
+        return rows;
+    }
+
+    private boolean guestProfilerSession() {
+        return GUEST_PROFILER_SOURCE.equals(info.source());
+    }
+
     private void notes(StringBuilder out, boolean all) {
         List<String> notes = new ArrayList<>();
+        if (truth != null && guestProfilerSession()) {
+            notes.add("the guests' own profilers see guest PCs only (an overflow in hypervisor work is taken at the"
+                    + " guest instruction that entered it): true % holds each guest function's own events plus the"
+                    + " hypervisor's work it caused, and a guest with counters frozen at hypervisor entry undercounts"
+                    + " exactly that part.");
+        }
         if (truth != null) {
             notes.add("true % is the simulator's exact count of each counter's signal ("
                     + counters.stream().map(c -> c.event().name() + " = "

@@ -224,4 +224,33 @@ class GroundTruthColumnsTest {
         assertTrue(all(n.completed()).contains("counter 0 counts only USR (CPL > 0) while the truth counts every"
                 + " privilege level; its errors include that filter."));
     }
+
+    @Test
+    void aGuestsOwnProfileIsHeldAgainstItsCodePlusTheHypervisorsWorkOnItsBehalf() throws Exception {
+        TestDictionary dictionary = new TestDictionary();
+        int kernel = dictionary.image(DOMU, "vmlinux-xenU", ImageKind.KERNEL);
+        int tcp = dictionary.symbol(kernel, "tcp_v4_rcv");
+        int copy = dictionary.symbol(kernel, "skb_copy_bits");
+        SessionInfo info = new SessionInfo(24, "guest profiler", "h", "i386/p6", "PIII", 2800,
+                List.of(NetworkSession.CYCLES_100000), Map.of(DOMU, "domU-rcv"), true, dictionary);
+        OpreportConsumer c = new OpreportConsumer();
+        c.sessionStarted(info);
+        c.samples(new Batches(24).add(30, DOMU, CpuMode.KERNEL, 0, kernel, tcp)
+                .add(10, DOMU, CpuMode.KERNEL, 0, kernel, copy).build());
+        // domU ran 15000 + 5000 of its own; the hypervisor worked 20000 for it, all entered from tcp_v4_rcv.
+        GroundTruth truth = new GroundTruth(List.of(
+                truthRow(DOMU, CpuMode.HYPERVISOR, "xen-syms", ImageKind.HYPERVISOR, "do_grant_table_op", 20000, 0),
+                truthRow(DOMU, CpuMode.KERNEL, "vmlinux-xenU", ImageKind.KERNEL, "tcp_v4_rcv", 15000, 0),
+                truthRow(DOMU, CpuMode.KERNEL, "vmlinux-xenU", ImageKind.KERNEL, "skb_copy_bits", 5000, 0)),
+                List.of(truthRow(DOMU, CpuMode.KERNEL, "vmlinux-xenU", ImageKind.KERNEL, "tcp_v4_rcv", 20000, 0)));
+        c.sessionEnded(new SessionSummary(24, new Accounting(40, 40, 0, 0, 0), List.of(
+                new BufferAccounting(DOMU, 0, "guest", new Accounting(40, 40, 0, 0, 0), 0, 40, 0, 40, 0)),
+                List.of(), null, truth, 1000, SessionSummary.COMPLETED));
+        String domU = section(all(c), "domU-rcv (domain 1");
+        assertEquals(List.of("30", "75.0000", "87.5000", "-12.5000", "vmlinux-xenU", "tcp_v4_rcv"),
+                row(domU, "vmlinux-xenU", "tcp_v4_rcv"));
+        assertEquals(List.of("10", "25.0000", "12.5000", "+12.5000", "vmlinux-xenU", "skb_copy_bits"),
+                row(domU, "vmlinux-xenU", "skb_copy_bits"));
+        assertFalse(domU.contains("do_grant_table_op"), "no hypervisor row: the guest never sees a hypervisor PC");
+    }
 }
