@@ -2,6 +2,7 @@ package org.hyperprof.symbols.kallsyms;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 import org.hyperprof.api.symbols.ImageSource;
@@ -54,6 +55,35 @@ public final class KallsymsResolver implements SymbolResolver {
                     "cannot be read (" + e + "); check that the file exists and is readable", e);
         }
         return parser.parse(source.imageName(), location, data);
+    }
+
+    /**
+     * Reads System.map, {@code nm} or /proc/kallsyms text that the caller already holds, with the
+     * same rules and errors as {@link #load(ImageSource)}, without copying or reading it again.
+     * The array is only read, and no reference to it is kept.
+     *
+     * @param imageName the image the table belongs to, as in {@link ImageSource#imageName()}
+     * @param location  the file's path or name, for messages
+     * @param data      the whole file
+     * @throws SymbolFileException naming the file and the line of the first problem
+     */
+    public SymbolTable load(String imageName, String location, byte[] data) throws SymbolFileException {
+        Objects.requireNonNull(imageName, "imageName");
+        Objects.requireNonNull(location, "location");
+        return parser.parse(imageName, location, Objects.requireNonNull(data, "data"));
+    }
+
+    /**
+     * As {@link #load(String, String, byte[])} for the bytes from {@code data}'s position to its
+     * limit (a mapped file, say). The buffer's position and limit are left as they were; a heap
+     * buffer is read in place, a direct one copied once.
+     *
+     * @throws SymbolFileException naming the file and the line of the first problem
+     */
+    public SymbolTable load(String imageName, String location, ByteBuffer data) throws SymbolFileException {
+        Objects.requireNonNull(imageName, "imageName");
+        Objects.requireNonNull(location, "location");
+        return parser.parse(imageName, location, Objects.requireNonNull(data, "data"));
     }
 
     @Override
