@@ -33,6 +33,12 @@ final class LongPairIntMap {
         return (int) (h ^ (h >>> 32));
     }
 
+    /** Empties the map (keeping its room). */
+    void clear() {
+        java.util.Arrays.fill(values, ABSENT);
+        size = 0;
+    }
+
     int get(long a, long b) {
         int i = hash(a, b) & mask;
         while (values[i] != ABSENT) {

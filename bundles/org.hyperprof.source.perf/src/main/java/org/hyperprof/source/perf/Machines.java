@@ -353,6 +353,126 @@ final class Machines {
         c[e + 3] = ((long) selfKey << 32) | (rawKey & 0xFFFFFFFFL);
     }
 
+    // ---------------------------------------------------------------- deferred resolution
+
+    /*
+     * While symbol tables are still loading, a flat import need not wait: each sample's address is
+     * taken as far as no symbol table is needed (the process's mapping, in time order, gives the
+     * image and file-relative address) and counted by that key; once the tables are in, each
+     * distinct key is resolved once, in the order the keys were first met, which is the order the
+     * samples would have been resolved in: images, symbols and frames without symbol get the same
+     * ids, and each frame the same level letter. Memory is bounded by the distinct keys.
+     */
+    private static final byte KEY_IN = 0;
+    private static final byte KEY_NONE = 1;
+    private static final byte KEY_KERNEL = 2;
+    private final LongPairIntMap keyIds = new LongPairIntMap(1024);
+    private byte[] keyKind = new byte[1024];
+    private Dso[] keyDso = new Dso[1024];
+    private long[] keyAddress = new long[1024];
+    private long[] keyCount = new long[1024];
+    private long[] keyPeriod = new long[1024];
+    private int keys;
+
+    /**
+     * Counts a host user or kernel sample by its key, without looking at any symbol table; false
+     * (nothing counted) for a sample of another mode, which must be resolved with {@link #resolve}.
+     */
+    boolean defer(int cpumode, int pid, long ip, long period) {
+        byte kind;
+        Dso d;
+        long address;
+        if (cpumode == CPUMODE_USER) {
+            ProcessMaps maps = process(pid, false);
+            d = maps == null ? null : maps.find(ip);
+            if (d == null) {
+                kind = KEY_NONE;
+                address = ip;
+            } else {
+                kind = KEY_IN;
+                address = d.identity() ? ip : ip - maps.foundStart + maps.foundPgoff;
+                if (d.serial == 0) {
+                    d.serial = nextDsoSerial++;
+                }
+            }
+        } else if (cpumode == CPUMODE_KERNEL) {
+            kind = KEY_KERNEL;
+            d = hostKernel;
+            address = ip;
+        } else {
+            return false;
+        }
+        long first = kind == KEY_IN ? d.serial : -kind;
+        int k = keyIds.get(first, address);
+        if (k == LongPairIntMap.ABSENT) {
+            k = keys++;
+            if (k == keyKind.length) {
+                int n = k * 2;
+                keyKind = java.util.Arrays.copyOf(keyKind, n);
+                keyDso = java.util.Arrays.copyOf(keyDso, n);
+                keyAddress = java.util.Arrays.copyOf(keyAddress, n);
+                keyCount = java.util.Arrays.copyOf(keyCount, n);
+                keyPeriod = java.util.Arrays.copyOf(keyPeriod, n);
+            }
+            keyKind[k] = kind;
+            keyDso[k] = d;
+            keyAddress[k] = address;
+            keyIds.put(first, address, k);
+        }
+        keyCount[k]++;
+        keyPeriod[k] += period;
+        return true;
+    }
+
+    /** Keys counted by {@link #defer} and not yet resolved. */
+    int deferred() {
+        return keys;
+    }
+
+    /** Receives each deferred key once resolved: its sample frame, cpumode, samples and period. */
+    interface Resolved {
+        void frame(int selfFrame, int cpumode, long samples, long period);
+    }
+
+    /**
+     * Resolves the deferred keys in the order first met (waiting for symbols still loading) and
+     * forgets them; hands each on.
+     */
+    void resolveDeferred(Resolved to) {
+        int n = keys;
+        keys = 0;
+        for (int k = 0; k < n; k++) {
+            byte kind = keyKind[k];
+            long address = keyAddress[k];
+            Dso d = keyDso[k];
+            long count = keyCount[k];
+            long period = keyPeriod[k];
+            keyDso[k] = null;
+            keyCount[k] = 0;
+            keyPeriod[k] = 0;
+            selfKey = NO_FRAME;
+            int cpumode = CPUMODE_USER;
+            switch (kind) {
+                case KEY_IN -> in(d, address);
+                case KEY_NONE -> none(hostUnknown, address);
+                default -> {
+                    kernel(hostKernel, address, hostUnknown);
+                    cpumode = CPUMODE_KERNEL;
+                }
+            }
+            if (symbol < 0) {
+                unresolved(image, count);
+                if (selfKey == NO_FRAME) {
+                    selfKey = ~unknownFrames.id(image, rel);
+                }
+            } else {
+                selfKey = symbol;
+            }
+            to.frame(selfKey, cpumode, count, period);
+        }
+        keyIds.clear();
+    }
+
     /**
      * The report key of the last resolved address as a sample's own frame: its symbol id, or for
      * no symbol the complement of the id of (image, image-relative address), perf's key.
@@ -381,10 +501,14 @@ final class Machines {
     private long[] unresolvedPerImage = new long[64];
 
     private void unresolved(int img) {
+        unresolved(img, 1);
+    }
+
+    private void unresolved(int img, long n) {
         if (img >= unresolvedPerImage.length) {
             unresolvedPerImage = java.util.Arrays.copyOf(unresolvedPerImage, Math.max(img + 1, unresolvedPerImage.length * 2));
         }
-        unresolvedPerImage[img]++;
+        unresolvedPerImage[img] += n;
     }
 
     /** Samples and callchain entries of an image that resolved to no symbol. */

@@ -396,6 +396,19 @@ public final class PerfDataReader implements Closeable {
 
     // ---------------------------------------------------------------- reading
 
+    /**
+     * The mapped data section that decoded records point into for the whole read (callchains may be
+     * read there in place, from any thread), or null when records are read through a buffer.
+     */
+    java.nio.ByteBuffer stableData() {
+        return input.stable() ? input.view : null;
+    }
+
+    /** The recording's byte order. */
+    java.nio.ByteOrder byteOrder() {
+        return order(bytes);
+    }
+
     /** The recording's header information (complete in file mode now; in pipe mode once {@link #read} started). */
     RecordingInfo info() {
         return info;

@@ -90,6 +90,8 @@ public final class PerfImport {
     private RecordingInfo info;
     private Machines machines;
     private Symbolizer symbolizer;
+    /** {@link #symbolizer}, for the reading thread to see whether the resolving one waits for symbols. */
+    private volatile Symbolizer loading;
     private PerfDictionary dictionary;
     private PerfReport report;
     private SessionPublisher.Channel channel;
@@ -98,6 +100,18 @@ public final class PerfImport {
     private long lastFlushNanos;
 
     private BatchBuilder.Sink tap;
+    /**
+     * No consumer, no tap and no callchains: each sample is counted in the report as it is
+     * resolved, with no batch in between.
+     */
+    private boolean direct;
+    private long directSamples;
+    /**
+     * A direct import whose symbols are still loading: samples are counted by address key
+     * ({@link Machines#defer}) and resolved when the symbols are in, instead of waiting for them.
+     */
+    private boolean deferring;
+
     private long invalidContexts;
     private long samplesEventOverflow;
     private long forks;
@@ -133,10 +147,16 @@ public final class PerfImport {
         this.source = source;
         this.progress = progress;
         this.live = live;
-        Pipeline pipeline = new Pipeline(recording, live, options.callchains());
+        Pipeline pipeline = new Pipeline(recording, live, options.callchains(), () -> {
+            Symbolizer s = loading;
+            return s != null && s.waiting;
+        });
         PerfDataException failure;
         try {
             failure = pipeline.run(this::process);
+            if (deferring) {
+                endDeferral();
+            }
         } finally {
             if (builder != null) {
                 builder.flush();
@@ -158,11 +178,18 @@ public final class PerfImport {
 
     /** Acts on one batch of decoded records, in order. */
     private void process(RawBatch raw) {
+        if (deferring && !symbolizer.loading()) {
+            endDeferral();
+        }
         for (int i = 0; i < raw.size; i++) {
             switch (raw.kind[i]) {
                 case RawBatch.SAMPLE -> sample(raw, i);
                 case RawBatch.MMAP -> {
                     RawBatch.Mmap m = (RawBatch.Mmap) raw.event[i];
+                    if (deferring && m.cpumode() != CPUMODE_USER && machines.deferred() > 0) {
+                        // A kernel's map: the samples deferred so far resolve against the one before.
+                        endDeferral();
+                    }
                     machines.mmap(m.cpumode(), m.pid(), m.start(), m.length(), m.pgoff(), m.filename(), m.data(),
                             m.buildId());
                 }
@@ -190,14 +217,22 @@ public final class PerfImport {
      */
     private static final class Pipeline implements PerfEvents {
         private static final int BATCHES = 4;
+        /**
+         * The most batches in circulation: more are made (up to this bound, so memory stays bounded)
+         * only when the resolving side falls behind, such as while it waits for the kernel's symbols
+         * of a cold import; the reader then decodes ahead on the core that would otherwise idle.
+         */
+        private static final int MAX_BATCHES = 48;
         private static final int BATCH_SIZE = 4096;
         private final PerfDataReader reader;
         private final boolean live;
         private final boolean chains;
         private final java.util.concurrent.ArrayBlockingQueue<RawBatch> full =
-                new java.util.concurrent.ArrayBlockingQueue<>(BATCHES + 1);
+                new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
         private final java.util.concurrent.ArrayBlockingQueue<RawBatch> free =
-                new java.util.concurrent.ArrayBlockingQueue<>(BATCHES + 1);
+                new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
+        /** Batches made so far (by the reading thread after the first {@link #BATCHES}). */
+        private int made;
         private volatile boolean cancelled;
         private RawBatch current;
 
@@ -210,13 +245,18 @@ public final class PerfImport {
             }
         }
 
-        Pipeline(PerfDataReader reader, boolean live, boolean chains) {
+        /** Whether the resolving side waits for symbols being loaded (the reader may then read ahead). */
+        private final java.util.function.BooleanSupplier stalled;
+
+        Pipeline(PerfDataReader reader, boolean live, boolean chains, java.util.function.BooleanSupplier stalled) {
             this.reader = reader;
+            this.stalled = stalled;
             this.live = live;
             this.chains = chains;
             for (int i = 0; i < BATCHES; i++) {
-                free.add(new RawBatch(BATCH_SIZE, chains));
+                free.add(new RawBatch(BATCH_SIZE, chains, reader.stableData(), reader.byteOrder()));
             }
+            made = BATCHES;
         }
 
         /** Runs the import; returns the error that stopped the reading, or null. */
@@ -270,7 +310,12 @@ public final class PerfImport {
 
         private void handOver() {
             put(current);
-            current = take(free);
+            RawBatch next = free.poll();
+            if (next == null && made < MAX_BATCHES && stalled.getAsBoolean()) {
+                made++;
+                next = new RawBatch(BATCH_SIZE, chains, reader.stableData(), reader.byteOrder());
+            }
+            current = next != null ? next : take(free);
         }
 
         private void put(RawBatch b) {
@@ -366,7 +411,7 @@ public final class PerfImport {
 
     private Result finish(PerfDataException failure) {
         symbolizer.close();
-        long delivered = builder.samples();
+        long delivered = builder.samples() + directSamples;
         long dropped = reader.samplesDropped() + samplesEventOverflow;
         long invalid = reader.samplesInvalid();
         long lost = reader.lost();
@@ -428,6 +473,7 @@ public final class PerfImport {
         this.info = recording;
         this.dictionary = new PerfDictionary();
         this.symbolizer = new Symbolizer(resolvers, options, recording);
+        this.loading = symbolizer;
         this.machines = new Machines(dictionary, symbolizer, recording);
         machines.rawFrames(options.callchains());
         boolean kernel = false;
@@ -477,6 +523,8 @@ public final class PerfImport {
         BatchBuilder.Reuse reuse = publisher != null ? BatchBuilder.Reuse.NEVER
                 : callGraph ? BatchBuilder.Reuse.WHEN_RELEASED : BatchBuilder.Reuse.AT_ONCE;
         this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, sink);
+        this.direct = publisher == null && tap == null && !options.callchains() && !callGraph;
+        this.deferring = direct && symbolizer.loading();
         if (asyncReport != null && reuse == BatchBuilder.Reuse.WHEN_RELEASED) {
             BatchBuilder b = builder;
             asyncReport.releaseTo(b::release);
@@ -529,6 +577,13 @@ public final class PerfImport {
         int pid = raw.pid[i];
         long ip = raw.ip[i];
         Machines m = machines;
+        if (deferring) {
+            if (m.defer(cpumode, pid, ip, raw.period[i])) {
+                directSamples++;
+                return;
+            }
+            endDeferral();
+        }
         m.resolve(cpumode, pid, ip);
         boolean guest = cpumode == CPUMODE_GUEST_KERNEL || cpumode == CPUMODE_GUEST_USER;
         int domain = guest ? m.guest(pid).domain : Machines.HOST_DOMAIN;
@@ -537,34 +592,42 @@ public final class PerfImport {
             case CPUMODE_HYPERVISOR -> CpuMode.HYPERVISOR.code();
             default -> CpuMode.USER.code();
         };
+        if (direct) {
+            directSamples++;
+            report.flat(m.selfFrame(), cpumode, raw.period[i]);
+            return;
+        }
         BatchBuilder b = builder;
         b.sample(domain, raw.cpu[i], mode, index, ip, m.image, m.symbol, raw.period[i], m.selfFrame(),
                 m.rawFrame(), cpumode);
-        int from = raw.chainStart[i];
-        int to = raw.chainStart[i + 1];
-        if (to > from && options.callchains()) {
-            chain(raw.chain, from, to, ip, guest, b, m, pid);
+        int n = raw.chainLength[i];
+        if (n > 0 && options.callchains()) {
+            int at = raw.chainAt[i];
+            java.nio.ByteBuffer data = at >= 0 ? raw.stable : raw.arena;
+            int from = at >= 0 ? at : ~at;
+            chain(data, from, from + 8 * n, ip, guest, b, m, pid);
         }
         b.end();
     }
 
     /** Resolves a sample's callchain into its callers (see the class comment for the rules). */
-    private void chain(long[] chain, int from, int to, long ip, boolean guest, BatchBuilder b, Machines m, int pid) {
+    private void chain(java.nio.ByteBuffer chain, int from, int to, long ip, boolean guest, BatchBuilder b,
+            Machines m, int pid) {
         int context = guest ? CPUMODE_GUEST_USER : CPUMODE_USER;
         boolean first = true;
         int mark = b.chainMark();
-        for (int j = from; j < to; j++) {
-            long e = chain[j];
-            if (isMarker(e)) {
-                if (e == CONTEXT_KERNEL) {
+        for (int j = from; j < to; j += 8) {
+            long x = chain.getLong(j);
+            if (isMarker(x)) {
+                if (x == CONTEXT_KERNEL) {
                     context = CPUMODE_KERNEL;
-                } else if (e == CONTEXT_USER) {
+                } else if (x == CONTEXT_USER) {
                     context = CPUMODE_USER;
-                } else if (e == CONTEXT_HV) {
+                } else if (x == CONTEXT_HV) {
                     context = CPUMODE_HYPERVISOR;
-                } else if (e == CONTEXT_GUEST_KERNEL || e == CONTEXT_GUEST) {
+                } else if (x == CONTEXT_GUEST_KERNEL || x == CONTEXT_GUEST) {
                     context = CPUMODE_GUEST_KERNEL;
-                } else if (e == CONTEXT_GUEST_USER) {
+                } else if (x == CONTEXT_GUEST_USER) {
                     context = CPUMODE_GUEST_USER;
                 } else {
                     invalidContexts++;
@@ -575,14 +638,21 @@ public final class PerfImport {
             }
             if (first) {
                 first = false;
-                if (e == ip) {
+                if (x == ip) {
                     b.ipInChain();
                     continue;
                 }
             }
-            m.resolve(context, pid, e);
-            b.frame(e, m.image, m.symbol, m.rawFrame(), context);
+            m.resolve(context, pid, x);
+            b.frame(x, m.image, m.symbol, m.rawFrame(), context);
         }
+    }
+
+    /** Resolves the samples counted while symbols loaded (waiting for them now) and counts them in the report. */
+    private void endDeferral() {
+        deferring = false;
+        PerfReport r = report;
+        machines.resolveDeferred(r::flat);
     }
 
     private void roundFinished(long samplesRead) {
@@ -592,7 +662,7 @@ public final class PerfImport {
             lastFlushNanos = System.nanoTime();
         }
         if (progress != null) {
-            progress.round(samplesRead, builder.samples() - builder.pending());
+            progress.round(samplesRead, builder.samples() - builder.pending() + directSamples);
         }
     }
 

@@ -53,6 +53,8 @@ public final class PerfReport implements BatchBuilder.Sink {
     private static final int CHILDREN_PERIOD = 3;
     private static final int STAMP = 4;
     private static final int LEVEL = 5;
+    /** The frame's node right under the root, plus one (0: none yet): the tree's first level, by frame. */
+    private static final int ROOT_NODE = 6;
     /** By symbol id. */
     private long[] sym = new long[1024 * STRIDE];
     /** By unknown frame id. */
@@ -65,6 +67,11 @@ public final class PerfReport implements BatchBuilder.Sink {
     private int[] nodeFrame = new int[4096];
     private long[] nodeSamples = new long[4096];
     private long[] nodePeriod = new long[4096];
+    /**
+     * By node, the child last looked up below it: below the first level most nodes have one
+     * caller, or one that repeats, so most lookups end here instead of in {@link #edges}.
+     */
+    private int[] nodeHint = new int[4096];
 
     // Recently seen stacks (frame keys) and their tree paths: hot loops repeat the same stack, and
     // a repeat walks the stored path instead of looking up each edge.
@@ -179,6 +186,47 @@ public final class PerfReport implements BatchBuilder.Sink {
         }
     }
 
+    /**
+     * Counts one sample of the flat profile directly, without a batch (an import with no consumer
+     * and no callchains): the same as {@link #batch} does for a sample of a flat report.
+     *
+     * @param f    the sample's own frame key
+     * @param mode the sample's cpumode
+     * @param p    its period
+     */
+    void flat(int f, int mode, long p) {
+        flat(f, mode, 1, p);
+    }
+
+    /** {@link #flat(int, int, long)} of {@code n} samples of one frame and cpumode, of period {@code p} in all. */
+    void flat(int f, int mode, long n, long p) {
+        samples += n;
+        period += p;
+        long[] a;
+        int at;
+        if (f >= 0) {
+            at = f * STRIDE;
+            if (at >= sym.length) {
+                ensureSymbols(dictionary.symbolCount());
+            }
+            a = sym;
+            if (a[at + LEVEL] == 0) {
+                a[at + LEVEL] = level(mode);
+            }
+        } else {
+            at = ~f * STRIDE;
+            if (at >= unk.length) {
+                ensureUnknown(unknown.count());
+            }
+            a = unk;
+            if (a[at + LEVEL] == 0) {
+                level(f, mode, mode);
+            }
+        }
+        a[at + SELF] += n;
+        a[at + SELF_PERIOD] += p;
+    }
+
     /** Counts a stack (frames innermost first) in the tree, through the path cache. */
     private void addPath(int[] st, int n, int hash, long p) {
         int slot = (hash ^ (hash >>> 16)) & (PATH_CACHE - 1);
@@ -252,22 +300,43 @@ public final class PerfReport implements BatchBuilder.Sink {
     }
 
     private int node(int parent, int frame) {
-        long key = ((long) parent << 32) | (frame & 0xFFFFFFFFL);
-        int n = edges.get(key);
-        if (n != LongIntMap.ABSENT) {
+        if (parent == ROOT) {
+            long[] a = frame >= 0 ? sym : unk;
+            int at = (frame >= 0 ? frame : ~frame) * STRIDE + ROOT_NODE;
+            int n = (int) a[at];
+            if (n == 0) {
+                n = newNode(parent, frame);
+                a[at] = n;
+            }
             return n;
         }
-        n = nodeCount++;
+        int hint = nodeHint[parent];
+        if (hint != 0 && nodeFrame[hint] == frame) {
+            return hint;
+        }
+        long key = ((long) parent << 32) | (frame & 0xFFFFFFFFL);
+        int n = edges.get(key);
+        if (n == LongIntMap.ABSENT) {
+            n = newNode(parent, frame);
+            edges.put(key, n);
+        }
+        nodeHint[parent] = n;
+        return n;
+    }
+
+    /** A new node of the tree (the edges below the root are kept by frame, the others in {@link #edges}). */
+    private int newNode(int parent, int frame) {
+        int n = nodeCount++;
         if (n == nodeParent.length) {
             int cap = n * 2;
             nodeParent = Arrays.copyOf(nodeParent, cap);
             nodeFrame = Arrays.copyOf(nodeFrame, cap);
             nodeSamples = Arrays.copyOf(nodeSamples, cap);
             nodePeriod = Arrays.copyOf(nodePeriod, cap);
+            nodeHint = Arrays.copyOf(nodeHint, cap);
         }
         nodeParent[n] = parent;
         nodeFrame[n] = frame;
-        edges.put(key, n);
         return n;
     }
 

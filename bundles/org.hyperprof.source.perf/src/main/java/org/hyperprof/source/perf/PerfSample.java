@@ -20,8 +20,9 @@ final class PerfSample {
     /** Byte offset of the sample record in the stream or file, for notes. */
     long fileOffset;
 
-    private java.nio.ByteBuffer chainData;
-    private int chainOffset;
+    /** Where the callchain's entries are: the buffer the record was decoded from, and their byte offset. */
+    java.nio.ByteBuffer chainData;
+    int chainOffset;
 
     void chain(java.nio.ByteBuffer data, int offset, int length) {
         this.chainData = data;

@@ -1,12 +1,19 @@
 package org.hyperprof.source.perf;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * Decoded records in time order, handed from the reading thread to the resolving thread of an
- * import: samples as primitive columns (callchains copied, markers included), the rare side-band
+ * import: samples as primitive columns, the rare side-band
  * records as small objects, in the order the reader handed them on. Reused: the resolving thread
  * hands each batch back when it is done with it.
+ *
+ * <p>Callchains (markers included) are not copied when the recording is memory-mapped: a sample
+ * keeps the byte offset of its entries in the mapping ({@link #stable}), which stays valid for the
+ * whole import. Records of a stream are copied, in one bulk copy each, into the batch's own
+ * {@link #arena}; their offset is kept complemented ({@code ~offset}).
  */
 final class RawBatch {
 
@@ -37,17 +44,28 @@ final class RawBatch {
     final int[] cpu;
     final long[] ip;
     final long[] period;
-    final int[] chainStart;
-    long[] chain;
-    int chainUsed;
+    /** Per sample: the byte offset of its callchain in {@link #stable} (>= 0) or {@code ~offset} in {@link #arena}. */
+    final int[] chainAt;
+    /** Per sample: its callchain's entries (0 without callchains). */
+    final int[] chainLength;
+    /** The mapped recording that chains are read from in place, or null. */
+    final ByteBuffer stable;
+    /** Copied callchains, in the recording's byte order. */
+    ByteBuffer arena;
+    private byte[] arenaBytes;
+    private int arenaUsed;
+    private final ByteOrder order;
     final Object[] event;
 
     /** Set on the last batch of an import: whether the reading ended, and how. */
     boolean last;
     Throwable failure;
 
-    /** @param chains whether callchains are copied (the chain column starts empty when not) */
-    RawBatch(int capacity, boolean chains) {
+    /**
+     * @param chains whether callchains are kept (the arena starts empty when not)
+     * @param stable the mapped recording, or null for a stream (callchains are then copied)
+     */
+    RawBatch(int capacity, boolean chains, ByteBuffer stable, ByteOrder order) {
         this.capacity = capacity;
         kind = new byte[capacity];
         attr = new EventAttr[capacity];
@@ -56,8 +74,12 @@ final class RawBatch {
         cpu = new int[capacity];
         ip = new long[capacity];
         period = new long[capacity];
-        chainStart = new int[capacity + 1];
-        chain = new long[chains ? capacity * 8 : 0];
+        chainAt = new int[capacity];
+        chainLength = new int[capacity];
+        this.stable = stable;
+        this.order = order;
+        arenaBytes = new byte[chains && stable == null ? capacity * 64 : 0];
+        arena = ByteBuffer.wrap(arenaBytes).order(order);
         event = new Object[capacity];
     }
 
@@ -67,13 +89,13 @@ final class RawBatch {
 
     void clear() {
         size = 0;
-        chainUsed = 0;
+        arenaUsed = 0;
         last = false;
         failure = null;
         Arrays.fill(event, null);
     }
 
-    /** Appends a sample, copying its callchain when {@code chains}. */
+    /** Appends a sample; its callchain, when {@code chains}, is kept in place or copied. */
     void sample(PerfSample s, boolean chains) {
         int i = size;
         kind[i] = SAMPLE;
@@ -84,16 +106,22 @@ final class RawBatch {
         ip[i] = s.ip;
         period[i] = s.period;
         int n = chains ? s.chainLength : 0;
-        int c = chainUsed;
-        if (c + n > chain.length) {
-            chain = Arrays.copyOf(chain, Math.max(chain.length * 2, c + n));
+        chainLength[i] = n;
+        if (n > 0) {
+            if (s.chainData == stable) {
+                chainAt[i] = s.chainOffset;
+            } else {
+                int bytes = n * 8;
+                int c = arenaUsed;
+                if (c + bytes > arenaBytes.length) {
+                    arenaBytes = Arrays.copyOf(arenaBytes, Math.max(arenaBytes.length * 2, c + bytes));
+                    arena = ByteBuffer.wrap(arenaBytes).order(order);
+                }
+                s.chainData.get(s.chainOffset, arenaBytes, c, bytes);
+                chainAt[i] = ~c;
+                arenaUsed = c + bytes;
+            }
         }
-        for (int k = 0; k < n; k++) {
-            chain[c + k] = s.chain(k);
-        }
-        chainStart[i] = c;
-        chainUsed = c + n;
-        chainStart[i + 1] = chainUsed;
         size = i + 1;
     }
 
@@ -102,8 +130,7 @@ final class RawBatch {
         int i = size;
         kind[i] = what;
         event[i] = payload;
-        chainStart[i] = chainUsed;
-        chainStart[i + 1] = chainUsed;
+        chainLength[i] = 0;
         size = i + 1;
     }
 }

@@ -53,6 +53,9 @@ final class Symbolizer {
         this.info = info;
     }
 
+    /** Whether the resolving thread is waiting for symbols a loader is still reading. */
+    volatile boolean waiting;
+
     /** Images whose symbols were looked for and not found, in the order met. */
     List<Dso> withoutSymbols() {
         return withoutSymbols;
@@ -66,6 +69,7 @@ final class Symbolizer {
         java.util.concurrent.Future<?> pending = dso.prefetch;
         if (pending != null) {
             try {
+                waiting = !pending.isDone();
                 pending.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -73,6 +77,7 @@ final class Symbolizer {
                 dso.table = null;
                 dso.why = "loading its symbols failed: " + e.getCause();
             }
+            waiting = false;
             dso.prefetch = null;
         } else {
             lookNow(dso);
@@ -126,6 +131,20 @@ final class Symbolizer {
             });
         }
         dso.prefetch = loader.submit(() -> lookNow(dso));
+        prefetched.add(dso);
+    }
+
+    private final List<Dso> prefetched = new ArrayList<>();
+
+    /** Whether symbols asked for with {@link #prefetch} are still being loaded (resolving them would wait). */
+    boolean loading() {
+        for (Dso d : prefetched) {
+            java.util.concurrent.Future<?> f = d.prefetch;
+            if (f != null && !f.isDone()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Stops the loader thread (symbols not needed by then are not looked for). */
