@@ -40,7 +40,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * merit: simulated samples per second, reported by JMH as {@code samples} in ops/s.
  *
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar EndToEnd}
- * (add {@code -prof gc} for the allocation rate per sample).
+ * (add {@code -prof gc} for the allocation rate per sample). With {@code -p policy=saverestore}
+ * (or {@code lazy}, {@code offset}) the host runs under that counter-virtualization policy and the
+ * profile is domU's own profiler through its virtual PMU ({@code systemWide=false}); with
+ * {@code partitioned}, Xenoprof and domU's own profiler run together (on P6 the guest's counter 0
+ * is Xenoprof's, so its profiler is refused and only Xenoprof samples).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -57,6 +61,10 @@ public class EndToEndBenchmark {
     /** Sampling period of CPU_CLK_UNHALTED in cycles (the default scenario's is 100000). */
     @Param({ "100000" })
     public long period;
+
+    /** The counter-virtualization policy the host runs under. */
+    @Param({ "systemwide" })
+    public String policy;
 
     private ProfilerImpl profiler;
     private OpreportConsumer opreport;
@@ -79,13 +87,18 @@ public class EndToEndBenchmark {
         HostServiceImpl hosts = new HostServiceImpl();
         hosts.addModel(new P6PmuModel(), "org.hyperprof.pmu.p6");
         hosts.addPolicy(new SystemWidePolicy(), "org.hyperprof.vpmu.systemwide");
-        hosts.load(HostService.DEFAULT_SCENARIO, null);
+        hosts.addPolicy(new org.hyperprof.vpmu.saverestore.SaveRestorePolicy(), "org.hyperprof.vpmu.saverestore");
+        hosts.addPolicy(new org.hyperprof.vpmu.lazy.LazyPolicy(), "org.hyperprof.vpmu.lazy");
+        hosts.addPolicy(new org.hyperprof.vpmu.offset.OffsetPolicy(), "org.hyperprof.vpmu.offset");
+        hosts.addPolicy(new org.hyperprof.vpmu.partitioned.PartitionedPolicy(), "org.hyperprof.vpmu.partitioned");
+        hosts.load(HostService.DEFAULT_SCENARIO, null, java.util.Map.of("vpmu.policy", policy), null);
         profiler = new ProfilerImpl(hosts);
         profiler.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         opreport = new OpreportConsumer();
         profiler.addConsumer("opreport", opreport);
+        boolean systemWide = policy.equals("systemwide") || policy.equals("partitioned");
         request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
-                List.of());
+                List.of(), List.of(), List.of(), 0, systemWide);
     }
 
     @TearDown(Level.Trial)
