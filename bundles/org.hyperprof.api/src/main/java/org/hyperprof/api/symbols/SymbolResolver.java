@@ -21,4 +21,16 @@ public interface SymbolResolver {
      *                             nothing is half-loaded
      */
     SymbolTable load(ImageSource source) throws SymbolFileException;
+
+    /**
+     * Reads the image's symbol file from bytes the caller already holds (it read the file for
+     * another purpose), from {@code content}'s position to its limit, with the same rules and errors
+     * as {@link #load(ImageSource)}; the buffer's position and limit are left as they were. A resolver
+     * that cannot parse from memory reads {@code source} instead, which is the default.
+     *
+     * @throws SymbolFileException naming the file and the line or offset of the first problem
+     */
+    default SymbolTable load(ImageSource source, java.nio.ByteBuffer content) throws SymbolFileException {
+        return load(source);
+    }
 }

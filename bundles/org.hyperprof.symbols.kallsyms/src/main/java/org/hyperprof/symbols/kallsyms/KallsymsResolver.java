@@ -86,6 +86,13 @@ public final class KallsymsResolver implements SymbolResolver {
         return parser.parse(imageName, location, Objects.requireNonNull(data, "data"));
     }
 
+    /** The file's bytes the caller holds are parsed in place: the file is not read a second time. */
+    @Override
+    public SymbolTable load(ImageSource source, ByteBuffer content) throws SymbolFileException {
+        Objects.requireNonNull(source, "source");
+        return load(source.imageName(), source.location(), content);
+    }
+
     @Override
     public String toString() {
         return "KallsymsResolver[" + FORMAT_NAME + "]";
