@@ -81,7 +81,7 @@ final class PerfNaming {
         int[] nameEnd = new int[64];
         int count;
 
-        private void add(long a, int from, int to) {
+        void add(long a, int from, int to) {
             if (count == address.length) {
                 address = java.util.Arrays.copyOf(address, count * 2);
                 nameStart = java.util.Arrays.copyOf(nameStart, count * 2);
@@ -98,52 +98,129 @@ final class PerfNaming {
         KallsymsRuns runs = new KallsymsRuns();
         int n = text.length;
         int pos = 0;
-        long runAddress = -1;
         int runLength = 0;
+        // The run's address: as its first line's 16 lower-case digits (runW0, runW1) when runRaw,
+        // else as a value.
+        boolean runRaw = false;
+        long runW0 = 0;
+        long runW1 = 0;
+        long runAddress = -1;
         int lastStart = -1;
-        int lastEnd = -1;
         byte[] hex = HEX;
-        // One pass over the bytes (a kernel's kallsyms is some 5 MB, read on every cold import).
+        // One pass over the bytes (a kernel's kallsyms is some 5 MB, read on every cold import). A
+        // line of the shape kallsyms writes (16 lower-case hex digits and a blank) is compared with
+        // the run's first line as two words, with no digit read one by one, and its end is found
+        // eight bytes at a time; any other line is read digit by digit. A name's end is looked for
+        // only for the last line of a run.
         while (pos < n) {
             // "<hex address> <type> <name>[\t[module]]"
-            int p = pos;
+            int p;
+            long w0 = 0;
+            long w1 = 0;
+            boolean raw = false;
             long address = 0;
-            int d;
-            while (p < n && (d = hex[text[p] & 0xFF]) >= 0) {
-                address = (address << 4) | d;
-                p++;
+            if (pos + 17 <= n && text[pos + 16] == ' ') {
+                w0 = (long) LONGS.get(text, pos);
+                w1 = (long) LONGS.get(text, pos + 8);
+                raw = lowerHex(w0) && lowerHex(w1);
+            }
+            if (raw) {
+                p = pos + 16;
+            } else {
+                p = pos;
+                int d;
+                while (p < n && (d = hex[text[p] & 0xFF]) >= 0) {
+                    address = (address << 4) | d;
+                    p++;
+                }
             }
             int q = p;
             if (p > pos && p + 3 < n && text[p] == ' ' && isTextType(text[p + 1]) && text[p + 2] != '\n'
                     && text[p + 3] != '\n') {
-                int nameStart = p + 3;
-                int nameEnd = nameStart;
-                byte c;
-                while (nameEnd < n && (c = text[nameEnd]) != ' ' && c != '\t' && c != '\r' && c != '\n') {
-                    nameEnd++;
+                boolean same;
+                if (runLength == 0) {
+                    same = false;
+                } else if (raw && runRaw) {
+                    same = w0 == runW0 && w1 == runW1;
+                } else {
+                    same = (raw ? hexValue(w0, w1) : address) == (runRaw ? hexValue(runW0, runW1) : runAddress);
                 }
-                if (runLength > 0 && address == runAddress) {
+                if (same) {
                     runLength++;
                 } else {
                     if (runLength >= 2) {
-                        runs.add(runAddress, lastStart, lastEnd);
+                        runs.add(runRaw ? hexValue(runW0, runW1) : runAddress, lastStart, nameEnd(text, lastStart));
                     }
+                    runRaw = raw;
+                    runW0 = w0;
+                    runW1 = w1;
                     runAddress = address;
                     runLength = 1;
                 }
-                lastStart = nameStart;
-                lastEnd = nameEnd;
-                q = nameEnd;
+                lastStart = p + 3;
+                q = lastStart;
             }
-            while (q < n && text[q] != '\n') {
-                q++;
-            }
-            pos = q + 1;
+            pos = lineEnd(text, q) + 1;
         }
         if (runLength >= 2) {
-            runs.add(runAddress, lastStart, lastEnd);
+            runs.add(runRaw ? hexValue(runW0, runW1) : runAddress, lastStart, nameEnd(text, lastStart));
         }
         return runs;
+    }
+
+    /** Whether all eight bytes of {@code w} are the digits 0-9 or a-f. */
+    private static boolean lowerHex(long w) {
+        if ((w & HIGHS) != 0) {
+            return false;
+        }
+        long digit = (w + 0x5050505050505050L) & ~(w + 0x4646464646464646L);
+        long letter = (w + 0x1F1F1F1F1F1F1F1FL) & ~(w + 0x1919191919191919L);
+        return ((digit | letter) & HIGHS) == HIGHS;
+    }
+
+    /** The value of 16 hex digits read as two little-endian words ({@link #lowerHex} both). */
+    private static long hexValue(long w0, long w1) {
+        long v = 0;
+        for (int k = 0; k < 16; k++) {
+            int c = (int) ((k < 8 ? w0 >>> (8 * k) : w1 >>> (8 * (k - 8))) & 0xFF);
+            v = (v << 4) | HEX[c];
+        }
+        return v;
+    }
+
+    /** Where a kallsyms name that starts at {@code from} ends: at a blank, tab, CR, LF or the end. */
+    private static int nameEnd(byte[] text, int from) {
+        int n = text.length;
+        int e = from;
+        byte c;
+        while (e < n && (c = text[e]) != ' ' && c != '\t' && c != '\r' && c != '\n') {
+            e++;
+        }
+        return e;
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+
+    /** The index of the first LF at or after {@code from}, or the length: eight bytes at a time. */
+    private static int lineEnd(byte[] text, int from) {
+        int n = text.length;
+        int q = from;
+        while (q + 8 <= n) {
+            long v = (long) LONGS.get(text, q) ^ NEWLINES;
+            long z = (v - ONES) & ~v & HIGHS;
+            if (z != 0) {
+                return q + (Long.numberOfTrailingZeros(z) >>> 3);
+            }
+            q += 8;
+        }
+        while (q < n && text[q] != '\n') {
+            q++;
+        }
+        return q;
     }
 
     private static boolean isTextType(byte t) {
@@ -208,21 +285,16 @@ final class PerfNaming {
      * file cannot be read as expected (the table's names then stand).
      */
     static String[] elfNames(Path file, SymbolTable table) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            Elf e = Elf.open(ch);
-            if (e == null) {
-                return null;
-            }
-            int sec = e.first(SHT_SYMTAB);
-            if (sec < 0) {
-                sec = e.first(SHT_DYNSYM);
-            }
-            if (sec < 0) {
-                return null;
-            }
-            byte[] syms = e.section(sec);
-            byte[] strtab = e.section(e.link[sec]);
-            if (syms == null || strtab == null) {
+        Symtab s = Symtab.read(file);
+        return s == null ? null : elfNames(s, table);
+    }
+
+    private static String[] elfNames(Symtab s, SymbolTable table) {
+        try {
+            Elf e = s.elf;
+            byte[] syms = s.syms;
+            byte[] strtab = s.strtab;
+            if (strtab == null) {
                 return null;
             }
             int entry = e.is64 ? 24 : 16;
@@ -273,7 +345,7 @@ final class PerfNaming {
                 }
             }
             return out;
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return null;
         }
     }
@@ -320,22 +392,14 @@ final class PerfNaming {
      * when the file cannot be read as expected.
      */
     static boolean[] zeroSized(Path file, SymbolTable table) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            Elf e = Elf.open(ch);
-            if (e == null) {
-                return null;
-            }
-            int sec = e.first(SHT_SYMTAB);
-            if (sec < 0) {
-                sec = e.first(SHT_DYNSYM);
-            }
-            if (sec < 0) {
-                return null;
-            }
-            byte[] syms = e.section(sec);
-            if (syms == null) {
-                return null;
-            }
+        Symtab s = Symtab.read(file);
+        return s == null ? null : zeroSized(s, table);
+    }
+
+    private static boolean[] zeroSized(Symtab s, SymbolTable table) {
+        try {
+            Elf e = s.elf;
+            byte[] syms = s.syms;
             int entry = e.is64 ? 24 : 16;
             int count = syms.length / entry;
             boolean[] zero = new boolean[table.size()];
@@ -366,7 +430,7 @@ final class PerfNaming {
                 zero[i] &= !sized[i];
             }
             return zero;
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return null;
         }
     }
@@ -378,21 +442,16 @@ final class PerfNaming {
 
     /** The labels of an ELF file's symbol table as a table, or null when it has none. */
     static SymbolTable labels(Path file, SymbolTable functions, String imageName) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            Elf e = Elf.open(ch);
-            if (e == null) {
-                return null;
-            }
-            int sec = e.first(SHT_SYMTAB);
-            if (sec < 0) {
-                sec = e.first(SHT_DYNSYM);
-            }
-            if (sec < 0) {
-                return null;
-            }
-            byte[] syms = e.section(sec);
-            byte[] strtab = e.section(e.link[sec]);
-            if (syms == null || strtab == null) {
+        Symtab s = Symtab.read(file);
+        return s == null ? null : labels(s, functions, imageName);
+    }
+
+    private static SymbolTable labels(Symtab s, SymbolTable functions, String imageName) {
+        try {
+            Elf e = s.elf;
+            byte[] syms = s.syms;
+            byte[] strtab = s.strtab;
+            if (strtab == null) {
                 return null;
             }
             int entry = e.is64 ? 24 : 16;
@@ -478,7 +537,7 @@ final class PerfNaming {
             }
             return new SymbolTable(imageName, Arrays.copyOf(starts, m), Arrays.copyOf(sizes, m),
                     Arrays.copyOf(names, m), new String[m]);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return null;
         }
     }
@@ -574,6 +633,68 @@ final class PerfNaming {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    // ---------------------------------------------------------------- one reading
+
+    /** An ELF file's symbol table (.symtab, else .dynsym) and its string table, read once. */
+    private static final class Symtab {
+        final Elf elf;
+        final byte[] syms;
+        /** Null when it could not be read (what needs names then gives up). */
+        final byte[] strtab;
+
+        private Symtab(Elf elf, byte[] syms, byte[] strtab) {
+            this.elf = elf;
+            this.syms = syms;
+            this.strtab = strtab;
+        }
+
+        /** The file's symbols, or null when the file cannot be read as expected. */
+        static Symtab read(Path file) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                Elf e = Elf.open(ch);
+                if (e == null) {
+                    return null;
+                }
+                int sec = e.first(SHT_SYMTAB);
+                if (sec < 0) {
+                    sec = e.first(SHT_DYNSYM);
+                }
+                if (sec < 0) {
+                    return null;
+                }
+                byte[] syms = e.section(sec);
+                if (syms == null) {
+                    return null;
+                }
+                byte[] strtab;
+                try {
+                    strtab = e.section(e.link[sec]);
+                } catch (IOException | RuntimeException x) {
+                    strtab = null;
+                }
+                return new Symtab(e, syms, strtab);
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * What perf names differently in an ELF table loaded from {@code file}, from one reading of its
+     * symbols: {@link #elfNames}, {@link #zeroSized} and {@link #labels}, each null as those are.
+     */
+    record ElfExtras(String[] names, boolean[] zeroSized, SymbolTable labels) {
+        static final ElfExtras NONE = new ElfExtras(null, null, null);
+    }
+
+    static ElfExtras elfExtras(Path file, SymbolTable functions, String imageName) {
+        Symtab s = Symtab.read(file);
+        if (s == null) {
+            return ElfExtras.NONE;
+        }
+        return new ElfExtras(elfNames(s, functions), zeroSized(s, functions), labels(s, functions, imageName));
     }
 
     // ---------------------------------------------------------------- helpers

@@ -123,6 +123,15 @@ public final class SymbolResolvers {
      * @throws NoResolverException no resolver for the format is bound
      */
     Loaded load(String imageName, String format, Path file) throws SymbolFileException, NoResolverException {
+        return load(imageName, format, file, null);
+    }
+
+    /**
+     * As {@link #load(String, String, Path)}, with the file's bytes when the caller has read it
+     * already (or null): they are keyed and handed to the resolver, so the file is read once.
+     */
+    Loaded load(String imageName, String format, Path file, byte[] held) throws SymbolFileException,
+            NoResolverException {
         long size;
         long modified;
         byte[] content = null;
@@ -131,9 +140,11 @@ public final class SymbolResolvers {
             modified = Files.getLastModifiedTime(file).toMillis();
             if (size == 0) {
                 // /proc/kallsyms reports size 0 and changes with a reboot or a module load: key it by content.
-                content = Files.readAllBytes(file);
+                content = held != null ? held : Files.readAllBytes(file);
                 size = content.length;
-                modified = java.util.Arrays.hashCode(content);
+                java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+                crc.update(content);
+                modified = crc.getValue();
             }
         } catch (IOException e) {
             throw new SymbolFileException(file.toString(), "cannot be read (" + e + "); check that it exists and is"
@@ -153,10 +164,12 @@ public final class SymbolResolvers {
         }
         SymbolTable loaded;
         try {
-            byte[] bytes = content;
+            byte[] bytes = content != null ? content : held;
             ImageSource.Content open = bytes != null ? () -> new java.io.ByteArrayInputStream(bytes)
                     : () -> Files.newInputStream(file);
-            loaded = r.load(new ImageSource(imageName, format, file.toString(), open));
+            ImageSource source = new ImageSource(imageName, format, file.toString(), open);
+            // Bytes in hand are parsed in place by a resolver that can (kallsyms), not read again.
+            loaded = bytes != null ? r.load(source, java.nio.ByteBuffer.wrap(bytes)) : r.load(source);
         } catch (RuntimeException e) {
             throw new SymbolFileException(file.toString(), "the " + format + " resolver failed on it (" + e + ")", e);
         }

@@ -281,9 +281,12 @@ final class Symbolizer {
             Path symbolFile = symbols.path;
             SymbolTable functions = loaded.table;
             String name = dso.name;
-            dso.perfNames = loaded.derived("perf-names", () -> PerfNaming.elfNames(symbolFile, functions));
-            dso.zeroSized = loaded.derived("zero-sized", () -> PerfNaming.zeroSized(symbolFile, functions));
-            SymbolTable labels = loaded.derived("labels", () -> PerfNaming.labels(symbolFile, functions, name));
+            // perf's names, the symbols without size and the labels, from one reading of the symbols.
+            PerfNaming.ElfExtras extras = loaded.derived("elf-extras",
+                    () -> PerfNaming.elfExtras(symbolFile, functions, name));
+            dso.perfNames = extras.names();
+            dso.zeroSized = extras.zeroSized();
+            SymbolTable labels = extras.labels();
             if (labels != null) {
                 fallback.add(labels);
             }
@@ -397,8 +400,16 @@ final class Symbolizer {
                 });
             }
         }
-        SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.KALLSYMS, file);
+        SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.KALLSYMS, file, early);
         SymbolTable t = loaded.table;
+        if (early != null) {
+            // The kernel map's reference symbol (perf record names _text) while the bytes are at hand.
+            byte[] text = early;
+            loaded.derived("ref:_text", () -> {
+                long a = PerfNaming.kallsymsAddress(text, "_text");
+                return a == -1 ? null : a;
+            });
+        }
         dso.table = t;
         byte[] scanned = early;
         java.util.concurrent.CompletableFuture<PerfNaming.KallsymsRuns> found = runs;
