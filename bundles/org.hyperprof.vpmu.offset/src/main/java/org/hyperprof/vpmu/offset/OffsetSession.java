@@ -8,6 +8,7 @@ import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.api.vpmu.VcpuSlots;
 
 /**
  * The offset policy on one host.
@@ -95,7 +96,7 @@ final class OffsetSession implements PolicySession {
     private final boolean[] lastRawKnown;
 
     // Per vCPU slot.
-    private final VcpuSlots slots = new VcpuSlots();
+    private final VcpuSlots slots = new VcpuSlots(64);
     private long[] sum;
     private long[] vControl;
     private long[] vInterrupt;
@@ -523,7 +524,7 @@ final class OffsetSession implements PolicySession {
         if (s >= 0) {
             return s;
         }
-        s = slots.slot(domid, vcpu);
+        s = slots.findOrAdd(domid, vcpu);
         grow(s + 1);
         return s;
     }

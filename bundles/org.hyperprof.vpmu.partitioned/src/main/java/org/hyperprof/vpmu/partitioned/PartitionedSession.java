@@ -8,6 +8,7 @@ import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.api.vpmu.VcpuSlots;
 
 /**
  * The partitioned policy on one host.
@@ -112,7 +113,7 @@ final class PartitionedSession implements PolicySession {
     private final long[] armed;
 
     // Per vCPU slot.
-    private final VcpuSlots slots = new VcpuSlots();
+    private final VcpuSlots slots = new VcpuSlots(64);
     private int capacity;
     private int[] loadedOn = new int[0];
     private long[] ctxCounter = new long[0];
@@ -514,7 +515,7 @@ final class PartitionedSession implements PolicySession {
         if (s >= 0) {
             return s;
         }
-        s = slots.slot(domid, vcpu);
+        s = slots.findOrAdd(domid, vcpu);
         grow(s + 1);
         return s;
     }

@@ -9,6 +9,7 @@ import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.api.vpmu.VcpuSlots;
 
 /**
  * The save/restore policy on one host.

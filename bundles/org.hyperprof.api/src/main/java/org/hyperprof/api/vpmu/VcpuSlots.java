@@ -1,4 +1,4 @@
-package org.hyperprof.vpmu.lazy;
+package org.hyperprof.api.vpmu;
 
 import java.util.Arrays;
 
@@ -8,12 +8,13 @@ import java.util.Arrays;
  * the reverse mapping kept beside it. Lookups never allocate; adding a vCPU grows the tables only
  * when they are half full, which happens on a new vCPU only.
  *
- * <p>Not thread-safe: used on the simulation thread.
+ * <p>A helper for policies, which keep per-vCPU state without allocating in their hooks. Not
+ * thread-safe: used on the simulation thread.
  */
-final class VcpuSlots {
+public final class VcpuSlots {
     /** Xen's highest ordinary domain id is below DOMID_FIRST_RESERVED (0x7FF0). */
-    static final int MAX_DOMID = 0x7FEF;
-    static final int MAX_VCPU = 0xFFFF;
+    public static final int MAX_DOMID = 0x7FEF;
+    public static final int MAX_VCPU = 0xFFFF;
     private static final int EMPTY = -1;
 
     private int[] keys;
@@ -23,7 +24,8 @@ final class VcpuSlots {
     private int[] vcpus;
     private int size;
 
-    VcpuSlots(int expected) {
+    /** Tables for about {@code expected} vCPUs; they grow when more come. */
+    public VcpuSlots(int expected) {
         int capacity = Integer.highestOneBit(Math.max(4, expected) * 2 - 1) << 1;
         keys = new int[capacity];
         slotOfKey = new int[capacity];
@@ -34,25 +36,25 @@ final class VcpuSlots {
     }
 
     /** Number of vCPUs seen. */
-    int size() {
+    public int size() {
         return size;
     }
 
     /** How many slots the per-slot arrays of a user must hold now (at least {@link #size()}). */
-    int slotCapacity() {
+    public int slotCapacity() {
         return domids.length;
     }
 
-    int domid(int slot) {
+    public int domid(int slot) {
         return domids[slot];
     }
 
-    int vcpu(int slot) {
+    public int vcpu(int slot) {
         return vcpus[slot];
     }
 
     /** The slot of a vCPU, or -1 if it was never seen. */
-    int find(int domid, int vcpu) {
+    public int find(int domid, int vcpu) {
         int key = key(domid, vcpu);
         for (int i = hash(key) & mask;; i = (i + 1) & mask) {
             int k = keys[i];
@@ -66,7 +68,7 @@ final class VcpuSlots {
     }
 
     /** The slot of a vCPU, assigning the next free one on first sight. */
-    int findOrAdd(int domid, int vcpu) {
+    public int findOrAdd(int domid, int vcpu) {
         int key = key(domid, vcpu);
         for (int i = hash(key) & mask;; i = (i + 1) & mask) {
             int k = keys[i];
@@ -115,6 +117,15 @@ final class VcpuSlots {
     private static int hash(int key) {
         int h = key * 0x9E3779B9;
         return h ^ (h >>> 16);
+    }
+
+    /**
+     * Checks that {@code domid}/{@code vcpu} names a guest vCPU.
+     *
+     * @throws IllegalArgumentException otherwise (the idle vCPU, -1, included)
+     */
+    public static void checkGuest(int domid, int vcpu) {
+        key(domid, vcpu);
     }
 
     private static int key(int domid, int vcpu) {
