@@ -758,7 +758,7 @@ class SaveRestorePolicyTest {
         rig.exit(1);
         programCounting(rig, 1, m, USR | OS);
         long thread = Thread.currentThread().getId();
-        exercise(rig, m, 5_000); // compile first
+        exercise(rig, m, 20_000); // compile first: JIT tiers and OSR may allocate while they settle
         long before = threads.getThreadAllocatedBytes(thread);
         exercise(rig, m, 20_000);
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
