@@ -152,13 +152,39 @@ final class PerfTool {
         return rows;
     }
 
-    /** The rows of {@code perf report --children --sort dso,sym -n}: key to the Children percentage text. */
-    static Map<Key, String> children(String text) {
-        Map<Key, String> rows = new LinkedHashMap<>();
+    /**
+     * A row's Children percentage as perf report prints it. perf may print one frame in several
+     * rows: its address order ({@code _sort__addr_cmp} in tools/perf/util/sort.c) is the wrapped
+     * difference {@code (int64_t)(right - left)}, which is no order for addresses more than 2^63
+     * apart, such as the garbage frames of a frame-pointer walk through code built without them; a
+     * frame its tree misplaces gets a second row. Such rows are summed, each rounded to 0.01 %.
+     */
+    record Children(String text, double percent, int rows) {
+        /** Whether {@code ours} (formatted as perf formats it) is this row, or these rows summed. */
+        boolean agrees(String ours) {
+            if (rows == 1) {
+                return text.equals(ours);
+            }
+            double mine = Double.parseDouble(ours.substring(0, ours.length() - 1));
+            return Math.abs(mine - percent) <= 0.005 * (rows + 1) + 1e-9;
+        }
+
+        @Override
+        public String toString() {
+            return rows == 1 ? text : String.format("%.2f%% in %d rows", percent, rows);
+        }
+    }
+
+    /** The rows of {@code perf report --children --sort dso,sym -n}: key to the Children percentage. */
+    static Map<Key, Children> children(String text) {
+        Map<Key, Children> rows = new LinkedHashMap<>();
         for (String line : text.split("\n")) {
             Matcher m = CHILDREN.matcher(line);
             if (m.matches()) {
-                rows.put(new Key(m.group(4), m.group(5).charAt(0), m.group(6)), m.group(1) + "%");
+                double percent = Double.parseDouble(m.group(1));
+                rows.merge(new Key(m.group(4), m.group(5).charAt(0), m.group(6)),
+                        new Children(m.group(1) + "%", percent, 1),
+                        (a, b) -> new Children(null, a.percent() + b.percent(), a.rows() + b.rows()));
             }
         }
         return rows;
