@@ -356,9 +356,9 @@ final class Machines {
     // ---------------------------------------------------------------- deferred resolution
 
     /*
-     * While symbol tables are still loading, a flat import need not wait: each sample's address is
-     * taken as far as no symbol table is needed (the process's mapping, in time order, gives the
-     * image and file-relative address) and counted by that key; once the tables are in, each
+     * A flat import need not resolve every sample, nor wait for symbol tables still loading: each
+     * sample's address is taken as far as no symbol table is needed (the process's mapping, in time
+     * order, gives the image and file-relative address) and counted by that key; at the end each
      * distinct key is resolved once, in the order the keys were first met, which is the order the
      * samples would have been resolved in: images, symbols and frames without symbol get the same
      * ids, and each frame the same level letter. Memory is bounded by the distinct keys.
@@ -366,13 +366,10 @@ final class Machines {
     private static final byte KEY_IN = 0;
     private static final byte KEY_NONE = 1;
     private static final byte KEY_KERNEL = 2;
-    private final LongPairIntMap keyIds = new LongPairIntMap(1024);
-    private byte[] keyKind = new byte[1024];
-    private Dso[] keyDso = new Dso[1024];
-    private long[] keyAddress = new long[1024];
-    private long[] keyCount = new long[1024];
-    private long[] keyPeriod = new long[1024];
-    private int keys;
+    /** Keyed by (the image's serial, or minus the key kind; the address). */
+    private final AddressCounts keys = new AddressCounts(1024);
+    /** Images by serial, for the deferred keys. */
+    private Dso[] dsoBySerial = new Dso[64];
 
     /**
      * Counts a host user or kernel sample by its key, without looking at any symbol table; false
@@ -392,7 +389,7 @@ final class Machines {
                 kind = KEY_IN;
                 address = d.identity() ? ip : ip - maps.foundStart + maps.foundPgoff;
                 if (d.serial == 0) {
-                    d.serial = nextDsoSerial++;
+                    serial(d);
                 }
             }
         } else if (cpumode == CPUMODE_KERNEL) {
@@ -402,31 +399,13 @@ final class Machines {
         } else {
             return false;
         }
-        long first = kind == KEY_IN ? d.serial : -kind;
-        int k = keyIds.get(first, address);
-        if (k == LongPairIntMap.ABSENT) {
-            k = keys++;
-            if (k == keyKind.length) {
-                int n = k * 2;
-                keyKind = java.util.Arrays.copyOf(keyKind, n);
-                keyDso = java.util.Arrays.copyOf(keyDso, n);
-                keyAddress = java.util.Arrays.copyOf(keyAddress, n);
-                keyCount = java.util.Arrays.copyOf(keyCount, n);
-                keyPeriod = java.util.Arrays.copyOf(keyPeriod, n);
-            }
-            keyKind[k] = kind;
-            keyDso[k] = d;
-            keyAddress[k] = address;
-            keyIds.put(first, address, k);
-        }
-        keyCount[k]++;
-        keyPeriod[k] += period;
+        keys.add(kind == KEY_IN ? d.serial : -kind, address, period);
         return true;
     }
 
     /** Keys counted by {@link #defer} and not yet resolved. */
     int deferred() {
-        return keys;
+        return keys.size();
     }
 
     /** Receives each deferred key once resolved: its sample frame, cpumode, samples and period. */
@@ -439,26 +418,16 @@ final class Machines {
      * forgets them; hands each on.
      */
     void resolveDeferred(Resolved to) {
-        int n = keys;
-        keys = 0;
-        for (int k = 0; k < n; k++) {
-            byte kind = keyKind[k];
-            long address = keyAddress[k];
-            Dso d = keyDso[k];
-            long count = keyCount[k];
-            long period = keyPeriod[k];
-            keyDso[k] = null;
-            keyCount[k] = 0;
-            keyPeriod[k] = 0;
+        keys.drain((first, address, count, period) -> {
             selfKey = NO_FRAME;
             int cpumode = CPUMODE_USER;
-            switch (kind) {
-                case KEY_IN -> in(d, address);
-                case KEY_NONE -> none(hostUnknown, address);
-                default -> {
-                    kernel(hostKernel, address, hostUnknown);
-                    cpumode = CPUMODE_KERNEL;
-                }
+            if (first > 0) {
+                in(dsoBySerial[(int) first], address);
+            } else if (first == -KEY_NONE) {
+                none(hostUnknown, address);
+            } else {
+                kernel(hostKernel, address, hostUnknown);
+                cpumode = CPUMODE_KERNEL;
             }
             if (symbol < 0) {
                 unresolved(image, count);
@@ -469,8 +438,17 @@ final class Machines {
                 selfKey = symbol;
             }
             to.frame(selfKey, cpumode, count, period);
+        });
+    }
+
+    /** Gives an image its serial (the deferred keys' and the image cache's name for it). */
+    private void serial(Dso d) {
+        int serial = nextDsoSerial++;
+        d.serial = serial;
+        if (serial == dsoBySerial.length) {
+            dsoBySerial = java.util.Arrays.copyOf(dsoBySerial, serial * 2);
         }
-        keyIds.clear();
+        dsoBySerial[serial] = d;
     }
 
     /**
@@ -568,7 +546,7 @@ final class Machines {
     private void in(Dso d, long address) {
         rel = address;
         if (d.serial == 0) {
-            d.serial = nextDsoSerial++;
+            serial(d);
         }
         long serial = d.serial;
         int e = ((int) (((address * 0x9E3779B97F4A7C15L) ^ (serial * 0xC2B2AE3D27D4EB4FL)) >>> 50)

@@ -46,6 +46,10 @@ public final class PerfDataReader implements Closeable {
     static final int MAX_NOTES = 40;
     /** A round larger than this hands on its older half early. */
     static final int ROUND_LIMIT_BYTES = 64 << 20;
+    /** A round of a mapped recording with more records than this hands on its older half early. */
+    static final int ROUND_LIMIT_RECORDS = ROUND_LIMIT_BYTES / 64;
+    /** A batch is handed on at the first round's end after it holds this many records. */
+    static final int BATCH_RECORDS = 4096;
 
     private final String file;
     private final Bytes bytes;
@@ -54,10 +58,11 @@ public final class PerfDataReader implements Closeable {
     private final FileChannel channel;
     private final InputStream stream;
     private final PerfInput input;
-    private final RoundQueue queue;
-    private final PerfSample sample = new PerfSample();
+    /** The batch being filled, or null. */
+    private RawBatch batch;
+    private int roundLimitRecords = ROUND_LIMIT_RECORDS;
+    private int roundLimitBytes = ROUND_LIMIT_BYTES;
     private final LongIntMap attrById = new LongIntMap(64);
-    private final RoundQueue.Sink dispatcher = this::dispatch;
     private EventAttr[] attrs = new EventAttr[0];
     private PerfEvents events;
     private boolean headerDelivered;
@@ -83,7 +88,6 @@ public final class PerfDataReader implements Closeable {
         this.channel = channel;
         this.stream = stream;
         this.input = input;
-        this.queue = new RoundQueue(ROUND_LIMIT_BYTES, input.stable() ? input.view : null, order(bytes));
     }
 
     private static java.nio.ByteOrder order(Bytes bytes) {
@@ -461,10 +465,8 @@ public final class PerfDataReader implements Closeable {
                             + PerfNames.record(type) + " record at byte " + at, 0);
                 }
             }
-            if (queue.size() > 0) {
-                queue.flush(dispatcher);
-            }
             deliverHeader();
+            handOnAll();
         } catch (PerfDataException e) {
             handOnWhatWasRead();
             throw e;
@@ -478,11 +480,103 @@ public final class PerfDataReader implements Closeable {
      * Before a read stops on an error: the records read and queued so far are handed on, so that
      * they are counted where they belong and the books balance.
      */
-    private void handOnWhatWasRead() throws PerfDataException {
+    private void handOnWhatWasRead() {
         deliverHeader();
-        if (queue.size() > 0) {
-            queue.flush(dispatcher);
+        handOnAll();
+    }
+
+    // ---------------------------------------------------------------- batches
+
+    /** The batch being filled. */
+    private RawBatch batch() {
+        RawBatch b = batch;
+        if (b == null) {
+            b = newBatch();
+            batch = b;
         }
+        return b;
+    }
+
+    private RawBatch newBatch() {
+        RawBatch b = events.take();
+        return b != null ? b : new RawBatch(BATCH_RECORDS, stableData(), byteOrder());
+    }
+
+    private void handOver() {
+        RawBatch b = batch;
+        batch = null;
+        events.handOver(b);
+    }
+
+    /** At the end of the read: the open round, sorted, and the batch handed on. */
+    private void handOnAll() {
+        RawBatch b = batch;
+        if (b != null) {
+            endRound(b, b.timedCount);
+            handOver();
+        }
+    }
+
+    /** A FINISHED_ROUND: the open round joins the order, and the batch goes on if it is full enough. */
+    private void roundFinished() {
+        RawBatch b = batch();
+        endRound(b, b.timedCount);
+        if (headerDelivered) {
+            b.event(RawBatch.ROUND, samplesRead);
+        }
+        if (b.ordered >= BATCH_RECORDS || events.eachRound()) {
+            handOver();
+        }
+    }
+
+    /**
+     * Sorts the open round and appends its {@code n} oldest entries to the order, parsing its
+     * side-band records; the rest stay in the round.
+     */
+    private void endRound(RawBatch b, int n) {
+        b.sortRound();
+        ByteBuffer data = b.stable != null ? b.stable : b.arena;
+        int[] timed = b.timed;
+        for (int k = 0; k < n; k++) {
+            int i = timed[k];
+            if (b.kind[i] == RawBatch.RECORD) {
+                Object parsed = parse(data, b.recordOffset[i], b.columns.fileOffset[i]);
+                if (parsed == null) {
+                    continue;
+                }
+                b.kind[i] = parsedKind;
+                b.event[i] = parsed;
+            }
+            b.now(i);
+        }
+        if (n == b.timedCount) {
+            b.timedCount = 0;
+        }
+    }
+
+    /**
+     * A round grown past its memory bound: its older half goes on now, its newer half moves to the
+     * next batch and stays open.
+     */
+    private void splitRound() {
+        RawBatch old = batch;
+        old.sortRound();
+        int half = old.timedCount / 2;
+        RawBatch next = newBatch();
+        next.takeRound(old, half);
+        endRound(old, half);
+        handOver();
+        batch = next;
+    }
+
+    private boolean roundTooLarge(RawBatch b) {
+        return b.stable == null ? b.arenaUsed > roundLimitBytes : b.timedCount > roundLimitRecords;
+    }
+
+    /** Lowers the memory bound of a round (tests make large rounds small this way). */
+    void roundLimit(int records, int bytes) {
+        this.roundLimitRecords = records;
+        this.roundLimitBytes = bytes;
     }
 
     private PerfDataException truncated(long at, String expected, int available) {
@@ -501,48 +595,69 @@ public final class PerfDataReader implements Closeable {
 
     /** Acts on one record at read time; returns the number of bytes that follow it outside its size. */
     private long record(ByteBuffer b, int p, int type, int size, long at) throws PerfDataException, IOException {
-        if (type < USER_TYPE_START && type >= 0) {
-            if (!headerDelivered) {
-                deliverHeader();
-            }
-            if (type == SAMPLE) {
-                readSample(b, p, size, at);
-            } else if (type == MMAP || type == MMAP2 || type == COMM || type == FORK || type == EXIT) {
-                EventAttr a = attrOfTrailer(b, p, size);
-                long t = a == null ? -1 : trailerTime(a, b, p, size);
-                if (t < 0) {
-                    dispatch(b, p, at);
-                } else {
-                    queue.add(b, p, size, t, at);
-                    if (queue.full()) {
-                        queue.flushOlderHalf(dispatcher);
-                    }
-                }
-            } else if (type == LOST) {
-                if (size < 24) {
-                    invalidRecord(at, "LOST", size, 24);
-                } else {
-                    lost(b.getLong(p + 16), "LOST", at);
-                }
-            } else if (type == LOST_SAMPLES) {
-                if (size < 16) {
-                    invalidRecord(at, "LOST_SAMPLES", size, 16);
-                } else {
-                    lost(b.getLong(p + 8), "LOST_SAMPLES", at);
-                }
-            } else {
-                skip(type);
-            }
+        // Kept small, so that the read loop and the sample path compile as one piece.
+        if (type == SAMPLE && headerDelivered) {
+            readSample(b, p, size, at);
             return 0;
         }
+        if (type < USER_TYPE_START && type >= 0) {
+            kernelRecord(b, p, type, size, at);
+            return 0;
+        }
+        return userRecord(b, p, type, size, at);
+    }
+
+    /** A record of the kernel's kinds (perf_event_type). */
+    private void kernelRecord(ByteBuffer b, int p, int type, int size, long at) throws PerfDataException {
+        if (!headerDelivered) {
+            deliverHeader();
+        }
+        if (type == SAMPLE) {
+            readSample(b, p, size, at);
+        } else if (type == MMAP || type == MMAP2 || type == COMM || type == FORK || type == EXIT) {
+            EventAttr a = attrOfTrailer(b, p, size);
+            long t = a == null ? -1 : trailerTime(a, b, p, size);
+            if (t < 0) {
+                Object parsed = parse(b, p, at);
+                if (parsed != null) {
+                    batch().event(parsedKind, parsed);
+                }
+            } else {
+                RawBatch rb = batch();
+                int i = rb.add();
+                rb.kind[i] = RawBatch.RECORD;
+                rb.columns.attr[i] = null;
+                rb.columns.chainLength[i] = 0;
+                rb.columns.time[i] = t;
+                rb.columns.fileOffset[i] = at;
+                rb.recordOffset[i] = rb.stable != null ? p : rb.keep(b, p, size);
+                rb.inRound(i);
+                if (roundTooLarge(rb)) {
+                    splitRound();
+                }
+            }
+        } else if (type == LOST) {
+            if (size < 24) {
+                invalidRecord(at, "LOST", size, 24);
+            } else {
+                lost(b.getLong(p + 16), "LOST", at);
+            }
+        } else if (type == LOST_SAMPLES) {
+            if (size < 16) {
+                invalidRecord(at, "LOST_SAMPLES", size, 16);
+            } else {
+                lost(b.getLong(p + 8), "LOST_SAMPLES", at);
+            }
+        } else {
+            skip(type);
+        }
+    }
+
+    /** A record of perf's own kinds (type 64 and up), or of a type no one defines. */
+    private long userRecord(ByteBuffer b, int p, int type, int size, long at) throws PerfDataException, IOException {
         switch (type) {
             case FINISHED_ROUND -> {
-                if (queue.size() > 0) {
-                    queue.flush(dispatcher);
-                }
-                if (headerDelivered) {
-                    events.roundFinished();
-                }
+                roundFinished();
             }
             case HEADER_ATTR -> headerAttr(b, p, size, at);
             case HEADER_FEATURE -> headerFeature(b, p, size, at);
@@ -612,11 +727,14 @@ public final class PerfDataReader implements Closeable {
     private void deliverHeader() {
         if (!headerDelivered) {
             headerDelivered = true;
-            events.header(info);
+            batch().event(RawBatch.HEADER, info);
         }
     }
 
-    /** Read-time handling of a SAMPLE: find its event, then queue it by its time (or hand it on). */
+    /**
+     * Read-time handling of a SAMPLE: find its event and decode it while its bytes are at hand,
+     * then queue it by its time (or hand it on, when its event records no time).
+     */
     private void readSample(ByteBuffer b, int p, int size, long at) throws PerfDataException {
         samplesRead++;
         EventAttr a = attrOfSample(b, p, size);
@@ -629,26 +747,44 @@ public final class PerfDataReader implements Closeable {
             problem("samples.dropped.unknown-layout");
             return;
         }
-        if (a.sampleTimeOffset >= 0) {
-            if (RECORD_HEADER_SIZE + a.sampleTimeOffset + 8 > size) {
-                samplesInvalid++;
-                noteInvalidSample(at, size, "its TIME field");
-                return;
-            }
-            long t = b.getLong(p + RECORD_HEADER_SIZE + a.sampleTimeOffset);
-            queue.add(b, p, size, t, at);
-            if (queue.full()) {
-                queue.flushOlderHalf(dispatcher);
-            }
+        boolean timed = a.sampleTimeOffset >= 0;
+        if (timed && RECORD_HEADER_SIZE + a.sampleTimeOffset + 8 > size) {
+            samplesInvalid++;
+            noteInvalidSample(at, size, "its TIME field");
             return;
         }
-        dispatch(b, p, at);
+        RawBatch rb = batch();
+        int i = rb.add();
+        DecodedSamples d = rb.columns;
+        if (!decodeSample(b, p, size, at, a, d, i)) {
+            rb.removeLast();
+            return;
+        }
+        rb.kind[i] = RawBatch.SAMPLE;
+        if (rb.stable == null && d.chainLength[i] > 0) {
+            // A stream's buffer moves on: the callchain is kept with the batch.
+            d.chainAt[i] = rb.keep(b, d.chainAt[i], 8 * d.chainLength[i]);
+        }
+        if (timed) {
+            rb.inRound(i);
+            if (roundTooLarge(rb)) {
+                splitRound();
+            }
+        } else {
+            rb.now(i);
+            if (rb.timedCount == 0 && rb.ordered >= BATCH_RECORDS) {
+                handOver();
+            }
+        }
     }
 
     private EventAttr attrOfSample(ByteBuffer b, int p, int size) {
-        if (attrs.length == 1) {
-            return attrs[0];
-        }
+        EventAttr[] known = attrs;
+        return known.length == 1 ? known[0] : attrOfSampleById(b, p, size);
+    }
+
+    /** The event of a sample when the recording has several (by its sample id), or none. */
+    private EventAttr attrOfSampleById(ByteBuffer b, int p, int size) {
         if (attrs.length == 0) {
             problem("samples.dropped.no-event");
             note("samples.no-event", "samples came before any event (HEADER_ATTR) was described; they are counted as"
@@ -752,88 +888,125 @@ public final class PerfDataReader implements Closeable {
     // ---------------------------------------------------------------- decoding in time order
 
     /** Decodes a record (from the read buffer or a round's copy) and hands it on. */
-    private void dispatch(ByteBuffer b, int p, long at) {
+    /** The kind of the record {@link #parse} parsed last. */
+    private byte parsedKind;
+
+    /** Parses a side-band record into its object (and {@link #parsedKind}), or null when it is malformed or skipped. */
+    private Object parse(ByteBuffer b, int p, long at) {
         int type = b.getInt(p);
         int misc = Short.toUnsignedInt(b.getShort(p + 4));
         int size = Short.toUnsignedInt(b.getShort(p + 6));
         switch (type) {
-            case SAMPLE -> decodeSample(b, p, misc, size, at);
-            case MMAP, MMAP2 -> mmap(b, p, type, misc, size, at);
-            case COMM -> comm(b, p, misc, size, at);
-            case FORK, EXIT -> task(b, p, type, size, at);
-            default -> skip(type);
+            case MMAP, MMAP2 -> {
+                parsedKind = RawBatch.MMAP;
+                return mmap(b, p, type, misc, size, at);
+            }
+            case COMM -> {
+                parsedKind = RawBatch.COMM;
+                return comm(b, p, misc, size, at);
+            }
+            case FORK, EXIT -> {
+                parsedKind = type == FORK ? RawBatch.FORK : RawBatch.EXIT;
+                return task(b, p, type, size, at);
+            }
+            default -> {
+                skip(type);
+                return null;
+            }
         }
     }
 
-    private void decodeSample(ByteBuffer b, int p, int misc, int size, long at) {
-        EventAttr a = attrOfSample(b, p, size);
-        if (a == null) {
-            samplesDropped++;
-            return;
-        }
-        PerfSample s = sample;
+    /**
+     * Decodes a SAMPLE of event {@code a} into entry {@code i} of {@code d} (its callchain's offset
+     * in {@code b}); false when its size lies (counted invalid).
+     */
+    private boolean decodeSample(ByteBuffer b, int p, int size, long at, EventAttr a, DecodedSamples d, int i) {
         int end = p + size;
         int q = p + RECORD_HEADER_SIZE;
         long type = a.sampleType;
-        s.attr = a;
-        s.cpumode = misc & CPUMODE_MASK;
-        s.fileOffset = at;
+        d.attr[i] = a;
+        d.cpumode[i] = (byte) (b.getShort(p + 4) & CPUMODE_MASK);
+        d.fileOffset[i] = at;
         // The fixed-size fields, IDENTIFIER to PERIOD, at the offsets worked out once per event.
         int fixed = a.sampleFixedSize;
         if (q + fixed > end) {
-            invalidSample(at, size, "its fixed fields (" + fixed + " bytes)");
-            return;
+            return invalidSample(at, size, "its fixed fields", fixed);
         }
-        s.ip = a.sampleIpOffset >= 0 ? b.getLong(q + a.sampleIpOffset) : 0;
-        if (a.sampleTidOffset >= 0) {
-            s.pid = b.getInt(q + a.sampleTidOffset);
-            s.tid = b.getInt(q + a.sampleTidOffset + 4);
-        } else {
-            s.pid = -1;
-            s.tid = -1;
-        }
-        s.time = a.sampleTimeOffset >= 0 ? b.getLong(q + a.sampleTimeOffset) : 0;
-        s.cpu = a.sampleCpuOffset >= 0 ? b.getInt(q + a.sampleCpuOffset) : 0;
-        s.period = a.samplePeriodOffset >= 0 ? b.getLong(q + a.samplePeriodOffset) : a.fixedPeriod();
+        decodeFixed(b, q, a, d, i);
         q += fixed;
         if ((type & S_READ) != 0) {
-            int readSize = a.fixedReadSize();
+            int readSize = readSize(b, q, end, at, size, a);
             if (readSize < 0) {
-                if (q + 8 > end) {
-                    invalidSample(at, size, "the member count of its group READ");
-                    return;
-                }
-                long nr = b.getLong(q);
-                long room = end - q - a.groupHeaderSize();
-                if (nr < 0 || room < 0 || nr > room / a.groupMemberSize()) {
-                    invalidSample(at, size, "its group READ of " + Long.toUnsignedString(nr) + " members");
-                    return;
-                }
-                readSize = a.groupHeaderSize() + (int) nr * a.groupMemberSize();
-            }
-            if (q + readSize > end) {
-                invalidSample(at, size, "its READ values (" + readSize + " bytes)");
-                return;
+                return false;
             }
             q += readSize;
         }
         if ((type & S_CALLCHAIN) != 0) {
             if (q + 8 > end) {
-                invalidSample(at, size, "its callchain length");
-                return;
+                return invalidSample(at, size, "its callchain length", -1);
             }
             long nr = b.getLong(q);
             q += 8;
             if (nr < 0 || nr > (end - q) / 8) {
-                invalidSample(at, size, "a callchain of " + Long.toUnsignedString(nr) + " entries (the record has room"
-                        + " for " + (end - q) / 8 + ")");
-                return;
+                return invalidChain(at, size, nr, (end - q) / 8);
             }
-            s.chain(b, q, (int) nr);
+            d.chainAt[i] = q;
+            d.chainLength[i] = (int) nr;
         } else {
-            s.chain(b, q, 0);
+            d.chainAt[i] = q;
+            d.chainLength[i] = 0;
         }
-        events.sample(s);
+        return true;
+    }
+
+    /** A sample's fixed-size fields, IDENTIFIER to PERIOD, from {@code q}, into entry {@code i} of {@code d}. */
+    private static void decodeFixed(ByteBuffer b, int q, EventAttr a, DecodedSamples d, int i) {
+        d.ip[i] = a.sampleIpOffset >= 0 ? b.getLong(q + a.sampleIpOffset) : 0;
+        if (a.sampleTidOffset >= 0) {
+            d.pid[i] = b.getInt(q + a.sampleTidOffset);
+            d.tid[i] = b.getInt(q + a.sampleTidOffset + 4);
+        } else {
+            d.pid[i] = -1;
+            d.tid[i] = -1;
+        }
+        d.time[i] = a.sampleTimeOffset >= 0 ? b.getLong(q + a.sampleTimeOffset) : 0;
+        d.cpu[i] = a.sampleCpuOffset >= 0 ? b.getInt(q + a.sampleCpuOffset) : 0;
+        d.period[i] = a.samplePeriodOffset >= 0 ? b.getLong(q + a.samplePeriodOffset) : a.fixedPeriod();
+    }
+
+    /** The size of a sample's READ values at {@code q}, or -1 when its size lies (counted invalid). */
+    private int readSize(ByteBuffer b, int q, int end, long at, int size, EventAttr a) {
+        int readSize = a.fixedReadSize();
+        if (readSize < 0) {
+            if (q + 8 > end) {
+                invalidSample(at, size, "the member count of its group READ");
+                return -1;
+            }
+            long nr = b.getLong(q);
+            long room = end - q - a.groupHeaderSize();
+            if (nr < 0 || room < 0 || nr > room / a.groupMemberSize()) {
+                invalidSample(at, size, "its group READ of " + Long.toUnsignedString(nr) + " members");
+                return -1;
+            }
+            readSize = a.groupHeaderSize() + (int) nr * a.groupMemberSize();
+        }
+        if (q + readSize > end) {
+            invalidSample(at, size, "its READ values (" + readSize + " bytes)");
+            return -1;
+        }
+        return readSize;
+    }
+
+    /** Counts an invalid sample too short for {@code what} (of {@code bytes} bytes, when not negative); false. */
+    private boolean invalidSample(long at, int size, String what, int bytes) {
+        invalidSample(at, size, bytes < 0 ? what : what + " (" + bytes + " bytes)");
+        return false;
+    }
+
+    private boolean invalidChain(long at, int size, long nr, int room) {
+        invalidSample(at, size, "a callchain of " + Long.toUnsignedString(nr) + " entries (the record has room for "
+                + room + ")");
+        return false;
     }
 
     private void invalidSample(long at, int size, String what) {
@@ -854,21 +1027,21 @@ public final class PerfDataReader implements Closeable {
         return attrs.length > 0 ? attrs[0].trailerSize : 0;
     }
 
-    private void mmap(ByteBuffer b, int p, int type, int misc, int size, long at) {
+    private RawBatch.Mmap mmap(ByteBuffer b, int p, int type, int misc, int size, long at) {
         boolean two = type == MMAP2;
         int nameAt = two ? 72 : 40;
         int end = size - trailerSizeOf(b, p, size);
         String name = two ? "MMAP2" : "MMAP";
         if (end < nameAt + 1) {
             invalidRecord(at, name, size, nameAt + 1);
-            return;
+            return null;
         }
         String filename = Bytes.cString(b, p + nameAt, p + end);
         if (filename == null) {
             invalidRecords++;
             note("record.invalid." + name, "a " + name + " record at byte " + at + " has no NUL-terminated file name"
                     + " within its " + size + " bytes; skipped and counted as invalid");
-            return;
+            return null;
         }
         String buildId = null;
         if (two && (misc & MISC_MMAP_BUILD_ID) != 0) {
@@ -877,40 +1050,32 @@ public final class PerfDataReader implements Closeable {
                 buildId = Bytes.hex(b, p + 44, len);
             }
         }
-        events.mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getInt(p + 12), b.getLong(p + 16),
-                b.getLong(p + 24), b.getLong(p + 32), filename, (misc & MISC_MMAP_DATA) != 0, buildId);
+        return new RawBatch.Mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getLong(p + 16), b.getLong(p + 24),
+                b.getLong(p + 32), filename, (misc & MISC_MMAP_DATA) != 0, buildId);
     }
 
-    private void comm(ByteBuffer b, int p, int misc, int size, long at) {
+    private RawBatch.Comm comm(ByteBuffer b, int p, int misc, int size, long at) {
         int end = size - trailerSizeOf(b, p, size);
         if (end < 17) {
             invalidRecord(at, "COMM", size, 17);
-            return;
+            return null;
         }
         String comm = Bytes.cString(b, p + 16, p + end);
         if (comm == null) {
             invalidRecords++;
             note("record.invalid.COMM", "a COMM record at byte " + at + " has no NUL-terminated name within its "
                     + size + " bytes; skipped and counted as invalid");
-            return;
+            return null;
         }
-        events.comm(b.getInt(p + 8), b.getInt(p + 12), comm, (misc & MISC_COMM_EXEC) != 0);
+        return new RawBatch.Comm(b.getInt(p + 8), b.getInt(p + 12), comm);
     }
 
-    private void task(ByteBuffer b, int p, int type, int size, long at) {
+    private RawBatch.Task task(ByteBuffer b, int p, int type, int size, long at) {
         if (size < 32) {
             invalidRecord(at, PerfNames.record(type), size, 32);
-            return;
+            return null;
         }
-        int pid = b.getInt(p + 8);
-        int ppid = b.getInt(p + 12);
-        int tid = b.getInt(p + 16);
-        int ptid = b.getInt(p + 20);
-        if (type == FORK) {
-            events.fork(pid, ppid, tid, ptid);
-        } else {
-            events.exit(pid, ppid, tid, ptid);
-        }
+        return new RawBatch.Task(b.getInt(p + 8), b.getInt(p + 12));
     }
 
     // ---------------------------------------------------------------- books and notes

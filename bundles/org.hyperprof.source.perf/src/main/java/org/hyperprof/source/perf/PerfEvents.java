@@ -1,31 +1,23 @@
 package org.hyperprof.source.perf;
 
 /**
- * What the reader hands on, in time order within each round (peers.md 2.5: records are sorted by
- * time inside each FINISHED_ROUND window; records without a time are handed on as they are read).
- * Strings are made for the rare records (MMAP, COMM); a sample is one reused {@link PerfSample}.
+ * Where the reader hands its records: in {@link RawBatch}es, each in time order within every round
+ * (peers.md 2.5: records are sorted by time inside each FINISHED_ROUND window; records without a
+ * time are handed on as they are read). Strings are made for the rare records (MMAP, COMM);
+ * samples come as decoded columns, with no object per sample.
  */
 interface PerfEvents {
 
-    /** The recording's header is known: its events and features. Called once, before any record. */
-    void header(RecordingInfo info);
-
-    void sample(PerfSample sample);
+    /** An empty batch for the reader to fill, or null for a new one; may wait while every batch is in use. */
+    RawBatch take();
 
     /**
-     * MMAP or MMAP2 of an executable (or, with {@code data}, a data) mapping.
-     *
-     * @param buildId the MMAP2 record's build-id as hex, or null
+     * A batch to act on, {@code order[0..ordered)}: the recording's header (once, before any other
+     * record), samples, side-band records and round ends. It is the receiver's until it comes back
+     * through {@link #take}.
      */
-    void mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename, boolean data,
-            String buildId);
+    void handOver(RawBatch batch);
 
-    void comm(int pid, int tid, String comm, boolean exec);
-
-    void fork(int pid, int ppid, int tid, int ptid);
-
-    void exit(int pid, int ppid, int tid, int ptid);
-
-    /** A FINISHED_ROUND was reached and every record before it was handed on. */
-    void roundFinished();
+    /** Whether each round is handed over at its end (a recording being made now), not only a full batch. */
+    boolean eachRound();
 }

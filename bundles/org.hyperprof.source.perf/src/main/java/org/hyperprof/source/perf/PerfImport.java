@@ -107,8 +107,9 @@ public final class PerfImport {
     private boolean direct;
     private long directSamples;
     /**
-     * A direct import whose symbols are still loading: samples are counted by address key
-     * ({@link Machines#defer}) and resolved when the symbols are in, instead of waiting for them.
+     * A direct import counts samples by address key ({@link Machines#defer}) and resolves each
+     * distinct key once, at the end (or before a kernel map changes): a recording has about one
+     * distinct address per 60 samples, and counting does not wait for the symbols still loading.
      */
     private boolean deferring;
 
@@ -147,7 +148,7 @@ public final class PerfImport {
         this.source = source;
         this.progress = progress;
         this.live = live;
-        Pipeline pipeline = new Pipeline(recording, live, options.callchains(), () -> {
+        Pipeline pipeline = new Pipeline(recording, live, () -> {
             Symbolizer s = loading;
             return s != null && s.waiting;
         });
@@ -178,10 +179,9 @@ public final class PerfImport {
 
     /** Acts on one batch of decoded records, in order. */
     private void process(RawBatch raw) {
-        if (deferring && !symbolizer.loading()) {
-            endDeferral();
-        }
-        for (int i = 0; i < raw.size; i++) {
+        int[] order = raw.order;
+        for (int k = 0, n = raw.ordered; k < n; k++) {
+            int i = order[k];
             switch (raw.kind[i]) {
                 case RawBatch.SAMPLE -> sample(raw, i);
                 case RawBatch.MMAP -> {
@@ -189,6 +189,7 @@ public final class PerfImport {
                     if (deferring && m.cpumode() != CPUMODE_USER && machines.deferred() > 0) {
                         // A kernel's map: the samples deferred so far resolve against the one before.
                         endDeferral();
+                        deferring = true;
                     }
                     machines.mmap(m.cpumode(), m.pid(), m.start(), m.length(), m.pgoff(), m.filename(), m.data(),
                             m.buildId());
@@ -222,11 +223,9 @@ public final class PerfImport {
          * only when the resolving side falls behind, such as while it waits for the kernel's symbols
          * of a cold import; the reader then decodes ahead on the core that would otherwise idle.
          */
-        private static final int MAX_BATCHES = 48;
-        private static final int BATCH_SIZE = 4096;
+        private static final int MAX_BATCHES = 32;
         private final PerfDataReader reader;
         private final boolean live;
-        private final boolean chains;
         private final java.util.concurrent.ArrayBlockingQueue<RawBatch> full =
                 new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
         private final java.util.concurrent.ArrayBlockingQueue<RawBatch> free =
@@ -234,7 +233,6 @@ public final class PerfImport {
         /** Batches made so far (by the reading thread after the first {@link #BATCHES}). */
         private int made;
         private volatile boolean cancelled;
-        private RawBatch current;
 
         /** Thrown inside the reading thread when the resolving side gave up. */
         private static final class Cancelled extends RuntimeException {
@@ -248,20 +246,22 @@ public final class PerfImport {
         /** Whether the resolving side waits for symbols being loaded (the reader may then read ahead). */
         private final java.util.function.BooleanSupplier stalled;
 
-        Pipeline(PerfDataReader reader, boolean live, boolean chains, java.util.function.BooleanSupplier stalled) {
+        Pipeline(PerfDataReader reader, boolean live, java.util.function.BooleanSupplier stalled) {
             this.reader = reader;
             this.stalled = stalled;
             this.live = live;
-            this.chains = chains;
             for (int i = 0; i < BATCHES; i++) {
-                free.add(new RawBatch(BATCH_SIZE, chains, reader.stableData(), reader.byteOrder()));
+                free.add(newBatch());
             }
             made = BATCHES;
         }
 
+        private RawBatch newBatch() {
+            return new RawBatch(PerfDataReader.BATCH_RECORDS, reader.stableData(), reader.byteOrder());
+        }
+
         /** Runs the import; returns the error that stopped the reading, or null. */
         PerfDataException run(java.util.function.Consumer<RawBatch> resolve) {
-            current = take(free);
             Thread t = new Thread(this::read, "hyperprof-perf-reader");
             t.setDaemon(true);
             t.start();
@@ -303,19 +303,40 @@ public final class PerfImport {
             } catch (PerfDataException | RuntimeException | Error e) {
                 failure = e;
             }
-            current.last = true;
-            current.failure = failure;
-            put(current);
+            // The reader handed on everything it read; an empty batch says how the reading ended.
+            RawBatch end;
+            try {
+                end = take();
+            } catch (Cancelled e) {
+                return;
+            }
+            end.last = true;
+            end.failure = failure;
+            try {
+                put(end);
+            } catch (Cancelled e) {
+                // The resolving side gave up.
+            }
         }
 
-        private void handOver() {
-            put(current);
+        @Override
+        public RawBatch take() {
             RawBatch next = free.poll();
             if (next == null && made < MAX_BATCHES && stalled.getAsBoolean()) {
                 made++;
-                next = new RawBatch(BATCH_SIZE, chains, reader.stableData(), reader.byteOrder());
+                next = newBatch();
             }
-            current = next != null ? next : take(free);
+            return next != null ? next : take(free);
+        }
+
+        @Override
+        public void handOver(RawBatch batch) {
+            put(batch);
+        }
+
+        @Override
+        public boolean eachRound() {
+            return live;
         }
 
         private void put(RawBatch b) {
@@ -351,60 +372,6 @@ public final class PerfImport {
                 t.join(10_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            }
-        }
-
-        private void room() {
-            if (current.full()) {
-                handOver();
-            }
-        }
-
-        @Override
-        public void header(RecordingInfo info) {
-            room();
-            current.event(RawBatch.HEADER, info);
-        }
-
-        @Override
-        public void sample(PerfSample s) {
-            room();
-            current.sample(s, chains);
-        }
-
-        @Override
-        public void mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename,
-                boolean data, String buildId) {
-            room();
-            current.event(RawBatch.MMAP, new RawBatch.Mmap(cpumode, pid, start, length, pgoff, filename, data,
-                    buildId));
-        }
-
-        @Override
-        public void comm(int pid, int tid, String comm, boolean exec) {
-            room();
-            current.event(RawBatch.COMM, new RawBatch.Comm(pid, tid, comm));
-        }
-
-        @Override
-        public void fork(int pid, int ppid, int tid, int ptid) {
-            room();
-            current.event(RawBatch.FORK, new RawBatch.Task(pid, ppid));
-        }
-
-        @Override
-        public void exit(int pid, int ppid, int tid, int ptid) {
-            room();
-            current.event(RawBatch.EXIT, new RawBatch.Task(pid, ppid));
-        }
-
-        @Override
-        public void roundFinished() {
-            room();
-            current.event(RawBatch.ROUND, reader.samplesRead());
-            if (live) {
-                // A live recording: what the round brought goes on now, not when the batch is full.
-                handOver();
             }
         }
     }
@@ -524,7 +491,7 @@ public final class PerfImport {
                 : callGraph ? BatchBuilder.Reuse.WHEN_RELEASED : BatchBuilder.Reuse.AT_ONCE;
         this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, sink);
         this.direct = publisher == null && tap == null && !options.callchains() && !callGraph;
-        this.deferring = direct && symbolizer.loading();
+        this.deferring = direct;
         if (asyncReport != null && reuse == BatchBuilder.Reuse.WHEN_RELEASED) {
             BatchBuilder b = builder;
             asyncReport.releaseTo(b::release);
@@ -567,18 +534,19 @@ public final class PerfImport {
     }
 
     private void sample(RawBatch raw, int i) {
-        EventAttr attr = raw.attr[i];
+        DecodedSamples d = raw.columns;
+        EventAttr attr = d.attr[i];
         int index = attr.index;
         if (index >= 256) {
             samplesEventOverflow++;
             return;
         }
-        int cpumode = raw.cpumode[i];
-        int pid = raw.pid[i];
-        long ip = raw.ip[i];
+        int cpumode = d.cpumode[i];
+        int pid = d.pid[i];
+        long ip = d.ip[i];
         Machines m = machines;
         if (deferring) {
-            if (m.defer(cpumode, pid, ip, raw.period[i])) {
+            if (m.defer(cpumode, pid, ip, d.period[i])) {
                 directSamples++;
                 return;
             }
@@ -594,18 +562,16 @@ public final class PerfImport {
         };
         if (direct) {
             directSamples++;
-            report.flat(m.selfFrame(), cpumode, raw.period[i]);
+            report.flat(m.selfFrame(), cpumode, d.period[i]);
             return;
         }
         BatchBuilder b = builder;
-        b.sample(domain, raw.cpu[i], mode, index, ip, m.image, m.symbol, raw.period[i], m.selfFrame(),
+        b.sample(domain, d.cpu[i], mode, index, ip, m.image, m.symbol, d.period[i], m.selfFrame(),
                 m.rawFrame(), cpumode);
-        int n = raw.chainLength[i];
+        int n = d.chainLength[i];
         if (n > 0 && options.callchains()) {
-            int at = raw.chainAt[i];
-            java.nio.ByteBuffer data = at >= 0 ? raw.stable : raw.arena;
-            int from = at >= 0 ? at : ~at;
-            chain(data, from, from + 8 * n, ip, guest, b, m, pid);
+            int from = d.chainAt[i];
+            chain(raw.chains(), from, from + 8 * n, ip, guest, b, m, pid);
         }
         b.end();
     }

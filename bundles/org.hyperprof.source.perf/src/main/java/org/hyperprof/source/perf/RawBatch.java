@@ -5,15 +5,27 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Decoded records in time order, handed from the reading thread to the resolving thread of an
- * import: samples as primitive columns, the rare side-band
- * records as small objects, in the order the reader handed them on. Reused: the resolving thread
- * hands each batch back when it is done with it.
+ * Records as the reader decodes them, handed from the reading thread to the resolving one:
+ * samples as primitive columns ({@link DecodedSamples}), the rare side-band records as small
+ * objects, and the order to act on them in ({@link #order}). Reused: the resolving side hands each
+ * batch back when done with it.
  *
- * <p>Callchains (markers included) are not copied when the recording is memory-mapped: a sample
- * keeps the byte offset of its entries in the mapping ({@link #stable}), which stays valid for the
- * whole import. Records of a stream are copied, in one bulk copy each, into the batch's own
- * {@link #arena}; their offset is kept complemented ({@code ~offset}).
+ * <h2>Order</h2>
+ * perf sorts the records of each round by time (peers.md 2.5: nothing is reordered across a
+ * FINISHED_ROUND; equal times keep their file order). The reader decodes each record into the next
+ * entry as it reads it, so the bytes are decoded while in the cache and a round costs a sort of
+ * indices, not a copy of its records. A record with a time joins the open round
+ * ({@link #timed}); at the round's end the round is sorted (a natural merge: a round is a few runs
+ * already in time order, one per CPU buffer perf drained) and appended to {@link #order}. A record
+ * without a time is appended at once, ahead of the open round, as perf hands such records on. A
+ * batch holds whole rounds, so the resolving side reads it in order, {@code order[0..ordered)}.
+ *
+ * <h2>Bytes</h2>
+ * Callchains are not copied when the recording is memory-mapped: an entry keeps the byte offset of
+ * its chain in the mapping ({@link #stable}), valid for the whole import. A stream's chains are
+ * copied into the batch's own {@link #arena}. Side-band records of the open round wait as bytes
+ * (kind {@link #RECORD}, in the mapping or copied) and are parsed when the round is sorted, in time
+ * order.
  */
 final class RawBatch {
 
@@ -24,6 +36,8 @@ final class RawBatch {
     static final byte EXIT = 4;
     static final byte ROUND = 5;
     static final byte HEADER = 6;
+    /** A side-band record of the open round, not parsed yet. */
+    static final byte RECORD = 7;
 
     record Mmap(int cpumode, int pid, long start, long length, long pgoff, String filename, boolean data,
             String buildId) {
@@ -35,102 +49,204 @@ final class RawBatch {
     record Task(int pid, int ppid) {
     }
 
-    final int capacity;
-    int size;
-    final byte[] kind;
-    final EventAttr[] attr;
-    final byte[] cpumode;
-    final int[] pid;
-    final int[] cpu;
-    final long[] ip;
-    final long[] period;
-    /** Per sample: the byte offset of its callchain in {@link #stable} (>= 0) or {@code ~offset} in {@link #arena}. */
-    final int[] chainAt;
-    /** Per sample: its callchain's entries (0 without callchains). */
-    final int[] chainLength;
-    /** The mapped recording that chains are read from in place, or null. */
+    /** One value per entry; {@link DecodedSamples#attr} is null for entries that are not samples. */
+    final DecodedSamples columns;
+    byte[] kind;
+    /** The side-band record of an entry that is not a sample (a round's end: the samples read so far, a Long). */
+    Object[] event;
+    /** Where a {@link #RECORD} entry's bytes start (in {@link #stable}, or in {@link #arena}). */
+    int[] recordOffset;
+    int count;
+    /** The entries to act on, in order: {@code order[0..ordered)}. */
+    int[] order;
+    int ordered;
+    /** The open round's timed entries, in the order read. */
+    int[] timed;
+    int timedCount;
+
+    /** The mapped recording that entries point into, or null for a stream. */
     final ByteBuffer stable;
-    /** Copied callchains, in the recording's byte order. */
+    private final ByteOrder byteOrder;
+    /** A stream's bytes kept for the batch: callchains and the open round's side-band records. */
     ByteBuffer arena;
     private byte[] arenaBytes;
-    private int arenaUsed;
-    private final ByteOrder order;
-    final Object[] event;
+    int arenaUsed;
 
     /** Set on the last batch of an import: whether the reading ended, and how. */
     boolean last;
     Throwable failure;
 
+    private int[] mergeBuffer;
+    private int[] runs;
+
     /**
-     * @param chains whether callchains are kept (the arena starts empty when not)
-     * @param stable the mapped recording, or null for a stream (callchains are then copied)
+     * @param stable the mapped recording, or null for a stream (its bytes are then copied)
      */
-    RawBatch(int capacity, boolean chains, ByteBuffer stable, ByteOrder order) {
-        this.capacity = capacity;
+    RawBatch(int capacity, ByteBuffer stable, ByteOrder byteOrder) {
+        columns = new DecodedSamples(capacity);
         kind = new byte[capacity];
-        attr = new EventAttr[capacity];
-        cpumode = new byte[capacity];
-        pid = new int[capacity];
-        cpu = new int[capacity];
-        ip = new long[capacity];
-        period = new long[capacity];
-        chainAt = new int[capacity];
-        chainLength = new int[capacity];
-        this.stable = stable;
-        this.order = order;
-        arenaBytes = new byte[chains && stable == null ? capacity * 64 : 0];
-        arena = ByteBuffer.wrap(arenaBytes).order(order);
         event = new Object[capacity];
+        recordOffset = new int[capacity];
+        order = new int[capacity];
+        timed = new int[capacity];
+        mergeBuffer = new int[capacity];
+        runs = new int[capacity + 1];
+        this.stable = stable;
+        this.byteOrder = byteOrder;
+        arenaBytes = new byte[stable == null ? capacity * 64 : 0];
+        arena = ByteBuffer.wrap(arenaBytes).order(byteOrder);
     }
 
-    boolean full() {
-        return size == capacity;
+    /** The bytes that the columns' callchains point into. */
+    ByteBuffer chains() {
+        return stable != null ? stable : arena;
     }
 
     void clear() {
-        size = 0;
+        Arrays.fill(event, 0, count, null);
+        count = 0;
+        ordered = 0;
+        timedCount = 0;
         arenaUsed = 0;
         last = false;
         failure = null;
-        Arrays.fill(event, null);
     }
 
-    /** Appends a sample; its callchain, when {@code chains}, is kept in place or copied. */
-    void sample(PerfSample s, boolean chains) {
-        int i = size;
-        kind[i] = SAMPLE;
-        attr[i] = s.attr;
-        cpumode[i] = (byte) s.cpumode;
-        pid[i] = s.pid;
-        cpu[i] = s.cpu;
-        ip[i] = s.ip;
-        period[i] = s.period;
-        int n = chains ? s.chainLength : 0;
-        chainLength[i] = n;
-        if (n > 0) {
-            if (s.chainData == stable) {
-                chainAt[i] = s.chainOffset;
-            } else {
-                int bytes = n * 8;
-                int c = arenaUsed;
-                if (c + bytes > arenaBytes.length) {
-                    arenaBytes = Arrays.copyOf(arenaBytes, Math.max(arenaBytes.length * 2, c + bytes));
-                    arena = ByteBuffer.wrap(arenaBytes).order(order);
-                }
-                s.chainData.get(s.chainOffset, arenaBytes, c, bytes);
-                chainAt[i] = ~c;
-                arenaUsed = c + bytes;
-            }
+    /** Adds an entry (its kind and values are the caller's to fill) and returns it. */
+    int add() {
+        int i = count;
+        if (i == kind.length) {
+            grow(i * 2);
         }
-        size = i + 1;
+        count = i + 1;
+        return i;
     }
 
-    /** Appends a side-band record (or a round end, or the header). */
+    /** Takes back the entry just added (a record whose size lies). */
+    void removeLast() {
+        count--;
+    }
+
+    private void grow(int n) {
+        columns.grow(n);
+        kind = Arrays.copyOf(kind, n);
+        event = Arrays.copyOf(event, n);
+        recordOffset = Arrays.copyOf(recordOffset, n);
+        order = Arrays.copyOf(order, n);
+        timed = Arrays.copyOf(timed, n);
+        mergeBuffer = new int[n];
+        runs = new int[n + 1];
+    }
+
+    /** Appends entry {@code i} to the order now. */
+    void now(int i) {
+        order[ordered++] = i;
+    }
+
+    /** Adds entry {@code i} to the open round. */
+    void inRound(int i) {
+        timed[timedCount++] = i;
+    }
+
+    /** Keeps {@code length} bytes of {@code src} at {@code off} (a stream's); returns where they are kept. */
+    int keep(ByteBuffer src, int off, int length) {
+        int c = arenaUsed;
+        if (c + length > arenaBytes.length) {
+            arenaBytes = Arrays.copyOf(arenaBytes, Math.max(arenaBytes.length * 2, c + length));
+            arena = ByteBuffer.wrap(arenaBytes).order(byteOrder);
+        }
+        src.get(off, arenaBytes, c, length);
+        arenaUsed = c + length;
+        return c;
+    }
+
+    /** Appends a side-band record (or a round end, or the header) to the order now. */
     void event(byte what, Object payload) {
-        int i = size;
+        int i = add();
         kind[i] = what;
         event[i] = payload;
-        chainLength[i] = 0;
-        size = i + 1;
+        columns.attr[i] = null;
+        columns.chainLength[i] = 0;
+        now(i);
+    }
+
+    /** Sorts the open round by time (stable) in {@code timed[0..timedCount)}. */
+    void sortRound() {
+        int n = timedCount;
+        if (n < 2) {
+            return;
+        }
+        long[] t = columns.time;
+        int[] from = timed;
+        int[] bounds = runs;
+        int runCount = 0;
+        bounds[runCount++] = 0;
+        for (int k = 1; k < n; k++) {
+            if (t[from[k]] < t[from[k - 1]]) {
+                bounds[runCount++] = k;
+            }
+        }
+        if (runCount == 1) {
+            return;
+        }
+        bounds[runCount] = n;
+        int[] to = mergeBuffer;
+        while (runCount > 1) {
+            int merged = 0;
+            for (int r = 0; r < runCount; r += 2) {
+                int lo = bounds[r];
+                int mid = bounds[Math.min(r + 1, runCount)];
+                int hi = bounds[Math.min(r + 2, runCount)];
+                int a = lo;
+                int b = mid;
+                int k = lo;
+                while (a < mid && b < hi) {
+                    to[k++] = t[from[b]] < t[from[a]] ? from[b++] : from[a++];
+                }
+                while (a < mid) {
+                    to[k++] = from[a++];
+                }
+                while (b < hi) {
+                    to[k++] = from[b++];
+                }
+                bounds[merged++] = lo;
+            }
+            bounds[merged] = n;
+            runCount = merged;
+            int[] swap = from;
+            from = to;
+            to = swap;
+        }
+        if (from != timed) {
+            System.arraycopy(from, 0, timed, 0, n);
+        }
+    }
+
+    /**
+     * Moves timed entries {@code timed[from..timedCount)} of {@code old} (sorted) into this batch's
+     * open round, with their bytes: the newer part of a round too large to keep whole.
+     */
+    void takeRound(RawBatch old, int from) {
+        for (int k = from; k < old.timedCount; k++) {
+            int r = old.timed[k];
+            int i = add();
+            int shift = 0;
+            kind[i] = old.kind[r];
+            event[i] = old.event[r];
+            if (stable == null) {
+                if (old.kind[r] == RECORD) {
+                    int length = Short.toUnsignedInt(old.arena.getShort(old.recordOffset[r] + 6));
+                    recordOffset[i] = keep(old.arena, old.recordOffset[r], length);
+                } else if (old.columns.chainLength[r] > 0) {
+                    int at = keep(old.arena, old.columns.chainAt[r], 8 * old.columns.chainLength[r]);
+                    shift = at - old.columns.chainAt[r];
+                }
+            } else {
+                recordOffset[i] = old.recordOffset[r];
+            }
+            columns.copy(i, old.columns, r, shift);
+            inRound(i);
+        }
+        old.timedCount = from;
     }
 }

@@ -8,52 +8,63 @@ final class Capture implements PerfEvents {
     final List<String> lines = new ArrayList<>();
     RecordingInfo info;
     int headers;
+    int batches;
 
     @Override
-    public void header(RecordingInfo i) {
-        info = i;
-        headers++;
-        lines.add("header");
+    public RawBatch take() {
+        return null;
     }
 
     @Override
-    public void sample(PerfSample s) {
-        StringBuilder b = new StringBuilder("sample ev" + s.attr.index + " mode" + s.cpumode + " ip=0x"
-                + Long.toHexString(s.ip) + " pid=" + s.pid + " t=" + s.time + " cpu=" + s.cpu + " period=" + s.period);
-        if (s.chainLength > 0) {
-            b.append(" chain=");
-            for (int i = 0; i < s.chainLength; i++) {
-                b.append(i == 0 ? "" : ",").append(Long.toHexString(s.chain(i)));
+    public boolean eachRound() {
+        return false;
+    }
+
+    @Override
+    public void handOver(RawBatch b) {
+        batches++;
+        DecodedSamples d = b.columns;
+        d.chains = b.chains();
+        for (int k = 0; k < b.ordered; k++) {
+            int r = b.order[k];
+            switch (b.kind[r]) {
+                case RawBatch.SAMPLE -> lines.add(sample(d, r));
+                case RawBatch.HEADER -> {
+                    info = (RecordingInfo) b.event[r];
+                    headers++;
+                    lines.add("header");
+                }
+                case RawBatch.MMAP -> {
+                    RawBatch.Mmap m = (RawBatch.Mmap) b.event[r];
+                    lines.add("mmap pid=" + m.pid() + " " + m.filename() + " @0x" + Long.toHexString(m.start())
+                            + (m.buildId() != null ? " build-id " + m.buildId() : ""));
+                }
+                case RawBatch.COMM -> {
+                    RawBatch.Comm c = (RawBatch.Comm) b.event[r];
+                    lines.add("comm pid=" + c.pid() + " " + c.comm());
+                }
+                case RawBatch.FORK -> {
+                    RawBatch.Task t = (RawBatch.Task) b.event[r];
+                    lines.add("fork " + t.pid() + "<-" + t.ppid());
+                }
+                case RawBatch.EXIT -> lines.add("exit " + ((RawBatch.Task) b.event[r]).pid());
+                case RawBatch.ROUND -> lines.add("round");
+                default -> throw new AssertionError("entry of kind " + b.kind[r] + " handed on");
             }
         }
-        lines.add(b.toString());
     }
 
-    @Override
-    public void mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename,
-            boolean data, String buildId) {
-        lines.add("mmap pid=" + pid + " " + filename + " @0x" + Long.toHexString(start) + (buildId != null
-                ? " build-id " + buildId : ""));
-    }
-
-    @Override
-    public void comm(int pid, int tid, String comm, boolean exec) {
-        lines.add("comm pid=" + pid + " " + comm);
-    }
-
-    @Override
-    public void fork(int pid, int ppid, int tid, int ptid) {
-        lines.add("fork " + pid + "<-" + ppid);
-    }
-
-    @Override
-    public void exit(int pid, int ppid, int tid, int ptid) {
-        lines.add("exit " + pid);
-    }
-
-    @Override
-    public void roundFinished() {
-        lines.add("round");
+    private static String sample(DecodedSamples d, int r) {
+        StringBuilder b = new StringBuilder("sample ev" + d.attr[r].index + " mode" + d.cpumode[r] + " ip=0x"
+                + Long.toHexString(d.ip[r]) + " pid=" + d.pid[r] + " t=" + d.time[r] + " cpu=" + d.cpu[r]
+                + " period=" + d.period[r]);
+        if (d.chainLength[r] > 0) {
+            b.append(" chain=");
+            for (int i = 0; i < d.chainLength[r]; i++) {
+                b.append(i == 0 ? "" : ",").append(Long.toHexString(d.chain(r, i)));
+            }
+        }
+        return b.toString();
     }
 
     /** The sample lines only. */

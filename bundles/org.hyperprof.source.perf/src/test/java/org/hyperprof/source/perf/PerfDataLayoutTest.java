@@ -163,6 +163,45 @@ class PerfDataLayoutTest {
                 "sample ev0 mode2 ip=0x40 pid=1 t=40 cpu=0 period=100000"), c.lines);
     }
 
+    /**
+     * One round of 300 records, each pair of samples written newer first, with mappings among
+     * them: a reader whose round may hold only 16 records (or 2 KB of a stream's bytes) hands on the
+     * older half of the round again and again, and still hands on exactly what an unbounded reader
+     * does, callchains and mappings included, since no record is older than what went before it.
+     */
+    @Test
+    void aRoundLargerThanItsMemoryBoundIsHandedOnInHalvesWithNothingLostOrReordered() throws Exception {
+        PerfDataWriter w = oneEvent();
+        for (int t = 0; t < 300; t += 2) {
+            w.sample(new Sample(2, 0x1000 + t + 1, 1, t + 1, 0x500000 + t + 1, USER, 0x400000 + t));
+            w.sample(new Sample(2, 0x1000 + t, 1, t, KERNEL, 0xffffffff81000000L + t));
+            if (t % 20 == 0) {
+                w.mmap2(2, 1, 0x400000 + 0x1000 * t, 0x1000, 0, "/lib/l" + t + ".so", t + 2);
+            }
+        }
+        w.finishedRound();
+        Path file = w.writeFile(dir, "big-round.data");
+        for (boolean stream : new boolean[] {false, true}) {
+            Capture whole = readLimited(file, w, stream, Integer.MAX_VALUE);
+            Capture halves = readLimited(file, w, stream, 16);
+            assertEquals(whole.lines, halves.lines, stream ? "stream" : "mapped file");
+            assertEquals(300 + 1 + 15 + 1, whole.lines.size());
+            assertTrue(halves.batches > 5, "the round was handed on in " + halves.batches + " batches");
+            assertTrue(whole.lines.get(1).contains(" t=0 ") && whole.lines.get(2).contains(" t=1 "), whole.lines.get(1));
+        }
+    }
+
+    private static Capture readLimited(Path file, PerfDataWriter w, boolean stream, int records)
+            throws PerfDataException {
+        Capture c = new Capture();
+        try (PerfDataReader r = stream ? PerfDataReader.open(new ByteArrayInputStream(w.pipe()), "<pipe>")
+                : PerfDataReader.open(file)) {
+            r.roundLimit(records, records == Integer.MAX_VALUE ? Integer.MAX_VALUE : 2048);
+            r.read(c);
+        }
+        return c;
+    }
+
     @Test
     void equalTimesKeepTheirFileOrder() throws Exception {
         PerfDataWriter w = oneEvent();
