@@ -60,6 +60,8 @@ public final class PerfDataReader implements Closeable {
     private final PerfInput input;
     /** The batch being filled, or null. */
     private RawBatch batch;
+    /** Whether {@link #sampleRun} may take runs of samples (turned off to check it against the general path). */
+    private boolean sampleRuns = true;
     private int roundLimitRecords = ROUND_LIMIT_RECORDS;
     private int roundLimitBytes = ROUND_LIMIT_BYTES;
     private final LongIntMap attrById = new LongIntMap(64);
@@ -431,6 +433,9 @@ public final class PerfDataReader implements Closeable {
         PerfInput in = input;
         try {
             while (true) {
+                if (sampleRuns && in.stable()) {
+                    in.pos = sampleRun(in.view, in.pos, in.limit);
+                }
                 int available = in.ensure(RECORD_HEADER_SIZE);
                 if (available == 0) {
                     break;
@@ -571,6 +576,89 @@ public final class PerfDataReader implements Closeable {
 
     private boolean roundTooLarge(RawBatch b) {
         return b.stable == null ? b.arenaUsed > roundLimitBytes : b.timedCount > roundLimitRecords;
+    }
+
+    /** Turns the fast path for runs of samples on or off (tests compare the two). */
+    void sampleRuns(boolean on) {
+        this.sampleRuns = on;
+    }
+
+    /**
+     * The common case at full speed: a run of well-formed SAMPLE records of a mapped recording
+     * with one event that records its time, decoded straight into the open round. It stops at the
+     * first record that is anything else (another type, a size that lies or runs past the data, a
+     * full batch, a round at its bound) and returns where that record starts: the general path
+     * takes it from there, so every rule about odd records has one place, and the values decoded
+     * are the ones {@link #decodeSample} gives.
+     */
+    private int sampleRun(ByteBuffer b, int p, int limit) {
+        if (!headerDelivered || attrs.length != 1) {
+            return p;
+        }
+        EventAttr a = attrs[0];
+        if (a.unknownSampleBits != 0 || a.has(S_READ) || a.sampleTimeOffset < 0) {
+            return p;
+        }
+        RawBatch rb = batch();
+        DecodedSamples d = rb.columns;
+        int fixed = a.sampleFixedSize;
+        boolean chains = (a.sampleType & S_CALLCHAIN) != 0;
+        int least = RECORD_HEADER_SIZE + fixed + (chains ? 8 : 0);
+        int ipAt = a.sampleIpOffset;
+        int tidAt = a.sampleTidOffset;
+        int timeAt = a.sampleTimeOffset;
+        int cpuAt = a.sampleCpuOffset;
+        int periodAt = a.samplePeriodOffset;
+        long period = a.fixedPeriod();
+        long base = input.offset(0);
+        int i = rb.count;
+        int capacity = rb.kind.length;
+        int[] timed = rb.timed;
+        int inRound = rb.timedCount;
+        int roundLimit = Math.min(roundLimitRecords, capacity);
+        int start = i;
+        while (p <= limit - RECORD_HEADER_SIZE && i < capacity && inRound < roundLimit) {
+            int size = Short.toUnsignedInt(b.getShort(p + 6));
+            if (b.getInt(p) != SAMPLE || size < least || size > limit - p) {
+                break;
+            }
+            int q = p + RECORD_HEADER_SIZE;
+            int chainAt = q + fixed;
+            long nr = 0;
+            if (chains) {
+                nr = b.getLong(chainAt);
+                chainAt += 8;
+                if (nr < 0 || nr > (p + size - chainAt) / 8) {
+                    break;
+                }
+            }
+            d.attr[i] = a;
+            d.cpumode[i] = (byte) (b.getShort(p + 4) & CPUMODE_MASK);
+            d.fileOffset[i] = base + p;
+            d.ip[i] = ipAt >= 0 ? b.getLong(q + ipAt) : 0;
+            if (tidAt >= 0) {
+                d.pid[i] = b.getInt(q + tidAt);
+                d.tid[i] = b.getInt(q + tidAt + 4);
+            } else {
+                d.pid[i] = -1;
+                d.tid[i] = -1;
+            }
+            d.time[i] = b.getLong(q + timeAt);
+            d.cpu[i] = cpuAt >= 0 ? b.getInt(q + cpuAt) : 0;
+            d.period[i] = periodAt >= 0 ? b.getLong(q + periodAt) : period;
+            d.chainAt[i] = chainAt;
+            d.chainLength[i] = (int) nr;
+            rb.kind[i] = RawBatch.SAMPLE;
+            timed[inRound++] = i;
+            i++;
+            p += size;
+        }
+        int n = i - start;
+        rb.count = i;
+        rb.timedCount = inRound;
+        samplesRead += n;
+        recordsByType[SAMPLE] += n;
+        return p;
     }
 
     /** Lowers the memory bound of a round (tests make large rounds small this way). */

@@ -1,6 +1,7 @@
 package org.hyperprof.source.perf;
 
 import static org.hyperprof.source.perf.PerfDataWriter.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -33,6 +34,8 @@ class MutatedRecordingPropertyTest {
     private static byte[] fileForm;
     private static byte[] pipeForm;
     private static byte[] real;
+    /** One event with its time and callchains: the layout the fast path for runs of samples takes. */
+    private static byte[] oneEvent;
 
     @BeforeContainer
     static void recordings() throws Exception {
@@ -60,6 +63,19 @@ class MutatedRecordingPropertyTest {
         w.lost(3).exit(10, 100).add(5, 0, new byte[24]);
         fileForm = w.file();
         pipeForm = w.pipe();
+        Attr clockOnly = new Attr().sampleType(IP | TID | TIME | CPU | PERIOD | CALLCHAIN).flags(SAMPLE_ID_ALL | FREQ);
+        PerfDataWriter one = new PerfDataWriter().attr(clockOnly).hostname("fuzz");
+        one.comm(9, "fuzz", 1).mmap2(2, 9, 0x400000, 0x10000, 0, "/bin/true", 2);
+        for (int i = 0; i < 60; i++) {
+            Sample s = new Sample(i % 3 == 0 ? 1 : 2, 0x400100 + i, 9, 10 + (i ^ 1), -128L, 0xffffffff81000110L,
+                    -512L, 0x400100 + i, 0x400200);
+            s.period = 1000 + i;
+            one.sample(clockOnly, s);
+            if (i % 15 == 14) {
+                one.mmap2(2, 9, 0x500000 + i, 0x1000, 0, "/lib/x" + i, 10 + i).finishedRound();
+            }
+        }
+        oneEvent = one.file();
         if (PerfTool.available()) {
             Path r = PerfTool.record(dir.resolve("real.data"), List.of("-e", "cpu-clock", "-c", "200000", "-g"),
                     List.of("/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"));
@@ -136,6 +152,39 @@ class MutatedRecordingPropertyTest {
             if (!r.completed()) {
                 assertTrue(r.failure().getMessage().contains("at byte"), r.failure().getMessage());
             }
+        }
+    }
+
+    /** What a reader hands on and counts, and how it stops: one text to compare. */
+    private static String readsAs(Path f, boolean sampleRuns) throws IOException {
+        StringBuilder out = new StringBuilder();
+        try (PerfDataReader reader = PerfDataReader.open(f)) {
+            reader.sampleRuns(sampleRuns);
+            Capture c = new Capture();
+            try {
+                reader.read(c);
+            } catch (PerfDataException e) {
+                out.append("stopped: ").append(e.getMessage()).append('\n');
+            }
+            out.append(String.join("\n", c.lines)).append('\n').append(reader.counters()).append('\n')
+                    .append(reader.notes()).append('\n').append(reader.samplesRead()).append(' ')
+                    .append(reader.samplesDropped()).append(' ').append(reader.samplesInvalid()).append(' ')
+                    .append(reader.lost());
+        } catch (PerfDataException e) {
+            out.append("not opened: ").append(e.getMessage());
+        }
+        return out.toString();
+    }
+
+    /** The fast path for runs of samples is an optimisation only: with or without it, a reader reads the same. */
+    @Property(tries = 500)
+    void theFastPathForRunsOfSamplesReadsExactlyWhatTheGeneralPathReads(@ForAll("mutations") Mutation m)
+            throws Exception {
+        Path f = Files.write(Files.createTempFile(dir, "d", ".data"), m.apply(oneEvent));
+        assertEquals(readsAs(f, false), readsAs(f, true));
+        if (real != null) {
+            Path r = Files.write(Files.createTempFile(dir, "r", ".data"), m.apply(real));
+            assertEquals(readsAs(r, false), readsAs(r, true));
         }
     }
 
