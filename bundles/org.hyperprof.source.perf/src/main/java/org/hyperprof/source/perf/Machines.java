@@ -73,9 +73,13 @@ final class Machines {
     private final Map<Integer, String> domains = new LinkedHashMap<>();
     private int nextDomain = 1;
 
-    // The last process looked up: samples come in runs of one process.
-    private int lastPid = Integer.MIN_VALUE;
-    private ProcessMaps lastMaps;
+    /*
+     * The processes looked up last, by pid: samples come in runs of one process on each CPU, and
+     * the CPUs' samples interleave in time order, so one "last process" would miss nearly always.
+     */
+    private static final int RECENT = 16;
+    private final int[] recentPid = new int[RECENT];
+    private final ProcessMaps[] recentMaps = new ProcessMaps[RECENT];
 
     // The answer of resolve().
     int image;
@@ -140,6 +144,7 @@ final class Machines {
     long guestSamples;
 
     Machines(PerfDictionary dictionary, Symbolizer symbolizer, RecordingInfo info) {
+        java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
         this.dictionary = dictionary;
         this.symbolizer = symbolizer;
         this.info = info;
@@ -252,8 +257,8 @@ final class Machines {
         if (comm != null) {
             comms.put(pid, comm);
         }
-        if (lastPid == pid) {
-            lastPid = Integer.MIN_VALUE;
+        if (recentPid[pid & (RECENT - 1)] == pid) {
+            recentPid[pid & (RECENT - 1)] = Integer.MIN_VALUE;
         }
     }
 
@@ -270,16 +275,17 @@ final class Machines {
     }
 
     private ProcessMaps process(int pid, boolean create) {
-        if (pid == lastPid && (lastMaps != null || !create)) {
-            return lastMaps;
+        int slot = pid & (RECENT - 1);
+        if (recentPid[slot] == pid && (recentMaps[slot] != null || !create)) {
+            return recentMaps[slot];
         }
         ProcessMaps m = processes.get(pid);
         if (m == null && create) {
             m = new ProcessMaps();
             processes.put(pid, m);
         }
-        lastPid = pid;
-        lastMaps = m;
+        recentPid[slot] = pid;
+        recentMaps[slot] = m;
         return m;
     }
 

@@ -15,8 +15,9 @@ final class ProcessMaps {
     private long[] pgoff = new long[16];
     private Dso[] dso = new Dso[16];
     private int count;
-    /** The last mapping found: consecutive samples mostly fall into it. */
+    /** The last two mappings found: a process's samples mostly fall into them (its program and its libc). */
     private int last = -1;
+    private int before = -1;
 
     // The mapping that find() found.
     long foundStart;
@@ -30,6 +31,14 @@ final class ProcessMaps {
     Dso find(long address) {
         int i = last;
         if (i < 0 || Long.compareUnsigned(address, start[i]) < 0 || Long.compareUnsigned(address, end[i]) >= 0) {
+            i = before;
+            if (i >= 0 && Long.compareUnsigned(address, start[i]) >= 0 && Long.compareUnsigned(address, end[i]) < 0) {
+                before = last;
+                last = i;
+                foundStart = start[i];
+                foundPgoff = pgoff[i];
+                return dso[i];
+            }
             int lo = 0;
             int hi = count - 1;
             while (lo <= hi) {
@@ -44,6 +53,7 @@ final class ProcessMaps {
                 return null;
             }
             i = hi;
+            before = last;
             last = i;
         }
         foundStart = start[i];
@@ -130,6 +140,7 @@ final class ProcessMaps {
         dso = nd;
         count = n;
         last = -1;
+        before = -1;
     }
 
     private static void swap(long[] s, long[] e, long[] p, Dso[] d, int n) {
