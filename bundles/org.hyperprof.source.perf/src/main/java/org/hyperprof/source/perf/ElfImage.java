@@ -9,8 +9,9 @@ import java.nio.file.StandardOpenOption;
 /**
  * What the importer needs to know of an ELF file beyond its symbols: its loadable segments (to turn
  * a file offset into the link-time address its symbols use), whether it has a full symbol table
- * ({@code .symtab}, as opposed to only {@code .dynsym}) and its GNU build-id. Reads only the
- * headers and the note sections, each checked against the file's size.
+ * ({@code .symtab}, as opposed to only {@code .dynsym}), its GNU build-id and the name of its
+ * separate debug file ({@code .gnu_debuglink}). Reads only the headers, the section names and the
+ * note and debuglink sections, each checked against the file's size.
  *
  * <h2>Addresses</h2>
  * A sample at run-time address {@code ip} in a mapping that starts at {@code start} with file offset
@@ -43,9 +44,11 @@ final class ElfImage {
     final long[] loadSize;
     final boolean hasSymtab;
     final String buildId;
+    /** The file name {@code .gnu_debuglink} gives for the separate debug file, or null. */
+    final String debuglink;
 
     private ElfImage(Path path, int type, long[] loadOffset, long[] loadVaddr, long[] loadSize, boolean hasSymtab,
-            String buildId) {
+            String buildId, String debuglink) {
         this.path = path;
         this.type = type;
         this.loadOffset = loadOffset;
@@ -53,6 +56,7 @@ final class ElfImage {
         this.loadSize = loadSize;
         this.hasSymtab = hasSymtab;
         this.buildId = buildId;
+        this.debuglink = debuglink;
     }
 
     /** The link-time address of a file offset, or -1 when no loadable segment holds it. */
@@ -93,6 +97,7 @@ final class ElfImage {
             int phnum = b.u16(h, is64 ? 56 : 44);
             int shentsize = b.u16(h, is64 ? 58 : 46);
             int shnum = b.u16(h, is64 ? 60 : 48);
+            int shstrndx = b.u16(h, is64 ? 62 : 50);
 
             long[] off = new long[0];
             long[] vaddr = new long[0];
@@ -125,6 +130,7 @@ final class ElfImage {
             }
             boolean symtab = false;
             String buildId = null;
+            String debuglink = null;
             if (shnum > 0 && shoff != 0) {
                 if (shentsize < (is64 ? 64 : 40)) {
                     throw new NotElf("section header entry size " + shentsize + " is too small");
@@ -144,9 +150,69 @@ final class ElfImage {
                         }
                     }
                 }
+                debuglink = debuglink(ch, b, is64, sh, shentsize, shnum, shstrndx, size);
             }
-            return new ElfImage(path, type, off, vaddr, filesz, symtab, buildId);
+            return new ElfImage(path, type, off, vaddr, filesz, symtab, buildId, debuglink);
         }
+    }
+
+    private static final byte[] DEBUGLINK = ".gnu_debuglink".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * The file name in the {@code .gnu_debuglink} section (a NUL-terminated name, then padding and a
+     * CRC, which perf does not check and neither do we: the build-id decides), or null when there is
+     * none or the section names cannot be read: a debug file is optional, so a malformed one is not
+     * an error.
+     */
+    private static String debuglink(FileChannel ch, Bytes b, boolean is64, byte[] sh, int shentsize, int shnum,
+            int shstrndx, long size) throws IOException {
+        if (shstrndx <= 0 || shstrndx >= shnum) {
+            return null;
+        }
+        try {
+            int s = shstrndx * shentsize;
+            long namesOff = is64 ? b.u64(sh, s + 24) : b.u32(sh, s + 16);
+            long namesSize = is64 ? b.u64(sh, s + 32) : b.u32(sh, s + 20);
+            if (namesSize <= 0 || namesSize > (1 << 20)) {
+                return null;
+            }
+            byte[] names = read(ch, namesOff, namesSize, size);
+            for (int i = 0; i < shnum; i++) {
+                int p = i * shentsize;
+                long name = b.u32(sh, p);
+                if (!named(names, name, DEBUGLINK)) {
+                    continue;
+                }
+                long at = is64 ? b.u64(sh, p + 24) : b.u32(sh, p + 16);
+                long length = is64 ? b.u64(sh, p + 32) : b.u32(sh, p + 20);
+                if (length < 2 || length > 4096) {
+                    return null;
+                }
+                byte[] link = read(ch, at, length, size);
+                int end = 0;
+                while (end < link.length && link[end] != 0) {
+                    end++;
+                }
+                return end == 0 || end == link.length ? null
+                        : new String(link, 0, end, java.nio.charset.StandardCharsets.UTF_8);
+            }
+            return null;
+        } catch (NotElf e) {
+            return null;
+        }
+    }
+
+    /** Whether the NUL-terminated string at {@code at} of {@code names} is {@code wanted}. */
+    private static boolean named(byte[] names, long at, byte[] wanted) {
+        if (at < 0 || at + wanted.length >= names.length) {
+            return false;
+        }
+        for (int k = 0; k < wanted.length; k++) {
+            if (names[(int) at + k] != wanted[k]) {
+                return false;
+            }
+        }
+        return names[(int) at + wanted.length] == 0;
     }
 
     /** The GNU build-id in a note section's bytes, or null. */

@@ -697,6 +697,38 @@ final class PerfNaming {
         return new ElfExtras(elfNames(s, functions), zeroSized(s, functions), labels(s, functions, imageName));
     }
 
+    private static final long SHF_ALLOC = 2;
+    private static final int STT_OBJECT_TYPE = 1;
+
+    /**
+     * Whether perf would load at least one symbol from {@code file}'s symbol table (.symtab, else
+     * .dynsym): a named function or data object defined in a section that is loaded. perf makes an
+     * image's PLT stub names only then, so a program stripped down to its imports shows its stubs
+     * by address, while one that still defines a data object (dash's {@code environ}) names them.
+     */
+    static boolean loadsAnySymbol(Path file) {
+        Symtab s = Symtab.read(file);
+        if (s == null) {
+            return false;
+        }
+        Elf e = s.elf;
+        byte[] syms = s.syms;
+        int entry = e.is64 ? 24 : 16;
+        for (int i = 1; i < syms.length / entry; i++) {
+            int p = i * entry;
+            int type = syms[p + (e.is64 ? 4 : 12)] & 15;
+            if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE) {
+                continue;
+            }
+            int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+            if (e.b.u32(syms, p) == 0 || shndx == 0 || shndx >= e.count || (e.flags[shndx] & SHF_ALLOC) == 0) {
+                continue;
+            }
+            return true;
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** The index of the table's symbol starting exactly at {@code address}, or -1. */

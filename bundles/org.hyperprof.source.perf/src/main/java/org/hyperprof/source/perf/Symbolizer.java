@@ -114,6 +114,31 @@ final class Symbolizer {
     }
 
     /**
+     * The separate debug file a binary's {@code .gnu_debuglink} names, where perf looks for it, in
+     * its order: the name itself (from the working directory), the binary's directory, its
+     * {@code .debug} subdirectory, and the debug root followed by the binary's directory. The first
+     * that exists is the one (perf tries no other when its build-id does not match); null for none.
+     */
+    private Path debuglink(Path binary, String name) {
+        Path dir = binary.toAbsolutePath().getParent();
+        List<Path> places = new ArrayList<>();
+        places.add(Path.of(name));
+        if (dir != null) {
+            places.add(dir.resolve(name));
+            places.add(dir.resolve(".debug").resolve(name));
+            if (options.debugRoot() != null) {
+                places.add(Path.of(options.debugRoot() + dir.toString()).resolve(name));
+            }
+        }
+        for (Path p : places) {
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
      * Starts looking for an image's symbols on a loader thread, while the recording is read: the
      * kernel's kallsyms and the images the build-id table lists are met by nearly every import.
      * Two loaders: the kernel's table (the largest) loads on one while the images load on the
@@ -199,6 +224,11 @@ final class Symbolizer {
             }
         }
         List<Candidate> candidates = new ArrayList<>();
+        Path debuglink = originalImage != null && originalImage.debuglink != null
+                ? debuglink(original, originalImage.debuglink) : null;
+        if (debuglink != null) {
+            candidates.add(new Candidate(debuglink, false));
+        }
         Path cacheDir = null;
         if (buildId != null && buildId.length() > 2 && options.buildIdCache() != null) {
             cacheDir = options.buildIdCache().resolve(".build-id").resolve(buildId.substring(0, 2))
@@ -291,8 +321,9 @@ final class Symbolizer {
                 fallback.add(labels);
             }
         } finally {
-            if (binary != null) {
-                // perf names PLT stubs even in a stripped binary whose symbol tables hold no function.
+            if (binary != null && PerfNaming.loadsAnySymbol(symbols.path)) {
+                // perf names PLT stubs only when the image gave it at least one symbol (dso__load
+                // makes them after dso__load_sym, and only when that loaded one).
                 SymbolTable plt = PerfNaming.pltSymbols(binary.path, dso.name);
                 if (plt != null) {
                     fallback.add(plt);

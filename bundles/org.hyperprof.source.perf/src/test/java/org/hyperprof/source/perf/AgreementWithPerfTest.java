@@ -97,13 +97,22 @@ class AgreementWithPerfTest {
         return rows;
     }
 
-    private static Map<PerfTool.Key, String> childrenOf(PerfImport.Result result) {
-        Map<PerfTool.Key, String> rows = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
+    /** Our children rows as perf prints them: a key our report holds more than once (same name, several symbols) summed. */
+    private static Map<PerfTool.Key, PerfTool.Children> childrenOf(PerfImport.Result result) {
+        Map<PerfTool.Key, Long> period = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
+        Map<PerfTool.Key, Integer> count = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
         PerfReport report = result.report();
         for (PerfReport.Row r : report.rows()) {
-            rows.put(new PerfTool.Key(PerfReport.shortName(r.image()), r.level(), r.symbol()),
-                    report.percentOfTotal(r.childrenPeriod()));
+            PerfTool.Key k = new PerfTool.Key(PerfReport.shortName(r.image()), r.level(), r.symbol());
+            period.merge(k, r.childrenPeriod(), Long::sum);
+            count.merge(k, 1, Integer::sum);
         }
+        Map<PerfTool.Key, PerfTool.Children> rows = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
+        period.forEach((k, p) -> {
+            String text = report.percentOfTotal(p);
+            rows.put(k, new PerfTool.Children(text, Double.parseDouble(text.substring(0, text.length() - 1)),
+                    count.get(k)));
+        });
         return rows;
     }
 
@@ -113,7 +122,7 @@ class AgreementWithPerfTest {
         return s;
     }
 
-    private static void assertAgrees(Path recording) throws Exception {
+    private static PerfImport.Result assertAgrees(Path recording) throws Exception {
         PerfImport.Result result = importFile(recording);
         assertTrue(result.completed(), () -> "import stopped: " + result.endReason());
         assertTrue(result.accounting().balanced(), result.accounting().line());
@@ -127,6 +136,7 @@ class AgreementWithPerfTest {
         Map<PerfTool.Key, PerfTool.Children> perfChildren = PerfTool.children(PerfTool.report(recording,
                 "--children", "--sort", "dso,sym", "-n", "-g", "none"));
         assertSameChildren(sorted(perfChildren), childrenOf(result));
+        return result;
     }
 
     /** Fails with the rows that differ, not the whole maps. */
@@ -147,17 +157,18 @@ class AgreementWithPerfTest {
         assertTrue(diff.length() == 0, what + " differ from perf report's (" + perf.size() + " rows):" + diff);
     }
 
-    /** The children rows, as {@link #assertSameRows} (a frame perf prints in several rows is their sum). */
-    static void assertSameChildren(Map<PerfTool.Key, PerfTool.Children> perf, Map<PerfTool.Key, String> ours) {
+    /** The children rows, as {@link #assertSameRows} (a frame printed in several rows is their sum). */
+    static void assertSameChildren(Map<PerfTool.Key, PerfTool.Children> perf,
+            Map<PerfTool.Key, PerfTool.Children> ours) {
         StringBuilder diff = new StringBuilder();
         for (Map.Entry<PerfTool.Key, PerfTool.Children> e : perf.entrySet()) {
-            String mine = ours.get(e.getKey());
+            PerfTool.Children mine = ours.get(e.getKey());
             if (mine == null || !e.getValue().agrees(mine)) {
                 diff.append("\n  ").append(e.getKey()).append(": perf ").append(e.getValue()).append(", hyperprof ")
                         .append(mine);
             }
         }
-        for (Map.Entry<PerfTool.Key, String> e : ours.entrySet()) {
+        for (Map.Entry<PerfTool.Key, PerfTool.Children> e : ours.entrySet()) {
             if (!perf.containsKey(e.getKey())) {
                 diff.append("\n  ").append(e.getKey()).append(": perf -, hyperprof ").append(e.getValue());
             }
@@ -171,6 +182,75 @@ class AgreementWithPerfTest {
         Path data = PerfTool.record(dir.resolve("busy.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
                 List.of(busy.toString(), "3000", "/bin/sh"));
         assertAgrees(data);
+    }
+
+    /**
+     * A stripped program whose {@code .gnu_debuglink} names its debug file: perf report finds the
+     * file next to the program and in its {@code .debug} directory, and so does the import.
+     */
+    @Test
+    void aStrippedProgramsSymbolsComeFromTheDebugFileItsDebuglinkNames() throws Exception {
+        assumeTrue(PerfTool.objcopyAvailable(), "objcopy (binutils) is not installed");
+        Path d = java.nio.file.Files.createDirectories(dir.resolve("debuglink"));
+        Path exe = PerfTool.compile(d, "busy.c", "busy-linked", "-g");
+        Path debug = d.resolve("busy-linked.debug");
+        PerfTool.splitDebug(exe, debug);
+        Path data = PerfTool.record(d.resolve("linked.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
+                List.of(exe.toString(), "1500"));
+        PerfTool.Key squares = new PerfTool.Key("busy-linked", '.', "squares");
+        assertTrue(flatOf(assertAgrees(data)).getOrDefault(squares, 0L) > 0, "squares() named from the debug file");
+
+        Path inDotDebug = java.nio.file.Files.createDirectories(d.resolve(".debug")).resolve(debug.getFileName());
+        java.nio.file.Files.move(debug, inDotDebug);
+        assertTrue(flatOf(assertAgrees(data)).getOrDefault(squares, 0L) > 0, "squares() named from .debug/");
+
+        // Under the debug root, by the program's directory (perf's /usr/lib/debug<dir>/<name>): a
+        // root of the test's own, since perf's is a system directory.
+        Path root = dir.resolve("debug-root");
+        Path underRoot = java.nio.file.Files.createDirectories(Path.of(root + d.toAbsolutePath().toString()))
+                .resolve(debug.getFileName());
+        java.nio.file.Files.move(inDotDebug, underRoot);
+        try (PerfDataReader reader = PerfDataReader.open(data)) {
+            ImportOptions o = ImportOptions.defaults();
+            PerfImport.Result r = new PerfImport(Wiring.resolvers(), o.withSymbolDirs(o.buildIdCache(), root,
+                    o.jitMapDir()), false).run(reader, null, "perf.data", null, false);
+            assertTrue(flatOf(r).getOrDefault(squares, 0L) > 0, "squares() named from the debug root");
+        }
+    }
+
+    /** A file of the debuglink's name from another build (another build-id) is not used, by perf or by us. */
+    @Test
+    void aDebugFileFromAnotherBuildIsNotUsed() throws Exception {
+        assumeTrue(PerfTool.objcopyAvailable(), "objcopy (binutils) is not installed");
+        Path d = java.nio.file.Files.createDirectories(dir.resolve("debuglink-other"));
+        Path exe = PerfTool.compile(d, "busy.c", "busy-relinked", "-g");
+        Path debug = d.resolve("busy-relinked.debug");
+        PerfTool.splitDebug(exe, debug);
+        Path other = PerfTool.compile(d, "busy.c", "busy-other", "-g", "-O2");
+        PerfTool.run(List.of("objcopy", "--only-keep-debug", other.toString(), debug.toString()), null);
+        Path data = PerfTool.record(d.resolve("relinked.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
+                List.of(exe.toString(), "1500"));
+        PerfImport.Result r = assertAgrees(data);
+        assertEquals(0L, (long) flatOf(r).getOrDefault(new PerfTool.Key("busy-relinked", '.', "squares"), 0L));
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("busy-relinked") && n.contains("build-id")),
+                r.notes().toString());
+    }
+
+    /**
+     * PLT stubs get names ({@code strlen@plt}) only in an image that gave perf at least one symbol:
+     * a program stripped down to its imports shows them by address, like the rest of its code.
+     */
+    @Test
+    void aProgramStrippedToItsImportsShowsItsPltStubsByAddress() throws Exception {
+        Path d = java.nio.file.Files.createDirectories(dir.resolve("plt"));
+        Path exe = PerfTool.compile(d, "plt.c", "plt-stripped", "-fno-builtin");
+        PerfTool.run(List.of("strip", exe.toString()), null);
+        Path data = PerfTool.record(d.resolve("plt.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
+                List.of(exe.toString(), "1000"));
+        Map<PerfTool.Key, Long> flat = flatOf(assertAgrees(data));
+        assertTrue(flat.keySet().stream().noneMatch(k -> k.dso().equals("plt-stripped") && k.symbol().endsWith("@plt")),
+                flat.toString());
+        assertTrue(flat.keySet().stream().filter(k -> k.dso().equals("plt-stripped")).count() > 1, flat.toString());
     }
 
     @Test

@@ -87,15 +87,42 @@ final class PerfTool {
     }
 
     /** Compiles a C test program from the test resources into {@code dir}. */
-    static Path compile(Path dir, String resource, String name) throws IOException, InterruptedException {
+    static Path compile(Path dir, String resource, String name, String... flags) throws IOException,
+            InterruptedException {
         Path src = dir.resolve(name + ".c");
         try (var in = PerfTool.class.getResourceAsStream(resource)) {
             Files.write(src, in.readAllBytes());
         }
         Path exe = dir.resolve(name);
-        run(List.of("gcc", "-O1", "-fno-omit-frame-pointer", "-fno-inline", "-o", exe.toString(), src.toString()),
-                null);
+        List<String> cmd = new ArrayList<>(List.of("gcc", "-O1", "-fno-omit-frame-pointer", "-fno-inline"));
+        cmd.addAll(List.of(flags));
+        cmd.addAll(List.of("-o", exe.toString(), src.toString()));
+        run(cmd, null);
         return exe;
+    }
+
+    /** Whether binutils' objcopy is installed. */
+    static boolean objcopyAvailable() {
+        try {
+            Process p = new ProcessBuilder("objcopy", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Moves a program's symbols and debug information into {@code debugFile} and strips the
+     * program, leaving a {@code .gnu_debuglink} to the debug file's name (as Debian packages do).
+     */
+    static void splitDebug(Path exe, Path debugFile) throws IOException, InterruptedException {
+        run(List.of("objcopy", "--only-keep-debug", exe.toString(), debugFile.toString()), null);
+        run(List.of("objcopy", "--strip-all", exe.toString()), null);
+        run(List.of("objcopy", "--add-gnu-debuglink=" + debugFile, exe.toString()), null);
     }
 
     /** {@code perf record <options> -o <file> -- <command>}. */
@@ -153,20 +180,25 @@ final class PerfTool {
     }
 
     /**
-     * A row's Children percentage as perf report prints it. perf may print one frame in several
-     * rows: its address order ({@code _sort__addr_cmp} in tools/perf/util/sort.c) is the wrapped
-     * difference {@code (int64_t)(right - left)}, which is no order for addresses more than 2^63
-     * apart, such as the garbage frames of a frame-pointer walk through code built without them; a
-     * frame its tree misplaces gets a second row. Such rows are summed, each rounded to 0.01 %.
+     * A row's Children percentage as perf report prints it. perf prints a (shared object, symbol)
+     * key in several rows when several symbols have that name (such as PLT stubs named only
+     * {@code @plt}), and also when its address order misplaces one: that order
+     * ({@code _sort__addr_cmp} in tools/perf/util/sort.c) is the wrapped difference
+     * {@code (int64_t)(right - left)}, no order for addresses more than 2^63 apart, such as the
+     * garbage frames of a frame-pointer walk through code built without them. Such rows are summed,
+     * each rounded to 0.01 %.
+     *
+     * @param text    the printed percentage, when one row
+     * @param percent the rows' sum
+     * @param rows    how many rows have this key
      */
     record Children(String text, double percent, int rows) {
-        /** Whether {@code ours} (formatted as perf formats it) is this row, or these rows summed. */
-        boolean agrees(String ours) {
-            if (rows == 1) {
-                return text.equals(ours);
+        /** Whether {@code ours} agrees: the same text when both are one row, else the sums within the rows' rounding. */
+        boolean agrees(Children ours) {
+            if (rows == 1 && ours.rows == 1) {
+                return text.equals(ours.text);
             }
-            double mine = Double.parseDouble(ours.substring(0, ours.length() - 1));
-            return Math.abs(mine - percent) <= 0.005 * (rows + 1) + 1e-9;
+            return Math.abs(ours.percent - percent) <= 0.005 * (rows + 1) + 1e-9;
         }
 
         @Override
