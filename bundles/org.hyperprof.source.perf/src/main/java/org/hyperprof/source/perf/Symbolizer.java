@@ -17,11 +17,15 @@ import org.hyperprof.api.symbols.SymbolTable;
  *
  * <h2>User images (format {@code elf})</h2>
  * The files perf report would try, in its order, each used only if its build-id matches the one
- * recorded (when both are known): the build-id cache's copy of the binary
+ * recorded (when both are known): the separate debug file the binary's {@code .gnu_debuglink}
+ * names (the first of: the name itself, the binary's directory, its {@code .debug/}, the debug root
+ * followed by the directory), the build-id cache's copy of the binary
  * ({@code ~/.debug/.build-id/xx/rest/elf}) and of its debug file ({@code .../debug}),
  * {@code /usr/lib/debug/<path>.debug}, {@code /usr/lib/debug/<path>},
  * {@code /usr/lib/debug/.build-id/xx/rest.debug}, and the path itself. The first with a full symbol
  * table ({@code .symtab}) gives the symbols; when none has one, the binary's dynamic symbols do.
+ * PLT stubs get names ({@code name@plt}) when those symbols hold at least one function or data
+ * object, as perf makes them.
  * The binary's own program headers (the cache copy or the path) turn file offsets into link-time
  * addresses ({@link ElfImage}). The vdso comes only from the build-id cache, where perf record
  * stores it.
