@@ -128,19 +128,25 @@ public final class ElfResolver implements SymbolResolver {
                 throw new SymbolFileException(location, -1,
                         "cannot be opened: no such file or resource; check the image's symbol file location");
             }
-            byte[] buffer = new byte[Math.min(64 << 10, maxFileSize)];
+            // A file's stream knows how much is left: one buffer of that size, filled in place (a
+            // libc is 2 MB; growing by doubling copied it three times over).
+            int hint = Math.max(0, in.available());
+            byte[] buffer = new byte[Math.min(Math.max(hint, 64 << 10), maxFileSize)];
             int length = 0;
             while (true) {
                 if (length == buffer.length) {
+                    int next = in.read();
+                    if (next < 0) {
+                        break;
+                    }
                     if (buffer.length == maxFileSize) {
-                        if (in.read() < 0) {
-                            break;
-                        }
                         throw new SymbolFileException(location, maxFileSize, "at offset " + hex(maxFileSize)
                                 + ": the file is larger than " + sizeText(maxFileSize) + ", the most this resolver "
                                 + "reads; give a stripped copy or the separate debug file (objcopy --only-keep-debug)");
                     }
                     buffer = Arrays.copyOf(buffer, (int) Math.min((long) buffer.length * 2, maxFileSize));
+                    buffer[length++] = (byte) next;
+                    continue;
                 }
                 int got = in.read(buffer, length, buffer.length - length);
                 if (got < 0) {

@@ -542,5 +542,22 @@ class CraftedImagesTest {
             byte[] file = b.build();
             assertEquals(List.of("main"), names(new ElfResolver(file.length).load(Binutils.bytes("x", file))));
         }
+
+        /** The stream's own count of what is left only sizes the buffer: too high, too low or none, the same table. */
+        @Test
+        void aStreamThatMiscountsWhatIsLeftStillReadsWhole() throws SymbolFileException {
+            ElfBuilder b = ElfBuilder.elf64le(ET_DYN);
+            b.symtab().function("main", 0x1000, 0x10, b.text(".text", 0x1000, 0x10));
+            byte[] file = b.build();
+            for (int claimed : new int[] {0, 1, file.length - 1, file.length, file.length + 1, 10 * file.length}) {
+                ImageSource source = new ImageSource("x", "elf", "x.so", () -> new java.io.ByteArrayInputStream(file) {
+                    @Override
+                    public synchronized int available() {
+                        return claimed;
+                    }
+                });
+                assertEquals(List.of("main"), names(resolver.load(source)), "available() = " + claimed);
+            }
+        }
     }
 }
