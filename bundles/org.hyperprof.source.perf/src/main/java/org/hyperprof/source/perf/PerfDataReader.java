@@ -44,10 +44,14 @@ public final class PerfDataReader implements Closeable {
 
     /** Notes kept; further problems of a kind already noted only raise its count. */
     static final int MAX_NOTES = 40;
-    /** A round larger than this hands on its older half early. */
+    /** A round of a stream whose kept bytes (callchains, side-band records) exceed this hands on its older half early. */
     static final int ROUND_LIMIT_BYTES = 64 << 20;
-    /** A round of a mapped recording with more records than this hands on its older half early. */
-    static final int ROUND_LIMIT_RECORDS = ROUND_LIMIT_BYTES / 64;
+    /**
+     * A round with more records than this hands on its older half early: a
+     * decoded record takes about 70 bytes, so a round holds at most about 18 MB (perf drains its
+     * buffers every pass, and real rounds hold thousands of records).
+     */
+    static final int ROUND_LIMIT_RECORDS = 1 << 18;
     /** A batch is handed on at the first round's end after it holds this many records. */
     static final int BATCH_RECORDS = 4096;
 
@@ -575,7 +579,7 @@ public final class PerfDataReader implements Closeable {
     }
 
     private boolean roundTooLarge(RawBatch b) {
-        return b.stable == null ? b.arenaUsed > roundLimitBytes : b.timedCount > roundLimitRecords;
+        return b.timedCount > roundLimitRecords || (b.stable == null && b.arenaUsed > roundLimitBytes);
     }
 
     /** Turns the fast path for runs of samples on or off (tests compare the two). */
