@@ -11,17 +11,23 @@ import org.hyperprof.source.perf.SymbolResolvers;
 
 /**
  * Times {@code perf report} and Hyperprof's import side by side on the same recording
- * ({@link BigRecording}), best of {@value #RUNS} runs each, and prints the samples per second of
- * both and their ratio, for the flat profile ({@code perf report --stdio --no-children --sort
- * dso,sym -g none}) and for the call graph (the same without {@code -g none}: perf's default
- * callchain graph).
+ * ({@link BigRecording}) and prints, for each, the best and the median wall time of its runs, the
+ * samples per second and the ratio to perf report (best against best, median against median), for
+ * the flat profile ({@code perf report --stdio --no-children --sort dso,sym -g none}) and for the
+ * call graph (the same without {@code -g none}: perf's default callchain graph).
+ *
+ * <p>Hyperprof runs warm (symbol tables kept, as in a shell that imports again) and cold (tables
+ * loaded again for every import, like for like with a perf report run). Every variant is run
+ * before any is timed, so the JIT has compiled the symbol loaders too.
  *
  * <p>Run: {@code java -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
  * org.hyperprof.benchmarks.PerfReportComparison [perf.data]}
  */
 public final class PerfReportComparison {
 
-    static final int RUNS = 3;
+    static final int PERF_RUNS = 5;
+    static final int IMPORT_RUNS = 21;
+    static final int WARM_UP_ROUNDS = 12;
 
     private PerfReportComparison() {
     }
@@ -34,37 +40,42 @@ public final class PerfReportComparison {
         long samples = BigRecording.importOnce(file, BigRecording.resolvers(), false).accounting().taken();
         System.out.printf(Locale.ROOT, "%s: %d samples%n", file, samples);
 
-        double perfFlat = bestPerf(file, "--stdio", "--no-children", "--sort", "dso,sym", "-g", "none");
-        double perfGraph = bestPerf(file, "--stdio", "--no-children", "--sort", "dso,sym");
+        double[] perfFlat = perf(file, "--stdio", "--no-children", "--sort", "dso,sym", "-g", "none");
+        double[] perfGraph = perf(file, "--stdio", "--no-children", "--sort", "dso,sym");
 
-        // Hyperprof: warm the JIT up first, then best of the runs; cold = symbol tables loaded again.
         SymbolResolvers warm = BigRecording.resolvers();
-        for (int i = 0; i < 15; i++) {
-            BigRecording.importOnce(file, warm, i % 2 == 0);
+        Run warmFlat = () -> BigRecording.importOnce(file, warm, false);
+        Run warmGraph = () -> BigRecording.importOnce(file, warm, true);
+        Run coldFlat = () -> BigRecording.importOnce(file, BigRecording.resolvers(), false);
+        Run coldGraph = () -> BigRecording.importOnce(file, BigRecording.resolvers(), true);
+        for (int i = 0; i < WARM_UP_ROUNDS; i++) {
+            warmFlat.run();
+            warmGraph.run();
+            coldFlat.run();
+            coldGraph.run();
         }
-        double hpFlat = best(() -> BigRecording.importOnce(file, warm, false));
-        double hpGraph = best(() -> BigRecording.importOnce(file, warm, true));
-        double hpFlatCold = best(() -> BigRecording.importOnce(file, BigRecording.resolvers(), false));
-        double hpGraphCold = best(() -> BigRecording.importOnce(file, BigRecording.resolvers(), true));
 
-        System.out.printf(Locale.ROOT, "%-44s %10s %14s %8s%n", "", "best s", "samples/s", "vs perf");
+        System.out.printf(Locale.ROOT, "%-44s %8s %8s %14s %14s%n", "", "best s", "median s", "samples/s",
+                "vs perf");
         line("perf report --no-children --sort dso,sym -g none", perfFlat, samples, perfFlat);
-        line("hyperprof flat (symbol tables kept)", hpFlat, samples, perfFlat);
-        line("hyperprof flat (symbol tables loaded again)", hpFlatCold, samples, perfFlat);
+        line("hyperprof flat (symbol tables kept)", times(warmFlat), samples, perfFlat);
+        line("hyperprof flat (symbol tables loaded again)", times(coldFlat), samples, perfFlat);
         line("perf report --no-children --sort dso,sym", perfGraph, samples, perfGraph);
-        line("hyperprof call graph (symbol tables kept)", hpGraph, samples, perfGraph);
-        line("hyperprof call graph (tables loaded again)", hpGraphCold, samples, perfGraph);
+        line("hyperprof call graph (symbol tables kept)", times(warmGraph), samples, perfGraph);
+        line("hyperprof call graph (tables loaded again)", times(coldGraph), samples, perfGraph);
+        System.out.println("(vs perf: best against best / median against median; samples/s from the median)");
     }
 
-    private static void line(String what, double seconds, long samples, double perfSeconds) {
-        System.out.printf(Locale.ROOT, "%-44s %10.3f %14.0f %7.1fx%n", what, seconds, samples / seconds,
-                perfSeconds / seconds);
+    /** {@code [best, median]} seconds. */
+    private static void line(String what, double[] seconds, long samples, double[] perf) {
+        System.out.printf(Locale.ROOT, "%-44s %8.3f %8.3f %14.0f %6.1fx /%5.1fx%n", what, seconds[0], seconds[1],
+                samples / seconds[1], perf[0] / seconds[0], perf[1] / seconds[1]);
     }
 
-    /** Best wall time of perf report with its output thrown away. */
-    private static double bestPerf(Path file, String... args) throws Exception {
-        double best = Double.MAX_VALUE;
-        for (int i = 0; i < RUNS; i++) {
+    /** Best and median wall time of perf report with its output thrown away. */
+    private static double[] perf(Path file, String... args) throws Exception {
+        double[] t = new double[PERF_RUNS];
+        for (int i = 0; i < PERF_RUNS; i++) {
             List<String> cmd = new ArrayList<>(List.of("perf", "report", "-i", file.toString()));
             cmd.addAll(List.of(args));
             long t0 = System.nanoTime();
@@ -73,22 +84,28 @@ public final class PerfReportComparison {
             if (p.waitFor() != 0) {
                 throw new IllegalStateException(cmd + " failed with status " + p.exitValue());
             }
-            best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+            t[i] = (System.nanoTime() - t0) / 1e9;
         }
-        return best;
+        return bestAndMedian(t);
     }
 
     interface Run {
         PerfImport.Result run() throws Exception;
     }
 
-    private static double best(Run run) throws Exception {
-        double best = Double.MAX_VALUE;
-        for (int i = 0; i < RUNS; i++) {
+    private static double[] times(Run run) throws Exception {
+        double[] t = new double[IMPORT_RUNS];
+        for (int i = 0; i < IMPORT_RUNS; i++) {
             long t0 = System.nanoTime();
             run.run();
-            best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+            t[i] = (System.nanoTime() - t0) / 1e9;
         }
-        return best;
+        return bestAndMedian(t);
+    }
+
+    private static double[] bestAndMedian(double[] t) {
+        double[] sorted = t.clone();
+        java.util.Arrays.sort(sorted);
+        return new double[] {sorted[0], sorted[sorted.length / 2]};
     }
 }
