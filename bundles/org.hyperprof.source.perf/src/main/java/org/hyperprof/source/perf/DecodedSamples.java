@@ -1,13 +1,12 @@
 package org.hyperprof.source.perf;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
  * Decoded SAMPLE records as primitive columns, one entry per record: what the reader hands on
  * (no object per sample). Callchains are not copied out of the records: entry {@code i}'s
- * {@link #chainLength} entries (context markers included) start at byte {@link #chainAt} of
- * {@link #chains}.
+ * {@link #chainLength} entries (context markers included) start at byte {@link #chainAt} of the
+ * bytes its batch names ({@link RawBatch#chains()}).
  */
 final class DecodedSamples {
 
@@ -27,8 +26,6 @@ final class DecodedSamples {
     long[] fileOffset;
     int[] chainAt;
     int[] chainLength;
-    /** The bytes that {@link #chainAt} points into, for the entries being handed on. */
-    ByteBuffer chains;
 
     DecodedSamples(int capacity) {
         attr = new EventAttr[capacity];
@@ -76,10 +73,5 @@ final class DecodedSamples {
         fileOffset[i] = from.fileOffset[r];
         chainAt[i] = from.chainAt[r] + chainShift;
         chainLength[i] = from.chainLength[r];
-    }
-
-    /** Callchain entry {@code j} (0 = innermost) of entry {@code i}. */
-    long chain(int i, int j) {
-        return chains.getLong(chainAt[i] + 8 * j);
     }
 }

@@ -24,11 +24,10 @@ final class Capture implements PerfEvents {
     public void handOver(RawBatch b) {
         batches++;
         DecodedSamples d = b.columns;
-        d.chains = b.chains();
         for (int k = 0; k < b.ordered; k++) {
             int r = b.order[k];
             switch (b.kind[r]) {
-                case RawBatch.SAMPLE -> lines.add(sample(d, r));
+                case RawBatch.SAMPLE -> lines.add(sample(d, b.chains(), r));
                 case RawBatch.HEADER -> {
                     info = (RecordingInfo) b.event[r];
                     headers++;
@@ -54,14 +53,14 @@ final class Capture implements PerfEvents {
         }
     }
 
-    private static String sample(DecodedSamples d, int r) {
+    private static String sample(DecodedSamples d, java.nio.ByteBuffer chains, int r) {
         StringBuilder b = new StringBuilder("sample ev" + d.attr[r].index + " mode" + d.cpumode[r] + " ip=0x"
                 + Long.toHexString(d.ip[r]) + " pid=" + d.pid[r] + " t=" + d.time[r] + " cpu=" + d.cpu[r]
                 + " period=" + d.period[r]);
         if (d.chainLength[r] > 0) {
             b.append(" chain=");
             for (int i = 0; i < d.chainLength[r]; i++) {
-                b.append(i == 0 ? "" : ",").append(Long.toHexString(d.chain(r, i)));
+                b.append(i == 0 ? "" : ",").append(Long.toHexString(chains.getLong(d.chainAt[r] + 8 * i)));
             }
         }
         return b.toString();
