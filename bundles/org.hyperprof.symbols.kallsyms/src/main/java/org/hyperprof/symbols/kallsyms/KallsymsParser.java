@@ -560,7 +560,8 @@ final class KallsymsParser {
         // its bound, since a group with a function is itself a place.
         long[] starts = new long[functionCount];
         long[] sizes = new long[functionCount];
-        String[] names = new String[functionCount];
+        // Where each name lies in the text: a name is made only when a profile asks for it.
+        long[] nameAt = new long[functionCount];
         String[] moduleNames = new String[functionCount];
         int out = 0;
         int pending = -1;
@@ -607,9 +608,7 @@ final class KallsymsParser {
             if (keep >= 0) {
                 int module = modules == null ? NO_MODULE : modules[keep];
                 starts[out] = address;
-                long range = nameRanges[keep];
-                int nameStart = (int) (range >>> 32);
-                names[out] = new String(data, nameStart, (int) range - nameStart, charset);
+                nameAt[out] = nameRanges[keep];
                 if (module != NO_MODULE) {
                     moduleNames[out] = lines.moduleNames.get(module);
                 }
@@ -622,7 +621,11 @@ final class KallsymsParser {
         if (pending >= 0) {
             sizes[pending] = DEFAULT_LAST_SIZE;
         }
-        return new SymbolTable(imageName, starts, sizes, names, moduleNames);
+        return SymbolTable.adopting(imageName, starts, sizes, index -> {
+            long range = nameAt[index];
+            int nameStart = (int) (range >>> 32);
+            return new String(data, nameStart, (int) range - nameStart, charset);
+        }, moduleNames);
     }
 
     private static long nameRange(int start, int end) {
