@@ -224,6 +224,14 @@ public final class PerfImport {
          * of a cold import; the reader then decodes ahead on the core that would otherwise idle.
          */
         private static final int MAX_BATCHES = 32;
+        /**
+         * The most records decoded ahead in batches the resolving side has not given back: batches
+         * hold whole rounds, and a round may hold many records, so the count of batches alone
+         * would not bound memory (a decoded record takes about 70 bytes: about 18 MB).
+         */
+        private static final long MAX_RECORDS_AHEAD = 1 << 18;
+        /** Records in batches handed over and not yet given back. */
+        private final java.util.concurrent.atomic.AtomicLong recordsAhead = new java.util.concurrent.atomic.AtomicLong();
         private final PerfDataReader reader;
         private final boolean live;
         private final java.util.concurrent.ArrayBlockingQueue<RawBatch> full =
@@ -282,6 +290,7 @@ public final class PerfImport {
                         }
                         return null;
                     }
+                    recordsAhead.addAndGet(-b.count);
                     b.clear();
                     free.add(b);
                 }
@@ -322,7 +331,8 @@ public final class PerfImport {
         @Override
         public RawBatch take() {
             RawBatch next = free.poll();
-            if (next == null && made < MAX_BATCHES && stalled.getAsBoolean()) {
+            if (next == null && made < MAX_BATCHES && recordsAhead.get() < MAX_RECORDS_AHEAD
+                    && stalled.getAsBoolean()) {
                 made++;
                 next = newBatch();
             }
@@ -331,6 +341,7 @@ public final class PerfImport {
 
         @Override
         public void handOver(RawBatch batch) {
+            recordsAhead.addAndGet(batch.count);
             put(batch);
         }
 
