@@ -702,7 +702,8 @@ final class PerfNaming {
 
     /**
      * Whether perf would load at least one symbol from {@code file}'s symbol table (.symtab, else
-     * .dynsym): a named function or data object defined in a section that is loaded. perf makes an
+     * .dynsym): a named function or data object defined in a section that is loaded, or a label in
+     * code. perf makes an
      * image's PLT stub names only then, so a program stripped down to its imports shows its stubs
      * by address, while one that still defines a data object (dash's {@code environ}) names them.
      */
@@ -717,14 +718,17 @@ final class PerfNaming {
         for (int i = 1; i < syms.length / entry; i++) {
             int p = i * entry;
             int type = syms[p + (e.is64 ? 4 : 12)] & 15;
-            if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE) {
+            if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE && type != STT_NOTYPE) {
                 continue;
             }
             int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
             if (e.b.u32(syms, p) == 0 || shndx == 0 || shndx >= e.count || (e.flags[shndx] & SHF_ALLOC) == 0) {
                 continue;
             }
-            return true;
+            // A label (no type) counts only in code, as perf loads labels only there.
+            if (type != STT_NOTYPE || (e.flags[shndx] & SHF_EXECINSTR) != 0) {
+                return true;
+            }
         }
         return false;
     }
