@@ -36,11 +36,13 @@ import org.hyperprof.api.sample.SessionSummary;
  * describe or cannot lay out; invalid = SAMPLE records malformed inside their size.
  *
  * <h2>Threads</h2>
- * An import reads on a thread of its own ({@code hyperprof-perf-reader}: decoding and ordering the
- * records), resolves on the calling thread, builds the call graph (when asked) on a third
- * ({@code hyperprof-perf-report}) and loads the kernel's and the listed images' symbols on a
- * fourth while the rest goes on; a few reused batches flow between them, so memory stays bounded
- * by the distinct frames and stacks. All of them end before {@link #run} returns.
+ * An import reads on a thread of its own ({@code hyperprof-perf-reader}: decoding records into
+ * column batches and ordering each round), resolves on the calling thread, builds the call graph
+ * (when asked) on a third ({@code hyperprof-perf-report}) and loads symbols while the rest goes on
+ * ({@code hyperprof-perf-symbols}: the kernel's on one, the listed images on another, and perf's
+ * kernel names on {@code hyperprof-perf-kallsyms-names}). A few reused batches flow between reader
+ * and resolver, so memory stays bounded by the distinct frames and stacks and by the largest round
+ * ({@link PerfDataReader#ROUND_LIMIT_RECORDS}). All of them end before {@link #run} returns.
  *
  * <p>One import per instance.
  */
