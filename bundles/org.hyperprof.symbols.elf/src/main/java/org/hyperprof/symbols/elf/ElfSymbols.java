@@ -253,7 +253,12 @@ final class ElfSymbols {
             g = groupEnd;
         }
 
-        String[] names = new String[kept];
+        // Every name is checked now (a corrupt one is an error at load, not at lookup), but made only
+        // when a profile asks for it, from a copy of the string table: a large program's table holds
+        // hundreds of thousands of names and a profile needs a few thousand.
+        int[] nameFrom = new int[kept];
+        int[] nameLength = new int[kept];
+        int stringsAt = (int) f.shOffset[strtab];
         for (int k = 0; k < kept; k++) {
             long e = base + (long) keptSymbol[k] * entsize;
             long nameIndex = f.u32(e);
@@ -263,11 +268,15 @@ final class ElfSymbols {
                         + hex(nameIndex) + " is not a terminated string inside its string table "
                         + f.sectionLabel(strtab) + " (" + hex(f.shSize[strtab]) + " bytes); the file is corrupt");
             }
-            names[k] = f.string(strtab, nameIndex, end);
+            nameFrom[k] = (int) nameIndex;
+            nameLength[k] = (int) end - stringsAt - (int) nameIndex;
         }
+        byte[] strings = Arrays.copyOfRange(f.data, stringsAt, stringsAt + (int) f.shSize[strtab]);
         long[] keptStarts = kept == n ? starts : Arrays.copyOf(starts, kept);
         long[] keptSizes = kept == n ? sizes : Arrays.copyOf(sizes, kept);
-        return new SymbolTable(imageName, keptStarts, keptSizes, names, new String[kept]);
+        return SymbolTable.adopting(imageName, keptStarts, keptSizes,
+                k -> new String(strings, nameFrom[k], nameLength[k], java.nio.charset.StandardCharsets.UTF_8),
+                new String[kept]);
     }
 
     /** Index of the first section of a type, or -1. */
