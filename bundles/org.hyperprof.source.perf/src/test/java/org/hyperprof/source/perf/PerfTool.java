@@ -52,8 +52,13 @@ final class PerfTool {
 
     /** Whether a C compiler is there for the test programs. */
     static boolean gccAvailable() {
+        return runs("gcc", "--version");
+    }
+
+    /** Whether the command runs and exits with 0 (a tool is installed). */
+    private static boolean runs(String... command) {
         try {
-            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
@@ -103,16 +108,7 @@ final class PerfTool {
 
     /** Whether binutils' objcopy is installed. */
     static boolean objcopyAvailable() {
-        try {
-            Process p = new ProcessBuilder("objcopy", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return runs("objcopy", "--version");
     }
 
     /**
