@@ -325,9 +325,11 @@ final class Symbolizer {
                 fallback.add(labels);
             }
         } finally {
-            if (binary != null && PerfNaming.loadsAnySymbol(symbols.path)) {
-                // perf names PLT stubs only when the image gave it at least one symbol (dso__load
-                // makes them after dso__load_sym, and only when that loaded one).
+            // perf names PLT stubs only when the image gave it at least one symbol (dso__load makes
+            // them after dso__load_sym, and only when that loaded one): a loaded function is one;
+            // without one, the symbol table is read again for a data object or a label.
+            if (binary != null
+                    && (dso.table != null && dso.table.size() > 0 || PerfNaming.loadsAnySymbol(symbols.path))) {
                 SymbolTable plt = PerfNaming.pltSymbols(binary.path, dso.name);
                 if (plt != null) {
                     fallback.add(plt);
