@@ -68,10 +68,19 @@ public final class PerfDataReader implements Closeable {
     private boolean sampleRuns = true;
     private int roundLimitRecords = ROUND_LIMIT_RECORDS;
     private int roundLimitBytes = ROUND_LIMIT_BYTES;
-    private final LongIntMap attrById = new LongIntMap(64);
+    private LongIntMap attrById = new LongIntMap(64);
     private EventAttr[] attrs = new EventAttr[0];
     private PerfEvents events;
     private boolean headerDelivered;
+
+    /** No stop: the read goes on to the end of the data. */
+    static final long NO_STOP = Long.MAX_VALUE;
+    /** Where the read pauses, if a round ends exactly there ({@link #stopAt}). */
+    private long stopAt = NO_STOP;
+    /** Where the last FINISHED_ROUND read ended. */
+    private long roundEndAt = -1;
+    /** A part of the recording read by a reader of its own ({@link #part}), or null. */
+    private String partOf;
 
     // The books.
     private long samplesRead;
@@ -425,11 +434,14 @@ public final class PerfDataReader implements Closeable {
     }
 
     /**
-     * Reads every record and hands the decoded ones to {@code handler}.
+     * Reads every record, to the end of the data or to where {@link #stopAt} says, and hands the
+     * decoded ones to {@code handler}.
      *
+     * @return true when the read paused at its stop: a round ended exactly there, and everything
+     *         before it was handed on; false at the end of the data
      * @throws PerfDataException when the recording cannot be read on (what was handed on until then stays valid)
      */
-    void read(PerfEvents handler) throws PerfDataException {
+    boolean read(PerfEvents handler) throws PerfDataException {
         this.events = handler;
         if (!info.pipe) {
             deliverHeader();
@@ -438,7 +450,12 @@ public final class PerfDataReader implements Closeable {
         try {
             while (true) {
                 if (sampleRuns && in.stable()) {
-                    in.pos = sampleRun(in.view, in.pos, in.limit);
+                    long stopPos = stopAt - in.offset(0);
+                    in.pos = sampleRun(in.view, in.pos, stopPos < in.limit ? (int) stopPos : in.limit);
+                }
+                if (in.offset() >= stopAt && pauses(in.offset())) {
+                    handOnAll();
+                    return true;
                 }
                 int available = in.ensure(RECORD_HEADER_SIZE);
                 if (available == 0) {
@@ -469,6 +486,9 @@ public final class PerfDataReader implements Closeable {
                 count(type);
                 long extra = record(b, p, type, size, at);
                 in.pos = p + size;
+                if (type == FINISHED_ROUND) {
+                    roundEndAt = at + size;
+                }
                 if (extra > 0 && !in.skip(extra)) {
                     throw truncated(in.offset(), "the " + extra + " bytes of data that follow the "
                             + PerfNames.record(type) + " record at byte " + at, 0);
@@ -476,6 +496,7 @@ public final class PerfDataReader implements Closeable {
             }
             deliverHeader();
             handOnAll();
+            return false;
         } catch (PerfDataException e) {
             handOnWhatWasRead();
             throw e;
@@ -492,6 +513,115 @@ public final class PerfDataReader implements Closeable {
     private void handOnWhatWasRead() {
         deliverHeader();
         handOnAll();
+    }
+
+    // ---------------------------------------------------------------- parts read at once
+
+    /**
+     * At or past the stop: pause there when a FINISHED_ROUND ends exactly at it. Otherwise the
+     * stop was no round boundary (its bytes lay inside a record) and the read goes on to the end.
+     */
+    private boolean pauses(long at) {
+        if (at == stopAt && roundEndAt == at) {
+            return true;
+        }
+        stopAt = NO_STOP;
+        return false;
+    }
+
+    /** Makes the next {@link #read} pause at {@code offset} if a round ends exactly there ({@link #NO_STOP}: none). */
+    void stopAt(long offset) {
+        this.stopAt = offset;
+    }
+
+    /** Goes on from {@code offset} of a mapped recording (a round boundary), up to a new stop. */
+    void resumeAt(long offset, long stop) {
+        input.seek(offset);
+        this.stopAt = stop;
+    }
+
+    /** Where the data starts (the offset of its first record). */
+    long dataStart() {
+        return input.offset(0);
+    }
+
+    /**
+     * Where a mapped recording may be cut into {@code parts} parts read at once: for each part
+     * after the first, the offset just after the first FINISHED_ROUND record found from its share
+     * of the data on. Found by its bytes (type 68, misc 0, size 8, at an 8-byte step), so only a
+     * guess: such bytes may lie inside a record. A reader that reaches the offset exactly after a
+     * FINISHED_ROUND confirms it ({@link #read} pauses there); none for a stream, and fewer parts
+     * when a share holds no round end.
+     */
+    long[] partStarts(int parts) {
+        if (!input.stable() || parts < 2) {
+            return new long[0];
+        }
+        ByteBuffer v = input.view;
+        int size = input.limit;
+        // The first part's reader also finds each sample's mapping and sets the import up: it reads less.
+        double first = 0.9 / parts;
+        double each = (1 - first) / (parts - 1);
+        long[] starts = new long[parts - 1];
+        int n = 0;
+        int from = 0;
+        for (int k = 1; k < parts; k++) {
+            int share = (int) (size * (first + each * (k - 1))) & ~7;
+            int p = Math.max(from, share);
+            int shareEnd = (int) Math.min(size - RECORD_HEADER_SIZE, size * (first + each * k));
+            int found = -1;
+            for (; p <= shareEnd; p += 8) {
+                if (v.getInt(p) == FINISHED_ROUND && v.getShort(p + 4) == 0 && v.getShort(p + 6) == 8) {
+                    found = p + 8;
+                    break;
+                }
+            }
+            if (found < 0 || found >= size) {
+                continue;
+            }
+            starts[n++] = input.offset(found);
+            from = found;
+        }
+        return java.util.Arrays.copyOf(starts, n);
+    }
+
+    /**
+     * A reader of the part of this mapped recording from {@code start} (a round boundary, as far
+     * as {@link #partStarts} could tell) to {@code stop}, for another thread: the same events, its
+     * own books. It stops with a {@link PerfDataException} at anything a part cannot read on its
+     * own: a record perf writes for itself (they may change the events), or a problem worth a note.
+     */
+    PerfDataReader part(long start, long stop) {
+        PerfDataReader p = new PerfDataReader(file, bytes, info, null, null, input.part(start));
+        p.attrs = attrs;
+        p.attrById = attrById;
+        p.headerDelivered = true;
+        p.stopAt = stop;
+        p.sampleRuns = sampleRuns;
+        p.roundLimit(roundLimitRecords, roundLimitBytes);
+        p.partOf = file;
+        return p;
+    }
+
+    /**
+     * Whether the books of {@code part}, read by its own reader, can join these as if this reader
+     * had read it: it met no problem (a problem's note names where it was met, which only a
+     * reading in sequence can tell), and the lost counts add up within their bound.
+     */
+    boolean canAbsorb(PerfDataReader part) {
+        return part.samplesDropped == 0 && part.samplesInvalid == 0 && part.invalidRecords == 0
+                && part.problemCounts.isEmpty() && part.notes.isEmpty() && lost + part.lost <= MAX_LOST;
+    }
+
+    /** Adds the books of a part read by its own reader (see {@link #canAbsorb}). */
+    void absorb(PerfDataReader part) {
+        samplesRead += part.samplesRead;
+        lost += part.lost;
+        for (int t = 0; t < recordsByType.length; t++) {
+            recordsByType[t] += part.recordsByType[t];
+        }
+        part.otherTypes.forEach((type, n) -> otherTypes.merge(type, n, Long::sum));
+        part.skipped.forEach((name, n) -> skipped.merge(name, n, Long::sum));
     }
 
     // ---------------------------------------------------------------- batches
@@ -747,6 +877,9 @@ public final class PerfDataReader implements Closeable {
 
     /** A record of perf's own kinds (type 64 and up), or of a type no one defines. */
     private long userRecord(ByteBuffer b, int p, int type, int size, long at) throws PerfDataException, IOException {
+        if (partOf != null && type != FINISHED_ROUND) {
+            throw new PerfDataException(file, at, "a " + PerfNames.record(type) + " record in a part read on its own");
+        }
         switch (type) {
             case FINISHED_ROUND -> {
                 roundFinished();

@@ -69,6 +69,25 @@ final class PerfInput {
         return new PerfInput(null, stream, order, consumed, Long.MAX_VALUE, null);
     }
 
+    /**
+     * The same mapped data read from {@code offset} on, by another reader (on another thread): its
+     * own position over the same bytes.
+     */
+    PerfInput part(long offset) {
+        PerfInput p = new PerfInput(null, null, order, base, end, view.duplicate());
+        p.seek(offset);
+        return p;
+    }
+
+    /** Moves a mapped input's position to absolute {@code offset} (within the data). */
+    void seek(long offset) {
+        if (!mapped || offset < base || offset > base + limit) {
+            throw new IllegalArgumentException("offset " + offset + " is not within the mapped data [" + base + ", "
+                    + (base + limit) + "]");
+        }
+        pos = (int) (offset - base);
+    }
+
     /** Whether a record's bytes stay where they are in {@link #view} for the whole read (no copy needed). */
     boolean stable() {
         return mapped;
