@@ -39,22 +39,27 @@ final class AddressCounts {
 
     /** Counts one sample of {@code period} at key (a, b). */
     void add(long a, long b, long period) {
+        add(a, b, 1, period);
+    }
+
+    /** Counts {@code samples} samples of {@code period} in all at key (a, b). */
+    void add(long a, long b, long samples, long period) {
         long[] t = table;
         int m = mask;
         int i = hash(a, b) & m;
         while (true) {
             int s = i * SLOT;
-            long samples = t[s + 2];
-            if (samples == 0) {
+            long had = t[s + 2];
+            if (had == 0) {
                 t[s] = a;
                 t[s + 1] = b;
-                t[s + 2] = 1;
+                t[s + 2] = samples;
                 t[s + 3] = period;
                 added(s);
                 return;
             }
             if (t[s] == a && t[s + 1] == b) {
-                t[s + 2] = samples + 1;
+                t[s + 2] = had + samples;
                 t[s + 3] += period;
                 return;
             }

@@ -289,24 +289,34 @@ final class Machines {
         return m;
     }
 
+    /** Anonymous memory, which perf names {@code /tmp/perf-PID.map} (where a JIT writes its symbols). */
+    private static boolean anonymous(String filename) {
+        return filename.equals("//anon") || filename.startsWith("/dev/zero") || filename.startsWith("/anon_hugepage");
+    }
+
+    /** The name of the host image a mapping of {@code filename} in process {@code pid} belongs to (perf's naming). */
+    static String hostImageName(int pid, String filename) {
+        return anonymous(filename) ? "/tmp/perf-" + pid + ".map" : filename;
+    }
+
+    /** The kind of the host image a mapping of {@code filename} belongs to. */
+    static Dso.Kind hostImageKind(String filename) {
+        if (anonymous(filename)) {
+            return Dso.Kind.ANON;
+        } else if (filename.equals("[vdso]")) {
+            return Dso.Kind.VDSO;
+        } else if (filename.startsWith("[") || filename.startsWith("/SYSV")) {
+            return Dso.Kind.NO_FILE;
+        }
+        return Dso.Kind.FILE;
+    }
+
     /** The host image for a mapping's file name, made on first sight (perf's naming of special maps). */
     private Dso hostDso(int pid, String filename, String buildId) {
-        String name = filename;
-        Dso.Kind kind;
-        ImageKind imageKind = ImageKind.USER;
-        if (filename.equals("//anon") || filename.startsWith("/dev/zero") || filename.startsWith("/anon_hugepage")) {
-            name = "/tmp/perf-" + pid + ".map";
-            kind = Dso.Kind.ANON;
-        } else if (filename.equals("[vdso]")) {
-            kind = Dso.Kind.VDSO;
-        } else if (filename.startsWith("[") || filename.startsWith("/SYSV")) {
-            kind = Dso.Kind.NO_FILE;
-        } else {
-            kind = Dso.Kind.FILE;
-        }
+        String name = hostImageName(pid, filename);
         Dso d = hostDsos.get(name);
         if (d == null) {
-            d = new Dso(name, kind, HOST_DOMAIN, imageKind, HOST_PID);
+            d = new Dso(name, hostImageKind(filename), HOST_DOMAIN, ImageKind.USER, HOST_PID);
             d.buildId = buildId != null ? buildId : info.buildId(HOST_PID, filename);
             hostDsos.put(name, d);
             allDsos.add(d);
@@ -382,6 +392,11 @@ final class Machines {
      * (nothing counted) for a sample of another mode, which must be resolved with {@link #resolve}.
      */
     boolean defer(int cpumode, int pid, long ip, long period) {
+        return defer(cpumode, pid, ip, 1, period);
+    }
+
+    /** {@link #defer(int, int, long, long)} for {@code samples} samples at one address, of {@code period} in all. */
+    boolean defer(int cpumode, int pid, long ip, long samples, long period) {
         byte kind;
         Dso d;
         long address;
@@ -405,8 +420,29 @@ final class Machines {
         } else {
             return false;
         }
-        keys.add(kind == KEY_IN ? d.serial : -kind, address, period);
+        keys.add(kind == KEY_IN ? d.serial : -kind, address, samples, period);
         return true;
+    }
+
+    /**
+     * Counts {@code samples} host user samples of {@code period} in all at {@code address} of host
+     * image {@code image} (file-relative, or absolute for an image without a file), as
+     * {@link #defer} would have for samples whose mapping it found there.
+     */
+    void deferIn(Dso image, long address, long samples, long period) {
+        if (image.serial == 0) {
+            serial(image);
+        }
+        keys.add(image.serial, address, samples, period);
+    }
+
+    /** The host image of this name, which a mapping made known. */
+    Dso hostImage(String name) {
+        Dso d = hostDsos.get(name);
+        if (d == null) {
+            throw new IllegalStateException("no mapping made host image " + name + " known");
+        }
+        return d;
     }
 
     /** Keys counted by {@link #defer} and not yet resolved. */

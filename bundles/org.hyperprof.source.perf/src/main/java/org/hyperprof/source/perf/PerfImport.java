@@ -44,6 +44,12 @@ import org.hyperprof.api.sample.SessionSummary;
  * and resolver, so memory stays bounded by the distinct frames and stacks and by the largest round
  * ({@link PerfDataReader#ROUND_LIMIT_RECORDS}). All of them end before {@link #run} returns.
  *
+ * <p>A flat import of a large mapped recording with nothing but the report to feed (the benchmark's
+ * case, and {@code perf report}'s) is read in parts instead, one per CPU: the calling thread reads
+ * and counts the first, a {@code hyperprof-perf-part} thread each later one, and the calling thread
+ * then takes each part as if it had read it ({@link RecordingPart}, {@link #readInParts}). No batch
+ * passes between threads while they read.
+ *
  * <p>One import per instance.
  */
 public final class PerfImport {
@@ -150,13 +156,20 @@ public final class PerfImport {
         this.source = source;
         this.progress = progress;
         this.live = live;
-        Pipeline pipeline = new Pipeline(recording, live, () -> {
-            Symbolizer s = loading;
-            return s != null && s.waiting;
-        });
+        boolean flat = publisher == null && tap == null && !options.callchains() && !callGraph;
+        long[] starts = flat && !live && progress == null && parts > 1 && recording.stableData() != null
+                && recording.info().dataSize >= partMinBytes ? recording.partStarts(parts) : new long[0];
         PerfDataException failure;
         try {
-            failure = pipeline.run(this::process);
+            if (starts.length > 0) {
+                failure = readInParts(recording, starts);
+            } else {
+                Pipeline pipeline = new Pipeline(recording, live, () -> {
+                    Symbolizer s = loading;
+                    return s != null && s.waiting;
+                });
+                failure = pipeline.run(this::process);
+            }
             if (deferring) {
                 endDeferral();
             }
@@ -186,31 +199,186 @@ public final class PerfImport {
             int i = order[k];
             switch (raw.kind[i]) {
                 case RawBatch.SAMPLE -> sample(raw, i);
-                case RawBatch.MMAP -> {
-                    RawBatch.Mmap m = (RawBatch.Mmap) raw.event[i];
-                    if (deferring && m.cpumode() != CPUMODE_USER && machines.deferred() > 0) {
-                        // A kernel's map: the samples deferred so far resolve against the one before.
-                        endDeferral();
-                        deferring = true;
-                    }
-                    machines.mmap(m.cpumode(), m.pid(), m.start(), m.length(), m.pgoff(), m.filename(), m.data(),
-                            m.buildId());
-                }
-                case RawBatch.COMM -> {
-                    RawBatch.Comm c = (RawBatch.Comm) raw.event[i];
-                    machines.comm(c.pid(), c.tid(), c.comm());
-                }
-                case RawBatch.FORK -> {
-                    RawBatch.Task t = (RawBatch.Task) raw.event[i];
-                    forks++;
-                    machines.fork(t.pid(), t.ppid());
-                }
-                case RawBatch.EXIT -> exits++;
                 case RawBatch.ROUND -> roundFinished((Long) raw.event[i]);
                 case RawBatch.HEADER -> header((RecordingInfo) raw.event[i]);
-                default -> throw new IllegalStateException("raw batch entry of kind " + raw.kind[i]);
+                default -> sideBand(raw.kind[i], raw.event[i]);
             }
         }
+    }
+
+    /** Acts on a side-band record: MMAP, COMM, FORK or EXIT. */
+    private void sideBand(byte kind, Object event) {
+        switch (kind) {
+            case RawBatch.MMAP -> {
+                RawBatch.Mmap m = (RawBatch.Mmap) event;
+                if (deferring && m.cpumode() != CPUMODE_USER && machines.deferred() > 0) {
+                    // A kernel's map: the samples deferred so far resolve against the one before.
+                    endDeferral();
+                    deferring = true;
+                }
+                machines.mmap(m.cpumode(), m.pid(), m.start(), m.length(), m.pgoff(), m.filename(), m.data(),
+                        m.buildId());
+            }
+            case RawBatch.COMM -> {
+                RawBatch.Comm c = (RawBatch.Comm) event;
+                machines.comm(c.pid(), c.tid(), c.comm());
+            }
+            case RawBatch.FORK -> {
+                RawBatch.Task t = (RawBatch.Task) event;
+                forks++;
+                machines.fork(t.pid(), t.ppid());
+            }
+            case RawBatch.EXIT -> exits++;
+            default -> throw new IllegalStateException("raw batch entry of kind " + kind);
+        }
+    }
+
+    // ---------------------------------------------------------------- reading in parts
+
+    /**
+     * Reads a flat import's recording in parts at once: this thread reads the first part, a thread
+     * of its own each later part ({@link RecordingPart}); then this thread takes each part in turn
+     * as if it had read it. A part is taken only when the reading before it ended exactly where it
+     * starts, after a FINISHED_ROUND (so it starts at a round boundary, and its rounds are the
+     * rounds of a reading in sequence), while this import still defers (no guest sample came) and
+     * when the part could read everything on its own; else this thread reads the part itself.
+     * The results are those of a reading in sequence, to the counter and the note; without the
+     * hand-offs of the two-thread {@link Pipeline}, whose threads the scheduler tends to put on one
+     * CPU, each thread reads and counts on its own core.
+     */
+    private PerfDataException readInParts(PerfDataReader recording, long[] starts) {
+        int n = starts.length;
+        RecordingPart[] later = new RecordingPart[n];
+        Thread[] threads = new Thread[n];
+        try {
+            for (int k = 0; k < n; k++) {
+                long stop = k + 1 < n ? starts[k + 1] : PerfDataReader.NO_STOP;
+                later[k] = new RecordingPart(recording, starts[k], stop);
+                threads[k] = new Thread(later[k], "hyperprof-perf-part");
+                threads[k].setDaemon(true);
+                threads[k].start();
+            }
+            Inline here = new Inline();
+            recording.stopAt(starts[0]);
+            boolean paused = recording.read(here);
+            int k = 0;
+            // Paused: the reading is exactly at starts[k], where part k starts.
+            while (paused) {
+                RecordingPart part = later[k];
+                awaitPart(threads[k]);
+                if (deferring && part.canBeTaken(recording)) {
+                    part.replay(replay);
+                    recording.absorb(part.reader);
+                    partsTaken++;
+                    if (!part.paused()) {
+                        return null; // it read to the end of the data
+                    }
+                    k++; // it stopped exactly where the next part starts
+                    continue;
+                }
+                partsLeft.add(!deferring ? "a sample of a guest or of the hypervisor came before"
+                        : part.gaveUp() != null ? part.gaveUp() : "its books cannot join the import's");
+                recording.resumeAt(starts[k], deferring && k + 1 < n ? starts[k + 1] : PerfDataReader.NO_STOP);
+                paused = recording.read(here);
+                k++;
+            }
+            return null;
+        } catch (PerfDataException e) {
+            return e;
+        } finally {
+            for (int k = 0; k < n; k++) {
+                if (later[k] != null) {
+                    later[k].cancel();
+                }
+            }
+            for (Thread t : threads) {
+                if (t != null) {
+                    awaitPart(t);
+                }
+            }
+        }
+    }
+
+    /** Takes a part's records: its side-band records at their places, its samples by key. */
+    private final RecordingPart.Replay replay = new RecordingPart.Replay() {
+        @Override
+        public void sideBand(byte kind, Object event) {
+            PerfImport.this.sideBand(kind, event);
+        }
+
+        @Override
+        public void samples(int cpumode, int pid, long ip, long samples, long period) {
+            if (!machines.defer(cpumode, pid, ip, samples, period)) {
+                throw new IllegalStateException("a part handed on a sample of cpumode " + cpumode);
+            }
+            directSamples += samples;
+        }
+
+        @Override
+        public Dso image(String name) {
+            return machines.hostImage(name);
+        }
+
+        @Override
+        public void samplesIn(Dso image, long address, long samples, long period) {
+            machines.deferIn(image, address, samples, period);
+            directSamples += samples;
+        }
+    };
+
+    /** Batches acted on by the thread that reads them. */
+    private final class Inline implements PerfEvents {
+        private RawBatch spare;
+
+        @Override
+        public RawBatch take() {
+            RawBatch b = spare;
+            spare = null;
+            return b;
+        }
+
+        @Override
+        public void handOver(RawBatch batch) {
+            process(batch);
+            batch.clear();
+            spare = batch;
+        }
+
+        @Override
+        public boolean eachRound() {
+            return false;
+        }
+    }
+
+    /** Waits for a part's thread to end (it ends soon once cancelled: at its next batch). */
+    private static void awaitPart(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** How many parts a flat import of a large mapped recording reads at once: one per CPU, up to 8. */
+    private int parts = Math.min(8, Runtime.getRuntime().availableProcessors());
+    /** The smallest data section read in parts: below it, starting threads costs more than it saves. */
+    private long partMinBytes = 4L << 20;
+    /** Parts taken as read by their own threads (tests check that parts were read). */
+    int partsTaken;
+    /** Why each part not taken was left to this thread (for tests). */
+    final List<String> partsLeft = new ArrayList<>();
+
+    /** Reads flat imports in {@code n} parts from data sections of {@code minBytes} on (tests); before {@link #run}. */
+    void readInParts(int n, long minBytes) {
+        this.parts = n;
+        this.partMinBytes = minBytes;
     }
 
     /**

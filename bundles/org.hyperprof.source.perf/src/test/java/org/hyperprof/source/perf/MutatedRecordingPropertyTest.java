@@ -188,6 +188,23 @@ class MutatedRecordingPropertyTest {
         }
     }
 
+    /**
+     * A flat import read in parts reports what the reading in sequence reports, whatever the
+     * mutation did (a part that meets anything it cannot read on its own is read by the import).
+     */
+    @Property(tries = 300)
+    void aFlatImportReadInPartsReportsWhatTheReadingInSequenceReports(@ForAll("mutations") Mutation m)
+            throws Exception {
+        ImportOptions flat = options().withCallchains(false);
+        for (byte[] original : real != null ? List.of(oneEvent, real) : List.of(oneEvent)) {
+            Path f = Files.write(Files.createTempFile(dir, "p", ".data"), m.apply(original));
+            String inSequence = ReadInPartsTest.imported(f, flat, 1, n -> { });
+            for (int parts = 2; parts <= 4; parts++) {
+                assertEquals(inSequence, ReadInPartsTest.imported(f, flat, parts, n -> { }), parts + " parts");
+            }
+        }
+    }
+
     @Property(tries = 600)
     void aMutatedFileYieldsOnlyTypedErrorsAndBalancedBooks(@ForAll("mutations") Mutation m) throws Exception {
         importsCleanly(m.apply(fileForm), false);

@@ -67,6 +67,18 @@ class ReportOnlyImportTest {
     private static void assertSameAsBatchPath(Path data) throws Exception {
         PerfImport.Result direct = importFile(data, false, false, false);
         assertSameImport(importFile(data, false, false, true), direct, false);
+        for (int parts = 2; parts <= 4; parts++) {
+            try (PerfDataReader r = PerfDataReader.open(data)) {
+                int later = r.partStarts(parts).length;
+                assertTrue(later > 0, "the recording has rounds to cut it at");
+                PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withCallchains(false),
+                        false);
+                imp.readInParts(parts, 0);
+                assertSameImport(direct, imp.run(r, null, "perf.data", null, false), false);
+                assertEquals(later, imp.partsTaken, () -> "parts of a recording of host processes taken as read;"
+                        + " left to the import: " + imp.partsLeft);
+            }
+        }
         assertSameImport(importFile(data, true, true, true), importFile(data, true, true, false), true);
         Map<PerfTool.Key, Long> perfFlat = PerfTool.flat(PerfTool.report(data, "--no-children", "--sort", "dso,sym",
                 "-n", "-g", "none"));
