@@ -11,23 +11,25 @@ import org.hyperprof.source.perf.SymbolResolvers;
 
 /**
  * Times {@code perf report} and Hyperprof's import side by side on the same recording
- * ({@link BigRecording}) and prints, for each, the best and the median wall time of its runs, the
- * samples per second and the ratio to perf report (best against best, median against median), for
- * the flat profile ({@code perf report --stdio --no-children --sort dso,sym -g none}) and for the
- * call graph (the same without {@code -g none}: perf's default callchain graph).
+ * ({@link BigRecording}) and prints, for each, the best, median and mean wall time of its runs, the
+ * samples per second (throughput: samples over the mean time) and the ratio to perf report (mean
+ * against mean, which is the ratio of throughputs; then best against best and median against
+ * median), for the flat profile ({@code perf report --stdio --no-children --sort dso,sym -g none})
+ * and for the call graph (the same without {@code -g none}: perf's default callchain graph).
  *
  * <p>Hyperprof runs warm (symbol tables kept, as in a shell that imports again) and cold (tables
  * loaded again for every import, like for like with a perf report run). Every variant is run
  * before any is timed, so the JIT has compiled the symbol loaders too.
  *
- * <p>Run: {@code java -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
- * org.hyperprof.benchmarks.PerfReportComparison [perf.data]}
+ * <p>Run: {@code java -Xms1g -Xmx1g -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
+ * org.hyperprof.benchmarks.PerfReportComparison [perf.data]} (the heap of the JMH benchmark's forks;
+ * with the default heap, sized from the machine's memory, collections land in the timed imports).
  */
 public final class PerfReportComparison {
 
     static final int PERF_RUNS = 5;
     static final int IMPORT_RUNS = 21;
-    static final int WARM_UP_ROUNDS = 12;
+    static final int WARM_UP_ROUNDS = 30;
 
     private PerfReportComparison() {
     }
@@ -55,24 +57,26 @@ public final class PerfReportComparison {
             coldGraph.run();
         }
 
-        System.out.printf(Locale.ROOT, "%-44s %8s %8s %14s %14s%n", "", "best s", "median s", "samples/s",
-                "vs perf");
+        System.out.printf(Locale.ROOT, "%-44s %7s %8s %7s %12s  %s%n", "", "best s", "median s", "mean s",
+                "samples/s", "vs perf: mean (best, median)");
         line("perf report --no-children --sort dso,sym -g none", perfFlat, samples, perfFlat);
         line("hyperprof flat (symbol tables kept)", times(warmFlat), samples, perfFlat);
         line("hyperprof flat (symbol tables loaded again)", times(coldFlat), samples, perfFlat);
         line("perf report --no-children --sort dso,sym", perfGraph, samples, perfGraph);
         line("hyperprof call graph (symbol tables kept)", times(warmGraph), samples, perfGraph);
         line("hyperprof call graph (tables loaded again)", times(coldGraph), samples, perfGraph);
-        System.out.println("(vs perf: best against best / median against median; samples/s from the median)");
+        System.out.println("(vs perf: mean against mean, the ratio of throughputs; best against best, median"
+                + " against median)");
     }
 
-    /** {@code [best, median]} seconds. */
+    /** {@code [best, median, mean]} seconds. */
     private static void line(String what, double[] seconds, long samples, double[] perf) {
-        System.out.printf(Locale.ROOT, "%-44s %8.3f %8.3f %14.0f %6.1fx /%5.1fx%n", what, seconds[0], seconds[1],
-                samples / seconds[1], perf[0] / seconds[0], perf[1] / seconds[1]);
+        System.out.printf(Locale.ROOT, "%-44s %7.3f %8.3f %7.3f %12.0f  %5.1fx (%4.1fx, %4.1fx)%n", what, seconds[0],
+                seconds[1], seconds[2], samples / seconds[2], perf[2] / seconds[2], perf[0] / seconds[0],
+                perf[1] / seconds[1]);
     }
 
-    /** Best and median wall time of perf report with its output thrown away. */
+    /** Best, median and mean wall time of perf report with its output thrown away. */
     private static double[] perf(Path file, String... args) throws Exception {
         double[] t = new double[PERF_RUNS];
         for (int i = 0; i < PERF_RUNS; i++) {
@@ -86,7 +90,7 @@ public final class PerfReportComparison {
             }
             t[i] = (System.nanoTime() - t0) / 1e9;
         }
-        return bestAndMedian(t);
+        return summary(t);
     }
 
     interface Run {
@@ -100,12 +104,12 @@ public final class PerfReportComparison {
             run.run();
             t[i] = (System.nanoTime() - t0) / 1e9;
         }
-        return bestAndMedian(t);
+        return summary(t);
     }
 
-    private static double[] bestAndMedian(double[] t) {
+    private static double[] summary(double[] t) {
         double[] sorted = t.clone();
         java.util.Arrays.sort(sorted);
-        return new double[] {sorted[0], sorted[sorted.length / 2]};
+        return new double[] {sorted[0], sorted[sorted.length / 2], java.util.Arrays.stream(t).average().orElse(0)};
     }
 }
