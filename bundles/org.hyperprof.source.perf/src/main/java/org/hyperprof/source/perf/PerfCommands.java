@@ -30,10 +30,13 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * The Gogo commands of the perf sample source, in scope {@code hp}:
  * <ul>
  * <li>{@code hp:import <file> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]... [--top N]
- * [--callgraph] [--no-callchains]}: reads a perf.data recording (file or pipe form), feeds its
- * samples to every bound consumer as one session (so {@code hp:report} and {@code hp:export} work
- * on it) and prints the flat profile as {@code perf report --no-children --sort dso,sym -n}
- * prints it, with {@code --callgraph} also the children view and the stacks of the top rows;</li>
+ * [--callgraph] [--no-callchains] [--report-only]}: reads a perf.data recording (file or pipe
+ * form), feeds its samples to every bound consumer as one session (so {@code hp:report} and
+ * {@code hp:export} work on it) and prints the flat profile as
+ * {@code perf report --no-children --sort dso,sym -n} prints it, with {@code --callgraph} also the
+ * children view and the stacks of the top rows; with {@code --report-only} it prints the same
+ * report without a session (no consumer is fed), the way the benchmark imports: a flat report
+ * then reads no callchain and a large recording is read in parts at once;</li>
  * <li>{@code hp:record [--seconds N] [--frequency F] [--callgraph] [--top N] [-- <command...>]}:
  * runs {@code perf record -e cpu-clock -o -} on the command (or system-wide for N seconds) and
  * reads its output as it is written, so consumers get the samples while it runs; prints progress,
@@ -112,13 +115,13 @@ public final class PerfCommands {
     // ---------------------------------------------------------------- hp:import
 
     static final String IMPORT_USAGE = "hp:import <perf.data> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]..."
-            + " [--top N] [--callgraph] [--no-callchains]";
+            + " [--top N] [--callgraph] [--no-callchains] [--report-only]";
 
     /** Gogo calls {@code import} (a Java keyword) through this name. */
     @Descriptor("import a perf.data recording (perf record, perf kvm record; file or pipe form) as a session"
             + " and print perf report's flat profile")
     public void _import(@Descriptor("<perf.data> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]... [--top N]"
-            + " [--callgraph] [--no-callchains]") String... args) {
+            + " [--callgraph] [--no-callchains] [--report-only]") String... args) {
         PrintStream o = out.get();
         try {
             Options opt = Options.parse(args, false);
@@ -129,8 +132,11 @@ public final class PerfCommands {
             try (PerfDataReader reader = PerfDataReader.open(file)) {
                 o.println("Importing " + file + " ...");
                 long t0 = System.nanoTime();
-                PerfImport.Result r = new PerfImport(resolvers, options(opt), opt.callgraph).run(reader, publisher,
-                        "perf.data", null, false);
+                // Report only: no session, and callchains only for the call graph.
+                ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
+                        : options(opt);
+                PerfImport.Result r = new PerfImport(resolvers, io, opt.callgraph).run(reader,
+                        opt.reportOnly ? null : publisher, "perf.data", null, false);
                 print(o, r, opt, System.nanoTime() - t0);
             }
         } catch (Usage e) {
@@ -359,7 +365,9 @@ public final class PerfCommands {
                 r.counters().getOrDefault("images", 0L), r.counters().getOrDefault("symbols", 0L),
                 r.report().stackNodes());
         SessionSummary s = r.summary();
-        if (s != null) {
+        if (opt.reportOnly) {
+            o.println("Report only: no session was published, no consumer was fed");
+        } else if (s != null) {
             o.println("Session " + r.sessionId() + " fed " + s.consumers().size() + " consumer(s)"
                     + (s.consumers().isEmpty() ? "" : "; hp:report --session " + r.sessionId() + " prints it again"));
         } else {
@@ -390,6 +398,7 @@ public final class PerfCommands {
         int top = 30;
         boolean callgraph;
         boolean noCallchains;
+        boolean reportOnly;
         long seconds;
         long frequency;
         final List<String> command = new ArrayList<>();
@@ -417,6 +426,13 @@ public final class PerfCommands {
                     case "--top" -> o.top = (int) Math.min(number(value(a, ++i, s), s), Integer.MAX_VALUE);
                     case "--callgraph" -> o.callgraph = true;
                     case "--no-callchains" -> o.noCallchains = true;
+                    case "--report-only" -> {
+                        if (record) {
+                            throw new Usage("--report-only is for hp:import; hp:record is there to feed the consumers"
+                                    + " as the recording goes");
+                        }
+                        o.reportOnly = true;
+                    }
                     case "--seconds" -> {
                         requireRecord(record, s);
                         o.seconds = number(value(a, ++i, s), s);

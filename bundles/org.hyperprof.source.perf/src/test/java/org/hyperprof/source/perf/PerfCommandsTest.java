@@ -154,6 +154,34 @@ class PerfCommandsTest {
     }
 
     @Test
+    void importReportOnlyPrintsTheSameProfileAndFeedsNoConsumer() throws Exception {
+        Path data = recording();
+        commands._import(data.toString(), "--report-only");
+        String reportOnly = out();
+        assertTrue(reportOnly.contains("Report only: no session was published, no consumer was fed"), reportOnly);
+        assertEquals(0, consumer.samples());
+        assertEquals(null, consumer.info);
+        out.reset();
+        commands._import(data.toString());
+        assertTrue(consumer.ended.await(10, TimeUnit.SECONDS), out() + err());
+        assertEquals(rows(out()), rows(reportOnly));
+        assertTrue(rows(reportOnly).contains("[k] do_syscall_64"), reportOnly);
+        assertEquals("", err());
+    }
+
+    @Test
+    void reportOnlyIsForImportNotForRecord() {
+        commands.record("--report-only", "--", "/bin/true");
+        assertTrue(err().contains("--report-only is for hp:import"), err());
+    }
+
+    /** The profile's lines (header, rows and books), without the lines about timing and sessions. */
+    private static String rows(String printed) {
+        return printed.lines().filter(l -> l.startsWith("#") || l.contains("%") || l.startsWith("samples taken"))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    @Test
     void importWithCallgraphPrintsTheChildrenView() throws Exception {
         commands._import(recording().toString(), "--callgraph", "--top", "3");
         assertTrue(out().contains("# Children      Self"), out());
