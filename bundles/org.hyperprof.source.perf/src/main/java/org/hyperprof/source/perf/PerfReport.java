@@ -65,7 +65,6 @@ public final class PerfReport implements BatchBuilder.Sink {
     private int nodeCount = 1;
     private int[] nodeParent = new int[4096];
     private int[] nodeFrame = new int[4096];
-    private long[] nodeSamples = new long[4096];
     private long[] nodePeriod = new long[4096];
     /**
      * By node, the child last looked up below it: below the first level most nodes have one
@@ -235,7 +234,6 @@ public final class PerfReport implements BatchBuilder.Sink {
         if (pathLength[slot] == n && Arrays.equals(frames, 0, n, st, 0, n)) {
             for (int k = 0; k < n; k++) {
                 int node = nodes[k];
-                nodeSamples[node]++;
                 nodePeriod[node] += p;
             }
             return;
@@ -249,7 +247,6 @@ public final class PerfReport implements BatchBuilder.Sink {
         int node = ROOT;
         for (int k = 0; k < n; k++) {
             node = node(node, st[k]);
-            nodeSamples[node]++;
             nodePeriod[node] += p;
             frames[k] = st[k];
             nodes[k] = node;
@@ -331,7 +328,6 @@ public final class PerfReport implements BatchBuilder.Sink {
             int cap = n * 2;
             nodeParent = Arrays.copyOf(nodeParent, cap);
             nodeFrame = Arrays.copyOf(nodeFrame, cap);
-            nodeSamples = Arrays.copyOf(nodeSamples, cap);
             nodePeriod = Arrays.copyOf(nodePeriod, cap);
             nodeHint = Arrays.copyOf(nodeHint, cap);
         }
