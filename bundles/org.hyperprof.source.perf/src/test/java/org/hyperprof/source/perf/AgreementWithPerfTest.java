@@ -207,6 +207,35 @@ class AgreementWithPerfTest {
         }
     }
 
+    /**
+     * The first place perf looks for the file a debuglink names is the name itself, from the
+     * working directory: run from the directory that holds it, perf report and the import (in a
+     * JVM of its own, started there) name the program's functions; run from elsewhere, neither does.
+     */
+    @Test
+    void aDebugFileInTheWorkingDirectoryIsFoundThereByPerfAndByTheImport() throws Exception {
+        assumeTrue(PerfTool.objcopyAvailable(), "objcopy (binutils) is not installed");
+        Path d = java.nio.file.Files.createDirectories(dir.resolve("debuglink-cwd"));
+        Path work = java.nio.file.Files.createDirectories(dir.resolve("debuglink-cwd-work"));
+        Path exe = PerfTool.compile(d, "busy.c", "busy-cwd", "-g");
+        PerfTool.splitDebug(exe, d.resolve("busy-cwd.debug"));
+        java.nio.file.Files.move(d.resolve("busy-cwd.debug"), work.resolve("busy-cwd.debug"));
+        Path data = PerfTool.record(d.resolve("cwd.data"), List.of("-e", "cpu-clock", "-c", "100000"),
+                List.of(exe.toString(), "1500"));
+        PerfTool.Key squares = new PerfTool.Key("busy-cwd", '.', "squares");
+        Map<PerfTool.Key, Long> perfThere = sorted(PerfTool.flat(PerfTool.reportIn(work, data, "--no-children",
+                "--sort", "dso,sym", "-n", "-g", "none")));
+        Map<PerfTool.Key, Long> oursThere = sorted(PerfTool.flat(PerfTool.javaIn(work, ImportInWorkingDirectory.class,
+                data.toString())));
+        assertTrue(perfThere.getOrDefault(squares, 0L) > 0, "perf names squares() from the working directory");
+        assertSameRows("flat rows with the debug file in the working directory", perfThere, oursThere);
+        Map<PerfTool.Key, Long> oursElsewhere = sorted(PerfTool.flat(PerfTool.javaIn(d,
+                ImportInWorkingDirectory.class, data.toString())));
+        assertEquals(0L, (long) oursElsewhere.getOrDefault(squares, 0L), "not found from another directory");
+        assertSameRows("flat rows with the debug file elsewhere", sorted(PerfTool.flat(PerfTool.reportIn(d, data,
+                "--no-children", "--sort", "dso,sym", "-n", "-g", "none"))), oursElsewhere);
+    }
+
     /** A file of the debuglink's name from another build (another build-id) is not used, by perf or by us. */
     @Test
     void aDebugFileFromAnotherBuildIsNotUsed() throws Exception {

@@ -71,7 +71,15 @@ final class PerfTool {
 
     /** Runs a command to its end and returns its standard output; fails the test on a non-zero exit. */
     static String run(List<String> command, Path stdout) throws IOException, InterruptedException {
+        return run(command, stdout, null);
+    }
+
+    /** {@link #run(List, Path)} in working directory {@code dir} (null: this one). */
+    static String run(List<String> command, Path stdout, Path dir) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command);
+        if (dir != null) {
+            pb.directory(dir.toFile());
+        }
         Path err = Files.createTempFile("perf-err", ".txt");
         pb.redirectError(err.toFile());
         if (stdout != null) {
@@ -145,9 +153,26 @@ final class PerfTool {
 
     /** {@code perf report -i <file> --stdio <args>}. */
     static String report(Path file, String... args) throws IOException, InterruptedException {
+        return reportIn(null, file, args);
+    }
+
+    /** {@link #report} run in working directory {@code dir}. */
+    static String reportIn(Path dir, Path file, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("perf", "report", "-i", file.toString(), "--stdio"));
         cmd.addAll(List.of(args));
-        return run(cmd, null);
+        return run(cmd, null, dir);
+    }
+
+    /**
+     * Runs {@code main} of a test class in a JVM of its own (this JVM's java and class path) in
+     * working directory {@code dir}: what depends on the working directory cannot be changed in
+     * this one.
+     */
+    static String javaIn(Path dir, Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(List.of(args));
+        return run(cmd, null, dir);
     }
 
     /** One row of perf report: shared object (short name), level letter, symbol. */
