@@ -3,6 +3,8 @@ package org.hyperprof.source.perf;
 import static org.hyperprof.source.perf.PerfDataWriter.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
@@ -100,6 +102,18 @@ class PerfNamingTest {
         assertEquals("strcmp@plt", plt.name(plt.lookup(TinyElf.PLT_ADDR + 16)), "after the 16-byte PLT header");
         assertEquals("memset@plt", plt.name(plt.lookup(TinyElf.PLT_ADDR + 32 + 15)));
         assertEquals(-1, plt.lookup(TinyElf.PLT_ADDR + 8), "the header itself names nothing");
+    }
+
+    /** perf names an image's PLT stubs only when it gave perf a symbol; a label in code is one. */
+    @Test
+    void aLabelInCodeCountsAsASymbolForNamingPltStubsAndAnImageWithNoSymbolHasNone() throws Exception {
+        Path labelOnly = new TinyElf().label("_dl_start_user", 0x401020).plt("strcmp").write(dir.resolve("labels"));
+        Path bare = new TinyElf().plt("strcmp").write(dir.resolve("bare"));
+        Path withFunction = new TinyElf().function("main", 0x401000, 0x40, TinyElf.GLOBAL).plt("strcmp")
+                .write(dir.resolve("with-function"));
+        assertTrue(PerfNaming.loadsAnySymbol(labelOnly), "a label in .text");
+        assertFalse(PerfNaming.loadsAnySymbol(bare), "no symbol at all");
+        assertTrue(PerfNaming.loadsAnySymbol(withFunction), "a function");
     }
 
     @Test
