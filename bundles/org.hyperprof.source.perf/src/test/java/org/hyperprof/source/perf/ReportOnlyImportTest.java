@@ -96,8 +96,9 @@ class ReportOnlyImportTest {
 
     @Test
     void fileRecordingReportOnlyEqualsTheBatchPath() throws Exception {
-        Path data = PerfTool.record(dir.resolve("direct.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
-                List.of("/bin/sh", "-c", busy + " 1500 /bin/sh; ls -lR /usr/lib > /dev/null"));
+        // Small ring buffers (-m 8 pages): perf drains them often, so the file has many rounds to cut it at.
+        Path data = PerfTool.record(dir.resolve("direct.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g",
+                "-m", "8"), List.of("/bin/sh", "-c", busy + " 1500 /bin/sh; ls -lR /usr/lib > /dev/null"));
         assertSameAsBatchPath(data);
     }
 
