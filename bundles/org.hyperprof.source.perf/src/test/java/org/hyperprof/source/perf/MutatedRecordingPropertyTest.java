@@ -15,6 +15,7 @@ import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -77,7 +78,10 @@ class MutatedRecordingPropertyTest {
         }
         oneEvent = one.file();
         if (PerfTool.available()) {
-            Path r = PerfTool.record(dir.resolve("real.data"), List.of("-e", "cpu-clock", "-c", "200000", "-g"),
+            // The smallest ring buffers: perf ends a round every few dozen samples, so that the import
+            // in parts can cut the real recording too.
+            Path r = PerfTool.record(dir.resolve("real.data"), List.of("-e", "cpu-clock", "-c", "200000", "-g", "-m",
+                    "1"),
                     List.of("/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"));
             real = Files.readAllBytes(r);
         }
@@ -201,6 +205,29 @@ class MutatedRecordingPropertyTest {
             String inSequence = ReadInPartsTest.imported(f, flat, 1, n -> { });
             for (int parts = 2; parts <= 4; parts++) {
                 assertEquals(inSequence, ReadInPartsTest.imported(f, flat, parts, n -> { }), parts + " parts");
+            }
+        }
+    }
+
+    /**
+     * The recordings the property above mutates are themselves read in parts, so that it tests
+     * parts at all: the hand-written one always (a round ends in its later share), the real one
+     * where perf ended a round there.
+     */
+    @Example
+    void theRecordingsMutatedAreReadInPartsWhenWhole() throws Exception {
+        ImportOptions flat = options().withCallchains(false);
+        for (byte[] original : real != null ? List.of(oneEvent, real) : List.of(oneEvent)) {
+            Path f = Files.write(Files.createTempFile(dir, "w", ".data"), original);
+            try (PerfDataReader reader = PerfDataReader.open(f)) {
+                int later = reader.partStarts(2).length;
+                if (original == oneEvent) {
+                    assertEquals(1, later, "a round ends in the later share of the hand-written recording");
+                }
+                PerfImport imp = new PerfImport(Wiring.resolvers(), flat, false);
+                imp.readInParts(2, 0);
+                imp.run(reader, null, "perf.data", null, false);
+                assertEquals(later, imp.partsTaken, () -> "the later part taken as read; left: " + imp.partsLeft);
             }
         }
     }
