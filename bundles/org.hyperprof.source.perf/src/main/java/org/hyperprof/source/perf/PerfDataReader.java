@@ -52,6 +52,8 @@ public final class PerfDataReader implements Closeable {
      * buffers every pass, and real rounds hold thousands of records).
      */
     static final int ROUND_LIMIT_RECORDS = 1 << 18;
+    /** How far {@link #partStarts} looks for a round's end from where a share starts. */
+    static final int MAX_ROUND_SCAN = 4 << 20;
     /** A batch is handed on at the first round's end after it holds this many records. */
     static final int BATCH_RECORDS = 4096;
 
@@ -551,7 +553,7 @@ public final class PerfDataReader implements Closeable {
      * of the data on. Found by its bytes (type 68, misc 0, size 8, at an 8-byte step), so only a
      * guess: such bytes may lie inside a record. A reader that reaches the offset exactly after a
      * FINISHED_ROUND confirms it ({@link #read} pauses there); none for a stream, and fewer parts
-     * when a share holds no round end.
+     * when no round ends in a share's first {@link #MAX_ROUND_SCAN} bytes.
      */
     long[] partStarts(int parts) {
         if (!input.stable() || parts < 2) {
@@ -568,7 +570,9 @@ public final class PerfDataReader implements Closeable {
         for (int k = 1; k < parts; k++) {
             int share = (int) (size * (first + each * (k - 1))) & ~7;
             int p = Math.max(from, share);
-            int shareEnd = (int) Math.min(size - RECORD_HEADER_SIZE, size * (first + each * k));
+            // perf ends a round at every pass over its buffers: far apart only in a file with none to find.
+            int shareEnd = (int) Math.min(Math.min(size - RECORD_HEADER_SIZE, size * (first + each * k)),
+                    (long) p + MAX_ROUND_SCAN);
             int found = -1;
             for (; p <= shareEnd; p += 8) {
                 if (v.getInt(p) == FINISHED_ROUND && v.getShort(p + 4) == 0 && v.getShort(p + 6) == 8) {
