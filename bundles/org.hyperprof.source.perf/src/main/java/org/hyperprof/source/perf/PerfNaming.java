@@ -286,10 +286,10 @@ final class PerfNaming {
      */
     static String[] elfNames(Path file, SymbolTable table) {
         Symtab s = Symtab.read(file);
-        return s == null ? null : elfNames(s, table);
+        return s == null ? null : elfNames(s, table, new Starts(table));
     }
 
-    private static String[] elfNames(Symtab s, SymbolTable table) {
+    private static String[] elfNames(Symtab s, SymbolTable table, Starts starts) {
         try {
             Elf e = s.elf;
             byte[] syms = s.syms;
@@ -321,7 +321,7 @@ final class PerfNaming {
                     continue;
                 }
                 long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
-                int idx = exact(table, value);
+                int idx = starts.of(value);
                 if (idx < 0) {
                     continue;
                 }
@@ -393,10 +393,10 @@ final class PerfNaming {
      */
     static boolean[] zeroSized(Path file, SymbolTable table) {
         Symtab s = Symtab.read(file);
-        return s == null ? null : zeroSized(s, table);
+        return s == null ? null : zeroSized(s, table, new Starts(table));
     }
 
-    private static boolean[] zeroSized(Symtab s, SymbolTable table) {
+    private static boolean[] zeroSized(Symtab s, SymbolTable table, Starts starts) {
         try {
             Elf e = s.elf;
             byte[] syms = s.syms;
@@ -415,7 +415,7 @@ final class PerfNaming {
                     continue;
                 }
                 long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
-                int idx = exact(table, value);
+                int idx = starts.of(value);
                 if (idx < 0) {
                     continue;
                 }
@@ -443,10 +443,10 @@ final class PerfNaming {
     /** The labels of an ELF file's symbol table as a table, or null when it has none. */
     static SymbolTable labels(Path file, SymbolTable functions, String imageName) {
         Symtab s = Symtab.read(file);
-        return s == null ? null : labels(s, functions, imageName);
+        return s == null ? null : labels(s, functions, imageName, new Starts(functions));
     }
 
-    private static SymbolTable labels(Symtab s, SymbolTable functions, String imageName) {
+    private static SymbolTable labels(Symtab s, SymbolTable functions, String imageName, Starts functionStarts) {
         try {
             Elf e = s.elf;
             byte[] syms = s.syms;
@@ -475,7 +475,7 @@ final class PerfNaming {
                     continue;
                 }
                 long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
-                if (exact(functions, value) >= 0) {
+                if (functionStarts.of(value) >= 0) {
                     continue;
                 }
                 if (n == addr.length) {
@@ -694,7 +694,9 @@ final class PerfNaming {
         if (s == null) {
             return ElfExtras.NONE;
         }
-        return new ElfExtras(elfNames(s, functions), zeroSized(s, functions), labels(s, functions, imageName));
+        Starts starts = new Starts(functions);
+        return new ElfExtras(elfNames(s, functions, starts), zeroSized(s, functions, starts),
+                labels(s, functions, imageName, starts));
     }
 
     private static final long SHF_ALLOC = 2;
@@ -734,6 +736,32 @@ final class PerfNaming {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * The table's symbols by start address, for the passes over a symbol table that look each of
+     * its thousands of symbols up (a hash lookup, not a binary search through the table each).
+     * An address several symbols start at gives the first of them.
+     */
+    static final class Starts {
+        private final LongIntMap index;
+
+        Starts(SymbolTable table) {
+            int n = table.size();
+            index = new LongIntMap(n);
+            for (int i = 0; i < n; i++) {
+                long a = table.start(i);
+                if (index.get(a) == LongIntMap.ABSENT) {
+                    index.put(a, i);
+                }
+            }
+        }
+
+        /** The index of the symbol starting exactly at {@code address}, or -1. */
+        int of(long address) {
+            int i = index.get(address);
+            return i == LongIntMap.ABSENT ? -1 : i;
+        }
+    }
 
     /** The index of the table's symbol starting exactly at {@code address}, or -1. */
     private static int exact(SymbolTable table, long address) {
