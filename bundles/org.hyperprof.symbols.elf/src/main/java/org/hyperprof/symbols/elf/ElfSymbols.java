@@ -399,33 +399,38 @@ final class ElfSymbols {
     static int[] sortedByAddress(long[] addr, int n) {
         int[] from = new int[n];
         boolean sorted = true;
+        long differing = 0;
         for (int i = 0; i < n; i++) {
             from[i] = i;
-            if (i > 0 && Long.compareUnsigned(addr[i - 1], addr[i]) > 0) {
-                sorted = false;
+            if (i > 0) {
+                differing |= addr[i] ^ addr[0];
+                if (Long.compareUnsigned(addr[i - 1], addr[i]) > 0) {
+                    sorted = false;
+                }
             }
         }
         if (sorted) {
             return from;
         }
-        // Bottom-up merge sort of indices: stable, primitive, n log n.
+        // A stable radix sort of the positions, one byte of the address a pass, least significant
+        // first, skipping the bytes every address shares (most of them in one image): n per pass,
+        // where a comparison sort of a libc's 10,000 symbols took a third of its table's loading.
         int[] to = new int[n];
-        for (int width = 1; width < n; width <<= 1) {
-            for (int lo = 0; lo < n; lo += width << 1) {
-                int mid = Math.min(lo + width, n);
-                int hi = Math.min(lo + (width << 1), n);
-                int a = lo;
-                int b = mid;
-                int k = lo;
-                while (a < mid && b < hi) {
-                    to[k++] = Long.compareUnsigned(addr[from[b]], addr[from[a]]) < 0 ? from[b++] : from[a++];
-                }
-                while (a < mid) {
-                    to[k++] = from[a++];
-                }
-                while (b < hi) {
-                    to[k++] = from[b++];
-                }
+        int[] counts = new int[257];
+        for (int shift = 0; shift < 64; shift += 8) {
+            if (((differing >>> shift) & 0xFF) == 0) {
+                continue;
+            }
+            java.util.Arrays.fill(counts, 0);
+            for (int i = 0; i < n; i++) {
+                counts[((int) (addr[i] >>> shift) & 0xFF) + 1]++;
+            }
+            for (int d = 0; d < 256; d++) {
+                counts[d + 1] += counts[d];
+            }
+            for (int i = 0; i < n; i++) {
+                int p = from[i];
+                to[counts[(int) (addr[p] >>> shift) & 0xFF]++] = p;
             }
             int[] swap = from;
             from = to;
