@@ -33,8 +33,6 @@ final class RecordingPart implements PerfEvents, Runnable {
     /** The most side-band records a part keeps; past it, it gives up (memory stays bounded). */
     static final int MAX_SIDE_BAND = 1 << 18;
 
-    /** Where the part starts. */
-    final long start;
     final PerfDataReader reader;
     /**
      * Keyed by (image << 32, file-relative address) for user samples in a mapping made in the
@@ -79,8 +77,8 @@ final class RecordingPart implements PerfEvents, Runnable {
         }
     }
 
+    /** The part of {@code recording} from {@code start} to {@code stop} ({@link PerfDataReader#part}). */
     RecordingPart(PerfDataReader recording, long start, long stop) {
-        this.start = start;
         this.reader = recording.part(start, stop);
     }
 
