@@ -44,11 +44,11 @@ import org.hyperprof.api.sample.SessionSummary;
  * and resolver, so memory stays bounded by the distinct frames and stacks and by the largest round
  * ({@link PerfDataReader#ROUND_LIMIT_RECORDS}). All of them end before {@link #run} returns.
  *
- * <p>A flat import of a large mapped recording with nothing but the report to feed (the benchmark's
- * case, and {@code perf report}'s) is read in parts instead, one per CPU: the calling thread reads
- * and counts the first, a {@code hyperprof-perf-part} thread each later one, and the calling thread
- * then takes each part as if it had read it ({@link RecordingPart}, {@link #readInParts}). No batch
- * passes between threads while they read.
+ * <p>A flat import of a large mapped recording with nothing but the report to feed
+ * ({@code hp:import --report-only}, the benchmark) is read in parts instead, one per CPU: the
+ * calling thread reads and counts the first, a {@code hyperprof-perf-part} thread each later one,
+ * and the calling thread then takes each part as if it had read it ({@link RecordingPart},
+ * {@link #readInParts}). No batch passes between threads while they read.
  *
  * <p>One import per instance.
  */
