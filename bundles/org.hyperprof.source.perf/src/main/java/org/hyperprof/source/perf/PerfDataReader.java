@@ -542,11 +542,6 @@ public final class PerfDataReader implements Closeable {
         this.stopAt = stop;
     }
 
-    /** Where the data starts (the offset of its first record). */
-    long dataStart() {
-        return input.offset(0);
-    }
-
     /**
      * Where a mapped recording may be cut into {@code parts} parts read at once: for each part
      * after the first, the offset just after the first FINISHED_ROUND record found from its share

@@ -258,7 +258,12 @@ public final class PerfImport {
                 threads[k].setDaemon(true);
                 threads[k].start();
             }
-            Inline here = new Inline();
+            ReadHere here = new ReadHere() {
+                @Override
+                void act(RawBatch batch) {
+                    process(batch);
+                }
+            };
             recording.stopAt(starts[0]);
             boolean paused = recording.read(here);
             int k = 0;
@@ -326,29 +331,6 @@ public final class PerfImport {
         }
     };
 
-    /** Batches acted on by the thread that reads them. */
-    private final class Inline implements PerfEvents {
-        private RawBatch spare;
-
-        @Override
-        public RawBatch take() {
-            RawBatch b = spare;
-            spare = null;
-            return b;
-        }
-
-        @Override
-        public void handOver(RawBatch batch) {
-            process(batch);
-            batch.clear();
-            spare = batch;
-        }
-
-        @Override
-        public boolean eachRound() {
-            return false;
-        }
-    }
 
     /** Waits for a part's thread to end (it ends soon once cancelled: at its next batch). */
     private static void awaitPart(Thread t) {

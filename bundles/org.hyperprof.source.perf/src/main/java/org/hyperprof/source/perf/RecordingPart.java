@@ -28,7 +28,7 @@ import static org.hyperprof.source.perf.PerfFormat.*;
  * kernel's map (deferred keys resolve against the kernel map of their time), a record perf writes
  * for itself, a problem worth a note, or more side-band records than it keeps.
  */
-final class RecordingPart implements PerfEvents, Runnable {
+final class RecordingPart extends ReadHere implements Runnable {
 
     /** The most side-band records a part keeps; past it, it gives up (memory stays bounded). */
     static final int MAX_SIDE_BAND = 1 << 18;
@@ -57,7 +57,6 @@ final class RecordingPart implements PerfEvents, Runnable {
     private int[] sideAfterKeys = new int[64];
     private int sides;
 
-    private RawBatch spare;
     private volatile boolean cancelled;
 
     // The outcome, read after the thread ended.
@@ -126,22 +125,10 @@ final class RecordingPart implements PerfEvents, Runnable {
         return paused;
     }
 
-    // ---------------------------------------------------------------- PerfEvents
+    // ---------------------------------------------------------------- the records
 
     @Override
-    public RawBatch take() {
-        RawBatch b = spare;
-        spare = null;
-        return b;
-    }
-
-    @Override
-    public boolean eachRound() {
-        return false;
-    }
-
-    @Override
-    public void handOver(RawBatch raw) {
+    void act(RawBatch raw) {
         if (cancelled) {
             throw new GiveUp("cancelled");
         }
@@ -190,8 +177,6 @@ final class RecordingPart implements PerfEvents, Runnable {
                 default -> throw new GiveUp("a record of kind " + raw.kind[i]);
             }
         }
-        raw.clear();
-        spare = raw;
     }
 
     private void userSample(int pid, long ip, long period) {
