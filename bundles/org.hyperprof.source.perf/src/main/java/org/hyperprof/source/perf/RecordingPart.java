@@ -47,9 +47,15 @@ final class RecordingPart extends ReadHere implements Runnable {
     /** The part's images by name; an image's number (from 1) is in its {@link Dso#serial}. */
     private final java.util.Map<String, Dso> images = new java.util.HashMap<>();
     private final java.util.List<String> imageNames = new java.util.ArrayList<>(java.util.List.of(""));
-    private int recentPid = Integer.MIN_VALUE;
-    private long recentKey;
-    private ProcessMaps recentMaps;
+    /**
+     * The last processes met, by pid modulo {@link #RECENT}: the samples of the CPUs interleave in
+     * time order, so the pid changes at almost every sample, and two hash lookups per sample cost
+     * more than the rest of its counting.
+     */
+    private static final int RECENT = 16;
+    private final int[] recentPid = new int[RECENT];
+    private final long[] recentKey = new long[RECENT];
+    private final ProcessMaps[] recentMaps = new ProcessMaps[RECENT];
 
     private byte[] sideKind = new byte[64];
     private Object[] sideEvent = new Object[64];
@@ -79,6 +85,7 @@ final class RecordingPart extends ReadHere implements Runnable {
     /** The part of {@code recording} from {@code start} to {@code stop} ({@link PerfDataReader#part}). */
     RecordingPart(PerfDataReader recording, long start, long stop) {
         this.reader = recording.part(start, stop);
+        java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
     }
 
     @Override
@@ -180,16 +187,17 @@ final class RecordingPart extends ReadHere implements Runnable {
     }
 
     private void userSample(int pid, long ip, long period) {
-        if (pid != recentPid) {
+        int slot = pid & (RECENT - 1);
+        if (recentPid[slot] != pid) {
             int g = generations.get(pid);
-            recentKey = ((long) pid << 32) | (g == LongIntMap.ABSENT ? 1 : g);
-            recentMaps = mapsMade.get(pid);
-            recentPid = pid;
+            recentKey[slot] = ((long) pid << 32) | (g == LongIntMap.ABSENT ? 1 : g);
+            recentMaps[slot] = mapsMade.get(pid);
+            recentPid[slot] = pid;
         }
-        ProcessMaps maps = recentMaps;
+        ProcessMaps maps = recentMaps[slot];
         Dso image = maps == null ? null : maps.find(ip);
         if (image == null) {
-            keys.add(recentKey, ip, period);
+            keys.add(recentKey[slot], ip, period);
         } else {
             long address = image.identity() ? ip : ip - maps.foundStart + maps.foundPgoff;
             keys.add((long) image.serial << 32, address, period);
@@ -218,7 +226,7 @@ final class RecordingPart extends ReadHere implements Runnable {
     /** The maps of process {@code pid} change: its later samples are keys of their own. */
     private void newMaps(int pid) {
         generations.put(pid, ++lastGeneration);
-        recentPid = Integer.MIN_VALUE;
+        recentPid[pid & (RECENT - 1)] = Integer.MIN_VALUE;
     }
 
     private void side(byte kind, Object event) {
