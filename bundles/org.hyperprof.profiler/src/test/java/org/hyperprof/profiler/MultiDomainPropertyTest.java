@@ -41,7 +41,12 @@ import net.jqwik.api.statistics.Statistics;
  * default and multi-domain scenarios. Whatever happens:
  * <ul>
  * <li>the accounting identity holds per buffer and per session, and the buffers' books add up to
- * Xen's: every delivered or lost sample sits in a buffer the session tracked;</li>
+ * Xen's: every delivered or lost sample sits in a buffer the session tracked. The one exception
+ * is Xen's own: a primary that shuts down while a guest's daemon still runs leaves that guest
+ * ACTIVE ({@code shutdown} zeroes the list without resetting its domains, and the guest's
+ * {@code disable_virq} then fails), so later sessions still write its samples into its buffer,
+ * which no daemon maps. Such a session's books may hold less than Xen's, and its notes must then
+ * say by how much;</li>
  * <li>no sample of one domain reaches another domain's batches or images, except passive samples
  * that only the primary drains: a sample's domain is the owner of a buffer the session tracked,
  * its images are that domain's, and for each buffer no guest wrote into, the consumer received
@@ -206,6 +211,33 @@ class MultiDomainPropertyTest {
         Statistics.label("passive samples").coverage(check -> check.check(true).percentage(p -> p >= 10));
     }
 
+    /** The sequence jqwik once shrank a failure of the books to, before the exception above was known. */
+    @net.jqwik.api.Example
+    void aGuestLeftActiveByThePrimarysEarlyDeinitStillGetsItsSamplesInTheNextSessionAndTheNotesSaySo()
+            throws Exception {
+        List<Step> steps = List.of(
+                new Opcontrol(0, List.of("--start-daemon", "--active-domains=0,1", "--callgraph=0")),
+                new Opcontrol(1, List.of("--start-daemon")), new Opcontrol(0, List.of("--start")), new Run(500),
+                new Opcontrol(0, List.of("--deinit")), new Opcontrol(1, List.of("--shutdown")),
+                new Opcontrol(0, List.of("--start-daemon")), new Opcontrol(0, List.of("--start")), new Run(2_000));
+        play(HostService.DEFAULT_SCENARIO, steps);
+        try (RealHost h = new RealHost(HostService.DEFAULT_SCENARIO)) {
+            for (Step step : steps) {
+                if (step instanceof Opcontrol o) {
+                    h.profiler.opcontrol(o.domid(), o.args());
+                } else {
+                    h.host.run(((Run) step).micros(), ProgressListener.NONE);
+                }
+            }
+            h.op(0, "--shutdown");
+            SessionSummary second = h.sessions.summaries.get(h.sessions.order.get(1));
+            long tracked = second.buffers().stream().mapToLong(b -> b.accounting().delivered()).sum();
+            assertTrue(second.buffers().stream().allMatch(b -> b.domid() == 0), "only dom0 joined: " + second.buffers());
+            assertTrue(tracked < second.accounting().delivered(), "Xen still wrote domain 1's samples: " + second);
+            assertTrue(second.notes().contains(untrackedNote(tracked, 0, second)), second.notes().toString());
+        }
+    }
+
     @Provide
     Arbitrary<ProfileRequest> requests() {
         // Mostly requests that fit the host, sometimes ones it must refuse (the primary passive, an unknown domain).
@@ -247,6 +279,14 @@ class MultiDomainPropertyTest {
     // ---------------------------------------------------------------- playing a sequence
 
     private static final java.util.regex.Pattern STARTED = java.util.regex.Pattern.compile("Session (\\d+) started");
+    /** What the primary's shutdown says when a guest's daemon still runs (that guest stays ACTIVE in Xen). */
+    private static final String GUEST_DAEMONS_LEFT = "still run; shut them down first next time";
+
+    private static String untrackedNote(long delivered, long lost, SessionSummary s) {
+        return "the buffers this session tracked hold " + delivered + " delivered and " + lost + " lost sample(s), Xen"
+                + " counted " + s.accounting().delivered() + " and " + s.accounting().lost()
+                + ": the difference went to buffers no daemon of the session mapped";
+    }
 
     private static void play(String scenario, List<Step> steps) throws Exception {
         try (RealHost h = new RealHost(scenario)) {
@@ -254,6 +294,8 @@ class MultiDomainPropertyTest {
             Set<String> hostile = new HashSet<>();
             Set<Long> resetSessions = new HashSet<>();
             Map<Long, Set<Integer>> destroyedDuring = new HashMap<>();
+            Set<Long> afterLeak = new HashSet<>();
+            boolean guestLeftActive = false;
             Long current = null;
             for (Step step : steps) {
                 if (step instanceof Opcontrol o) {
@@ -272,7 +314,11 @@ class MultiDomainPropertyTest {
                     java.util.regex.Matcher m = STARTED.matcher(r.output());
                     if (m.find()) {
                         current = Long.parseLong(m.group(1));
+                        if (guestLeftActive) {
+                            afterLeak.add(current);
+                        }
                     }
+                    guestLeftActive |= r.output().contains(GUEST_DAEMONS_LEFT);
                 } else if (step instanceof Run run) {
                     h.host.run(run.micros(), ProgressListener.NONE);
                 } else if (step instanceof Hostile x) {
@@ -326,7 +372,7 @@ class MultiDomainPropertyTest {
                 classify(s, !hostile.isEmpty(), destroyedDuring.containsKey(id));
                 Set<String> relaxed = new HashSet<>(hostile);
                 check(h, s, relaxed, resetSessions.contains(id) ? Set.of(id) : Set.of(),
-                        destroyedDuring.getOrDefault(id, Set.of()));
+                        destroyedDuring.getOrDefault(id, Set.of()), afterLeak.contains(id));
             }
         }
     }
@@ -376,6 +422,12 @@ class MultiDomainPropertyTest {
 
     private static void check(RealHost h, SessionSummary s, Set<String> hostile, Set<Long> reset,
             Set<Integer> destroyed) {
+        check(h, s, hostile, reset, destroyed, false);
+    }
+
+    /** @param afterLeak whether an earlier session ended with a guest's daemon still running (see the class comment) */
+    private static void check(RealHost h, SessionSummary s, Set<String> hostile, Set<Long> reset,
+            Set<Integer> destroyed, boolean afterLeak) {
         String where = "session " + s.sessionId() + " " + s.accounting().line() + " " + s.buffers() + " notes "
                 + s.notes();
         assertTrue(s.accounting().balanced(), where);
@@ -392,8 +444,16 @@ class MultiDomainPropertyTest {
             lost += b.accounting().lost();
             books.put(b.domid() + "/" + b.vcpu(), b);
         }
-        assertEquals(s.accounting().delivered(), delivered, "every delivered sample sits in a tracked buffer: " + where);
-        assertEquals(s.accounting().lost(), lost, "every lost sample was lost by a tracked buffer: " + where);
+        if (afterLeak && (delivered != s.accounting().delivered() || lost != s.accounting().lost())) {
+            assertTrue(delivered <= s.accounting().delivered() && lost <= s.accounting().lost(),
+                    "the tracked buffers hold no more than Xen counted: " + where);
+            assertTrue(s.notes().contains(untrackedNote(delivered, lost, s)),
+                    "the session says where the samples of the guest left active went: " + where);
+        } else {
+            assertEquals(s.accounting().delivered(), delivered, "every delivered sample sits in a tracked buffer: "
+                    + where);
+            assertEquals(s.accounting().lost(), lost, "every lost sample was lost by a tracked buffer: " + where);
+        }
         for (var c : s.consumers()) {
             assertEquals(0, c.missed(), where);
         }
