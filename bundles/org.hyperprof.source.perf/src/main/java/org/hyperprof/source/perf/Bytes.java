@@ -62,17 +62,6 @@ final class Bytes {
         return new String(b, from, end - from, StandardCharsets.UTF_8);
     }
 
-    /** The string in {@code [from, to)} of a buffer up to its first NUL, or null when no NUL ends it there. */
-    static String cString(java.nio.ByteBuffer b, int from, int to) {
-        byte[] bytes = slice(b, from, to - from);
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                return new String(bytes, 0, i, StandardCharsets.UTF_8);
-            }
-        }
-        return null;
-    }
-
     /** The string in {@code [from, to)} of a buffer up to its first NUL or to {@code to}. */
     static String paddedString(java.nio.ByteBuffer b, int from, int to) {
         int end = from;

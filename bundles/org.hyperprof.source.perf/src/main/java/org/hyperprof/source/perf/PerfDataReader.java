@@ -66,6 +66,8 @@ public final class PerfDataReader implements Closeable {
     private final PerfInput input;
     /** The batch being filled, or null. */
     private RawBatch batch;
+    /** MMAP file names and COMM names, each met again given back as the String made the first time. */
+    private final RecordStrings names = new RecordStrings();
     /** Whether {@link #sampleRun} may take runs of samples (turned off to check it against the general path). */
     private boolean sampleRuns = true;
     private int roundLimitRecords = ROUND_LIMIT_RECORDS;
@@ -1260,7 +1262,7 @@ public final class PerfDataReader implements Closeable {
             invalidRecord(at, name, size, nameAt + 1);
             return null;
         }
-        String filename = Bytes.cString(b, p + nameAt, p + end);
+        String filename = names.cString(b, p + nameAt, p + end);
         if (filename == null) {
             invalidRecords++;
             note("record.invalid." + name, "a " + name + " record at byte " + at + " has no NUL-terminated file name"
@@ -1284,7 +1286,7 @@ public final class PerfDataReader implements Closeable {
             invalidRecord(at, "COMM", size, 17);
             return null;
         }
-        String comm = Bytes.cString(b, p + 16, p + end);
+        String comm = names.cString(b, p + 16, p + end);
         if (comm == null) {
             invalidRecords++;
             note("record.invalid.COMM", "a COMM record at byte " + at + " has no NUL-terminated name within its "
