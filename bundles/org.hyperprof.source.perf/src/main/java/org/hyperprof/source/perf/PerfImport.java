@@ -625,8 +625,9 @@ public final class PerfImport {
         this.report = new PerfReport(dictionary, machines.unknownFrames, callGraph);
         long sessionId = 0;
         BatchBuilder.Sink sink = report;
-        if (callGraph) {
-            // The call graph takes as long as the reading and resolving: build it alongside.
+        if (callGraph && tap == null) {
+            // The call graph takes as long as the reading and resolving: build it alongside. (With
+            // a tap, which reads each batch while called, the report is built in the same call.)
             asyncReport = new AsyncSink(report, "hyperprof-perf-report");
             sink = asyncReport;
         }
@@ -651,7 +652,7 @@ public final class PerfImport {
             };
         }
         BatchBuilder.Reuse reuse = publisher != null ? BatchBuilder.Reuse.NEVER
-                : callGraph ? BatchBuilder.Reuse.WHEN_RELEASED : BatchBuilder.Reuse.AT_ONCE;
+                : asyncReport != null ? BatchBuilder.Reuse.WHEN_RELEASED : BatchBuilder.Reuse.AT_ONCE;
         this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, sink);
         this.direct = publisher == null && tap == null && !options.callchains() && !callGraph;
         this.deferring = direct;
@@ -800,7 +801,10 @@ public final class PerfImport {
         return dictionary;
     }
 
-    /** Also hands every batch to {@code extra} (tests look at each sample this way); before {@link #run}. */
+    /**
+     * Also hands every batch to {@code extra}, which reads it while called (tests look at each sample
+     * this way); before {@link #run}.
+     */
     void tap(BatchBuilder.Sink extra) {
         this.tap = extra;
     }

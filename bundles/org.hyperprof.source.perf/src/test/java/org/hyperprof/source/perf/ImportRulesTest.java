@@ -2,6 +2,7 @@ package org.hyperprof.source.perf;
 
 import static org.hyperprof.source.perf.PerfDataWriter.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -86,6 +87,23 @@ class ImportRulesTest {
         w.mmap(1, -1, K_TEXT, 0x1000000, K_TEXT, "[kernel.kallsyms]_text", 0);
         w.comm(10, "work", 0).mmap2(2, 10, LIB_START, 0x2000, 0x1000, lib.toString(), 0);
         return w;
+    }
+
+    @Test
+    void aTappedCallGraphImportHandsOnMoreBatchesThanTheBuilderHasSetsOfArrays() throws Exception {
+        // One sample per batch: the tap and the report read each batch while called, so its arrays
+        // are used again at once; none may wait for a report thread that never receives them.
+        PerfDataWriter w = withMaps();
+        int samples = 4 * BatchBuilder.POOL;
+        for (int i = 0; i < samples; i++) {
+            w.sample(new Sample(2, LIB_START + 0x110, 10, i + 1, LIB_START + 0x210));
+        }
+        List<Seen> seen = new ArrayList<>();
+        PerfImport.Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> run(w, options.withBatchSize(1), seen));
+        assertEquals(samples, seen.size());
+        assertEquals(samples, r.report().samples());
+        assertEquals(new Seen(0, 0, lib + ":work", List.of(lib + ":main")), seen.get(samples - 1));
     }
 
     @Test
