@@ -19,7 +19,10 @@ import org.hyperprof.source.perf.SymbolResolvers;
  *
  * <p>Hyperprof runs warm (symbol tables kept, as in a shell that imports again) and cold (tables
  * loaded again for every import, like for like with a perf report run). Every variant is run
- * before any is timed, so the JIT has compiled the symbol loaders too.
+ * before any is timed, so the JIT has compiled the symbol loaders too. The timed runs come in
+ * rounds, each one perf report run then {@link #IMPORTS_PER_ROUND} imports of each variant, so that
+ * both sides are timed in the same minutes: a small VM's speed drifts by a quarter within a few
+ * minutes, and timing all perf runs before all imports made the ratio follow the drift.
  *
  * <p>Run: {@code java -Xms1g -Xmx1g -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
  * org.hyperprof.benchmarks.PerfReportComparison [perf.data]} (the heap of the JMH benchmark's forks;
@@ -27,8 +30,8 @@ import org.hyperprof.source.perf.SymbolResolvers;
  */
 public final class PerfReportComparison {
 
-    static final int PERF_RUNS = 5;
-    static final int IMPORT_RUNS = 21;
+    static final int ROUNDS = 7;
+    static final int IMPORTS_PER_ROUND = 3;
     static final int WARM_UP_ROUNDS = 30;
 
     private PerfReportComparison() {
@@ -42,9 +45,8 @@ public final class PerfReportComparison {
         long samples = BigRecording.importOnce(file, BigRecording.resolvers(), false).accounting().taken();
         System.out.printf(Locale.ROOT, "%s: %d samples%n", file, samples);
 
-        double[] perfFlat = perf(file, "--stdio", "--no-children", "--sort", "dso,sym", "-g", "none");
-        double[] perfGraph = perf(file, "--stdio", "--no-children", "--sort", "dso,sym");
-
+        String[] flat = {"--stdio", "--no-children", "--sort", "dso,sym", "-g", "none"};
+        String[] graph = {"--stdio", "--no-children", "--sort", "dso,sym"};
         SymbolResolvers warm = BigRecording.resolvers();
         Run warmFlat = () -> BigRecording.importOnce(file, warm, false);
         Run warmGraph = () -> BigRecording.importOnce(file, warm, true);
@@ -57,14 +59,35 @@ public final class PerfReportComparison {
             coldGraph.run();
         }
 
+        perf(file, flat);
+        perf(file, graph);
+
+        double[][] t = new double[6][];
+        for (int v = 0; v < 6; v++) {
+            t[v] = new double[v % 3 == 0 ? ROUNDS : ROUNDS * IMPORTS_PER_ROUND];
+        }
+        Run[] imports = {null, warmFlat, coldFlat, null, warmGraph, coldGraph};
+        for (int r = 0; r < ROUNDS; r++) {
+            for (int v = 0; v < 6; v++) {
+                if (v % 3 == 0) {
+                    t[v][r] = perf(file, v == 0 ? flat : graph);
+                } else {
+                    for (int k = 0; k < IMPORTS_PER_ROUND; k++) {
+                        t[v][r * IMPORTS_PER_ROUND + k] = time(imports[v]);
+                    }
+                }
+            }
+        }
+        double[] perfFlat = summary(t[0]);
+        double[] perfGraph = summary(t[3]);
         System.out.printf(Locale.ROOT, "%-44s %7s %8s %7s %12s  %s%n", "", "best s", "median s", "mean s",
                 "samples/s", "vs perf: mean (best, median)");
         line("perf report --no-children --sort dso,sym -g none", perfFlat, samples, perfFlat);
-        line("hyperprof flat (symbol tables kept)", times(warmFlat), samples, perfFlat);
-        line("hyperprof flat (symbol tables loaded again)", times(coldFlat), samples, perfFlat);
+        line("hyperprof flat (symbol tables kept)", summary(t[1]), samples, perfFlat);
+        line("hyperprof flat (symbol tables loaded again)", summary(t[2]), samples, perfFlat);
         line("perf report --no-children --sort dso,sym", perfGraph, samples, perfGraph);
-        line("hyperprof call graph (symbol tables kept)", times(warmGraph), samples, perfGraph);
-        line("hyperprof call graph (tables loaded again)", times(coldGraph), samples, perfGraph);
+        line("hyperprof call graph (symbol tables kept)", summary(t[4]), samples, perfGraph);
+        line("hyperprof call graph (tables loaded again)", summary(t[5]), samples, perfGraph);
         System.out.println("(vs perf: mean against mean, the ratio of throughputs; best against best, median"
                 + " against median)");
     }
@@ -76,35 +99,27 @@ public final class PerfReportComparison {
                 perf[1] / seconds[1]);
     }
 
-    /** Best, median and mean wall time of perf report with its output thrown away. */
-    private static double[] perf(Path file, String... args) throws Exception {
-        double[] t = new double[PERF_RUNS];
-        for (int i = 0; i < PERF_RUNS; i++) {
-            List<String> cmd = new ArrayList<>(List.of("perf", "report", "-i", file.toString()));
-            cmd.addAll(List.of(args));
-            long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(cmd).redirectOutput(new File("/dev/null"))
-                    .redirectError(new File("/dev/null")).start();
-            if (p.waitFor() != 0) {
-                throw new IllegalStateException(cmd + " failed with status " + p.exitValue());
-            }
-            t[i] = (System.nanoTime() - t0) / 1e9;
+    /** The wall time in seconds of one perf report run, its output thrown away. */
+    private static double perf(Path file, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("perf", "report", "-i", file.toString()));
+        cmd.addAll(List.of(args));
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectOutput(new File("/dev/null"))
+                .redirectError(new File("/dev/null")).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(cmd + " failed with status " + p.exitValue());
         }
-        return summary(t);
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     interface Run {
         PerfImport.Result run() throws Exception;
     }
 
-    private static double[] times(Run run) throws Exception {
-        double[] t = new double[IMPORT_RUNS];
-        for (int i = 0; i < IMPORT_RUNS; i++) {
-            long t0 = System.nanoTime();
-            run.run();
-            t[i] = (System.nanoTime() - t0) / 1e9;
-        }
-        return summary(t);
+    private static double time(Run run) throws Exception {
+        long t0 = System.nanoTime();
+        run.run();
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     private static double[] summary(double[] t) {
