@@ -60,8 +60,13 @@ final class BatchBuilder {
         int[] chainFrame;
     }
 
-    /** Slabs in circulation when they are reused once released. */
-    static final int POOL = 4;
+    /**
+     * Slabs in circulation when they are reused once released. The call-graph report's speed comes
+     * in bursts (a stack new to the tree costs several times one met before): with 4 the resolving
+     * thread waited 7-10 ms of a 65 ms import for the report to give arrays back, with 12 it waits
+     * 2-3 ms. Each slab of 4,096 samples is about 0.5 MB.
+     */
+    static final int POOL = 12;
 
     private final long sessionId;
     private final int capacity;
