@@ -24,9 +24,10 @@ import org.hyperprof.source.perf.SymbolResolvers;
  * both sides are timed in the same minutes: a small VM's speed drifts by a quarter within a few
  * minutes, and timing all perf runs before all imports made the ratio follow the drift.
  *
- * <p>Run: {@code java -Xms1g -Xmx1g -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
- * org.hyperprof.benchmarks.PerfReportComparison [perf.data]} (the heap of the JMH benchmark's forks;
- * with the default heap, sized from the machine's memory, collections land in the timed imports).
+ * <p>Run: {@code java -Xms1g -Xmx1g -XX:+UseTransparentHugePages -cp
+ * bundles/org.hyperprof.benchmarks/target/benchmarks.jar org.hyperprof.benchmarks.PerfReportComparison
+ * [perf.data]} (the JVM options of the JMH benchmark's forks and of {@code launch/hyperprof}; with the
+ * default heap, sized from the machine's memory, collections land in the timed imports).
  */
 public final class PerfReportComparison {
 
