@@ -64,6 +64,16 @@ final class Dso {
     long[] extensionStart = new long[0];
     long[] extensionEnd = new long[0];
     int[] extensionIndex = new int[0];
+    /**
+     * Where perf's symbol tree decides the name because symbols overlap
+     * ({@link PerfNaming#overlaps}): sorted {@code [overlapFrom, overlapTo)} ranges, each answered
+     * by table symbol {@code overlapTable} (when not negative), else by {@code fallback[k]}'s
+     * symbol {@code overlapFallback = k << 24 | index} (when not negative), else by no symbol.
+     */
+    long[] overlapFrom = new long[0];
+    long[] overlapTo = new long[0];
+    int[] overlapTable = new int[0];
+    int[] overlapFallback = new int[0];
     int[] symbolIds;
     int[] imageOfSymbol;
     int imageId = -1;

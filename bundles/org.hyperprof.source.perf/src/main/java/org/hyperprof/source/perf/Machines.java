@@ -617,6 +617,9 @@ final class Machines {
         ElfImage layout = d.layout;
         long link = layout != null ? layout.linkAddress(address) : address - d.delta;
         if (layout == null || link != -1) {
+            if (d.overlapFrom.length > 0 && overlap(d, link)) {
+                return;
+            }
             int idx = t != null ? t.lookup(link) : -1;
             // A symbol with no size in the file ends, for perf, at the next label or stub.
             if ((idx < 0 || (d.zeroSized != null && d.zeroSized[idx])) && fallback(d, link, idx)) {
@@ -633,6 +636,48 @@ final class Machines {
         }
         image = imageOf(d);
         symbol = -1;
+    }
+
+    /**
+     * Where the image's symbols overlap, perf's tree decides ({@link PerfNaming#overlaps}): true
+     * (and the answer set) when {@code link} lies in such a range.
+     */
+    private boolean overlap(Dso d, long link) {
+        long[] from = d.overlapFrom;
+        int lo = 0;
+        int hi = from.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(from[mid], link) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (hi < 0 || Long.compareUnsigned(link, d.overlapTo[hi]) >= 0) {
+            return false;
+        }
+        int idx = d.overlapTable[hi];
+        if (idx >= 0) {
+            symbol = symbolId(d, idx);
+            image = d.imageOfSymbol[idx];
+            return true;
+        }
+        image = imageOf(d);
+        int f = d.overlapFallback[hi];
+        if (f < 0) {
+            symbol = -1;
+            return true;
+        }
+        int k = f >>> 24;
+        int i = f & 0xFFFFFF;
+        int id = d.fallbackIds[k][i];
+        if (id < 0) {
+            id = dictionary.addSymbol(d.fallback[k].name(i), image);
+            d.fallbackIds[k][i] = id;
+        }
+        symbol = id;
+        return true;
     }
 
     /**

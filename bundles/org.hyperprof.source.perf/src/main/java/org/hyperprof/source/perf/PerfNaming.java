@@ -33,9 +33,16 @@ import org.hyperprof.api.symbols.SymbolTable;
  * <h2>PLT stubs</h2>
  * perf names the stubs of a program's procedure linkage table {@code <function>@plt}: the
  * {@code .rela.plt} (or {@code .rel.plt}) relocations in order, each the stub at
- * {@code .plt + header + i * entry} (x86-64: 16-byte header and entries), or at
- * {@code .plt.sec + i * entry} when the program has that section (IBT); the function's name comes
- * from the dynamic symbol table the relocations point into.
+ * {@code .plt + entry + i * entry}, the entry being {@code .plt}'s {@code sh_entsize} (16 on
+ * x86-64); the function's name comes from the dynamic symbol table the relocations point into.
+ * perf 6.1 (Debian 12's) knows no {@code .plt.sec}: in a program built with IBT PLTs it names the
+ * lazy-binding stubs of {@code .plt} and leaves the stubs the code calls, in {@code .plt.sec},
+ * unnamed.
+ *
+ * <h2>Where symbols overlap</h2>
+ * perf stretches {@code _init} (no size) over the PLT before it adds the stubs there, and then
+ * names such addresses by the shape of its symbol tree: {@link #overlaps} builds that tree
+ * ({@link PerfSymbolTree}).
  */
 final class PerfNaming {
 
@@ -575,12 +582,12 @@ final class PerfNaming {
                 hasAddend = false;
             }
             int plt = e.named(".plt");
-            int pltSec = e.named(".plt.sec");
             if (rela < 0 || plt < 0) {
                 return null;
             }
             int dynsym = e.link[rela];
-            if (dynsym <= 0 || dynsym >= e.count) {
+            // perf reads the stubs only when the relocations point into the file's .dynsym.
+            if (dynsym <= 0 || dynsym >= e.count || dynsym != e.named(".dynsym")) {
                 return null;
             }
             byte[] relocs = e.section(rela);
@@ -592,17 +599,14 @@ final class PerfNaming {
             int relEntry = e.is64 ? (hasAddend ? 24 : 16) : (hasAddend ? 12 : 8);
             int symEntry = e.is64 ? 24 : 16;
             int n = relocs.length / relEntry;
-            long entrySize = e.entsize[plt] > 0 ? e.entsize[plt] : 16;
-            long base;
-            long header;
-            if (pltSec >= 0) {
-                base = e.addr[pltSec];
-                header = 0;
-                entrySize = e.entsize[pltSec] > 0 ? e.entsize[pltSec] : 16;
-            } else {
-                base = e.addr[plt];
-                header = entrySize;
+            // Header and entries are sh_entsize each, as perf takes them; with none given, perf's
+            // stubs would all be one address wide and at one place: not made here.
+            long entrySize = e.entsize[plt];
+            if (entrySize <= 0) {
+                return null;
             }
+            long base = e.addr[plt];
+            long header = entrySize;
             long[] starts = new long[n];
             long[] sizes = new long[n];
             String[] names = new String[n];
@@ -633,6 +637,117 @@ final class PerfNaming {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    // ---------------------------------------------------------------- perf's symbol tree
+
+    private static final int SHN_ABS = 0xfff1;
+    private static final int SHT_NOBITS_TYPE = 8;
+    private static final int STV_INTERNAL = 1;
+    private static final int STV_HIDDEN = 2;
+
+    /**
+     * Where perf's lookups in the image whose symbols {@code symbolFile} holds meet overlapping
+     * symbols, and what they find there; null when none overlap or the file cannot be read as
+     * perf reads it. The tree is built as {@code dso__load_sym} builds it (functions, data objects
+     * and labels of the symbol table, in file order; stretched; duplicates dropped), then the
+     * {@code plt} stubs (or none) are inserted in relocation order.
+     *
+     * <p>A node's origin is its index in the symbol table, or {@code -2 - i} for stub {@code i}.
+     */
+    static TreeAnswers overlaps(Path symbolFile, SymbolTable plt) {
+        Symtab s = Symtab.read(symbolFile);
+        if (s == null || s.strtab == null) {
+            return null;
+        }
+        try {
+            Elf e = s.elf;
+            byte[] syms = s.syms;
+            byte[] strtab = s.strtab;
+            int entry = e.is64 ? 24 : 16;
+            int count = syms.length / entry;
+            PerfSymbolTree tree = new PerfSymbolTree();
+            for (int i = 0; i < count; i++) {
+                int p = i * entry;
+                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
+                int other = syms[p + (e.is64 ? 5 : 13)] & 3;
+                int type = info & 15;
+                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+                int nameOff = (int) e.b.u32(syms, p);
+                if (nameOff == 0 || shndx == 0) {
+                    continue;
+                }
+                boolean label = type == STT_NOTYPE && shndx != SHN_ABS && other != STV_HIDDEN
+                        && other != STV_INTERNAL;
+                if (!label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE) {
+                    continue;
+                }
+                if (shndx == SHN_ABS) {
+                    continue;
+                }
+                if (shndx >= e.count) {
+                    return null; // perf gives up on the whole table here
+                }
+                if ((e.flags[shndx] & SHF_ALLOC) == 0) {
+                    continue;
+                }
+                if (label) {
+                    // Labels only in sections named like text or data (perf's elf_sec__filter).
+                    String section = e.name[shndx];
+                    if (section == null || !(section.contains("text") || section.contains("data"))) {
+                        continue;
+                    }
+                }
+                if (nameOff < 0 || nameOff >= strtab.length) {
+                    return null;
+                }
+                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+                long size = e.is64 ? e.b.u64(syms, p + 16) : e.b.u32(syms, p + 8);
+                tree.insert(value, size, info >>> 4, strtab, nameOff, nameOff + length(strtab, nameOff), i);
+            }
+            if (tree.size() == 0) {
+                return null;
+            }
+            tree.fixupEnds();
+            tree.dropDuplicates();
+            if (plt != null) {
+                for (int i = 0; i < plt.size(); i++) {
+                    tree.insert(plt.start(i), plt.symbolSize(i), STB_GLOBAL, plt.name(i), -2 - i);
+                }
+            }
+            PerfSymbolTree.Overlaps o = tree.overlaps();
+            if (o == null) {
+                return null;
+            }
+            long[] starts = new long[o.count];
+            int[] origins = new int[o.count];
+            String[] names = new String[o.count];
+            for (int r = 0; r < o.count; r++) {
+                int n = o.node[r];
+                if (n == PerfSymbolTree.NIL) {
+                    origins[r] = -1;
+                    continue;
+                }
+                starts[r] = tree.start(n);
+                origins[r] = tree.origin(n);
+                if (origins[r] >= 0) {
+                    int nameOff = (int) e.b.u32(syms, origins[r] * entry);
+                    names[r] = new String(strtab, nameOff, length(strtab, nameOff), StandardCharsets.UTF_8);
+                } else {
+                    names[r] = plt.name(-2 - origins[r]);
+                }
+            }
+            return new TreeAnswers(o.from, o.to, starts, origins, names);
+        } catch (RuntimeException x) {
+            return null;
+        }
+    }
+
+    /**
+     * Ranges {@code [from, to)} where perf's tree decides the name, each with the symbol it finds:
+     * its start, origin ({@link #overlaps}; -1 for none: perf prints the address) and name.
+     */
+    record TreeAnswers(long[] from, long[] to, long[] symbolStart, int[] origin, String[] name) {
     }
 
     // ---------------------------------------------------------------- one reading

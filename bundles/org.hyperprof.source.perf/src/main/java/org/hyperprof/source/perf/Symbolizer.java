@@ -309,8 +309,9 @@ final class Symbolizer {
             dso.buildId = buildId;
         }
         List<SymbolTable> fallback = new ArrayList<>();
+        SymbolResolvers.Loaded loaded = null;
         try {
-            SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.ELF, symbols.path);
+            loaded = resolvers.load(dso.name, SymbolResolvers.ELF, symbols.path);
             dso.table = loaded.table;
             Path symbolFile = symbols.path;
             SymbolTable functions = loaded.table;
@@ -328,9 +329,10 @@ final class Symbolizer {
             // perf names PLT stubs only when the image gave it at least one symbol (dso__load makes
             // them after dso__load_sym, and only when that loaded one): a loaded function is one;
             // without one, the symbol table is read again for a data object or a label.
+            SymbolTable plt = null;
             if (binary != null
                     && (dso.table != null && dso.table.size() > 0 || PerfNaming.loadsAnySymbol(symbols.path))) {
-                SymbolTable plt = PerfNaming.pltSymbols(binary.path, dso.name);
+                plt = PerfNaming.pltSymbols(binary.path, dso.name);
                 if (plt != null) {
                     fallback.add(plt);
                 }
@@ -342,7 +344,72 @@ final class Symbolizer {
                 Arrays.fill(dso.fallbackIds[i], -1);
             }
             extensions(dso);
+            if (loaded != null) {
+                // perf's tree of this file's symbols and these stubs, built once per loaded table.
+                Path symbolFile = symbols.path;
+                SymbolTable stubs = plt;
+                overlaps(dso, loaded.derived("perf-tree " + (plt != null ? binary.path : ""),
+                        () -> PerfNaming.overlaps(symbolFile, stubs)), plt);
+            }
         }
+    }
+
+    /**
+     * Takes perf's answers where its symbols overlap, each as the table symbol or fallback symbol
+     * (label, PLT stub) that starts where perf's does, so that a symbol keeps one session id
+     * however it was found.
+     */
+    private static void overlaps(Dso dso, PerfNaming.TreeAnswers answers, SymbolTable plt) {
+        if (answers == null) {
+            return;
+        }
+        int n = answers.from().length;
+        int[] table = new int[n];
+        int[] fallback = new int[n];
+        SymbolTable t = dso.table;
+        for (int r = 0; r < n; r++) {
+            table[r] = -1;
+            fallback[r] = -1;
+            int origin = answers.origin()[r];
+            if (origin == -1) {
+                continue;
+            }
+            long start = answers.symbolStart()[r];
+            String name = answers.name()[r];
+            if (origin >= 0) {
+                int i = t.lookup(start);
+                if (i >= 0 && t.start(i) == start) {
+                    table[r] = i;
+                    continue;
+                }
+            }
+            for (int k = 0; k < dso.fallback.length && fallback[r] < 0; k++) {
+                SymbolTable f = dso.fallback[k];
+                if (origin < -1 && f != plt) {
+                    continue;
+                }
+                int i = origin < -1 ? -2 - origin : f.lookup(start);
+                if (i >= 0 && i < f.size() && f.start(i) == start && f.name(i).equals(name)) {
+                    fallback[r] = k << 24 | i;
+                }
+            }
+            if (fallback[r] < 0) {
+                // A symbol only perf's tree has here (a data object, a label the tables left out).
+                SymbolTable own = new SymbolTable(dso.name, new long[] {start}, new long[] {1},
+                        new String[] {name}, new String[1]);
+                SymbolTable[] grown = Arrays.copyOf(dso.fallback, dso.fallback.length + 1);
+                grown[grown.length - 1] = own;
+                int[][] ids = Arrays.copyOf(dso.fallbackIds, grown.length);
+                ids[grown.length - 1] = new int[] {-1};
+                dso.fallback = grown;
+                dso.fallbackIds = ids;
+                fallback[r] = (grown.length - 1) << 24;
+            }
+        }
+        dso.overlapFrom = answers.from();
+        dso.overlapTo = answers.to();
+        dso.overlapTable = table;
+        dso.overlapFallback = fallback;
     }
 
     /**

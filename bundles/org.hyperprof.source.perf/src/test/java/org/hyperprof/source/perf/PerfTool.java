@@ -114,6 +114,66 @@ final class PerfTool {
         return exe;
     }
 
+    /** Whether perf is installed (reading a recording needs no right to record). */
+    static boolean perfInstalled() {
+        return runs("perf", "--version");
+    }
+
+    /** Whether binutils' objdump and readelf are installed. */
+    static boolean objdumpAvailable() {
+        return runs("objdump", "--version") && runs("readelf", "--version");
+    }
+
+    private static final Pattern OBJDUMP_SECTION = Pattern.compile("^Disassembly of section (\\S+):$");
+    private static final Pattern OBJDUMP_INSTRUCTION = Pattern.compile("^\\s+([0-9a-f]+):\\t.*");
+
+    /**
+     * The address of every instruction of the named sections of {@code exe}, as objdump
+     * disassembles them, by section in file order; a section the file lacks is left out.
+     */
+    static Map<String, List<Long>> instructions(Path exe, String... sections) throws IOException,
+            InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("objdump", "-d", "-w"));
+        for (String s : sections) {
+            cmd.add("--section=" + s);
+        }
+        cmd.add(exe.toString());
+        Map<String, List<Long>> out = new LinkedHashMap<>();
+        List<Long> current = null;
+        for (String line : run(cmd, null).split("\n")) {
+            Matcher m = OBJDUMP_SECTION.matcher(line);
+            if (m.matches()) {
+                current = out.computeIfAbsent(m.group(1), k -> new ArrayList<>());
+                continue;
+            }
+            Matcher i = OBJDUMP_INSTRUCTION.matcher(line);
+            if (current != null && i.matches()) {
+                current.add(Long.parseUnsignedLong(i.group(1), 16));
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern LOAD = Pattern.compile(
+            "^\\s+LOAD\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x[0-9a-f]+\\s+0x[0-9a-f]+\\s+0x([0-9a-f]+)\\s+(.*?)\\s+0x[0-9a-f]+$");
+
+    /** Whether {@code exe} is position-independent (ELF type DYN), as readelf -h says. */
+    static boolean positionIndependent(Path exe) throws IOException, InterruptedException {
+        return run(List.of("readelf", "-hW", exe.toString()), null).matches("(?s).*Type:\\s+DYN.*");
+    }
+
+    /** The executable LOAD segment of {@code exe} as {vaddr, file offset, memory size} (readelf -lW). */
+    static long[] executableSegment(Path exe) throws IOException, InterruptedException {
+        for (String line : run(List.of("readelf", "-lW", exe.toString()), null).split("\n")) {
+            Matcher m = LOAD.matcher(line);
+            if (m.matches() && m.group(4).contains("E")) {
+                return new long[] {Long.parseLong(m.group(2), 16), Long.parseLong(m.group(1), 16),
+                        Long.parseLong(m.group(3), 16)};
+            }
+        }
+        throw new IOException(exe + " has no executable LOAD segment");
+    }
+
     /** Whether binutils' objcopy is installed. */
     static boolean objcopyAvailable() {
         return runs("objcopy", "--version");

@@ -1,0 +1,566 @@
+package org.hyperprof.source.perf;
+
+import java.util.Arrays;
+
+/**
+ * The symbol tree perf report (6.1, Debian 12's) builds for one ELF image, kept to answer what
+ * perf prints where the image's symbols overlap.
+ *
+ * <p>perf keeps an image's symbols in a red-black tree ordered by start address (an equal start
+ * goes right) and finds the symbol of an address by walking down from the root: left when the
+ * address is below a node's start, right when it is at or past its end (a symbol with no size
+ * covers its start only), else that node. Where symbols overlap, the answer is whichever the walk
+ * meets first, so it depends on the tree's shape. They overlap around the procedure linkage
+ * table: {@code dso__load_sym} inserts the symbol table's functions, data objects and labels,
+ * stretches each one with no size to the next start ({@code symbols__fixup_end}), drops the
+ * weaker of two symbols at one start ({@code symbols__fixup_duplicate}); only then are the PLT
+ * stubs inserted, inside the range {@code _init} was stretched over. So the same shape is built
+ * here, node by node, with the same balancing (the textbook red-black insertion and deletion,
+ * which Linux's lib/rbtree.c implements), and every address of a stretch where symbols overlap is
+ * looked up as perf looks it up.
+ *
+ * <p>Nodes live in primitive arrays; the tree is built once per image and dropped once its
+ * {@link Overlaps} are known.
+ */
+final class PerfSymbolTree {
+
+    static final int NIL = -1;
+    private static final int STB_GLOBAL = 1;
+    private static final int STB_WEAK = 2;
+
+    private long[] start = new long[64];
+    private long[] end = new long[64];
+    private byte[] binding = new byte[64];
+    /** Name length in bytes, leading underscores, and whether it starts with "SyS"/"compat_SyS". */
+    private int[] nameLength = new int[64];
+    private byte[] underscores = new byte[64];
+    private boolean[] sys = new boolean[64];
+    /** What the node stands for, as the caller numbered it. */
+    private int[] origin = new int[64];
+    private int[] left = new int[64];
+    private int[] right = new int[64];
+    private int[] parent = new int[64];
+    private boolean[] red = new boolean[64];
+    private int root = NIL;
+    private int count;
+
+    /**
+     * Inserts a symbol as perf's {@code symbol__new} makes it ({@code end = start + size}, or
+     * {@code start} for no size) and returns its node.
+     */
+    int insert(long symbolStart, long size, int symbolBinding, byte[] name, int nameFrom, int nameTo,
+            int symbolOrigin) {
+        int n = newNode(symbolStart, size, symbolBinding, symbolOrigin);
+        int len = nameTo - nameFrom;
+        nameLength[n] = len;
+        int u = 0;
+        while (u < len && name[nameFrom + u] == '_') {
+            u++;
+        }
+        underscores[n] = (byte) Math.min(u, 127);
+        sys[n] = startsWith(name, nameFrom, nameTo, "SyS") || startsWith(name, nameFrom, nameTo, "compat_SyS");
+        link(n);
+        return n;
+    }
+
+    /** {@link #insert(long, long, int, byte[], int, int, int)} for a name given as a string (PLT stubs). */
+    int insert(long symbolStart, long size, int symbolBinding, String name, int symbolOrigin) {
+        byte[] b = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return insert(symbolStart, size, symbolBinding, b, 0, b.length, symbolOrigin);
+    }
+
+    int size() {
+        return count;
+    }
+
+    private static boolean startsWith(byte[] b, int from, int to, String prefix) {
+        if (to - from < prefix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (b[from + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int newNode(long s, long size, int b, int o) {
+        if (count == start.length) {
+            int c = count * 2;
+            start = Arrays.copyOf(start, c);
+            end = Arrays.copyOf(end, c);
+            binding = Arrays.copyOf(binding, c);
+            nameLength = Arrays.copyOf(nameLength, c);
+            underscores = Arrays.copyOf(underscores, c);
+            sys = Arrays.copyOf(sys, c);
+            origin = Arrays.copyOf(origin, c);
+            left = Arrays.copyOf(left, c);
+            right = Arrays.copyOf(right, c);
+            parent = Arrays.copyOf(parent, c);
+            red = Arrays.copyOf(red, c);
+        }
+        int n = count++;
+        start[n] = s;
+        end[n] = size != 0 ? s + size : s;
+        binding[n] = (byte) b;
+        origin[n] = o;
+        left[n] = NIL;
+        right[n] = NIL;
+        parent[n] = NIL;
+        red[n] = true;
+        return n;
+    }
+
+    // ---------------------------------------------------------------- red-black tree
+
+    private void link(int n) {
+        int p = NIL;
+        int x = root;
+        boolean goLeft = false;
+        while (x != NIL) {
+            p = x;
+            goLeft = Long.compareUnsigned(start[n], start[x]) < 0;
+            x = goLeft ? left[x] : right[x];
+        }
+        parent[n] = p;
+        if (p == NIL) {
+            root = n;
+        } else if (goLeft) {
+            left[p] = n;
+        } else {
+            right[p] = n;
+        }
+        insertFixup(n);
+    }
+
+    private void insertFixup(int z) {
+        while (z != root && red[parent[z]]) {
+            int p = parent[z];
+            int g = parent[p];
+            if (p == left[g]) {
+                int u = right[g];
+                if (u != NIL && red[u]) {
+                    red[p] = false;
+                    red[u] = false;
+                    red[g] = true;
+                    z = g;
+                    continue;
+                }
+                if (z == right[p]) {
+                    z = p;
+                    rotateLeft(z);
+                    p = parent[z];
+                }
+                red[p] = false;
+                red[g] = true;
+                rotateRight(g);
+            } else {
+                int u = left[g];
+                if (u != NIL && red[u]) {
+                    red[p] = false;
+                    red[u] = false;
+                    red[g] = true;
+                    z = g;
+                    continue;
+                }
+                if (z == left[p]) {
+                    z = p;
+                    rotateRight(z);
+                    p = parent[z];
+                }
+                red[p] = false;
+                red[g] = true;
+                rotateLeft(g);
+            }
+        }
+        red[root] = false;
+    }
+
+    private void rotateLeft(int x) {
+        int y = right[x];
+        right[x] = left[y];
+        if (left[y] != NIL) {
+            parent[left[y]] = x;
+        }
+        replaceChild(x, y);
+        left[y] = x;
+        parent[x] = y;
+    }
+
+    private void rotateRight(int x) {
+        int y = left[x];
+        left[x] = right[y];
+        if (right[y] != NIL) {
+            parent[right[y]] = x;
+        }
+        replaceChild(x, y);
+        right[y] = x;
+        parent[x] = y;
+    }
+
+    /** Puts {@code y} where {@code x} hangs from its parent (or at the root). */
+    private void replaceChild(int x, int y) {
+        int p = parent[x];
+        if (y != NIL) {
+            parent[y] = p;
+        }
+        if (p == NIL) {
+            root = y;
+        } else if (x == left[p]) {
+            left[p] = y;
+        } else {
+            right[p] = y;
+        }
+    }
+
+    private void erase(int z) {
+        int x;
+        int xParent;
+        boolean removedRed;
+        if (left[z] == NIL || right[z] == NIL) {
+            x = left[z] != NIL ? left[z] : right[z];
+            xParent = parent[z];
+            removedRed = red[z];
+            replaceChild(z, x);
+        } else {
+            // The successor takes z's place and colour; its right child takes the successor's place.
+            int y = right[z];
+            while (left[y] != NIL) {
+                y = left[y];
+            }
+            removedRed = red[y];
+            x = right[y];
+            if (parent[y] == z) {
+                xParent = y;
+            } else {
+                xParent = parent[y];
+                replaceChild(y, x);
+                right[y] = right[z];
+                parent[right[y]] = y;
+            }
+            replaceChild(z, y);
+            left[y] = left[z];
+            parent[left[y]] = y;
+            red[y] = red[z];
+        }
+        if (!removedRed) {
+            eraseFixup(x, xParent);
+        }
+    }
+
+    private boolean isRed(int n) {
+        return n != NIL && red[n];
+    }
+
+    private void eraseFixup(int x, int p) {
+        while (x != root && !isRed(x)) {
+            if (x == left[p]) {
+                int w = right[p];
+                if (isRed(w)) {
+                    red[w] = false;
+                    red[p] = true;
+                    rotateLeft(p);
+                    w = right[p];
+                }
+                if (!isRed(left[w]) && !isRed(right[w])) {
+                    red[w] = true;
+                    x = p;
+                    p = parent[x];
+                } else {
+                    if (!isRed(right[w])) {
+                        red[left[w]] = false;
+                        red[w] = true;
+                        rotateRight(w);
+                        w = right[p];
+                    }
+                    red[w] = red[p];
+                    red[p] = false;
+                    red[right[w]] = false;
+                    rotateLeft(p);
+                    x = root;
+                }
+            } else {
+                int w = left[p];
+                if (isRed(w)) {
+                    red[w] = false;
+                    red[p] = true;
+                    rotateRight(p);
+                    w = left[p];
+                }
+                if (!isRed(left[w]) && !isRed(right[w])) {
+                    red[w] = true;
+                    x = p;
+                    p = parent[x];
+                } else {
+                    if (!isRed(left[w])) {
+                        red[right[w]] = false;
+                        red[w] = true;
+                        rotateLeft(w);
+                        w = left[p];
+                    }
+                    red[w] = red[p];
+                    red[p] = false;
+                    red[left[w]] = false;
+                    rotateRight(p);
+                    x = root;
+                }
+            }
+        }
+        if (x != NIL) {
+            red[x] = false;
+        }
+    }
+
+    private int first() {
+        int n = root;
+        if (n == NIL) {
+            return NIL;
+        }
+        while (left[n] != NIL) {
+            n = left[n];
+        }
+        return n;
+    }
+
+    private int next(int n) {
+        if (right[n] != NIL) {
+            n = right[n];
+            while (left[n] != NIL) {
+                n = left[n];
+            }
+            return n;
+        }
+        int p = parent[n];
+        while (p != NIL && n == right[p]) {
+            n = p;
+            p = parent[p];
+        }
+        return p;
+    }
+
+    // ---------------------------------------------------------------- perf's passes
+
+    /** {@code symbols__fixup_end} for an image's own symbols: each with no size reaches to the next start. */
+    void fixupEnds() {
+        int prev = first();
+        if (prev == NIL) {
+            return;
+        }
+        for (int n = next(prev); n != NIL; prev = n, n = next(n)) {
+            if (end[prev] == start[prev]) {
+                end[prev] = start[n];
+            }
+        }
+        if (end[prev] == start[prev]) {
+            end[prev] = ((start[prev] + 4095) & ~4095L) + 4096;
+        }
+    }
+
+    /** {@code symbols__fixup_duplicate}: of symbols with one start, the better by perf's ranking stays. */
+    void dropDuplicates() {
+        int curr = first();
+        while (curr != NIL) {
+            int nx = next(curr);
+            if (nx == NIL) {
+                break;
+            }
+            if (start[curr] != start[nx]) {
+                curr = nx;
+                continue;
+            }
+            if (firstIsBetter(curr, nx)) {
+                erase(nx);
+            } else {
+                int after = next(curr);
+                erase(curr);
+                curr = after;
+            }
+        }
+    }
+
+    /** perf's {@code choose_best_symbol}: true when {@code a} stays. */
+    private boolean firstIsBetter(int a, int b) {
+        long la = end[a] - start[a];
+        long lb = end[b] - start[b];
+        if (lb == 0 && la > 0) {
+            return true;
+        }
+        if (la == 0 && lb > 0) {
+            return false;
+        }
+        boolean wa = binding[a] == STB_WEAK;
+        boolean wb = binding[b] == STB_WEAK;
+        if (wb && !wa) {
+            return true;
+        }
+        if (wa && !wb) {
+            return false;
+        }
+        boolean ga = binding[a] == STB_GLOBAL;
+        boolean gb = binding[b] == STB_GLOBAL;
+        if (ga && !gb) {
+            return true;
+        }
+        if (gb && !ga) {
+            return false;
+        }
+        if (underscores[b] > underscores[a]) {
+            return true;
+        }
+        if (underscores[a] > underscores[b]) {
+            return false;
+        }
+        if (nameLength[a] != nameLength[b]) {
+            return nameLength[a] > nameLength[b];
+        }
+        return !sys[a];
+    }
+
+    /** perf's {@code symbols__find}: the node the walk from the root stops at for {@code ip}, or NIL. */
+    int find(long ip) {
+        int n = root;
+        while (n != NIL) {
+            if (Long.compareUnsigned(ip, start[n]) < 0) {
+                n = left[n];
+            } else if (Long.compareUnsigned(ip, end[n]) > 0 || (ip == end[n] && ip != start[n])) {
+                n = right[n];
+            } else {
+                return n;
+            }
+        }
+        return NIL;
+    }
+
+    long start(int node) {
+        return start[node];
+    }
+
+    int origin(int node) {
+        return origin[node];
+    }
+
+    // ---------------------------------------------------------------- overlaps
+
+    /**
+     * The stretches where two or more symbols cover an address, cut where any of their bounds lies,
+     * each with the node perf's walk finds there (NIL: none, perf prints the address); null when
+     * no symbols overlap.
+     */
+    Overlaps overlaps() {
+        int n = count;
+        if (n < 2) {
+            return null;
+        }
+        // Symbols in start order, each covering [start, coverEnd): no size covers its start only.
+        int[] order = new int[n];
+        int k = 0;
+        for (int x = first(); x != NIL; x = next(x)) {
+            order[k++] = x;
+        }
+        Overlaps out = new Overlaps();
+        int i = 0;
+        while (i < k) {
+            int a = order[i];
+            long clusterEnd = coverEnd(a);
+            int j = i + 1;
+            while (j < k && Long.compareUnsigned(start[order[j]], clusterEnd) < 0) {
+                long e = coverEnd(order[j]);
+                if (Long.compareUnsigned(e, clusterEnd) > 0) {
+                    clusterEnd = e;
+                }
+                j++;
+            }
+            if (j - i > 1) {
+                cluster(order, i, j, clusterEnd, out);
+            }
+            i = j;
+        }
+        return out.count == 0 ? null : out.trim();
+    }
+
+    private long coverEnd(int x) {
+        return end[x] == start[x] ? start[x] + 1 : end[x];
+    }
+
+    private void cluster(int[] order, int from, int to, long clusterEnd, Overlaps out) {
+        long[] bounds = new long[2 * (to - from) + 1];
+        int b = 0;
+        for (int i = from; i < to; i++) {
+            int x = order[i];
+            bounds[b++] = start[x];
+            bounds[b++] = coverEnd(x);
+        }
+        bounds[b++] = clusterEnd;
+        long[] sorted = Arrays.copyOf(bounds, b);
+        // Addresses are unsigned; the flip keeps signed order equal to unsigned order.
+        for (int i = 0; i < b; i++) {
+            sorted[i] ^= Long.MIN_VALUE;
+        }
+        Arrays.sort(sorted);
+        long clusterStart = start[order[from]];
+        long prev = Long.MIN_VALUE;
+        boolean any = false;
+        for (int i = 0; i < b; i++) {
+            long v = sorted[i] ^ Long.MIN_VALUE;
+            if (any && v == prev) {
+                continue;
+            }
+            if (any && Long.compareUnsigned(prev, clusterStart) >= 0
+                    && Long.compareUnsigned(v, clusterEnd) <= 0) {
+                out.add(prev, v, find(prev));
+            }
+            prev = v;
+            any = true;
+        }
+    }
+
+    /**
+     * Sorted, disjoint {@code [from, to)} ranges of one image and the tree node perf's lookup finds
+     * in each (NIL for none); adjacent ranges with the same node are merged.
+     */
+    static final class Overlaps {
+        long[] from = new long[16];
+        long[] to = new long[16];
+        int[] node = new int[16];
+        int count;
+
+        void add(long f, long t, int n) {
+            if (count > 0 && to[count - 1] == f && node[count - 1] == n) {
+                to[count - 1] = t;
+                return;
+            }
+            if (count == from.length) {
+                from = Arrays.copyOf(from, count * 2);
+                to = Arrays.copyOf(to, count * 2);
+                node = Arrays.copyOf(node, count * 2);
+            }
+            from[count] = f;
+            to[count] = t;
+            node[count] = n;
+            count++;
+        }
+
+        Overlaps trim() {
+            from = Arrays.copyOf(from, count);
+            to = Arrays.copyOf(to, count);
+            node = Arrays.copyOf(node, count);
+            return this;
+        }
+
+        /** The range holding {@code address}, or -1. */
+        int find(long address) {
+            int lo = 0;
+            int hi = count - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (Long.compareUnsigned(from[mid], address) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return hi >= 0 && Long.compareUnsigned(address, to[hi]) < 0 ? hi : -1;
+        }
+    }
+}
