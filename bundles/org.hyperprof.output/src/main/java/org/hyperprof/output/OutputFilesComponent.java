@@ -1,5 +1,7 @@
 package org.hyperprof.output;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.FileChannel;
@@ -49,6 +51,13 @@ public final class OutputFilesComponent implements OutputFiles {
     private static final int RESOLVE_TRIES = 10;
 
     private final TargetLocks locks;
+
+    /**
+     * This process's standard output and error, made once per component and never closed: a stream
+     * made on a FileDescriptor stays attached to it for good, so one per write would pile up.
+     */
+    private final FileOutputStream standardOutput = new FileOutputStream(FileDescriptor.out);
+    private final FileOutputStream standardError = new FileOutputStream(FileDescriptor.err);
 
     /** The constructor Declarative Services uses. */
     public OutputFilesComponent() {
@@ -122,7 +131,7 @@ public final class OutputFilesComponent implements OutputFiles {
     // ---------------------------------------------------------------- whole writes
 
     /** Straight into a FIFO, a device, a socket or a descriptor: nothing there is replaced. */
-    private static Written stream(Target t, Content content) throws OutputException {
+    private Written stream(Target t, Content content) throws OutputException {
         Streams.Counter counter = null;
         try (WritableByteChannel channel = openStream(t, false)) {
             counter = new Streams.Counter(channel);
@@ -262,7 +271,10 @@ public final class OutputFilesComponent implements OutputFiles {
      * A FIFO or device opened for writing (a FIFO: once a reader has opened it), a descriptor's file
      * appended to, a socket connected to.
      */
-    static WritableByteChannel openStream(Target t, boolean appending) throws OutputException {
+    private WritableByteChannel openStream(Target t, boolean appending) throws OutputException {
+        if (t.ownStream() != 0) {
+            return new OwnStream(t.ownStream() == 1 ? standardOutput : standardError);
+        }
         try {
             switch (t.kind()) {
                 case SOCKET:
@@ -289,7 +301,7 @@ public final class OutputFilesComponent implements OutputFiles {
         }
     }
 
-    private static WritableByteChannel openForAppending(Target t) throws OutputException {
+    private WritableByteChannel openForAppending(Target t) throws OutputException {
         return openStream(t, true);
     }
 

@@ -21,8 +21,10 @@ import org.hyperprof.api.output.OutputException;
  * @param existing   the regular file's attributes (mode, owner, group) when one is there, else null
  * @param lockKey    what two writes to the same target share: the file's device and inode for
  *                   anything streamed into, the resolved path for a file replaced by renames
+ * @param ownStream  1 or 2 when the target is this process's own standard output or error
+ *                   ({@code /dev/stdout}, {@code /proc/self/fd/2}), else 0
  */
-record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Object lockKey) {
+record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Object lockKey, int ownStream) {
 
     /** Links followed at most, as the kernel's own limit (ELOOP past 40). */
     static final int MAX_LINKS = 40;
@@ -70,6 +72,7 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
         Path given = target.toAbsolutePath();
         Path current = given;
         boolean descriptor = false;
+        int ownStream = 0;
         for (int links = 0;; links++) {
             Path name = current.getFileName();
             if (name == null) {
@@ -84,6 +87,7 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
                 // /proc/<pid>/fd/<n> (and /dev/stdout, which links there): a kernel link to an open
                 // file, which may be a pipe or a socket with no path; write through it, never past it.
                 descriptor = true;
+                ownStream = ownStream(folder, name);
                 break;
             }
             if (links == MAX_LINKS) {
@@ -97,7 +101,24 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
                         + Failures.reason(e), e);
             }
         }
-        return classify(given, current, descriptor);
+        return classify(given, current, descriptor, ownStream);
+    }
+
+    /**
+     * 1 or 2 for this process's own standard output or error. Those are written through the open
+     * descriptor itself, sharing its offset: opened anew, a shell's {@code > file} (no O_APPEND)
+     * would write over what we put there with the next line it prints.
+     */
+    private static int ownStream(Path fdFolder, Path name) {
+        Path own = Path.of("/proc", Long.toString(ProcessHandle.current().pid()), "fd");
+        if (!fdFolder.equals(own)) {
+            return 0;
+        }
+        return switch (name.toString()) {
+            case "1" -> 1;
+            case "2" -> 2;
+            default -> 0;
+        };
     }
 
     /** The folder {@code path} is in, with its links resolved; refused when missing or no folder. */
@@ -129,7 +150,8 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
         }
     }
 
-    private static Target classify(Path given, Path file, boolean descriptor) throws OutputException {
+    private static Target classify(Path given, Path file, boolean descriptor, int ownStream)
+            throws OutputException {
         Map<String, Object> unix;
         try {
             // Follows the last link only for a descriptor: everything else was resolved above.
@@ -139,7 +161,7 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
                 throw new OutputException(given, "cannot write " + given + ": the descriptor " + file
                         + " is not open", e);
             }
-            return new Target(given, file, Kind.ABSENT, null, file.toString());
+            return new Target(given, file, Kind.ABSENT, null, file.toString(), ownStream);
         } catch (IOException e) {
             throw new OutputException(given, "cannot write " + given + ": cannot look at " + file + ": "
                     + Failures.reason(e), e);
@@ -152,7 +174,7 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
         }
         if (type == S_IFREG) {
             if (descriptor) {
-                return new Target(given, file, Kind.DESCRIPTOR_FILE, null, inode);
+                return new Target(given, file, Kind.DESCRIPTOR_FILE, null, inode, ownStream);
             }
             PosixFileAttributes attributes;
             try {
@@ -166,19 +188,19 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
                         + " is read-only (" + PosixFilePermissions.toString(attributes.permissions())
                         + "); make it writable or name another file");
             }
-            return new Target(given, file, Kind.REGULAR, attributes, file.toString());
+            return new Target(given, file, Kind.REGULAR, attributes, file.toString(), ownStream);
         }
         switch (type) {
             case S_IFIFO:
-                return new Target(given, file, Kind.FIFO, null, inode);
+                return new Target(given, file, Kind.FIFO, null, inode, ownStream);
             case S_IFCHR:
-                return new Target(given, file, Kind.CHARACTER_DEVICE, null, inode);
+                return new Target(given, file, Kind.CHARACTER_DEVICE, null, inode, ownStream);
             case S_IFSOCK:
-                if (descriptor) {
+                if (descriptor && ownStream == 0) {
                     throw new OutputException(given, "cannot write " + given + ": the descriptor " + file
                             + " is a socket, which cannot be opened by name; redirect it to a file or a FIFO");
                 }
-                return new Target(given, file, Kind.SOCKET, null, inode);
+                return new Target(given, file, Kind.SOCKET, null, inode, ownStream);
             case S_IFBLK:
                 throw new OutputException(given, "cannot write " + given + ": " + (file.equals(given) ? "it" : file)
                         + " is a block device (a disk); Hyperprof writes files, FIFOs, character devices and"

@@ -160,6 +160,18 @@ class WholeWriteTest {
     }
 
     @Test
+    void devStdoutRedirectedToAFileGetsTheOutputInLineWithWhatTheProcessPrints() throws Exception {
+        for (String target : List.of("/dev/stdout", "/proc/self/fd/1", "/dev/fd/1")) {
+            Path redirected = dir.resolve("stdout-" + target.replace('/', '_'));
+            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), StandardOutputChild.class.getName(), target)
+                    .redirectOutput(redirected.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            assertEquals(0, child.waitFor(), target);
+            assertEquals("before\nexport\nafter\n", Files.readString(redirected), target);
+        }
+    }
+
+    @Test
     void aBlockDeviceIsRefusedUntouched() {
         Path disk = OutputTargets.blockDevice(dir, "loop");
         OutputException e = assertThrows(OutputException.class, () -> files.write(disk, text("x")));
