@@ -205,6 +205,16 @@ class EndToEndTest {
     }
 
     @Test
+    void aStudyRefusedForItsScenarioOrPoliciesCreatesNoFolder() {
+        Path out = dir.resolve("never");
+        command().study("--scenario", "no-such-scenario", "--out", out.toString());
+        command().study("--policies", "nonsense", "--out", out.toString());
+        assertTrue(err().contains("unknown scenario 'no-such-scenario'") && err().contains("no policy variant to run"),
+                err());
+        assertEquals(List.of(), OutputTargets.names(dir));
+    }
+
+    @Test
     void anOutThatIsAFileIsRefusedInOneLineBeforeTheRunAndKept() throws Exception {
         Path file = Files.writeString(dir.resolve("results"), "not a folder");
         command().study("--policies", "systemwide", "--ms", "5", "--out", file.toString());
