@@ -6,7 +6,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 import org.hyperprof.api.output.OutputException;
@@ -182,11 +181,6 @@ record Target(Path given, Path file, Kind kind, PosixFileAttributes existing, Ob
             } catch (IOException e) {
                 throw new OutputException(given, "cannot write " + given + ": cannot look at " + file + ": "
                         + Failures.reason(e), e);
-            }
-            if (!Files.isWritable(file)) {
-                throw new OutputException(given, "cannot write " + given + ": " + (file.equals(given) ? "it" : file)
-                        + " is read-only (" + PosixFilePermissions.toString(attributes.permissions())
-                        + "); make it writable or name another file");
             }
             return new Target(given, file, Kind.REGULAR, attributes, file.toString(), ownStream);
         }
