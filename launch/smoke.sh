@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Smoke test of the exported launcher: a piped Gogo session that lists the plug-ins, profiles the
-# default simulated host and prints its report. Fails when an expected line is missing.
+# default simulated host, prints its report and exports its folded stacks to /dev/stdout (here a
+# file opened by '>': streamed through the launcher's own descriptor, never replaced). Fails when
+# an expected line is missing.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' >"$out" 2>&1
+"$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' \
+  'hp:export flamegraph folded /dev/stdout' >"$out" 2>&1
 rc=$?
 fail=0
 expect() {
@@ -22,6 +25,8 @@ expect "CPU: PIII, speed 2800 MHz"
 expect "Counted CPU_CLK_UNHALTED events"
 expect "samples taken"
 expect "xen-syms"
+expect "domU-rcv;tcp_v4_rcv_[k] "
+expect "streamed the latest session (all domains) as flamegraph folded into /dev/stdout"
 if grep -qE "Exception|at org\.|at java\." "$out"; then
   echo "smoke: a stack trace or exception reached the user" >&2
   fail=1
@@ -31,4 +36,4 @@ if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
   cat "$out" >&2
   exit 1
 fi
-echo "smoke: launcher profiled the default host and printed its report"
+echo "smoke: launcher profiled the default host, printed its report and exported it to /dev/stdout"

@@ -104,7 +104,9 @@ public enum HpCommand {
                     + "  hp:export flamegraph folded /tmp/hp.folded   folded stacks, one line per stack\n"
                     + "  --session N   a session the writer keeps (default: the latest)\n"
                     + "  --domain D    only this domain's samples (default: all domains)\n"
-                    + "  The file is written whole or not at all; an existing file is replaced."),
+                    + "  Links are followed to the file they name. A FIFO, a character device or /dev/stdout is\n"
+                    + "  streamed into; a file is written whole or not at all (an existing one keeps its mode).\n"
+                    + "  The file's folder must exist."),
     STATE("hp:state", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
     HELP("hp:help [command]", "this list, or one command's usage and options");
 

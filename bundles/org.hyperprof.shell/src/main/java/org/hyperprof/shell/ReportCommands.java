@@ -1,13 +1,15 @@
 package org.hyperprof.shell;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.output.Content;
+import org.hyperprof.api.output.OutputFiles;
+import org.hyperprof.api.output.Written;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
@@ -17,11 +19,13 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * {@code hp:report}: the report of a session; {@code hp:export}: a session written to a file by a
- * report file writer (pprof, flame graphs). Needs only the renderers and writers, so the sessions
- * they keep stay printable while the core bundles are stopped or replaced.
+ * report file writer (pprof, flame graphs), placed by {@link OutputFiles}. Needs only the renderers
+ * and writers (and, to export, the output service), so the sessions they keep stay printable while
+ * the core bundles are stopped or replaced.
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=report",
         "osgi.command.function=export"})
@@ -30,18 +34,23 @@ public class ReportCommands {
     private final Renderers renderers;
     private final Plugins<ReportFileWriter> writers;
 
+    /** Where exports go; optional and dynamic, so hp:report works without it. */
+    private final AtomicReference<OutputFiles> output = new AtomicReference<>();
+
     public ReportCommands() {
-        this(Console.system(), new Plugins<>(), new Plugins<>());
+        this(Console.system(), new Plugins<>(), new Plugins<>(), null);
     }
 
     public ReportCommands(Console console, Plugins<ReportRenderer> renderers) {
-        this(console, renderers, new Plugins<>());
+        this(console, renderers, new Plugins<>(), null);
     }
 
-    public ReportCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
+    public ReportCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers,
+            OutputFiles output) {
         this.console = console;
         this.renderers = new Renderers(renderers);
         this.writers = writers;
+        this.output.set(output);
     }
 
     @Descriptor("print a session's report (default: the latest session, all domains, opreport)")
@@ -71,25 +80,35 @@ public class ReportCommands {
                         + line.file());
             }
             Path target = target(line.file());
-            Path written;
+            OutputFiles files = output.get();
+            if (files == null) {
+                throw new IllegalStateException("no output service is active, so nothing can be written; start the"
+                        + " bundle org.hyperprof.output (lb lists the bundles)");
+            }
+            // Every refusal (session, domain, format, options) comes here, before the target is touched.
+            Content content;
             try {
-                written = writer.service().write(line.request(), line.format(), target);
+                content = writer.service().content(line.request(), line.format());
             } catch (ReportException e) {
                 String m = String.valueOf(e.getMessage());
                 throw m.startsWith(writer.name()) ? e : new ReportException(writer.name() + ": " + m);
-            } catch (IOException e) {
-                // Some I/O messages are only a path: say what failed and what kind of failure it was.
-                throw new IOException(writer.name() + " could not write " + target + ": " + e.getClass().getSimpleName()
-                        + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
             }
-            Path file = written == null ? target : written;
-            out.println("wrote " + what(line.request()) + " as " + writer.name() + " " + line.format() + " to " + file
-                    + size(file));
-            String next = openWith(line.format(), file);
+            Written written = files.write(target, content);
+            out.println(wrote(line, writer.name(), written));
+            String next = written.placement() == Written.Placement.STREAMED ? null
+                    : openWith(line.format(), written.file());
             if (next != null) {
                 out.println(next);
             }
         });
+    }
+
+    /** What was written where: through a link, into a stream, or as a file. */
+    private static String wrote(CommandLines.Export line, String writer, Written w) {
+        String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
+        String what = what(line.request()) + " as " + writer + " " + line.format();
+        return (w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what + " to ")
+                + where + " (" + w.bytes() + " bytes)";
     }
 
     /** The format names a writer lists, each before its description (e.g. {@code svg} of "svg: ..."). */
@@ -99,45 +118,22 @@ public class ReportCommands {
     }
 
     /**
-     * The file to write as an absolute path, checked before the writer works: not a directory, in a
-     * directory that exists and is writable. {@code ~/} means the home directory.
+     * The file to write as an absolute path; {@code ~/} means the home directory. Whether it can be
+     * written is OutputFiles' call (one rule for every file Hyperprof writes).
      */
     static Path target(String file) {
         String name = file.startsWith("~/") ? System.getProperty("user.home") + file.substring(1) : file;
-        Path path;
         try {
-            path = Path.of(name).toAbsolutePath().normalize();
+            return Path.of(name).toAbsolutePath();
         } catch (InvalidPathException e) {
             throw new IllegalArgumentException("'" + file + "' is not a file name this system accepts: "
                     + e.getReason());
         }
-        if (Files.isDirectory(path)) {
-            throw new IllegalArgumentException(path + " is a directory; give a file name in it, e.g. "
-                    + path.resolve("hyperprof.out"));
-        }
-        Path dir = path.getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("directory " + dir + " does not exist; create it first or write the file"
-                    + " elsewhere, e.g. /tmp/" + path.getFileName());
-        }
-        if (!Files.isWritable(dir)) {
-            throw new IllegalArgumentException("cannot write in " + dir + " (no permission); write the file elsewhere,"
-                    + " e.g. /tmp/" + path.getFileName());
-        }
-        return path;
     }
 
     private static String what(ReportRequest request) {
         return (request.sessionId() == ReportRequest.LATEST ? "the latest session" : "session " + request.sessionId())
                 + (request.domain() == ReportRequest.ALL_DOMAINS ? " (all domains)" : " (dom" + request.domain() + ")");
-    }
-
-    private static String size(Path file) {
-        try {
-            return " (" + Files.size(file) + " bytes)";
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     /** How to open what was written, for the formats whose tool is known. */
@@ -168,5 +164,15 @@ public class ReportCommands {
 
     void unbindWriter(ServiceReference<ReportFileWriter> ref) {
         writers.remove(ref);
+    }
+
+    @Reference(service = OutputFiles.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindOutput")
+    void bindOutput(OutputFiles files) {
+        output.set(files);
+    }
+
+    void unbindOutput(OutputFiles files) {
+        output.compareAndSet(files, null);
     }
 }

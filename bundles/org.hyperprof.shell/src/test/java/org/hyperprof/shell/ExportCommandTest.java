@@ -9,21 +9,28 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.output.OutputFilesComponent;
+import org.hyperprof.output.OutputTargets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** hp:export, and the file writers in hp:reports and hp:help export. */
+/**
+ * hp:export, and the file writers in hp:reports and hp:help export. The exports go through the real
+ * OutputFiles, onto FIFOs, links, private device nodes and a full tmpfs.
+ */
 class ExportCommandTest {
     private final Fakes.Captured io = new Fakes.Captured();
     private final Plugins<ReportRenderer> renderers = new Plugins<>();
     private final Plugins<ReportFileWriter> writers = new Plugins<>();
-    private final ReportCommands commands = new ReportCommands(io.console, renderers, writers);
+    private final ReportCommands commands = new ReportCommands(io.console, renderers, writers,
+            new OutputFilesComponent());
     private final Fakes.FakeWriter flamegraph = new Fakes.FakeWriter("folded: Brendan Gregg's folded stacks",
             "svg: an interactive SVG flame graph");
     private final Fakes.FakeWriter pprof = new Fakes.FakeWriter("pprof: gzipped profile.proto for go tool pprof");
@@ -67,6 +74,78 @@ class ExportCommandTest {
     }
 
     @Test
+    void aFifoIsStreamedIntoAndStaysAFifo() {
+        installWriters();
+        Path fifo = OutputTargets.fifo(dir, "hp.folded");
+        try (OutputTargets.Reader reader = OutputTargets.readFifo(fifo, 1)) {
+            commands.export("flamegraph", "folded", fifo.toString());
+            assertEquals("folded of session -1\n", reader.text());
+        }
+        assertEquals("FIFO", OutputTargets.kind(fifo));
+        assertEquals("streamed the latest session (all domains) as flamegraph folded into " + fifo + " (21 bytes)\n",
+                io.out());
+        assertEquals("", io.err());
+    }
+
+    @Test
+    void aSymbolicLinkStaysALinkAndTheFileItNamesGetsTheExport() throws IOException {
+        installWriters();
+        Path real = Files.writeString(dir.resolve("real.svg"), "old");
+        Path link = Files.createSymbolicLink(dir.resolve("hp.svg"), Path.of("real.svg"));
+        commands.export("flamegraph", "svg", link.toString());
+        assertEquals("symbolic link", OutputTargets.kind(link));
+        assertEquals("svg of session -1\n", Files.readString(real));
+        assertEquals("wrote the latest session (all domains) as flamegraph svg to " + link + " -> " + real.toRealPath()
+                + " (18 bytes)\nopen it in a web browser: file://" + real.toRealPath() + "\n", io.out());
+    }
+
+    @Test
+    void aCharacterDeviceIsStreamedIntoAndStaysADevice() {
+        installWriters();
+        Path devNull = OutputTargets.characterDevice(dir, "null", 1, 3);
+        commands.export("pprof", "pprof", devNull.toString());
+        assertEquals("character device", OutputTargets.kind(devNull));
+        assertEquals("streamed the latest session (all domains) as pprof pprof into " + devNull + " (20 bytes)\n",
+                io.out());
+    }
+
+    @Test
+    void aFullDeviceIsOneLineAndStaysADevice() {
+        installWriters();
+        Path devFull = OutputTargets.characterDevice(dir, "full", 1, 7);
+        commands.export("pprof", "pprof", devFull.toString());
+        assertEquals("character device", OutputTargets.kind(devFull));
+        assertEquals("hp:export: could not write to the character device " + devFull + " after 0 bytes: No space"
+                + " left on device\n", io.err());
+    }
+
+    @Test
+    void anExistingFileIsReplacedWholeKeepingItsMode0640() throws IOException {
+        installWriters();
+        Path svg = Files.writeString(dir.resolve("hp.svg"), "an older, longer graph");
+        Files.setPosixFilePermissions(svg, PosixFilePermissions.fromString("rw-r-----"));
+        commands.export("flamegraph", "svg", svg.toString());
+        assertEquals("svg of session -1\n", Files.readString(svg));
+        assertEquals("rw-r-----", OutputTargets.mode(svg));
+        assertEquals(List.of("hp.svg"), OutputTargets.names(dir));
+    }
+
+    @Test
+    void aFullDiskKeepsTheOldFileAndLeavesNoTemporaryFile() throws IOException {
+        installWriters();
+        try (OutputTargets.SmallDisk disk = OutputTargets.smallDisk(dir, "small", 64)) {
+            Path svg = Files.writeString(disk.folder().resolve("hp.svg"), "yesterday's graph");
+            disk.fill();
+            List<String> before = OutputTargets.names(disk.folder());
+            commands.export("flamegraph", "svg", svg.toString());
+            assertEquals("hp:export: could not write " + svg + ": No space left on device; the file there before is"
+                    + " unchanged\n", io.err());
+            assertEquals("yesterday's graph", Files.readString(svg));
+            assertEquals(before, OutputTargets.names(disk.folder()));
+        }
+    }
+
+    @Test
     void aMissingWriterIsOneLineListingTheInstalledOnes() {
         installWriters();
         commands.export("speedscope", "json", dir.resolve("x.json").toString());
@@ -83,6 +162,16 @@ class ExportCommandTest {
     }
 
     @Test
+    void withoutTheOutputServiceTheLineSaysWhichBundleToStart() {
+        ReportCommands noOutput = new ReportCommands(io.console, renderers, writers, null);
+        installWriters();
+        noOutput.export("flamegraph", "svg", dir.resolve("hp.svg").toString());
+        assertEquals("hp:export: no output service is active, so nothing can be written; start the bundle"
+                + " org.hyperprof.output (lb lists the bundles)\n", io.err());
+        assertEquals(List.of(), OutputTargets.names(dir));
+    }
+
+    @Test
     void aFormatTheWriterDoesNotListIsRefusedBeforeWritingWithAnExample() {
         installWriters();
         Path png = dir.resolve("hp.png");
@@ -90,45 +179,50 @@ class ExportCommandTest {
         assertEquals(List.of(), flamegraph.requests);
         assertEquals("hp:export: flamegraph writes folded, svg, not 'png'; e.g. hp:export flamegraph folded " + png
                 + "\n", io.err());
+        assertEquals(List.of(), OutputTargets.names(dir));
     }
 
     @Test
-    void aDirectoryThatDoesNotExistIsRefusedBeforeWriting() {
+    void aFolderThatDoesNotExistIsRefusedInOneLineAndNotCreated() {
         installWriters();
         Path missing = dir.resolve("no/such/dir/hp.svg");
         commands.export("flamegraph", "svg", missing.toString());
-        assertEquals(List.of(), flamegraph.requests);
-        assertEquals("hp:export: directory " + missing.getParent() + " does not exist; create it first or write the"
-                + " file elsewhere, e.g. /tmp/hp.svg\n", io.err());
+        assertEquals("hp:export: cannot write " + missing + ": the folder " + missing.getParent() + " does not exist;"
+                + " create it first or name a file in an existing folder\n", io.err());
+        assertEquals(List.of(), OutputTargets.names(dir));
     }
 
     @Test
-    void aDirectoryAsTheTargetIsRefusedWithAFileNameInIt() {
+    void aFolderAsTheTargetIsRefused() {
         installWriters();
         commands.export("flamegraph", "svg", dir.toString());
-        assertEquals("hp:export: " + dir + " is a directory; give a file name in it, e.g. "
-                + dir.resolve("hyperprof.out") + "\n", io.err());
+        assertEquals("hp:export: cannot write " + dir + ": it is a folder; name a file in it\n", io.err());
     }
 
     @Test
-    void theWritersOwnRefusalIsNamedAfterItAndNoFileIsLeft() {
+    void theWritersOwnRefusalIsNamedAfterItAndTouchesNoFile() throws IOException {
         installWriters();
         flamegraph.failure = new ReportException("no session 9; sessions are 7");
         Path svg = dir.resolve("hp.svg");
+        Path kept = Files.writeString(dir.resolve("kept.svg"), "kept");
         commands.export("flamegraph", "svg", svg.toString(), "--session", "9");
+        commands.export("flamegraph", "svg", kept.toString(), "--session", "9");
         assertFalse(Files.exists(svg));
+        assertEquals("kept", Files.readString(kept));
+        assertEquals(List.of("kept.svg"), OutputTargets.names(dir));
         assertEquals("", io.out());
-        assertEquals("hp:export: flamegraph: no session 9; sessions are 7\n", io.err());
+        assertEquals("hp:export: flamegraph: no session 9; sessions are 7\n".repeat(2), io.err());
     }
 
     @Test
-    void anIoFailureThatIsOnlyAPathSaysWhatFailed() {
+    void anIoFailureWhileWritingSaysWhatFailedAndWhatWasLeft() {
         installWriters();
         Path svg = dir.resolve("hp.svg");
         flamegraph.ioFailure = new AccessDeniedException(svg + ".tmp");
         commands.export("flamegraph", "svg", svg.toString());
-        assertEquals("hp:export: flamegraph could not write " + svg + ": AccessDeniedException: " + svg + ".tmp\n",
+        assertEquals("hp:export: could not write " + svg + ": permission denied; no file was left behind\n",
                 io.err());
+        assertEquals(List.of(), OutputTargets.names(dir));
     }
 
     @Test

@@ -6,8 +6,6 @@ import java.io.PrintStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +22,7 @@ import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventTable;
@@ -611,7 +610,7 @@ final class Fakes {
         }
     }
 
-    /** A file writer that writes one line naming the request and the format, or fails as told. */
+    /** A file writer whose content is one line naming the request and the format, or that fails as told. */
     static final class FakeWriter implements ReportFileWriter {
         final List<ReportRequest> requests = new ArrayList<>();
         final List<String> formats;
@@ -633,16 +632,19 @@ final class Fakes {
         }
 
         @Override
-        public Path write(ReportRequest request, String format, Path target) throws IOException, ReportException {
+        public Content content(ReportRequest request, String format) throws ReportException {
             requests.add(request);
             if (failure != null) {
                 throw failure;
             }
-            if (ioFailure != null) {
-                throw ioFailure;
-            }
-            Files.writeString(target, format + " of session " + request.sessionId() + "\n", StandardCharsets.UTF_8);
-            return target;
+            IOException io = ioFailure;
+            byte[] line = (format + " of session " + request.sessionId() + "\n").getBytes(StandardCharsets.UTF_8);
+            return out -> {
+                if (io != null) {
+                    throw io;
+                }
+                out.write(line);
+            };
         }
     }
 }

@@ -20,6 +20,7 @@ import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofCounter;
+import org.hyperprof.output.OutputFilesComponent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,7 +58,8 @@ class GogoDispatchTest {
             new PluginCommands(HOSTS, console, new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
                     RENDERERS),
             new HostCommands(HOSTS, console), new XenoprofCommands(HOSTS, PROFILER, console),
-            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS),
+            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS,
+                    new OutputFilesComponent()),
             new HelpCommands(console, RENDERERS, WRITERS)};
         for (HpCommand c : HpCommand.values()) {
             for (Object component : components) {

@@ -1,6 +1,5 @@
 package org.hyperprof.study;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +18,9 @@ import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.output.OutputException;
+import org.hyperprof.api.output.OutputFiles;
+import org.hyperprof.api.output.Written;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
@@ -35,8 +37,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * {@code hp:study}: runs one scenario under each installed counter-virtualization policy variant
  * and prints, per variant, the hypervisor's overhead, each guest's profile error under both
  * definitions of the truth, counter accesses per switch and samples lost; writes the table as CSV
- * and a chart as SVG. Problems print one line each on the error stream, never a stack trace; a
- * variant that fails does not stop the others.
+ * and a chart as SVG through {@link OutputFiles} (the folder of {@code --out} is created; the files
+ * follow the rule of every file Hyperprof writes). Problems print one line each on the error
+ * stream, never a stack trace; a variant that fails does not stop the others.
  *
  * <p>While it runs, the study registers its own sample consumer ({@code consumer.name=study}) and
  * loads the scenario once per variant, so the current host afterwards is the last variant's.
@@ -47,6 +50,7 @@ public class StudyCommand {
 
     private final HostService hosts;
     private final Profiler profiler;
+    private final OutputFiles output;
     private final StudyRunner.ConsumerRegistry registry;
     private final Supplier<Collection<String>> installed;
     private final Supplier<PrintStream> out;
@@ -59,9 +63,10 @@ public class StudyCommand {
     /** The constructor Declarative Services calls. Output goes to the calling Gogo session's streams. */
     @Activate
     public StudyCommand(BundleContext context, @Reference(name = "hosts") HostService hosts,
-            @Reference(name = "profiler") Profiler profiler) {
+            @Reference(name = "profiler") Profiler profiler, @Reference(name = "output") OutputFiles output) {
         this.hosts = hosts;
         this.profiler = profiler;
+        this.output = output;
         this.registry = (consumer, name) -> register(context, consumer, name);
         this.installed = () -> policies.values();
         // Gogo replaces System.out/err per session: look them up at every call, never keep them.
@@ -71,10 +76,11 @@ public class StudyCommand {
     }
 
     /** The plain-Java constructor (tests, embedding). */
-    StudyCommand(HostService hosts, Profiler profiler, StudyRunner.ConsumerRegistry registry,
+    StudyCommand(HostService hosts, Profiler profiler, OutputFiles output, StudyRunner.ConsumerRegistry registry,
             Supplier<Collection<String>> installedPolicies, PrintStream out, PrintStream err, Duration endTimeout) {
         this.hosts = hosts;
         this.profiler = profiler;
+        this.output = output;
         this.registry = registry;
         this.installed = installedPolicies;
         this.out = () -> out;
@@ -137,14 +143,17 @@ public class StudyCommand {
             e.println(COMMAND + ": " + scenarioProblem);
             return;
         }
-        Path folder = args.out();
-        if (Files.exists(folder) && !Files.isDirectory(folder)) {
-            e.println(COMMAND + ": --out " + folder + " is a file, not a folder; give a folder for the CSV and SVG");
-            return;
-        }
         List<Variant> variants = variants(args.policies(), o, e);
         if (variants.isEmpty()) {
             e.println(COMMAND + ": no policy variant to run; installed policies: " + installedText());
+            return;
+        }
+        // Made (or refused) before the run, which may be long; only after every other check.
+        Path folder;
+        try {
+            folder = output.folder(args.out());
+        } catch (OutputException x) {
+            e.println(COMMAND + ": --out: " + x.getMessage());
             return;
         }
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
@@ -223,16 +232,14 @@ public class StudyCommand {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    private static void write(Path file, String content, PrintStream o, PrintStream e) {
+    private void write(Path file, String content, PrintStream o, PrintStream e) {
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, content, StandardCharsets.UTF_8);
-            o.println("wrote " + file.toAbsolutePath().normalize());
-        } catch (IOException | RuntimeException x) {
-            e.println(COMMAND + ": could not write " + file + ": " + StudyRunner.oneLine(x));
+            Written w = output.write(file, out -> out.write(bytes));
+            o.println((w.placement() == Written.Placement.STREAMED ? "streamed into " : "wrote ") + w.target()
+                    + (w.throughLink() ? " -> " + w.file() : ""));
+        } catch (OutputException x) {
+            e.println(COMMAND + ": " + x.getMessage());
         }
     }
 

@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
+import org.hyperprof.output.OutputFilesComponent;
+import org.hyperprof.output.OutputTargets;
 import org.hyperprof.pmu.p6.P6PmuModel;
 import org.hyperprof.profiler.ProfilerImpl;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
@@ -104,7 +106,7 @@ class EndToEndTest {
             profiler.addConsumer(name, consumer);
             return () -> profiler.removeConsumer(name);
         };
-        return new StudyCommand(hosts, profiler, registry, policies::keySet,
+        return new StudyCommand(hosts, profiler, new OutputFilesComponent(), registry, policies::keySet,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 Duration.ofSeconds(20));
     }
@@ -189,6 +191,55 @@ class EndToEndTest {
         assertEquals(2, csv.split("\r\n").length, csv);
         assertTrue(csv.contains(",systemwide,systemwide,,\"loading ppc970-blade failed: "), "quoted: the reason holds commas\n" + csv);
         assertFalse(out().contains("\tat ") || err().contains("\tat "), "never a stack trace");
+    }
+
+    @Test
+    void aMissingOutFolderIsCreatedWithItsParents() throws Exception {
+        Path out = dir.resolve("results/2026/run-1");
+        command().study("--policies", "systemwide", "--ms", "5", "--out", out.toString());
+        assertEquals("", err());
+        assertEquals(List.of("hyperprof-study-" + HostService.DEFAULT_SCENARIO + ".csv",
+                "hyperprof-study-" + HostService.DEFAULT_SCENARIO + ".svg"), OutputTargets.names(out));
+        assertTrue(out().contains("wrote " + out.toRealPath().resolve("hyperprof-study-" + HostService.DEFAULT_SCENARIO
+                + ".csv")), out());
+    }
+
+    @Test
+    void aStudyRefusedForItsScenarioOrPoliciesCreatesNoFolder() {
+        Path out = dir.resolve("never");
+        command().study("--scenario", "no-such-scenario", "--out", out.toString());
+        command().study("--policies", "nonsense", "--out", out.toString());
+        assertTrue(err().contains("unknown scenario 'no-such-scenario'") && err().contains("no policy variant to run"),
+                err());
+        assertEquals(List.of(), OutputTargets.names(dir));
+    }
+
+    @Test
+    void anOutThatIsAFileIsRefusedInOneLineBeforeTheRunAndKept() throws Exception {
+        Path file = Files.writeString(dir.resolve("results"), "not a folder");
+        command().study("--policies", "systemwide", "--ms", "5", "--out", file.toString());
+        assertEquals("hp:study: --out: cannot use " + file + " as the output folder: it exists and is no folder; name a"
+                + " folder\n", err());
+        assertFalse(out().contains("running systemwide"), "refused before the run: " + out());
+        assertEquals("not a folder", Files.readString(file));
+    }
+
+    @Test
+    void aFullDiskKeepsTheOldCsvAndSvgWholeAndSaysSoInOneLineEach() throws Exception {
+        try (OutputTargets.SmallDisk disk = OutputTargets.smallDisk(dir, "small", 64)) {
+            String base = "hyperprof-study-" + HostService.DEFAULT_SCENARIO;
+            Path csv = Files.writeString(disk.folder().resolve(base + ".csv"), "yesterday's table");
+            Path svg = Files.writeString(disk.folder().resolve(base + ".svg"), "yesterday's chart");
+            disk.fill();
+            List<String> before = OutputTargets.names(disk.folder());
+            command().study("--policies", "systemwide", "--ms", "5", "--out", disk.folder().toString());
+            assertEquals("hp:study: could not write " + csv + ": No space left on device; the file there before is"
+                    + " unchanged\nhp:study: could not write " + svg + ": No space left on device; the file there"
+                    + " before is unchanged\n", err());
+            assertEquals("yesterday's table", Files.readString(csv));
+            assertEquals("yesterday's chart", Files.readString(svg));
+            assertEquals(before, OutputTargets.names(disk.folder()), "no temporary file left");
+        }
     }
 
     /**

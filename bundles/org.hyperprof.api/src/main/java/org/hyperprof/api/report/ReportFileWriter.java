@@ -1,15 +1,15 @@
 package org.hyperprof.api.report;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 
+import org.hyperprof.api.output.Content;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * A consumer that writes what it collected as files other tools open (pprof's profile.proto,
  * folded stacks, an SVG flame graph, ...). Registered with the {@value ReportRenderer#NAME}
- * property. A write either completes or leaves no file behind.
+ * property. It makes the bytes; where they go (a file replaced whole, a FIFO, a device) is the
+ * business of {@link org.hyperprof.api.output.OutputFiles}, the one place that places files.
  */
 @ProviderType
 public interface ReportFileWriter {
@@ -20,11 +20,11 @@ public interface ReportFileWriter {
     List<String> formats();
 
     /**
-     * Writes the session in {@code format} to {@code target} (a file; written to a temporary file
-     * next to it and moved into place).
+     * The session in {@code format}, ready to be written. Every check is made here, so a refused
+     * request touches no file; the report is taken now (later samples are not in it), and writing
+     * it fails only for I/O reasons.
      *
-     * @return the file written
-     * @throws ReportException for an unknown session or format, saying what exists
+     * @throws ReportException for an unknown session, format or option, saying what exists
      */
-    Path write(ReportRequest request, String format, Path target) throws IOException, ReportException;
+    Content content(ReportRequest request, String format) throws ReportException;
 }

@@ -1,23 +1,26 @@
 package org.hyperprof.example.domainrates;
 
-import java.io.BufferedWriter;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
+import org.hyperprof.api.output.Appender;
+import org.hyperprof.api.output.OutputException;
+import org.hyperprof.api.output.OutputFiles;
+
 /**
- * Where the CSV lines go: appended to a file (with a header line when the file is new or empty),
- * and optionally echoed to a console stream.
+ * Where the CSV lines go: an {@link Appender} of Hyperprof's {@link OutputFiles}, so the file
+ * follows the rule of every file Hyperprof writes (links followed, a FIFO or {@code /dev/stdout}
+ * streamed into, a regular file appended to and never replaced, a header line when it starts
+ * empty), and optionally echoed to a console stream.
  *
- * <p>Two threads use it: the consumer's delivery thread writes, and the component's deactivation
- * (on a Declarative Services thread) closes it, possibly while a batch is being written. The
- * methods are therefore {@code synchronized}; once closed, further lines are dropped quietly, as
- * the profiler stops delivering to a component that is going away.
+ * <p>Two threads use it: the consumer's delivery thread opens and writes, and the component's
+ * deactivation (on a Declarative Services thread) closes it, possibly while a batch is being
+ * written or a FIFO waits for its reader. Closing takes the appender away and closes it, which ends
+ * such a wait; once closed, further lines are dropped quietly, as the profiler stops delivering to a
+ * component that is going away.
  *
  * <p>A failure to open or write is thrown as an {@link UncheckedIOException} naming the file: the
  * profiler catches it, counts the batch as missed for this consumer alone and records the first
@@ -28,76 +31,102 @@ final class CsvFile {
     static final String HEADER = "session,kind,batch,domain,domain_name,counter,event,samples,share_pct,"
             + "cumulative_samples,simulated_seconds,samples_per_second,events_per_second";
 
+    private static final String NEWLINE = System.lineSeparator();
+
     private final Path path;
     private final PrintStream echo;
-    private BufferedWriter out;
+    private final OutputFiles output;
+
+    /** Guarded by this, as is {@link #closed}. */
+    private Appender appender;
     private boolean closed;
 
     /**
-     * @param path the CSV file (its directory must exist)
-     * @param echo where to print the lines too, or null
+     * @param path   the CSV file (its folder must exist)
+     * @param echo   where to print the lines too, or null
+     * @param output what opens the file
      */
-    CsvFile(Path path, PrintStream echo) {
+    CsvFile(Path path, PrintStream echo, OutputFiles output) {
         this.path = path;
         this.echo = echo;
+        this.output = output;
     }
 
     Path path() {
         return path;
     }
 
-    /** Writes the lines and flushes them, so that {@code tail -f} shows each batch as it arrives. */
-    synchronized void append(List<String> lines) {
-        if (closed || lines.isEmpty()) {
+    /** Appends the lines as one chunk, flushed at once so that {@code tail -f} shows each batch as it arrives. */
+    void append(List<String> lines) {
+        if (lines.isEmpty()) {
             return;
         }
+        Appender target = open();
+        if (target == null) {
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        for (String line : lines) {
+            text.append(line).append(NEWLINE);
+        }
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
         try {
-            if (out == null) {
-                open();
+            target.append(out -> out.write(bytes));
+        } catch (OutputException e) {
+            if (isClosed()) {
+                return;
             }
-            for (String line : lines) {
-                out.write(line);
-                out.newLine();
-            }
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not append to the domain-rates CSV file " + path + ": " + e, e);
+            throw new UncheckedIOException("the domain-rates CSV: " + e.getMessage(), e);
         }
         if (echo != null) {
             lines.forEach(echo::println);
         }
     }
 
-    /** Opens the file for appending; a header line starts a new or empty file. */
-    synchronized void open() {
-        if (closed || out != null) {
-            return;
-        }
-        try {
-            boolean fresh = !Files.exists(path) || Files.size(path) == 0;
-            out = Files.newBufferedWriter(path, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
-            if (fresh) {
-                out.write(HEADER);
-                out.newLine();
-                out.flush();
+    /**
+     * Opens the file for appending (a header line starts a new or empty one).
+     *
+     * @return the appender, or null once closed
+     */
+    Appender open() {
+        synchronized (this) {
+            if (closed || appender != null) {
+                return appender;
             }
-        } catch (IOException e) {
-            out = null;
-            throw new UncheckedIOException("could not open the domain-rates CSV file " + path
-                    + " (set output.path under the PID " + DomainRatesConsumer.PID + " to a writable file): " + e, e);
+        }
+        // Not under the lock: opening a FIFO waits for its reader, and close() must not wait for that.
+        Appender opened;
+        try {
+            opened = output.appender(path, out -> out.write((HEADER + NEWLINE).getBytes(StandardCharsets.UTF_8)));
+        } catch (OutputException e) {
+            throw new UncheckedIOException("the domain-rates CSV: " + e.getMessage() + " (set output.path under the"
+                    + " PID " + DomainRatesConsumer.PID + " to a file you can write)", e);
+        }
+        synchronized (this) {
+            if (!closed && appender == null) {
+                appender = opened;
+                return opened;
+            }
+        }
+        opened.close();
+        synchronized (this) {
+            return appender;
         }
     }
 
-    synchronized void close() {
-        closed = true;
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException e) {
-                // Closing after a flush: nothing is lost, and a component going away has no one to tell.
-            }
-            out = null;
+    private synchronized boolean isClosed() {
+        return closed;
+    }
+
+    void close() {
+        Appender open;
+        synchronized (this) {
+            closed = true;
+            open = appender;
+            appender = null;
+        }
+        if (open != null) {
+            open.close();
         }
     }
 }

@@ -17,7 +17,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 public @interface DomainRatesConfiguration {
 
     @AttributeDefinition(name = "CSV file",
-            description = "The file the lines are appended to (created with a header line if absent)."
+            description = "The file the lines are appended to (created with a header line if absent; its folder"
+                    + " must exist). A symbolic link is followed; a FIFO or /dev/stdout is streamed into."
                     + " Empty: hyperprof-domain-rates.csv in the JVM's temporary directory (java.io.tmpdir).")
     String output_path() default "";
 

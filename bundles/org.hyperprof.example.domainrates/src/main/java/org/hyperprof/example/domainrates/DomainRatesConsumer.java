@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.hyperprof.api.output.OutputFiles;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
@@ -16,6 +17,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -40,7 +42,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * next session on (or from the next batch, with a {@code sessionStarted} first, if a session is
  * running). Its settings come from Configuration Admin (PID {@value #PID}, see
  * {@link DomainRatesConfiguration}); changing them deactivates this instance and activates a new
- * one with the new settings, because the component declares no {@code @Modified} method.
+ * one with the new settings, because the component declares no {@code @Modified} method. The CSV
+ * is written through Hyperprof's {@link OutputFiles} service, which DS hands to the constructor: it
+ * follows links, streams into a FIFO or {@code /dev/stdout}, and appends to a regular file without
+ * ever replacing it, as every file Hyperprof writes.
  *
  * <h2>Threading</h2>
  * The profiler calls {@code sessionStarted}, {@code samples} and {@code sessionEnded} on this
@@ -76,10 +81,13 @@ public final class DomainRatesConsumer implements SampleConsumer {
     /** Sessions started and not yet ended, by id. Only the delivery thread touches it. */
     private final Map<Long, DomainTally> running = new HashMap<>();
 
-    /** The constructor Declarative Services calls, with the settings from Configuration Admin. */
+    /**
+     * The constructor Declarative Services calls, with the settings from Configuration Admin and
+     * the service that writes Hyperprof's files.
+     */
     @Activate
-    public DomainRatesConsumer(DomainRatesConfiguration config) {
-        this(outputPath(config), config.echo() ? System.out : null);
+    public DomainRatesConsumer(DomainRatesConfiguration config, @Reference OutputFiles output) {
+        this(outputPath(config), config.echo() ? System.out : null, output);
     }
 
     /**
@@ -87,9 +95,10 @@ public final class DomainRatesConsumer implements SampleConsumer {
      *
      * @param csvFile the file to append to
      * @param echo    where to print the lines too, or null
+     * @param output  what opens the file
      */
-    public DomainRatesConsumer(Path csvFile, PrintStream echo) {
-        this.csv = new CsvFile(csvFile, echo);
+    public DomainRatesConsumer(Path csvFile, PrintStream echo, OutputFiles output) {
+        this.csv = new CsvFile(csvFile, echo, output);
     }
 
     /** The configured path, or the default file in the temporary directory. */

@@ -1,6 +1,7 @@
 package org.hyperprof.example.domainrates;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.hyperprof.api.output.OutputFiles;
+import org.hyperprof.output.OutputFilesComponent;
+import org.hyperprof.output.OutputTargets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +26,8 @@ class DomainRatesConsumerTest {
     @TempDir
     Path dir;
 
+    private final OutputFiles files = new OutputFilesComponent();
+
     private List<String> lines(Path file) throws Exception {
         return Files.readAllLines(file, StandardCharsets.UTF_8);
     }
@@ -29,7 +35,7 @@ class DomainRatesConsumerTest {
     @Test
     void aNewFileStartsWithTheHeaderLine() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(1, Sessions.CYCLES));
         assertEquals(List.of(CsvFile.HEADER), lines(file));
     }
@@ -37,7 +43,7 @@ class DomainRatesConsumerTest {
     @Test
     void eachBatchGivesOneLinePerDomainWithItsShareAndItsCountSoFar() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(1, Sessions.CYCLES));
         consumer.samples(Sessions.repeated(1, 0, 3, 1));
         consumer.samples(Sessions.repeated(1, 0, 1, 3));
@@ -51,7 +57,7 @@ class DomainRatesConsumerTest {
     @Test
     void sharesAreTakenPerCounter() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(2, Sessions.CYCLES, Sessions.INSTRUCTIONS));
         consumer.samples(Sessions.batch(2, 0, 0, 1, 0, 0, 1));
         assertEquals(List.of(CsvFile.HEADER,
@@ -63,7 +69,7 @@ class DomainRatesConsumerTest {
     @Test
     void aDomainAbsentFromABatchGetsNoLineForIt() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(1, Sessions.CYCLES));
         consumer.samples(Sessions.repeated(1, 0, 2, 2));
         consumer.samples(Sessions.repeated(1, 0, 4, 0));
@@ -74,7 +80,7 @@ class DomainRatesConsumerTest {
     @Test
     void theSessionsEndGivesTotalsWithRatesFromTheSimulatedClock() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(3, Sessions.CYCLES));
         consumer.samples(Sessions.repeated(3, 0, 300, 100));
         // 4e9 cycles at 2000 MHz: 2 simulated seconds.
@@ -88,7 +94,7 @@ class DomainRatesConsumerTest {
     @Test
     void withoutASimulatedClockTotalsCarryNoRates() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(4, Sessions.CYCLES));
         consumer.samples(Sessions.repeated(4, 0, 1, 0));
         consumer.sessionEnded(Sessions.ended(4, 0));
@@ -98,7 +104,7 @@ class DomainRatesConsumerTest {
     @Test
     void domainNamesWithCommasOrQuotesAreQuotedAsCsvRequires() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(5, Sessions.CYCLES));
         consumer.samples(Sessions.batch(5, 2, 0));
         assertEquals("5,batch,1,2,\"web, \"\"front\"\"\",0,CPU_CLK_UNHALTED,1,100.00,1,,,", lines(file).get(1));
@@ -107,11 +113,11 @@ class DomainRatesConsumerTest {
     @Test
     void anExistingFileIsAppendedToWithoutASecondHeader() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer first = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer first = new DomainRatesConsumer(file, null, files);
         first.sessionStarted(Sessions.session(6, Sessions.CYCLES));
         first.samples(Sessions.repeated(6, 0, 1, 0));
         first.deactivate();
-        DomainRatesConsumer second = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer second = new DomainRatesConsumer(file, null, files);
         second.sessionStarted(Sessions.session(7, Sessions.CYCLES));
         second.samples(Sessions.repeated(7, 0, 1, 0));
         List<String> lines = lines(file);
@@ -124,7 +130,8 @@ class DomainRatesConsumerTest {
     void echoPrintsTheSameLinesToTheConsole() throws Exception {
         Path file = dir.resolve("rates.csv");
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, new PrintStream(console, true, StandardCharsets.UTF_8));
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, new PrintStream(console, true, StandardCharsets.UTF_8),
+                files);
         consumer.sessionStarted(Sessions.session(8, Sessions.CYCLES));
         consumer.samples(Sessions.repeated(8, 0, 1, 1));
         List<String> printed = console.toString(StandardCharsets.UTF_8).lines().toList();
@@ -133,11 +140,11 @@ class DomainRatesConsumerTest {
 
     @Test
     void anUnwritableFileFailsTheSessionStartNamingTheFileAndThePid() {
-        DomainRatesConsumer consumer = new DomainRatesConsumer(dir, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(dir, null, files);
         UncheckedIOException e = assertThrows(UncheckedIOException.class,
                 () -> consumer.sessionStarted(Sessions.session(9, Sessions.CYCLES)));
-        assertTrue(e.getMessage().startsWith("could not open the domain-rates CSV file " + dir
-                + " (set output.path under the PID org.hyperprof.example.domainrates to a writable file)"),
+        assertEquals("the domain-rates CSV: cannot write " + dir + ": it is a folder; name a file in it (set"
+                + " output.path under the PID org.hyperprof.example.domainrates to a file you can write)",
                 e.getMessage());
         // Every batch then fails too: the profiler counts each as missed for this consumer.
         assertThrows(UncheckedIOException.class, () -> consumer.samples(Sessions.repeated(9, 0, 1, 0)));
@@ -145,7 +152,7 @@ class DomainRatesConsumerTest {
 
     @Test
     void aBatchOfASessionThatNeverStartedIsAnError() {
-        DomainRatesConsumer consumer = new DomainRatesConsumer(dir.resolve("rates.csv"), null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(dir.resolve("rates.csv"), null, files);
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> consumer.samples(Sessions.repeated(10, 0, 1, 0)));
         assertEquals("a batch for session 10, which never started", e.getMessage());
@@ -154,12 +161,70 @@ class DomainRatesConsumerTest {
     @Test
     void afterDeactivationLinesAreDroppedQuietly() throws Exception {
         Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null);
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
         consumer.sessionStarted(Sessions.session(11, Sessions.CYCLES));
         consumer.deactivate();
         consumer.samples(Sessions.repeated(11, 0, 1, 0));
         consumer.sessionEnded(Sessions.ended(11, 1000));
         assertEquals(List.of(CsvFile.HEADER), lines(file));
+    }
+
+    @Test
+    void throughASymbolicLinkTheFileItNamesGetsTheLinesAndTheLinkStays() throws Exception {
+        Path real = dir.resolve("real.csv");
+        Path link = Files.createSymbolicLink(dir.resolve("rates.csv"), Path.of("real.csv"));
+        DomainRatesConsumer consumer = new DomainRatesConsumer(link, null, files);
+        consumer.sessionStarted(Sessions.session(14, Sessions.CYCLES));
+        consumer.samples(Sessions.repeated(14, 0, 1, 0));
+        consumer.deactivate();
+        assertEquals("symbolic link", OutputTargets.kind(link));
+        assertEquals(List.of(CsvFile.HEADER, "14,batch,1,0,Domain-0,0,CPU_CLK_UNHALTED,1,100.00,1,,,"), lines(real));
+    }
+
+    @Test
+    void aFifoIsStreamedIntoHeaderFirstAndStaysAFifo() throws Exception {
+        Path fifo = OutputTargets.fifo(dir, "rates.fifo");
+        try (OutputTargets.Reader reader = OutputTargets.readFifo(fifo, 3)) {
+            DomainRatesConsumer consumer = new DomainRatesConsumer(fifo, null, files);
+            consumer.sessionStarted(Sessions.session(15, Sessions.CYCLES));
+            consumer.samples(Sessions.repeated(15, 0, 1, 1));
+            consumer.deactivate();
+            assertEquals(CsvFile.HEADER + "\n15,batch,1,0,Domain-0,0,CPU_CLK_UNHALTED,1,50.00,1,,,\n"
+                    + "15,batch,1,1,domU,0,CPU_CLK_UNHALTED,1,50.00,1,,,\n", reader.text());
+        }
+        assertEquals("FIFO", OutputTargets.kind(fifo));
+    }
+
+    @Test
+    void aFileWhoseFolderIsMissingIsOneClearLine() {
+        Path file = dir.resolve("no/such/rates.csv");
+        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
+        UncheckedIOException e = assertThrows(UncheckedIOException.class,
+                () -> consumer.sessionStarted(Sessions.session(16, Sessions.CYCLES)));
+        assertEquals("the domain-rates CSV: cannot write " + file + ": the folder " + file.getParent() + " does not"
+                + " exist; create it first or name a file in an existing folder (set output.path under the PID"
+                + " org.hyperprof.example.domainrates to a file you can write)", e.getMessage());
+        assertFalse(Files.exists(file.getParent()));
+    }
+
+    @Test
+    void aBatchThatFillsTheDiskIsCutBackSoTheFileHoldsWholeLinesOnly() throws Exception {
+        try (OutputTargets.SmallDisk disk = OutputTargets.smallDisk(dir, "small", 64)) {
+            Path file = disk.folder().resolve("rates.csv");
+            DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
+            consumer.sessionStarted(Sessions.session(17, Sessions.CYCLES));
+            consumer.samples(Sessions.repeated(17, 0, 1, 0));
+            List<String> before = lines(file);
+            disk.fill();
+            // One line per domain: 300 domains make a batch of lines longer than the file's free page.
+            UncheckedIOException e = assertThrows(UncheckedIOException.class,
+                    () -> consumer.samples(Sessions.manyDomains(17, 300)));
+            assertTrue(e.getMessage().startsWith("the domain-rates CSV: could not append to the file " + file
+                    + ": No space left on device; the part written was removed"), e.getMessage());
+            assertEquals(before, lines(file));
+            assertTrue(Files.readString(file).endsWith("\n"), "no part of a line is left at the end");
+            consumer.deactivate();
+        }
     }
 
     @Test
@@ -194,7 +259,7 @@ class DomainRatesConsumerTest {
 
     @Test
     void theConfiguredPathIsUsed() {
-        DomainRatesConsumer consumer = new DomainRatesConsumer(config(" /var/tmp/x.csv ", true));
+        DomainRatesConsumer consumer = new DomainRatesConsumer(config(" /var/tmp/x.csv ", true), files);
         assertEquals(Path.of("/var/tmp/x.csv"), consumer.csvFile());
     }
 

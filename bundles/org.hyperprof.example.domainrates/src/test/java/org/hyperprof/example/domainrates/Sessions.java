@@ -66,6 +66,15 @@ final class Sessions {
         return batch(session, pairs);
     }
 
+    /** One sample on counter 0 for each of the domains 0 .. {@code domains}-1: a batch of that many CSV lines. */
+    static SampleBatch manyDomains(long session, int domains) {
+        int[] pairs = new int[2 * domains];
+        for (int d = 0; d < domains; d++) {
+            pairs[2 * d] = d;
+        }
+        return batch(session, pairs);
+    }
+
     static SessionSummary ended(long session, long simulatedCycles) {
         return new SessionSummary(session, Accounting.ZERO, List.of(), List.of(), null, null, simulatedCycles,
                 SessionSummary.COMPLETED);

@@ -1,17 +1,12 @@
 package org.hyperprof.report.flamegraph;
 
 import java.io.IOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
@@ -102,7 +97,7 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
     @Override
     public void render(ReportRequest request, Appendable out) throws IOException, ReportException {
         Objects.requireNonNull(out, "out");
-        out.append(content(request, FOLDED));
+        out.append(text(request, FOLDED));
     }
 
     @Override
@@ -111,61 +106,17 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
     }
 
     /**
-     * Writes the folded stacks or the SVG: made whole in memory, written to a temporary file next
-     * to {@code target}, then moved into place; on any failure no file is left behind.
+     * The folded stacks or the SVG, made whole in memory now (every check first, so a refused
+     * request touches no file); the content only copies the bytes.
      */
     @Override
-    public Path write(ReportRequest request, String format, Path target) throws IOException, ReportException {
-        if (target == null) {
-            throw new ReportException("no target file; give a file name such as flame.svg or stacks.folded");
-        }
-        Path file = target.toAbsolutePath().normalize();
-        if (Files.isDirectory(file)) {
-            throw new ReportException(file + " is a directory; give a file name in it, such as " + file.resolve(
-                    "flame." + (SVG.equalsIgnoreCase(String.valueOf(format)) ? "svg" : "folded")));
-        }
-        Path directory = file.getParent();
-        if (directory == null || !Files.isDirectory(directory)) {
-            throw new ReportException("directory " + directory + " does not exist; create it or write elsewhere");
-        }
-        String text = content(request, format);
-        Path temporary = createPartFile(directory, file.getFileName().toString());
-        try {
-            try (Writer w = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-                w.write(text);
-            }
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
-        return file;
-    }
-
-    /**
-     * A new, empty file next to the target. Made with {@code createFile}, not {@code createTempFile},
-     * so that it gets the permissions the user's umask gives any new file (a temporary file would
-     * be readable by its owner only, and so would the report moved into place).
-     */
-    private static Path createPartFile(Path directory, String name) throws IOException {
-        for (int attempt = 0;; attempt++) {
-            Path part = directory.resolve("." + name + "." + ProcessHandle.current().pid() + "."
-                    + Long.toHexString(System.nanoTime() + attempt) + ".part");
-            try {
-                return Files.createFile(part);
-            } catch (FileAlreadyExistsException e) {
-                if (attempt == 99) {
-                    throw e;
-                }
-            }
-        }
+    public Content content(ReportRequest request, String format) throws ReportException {
+        byte[] bytes = text(request, format).getBytes(StandardCharsets.UTF_8);
+        return out -> out.write(bytes);
     }
 
     /** The whole text of {@code format} for {@code request}. */
-    private String content(ReportRequest request, String format) throws ReportException {
+    private String text(ReportRequest request, String format) throws ReportException {
         StackAggregate session = shelf.resolve(request).aggregate();
         String f = format == null ? "" : format.trim().toLowerCase(Locale.ROOT);
         if (!f.equals(FOLDED) && !f.equals(SVG)) {

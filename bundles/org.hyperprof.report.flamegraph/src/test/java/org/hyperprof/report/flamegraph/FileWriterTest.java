@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,12 +12,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** ReportFileWriter: folded and svg files, written whole or not at all. */
+/**
+ * ReportFileWriter: the folded and svg contents, every refusal made before a content exists (so
+ * before any file is touched). Where the bytes go is OutputFiles' business and tested there.
+ */
 class FileWriterTest {
 
     @TempDir
@@ -33,81 +38,48 @@ class FileWriterTest {
     @Test
     void theFoldedFileHoldsExactlyWhatTheRendererPrints() throws Exception {
         FlameGraphConsumer consumer = new NetworkStacks(1).completed();
-        Path written = consumer.write(ReportRequest.latest(), "folded", dir.resolve("net.folded"));
-        assertEquals(dir.resolve("net.folded").toAbsolutePath(), written);
+        Path written = Reports.written(consumer, ReportRequest.latest(), "folded", dir.resolve("net.folded"));
         assertEquals(NetworkStacks.FOLDED, Files.readString(written, StandardCharsets.UTF_8));
         assertEquals(NetworkStacks.FOLDED, Reports.folded(consumer));
     }
 
     @Test
     void formatNamesIgnoreCase() throws Exception {
-        Path written = new NetworkStacks(1).completed().write(ReportRequest.latest(), " SVG ", dir.resolve("a.svg"));
-        assertTrue(Files.readString(written).startsWith("<?xml"));
+        assertTrue(bytes(new NetworkStacks(1).completed().content(ReportRequest.latest(), " SVG "))
+                .startsWith("<?xml"));
     }
 
     @Test
-    void anExistingFileIsReplacedWhole() throws Exception {
-        Path target = dir.resolve("net.folded");
-        Files.writeString(target, "old contents that are longer than the new ones ".repeat(100));
-        new NetworkStacks(1).completed().write(ReportRequest.latest(), "folded", target);
-        assertEquals(NetworkStacks.FOLDED, Files.readString(target));
-        assertEquals(List.of(target), files());
+    void theContentIsTakenWhenAskedForNotWhenWritten() throws Exception {
+        NetworkStacks n = new NetworkStacks(1);
+        FlameGraphConsumer consumer = n.completed();
+        Content before = consumer.content(ReportRequest.latest(), "folded");
+        consumer.sessionStarted(new NetworkStacks(2).info);
+        assertEquals(NetworkStacks.FOLDED, bytes(before));
     }
 
     @Test
-    void anUnknownFormatIsAClearErrorListingTheFormatsAndWritesNothing() {
-        ReportException e = assertThrows(ReportException.class, () -> new NetworkStacks(1).completed()
-                .write(ReportRequest.latest(), "png", dir.resolve("flame.png")));
+    void anUnknownFormatIsAClearErrorListingTheFormats() {
+        ReportException e = assertThrows(ReportException.class,
+                () -> new NetworkStacks(1).completed().content(ReportRequest.latest(), "png"));
         assertTrue(e.getMessage().contains("no format 'png'"), e.getMessage());
         assertTrue(e.getMessage().contains("folded: ") && e.getMessage().contains("svg: "), e.getMessage());
-        assertEquals(List.of(), files());
     }
 
     @Test
-    void aFailedRequestLeavesAnExistingFileAlone() throws Exception {
-        Path target = dir.resolve("flame.svg");
-        Files.writeString(target, "yesterday's graph");
-        assertThrows(ReportException.class, () -> new NetworkStacks(1).completed()
-                .write(new ReportRequest(ReportRequest.LATEST, -1, Set.of("counter=9")), "svg", target));
+    void aRefusedRequestLeavesAnExistingFileAlone() throws Exception {
+        Path target = Files.writeString(dir.resolve("flame.svg"), "yesterday's graph");
+        assertThrows(ReportException.class, () -> Reports.written(new NetworkStacks(1).completed(),
+                new ReportRequest(ReportRequest.LATEST, -1, Set.of("counter=9")), "svg", target));
         assertEquals("yesterday's graph", Files.readString(target));
-        assertEquals(List.of(target), files(), "no temporary file left");
-    }
-
-    @Test
-    void aMissingDirectoryIsAClearError() {
-        Path target = dir.resolve("no/such/dir/flame.svg");
-        ReportException e = assertThrows(ReportException.class,
-                () -> new NetworkStacks(1).completed().write(ReportRequest.latest(), "svg", target));
-        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
-    }
-
-    @Test
-    void aDirectoryAsTargetIsAClearErrorSuggestingAFileName() {
-        ReportException e = assertThrows(ReportException.class,
-                () -> new NetworkStacks(1).completed().write(ReportRequest.latest(), "svg", dir));
-        assertTrue(e.getMessage().contains("is a directory"), e.getMessage());
-        assertTrue(e.getMessage().contains("flame.svg"), e.getMessage());
-    }
-
-    @Test
-    void theFileGetsTheUsualPermissionsOfANewFileNotThoseOfATemporaryOne() throws Exception {
-        Path reference = Files.createFile(dir.resolve("reference"));
-        Path written = new NetworkStacks(1).completed().write(ReportRequest.latest(), "svg", dir.resolve("f.svg"));
-        assertEquals(Files.getPosixFilePermissions(reference), Files.getPosixFilePermissions(written));
-    }
-
-    @Test
-    void noTargetIsAClearError() {
-        ReportException e = assertThrows(ReportException.class,
-                () -> new NetworkStacks(1).completed().write(ReportRequest.latest(), "svg", null));
-        assertTrue(e.getMessage().contains("give a file name"), e.getMessage());
-    }
-
-    private List<Path> files() {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(p -> !p.equals(dir)).sorted().toList();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of("flame.svg"), files.map(p -> p.getFileName().toString()).toList());
         }
+    }
+
+    private static String bytes(Content content) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        content.writeTo(out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

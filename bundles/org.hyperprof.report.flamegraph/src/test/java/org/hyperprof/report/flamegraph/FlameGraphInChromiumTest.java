@@ -40,7 +40,7 @@ class FlameGraphInChromiumTest {
         chromium = Chromium.find(OUT).orElse(null);
         Assumptions.assumeTrue(chromium != null, "no chromium on the PATH; .ci/run installs Debian's chromium");
         FlameGraphConsumer consumer = new NetworkStacks(1).completed();
-        svgFile = consumer.write(ReportRequest.latest(), FlameGraphConsumer.SVG, OUT.resolve("network.svg"));
+        svgFile = Reports.written(consumer, ReportRequest.latest(), FlameGraphConsumer.SVG, OUT.resolve("network.svg"));
         svg = new Svg(Files.readString(svgFile));
     }
 
@@ -130,7 +130,7 @@ class FlameGraphInChromiumTest {
             b.add(10 * (i + 1), 0, CpuMode.USER, app, d.symbol(app, names[i]));
         }
         FlameGraphConsumer consumer = FoldedStacksTest.consumerFor(d, b.build());
-        Path file = consumer.write(ReportRequest.latest(), FlameGraphConsumer.SVG, OUT.resolve("markup.svg"));
+        Path file = Reports.written(consumer, ReportRequest.latest(), FlameGraphConsumer.SVG, OUT.resolve("markup.svg"));
         Svg dom = new Svg(chromium.dumpDom(file.toUri() + "#search=" + "%3C%3C"));
         assertEquals("true", dom.root.getAttribute("data-ready"), "the browser parsed the file and ran its script");
         for (String name : names) {

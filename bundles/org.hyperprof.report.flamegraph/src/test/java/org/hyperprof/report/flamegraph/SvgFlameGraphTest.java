@@ -31,7 +31,7 @@ class SvgFlameGraphTest {
     }
 
     private Svg svgOf(FlameGraphConsumer consumer, int domain, String... options) throws Exception {
-        Path file = consumer.write(new ReportRequest(ReportRequest.LATEST, domain, Set.of(options)),
+        Path file = Reports.written(consumer, new ReportRequest(ReportRequest.LATEST, domain, Set.of(options)),
                 FlameGraphConsumer.SVG, dir.resolve("flame.svg"));
         return new Svg(Files.readString(file));
     }
@@ -206,7 +206,7 @@ class SvgFlameGraphTest {
 
     @Test
     void theScriptAndStyleAreEmbeddedAndNothingOutsideTheFileIsReferenced() throws Exception {
-        Path file = new NetworkStacks(1).completed().write(ReportRequest.latest(), FlameGraphConsumer.SVG,
+        Path file = Reports.written(new NetworkStacks(1).completed(), ReportRequest.latest(), FlameGraphConsumer.SVG,
                 dir.resolve("flame.svg"));
         String text = Files.readString(file);
         Svg svg = new Svg(text);
@@ -243,16 +243,14 @@ class SvgFlameGraphTest {
     }
 
     @Test
-    void anEmptySessionIsAClearErrorAndWritesNoFile() {
+    void anEmptySessionIsAClearErrorBeforeAnyContentIsMade() {
         NetworkStacks n = new NetworkStacks(4);
         FlameGraphConsumer consumer = new FlameGraphConsumer();
         consumer.sessionStarted(n.info);
-        Path target = dir.resolve("empty.svg");
         ReportException e = assertThrows(ReportException.class,
-                () -> consumer.write(ReportRequest.latest(), FlameGraphConsumer.SVG, target));
+                () -> consumer.content(ReportRequest.latest(), FlameGraphConsumer.SVG));
         assertTrue(e.getMessage().contains("no samples of session 4"), e.getMessage());
         assertTrue(e.getMessage().contains("still running"), e.getMessage());
-        assertFalse(Files.exists(target));
     }
 
     @Test

@@ -1,20 +1,12 @@
 package org.hyperprof.report.pprof;
 
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import java.util.zip.GZIPOutputStream;
 
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
@@ -111,11 +103,11 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
     }
 
     /**
-     * Builds the whole profile first, then writes it gzip-compressed to a temporary file beside
-     * {@code target} and moves that into place: a failure leaves no file (and no old file changed).
+     * Builds the whole profile now (every check first, so a refused request touches no file); the
+     * content only compresses it into the stream.
      */
     @Override
-    public Path write(ReportRequest request, String format, Path target) throws IOException, ReportException {
+    public Content content(ReportRequest request, String format) throws ReportException {
         if (request == null) {
             throw new ReportException("no report request; ask for a session (or the latest) and a domain (or all)");
         }
@@ -126,44 +118,13 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
             throw new ReportException("pprof takes no options, but got " + new java.util.TreeSet<>(request.options())
                     + "; pick the domain through the request, and views (focus, tags, sample type) in pprof itself");
         }
-        if (target == null) {
-            throw new ReportException("no target file; name the file to write, e.g. profile.pb.gz");
-        }
-        Path file = target.toAbsolutePath().normalize();
-        if (Files.isDirectory(file)) {
-            throw new ReportException("the target " + file + " is a directory; name a file in it, e.g. "
-                    + file.resolve("profile.pb.gz"));
-        }
         SessionStacks session = shelf.resolve(request).aggregate();
         Profile profile = ProfileBuilder.build(session.snapshot(), request.domain(), strays());
-        writeAtomically(profile, file);
-        return file;
-    }
-
-    private static void writeAtomically(Profile profile, Path file) throws IOException {
-        Path dir = file.getParent();
-        Files.createDirectories(dir);
-        // Created like any new file (the umask applies), not with createTempFile's owner-only mode:
-        // a profile is meant to be shared.
-        Path temporary = dir.resolve("." + file.getFileName() + "."
-                + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
-        boolean moved = false;
-        try {
-            try (OutputStream out = new GZIPOutputStream(new BufferedOutputStream(
-                    Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)))) {
-                profile.writeTo(out);
-            }
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            moved = true;
-        } finally {
-            if (!moved) {
-                Files.deleteIfExists(temporary);
-            }
-        }
+        return out -> {
+            GZIPOutputStream gzip = new GZIPOutputStream(out);
+            profile.writeTo(gzip);
+            gzip.finish();
+        };
     }
 
     /** A comment line about stray deliveries, or null when there were none. */

@@ -27,7 +27,7 @@ class AggregationRulesTest {
     private final NetworkProfile net = new NetworkProfile(5);
 
     private Profile profileOf(PprofConsumer pprof) throws Exception {
-        return Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("p.pb.gz")));
+        return Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("p.pb.gz")));
     }
 
     private Profile profileOf(SampleBatch... batches) throws Exception {

@@ -103,7 +103,7 @@ class GoPprofTest {
         for (SampleBatch b : w.batches) {
             pprof.samples(b);
         }
-        return pprof.write(ReportRequest.latest(), "pprof", dir.resolve(name));
+        return Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve(name));
     }
 
     private static final String[] ALL_NODES = {"-top", "-nodecount=100000", "-nodefraction=0", "-edgefraction=0"};
@@ -188,7 +188,7 @@ class GoPprofTest {
         pprof.sessionStarted(net.info);
         pprof.samples(net.batch(0));
         pprof.sessionEnded(net.summary());
-        Path file = pprof.write(ReportRequest.latest(), "pprof", dir.resolve("net.pb.gz"));
+        Path file = Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("net.pb.gz"));
         String raw = pprof(file, "-raw");
         assertTrue(raw.contains("PeriodType: CPU_CLK_UNHALTED count"), raw);
         assertTrue(raw.contains("Period: 100000"), raw);

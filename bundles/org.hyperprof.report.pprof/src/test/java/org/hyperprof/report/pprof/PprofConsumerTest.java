@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,14 +52,14 @@ class PprofConsumerTest {
     @Test
     void latestIsTheNewestSession() throws Exception {
         PprofConsumer pprof = withSessions(4, 1, 2);
-        Profile p = Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("l.pb.gz")));
+        Profile p = Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("l.pb.gz")));
         assertTrue(Profiles.comments(p).get(0).startsWith("Hyperprof session 2 "), Profiles.comments(p).get(0));
     }
 
     @Test
     void anOlderKeptSessionCanBeWritten() throws Exception {
         PprofConsumer pprof = withSessions(4, 1, 2);
-        Profile p = Profiles.read(pprof.write(new ReportRequest(1, ReportRequest.ALL_DOMAINS, Set.of()), "pprof",
+        Profile p = Profiles.read(Profiles.write(pprof, new ReportRequest(1, ReportRequest.ALL_DOMAINS, Set.of()), "pprof",
                 dir.resolve("1.pb.gz")));
         assertTrue(Profiles.comments(p).get(0).startsWith("Hyperprof session 1 "));
     }
@@ -68,87 +67,56 @@ class PprofConsumerTest {
     @Test
     void aSessionNotKeptIsATypedErrorListingTheKeptOnes() {
         ReportException e = assertThrows(ReportException.class, () -> withSessions(2, 1, 2, 3)
-                .write(new ReportRequest(1, ReportRequest.ALL_DOMAINS, Set.of()), "pprof", dir.resolve("x.pb.gz")));
+                .content(new ReportRequest(1, ReportRequest.ALL_DOMAINS, Set.of()), "pprof"));
         assertEquals("pprof has no session 1; the sessions it keeps are 2, 3 (the last 2 at most);"
                 + " ask for one of them or for the latest", e.getMessage());
     }
 
     @Test
-    void noSessionYetSaysToProfileFirst() {
+    void noSessionYetSaysToProfileFirstAndTouchesNoFile() {
+        Path target = dir.resolve("x.pb.gz");
         ReportException e = assertThrows(ReportException.class,
-                () -> new PprofConsumer().write(ReportRequest.latest(), "pprof", dir.resolve("x.pb.gz")));
+                () -> Profiles.write(new PprofConsumer(), ReportRequest.latest(), "pprof", target));
         assertTrue(e.getMessage().startsWith("pprof has no session yet; run a profile first"), e.getMessage());
-        assertFalse(Files.exists(dir.resolve("x.pb.gz")));
+        assertFalse(Files.exists(target));
     }
 
     @Test
     void anUnknownFormatIsATypedErrorNamingTheFormat() {
         ReportException e = assertThrows(ReportException.class,
-                () -> withSessions(1, 1).write(ReportRequest.latest(), "folded", dir.resolve("x.folded")));
+                () -> withSessions(1, 1).content(ReportRequest.latest(), "folded"));
         assertTrue(e.getMessage().startsWith("pprof writes the format 'pprof' only, not 'folded'"), e.getMessage());
     }
 
     @Test
     void optionsAreRefusedBecausePprofTakesNone() {
         ReportException e = assertThrows(ReportException.class, () -> withSessions(1, 1)
-                .write(new ReportRequest(ReportRequest.LATEST, ReportRequest.ALL_DOMAINS, Set.of("symbols")), "pprof",
-                        dir.resolve("x.pb.gz")));
+                .content(new ReportRequest(ReportRequest.LATEST, ReportRequest.ALL_DOMAINS, Set.of("symbols")),
+                        "pprof"));
         assertTrue(e.getMessage().startsWith("pprof takes no options, but got [symbols]"), e.getMessage());
     }
 
     @Test
     void anUnknownDomainIsATypedErrorListingTheSessionsDomains() {
         ReportException e = assertThrows(ReportException.class, () -> withSessions(1, 1)
-                .write(new ReportRequest(1, 9, Set.of()), "pprof", dir.resolve("x.pb.gz")));
+                .content(new ReportRequest(1, 9, Set.of()), "pprof"));
         assertEquals("session 1 has no domain 9; its domains are {0=Domain-0, 1=domU-rcv}"
                 + " (ask for one of them, or for all domains)", e.getMessage());
     }
 
     @Test
-    void aDirectoryTargetIsATypedErrorSuggestingAFileInIt() {
-        ReportException e = assertThrows(ReportException.class,
-                () -> withSessions(1, 1).write(ReportRequest.latest(), "pprof", dir));
-        assertTrue(e.getMessage().contains("is a directory; name a file in it, e.g. "), e.getMessage());
+    void aMissingRequestIsATypedError() {
+        assertThrows(ReportException.class, () -> withSessions(1, 1).content(null, "pprof"));
     }
 
     @Test
-    void aMissingTargetOrRequestIsATypedError() {
-        assertThrows(ReportException.class, () -> withSessions(1, 1).write(ReportRequest.latest(), "pprof", null));
-        assertThrows(ReportException.class, () -> withSessions(1, 1).write(null, "pprof", dir.resolve("x")));
-    }
-
-    @Test
-    void writingLeavesOnlyTheTargetBehindAndCreatesMissingDirectories() throws Exception {
-        Path target = dir.resolve("a/b/profile.pb.gz");
-        Path written = withSessions(1, 1).write(ReportRequest.latest(), "pprof", target);
-        assertEquals(target.toAbsolutePath(), written);
-        try (Stream<Path> files = Files.list(target.getParent())) {
-            assertEquals(List.of(target.getFileName().toString()),
-                    files.map(f -> f.getFileName().toString()).toList());
-        }
-    }
-
-    @Test
-    void aFailedWriteLeavesTheOldFileUntouchedAndNoTemporaryFile() throws Exception {
-        Path target = dir.resolve("keep.pb.gz");
-        Files.writeString(target, "old");
-        Path blocker = dir.resolve("not-a-dir");
-        Files.writeString(blocker, "x");
-        assertThrows(IOException.class,
-                () -> withSessions(1, 1).write(ReportRequest.latest(), "pprof", blocker.resolve("p.pb.gz")));
+    void aRefusedRequestLeavesAnExistingFileUntouched() throws Exception {
+        Path target = Files.writeString(dir.resolve("keep.pb.gz"), "old");
+        assertThrows(ReportException.class, () -> Profiles.write(withSessions(1, 1),
+                new ReportRequest(7, ReportRequest.ALL_DOMAINS, Set.of()), "pprof", target));
         assertEquals("old", Files.readString(target));
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(2, files.count(), "only keep.pb.gz and not-a-dir");
-        }
-    }
-
-    @Test
-    void theFileIsReadableByOthersLikeAnyNewFileNotOwnerOnly() throws Exception {
-        Path target = dir.resolve("shared.pb.gz");
-        Path probe = Files.createFile(dir.resolve("probe"));
-        withSessions(1, 1).write(ReportRequest.latest(), "pprof", target);
-        if (Files.getFileStore(dir).supportsFileAttributeView("posix")) {
-            assertEquals(Files.getPosixFilePermissions(probe), Files.getPosixFilePermissions(target));
+            assertEquals(List.of("keep.pb.gz"), files.map(f -> f.getFileName().toString()).toList());
         }
     }
 
@@ -156,7 +124,7 @@ class PprofConsumerTest {
     void rewritingReplacesTheFile() throws Exception {
         Path target = dir.resolve("p.pb.gz");
         Files.writeString(target, "old");
-        withSessions(1, 1).write(ReportRequest.latest(), "pprof", target);
+        Profiles.write(withSessions(1, 1), ReportRequest.latest(), "pprof", target);
         assertEquals(150, Profiles.total(Profiles.read(target), "samples"));
     }
 
@@ -165,7 +133,7 @@ class PprofConsumerTest {
         PprofConsumer pprof = withSessions(1, 1);
         pprof.samples(new NetworkProfile(77).batch(0));
         pprof.samples(null);
-        Profile p = Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("s.pb.gz")));
+        Profile p = Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("s.pb.gz")));
         assertTrue(Profiles.comments(p).contains("the pprof consumer could not attribute 2 deliveries (150 samples)"
                 + " to a session it keeps; first: a batch of 150 samples for session 77"),
                 () -> Profiles.comments(p).toString());
@@ -200,13 +168,13 @@ class PprofConsumerTest {
         delivery.start();
         started.await();
         for (int i = 0; i < 20; i++) {
-            Profile p = Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("live.pb.gz")));
+            Profile p = Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("live.pb.gz")));
             long total = Profiles.total(p, "samples");
             assertEquals(0, total % batch.size, "a snapshot never holds part of a batch: " + total);
         }
         delivery.join();
         assertEquals(null, failure.get());
         assertEquals(2000L * 150, Profiles.total(
-                Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("end.pb.gz"))), "samples"));
+                Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("end.pb.gz"))), "samples"));
     }
 }

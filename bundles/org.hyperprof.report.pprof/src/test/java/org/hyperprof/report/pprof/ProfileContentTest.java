@@ -34,7 +34,7 @@ class ProfileContentTest {
         if (ended) {
             pprof.sessionEnded(net.summary());
         }
-        return Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("net.pb.gz")));
+        return Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("net.pb.gz")));
     }
 
     @Test
@@ -187,7 +187,7 @@ class ProfileContentTest {
         pprof.samples(net.batch(0));
         pprof.samples(net.batch(1));
         pprof.samples(net.batch(1));
-        Profile p = Profiles.read(pprof.write(ReportRequest.latest(), "pprof", dir.resolve("two.pb.gz")));
+        Profile p = Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("two.pb.gz")));
         assertEquals(List.of("samples:CPU_CLK_UNHALTED", "events:CPU_CLK_UNHALTED", "samples:INST_RETIRED",
                 "events:INST_RETIRED"),
                 p.getSampleTypeList().stream().map(t -> Profiles.string(p, t.getType())).toList());
@@ -215,7 +215,7 @@ class ProfileContentTest {
         PprofConsumer pprof = new PprofConsumer();
         pprof.sessionStarted(net.info);
         pprof.samples(net.batch(0));
-        Profile p = Profiles.read(pprof.write(new ReportRequest(9, NetworkProfile.DOMU, Set.of()), "pprof",
+        Profile p = Profiles.read(Profiles.write(pprof, new ReportRequest(9, NetworkProfile.DOMU, Set.of()), "pprof",
                 dir.resolve("domU.pb.gz")));
         assertEquals(Map.of("domU-rcv", 50L), Profiles.byLabel(p, "samples", "domain"));
         assertEquals(Set.of("xen-syms", "vmlinux-xenU", "rcv22"), p.getMappingList().stream()

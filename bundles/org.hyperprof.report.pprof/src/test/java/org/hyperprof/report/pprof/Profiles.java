@@ -10,6 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 
+import org.hyperprof.api.report.ReportException;
+import org.hyperprof.api.report.ReportFileWriter;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.output.OutputFilesComponent;
 import org.hyperprof.report.pprof.proto.Function;
 import org.hyperprof.report.pprof.proto.Label;
 import org.hyperprof.report.pprof.proto.Location;
@@ -20,6 +24,12 @@ import org.hyperprof.report.pprof.proto.Sample;
 final class Profiles {
 
     private Profiles() {
+    }
+
+    /** Writes a session to {@code file} as hp:export does: the writer's content, placed by OutputFiles. */
+    static Path write(ReportFileWriter writer, ReportRequest request, String format, Path file)
+            throws IOException, ReportException {
+        return new OutputFilesComponent().write(file, writer.content(request, format)).file();
     }
 
     /** Parses a gzip-compressed profile.proto file. */
