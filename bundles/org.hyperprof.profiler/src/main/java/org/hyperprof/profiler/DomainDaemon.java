@@ -255,6 +255,7 @@ final class DomainDaemon implements VirqHandler {
             }
             freezeRetired();
             log.call(XenoprofOp.ENABLE_VIRQ, null, null);
+            ringsReset();
         } catch (StepLog.StepFailed f) {
             unbind(log);
             log.line("The daemon of domain " + domid + " could not open the profile device and exited (\"Failed to"
@@ -958,6 +959,26 @@ final class DomainDaemon implements VirqHandler {
         for (BufferReader r : rs) {
             r.finishTraces();
             retired.add(r);
+        }
+    }
+
+    /**
+     * enable_virq zeroed the indices of this domain's buffers, and, called by the primary, of every
+     * passive domain's: the readers start again at slot 0.
+     */
+    private synchronized void ringsReset() {
+        BufferReader[] rs = readers;
+        if (rs != null) {
+            for (BufferReader r : rs) {
+                r.ringReset();
+            }
+        }
+        if (primary) {
+            for (PassiveDomain p : passives) {
+                for (BufferReader r : p.readers) {
+                    r.ringReset();
+                }
+            }
         }
     }
 
