@@ -144,6 +144,24 @@ final class BufferReader {
         samplesSeen = xenWrote();
     }
 
+    /**
+     * What is wrong with a domain's buffers of fewer than 2 slots, and what to do: one slot always
+     * stays empty, so they hold no sample. Xen refuses every sample aimed at a buffer of 0 slots as
+     * corrupted (event_head 0 is outside [0, 0)) and counts every one aimed at a buffer of 1 slot as
+     * lost (the ring is always full): a configuration without slots, not a guest's doing.
+     */
+    static String tooFewSlotsText(int domid, int slots) {
+        return "the buffers of domain " + domid + " have " + slots + " slot" + (slots == 1 ? "" : "s")
+                + " (event_size " + slots + "), and one slot always stays empty, so they hold no sample: Xen "
+                + (slots == 0 ? "refuses every sample aimed at them as corrupted (event_head 0 is outside [0, 0))"
+                        : "counts every sample aimed at them as lost (the ring is always full)")
+                + "; no guest wrote their indices. Xen sized them from the max_samples of the first get_buffer or"
+                + " set_passive for domain " + domid + " and keeps them until the domain is destroyed, whatever"
+                + " later calls ask for: load the host again (hp:load) and ask for at least 2 slots"
+                + " (opcontrol --buffer-size=N, 16 by default; hp:op " + domid + " get_buffer N; hp:op <primary>"
+                + " set_passive " + domid + " N)";
+    }
+
     /** Samples Xen has written into the ring so far, by its own counters in the page. */
     private long xenWrote() {
         return buffer.userSamples() + buffer.kernelSamples() + buffer.xenSamples();

@@ -120,10 +120,14 @@ final class Session implements DomainView.ProblemLog {
             return closedDecode.plus(reader.decodeCounts().minus(decodeBase));
         }
 
-        /** Whether this session saw the guest's page with an index out of range. */
+        /**
+         * Whether Xen may have counted samples aimed at this buffer as corrupted: the session saw the
+         * guest's page with an index out of range, or the buffer has no slot (every index is out of range).
+         */
         boolean corruptionSeen() {
             BufferReader.DecodeCounts d = decode();
-            return d.badHeadReads() + d.badTailReads() > 0 || !reader.frozen() && reader.indicesCorrupt();
+            return d.badHeadReads() + d.badTailReads() > 0 || !reader.frozen() && reader.indicesCorrupt()
+                    || reader.size == 0;
         }
 
         String name() {
@@ -491,6 +495,13 @@ final class Session implements DomainView.ProblemLog {
         synchronized (notes) {
             out.addAll(notes.values());
         }
+        TreeMap<Integer, Integer> tooFewSlots = new TreeMap<>();
+        for (BufferRecord b : buffers) {
+            if (b.reader.size < 2) {
+                tooFewSlots.put(b.domid, b.reader.size);
+            }
+        }
+        tooFewSlots.forEach((domid, slots) -> out.add(BufferReader.tooFewSlotsText(domid, slots)));
         for (BufferRecord b : buffers) {
             BufferReader.DecodeCounts d = b.decode();
             String decoding = d.decodingText();
@@ -506,7 +517,13 @@ final class Session implements DomainView.ProblemLog {
         long corrupted = stats == null ? 0 : stats.corruptedBufferSamples();
         if (corrupted > 0) {
             List<BufferRecord> seen = corruptedBuffers();
-            if (seen.size() == 1) {
+            boolean noSlots = !seen.isEmpty() && seen.stream().allMatch(b -> b.reader.size == 0);
+            if (noSlots) {
+                out.add("Xen dropped " + corrupted + " sample(s) as corrupted because " + (seen.size() == 1
+                        ? seen.get(0).name() + " has" : seen.stream().map(BufferRecord::name).toList() + " have")
+                        + " no slot (see the note on their size)" + (seen.size() == 1 ? ": charged to it"
+                                : ": Xen counts them globally, so they are in the session's invalid count only"));
+            } else if (seen.size() == 1) {
                 out.add("Xen dropped " + corrupted + " sample(s) as corrupted (event_head or event_tail out of range):"
                         + " charged to " + seen.get(0).name() + ", the only buffer seen with indices out of range");
             } else if (seen.isEmpty()) {
