@@ -3,13 +3,39 @@ package org.hyperprof.profiler;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 
 /**
- * The daemon's side of one vCPU's shared ring. A drain reads {@code event_head} once, validates
- * it, bulk-copies the entries between tail and head into preallocated primitive arrays, decodes
- * them into samples, and publishes the new tail once.
+ * The daemon's side of one vCPU's shared ring. A drain reads {@code event_head} and
+ * {@code event_tail} once each, validates them, bulk-copies the entries it may read into
+ * preallocated primitive arrays, decodes them into samples, and publishes the new tail once.
  *
- * <p>The page is writable by the guest, so the indices read from it are untrusted: a head or tail
- * outside {@code [0, size)} is never used; it is counted, and the drain does nothing else (a
- * garbage tail is reset to the head so the next drain starts clean). No exception, no allocation.
+ * <p>The page is writable by the guest, so the indices read from it are untrusted (XSA-313). A
+ * head outside {@code [0, size)} is never used: it is counted and the drain waits for a sane one.
+ * Once mapped, the reader never takes its position from the page: it keeps the tail it last
+ * published, since it is the ring's only legitimate consumer, and compares the page's tail with it:
+ * <ul>
+ * <li>a tail outside {@code [0, size)} is counted; Xen writes nothing while it lasts, so the
+ * entries from the reader's own tail to the head are intact and read;</li>
+ * <li>a tail moved forward, over entries the reader had not read yet (between its own tail and the
+ * head): Xen counts those slots free and may already be rewriting them, so they are skipped
+ * ({@link #skippedEntries()});</li>
+ * <li>a tail moved back, over slots the reader had already read (anywhere else in the ring): they
+ * are not read again ({@link #rewoundEntries()}); Xen, which now sees them as unread, has less
+ * room and counts samples that do not fit as lost, as for any full ring. The same indices result
+ * when a tail moved forward was passed by Xen going round the ring (it wrote over the skipped
+ * slots); the page's sample counters tell the two apart: after a rewind every sample Xen wrote
+ * since the last drain lies between the reader's tail and the head, after such a lap not all do,
+ * and what Xen counts unread is read as for any tail moved forward.</li>
+ * </ul>
+ * The head cannot be checked against the reader's own knowledge, but against Xen's: the page's
+ * {@code user/kernel/xen_samples} tell how many samples Xen wrote since the last drain. A head moved
+ * back (over unread entries) makes Xen overwrite them: fewer samples between tail and head than Xen
+ * wrote. A head moved forward (over slots holding entries read before, or never written) makes the
+ * ring show more samples than Xen wrote: the reader cannot tell the stale ones from the fresh, so it
+ * delivers none of them ({@link #refusedEntries()}, {@link #staleSamples()}). Every sample Xen
+ * wrote that the reader did not deliver for one of these reasons is {@link #unreachedSamples()}: the
+ * session counts it invalid. So no entry is ever handed to the consumers twice, and the books stay
+ * exact, for any one index write between two drains. (Two writes that cancel out before the next
+ * drain, such as a tail moved forward and a head moved forward by as many samples, leave indices and
+ * counts that no reader of the page can tell from a clean ring.) No exception, no allocation.
  *
  * <p>Decoding (xenoprof-facts §4.4, §7): an escape record {@code {~0, mode, 1}} starts a call
  * trace; the next entry is the sample, and the {@code event == 0} entries that follow it in the
@@ -42,6 +68,10 @@ final class BufferReader {
 
     /** Mode of an escape record that ended the last drain and still waits for its sample; -1 if none. */
     private int pendingEscapeMode = -1;
+    /** The {@code event_tail} this reader last published (the page's may have been rewritten since). */
+    private int ownTail;
+    /** Xen's {@code user + kernel + xen_samples} of the page when this reader last took entries. */
+    private long samplesSeen;
 
     /** Highest mode a sample of this ring may carry: 2 (xen) for Xenoprof's rings, 1 for a guest's own. */
     private int maxMode = 2;
@@ -61,6 +91,11 @@ final class BufferReader {
     private long badModes;
     private long unattributedEntries;
     private long refusedDrains;
+    private long rewoundEntries;
+    private long skippedEntries;
+    private long refusedEntries;
+    private long staleSamples;
+    private long unreachedSamples;
     private boolean frozen;
     private long frozenPending;
 
@@ -94,6 +129,47 @@ final class BufferReader {
         this.eip = new long[size];
         this.mode = new byte[size];
         this.event = new byte[size];
+        int t = buffer.tail();
+        this.ownTail = t >= 0 && t < size ? t : 0;
+        this.samplesSeen = xenWrote();
+    }
+
+    /**
+     * Xen zeroed the ring's indices (the daemon's get_buffer or enable_virq): the reader starts at
+     * slot 0, and Xen's samples so far are behind it. A trace still waiting for its sample is truncated.
+     */
+    void ringReset() {
+        finishTraces();
+        ownTail = 0;
+        samplesSeen = xenWrote();
+    }
+
+    /**
+     * What is wrong with a domain's buffers of fewer than 2 slots, and what to do: one slot always
+     * stays empty, so they hold no sample. Xen refuses every sample aimed at a buffer of 0 slots as
+     * corrupted (event_head 0 is outside [0, 0)) and counts every one aimed at a buffer of 1 slot as
+     * lost (the ring is always full): a configuration without slots, not a guest's doing.
+     */
+    static String tooFewSlotsText(int domid, int slots) {
+        return "the buffers of domain " + domid + " have " + slots + " slot" + (slots == 1 ? "" : "s")
+                + " (event_size " + slots + "), and one slot always stays empty, so they hold no sample: Xen "
+                + (slots == 0 ? "refuses every sample aimed at them as corrupted (event_head 0 is outside [0, 0))"
+                        : "counts every sample aimed at them as lost (the ring is always full)")
+                + "; no guest wrote their indices. Xen sized them from the max_samples of the first get_buffer or"
+                + " set_passive for domain " + domid + " and keeps them until the domain is destroyed, whatever"
+                + " later calls ask for: load the host again (hp:load) and ask for at least 2 slots"
+                + " (opcontrol --buffer-size=N, 16 by default; hp:op " + domid + " get_buffer N; hp:op <primary>"
+                + " set_passive " + domid + " N)";
+    }
+
+    /** Samples Xen has written into the ring so far, by its own counters in the page. */
+    private long xenWrote() {
+        return buffer.userSamples() + buffer.kernelSamples() + buffer.xenSamples();
+    }
+
+    /** Entries from slot {@code from} up to (not including) slot {@code to}, going round the ring. */
+    private int distance(int from, int to) {
+        return to >= from ? to - from : size - from + to;
     }
 
     /**
@@ -122,25 +198,88 @@ final class BufferReader {
             return 0;
         }
         int tail = buffer.tail();
+        int d = Math.max(0, depth);
+        long wrote = xenWrote();
+        long fresh = Math.max(0, wrote - samplesSeen);
+        int from = ownTail;
+        int count = distance(ownTail, head);
+        boolean copied = false;
         if (tail < 0 || tail >= size) {
             badTailReads++;
-            buffer.writeTail(head);
-            return 0;
+        } else if (tail != ownTail) {
+            int moved = distance(ownTail, tail);
+            if (moved <= count) {
+                from = skipTo(tail, moved);
+            } else {
+                // Behind the reader's tail: moved back over slots it read, unless it was moved forward and
+                // Xen has since gone round the ring past it. Then Xen wrote samples that are not between the
+                // reader's tail and the head (after a rewind all are), and what Xen counts unread is intact.
+                if (count > 0) {
+                    buffer.copy(ownTail, count, eip, mode, event, 0);
+                }
+                if (sampleEntries(count, d) < fresh) {
+                    from = skipTo(tail, moved);
+                } else {
+                    rewoundEntries += size - moved;
+                    copied = true;
+                }
+            }
+            count = distance(from, head);
         }
-        if (head == tail) {
-            return 0;
+        if (count > 0 && !copied) {
+            buffer.copy(from, count, eip, mode, event, 0);
         }
-        int count = head > tail ? head - tail : size - tail + head;
-        buffer.copy(tail, count, eip, mode, event, 0);
         if (view == null || collector == null) {
             unattributedEntries += count;
             pendingEscapeMode = -1;
         } else {
-            decode(count, view, collector, Math.max(0, depth), numCounters);
+            int sampleEntries = sampleEntries(count, d);
+            if (sampleEntries > fresh) {
+                // More samples than Xen wrote since the last drain: the head was moved over stale slots.
+                refusedEntries += count;
+                staleSamples += sampleEntries - fresh;
+                unreachedSamples += fresh;
+                finishTraces();
+            } else {
+                unreachedSamples += fresh - sampleEntries;
+                decode(count, view, collector, d, numCounters);
+            }
         }
+        samplesSeen = wrote;
         drainedEntries += count;
-        buffer.writeTail(head);
+        ownTail = head;
+        if (tail != head) {
+            buffer.writeTail(head);
+        }
         return count;
+    }
+
+    /** The tail was moved forward by {@code moved} entries, to {@code tail}: they are skipped. */
+    private int skipTo(int tail, int moved) {
+        skippedEntries += moved;
+        // The escape record's sample, if one was waiting for it, was among the skipped.
+        finishTraces();
+        return tail;
+    }
+
+    /**
+     * The entries among the first {@code count} copied that {@link #decode} takes as samples (valid
+     * or not): with a depth, the first entry after an escape record (TRACE_BEGIN) that is not an
+     * escape itself; without, every entry that is not an escape value. Xen counts each of them once
+     * in the page's sample counters, and nothing else.
+     */
+    private int sampleEntries(int count, int depth) {
+        boolean escaped = pendingEscapeMode >= 0;
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (eip[i] == SharedBuffer.ESCAPE_CODE) {
+                escaped |= (event[i] & 0xFF) == SharedBuffer.TRACE_BEGIN;
+            } else if (escaped || depth == 0) {
+                n++;
+                escaped = false;
+            }
+        }
+        return n;
     }
 
     private void decode(int count, SampleView view, BatchCollector collector, int depth, int numCounters) {
@@ -260,6 +399,7 @@ final class BufferReader {
         return livePending();
     }
 
+    /** What the next drain would read: from the reader's own tail, or from a tail moved forward. */
     private int livePending() {
         if (size < 2) {
             return 0;
@@ -269,7 +409,9 @@ final class BufferReader {
         if (head < 0 || head >= size || tail < 0 || tail >= size) {
             return 0;
         }
-        return head >= tail ? head - tail : size - tail + head;
+        int own = distance(ownTail, head);
+        int moved = distance(ownTail, tail);
+        return moved <= own ? own - moved : own;
     }
 
     /** Whether event_head or event_tail is out of range now (a guest wrote garbage into the page). */
@@ -353,28 +495,61 @@ final class BufferReader {
         return refusedDrains;
     }
 
+    /** Slots a tail moved back made unread again in Xen's eyes; the reader had read them and did not again. */
+    long rewoundEntries() {
+        return rewoundEntries;
+    }
+
+    /** Unread entries a tail moved forward skipped: not read. */
+    long skippedEntries() {
+        return skippedEntries;
+    }
+
+    /** Entries of drains that showed more samples than Xen wrote (a head moved over stale slots): not delivered. */
+    long refusedEntries() {
+        return refusedEntries;
+    }
+
+    /** Samples those refused drains showed beyond what Xen wrote: stale entries, never delivered. */
+    long staleSamples() {
+        return staleSamples;
+    }
+
+    /** Samples Xen wrote that the reader could not deliver because the indices had been moved (invalid). */
+    long unreachedSamples() {
+        return unreachedSamples;
+    }
+
     /** Everything decoding had to skip, as one snapshot. */
     DecodeCounts decodeCounts() {
         return new DecodeCounts(danglingEscapes, unknownEscapes, orphanEntries, badEvents, badModes, badHeadReads,
-                badTailReads, refusedDrains);
+                badTailReads, refusedDrains, rewoundEntries, skippedEntries, refusedEntries, staleSamples,
+                unreachedSamples);
     }
 
     /** What a reader skipped or refused, by kind. */
     record DecodeCounts(long danglingEscapes, long unknownEscapes, long orphanEntries, long badEvents, long badModes,
-            long badHeadReads, long badTailReads, long refusedDrains) {
+            long badHeadReads, long badTailReads, long refusedDrains, long rewoundEntries, long skippedEntries,
+            long refusedEntries, long staleSamples, long unreachedSamples) {
 
-        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0);
+        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         DecodeCounts plus(DecodeCounts o) {
             return new DecodeCounts(danglingEscapes + o.danglingEscapes, unknownEscapes + o.unknownEscapes,
                     orphanEntries + o.orphanEntries, badEvents + o.badEvents, badModes + o.badModes,
-                    badHeadReads + o.badHeadReads, badTailReads + o.badTailReads, refusedDrains + o.refusedDrains);
+                    badHeadReads + o.badHeadReads, badTailReads + o.badTailReads, refusedDrains + o.refusedDrains,
+                    rewoundEntries + o.rewoundEntries, skippedEntries + o.skippedEntries,
+                    refusedEntries + o.refusedEntries, staleSamples + o.staleSamples,
+                    unreachedSamples + o.unreachedSamples);
         }
 
         DecodeCounts minus(DecodeCounts o) {
             return new DecodeCounts(danglingEscapes - o.danglingEscapes, unknownEscapes - o.unknownEscapes,
                     orphanEntries - o.orphanEntries, badEvents - o.badEvents, badModes - o.badModes,
-                    badHeadReads - o.badHeadReads, badTailReads - o.badTailReads, refusedDrains - o.refusedDrains);
+                    badHeadReads - o.badHeadReads, badTailReads - o.badTailReads, refusedDrains - o.refusedDrains,
+                    rewoundEntries - o.rewoundEntries, skippedEntries - o.skippedEntries,
+                    refusedEntries - o.refusedEntries, staleSamples - o.staleSamples,
+                    unreachedSamples - o.unreachedSamples);
         }
 
         boolean isZero() {
@@ -397,7 +572,18 @@ final class BufferReader {
         String indexText() {
             StringBuilder b = new StringBuilder();
             part(b, badHeadReads, "out-of-range event_head read(s) ignored");
-            part(b, badTailReads, "out-of-range event_tail read(s) reset to the head");
+            part(b, badTailReads, "out-of-range event_tail read(s) replaced by the daemon's own tail");
+            part(b, skippedEntries, "unread entr(ies) skipped because event_tail was moved forward over them (Xen"
+                    + " counts those slots free)");
+            part(b, rewoundEntries, "entr(ies) the daemon had already read that event_tail was moved back over: not"
+                    + " read again (not in the books)");
+            if (refusedEntries > 0) {
+                part(b, refusedEntries, "entr(ies) not delivered because they held " + staleSamples + " sample(s)"
+                        + " more than Xen wrote since the last read (event_head was moved over stale slots, read"
+                        + " before or never written; the stale ones are not in the books)");
+            }
+            part(b, unreachedSamples, "sample(s) Xen wrote that the daemon could not read because of the moved"
+                    + " indices (counted invalid)");
             return b.toString();
         }
 

@@ -14,7 +14,9 @@ import org.hyperprof.api.sample.SessionSummary;
  * bounded to {@code capacity} batches. Offering never blocks: a full queue means the batch's
  * samples are missed by this consumer only. Calls to the consumer never overlap and keep their
  * order (sessionStarted, samples*, sessionEnded); a consumer that throws loses that batch and the
- * first failure is recorded.
+ * first failure is recorded. Once {@link #stop()} has run nothing is queued any more: a batch offered
+ * to a stopped channel (by a publisher that took it as a target just before) is counted as missed,
+ * never left behind the stop marker where nobody would take or count it.
  */
 final class ConsumerChannel {
 
@@ -40,6 +42,8 @@ final class ConsumerChannel {
     private final AtomicInteger queuedBatches = new AtomicInteger();
     /** Messages offered and not yet fully handled by the thread (guarded by {@code this}). */
     private int outstanding;
+    /** Set by {@link #stop()}: nothing is queued any more (guarded by {@code this}). */
+    private boolean stopped;
     private final Thread thread;
 
     ConsumerChannel(String name, SampleConsumer consumer, int capacity) {
@@ -63,18 +67,27 @@ final class ConsumerChannel {
             books.problem("too slow: its queue of " + capacity + " batches was full, so batches were not queued for it");
             return;
         }
-        enqueue(new Batch(batch, books));
+        books.queued(batch.size);
+        if (!enqueue(new Batch(batch, books))) {
+            queuedBatches.decrementAndGet();
+            books.lose(batch.size);
+        }
     }
 
     void sessionEnded(SessionSummary summary, ConsumerBooks books) {
         enqueue(new Ended(summary, books));
     }
 
-    private void enqueue(Message m) {
+    /** Queues a message unless the channel was stopped; the check and the add are one step. */
+    private boolean enqueue(Message m) {
         synchronized (this) {
+            if (stopped) {
+                return false;
+            }
             outstanding++;
+            queue.add(m);
+            return true;
         }
-        queue.add(m);
     }
 
     /** Waits until everything offered so far was handled, or the deadline passes. */
@@ -105,7 +118,7 @@ final class ConsumerChannel {
         long[] dropped = {0};
         queue.removeIf(m -> {
             if (m instanceof Batch b && (!oneSession || b.batch().sessionId == sessionId)) {
-                b.books().miss(b.batch().size);
+                b.books().lose(b.batch().size);
                 dropped[0] += b.batch().size;
                 queuedBatches.decrementAndGet();
                 done();
@@ -116,10 +129,22 @@ final class ConsumerChannel {
         return dropped[0];
     }
 
-    /** Stops the thread after what is queued; batches still queued are dropped and counted. */
+    /**
+     * Stops the thread: from now on nothing is queued, batches still queued are dropped and counted
+     * as missed, and the thread ends after the message in hand.
+     */
     void stop() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+        }
         dropQueuedBatches();
-        enqueue(new Stop());
+        synchronized (this) {
+            outstanding++;
+            queue.add(new Stop());
+        }
     }
 
     /** Waits a little for the thread to end (it is a daemon thread either way). */
@@ -164,7 +189,7 @@ final class ConsumerChannel {
             } catch (VirtualMachineError e) {
                 throw e;
             } catch (Throwable t) {
-                b.books().miss(b.batch().size);
+                b.books().lose(b.batch().size);
                 b.books().problem("samples(batch of " + b.batch().size + ") threw " + t);
             }
         } else if (m instanceof Started s) {

@@ -16,8 +16,11 @@ import org.hyperprof.api.sample.SessionSummary;
 /**
  * Hands sessions' batches to every bound consumer through its own {@link ConsumerChannel}.
  * Consumers come and go at any time: one that arrives mid-session gets {@code sessionStarted}
- * first and the batches from then on; one that leaves is stopped, and what it would have received
- * for the rest of the session counts as missed.
+ * first and the batches from then on (what was published before counts as missed); one that
+ * leaves is stopped, and what it would have received for the rest of the session counts as
+ * missed. Whatever comes and goes, each consumer's books of a session end with received + missed =
+ * the samples published for it: a session's publishing, its consumers' arrivals and departures and
+ * its end take turns on the session's own lock, and a stopped channel queues nothing more.
  *
  * <p>Several sessions may be live at once (a one-shot profile's Xenoprof session and the session
  * of the guests' own profilers): each has its own books per consumer, a batch goes to the session
@@ -31,11 +34,16 @@ final class ConsumerDispatcher {
     private record Target(ConsumerChannel channel, ConsumerBooks books) {
     }
 
-    /** One live session: what it is, each consumer's books, and what {@link #publish} walks for it. */
+    /**
+     * One live session: what it is, each consumer's books (guarded by the dispatcher), and, guarded
+     * by this object, what {@link #publish} walks for it, what it published and whether it ended.
+     */
     private static final class Live {
         final SessionInfo info;
         final Map<String, ConsumerBooks> books = new TreeMap<>();
-        volatile Target[] targets = new Target[0];
+        private Target[] targets = new Target[0];
+        private long published;
+        private boolean ended;
 
         Live(SessionInfo info) {
             this.info = info;
@@ -47,6 +55,11 @@ final class ConsumerDispatcher {
     }
 
     private final int queueCapacity;
+    /**
+     * Runs in {@link #publish} after it took a session's targets and before it offers the batch to
+     * them: a seam for tests that force a consumer to leave (or arrive) exactly there. A no-op in use.
+     */
+    private final Runnable targetsTaken;
     private final Map<String, ConsumerChannel> channels = new TreeMap<>();
     /** Live sessions in the order they started (guarded by {@code this}). */
     private final List<Live> live = new ArrayList<>();
@@ -54,10 +67,17 @@ final class ConsumerDispatcher {
     private volatile Live[] liveSnapshot = new Live[0];
 
     ConsumerDispatcher(int queueCapacity) {
+        this(queueCapacity, () -> {
+        });
+    }
+
+    /** With a hook that runs between taking a session's targets and offering a batch to them (tests). */
+    ConsumerDispatcher(int queueCapacity, Runnable targetsTaken) {
         if (queueCapacity < 1) {
             throw new IllegalArgumentException("consumer queue capacity " + queueCapacity + " must be at least 1 batch");
         }
         this.queueCapacity = queueCapacity;
+        this.targetsTaken = targetsTaken;
     }
 
     synchronized List<String> names() {
@@ -72,9 +92,22 @@ final class ConsumerDispatcher {
         ConsumerChannel channel = new ConsumerChannel(name, consumer, queueCapacity);
         channels.put(name, channel);
         for (Live l : live) {
-            channel.sessionStarted(l.info, l.books.computeIfAbsent(name, ConsumerBooks::new));
+            synchronized (l) {
+                ConsumerBooks b = l.books.get(name);
+                if (b == null) {
+                    // Books of a consumer that left and comes back carry on; a newcomer missed what came before.
+                    b = new ConsumerBooks(name);
+                    l.books.put(name, b);
+                    if (l.published > 0) {
+                        b.miss(l.published);
+                        b.problem("arrived mid-session; the " + l.published + " samples published before it"
+                                + " arrived are counted as missed");
+                    }
+                }
+                channel.sessionStarted(l.info, b);
+                rebuildTargets(l);
+            }
         }
-        rebuildTargets();
     }
 
     /** Unbinds a consumer mid-session or between sessions; returns whether it was bound. */
@@ -90,8 +123,9 @@ final class ConsumerDispatcher {
                 b.problem("left mid-session; the samples of the session after it left are counted as missed");
             }
         }
-        channel.stop();
         rebuildTargets();
+        // A publish that took the channel as a target before the rebuild finds it stopped: missed.
+        channel.stop();
         return true;
     }
 
@@ -118,7 +152,10 @@ final class ConsumerDispatcher {
         rebuildTargets();
     }
 
-    /** Offers a batch to every consumer of its session without blocking; no allocation. */
+    /**
+     * Offers a batch to every consumer of its session without waiting for any consumer (only for a
+     * consumer arriving or leaving at that moment); no allocation beyond each queue's entry.
+     */
     void publish(SampleBatch batch) {
         Live[] sessions = liveSnapshot;
         Live l = null;
@@ -131,11 +168,19 @@ final class ConsumerDispatcher {
         if (l == null) {
             return;
         }
-        for (Target t : l.targets) {
-            if (t.channel() == null) {
-                t.books().miss(batch.size);
-            } else {
-                t.channel().offer(batch, t.books());
+        synchronized (l) {
+            if (l.ended) {
+                return;
+            }
+            l.published += batch.size;
+            Target[] targets = l.targets;
+            targetsTaken.run();
+            for (Target t : targets) {
+                if (t.channel() == null) {
+                    t.books().miss(batch.size);
+                } else {
+                    t.channel().offer(batch, t.books());
+                }
             }
         }
     }
@@ -151,9 +196,10 @@ final class ConsumerDispatcher {
 
     /**
      * Ends session {@code sessionId}: waits (up to {@code timeoutNanos} in all) until each consumer
-     * has taken what is queued for it, counts what is left of this session as missed, builds the
-     * summary with every consumer's books of this session and delivers {@code sessionEnded} after
-     * its last batch. Other live sessions go on.
+     * has taken what is queued for it, then stops taking its batches, counts what is left of it
+     * (queued, or in a consumer's hands) as missed, builds the summary with every consumer's final
+     * books of this session and delivers {@code sessionEnded} after its last batch. Other live
+     * sessions go on.
      */
     SessionSummary sessionEnded(long sessionId, Function<List<ConsumerAccounting>, SessionSummary> summary,
             long timeoutNanos) {
@@ -164,24 +210,13 @@ final class ConsumerDispatcher {
         long deadline = System.nanoTime() + timeoutNanos;
         boolean interrupted = false;
         for (ConsumerChannel ch : waiting) {
-            boolean idle = false;
-            if (!interrupted) {
-                try {
-                    idle = ch.awaitIdle(deadline);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+            if (interrupted) {
+                break;
             }
-            if (!idle) {
-                long dropped = ch.dropQueuedBatches(sessionId);
-                ConsumerBooks b;
-                synchronized (this) {
-                    Live l = find(sessionId);
-                    b = l == null ? null : l.books.get(ch.name);
-                }
-                if (b != null && dropped > 0) {
-                    b.problem("too slow: " + dropped + " queued samples were still undelivered when the session ended");
-                }
+            try {
+                ch.awaitIdle(deadline);
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
         }
         if (interrupted) {
@@ -193,8 +228,22 @@ final class ConsumerDispatcher {
             Live l = find(sessionId);
             Map<String, ConsumerBooks> books = l == null ? Map.of() : l.books;
             List<ConsumerAccounting> accounting = new ArrayList<>();
-            for (ConsumerBooks b : books.values()) {
-                accounting.add(b.accounting());
+            if (l != null) {
+                synchronized (l) {
+                    l.ended = true;
+                }
+                // Nothing of this session is published any more: what is still queued is missed.
+                for (Map.Entry<String, ConsumerChannel> e : channels.entrySet()) {
+                    long dropped = e.getValue().dropQueuedBatches(sessionId);
+                    ConsumerBooks b = books.get(e.getKey());
+                    if (b != null && dropped > 0) {
+                        b.problem("too slow: " + dropped + " queued samples were still undelivered when the"
+                                + " session ended");
+                    }
+                }
+                for (ConsumerBooks b : books.values()) {
+                    accounting.add(b.close());
+                }
             }
             s = summary.apply(accounting);
             for (Map.Entry<String, ConsumerChannel> e : channels.entrySet()) {
@@ -261,14 +310,22 @@ final class ConsumerDispatcher {
         return null;
     }
 
+    /** Caller holds this dispatcher's monitor. */
     private void rebuildTargets() {
         for (Live l : live) {
-            List<Target> list = new ArrayList<>();
-            for (Map.Entry<String, ConsumerBooks> e : l.books.entrySet()) {
-                list.add(new Target(channels.get(e.getKey()), e.getValue()));
+            synchronized (l) {
+                rebuildTargets(l);
             }
-            l.targets = list.toArray(new Target[0]);
         }
         liveSnapshot = live.toArray(new Live[0]);
+    }
+
+    /** Caller holds this dispatcher's monitor and the session's. */
+    private void rebuildTargets(Live l) {
+        List<Target> list = new ArrayList<>();
+        for (Map.Entry<String, ConsumerBooks> e : l.books.entrySet()) {
+            list.add(new Target(channels.get(e.getKey()), e.getValue()));
+        }
+        l.targets = list.toArray(new Target[0]);
     }
 }

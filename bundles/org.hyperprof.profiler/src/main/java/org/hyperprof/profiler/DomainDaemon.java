@@ -255,6 +255,7 @@ final class DomainDaemon implements VirqHandler {
             }
             freezeRetired();
             log.call(XenoprofOp.ENABLE_VIRQ, null, null);
+            ringsReset();
         } catch (StepLog.StepFailed f) {
             unbind(log);
             log.line("The daemon of domain " + domid + " could not open the profile device and exited (\"Failed to"
@@ -422,6 +423,7 @@ final class DomainDaemon implements VirqHandler {
             log.line("  map " + rs.length + " buffer(s) of passive domain " + id + " (vcpu_id "
                     + Arrays.toString(Arrays.stream(rs).mapToInt(b -> b.vcpu).toArray()) + ", " + (rs.length == 0 ? 0
                             : rs[0].size) + " slots each)" + imageText(images, k, id));
+            noteTooFewSlots(log, id, rs);
         }
         passives = mapped.toArray(new PassiveDomain[0]);
         warnPassiveList(log, ids);
@@ -640,6 +642,14 @@ final class DomainDaemon implements VirqHandler {
         log.line("  map " + shared.length + " buffer(s) of domain " + domid + " (vcpu_id "
                 + Arrays.toString(Arrays.stream(rs).mapToInt(r -> r.vcpu).toArray()) + ", " + bufferSlots()
                 + " slots each)");
+        noteTooFewSlots(log, domid, rs);
+    }
+
+    /** Buffers that can hold no sample say so when they are mapped, with what to do. */
+    private static void noteTooFewSlots(StepLog log, int owner, BufferReader[] rs) {
+        if (rs.length > 0 && rs[0].size < 2) {
+            log.note(BufferReader.tooFewSlotsText(owner, rs[0].size));
+        }
     }
 
     /** Only the primary maps another domain's buffers, and only after Xen accepted it as passive. */
@@ -958,6 +968,26 @@ final class DomainDaemon implements VirqHandler {
         for (BufferReader r : rs) {
             r.finishTraces();
             retired.add(r);
+        }
+    }
+
+    /**
+     * enable_virq zeroed the indices of this domain's buffers, and, called by the primary, of every
+     * passive domain's: the readers start again at slot 0.
+     */
+    private synchronized void ringsReset() {
+        BufferReader[] rs = readers;
+        if (rs != null) {
+            for (BufferReader r : rs) {
+                r.ringReset();
+            }
+        }
+        if (primary) {
+            for (PassiveDomain p : passives) {
+                for (BufferReader r : p.readers) {
+                    r.ringReset();
+                }
+            }
         }
     }
 

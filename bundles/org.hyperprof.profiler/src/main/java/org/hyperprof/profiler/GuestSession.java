@@ -34,16 +34,19 @@ import org.hyperprof.api.xenoprof.SharedBuffer;
  * <p>Books, per ring and for the session, from the daemon's side (what the consumers got):
  * <ul>
  * <li>taken: what the guest's profiler logged during the session (its ring's user, kernel and xen
- * counts) plus what found the ring full; if the daemon read more entries than were logged (a guest
- * moved its head over stale slots), what it read;</li>
+ * counts) plus what found the ring full; if the daemon accounted for more samples than were logged
+ * (indices moved after its last read), those;</li>
  * <li>delivered: samples decoded and handed to the consumers;</li>
  * <li>lost: the ring's lost count (it was full);</li>
  * <li>dropped: entries left in the ring that the guest's daemon could not read: the guest was paused
  * at the end (its daemon runs in it) or destroyed during the session (its rings went with it);</li>
- * <li>invalid: entries the daemon read but could not decode (a mode other than user or kernel, a
- * counter the guest did not program), and entries it could never reach because the guest wrote
- * its ring's head or tail out of range.</li>
+ * <li>invalid: samples the daemon read but could not decode (a mode other than user or kernel, a
+ * counter the guest did not program), samples it could not read because the guest moved its
+ * ring's indices in range ({@link BufferReader#unreachedSamples()}), and samples it could never
+ * reach because the guest wrote its ring's head or tail out of range.</li>
  * </ul>
+ * Entries a moved index would have made the daemon read a second time (or stale ones) are never
+ * delivered and are not in the books; a note says how many.
  * So taken = delivered + lost + dropped + invalid for every ring and for the session.
  *
  * <p>One feeding thread (the one-shot profile's) drains and closes; {@link #abort} may come from
@@ -397,11 +400,13 @@ final class GuestSession implements DomainView.ProblemLog {
         long logged = user + kernel + xen;
         long drained = reader.drainedEntries();
         long delivered = reader.samples();
+        // Samples the daemon accounted for: delivered, read but undecodable, or not readable (moved indices).
+        long accounted = delivered + reader.badEvents() + reader.badModes() + reader.unreachedSamples();
         long undrained = reader.pending();
-        long unreachable = Math.max(0, logged - drained - undrained);
-        long excess = Math.max(0, drained + undrained - logged);
-        long invalid = (drained - delivered) + unreachable + refused;
-        Accounting a = new Accounting(Math.max(logged, drained + undrained) + lost + refused, delivered, lost,
+        long unreachable = Math.max(0, logged - accounted - undrained);
+        long excess = Math.max(0, accounted + undrained - logged);
+        long invalid = (accounted - delivered) + unreachable + refused;
+        Accounting a = new Accounting(Math.max(logged, accounted + undrained) + lost + refused, delivered, lost,
                 undrained, invalid);
         String ring = "domain " + d.domid + " vcpu " + reader.vcpu + " (its own profiler)";
         BufferReader.DecodeCounts c = reader.decodeCounts();
@@ -418,8 +423,8 @@ final class GuestSession implements DomainView.ProblemLog {
                     + " indices back over them; counted invalid)");
         }
         if (excess > 0) {
-            lines.add(ring + ": the daemon read " + excess + " entr(ies) more than the guest's profiler logged (the"
-                    + " guest moved its head over stale slots); taken counts what was read");
+            lines.add(ring + ": the daemon accounted for " + excess + " sample(s) more than the guest's profiler"
+                    + " logged (the guest moved its ring's indices after the last read); taken counts them");
         }
         if (lost > 0) {
             lines.add(ring + ": " + lost + " sample(s) found the ring full (lost)");

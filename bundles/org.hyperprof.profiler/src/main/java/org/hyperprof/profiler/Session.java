@@ -120,10 +120,14 @@ final class Session implements DomainView.ProblemLog {
             return closedDecode.plus(reader.decodeCounts().minus(decodeBase));
         }
 
-        /** Whether this session saw the guest's page with an index out of range. */
+        /**
+         * Whether Xen may have counted samples aimed at this buffer as corrupted: the session saw the
+         * guest's page with an index out of range, or the buffer has no slot (every index is out of range).
+         */
         boolean corruptionSeen() {
             BufferReader.DecodeCounts d = decode();
-            return d.badHeadReads() + d.badTailReads() > 0 || !reader.frozen() && reader.indicesCorrupt();
+            return d.badHeadReads() + d.badTailReads() > 0 || !reader.frozen() && reader.indicesCorrupt()
+                    || reader.size == 0;
         }
 
         String name() {
@@ -332,9 +336,21 @@ final class Session implements DomainView.ProblemLog {
     }
 
     /**
+     * The session's books: Xen's, with the samples Xen wrote that the daemons could not read because
+     * a guest moved its buffer's indices ({@link BufferReader#unreachedSamples()}) moved from
+     * delivered to invalid, as in each buffer's books.
+     */
+    private Accounting accounting(XenoprofStatistics stats, long unreached) {
+        Accounting a = accounting(stats);
+        return new Accounting(a.taken(), a.delivered() - unreached, a.lost(), a.dropped(), a.invalid() + unreached);
+    }
+
+    /**
      * Each tracked buffer's books, with what the daemon drained and what it left in the ring. Xen
      * counts corrupted samples only globally; they are charged to a buffer when it is the only one
      * the session saw with an index out of range (the guest that wrote garbage harmed only itself).
+     * Samples Xen wrote that the daemon could not read because the guest moved the indices in range
+     * are invalid too, not delivered.
      */
     synchronized List<BufferAccounting> bufferAccounting() {
         return bufferAccounting(corruptedShares(statisticsOrNull()));
@@ -349,8 +365,9 @@ final class Session implements DomainView.ProblemLog {
             long kernel = b.closedKernel + b.kernel();
             long xen = b.closedXen + b.xen();
             long lost = b.closedLost + b.lost();
-            long delivered = user + kernel + xen;
-            long invalid = corrupted.getOrDefault(b, 0L);
+            long unreached = b.decode().unreachedSamples();
+            long delivered = user + kernel + xen - unreached;
+            long invalid = corrupted.getOrDefault(b, 0L) + unreached;
             Accounting a = new Accounting(delivered + lost + invalid, delivered, lost, 0, invalid);
             out.add(new BufferAccounting(b.domid, b.vcpu, role.name().toLowerCase(Locale.ROOT), a, user, kernel, xen,
                     b.drained(), b.undrained()));
@@ -399,14 +416,20 @@ final class Session implements DomainView.ProblemLog {
         }
         List<BufferAccounting> books;
         List<String> lines;
+        Accounting total;
         synchronized (this) {
             Map<BufferRecord, Long> corrupted = corruptedShares(stats);
             books = bufferAccounting(corrupted);
-            lines = summaryNotes(stats, books);
+            long unreached = 0;
+            for (BufferRecord b : buffers) {
+                unreached += b.decode().unreachedSamples();
+            }
+            total = accounting(stats, unreached);
+            lines = summaryNotes(stats, total, books);
         }
         Map<String, Long> counters = hostCounters();
         lines.addAll(counterNotes(counters));
-        SessionSummary s = new SessionSummary(id, accounting(stats), books, consumers, stats, truth,
+        SessionSummary s = new SessionSummary(id, total, books, consumers, stats, truth,
                 profiledCycles(), endReason, counters, lines);
         synchronized (this) {
             summary = s;
@@ -467,11 +490,18 @@ final class Session implements DomainView.ProblemLog {
     }
 
     /** Caller holds this session's monitor. */
-    private List<String> summaryNotes(XenoprofStatistics stats, List<BufferAccounting> books) {
+    private List<String> summaryNotes(XenoprofStatistics stats, Accounting total, List<BufferAccounting> books) {
         List<String> out = new ArrayList<>();
         synchronized (notes) {
             out.addAll(notes.values());
         }
+        TreeMap<Integer, Integer> tooFewSlots = new TreeMap<>();
+        for (BufferRecord b : buffers) {
+            if (b.reader.size < 2) {
+                tooFewSlots.put(b.domid, b.reader.size);
+            }
+        }
+        tooFewSlots.forEach((domid, slots) -> out.add(BufferReader.tooFewSlotsText(domid, slots)));
         for (BufferRecord b : buffers) {
             BufferReader.DecodeCounts d = b.decode();
             String decoding = d.decodingText();
@@ -487,7 +517,13 @@ final class Session implements DomainView.ProblemLog {
         long corrupted = stats == null ? 0 : stats.corruptedBufferSamples();
         if (corrupted > 0) {
             List<BufferRecord> seen = corruptedBuffers();
-            if (seen.size() == 1) {
+            boolean noSlots = !seen.isEmpty() && seen.stream().allMatch(b -> b.reader.size == 0);
+            if (noSlots) {
+                out.add("Xen dropped " + corrupted + " sample(s) as corrupted because " + (seen.size() == 1
+                        ? seen.get(0).name() + " has" : seen.stream().map(BufferRecord::name).toList() + " have")
+                        + " no slot (see the note on their size)" + (seen.size() == 1 ? ": charged to it"
+                                : ": Xen counts them globally, so they are in the session's invalid count only"));
+            } else if (seen.size() == 1) {
                 out.add("Xen dropped " + corrupted + " sample(s) as corrupted (event_head or event_tail out of range):"
                         + " charged to " + seen.get(0).name() + ", the only buffer seen with indices out of range");
             } else if (seen.isEmpty()) {
@@ -507,9 +543,9 @@ final class Session implements DomainView.ProblemLog {
                 delivered += b.accounting().delivered();
                 lost += b.accounting().lost();
             }
-            if (delivered != stats.delivered() || lost != stats.lostSamples()) {
+            if (delivered != total.delivered() || lost != stats.lostSamples()) {
                 out.add("the buffers this session tracked hold " + delivered + " delivered and " + lost
-                        + " lost sample(s), Xen counted " + stats.delivered() + " and " + stats.lostSamples()
+                        + " lost sample(s), Xen counted " + total.delivered() + " and " + stats.lostSamples()
                         + ": the difference went to buffers no daemon of the session mapped");
             }
         }

@@ -6,14 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +43,23 @@ class DispatchTest {
     }
 
     private SessionSummary end(long timeoutNanos) {
-        return dispatcher.sessionEnded(c -> new SessionSummary(7, Accounting.ZERO, List.of(), c, null, null, 0,
+        return end(dispatcher, timeoutNanos);
+    }
+
+    private static SessionSummary end(ConsumerDispatcher d, long timeoutNanos) {
+        return d.sessionEnded(c -> new SessionSummary(7, Accounting.ZERO, List.of(), c, null, null, 0,
                 SessionSummary.COMPLETED), timeoutNanos);
+    }
+
+    /** The consumers whose received + missed is not what the session published, as "name: received+missed". */
+    private static List<String> unbalanced(SessionSummary s, long published) {
+        List<String> out = new ArrayList<>();
+        for (ConsumerAccounting c : s.consumers()) {
+            if (c.received() + c.missed() != published) {
+                out.add(c.consumer() + ": " + c.received() + "+" + c.missed() + " of " + published);
+            }
+        }
+        return out;
     }
 
     private static ConsumerAccounting books(SessionSummary s, String name) {
@@ -132,7 +152,8 @@ class DispatchTest {
         assertEquals(List.of("started", "samples", "ended"), late.events);
         assertEquals(7, late.info.sessionId());
         assertEquals(6, late.samples());
-        assertEquals(new ConsumerAccounting("late", 6, 0, null), books(s, "late"));
+        assertEquals(new ConsumerAccounting("late", 6, 4, "arrived mid-session; the 4 samples published before it"
+                + " arrived are counted as missed"), books(s, "late"), "received + missed = the 10 published");
     }
 
     @Test
@@ -172,7 +193,8 @@ class DispatchTest {
         SessionSummary s = end(SECOND / 5);
         assertTrue(System.nanoTime() - t0 < 3 * SECOND);
         ConsumerAccounting a = books(s, "stuck");
-        assertEquals(5, a.missed(), "the two queued batches");
+        assertEquals(0, a.received(), "the batch it is stuck in was not received when the session ended");
+        assertEquals(6, a.missed(), "the two queued batches and the one in its hands");
         assertNotNull(a.problem());
         stuck.gate.countDown();
         assertTrue(stuck.awaitEnd(), "the end still reaches it, after the batch it was stuck in");
@@ -256,5 +278,132 @@ class DispatchTest {
         assertEquals(7, c.batches.get(7L).stream().mapToInt(b -> b.size).sum(), "no batch of session 99 (not live)");
         assertEquals(List.of("started simulator", "started guest profiler", "ended guest profiler",
                 "ended simulator"), c.events);
+    }
+
+    // ---------------------------------------------------------------- books: received + missed = published
+
+    @Test
+    void aConsumerLeavingWhilePublishHoldsItsTargetsMissesThatBatchAndTheSessionGoesOn() throws Exception {
+        AtomicReference<Runnable> atTargets = new AtomicReference<>();
+        ConsumerDispatcher d = new ConsumerDispatcher(8, () -> {
+            Runnable r = atTargets.getAndSet(null);
+            if (r != null) {
+                r.run();
+            }
+        });
+        try {
+            RecordingConsumer stays = new RecordingConsumer();
+            RecordingConsumer leaves = new RecordingConsumer();
+            d.add("stays", stays);
+            d.add("leaves", leaves);
+            d.sessionStarted(info);
+            d.publish(batch(2));
+            assertTrue(OpcontrolSequenceTest.waitFor(() -> leaves.samples() == 2));
+            // publish has taken the targets (the leaving consumer's channel among them) when it leaves.
+            atTargets.set(() -> assertTrue(d.remove("leaves")));
+            d.publish(batch(3));
+            d.publish(batch(4));
+            SessionSummary s = end(d, 5 * SECOND);
+            assertTrue(stays.awaitEnd(), "the session survives: the one that stays hears the end");
+            assertEquals(new ConsumerAccounting("stays", 9, 0, null), books(s, "stays"));
+            ConsumerAccounting l = books(s, "leaves");
+            assertEquals(2, l.received());
+            assertEquals(7, l.missed(), "the batch publish was offering when it left, and the one after");
+            assertTrue(l.problem().startsWith("left mid-session"), l.problem());
+            assertEquals(List.of("started", "samples"), leaves.events);
+            assertEquals(List.of("stays"), d.names());
+        } finally {
+            d.stopAll(1000);
+        }
+    }
+
+    @Test
+    void aConsumerArrivingWhilePublishHoldsItsTargetsMissesThatBatch() throws Exception {
+        AtomicReference<Runnable> atTargets = new AtomicReference<>();
+        ConsumerDispatcher d = new ConsumerDispatcher(8, () -> {
+            Runnable r = atTargets.getAndSet(null);
+            if (r != null) {
+                r.run();
+            }
+        });
+        try {
+            RecordingConsumer early = new RecordingConsumer();
+            RecordingConsumer late = new RecordingConsumer();
+            d.add("early", early);
+            d.sessionStarted(info);
+            d.publish(batch(2));
+            atTargets.set(() -> d.add("late", late));
+            d.publish(batch(3));
+            d.publish(batch(4));
+            SessionSummary s = end(d, 5 * SECOND);
+            assertTrue(late.awaitEnd());
+            assertEquals(4, late.samples(), "only the batch published after it arrived");
+            assertEquals(new ConsumerAccounting("early", 9, 0, null), books(s, "early"));
+            ConsumerAccounting l = books(s, "late");
+            assertEquals(4, l.received());
+            assertEquals(5, l.missed(), "what was published before it arrived, the batch in hand included");
+            assertTrue(l.problem().startsWith("arrived mid-session"), l.problem());
+        } finally {
+            d.stopAll(1000);
+        }
+    }
+
+    /** Counts what it receives; keeps nothing. */
+    private static final class Counting implements SampleConsumer {
+        final AtomicLong samples = new AtomicLong();
+
+        @Override
+        public void sessionStarted(SessionInfo session) {
+        }
+
+        @Override
+        public void samples(SampleBatch batch) {
+            samples.addAndGet(batch.size);
+        }
+
+        @Override
+        public void sessionEnded(SessionSummary summary) {
+        }
+    }
+
+    /**
+     * Consumers leave and come back (as DS unbinds and binds them) while batches keep arriving:
+     * whenever and however often that happens, every consumer's books balance at the end.
+     */
+    @Test
+    void consumersLeavingAndComingBackWhileBatchesArriveKeepExactBooks() throws Exception {
+        ConsumerDispatcher d = new ConsumerDispatcher(4);
+        String[] names = {"a", "b", "c", "d"};
+        try {
+            for (String n : names) {
+                d.add(n, new Counting());
+            }
+            d.sessionStarted(info);
+            AtomicBoolean churning = new AtomicBoolean(true);
+            AtomicLong published = new AtomicLong();
+            SampleBatch batch = batch(3);
+            Thread publisher = new Thread(() -> {
+                while (churning.get()) {
+                    d.publish(batch);
+                    published.addAndGet(batch.size);
+                    // Let the churning thread have the session between two batches.
+                    Thread.yield();
+                }
+            }, "publisher");
+            publisher.start();
+            for (int i = 0; i < 400; i++) {
+                String n = names[i % names.length];
+                d.remove(n);
+                d.add(n, new Counting());
+            }
+            churning.set(false);
+            publisher.join(10_000);
+            SessionSummary s = end(d, 5 * SECOND);
+            assertEquals(names.length, s.consumers().size());
+            assertEquals(List.of(), unbalanced(s, published.get()),
+                    "received + missed = published for every consumer");
+        } finally {
+            d.stopAll(1000);
+        }
     }
 }

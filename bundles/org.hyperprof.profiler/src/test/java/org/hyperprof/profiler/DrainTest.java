@@ -18,7 +18,11 @@ class DrainTest {
     void drainReadsAcrossTheWrapInOrderAndWritesTheTailOnce() throws Exception {
         try (Rig rig = new Rig().profiling()) {
             FakeSharedBuffer b = rig.xen.buffer(1, 1);
-            b.position(12);
+            for (int i = 0; i < 12; i++) {
+                b.sample(K + 0x100, 1, 0);
+            }
+            rig.xen.virq(1, 1);
+            assertEquals(12, b.tail());
             for (int i = 0; i < 8; i++) {
                 b.sample(K + i, 1, 0);
             }
@@ -31,12 +35,12 @@ class DrainTest {
             assertEquals(4, b.tail());
             rig.finish();
             SampleBatch batch = rig.consumer.batches.get(0);
-            assertEquals(8, batch.size);
+            assertEquals(20, batch.size);
             for (int i = 0; i < 8; i++) {
-                assertEquals(K + i, batch.pc[i], "sample " + i + " in ring order");
-                assertEquals(1, batch.domain[i]);
-                assertEquals(1, batch.vcpu[i]);
-                assertEquals(1, batch.mode[i]);
+                assertEquals(K + i, batch.pc[12 + i], "sample " + i + " in ring order");
+                assertEquals(1, batch.domain[12 + i]);
+                assertEquals(1, batch.vcpu[12 + i]);
+                assertEquals(1, batch.mode[12 + i]);
             }
         }
     }

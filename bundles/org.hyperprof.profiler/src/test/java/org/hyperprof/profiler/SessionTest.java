@@ -195,6 +195,35 @@ class SessionTest {
         }
     }
 
+    @Test
+    void consumersThatLeaveOrArriveMidSessionArePrintedWithBooksThatBalanceAndTheSessionGoesOn() throws Exception {
+        try (Rig rig = new Rig(new FakeHost(), 1).profiling()) {
+            RecordingConsumer leaves = new RecordingConsumer();
+            rig.profiler.addConsumer("leaves", leaves);
+            FakeSharedBuffer b = rig.xen.buffer(0, 0);
+            b.sample(K, 1, 0);
+            b.sample(K + 0x10, 1, 0);
+            rig.xen.virq(0, 0);
+            assertTrue(OpcontrolSequenceTest.waitFor(() -> leaves.samples() == 2));
+            assertTrue(rig.profiler.removeConsumer("leaves"));
+            RecordingConsumer late = new RecordingConsumer();
+            rig.profiler.addConsumer("late", late);
+            for (int i = 0; i < 3; i++) {
+                b.sample(K + 0x110, 1, 0);
+            }
+            rig.xen.virq(0, 0);
+            List<String> out = RealHost.lines(rig.finish().output());
+            assertTrue(out.contains("  samples taken 5 = delivered 5 + lost 0 + dropped 0 + invalid 0"), out.toString());
+            assertTrue(out.contains("  consumer leaves: received 2, missed 3 (left mid-session; the samples of the"
+                    + " session after it left are counted as missed)"), out.toString());
+            assertTrue(out.contains("  consumer late: received 3, missed 2 (arrived mid-session; the 2 samples"
+                    + " published before it arrived are counted as missed)"), out.toString());
+            assertTrue(out.contains("  consumer rec: received 5, missed 0"), out.toString());
+            assertEquals(5, rig.consumer.samples(), "the session went on for the consumer that stayed");
+            assertTrue(late.awaitEnd());
+        }
+    }
+
     // ------------------------------------------------------------ one-shot profile
 
     /** A workload that logs kernel samples into every buffer and raises each vCPU's VIRQ. */

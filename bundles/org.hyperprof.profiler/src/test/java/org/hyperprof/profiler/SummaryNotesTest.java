@@ -8,6 +8,10 @@ import java.util.Map;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.xenoprof.Xenoprof;
+import org.hyperprof.api.xenoprof.XenoprofInit;
+import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.api.xenoprof.XenoprofPassive;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -108,6 +112,43 @@ class SummaryNotesTest {
             assertTrue(s.accounting().balanced());
             assertTrue(s.notes().stream().anyMatch(n -> n.contains("Xen dropped 4 sample(s) as corrupted")
                     && n.contains("in one of [domain 1 vcpu 0, domain 1 vcpu 1]")), s.notes().toString());
+        }
+    }
+
+    /**
+     * A passive domain's buffers allocated with max_samples 0 by a hand-made set_passive keep their
+     * 0 slots for the daemon's set_passive of 2048: every sample aimed at them is corrupted in Xen's
+     * books. That is said as what it is, with the setting and the way out, never as a guest's doing.
+     */
+    @Test
+    void buffersOfZeroSlotsAreReportedAsAConfigurationWithoutSlotsNotAsAHostileGuest() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            Xenoprof x = h.host.xenoprof();
+            assertEquals(0, x.hypercall(0, XenoprofOp.INIT.number(), new XenoprofInit()));
+            assertEquals(0, x.hypercall(0, XenoprofOp.SET_PASSIVE.number(), new XenoprofPassive(2, 0)));
+            String started = Rig.ok(h.op(0, "--start-daemon", "--active-domains=0", "--passive-domains=2")).output();
+            String what = "the buffers of domain 2 have 0 slots (event_size 0), and one slot always stays empty, so"
+                    + " they hold no sample: Xen refuses every sample aimed at them as corrupted (event_head 0 is"
+                    + " outside [0, 0)); no guest wrote their indices. Xen sized them from the max_samples of the"
+                    + " first get_buffer or set_passive for domain 2 and keeps them until the domain is destroyed,"
+                    + " whatever later calls ask for: load the host again (hp:load) and ask for at least 2 slots"
+                    + " (opcontrol --buffer-size=N, 16 by default; hp:op 2 get_buffer N; hp:op <primary> set_passive"
+                    + " 2 N)";
+            assertTrue(started.contains("note: " + what), started);
+            Rig.ok(h.op(0, "--start"));
+            h.run(50_000);
+            Rig.ok(h.op(0, "--stop"));
+            Rig.ok(h.op(0, "--shutdown"));
+            SessionSummary s = h.sessions.last();
+            assertTrue(s.hypervisor().corruptedBufferSamples() > 0, "Xen counts them corrupted");
+            assertTrue(s.notes().contains(what), s.notes().toString());
+            assertTrue(s.notes().contains("Xen dropped " + s.hypervisor().corruptedBufferSamples() + " sample(s) as"
+                    + " corrupted because [domain 2 vcpu 0, domain 2 vcpu 1] have no slot (see the note on their"
+                    + " size): Xen counts them globally, so they are in the session's invalid count only"),
+                    s.notes().toString());
+            assertTrue(s.notes().stream().noneMatch(n -> n.contains("guest put them back")
+                    || n.contains("garbage") || n.contains("out of range):")), s.notes().toString());
+            assertTrue(s.accounting().balanced(), s.accounting().line());
         }
     }
 

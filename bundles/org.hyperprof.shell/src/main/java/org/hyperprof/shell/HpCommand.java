@@ -57,7 +57,8 @@ public enum HpCommand {
                     + "  traces on, Xen first wants 2 free slots reckoned from the raw indices, and when a bad\n"
                     + "  index leaves fewer it counts the sample as lost instead. Other buffers and other domains\n"
                     + "  are untouched. A value inside [0, size) is accepted: Xen cannot tell it from a right one,\n"
-                    + "  and only this buffer's own readings suffer.\n"
+                    + "  and only this buffer's own readings suffer: its daemon never reads an entry twice, and\n"
+                    + "  counts the samples the moved index made unreadable as invalid.\n"
                     + "  The domain needs buffers of its own (get_buffer: hp:opcontrol <domid> --start-daemon);\n"
                     + "  a passive domain's buffers are shared with the primary, not with it.\n"
                     + "  <value> is a u32, decimal or 0x hex; hp:state then shows the lost and corrupted counts."),

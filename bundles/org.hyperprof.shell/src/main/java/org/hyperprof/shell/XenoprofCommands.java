@@ -138,7 +138,8 @@ public class XenoprofCommands {
                 }
             } else {
                 out.printf("%d is inside [0, %d), so Xen accepts it: it cannot tell a wrong index in range from the"
-                        + " right one; only dom%d's own readings of this buffer may skip or repeat entries%n", value,
+                        + " right one; only dom%d's own readings of this buffer suffer: its daemon skips what the"
+                        + " index makes unreadable (counted invalid) and never reads an entry twice%n", value,
                         size, domid);
             }
             if (x.domainType(domid) != DomainType.ACTIVE) {

@@ -70,7 +70,8 @@ class GuestCommandTest {
         assertEquals(List.of("tail 15"), vcpu0.writes);
         assertTrue(io.out().contains("dom1's guest wrote event_tail = 15 into its vCPU 0 buffer (was 3;"
                 + " event_size 16)\n15 is inside [0, 16), so Xen accepts it: it cannot tell a wrong index in range"
-                + " from the right one; only dom1's own readings of this buffer may skip or repeat entries\n"),
+                + " from the right one; only dom1's own readings of this buffer suffer: its daemon skips what the"
+                + " index makes unreadable (counted invalid) and never reads an entry twice\n"),
                 io.out());
         assertFalse(io.out().contains("corrupted ("), io.out());
     }

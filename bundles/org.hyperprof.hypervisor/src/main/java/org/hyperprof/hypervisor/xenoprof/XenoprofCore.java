@@ -698,8 +698,22 @@ public final class XenoprofCore implements Xenoprof {
         passiveDomains[pdomains++] = domid;
         effect = "domain " + domid + " is PASSIVE: " + x.buffers.length + " buffer(s) of " + x.bufsize + " bytes ("
                 + x.maxSamples + " slots each) at machine address 0x" + Long.toHexString(x.machineAddress)
-                + ", shared with domain " + caller;
+                + ", shared with domain " + caller + tooFewSlots(x);
         return 0;
+    }
+
+    /**
+     * What a domain's buffers of fewer than 2 slots mean (one slot always stays empty): they hold no
+     * sample, and Xen keeps them, whatever later calls ask for, until the domain is destroyed.
+     */
+    private static String tooFewSlots(XenoprofDomain x) {
+        if (x.maxSamples >= 2) {
+            return "";
+        }
+        return "; buffers of " + x.maxSamples + " slot" + (x.maxSamples == 1 ? "" : "s") + " hold no sample (one"
+                + " slot always stays empty): every sample for domain " + x.domid + " will be counted as "
+                + (x.maxSamples == 0 ? "corrupted" : "lost") + ", and Xen keeps these buffers, whatever later"
+                + " get_buffer or set_passive calls ask for, until domain " + x.domid + " is destroyed";
     }
 
     private long reserveCounters() {
@@ -1023,7 +1037,7 @@ public final class XenoprofCore implements Xenoprof {
         }
         effect = (allocated ? "allocated " : "re-shared ") + x.buffers.length + " buffer(s) of " + x.bufsize
                 + " bytes (" + x.maxSamples + " slots each)" + where + ", shared with domain " + caller
-                + ", head/tail zeroed; the PMU is owned by Xenoprof";
+                + ", head/tail zeroed; the PMU is owned by Xenoprof" + tooFewSlots(x);
         return 0;
     }
 

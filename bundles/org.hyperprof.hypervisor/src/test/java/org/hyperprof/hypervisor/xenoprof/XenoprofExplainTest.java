@@ -48,6 +48,20 @@ class XenoprofExplainTest {
     }
 
     @Test
+    void buffersOfZeroSlotsAreExplainedAsHoldingNoSampleForAsLongAsTheDomainLives() {
+        Steps s = Steps.standard();
+        s.init(DOM0);
+        String text = explainCall(s, DOM0, XenoprofOp.SET_PASSIVE, new XenoprofPassive(DOMU, 0), null);
+        assertMentions(text, "(0 slots each)", "buffers of 0 slots hold no sample (one slot always stays empty):"
+                + " every sample for domain 3 will be counted as corrupted, and Xen keeps these buffers, whatever"
+                + " later get_buffer or set_passive calls ask for, until domain 3 is destroyed");
+        String own = explainCall(s, DOM0, XenoprofOp.GET_BUFFER, new XenoprofGetBuffer(1), null);
+        assertMentions(own, "(1 slots each)", "buffers of 1 slot hold no sample", "counted as lost");
+        String fine = explainCall(s, OTHER, XenoprofOp.GET_BUFFER, new XenoprofGetBuffer(2), null);
+        assertTrue(!fine.contains("hold no sample"), fine);
+    }
+
+    @Test
     void aDomuDaemonStartedBeforeAnyPrimaryIsToldDom0MustInitFirst() {
         Steps s = Steps.standard();
         s.getBuffer(DOMU, 16);
