@@ -19,6 +19,8 @@ import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.input.InputFile;
+import org.hyperprof.api.input.NotAFileException;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
@@ -165,11 +167,12 @@ public class StudyCommand {
             return null;
         }
         try {
-            if (Files.isRegularFile(Path.of(scenario))) {
-                return null;
-            }
-        } catch (RuntimeException invalidPath) {
-            // Not a path: fall through to the message.
+            InputFile.check(Path.of(scenario), "scenario"); // a FIFO or a device is refused here, not read
+            return null;
+        } catch (NotAFileException notAFile) {
+            return notAFile.getMessage();
+        } catch (IOException | RuntimeException missingOrInvalid) {
+            // No such file, or not a path: fall through to the message.
         }
         return "unknown scenario '" + scenario + "': the embedded scenarios are "
                 + (embedded.isEmpty() ? "none" : String.join(", ", embedded)) + "; or give a scenario file's path";

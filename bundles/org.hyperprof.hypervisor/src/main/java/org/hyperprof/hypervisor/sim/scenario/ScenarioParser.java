@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.input.InputFileException;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
@@ -63,6 +64,7 @@ public final class ScenarioParser {
 
     private final ScenarioOrigin origin;
     private final String location;
+    private final ScenarioLimits limits;
     /** Resolvers of the symbol formats other than the built-in one, by the name scenarios use. */
     private final Map<String, SymbolResolver> resolvers;
 
@@ -103,10 +105,11 @@ public final class ScenarioParser {
     private DomainBuilder domain;
     private RegionBuilder region;
 
-    private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers) {
+    private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits) {
         this.origin = origin;
         this.location = origin.location();
         this.resolvers = resolvers;
+        this.limits = limits;
     }
 
     /**
@@ -129,15 +132,36 @@ public final class ScenarioParser {
      */
     public static Scenario parse(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers)
             throws ScenarioException {
+        return parse(origin, resolvers, ScenarioLimits.DEFAULT);
+    }
+
+    /**
+     * Parses a scenario and the symbol files it names, reading at most {@code limits} of the scenario
+     * and of each System.map.
+     *
+     * @throws ScenarioException as {@link #parse(ScenarioOrigin, Map)}; for a scenario path that
+     *                           names no regular file, or a file beyond its ceiling, saying so
+     */
+    public static Scenario parse(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits)
+            throws ScenarioException {
         Map<String, SymbolResolver> installed = Map.copyOf(resolvers);
         List<String> text;
-        try (InputStream in = origin.open();
+        try (InputStream in = limits.scenario().bound(origin.open(), origin.location());
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             text = reader.lines().toList();
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new ScenarioException("cannot read scenario " + origin.location() + ": " + e.getMessage(), e);
+        } catch (java.io.UncheckedIOException e) {
+            throw unreadable(origin, e.getCause());
+        } catch (IOException e) {
+            throw unreadable(origin, e);
         }
-        return new ScenarioParser(origin, installed).parse(text);
+        return new ScenarioParser(origin, installed, limits).parse(text);
+    }
+
+    private static ScenarioException unreadable(ScenarioOrigin origin, IOException e) {
+        if (e instanceof InputFileException) {
+            return new ScenarioException(e.getMessage(), e); // names the scenario, what is wrong and what to do
+        }
+        return new ScenarioException("cannot read scenario " + origin.location() + ": " + e.getMessage(), e);
     }
 
     private Scenario parse(List<String> text) throws ScenarioException {
@@ -758,7 +782,10 @@ public final class ScenarioParser {
         if (format.equals(SYMBOL_FORMAT)) {
             source = new ImageSource(t[1], SYMBOL_FORMAT, fileLocation, content);
             try {
-                symbols = SymbolFile.read(source, end - bias);
+                symbols = SymbolFile.read(source, end - bias, limits.symbolFiles());
+            } catch (InputFileException e) {
+                throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "': symbol file "
+                        + e.getMessage(), e);
             } catch (IOException e) {
                 missingFile(t, file, onDisk, line, e);
                 throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "

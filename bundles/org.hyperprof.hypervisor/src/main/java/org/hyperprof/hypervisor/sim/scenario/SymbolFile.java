@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolTable;
 
@@ -51,17 +52,20 @@ public final class SymbolFile {
     }
 
     /**
-     * Reads a symbol file.
+     * Reads a symbol file, at most {@code limit} of it.
      *
      * @param imageEnd first address past the image in file addresses (bounds the last function)
      * @throws ScenarioException naming the file and line of a malformed entry
-     * @throws IOException when the file cannot be read
+     * @throws IOException when the file cannot be read; an
+     *                     {@link org.hyperprof.api.input.InputFileException} when it names no
+     *                     regular file or holds more than the limit
      */
-    public static SymbolFile read(ImageSource source, long imageEnd) throws ScenarioException, IOException {
+    public static SymbolFile read(ImageSource source, long imageEnd, InputLimit limit)
+            throws ScenarioException, IOException {
         String location = source.location();
         List<long[]> places = new ArrayList<>(); // {address, kind(1 text, 2 place), nameIndex}
         List<String> textNames = new ArrayList<>();
-        try (InputStream in = source.content().open();
+        try (InputStream in = limit.bound(source.content().open(), location);
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
             String line;
             int lineNo = 0;
