@@ -62,6 +62,9 @@ public final class ScenarioParser {
     private static final int DEFAULT_GUEST_BUFFER = 4096;
     private static final int WEIGHT_DECIMALS = 6;
 
+    /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
+
     private final ScenarioOrigin origin;
     private final String location;
     private final ScenarioLimits limits;
@@ -168,6 +171,9 @@ public final class ScenarioParser {
         int lineNo = 0;
         for (String raw : text) {
             lineNo++;
+            if (lineNo == 1 && !raw.isEmpty() && raw.charAt(0) == BYTE_ORDER_MARK) {
+                raw = raw.substring(1);
+            }
             int hash = raw.indexOf('#');
             String content = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
             if (content.isEmpty()) {
@@ -915,6 +921,12 @@ public final class ScenarioParser {
         if (index == -2) {
             throw error(line, "function '" + fn + "' is defined more than once in " + image.symbols().location()
                     + "; a workload must name a function it can place unambiguously");
+        }
+        if (index < 0 && image.symbols().aliasOf(fn) >= 0) {
+            String kept = image.symbols().name(image.symbols().aliasOf(fn));
+            throw error(line, "function '" + fn + "' of image '" + image.name() + "' shares its address with '" + kept
+                    + "', which " + image.symbols().location() + " names first: reports name that address '" + kept
+                    + "', so a workload names it so too");
         }
         if (index < 0) {
             List<String> similar = image.symbols().similar(fn);
