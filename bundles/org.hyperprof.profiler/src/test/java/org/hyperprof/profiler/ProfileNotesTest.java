@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a profile of the simulated host says in its notes, which every report prints: samples that
  * fell outside every symbol of their image's table (a System.map of another kernel resolves
- * nothing).
+ * nothing), and a run whose values leave no sample to expect.
  */
 class ProfileNotesTest {
 
@@ -62,6 +62,18 @@ class ProfileNotesTest {
             SessionSummary s = h.profiler.profile(new ProfileRequest(List.of(), 20_000, List.of(), List.of(2),
                     List.of(right.toString()), 0), ProgressListener.NONE);
             assertFalse(s.notes().stream().anyMatch(n -> n.contains("symbol of")), s.notes().toString());
+        }
+    }
+
+    @Test
+    void aProfileWhoseCountNoRunCanReachSaysNoSampleCanBeExpected() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            SessionSummary s = h.profiler.profile(new ProfileRequest(List.of("CPU_CLK_UNHALTED:2000000000"), 100,
+                    List.of()), ProgressListener.NONE);
+            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("no samples can be expected from this run:"
+                    + " counter 0 (CPU_CLK_UNHALTED, count 2000000000): a run of 0.1 ms at 2400 MHz on 4 pCPU(s)"
+                    + " counts at most 960000 CYCLES events")), s.notes().toString());
+            assertEquals(0, s.accounting().delivered());
         }
     }
 }

@@ -60,6 +60,11 @@ public final class ScenarioParser {
             "symbol", "profiler");
     /** Slots of a guest profiler's per-vCPU buffer unless the scenario says otherwise. */
     private static final int DEFAULT_GUEST_BUFFER = 4096;
+    /**
+     * Slots of all guest profilers' buffers together (10 bytes each): a few lines could otherwise ask
+     * for gigabytes (128 vCPUs of many domains with a million slots each).
+     */
+    static final long MAX_GUEST_BUFFER_SLOTS = 1L << 24;
     private static final int WEIGHT_DECIMALS = 6;
 
     /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
@@ -102,6 +107,9 @@ public final class ScenarioParser {
     private final Map<String, Integer> interruptsOff = new LinkedHashMap<>();
     private final Map<String, Integer> pollPoints = new LinkedHashMap<>();
     private final Map<String, Integer> lines = new HashMap<>();
+    /** Cycles of hypervisor or handler work per event, each checked against one time slice at the end. */
+    private final List<WorkPerEvent> workPerEvent = new ArrayList<>();
+    private long guestBufferSlots;
 
     // Domains under construction.
     private final List<DomainSpec> domains = new ArrayList<>();
@@ -295,6 +303,7 @@ public final class ScenarioParser {
                 arity(t, 3, line, "cost.idle <cycles> <function>");
                 idleLoop = new PendingCost(number(t[1], line, "cost.idle cycles", 0, 1L << 40),
                         List.of(t[2]), List.of(1L), line);
+                workPerEvent.add(new WorkPerEvent("cost.idle", idleLoop.cycles, line));
             }
             case "cost.halt" -> {
                 arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
@@ -327,16 +336,19 @@ public final class ScenarioParser {
                     throw error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
                 }
                 vpmuCosts.put(t[1], number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
+                workPerEvent.add(new WorkPerEvent("cost.vpmu " + t[1], vpmuCosts.get(t[1]), line));
             }
             case "cost.trap.hvm" -> {
                 arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
                 trapHvm = new PendingCost(number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
+                workPerEvent.add(new WorkPerEvent("cost.trap.hvm", trapHvm.cycles, line));
             }
             case "cost.trap.pv" -> {
                 arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
                 trapPv = new PendingCost(number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
+                workPerEvent.add(new WorkPerEvent("cost.trap.pv", trapPv.cycles, line));
             }
             case "ee.off" -> functionList(t, line, interruptsOff, "ee.off <hypervisor function> ...");
             case "poll.points" -> functionList(t, line, pollPoints, "poll.points <hypervisor function> ...");
@@ -369,6 +381,7 @@ public final class ScenarioParser {
             throw error(line, "expected '" + expected + "'");
         }
         long cycles = number(t[1], line, t[0] + " cycles", 0, 1L << 40);
+        workPerEvent.add(new WorkPerEvent(t[0], cycles, line));
         if (cycles > 0 && t.length < 3) {
             throw error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
         }
@@ -461,6 +474,7 @@ public final class ScenarioParser {
         if (domain.profilerHandler == null) {
             throw error(line, "the profiler names no handler; expected '" + expected + "'");
         }
+        workPerEvent.add(new WorkPerEvent("the profiler's handler.cycles", domain.profilerHandlerCycles, line));
     }
 
     private void startDomain(String[] t, int line) throws ScenarioException {
@@ -702,6 +716,13 @@ public final class ScenarioParser {
         }
         GuestProfilerSpec profiler = null;
         if (domain.profilerLine > 0) {
+            guestBufferSlots += (long) domain.vcpus * domain.profilerBuffer;
+            if (guestBufferSlots > MAX_GUEST_BUFFER_SLOTS) {
+                throw error(domain.profilerLine, "the guest profilers' buffers would hold " + guestBufferSlots
+                        + " slots with this one's " + domain.vcpus + " x " + domain.profilerBuffer + " (vCPUs x"
+                        + " buffer=); all together they may hold at most " + MAX_GUEST_BUFFER_SLOTS + " (10 bytes"
+                        + " each): give smaller buffer= values");
+            }
             ImageSpec kernel = domain.images.get(0);
             profiler = new GuestProfilerSpec(domain.profilerEvent,
                     function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
@@ -723,6 +744,16 @@ public final class ScenarioParser {
                 : halt == null ? "cost.halt <function>" : domains.isEmpty() ? "domain <domid> <name> ..." : null;
         if (missing != null) {
             throw new ScenarioException(location + ":" + endLine + ": the scenario ends without '" + missing + "'");
+        }
+        // A price per event beyond one time slice leaves the guests no time to run: every sample would
+        // fall in the hypervisor's work for the idle vCPU, which Xen drops.
+        long slice = timesliceMicros * mhz;
+        for (WorkPerEvent w : workPerEvent) {
+            if (w.cycles > slice) {
+                throw error(w.line, w.what + " " + w.cycles + " cycles is out of range; expected 0 to " + slice
+                        + ", one time slice (sched.timeslice.us " + timesliceMicros + " at cpu.mhz " + mhz + "):"
+                        + " work that takes longer than a time slice at each event leaves the guests no time to run");
+            }
         }
         HypervisorCost sw = resolve(contextSwitch);
         HypervisorCost nmi = resolve(nmiHandler);
@@ -1077,6 +1108,10 @@ public final class ScenarioParser {
     }
 
     private record PendingCost(long cycles, List<String> names, List<Long> weights, int line) {
+    }
+
+    /** Work of {@code cycles} done at each event of some kind (a vCPU switch, an NMI, a trap). */
+    private record WorkPerEvent(String what, long cycles, int line) {
     }
 
     private static final class DomainBuilder {
