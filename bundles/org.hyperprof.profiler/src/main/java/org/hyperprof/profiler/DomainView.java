@@ -47,10 +47,21 @@ final class DomainView implements SampleView {
 
     /** Samples (not call-chain entries) by mapping; the last slot is the unknown image. */
     private final long[] samplesByMapping;
+    /**
+     * Samples by mapping whose PC lay outside every symbol of the image's loaded table: a few are
+     * normal, all of them mean the table is of another build of the image. Never reset by --reset:
+     * they are the session's, for its notes.
+     */
+    private final long[] outsideSymbols;
+    /** Samples by mapping while its table was loaded (the base of {@link #outsideSymbols}). */
+    private final long[] withTable;
     private final long[] samplesByMode = new long[3];
     private long samples;
     /** Mapping of the last {@link #resolve} call, -1 for an unknown PC. */
     private int lastMapping;
+    /** Whether the last {@link #resolve} call looked the PC up in a loaded table; and found no symbol. */
+    private boolean lastHadTable;
+    private boolean lastOutside;
 
     /** Where an image's symbol problems are reported, once per session and file. */
     interface ProblemLog {
@@ -80,6 +91,8 @@ final class DomainView implements SampleView {
         Arrays.fill(imageIds, -1);
         symbolIds = new int[n][];
         samplesByMapping = new long[n + 1];
+        outsideSymbols = new long[n];
+        withTable = new long[n];
     }
 
     /** Index of the mapping holding {@code pc}, or -1: the last range starting at or below it, if it ends above. */
@@ -136,6 +149,8 @@ final class DomainView implements SampleView {
             m = -1;
         }
         lastMapping = m;
+        lastHadTable = false;
+        lastOutside = false;
         if (m < 0) {
             if (unknownImage < 0) {
                 unknownImage = dictionary.addImage(UNKNOWN_IMAGE, ImageKind.UNKNOWN, domid);
@@ -153,7 +168,9 @@ final class DomainView implements SampleView {
             return pack(img, SessionDictionary.NO_SYMBOL);
         }
         int s = t.lookup(pc - mappings[m].loadBias());
+        lastHadTable = true;
         if (s < 0) {
+            lastOutside = true;
             return pack(img, SessionDictionary.NO_SYMBOL);
         }
         int[] ids = symbolIds[m];
@@ -180,6 +197,12 @@ final class DomainView implements SampleView {
     public long resolveSample(long pc, int mode) {
         long packed = resolve(pc, mode);
         samplesByMapping[lastMapping < 0 ? samplesByMapping.length - 1 : lastMapping]++;
+        if (lastHadTable) {
+            withTable[lastMapping]++;
+            if (lastOutside) {
+                outsideSymbols[lastMapping]++;
+            }
+        }
         samplesByMode[mode < 0 ? 0 : Math.min(mode, 2)]++;
         samples++;
         return packed;
@@ -249,6 +272,35 @@ final class DomainView implements SampleView {
             int i = (int) r[0];
             String name = i == mappings.length ? UNKNOWN_IMAGE : mappings[i].image();
             out.add(String.format("%8d  %5.1f%%  %s", r[1], 100.0 * r[1] / Math.max(1, samples), name));
+        }
+        return out;
+    }
+
+    /**
+     * For the session's notes, one line per image some of whose samples fell outside every symbol of
+     * its table: how many, and, when none resolved, that the symbol file is likely of another build
+     * (another kernel's System.map resolves nothing).
+     */
+    List<String> outsideSymbolNotes(String domain) {
+        List<String> out = new ArrayList<>();
+        for (int m = 0; m < mappings.length; m++) {
+            long outside = outsideSymbols[m];
+            if (outside == 0) {
+                continue;
+            }
+            long all = withTable[m];
+            String file = mappings[m].symbols() == null ? "its symbol file" : mappings[m].symbols().location();
+            String image = mappings[m].image();
+            if (outside == all) {
+                out.add(domain + " image " + image + ": none of its " + all + " sample(s) fell inside a symbol of "
+                        + file + ", so the report names no function of it: the file is likely not of the " + image
+                        + " this domain runs (a System.map or kallsyms of another kernel, or another build); give"
+                        + " the symbol file of the image that runs");
+            } else {
+                out.add(domain + " image " + image + ": " + outside + " of its " + all + " sample(s) fell outside"
+                        + " every symbol of " + file + " and are counted under the image with no symbol; if most"
+                        + " of them do, the file may be of another build of " + image);
+            }
         }
         return out;
     }

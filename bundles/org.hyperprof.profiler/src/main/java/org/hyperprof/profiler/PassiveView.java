@@ -115,6 +115,9 @@ final class PassiveView implements SampleView {
         int category = category(pc, mode);
         samplesByCategory[category]++;
         samples++;
+        if (category == KERNEL && kernel != null) {
+            return kernel.resolveSample(pc, 1); // counted there too: samples outside the given kernel's symbols
+        }
         return resolveIn(category, pc);
     }
 
@@ -151,6 +154,11 @@ final class PassiveView implements SampleView {
 
     long samples() {
         return samples;
+    }
+
+    /** The notes of the kernel image given for this passive domain: its samples outside every symbol. */
+    List<String> outsideSymbolNotes() {
+        return kernel == null ? List.of() : kernel.outsideSymbolNotes("passive domain " + domid);
     }
 
     /** The passive domain's samples by pseudo-image, for --status of the primary. */

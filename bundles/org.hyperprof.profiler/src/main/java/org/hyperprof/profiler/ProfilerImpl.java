@@ -950,6 +950,22 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     }
 
     /**
+     * Puts in the session's notes why its run can be expected to take no sample (the host's
+     * forecast from the scenario's values and the counters), so that the report says so.
+     */
+    private static void warnIfNoSamples(Host host, long micros, Session s) {
+        List<String> reasons;
+        try {
+            reasons = host.noSamplesExpected(micros);
+        } catch (RuntimeException e) {
+            return; // the forecast is advice; a host that cannot give it runs all the same
+        }
+        for (int i = 0; i < reasons.size(); i++) {
+            s.note("no-samples-" + i, "no samples can be expected from this run: " + reasons.get(i));
+        }
+    }
+
+    /**
      * {@inheritDoc}
      *
      * <p>Guests running a profiler of their own ({@link Host#guestProfilerBuffers}) get one more
@@ -1004,6 +1020,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
             } else {
                 plan = plan(host, request);
                 s = startSystemWide(host, request, plan);
+                warnIfNoSamples(host, request.micros(), s);
                 guests = openGuestsAlongside(host, s);
                 oneShotRunning = true;
             }

@@ -427,6 +427,7 @@ final class Session implements DomainView.ProblemLog {
             total = accounting(stats, unreached);
             lines = summaryNotes(stats, total, books);
         }
+        lines.addAll(outsideSymbolNotes()); // under the collector's lock, not this session's
         Map<String, Long> counters = hostCounters();
         lines.addAll(counterNotes(counters));
         SessionSummary s = new SessionSummary(id, total, books, consumers, stats, truth,
@@ -550,6 +551,20 @@ final class Session implements DomainView.ProblemLog {
             }
         }
         out.addAll(symbolProblems());
+        return out;
+    }
+
+    /** Images some of whose samples fell outside every symbol of their table, domain by domain. */
+    private List<String> outsideSymbolNotes() {
+        List<String> out = new ArrayList<>();
+        synchronized (collector) {
+            for (Integer domid : new TreeSet<>(views.keySet())) {
+                out.addAll(views.get(domid).outsideSymbolNotes("domain " + domid));
+            }
+            for (Integer domid : new TreeSet<>(passiveViews.keySet())) {
+                out.addAll(passiveViews.get(domid).outsideSymbolNotes());
+            }
+        }
         return out;
     }
 

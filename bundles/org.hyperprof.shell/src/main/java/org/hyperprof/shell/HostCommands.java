@@ -80,6 +80,9 @@ public class HostCommands {
             Host host = current(hosts);
             XenoprofState state = host.xenoprof().state();
             out.printf("running %s for %d ms simulated (Xenoprof %s)%n", host.name(), micros / 1000, state);
+            for (String why : host.noSamplesExpected(micros)) {
+                out.println("warning: no samples can be expected from this run: " + why);
+            }
             long samples = host.run(micros, new ProgressPrinter(out));
             out.printf("ran %d ms simulated: %d samples taken; %s%n", micros / 1000, samples, HostText.elapsed(host));
             if (samples == 0 && state != XenoprofState.PROFILING) {

@@ -429,6 +429,14 @@ final class Fakes {
             return cycles;
         }
 
+        /** What {@link #noSamplesExpected} answers. */
+        List<String> noSamples = List.of();
+
+        @Override
+        public List<String> noSamplesExpected(long micros) {
+            return noSamples;
+        }
+
         @Override
         public long run(long micros, ProgressListener progress) throws HostStoppedException {
             runs.add(micros);

@@ -87,6 +87,17 @@ class HostCommandsTest {
     }
 
     @Test
+    void runWarnsFirstWhenTheHostExpectsNoSample() throws Exception {
+        hosts.load("default", null);
+        hosts.current.xenoprof.state = XenoprofState.PROFILING;
+        hosts.current.noSamples = List.of("counter 0 (CPU_CLK_UNHALTED, count 2000000000): a run of 1.0 ms ...");
+        commands.run("1");
+        assertTrue(io.out().startsWith("running default for 1 ms simulated (Xenoprof PROFILING)\n"
+                + "warning: no samples can be expected from this run: counter 0 (CPU_CLK_UNHALTED, count 2000000000):"
+                + " a run of 1.0 ms ...\n   "), io.out());
+    }
+
+    @Test
     void runOutsideProfilingExplainsWhyThereAreNoSamples() throws Exception {
         hosts.load("default", null);
         hosts.current.samplesPerRun = 0;

@@ -18,6 +18,8 @@ import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.input.InputFile;
+import org.hyperprof.api.input.NotAFileException;
 import org.hyperprof.api.output.OutputException;
 import org.hyperprof.api.output.OutputFiles;
 import org.hyperprof.api.output.Written;
@@ -174,11 +176,12 @@ public class StudyCommand {
             return null;
         }
         try {
-            if (Files.isRegularFile(Path.of(scenario))) {
-                return null;
-            }
-        } catch (RuntimeException invalidPath) {
-            // Not a path: fall through to the message.
+            InputFile.check(Path.of(scenario), "scenario"); // a FIFO or a device is refused here, not read
+            return null;
+        } catch (NotAFileException notAFile) {
+            return notAFile.getMessage();
+        } catch (IOException | RuntimeException missingOrInvalid) {
+            // No such file, or not a path: fall through to the message.
         }
         return "unknown scenario '" + scenario + "': the embedded scenarios are "
                 + (embedded.isEmpty() ? "none" : String.join(", ", embedded)) + "; or give a scenario file's path";

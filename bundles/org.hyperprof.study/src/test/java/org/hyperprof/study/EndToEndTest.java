@@ -180,6 +180,13 @@ class EndToEndTest {
     }
 
     @Test
+    void aScenarioPathThatNamesNoRegularFileIsOneLineSayingWhatItIs() throws Exception {
+        command().study("--scenario", dir.toString(), "--out", dir.toString());
+        assertEquals("hp:study: " + dir + ": is a directory, not a regular file: Hyperprof reads a scenario only from a"
+                + " regular file; give the path of the scenario in it\n", err());
+    }
+
+    @Test
     void aRunThatFailsIsOneLineAndARowWithItsReason() throws Exception {
         // ppc970-blade needs the PowerPC 970 model, which this wiring lacks: the load fails.
         command().study("--scenario", "ppc970-blade", "--policies", "systemwide", "--ms", "5", "--out", dir.toString());

@@ -48,6 +48,17 @@ public interface Host {
      */
     long run(long micros, ProgressListener progress) throws HostStoppedException;
 
+    /**
+     * Why a run of {@code micros} simulated microseconds from now can be expected to take no sample
+     * at all, given the scenario's values, the domains' states and the counters Xenoprof has
+     * programmed: one line each, naming the values (and the scenario lines they come from) and what
+     * to change; empty when samples can be expected. Commands print these before a run: a run that
+     * cannot sample is worth saying so before it is waited for.
+     */
+    default List<String> noSamplesExpected(long micros) {
+        return List.of();
+    }
+
     /** Ground truth since the last {@link #resetGroundTruth()} (or since load). */
     GroundTruth groundTruth();
 

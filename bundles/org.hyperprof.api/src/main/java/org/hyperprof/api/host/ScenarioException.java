@@ -1,14 +1,18 @@
 package org.hyperprof.api.host;
 
-/** A scenario file is malformed or inconsistent; names the file, the line and what was expected. */
+/**
+ * A scenario file is malformed or inconsistent; names the file, the line and what was expected.
+ * Characters that would print as nothing are escaped in the message
+ * ({@link org.hyperprof.api.input.VisibleText}): the message shows what the file holds.
+ */
 public class ScenarioException extends Exception {
     private static final long serialVersionUID = 1L;
 
     public ScenarioException(String message) {
-        super(message);
+        super(org.hyperprof.api.input.VisibleText.of(message));
     }
 
     public ScenarioException(String message, Throwable cause) {
-        super(message, cause);
+        super(org.hyperprof.api.input.VisibleText.of(message), cause);
     }
 }

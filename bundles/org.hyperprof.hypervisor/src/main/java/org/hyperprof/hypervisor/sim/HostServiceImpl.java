@@ -22,15 +22,19 @@ import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
+import org.hyperprof.hypervisor.sim.scenario.ScenarioLimits;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioOrigin;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioParser;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Loads scenarios into simulated hosts, with the CPU models and counter-virtualization policies
@@ -44,8 +48,10 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * each model and policy (with the name of the bundle that would provide it), {@link #addResolver}
  * for each symbol format beyond the built-in text one, then {@link #load}.
  */
-@Component(service = HostService.class)
+@Component(service = HostService.class, configurationPid = ScenarioLimits.PID)
+@Designate(ocd = HostConfiguration.class)
 public final class HostServiceImpl implements HostService {
+    private static final System.Logger LOG = System.getLogger(HostServiceImpl.class.getName());
 
     /** Resource folder of the embedded scenarios and their symbol files. */
     public static final String SCENARIO_FOLDER = "org/hyperprof/hypervisor/scenarios";
@@ -57,9 +63,28 @@ public final class HostServiceImpl implements HostService {
     private final Map<String, Provided<CounterVirtualizationPolicy>> policies = new LinkedHashMap<>();
     private final Map<String, SymbolResolver> resolvers = new LinkedHashMap<>();
     private SimHost current;
+    private volatile ScenarioLimits limits = ScenarioLimits.DEFAULT;
 
     /** Constructor for DS and for plain Java wiring. */
     public HostServiceImpl() {
+    }
+
+    /** Takes the settings of Configuration Admin; a change applies from the next load. */
+    @Activate
+    @Modified
+    void configure(HostConfiguration config) {
+        try {
+            limits(ScenarioLimits.of(config.scenario_max_mb(), config.symbols_max_mb()));
+        } catch (IllegalArgumentException e) {
+            // A bad setting must not take the host service away: keep the ceilings in force and say why.
+            LOG.log(System.Logger.Level.WARNING, "PID " + ScenarioLimits.PID + ": " + e.getMessage()
+                    + "; the ceilings stay " + limits);
+        }
+    }
+
+    /** The most a load reads of a scenario and of each System.map (from the next load on). */
+    public void limits(ScenarioLimits newLimits) {
+        limits = Objects.requireNonNull(newLimits, "limits");
     }
 
     // ------------------------------------------------------------------------------- DS references
@@ -259,9 +284,10 @@ public final class HostServiceImpl implements HostService {
             formats = Map.copyOf(resolvers);
         }
         List<String> embedded = scenarios();
+        ScenarioLimits ceilings = limits;
         if (embedded.contains(scenario)) {
             return ScenarioParser.parse(ScenarioOrigin.embedded(resources(), SCENARIO_FOLDER,
-                    scenario + SCENARIO_SUFFIX), formats);
+                    scenario + SCENARIO_SUFFIX), formats, ceilings);
         }
         Path path;
         try {
@@ -269,11 +295,12 @@ public final class HostServiceImpl implements HostService {
         } catch (InvalidPathException e) {
             path = null;
         }
-        if (path == null || !Files.isRegularFile(path)) {
+        if (path == null || !Files.exists(path)) {
             throw new ScenarioException("'" + scenario + "' is neither an embedded scenario " + embedded
                     + " nor a readable scenario file; give one of those names or the path of a .scenario file");
         }
-        return ScenarioParser.parse(ScenarioOrigin.file(path), formats);
+        // What the path names (a FIFO, a device, a directory) is checked where the file is opened.
+        return ScenarioParser.parse(ScenarioOrigin.file(path), formats, ceilings);
     }
 
     /**

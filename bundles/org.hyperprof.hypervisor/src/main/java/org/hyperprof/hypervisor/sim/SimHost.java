@@ -262,6 +262,23 @@ public final class SimHost implements Host, Machine, PolicyHost {
     }
 
     /** Waits for a run in progress on another thread to end. */
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Empty while Xenoprof is not profiling: no sample is taken then, and the state says why.
+     */
+    @Override
+    public List<String> noSamplesExpected(long micros) {
+        if (xenoprof.state() != XenoprofState.PROFILING) {
+            return List.of();
+        }
+        List<DomainState> now = new ArrayList<>();
+        for (int i = 0; i < states.length(); i++) {
+            now.add(states.get(i));
+        }
+        return RunForecast.noSamples(scenario, engine.now(), micros, now, xenoprof.programmedCounters());
+    }
+
     @Override
     public GroundTruth groundTruth() {
         synchronized (runLock) {

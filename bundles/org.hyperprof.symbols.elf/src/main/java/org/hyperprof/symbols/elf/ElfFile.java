@@ -162,8 +162,8 @@ final class ElfFile extends ElfBytes {
      *
      * @throws SymbolFileException naming the offset of the first field that is wrong
      */
-    static ElfFile parse(String location, byte[] data) throws SymbolFileException {
-        int length = data.length;
+    static ElfFile parse(String location, ElfData data) throws SymbolFileException {
+        long length = data.length;
         if (length == 0) {
             throw new SymbolFileException(location, 0, "at offset 0x0: the file is empty; expected an ELF file "
                     + "starting with the magic 7f 45 4c 46; check that the image was copied completely");
@@ -174,27 +174,27 @@ final class ElfFile extends ElfBytes {
                 throw new SymbolFileException(location, i, "at offset " + hex(i) + ": the file ends after " + i
                         + " byte(s) of the ELF magic 7f 45 4c 46; the file is truncated");
             }
-            if (data[i] != magic[i]) {
+            if (data.u8(i) != (magic[i] & 0xff)) {
                 throw new SymbolFileException(location, i, "at offset " + hex(i)
                         + ": not an ELF file: expected the magic 7f 45 4c 46 ('\\x7fELF'), found "
-                        + dump(data, 0, Math.min(length, 4)) + notElfHint(data));
+                        + dump(data, 0, (int) Math.min(length, 4)) + notElfHint(data));
             }
         }
         if (length < EI_NIDENT) {
             throw new SymbolFileException(location, length, "at offset " + hex(length)
                     + ": the file ends inside the 16-byte ELF identification; the file is truncated");
         }
-        int elfClass = data[EI_CLASS] & 0xff;
+        int elfClass = data.u8(EI_CLASS);
         if (elfClass != ELFCLASS32 && elfClass != ELFCLASS64) {
             throw new SymbolFileException(location, EI_CLASS, "at offset 0x4 (EI_CLASS): found " + elfClass
                     + ", expected 1 (ELFCLASS32) or 2 (ELFCLASS64); the file is corrupt");
         }
-        int encoding = data[EI_DATA] & 0xff;
+        int encoding = data.u8(EI_DATA);
         if (encoding != ELFDATA2LSB && encoding != ELFDATA2MSB) {
             throw new SymbolFileException(location, EI_DATA, "at offset 0x5 (EI_DATA): found " + encoding
                     + ", expected 1 (ELFDATA2LSB, little-endian) or 2 (ELFDATA2MSB, big-endian); the file is corrupt");
         }
-        int identVersion = data[EI_VERSION] & 0xff;
+        int identVersion = data.u8(EI_VERSION);
         if (identVersion != EV_CURRENT) {
             throw new SymbolFileException(location, EI_VERSION, "at offset 0x6 (EI_VERSION): found " + identVersion
                     + ", expected 1 (EV_CURRENT); the file is corrupt");
@@ -210,7 +210,7 @@ final class ElfFile extends ElfBytes {
     }
 
     private static ElfFile parseHeaders(String location, ElfBytes b, int ehsize, String cls) throws SymbolFileException {
-        long length = b.data.length;
+        long length = b.length();
         boolean is64 = b.is64;
         int type = b.u16(16);
         switch (type) {
@@ -303,13 +303,17 @@ final class ElfFile extends ElfBytes {
                         + "); the file is truncated or corrupt");
             }
         }
+        // Read the header tables before arrays are made for them: a count the file lies about meets
+        // the read limit, not the heap.
+        b.data.prefetch(shoff, shnum * shdrSize);
+        b.data.prefetch(phoff, phnum * phdrSize);
         ElfFile f = new ElfFile(location, b, (int) shnum, shoff, shdrSize, (int) shstrndx, (int) phnum, phoff, phdrSize);
         f.checkSections();
         return f;
     }
 
     private void checkSections() throws SymbolFileException {
-        long length = data.length;
+        long length = length();
         for (int i = 1; i < shnum; i++) {
             if (shType[i] == SHT_NULL || shType[i] == SHT_NOBITS) {
                 continue;
@@ -356,10 +360,10 @@ final class ElfFile extends ElfBytes {
         if (Long.compareUnsigned(index, size) >= 0) {
             return -1;
         }
-        int from = (int) (shOffset[strtab] + index);
-        int end = (int) (shOffset[strtab] + size);
-        for (int p = from; p < end; p++) {
-            if (data[p] == 0) {
+        long from = shOffset[strtab] + index;
+        long end = shOffset[strtab] + size;
+        for (long p = from; p < end; p++) {
+            if (u8(p) == 0) {
                 return p;
             }
         }
@@ -368,8 +372,8 @@ final class ElfFile extends ElfBytes {
 
     /** The string at {@code index} of string table {@code strtab}; the caller checked it with {@link #stringEnd}. */
     String string(int strtab, long index, long end) {
-        int from = (int) (shOffset[strtab] + index);
-        return new String(data, from, (int) end - from, StandardCharsets.UTF_8);
+        long from = shOffset[strtab] + index;
+        return new String(data.copy(from, (int) (end - from)), StandardCharsets.UTF_8);
     }
 
     /** A section's name for messages, e.g. {@code [30] .symtab}. */
@@ -402,21 +406,21 @@ final class ElfFile extends ElfBytes {
         return "0x" + Long.toHexString(value);
     }
 
-    private static String dump(byte[] data, int from, int to) {
+    private static String dump(ElfData data, int from, int to) {
         StringBuilder sb = new StringBuilder();
         for (int i = from; i < to; i++) {
             if (i > from) {
                 sb.append(' ');
             }
-            sb.append(String.format("%02x", data[i] & 0xff));
+            sb.append(String.format("%02x", data.u8(i)));
         }
         return sb.toString();
     }
 
-    private static String notElfHint(byte[] data) {
-        int n = Math.min(data.length, 64);
+    private static String notElfHint(ElfData data) {
+        int n = (int) Math.min(data.length, 64);
         for (int i = 0; i < n; i++) {
-            int b = data[i] & 0xff;
+            int b = data.u8(i);
             if (b != '\n' && b != '\r' && b != '\t' && (b < 0x20 || b > 0x7e)) {
                 return "; check the image's symbol file location";
             }

@@ -48,7 +48,7 @@ final class ElfNotes {
             if (!f.fits(f.phOffset[i], f.phFilesz[i])) {
                 throw f.error(f.phField(i, f.is64 ? 8 : 4), "p_offset", "note segment (program header " + i
                         + ", p_offset " + hex(f.phOffset[i]) + ", p_filesz " + hex(f.phFilesz[i])
-                        + ") extends past the end of the file (size " + hex(f.data.length)
+                        + ") extends past the end of the file (size " + hex(f.length())
                         + "); the file is truncated or corrupt");
             }
             String id = scan(f, f.phOffset[i], f.phFilesz[i], f.phAlign[i], "note segment (program header " + i + ")");
@@ -80,8 +80,8 @@ final class ElfNotes {
                         + "-byte descriptor extends past the end of " + where + " (which ends at " + hex(end)
                         + "); the file is corrupt");
             }
-            if (type == NT_GNU_BUILD_ID && namesz == 4 && f.data[(int) nameAt] == 'G' && f.data[(int) nameAt + 1] == 'N'
-                    && f.data[(int) nameAt + 2] == 'U' && f.data[(int) nameAt + 3] == 0) {
+            if (type == NT_GNU_BUILD_ID && namesz == 4 && f.u8(nameAt) == 'G' && f.u8(nameAt + 1) == 'N'
+                    && f.u8(nameAt + 2) == 'U' && f.u8(nameAt + 3) == 0) {
                 if (descsz == 0) {
                     throw f.error(p, "note header", "the GNU build-id note in " + where
                             + " has an empty descriptor; the file is corrupt");

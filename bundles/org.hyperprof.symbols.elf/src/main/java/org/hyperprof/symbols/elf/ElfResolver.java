@@ -1,17 +1,19 @@
 package org.hyperprof.symbols.elf;
 
-import static org.hyperprof.symbols.elf.ElfFile.hex;
-
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
+import java.nio.channels.SeekableByteChannel;
 import java.util.Objects;
 
+import org.hyperprof.api.input.InputFileException;
+import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The {@code elf} symbol resolver: reads the function symbols of ELF images (32 and 64 bit, little
@@ -33,28 +35,57 @@ import org.osgi.service.component.annotations.Component;
  * made with the public constructor (the class is in the bundle's private package; other bundles can
  * reach them on the service object by reflection).
  *
- * <p>A file is read whole into memory, up to {@link #MAX_FILE_SIZE} bytes. Stateless: one instance
- * may be shared by any number of threads.
+ * <h2>What is read</h2>
+ * From a file ({@link ImageSource.Content#openChannel()}) only what the table needs: the file
+ * header, the header tables, the section name string table, the symbol table, its string table and
+ * the notes, in 64 KiB blocks ({@link ElfData}); a 600 MiB vmlinux with debug information costs the
+ * few MiB of its symbols, not its DWARF. A content that is only a stream (a resource, a procfs
+ * file) is read whole. Either way at most {@code max.read.mb} MiB (Configuration Admin PID
+ * {@value #PID}, default {@value #DEFAULT_MAX_READ_MB}: a whole 600 MiB vmlinux fits), and memory
+ * stays within a constant times what was read. Stateless: one instance may be shared by any number
+ * of threads.
  */
-@Component(service = SymbolResolver.class, property = SymbolResolver.FORMAT + "=" + ElfResolver.FORMAT_NAME)
+@Component(service = SymbolResolver.class, property = SymbolResolver.FORMAT + "=" + ElfResolver.FORMAT_NAME,
+        configurationPid = ElfResolver.PID)
+@Designate(ocd = ElfConfiguration.class)
 public final class ElfResolver implements SymbolResolver {
 
     /** The format this resolver registers for. */
     public static final String FORMAT_NAME = "elf";
+    /** The resolver's Configuration Admin PID. */
+    public static final String PID = "org.hyperprof.symbols.elf";
+    /**
+     * The default read ceiling: above a whole debug vmlinux read as a stream (a few hundred MiB),
+     * and far above what a file's symbols cost (libjvm.so: 4 MiB of its 23 MiB).
+     */
+    public static final long DEFAULT_MAX_READ_MB = 1024;
 
-    /** The largest file read: 512 MiB, above any real image (a debug vmlinux is a few hundred MiB). */
-    public static final int MAX_FILE_SIZE = 512 << 20;
+    private final InputLimit limit;
 
-    private final int maxFileSize;
-
-    /** Needs no collaborators; DS and plain Java use this constructor. */
+    /** With the default ceiling; plain Java uses this constructor. */
     public ElfResolver() {
-        this(MAX_FILE_SIZE);
+        this(DEFAULT_MAX_READ_MB);
     }
 
-    /** A resolver with a smaller file size limit, for tests of the limit. */
-    ElfResolver(int maxFileSize) {
-        this.maxFileSize = maxFileSize;
+    /** With the ceiling of Configuration Admin (DS uses this constructor). */
+    @Activate
+    public ElfResolver(ElfConfiguration config) {
+        this(config.max_read_mb());
+    }
+
+    /**
+     * With a ceiling of {@code maxReadMegabytes} MiB read per image.
+     *
+     * @throws IllegalArgumentException for a ceiling below 1 MiB
+     */
+    public ElfResolver(long maxReadMegabytes) {
+        this(InputLimit.ofMegabytes("ELF image", maxReadMegabytes, "max.read.mb of PID " + PID
+                + " in Configuration Admin"));
+    }
+
+    /** With a ceiling in bytes, for tests of the ceiling. */
+    ElfResolver(InputLimit limit) {
+        this.limit = limit;
     }
 
     @Override
@@ -64,8 +95,7 @@ public final class ElfResolver implements SymbolResolver {
 
     @Override
     public SymbolTable load(ImageSource source) throws SymbolFileException {
-        ElfFile file = open(source);
-        return ElfSymbols.read(file, source.imageName());
+        return read(source, f -> ElfSymbols.read(f, source.imageName()));
     }
 
     /**
@@ -75,7 +105,7 @@ public final class ElfResolver implements SymbolResolver {
      * @throws SymbolFileException when the file is not a well-formed ELF file or its notes are malformed
      */
     public String buildId(ImageSource source) throws SymbolFileException {
-        return ElfNotes.buildId(open(source));
+        return read(source, ElfNotes::buildId);
     }
 
     /**
@@ -90,7 +120,10 @@ public final class ElfResolver implements SymbolResolver {
      *                             {@code PT_LOAD} segment
      */
     public long loadBase(ImageSource source) throws SymbolFileException {
-        ElfFile f = open(source);
+        return read(source, ElfResolver::loadBase);
+    }
+
+    private static long loadBase(ElfFile f) throws SymbolFileException {
         if (f.type == ElfFile.ET_REL) {
             return 0;
         }
@@ -110,7 +143,17 @@ public final class ElfResolver implements SymbolResolver {
         return Long.compareUnsigned(align, 1) > 0 ? vaddr - Long.remainderUnsigned(vaddr, align) : vaddr;
     }
 
-    private ElfFile open(ImageSource source) throws SymbolFileException {
+    /** What one question asks of a parsed file. */
+    @FunctionalInterface
+    private interface Question<T> {
+        T ask(ElfFile file) throws SymbolFileException;
+    }
+
+    /**
+     * Opens the image (a file by its channel, else its stream read whole), parses its headers and
+     * asks {@code question}, within the read ceiling; the file is closed before this returns.
+     */
+    private <T> T read(ImageSource source, Question<T> question) throws SymbolFileException {
         Objects.requireNonNull(source, "source");
         String location = source.location();
         if (!FORMAT_NAME.equals(source.format())) {
@@ -118,51 +161,32 @@ public final class ElfResolver implements SymbolResolver {
                     + "', but this resolver reads '" + FORMAT_NAME + "' (ELF images); ask the resolver registered for '"
                     + source.format() + "'");
         }
-        return ElfFile.parse(location, read(source));
-    }
-
-    private byte[] read(ImageSource source) throws SymbolFileException {
-        String location = source.location();
-        try (InputStream in = source.content().open()) {
-            if (in == null) {
-                throw new SymbolFileException(location, -1,
-                        "cannot be opened: no such file or resource; check the image's symbol file location");
-            }
-            // A file's stream knows how much is left: one buffer of that size, filled in place (a
-            // libc is 2 MB; growing by doubling copied it three times over).
-            int hint = Math.max(0, in.available());
-            byte[] buffer = new byte[Math.min(Math.max(hint, 64 << 10), maxFileSize)];
-            int length = 0;
-            while (true) {
-                if (length == buffer.length) {
-                    int next = in.read();
-                    if (next < 0) {
-                        break;
-                    }
-                    if (buffer.length == maxFileSize) {
-                        throw new SymbolFileException(location, maxFileSize, "at offset " + hex(maxFileSize)
-                                + ": the file is larger than " + sizeText(maxFileSize) + ", the most this resolver "
-                                + "reads; give a stripped copy or the separate debug file (objcopy --only-keep-debug)");
-                    }
-                    buffer = Arrays.copyOf(buffer, (int) Math.min((long) buffer.length * 2, maxFileSize));
-                    buffer[length++] = (byte) next;
-                    continue;
-                }
-                int got = in.read(buffer, length, buffer.length - length);
-                if (got < 0) {
-                    break;
-                }
-                length += got;
-            }
-            return length == buffer.length ? buffer : Arrays.copyOf(buffer, length);
+        try (SeekableByteChannel channel = source.content().openChannel()) {
+            ElfData data = channel != null ? ElfData.of(channel, limit, location) : ElfData.of(readWhole(source));
+            return question.ask(ElfFile.parse(location, data));
+        } catch (ElfData.ReadFailure e) {
+            throw unreadable(location, e.getCause());
         } catch (IOException e) {
-            throw new SymbolFileException(location,
-                    "cannot be read (" + e + "); check that the file exists and is readable", e);
+            throw unreadable(location, e);
         }
     }
 
-    private static String sizeText(int bytes) {
-        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    private byte[] readWhole(ImageSource source) throws IOException, SymbolFileException {
+        try (InputStream in = source.content().open()) {
+            if (in == null) {
+                throw new SymbolFileException(source.location(), -1,
+                        "cannot be opened: no such file or resource; check the image's symbol file location");
+            }
+            return limit.readAll(in, source.location());
+        }
+    }
+
+    private static SymbolFileException unreadable(String location, IOException e) {
+        if (e instanceof InputFileException input) {
+            return new SymbolFileException(location, input.problem(), e);
+        }
+        return new SymbolFileException(location, "cannot be read (" + e + "); check that the file exists and is"
+                + " readable", e);
     }
 
     @Override

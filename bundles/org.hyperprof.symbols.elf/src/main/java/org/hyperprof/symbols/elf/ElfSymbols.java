@@ -110,6 +110,9 @@ final class ElfSymbols {
                     + "; the file is corrupt");
         }
         int strtab = (int) strtabIndex;
+        // The table is read before arrays are made for its entries: a size the file lies about meets
+        // the read limit, not the heap.
+        f.data.prefetch(f.shOffset[symtab], tableSize);
         int count = (int) (tableSize / entsize);
         boolean relocatable = f.type == ElfFile.ET_REL;
         long[] sectionStart = sectionStarts(f, relocatable);
@@ -258,7 +261,7 @@ final class ElfSymbols {
         // hundreds of thousands of names and a profile needs a few thousand.
         int[] nameFrom = new int[kept];
         int[] nameLength = new int[kept];
-        int stringsAt = (int) f.shOffset[strtab];
+        long stringsAt = f.shOffset[strtab];
         for (int k = 0; k < kept; k++) {
             long e = base + (long) keptSymbol[k] * entsize;
             long nameIndex = f.u32(e);
@@ -269,9 +272,14 @@ final class ElfSymbols {
                         + f.sectionLabel(strtab) + " (" + hex(f.shSize[strtab]) + " bytes); the file is corrupt");
             }
             nameFrom[k] = (int) nameIndex;
-            nameLength[k] = (int) end - stringsAt - (int) nameIndex;
+            nameLength[k] = (int) (end - stringsAt - nameIndex);
         }
-        byte[] strings = Arrays.copyOfRange(f.data, stringsAt, stringsAt + (int) f.shSize[strtab]);
+        if (Long.compareUnsigned(f.shSize[strtab], org.hyperprof.api.input.InputLimit.MAX_ARRAY) > 0) {
+            throw f.error(f.shField(strtab, f.is64 ? 32 : 20), "sh_size", "string table " + f.sectionLabel(strtab)
+                    + " is " + hex(f.shSize[strtab]) + " bytes, more than one table can hold in memory");
+        }
+        f.data.prefetch(stringsAt, f.shSize[strtab]);
+        byte[] strings = f.data.copy(stringsAt, (int) f.shSize[strtab]);
         long[] keptStarts = kept == n ? starts : Arrays.copyOf(starts, kept);
         long[] keptSizes = kept == n ? sizes : Arrays.copyOf(sizes, kept);
         return SymbolTable.adopting(imageName, keptStarts, keptSizes,

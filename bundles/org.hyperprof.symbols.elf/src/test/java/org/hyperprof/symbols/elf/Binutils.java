@@ -25,7 +25,13 @@ final class Binutils {
     private Binutils() {
     }
 
+    /** A file as users give it: read through its channel, where the resolver looks. */
     static ImageSource image(Path file) {
+        return ImageSource.ofFile(file.getFileName().toString(), "elf", file);
+    }
+
+    /** The same file as a stream only, which the resolver reads whole. */
+    static ImageSource stream(Path file) {
         return new ImageSource(file.getFileName().toString(), "elf", file.toString(), () -> Files.newInputStream(file));
     }
 

@@ -19,6 +19,7 @@ import static org.hyperprof.symbols.elf.ElfBuilder.STT_GNU_IFUNC;
 import static org.hyperprof.symbols.elf.ElfBuilder.STT_NOTYPE;
 import static org.hyperprof.symbols.elf.ElfBuilder.STT_OBJECT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,6 +31,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.hyperprof.api.input.InputLimit;
+import org.hyperprof.api.input.InputTooLargeException;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
@@ -527,12 +530,15 @@ class CraftedImagesTest {
         }
 
         @Test
-        void fileAboveTheSizeLimitIsRefusedBeforeItIsAllRead() {
-            ElfResolver small = new ElfResolver(4096);
+        void aStreamAboveTheReadLimitIsRefusedNamingTheLimitAndTheSetting() {
+            ElfResolver small = new ElfResolver(new InputLimit("ELF image", 4096, "max.read.mb of PID "
+                    + ElfResolver.PID + " in Configuration Admin"));
             SymbolFileException e = assertThrows(SymbolFileException.class,
                     () -> small.load(Binutils.bytes("huge.so", new byte[4097])));
-            assertEquals(4096, e.position());
-            assertTrue(e.getMessage().contains("larger than 4096 bytes"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("huge.so: holds more than 4096 bytes, the most Hyperprof reads of an"
+                    + " ELF image; check that it is the file you meant, or raise the limit (max.read.mb of PID"
+                    + " org.hyperprof.symbols.elf in Configuration Admin)"), e.getMessage());
+            assertInstanceOf(InputTooLargeException.class, e.getCause());
         }
 
         @Test
@@ -540,7 +546,8 @@ class CraftedImagesTest {
             ElfBuilder b = ElfBuilder.elf64le(ET_DYN);
             b.symtab().function("main", 0x1000, 0x10, b.text(".text", 0x1000, 0x10));
             byte[] file = b.build();
-            assertEquals(List.of("main"), names(new ElfResolver(file.length).load(Binutils.bytes("x", file))));
+            assertEquals(List.of("main"),
+                    names(new ElfResolver(new InputLimit("ELF image", file.length, "-")).load(Binutils.bytes("x", file))));
         }
 
         /** The stream's own count of what is left only sizes the buffer: too high, too low or none, the same table. */

@@ -103,6 +103,8 @@ final class ElfBuilder {
         long addr;
         byte[] content;
         long nobitsSize;
+        /** Bytes of a section whose contents are left unwritten (a hole of a sparse file), or 0. */
+        long holeSize;
         long addralign;
         long entsize;
         long link;
@@ -123,7 +125,7 @@ final class ElfBuilder {
         }
 
         long size() {
-            return type == SHT_NOBITS ? nobitsSize : content.length;
+            return type == SHT_NOBITS ? nobitsSize : holeSize > 0 ? holeSize : content.length;
         }
 
         /** File offset of a field of this section's header. */
@@ -140,6 +142,16 @@ final class ElfBuilder {
 
     Section text(String name, long addr, int size) {
         return section(name, SHT_PROGBITS, TEXT_FLAGS, addr, new byte[size], 16);
+    }
+
+    /**
+     * A section of {@code size} bytes that {@link #writeSparse} leaves as a hole of the file (debug
+     * information, say: a 600 MB vmlinux that costs no disk).
+     */
+    Section hole(String name, long size) {
+        Section s = section(name, SHT_PROGBITS, 0, 0, new byte[0], 1);
+        s.holeSize = size;
+        return s;
     }
 
     Section nobits(String name, long sectionFlags, long addr, long size, long addralign) {
@@ -240,14 +252,61 @@ final class ElfBuilder {
         return sections.size() + 1; // and .shstrtab
     }
 
+    /** Where the built file's pieces go, each at its offset. */
+    private interface Sink {
+        void put(long offset, byte[] bytes) throws java.io.IOException;
+    }
+
     byte[] build() {
+        long total = layout();
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("a file of " + total + " bytes: write it with writeSparse");
+        }
+        byte[] out = new byte[(int) total];
+        try {
+            emit((offset, bytes) -> System.arraycopy(bytes, 0, out, (int) offset, bytes.length), total);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        image = out;
+        return image.clone();
+    }
+
+    /**
+     * Writes the file to {@code file} with its {@link #hole} sections left as holes, so that a file
+     * of hundreds of MB takes a few KB of disk; returns its length.
+     */
+    long writeSparse(java.nio.file.Path file) throws java.io.IOException {
+        long total = layout();
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            emit((offset, bytes) -> {
+                ByteBuffer b = ByteBuffer.wrap(bytes);
+                while (b.hasRemaining()) {
+                    ch.write(b, offset + b.position());
+                }
+            }, total);
+            if (ch.size() < total) {
+                ch.write(ByteBuffer.wrap(new byte[1]), total - 1); // the hole up to the end
+            }
+        }
+        return total;
+    }
+
+    private int count;
+    private boolean extended;
+    private Map<String, Integer> nameIndex;
+
+    /** Places every structure; returns the file's length. */
+    private long layout() {
         for (Section s : new ArrayList<>(sections)) {
             if (s.symbols != null) {
                 writeSymbols(s.symbols);
             }
         }
         // Section names: one string table, names shared.
-        Map<String, Integer> nameIndex = new LinkedHashMap<>();
+        nameIndex = new LinkedHashMap<>();
         StringBuilder names = new StringBuilder("\0");
         Section shstrtab = new Section(".shstrtab", SHT_STRTAB, 0, 0, null, 1, 0);
         sections.add(shstrtab);
@@ -272,16 +331,23 @@ final class ElfBuilder {
             cursor = roundUp(cursor, Math.max(1, s.addralign));
             s.offset = cursor;
             if (s.type != SHT_NOBITS) {
-                cursor += s.content.length;
+                cursor += s.size();
             }
         }
         cursor = roundUp(cursor, 8);
         shoff = withSectionHeaders ? cursor : 0;
-        int count = sections.size();
-        long total = withSectionHeaders ? cursor + (long) count * shentsize : cursor;
-        ByteBuffer b = buffer((int) total);
+        count = sections.size();
+        extended = extendedNumbering || count >= 0xff00;
+        return withSectionHeaders ? cursor + (long) count * shentsize : cursor;
+    }
+
+    private void emit(Sink sink, long total) throws java.io.IOException {
+        int ehsize = is64 ? 64 : 52;
+        int phentsize = is64 ? 56 : 32;
+        int shentsize = is64 ? 64 : 40;
 
         // File header.
+        ByteBuffer b = buffer(ehsize);
         b.put(new byte[] {0x7f, 'E', 'L', 'F', (byte) (is64 ? 2 : 1), (byte) (bigEndian ? 2 : 1), 1});
         b.position(16);
         b.putShort((short) type).putShort((short) machine).putInt(1);
@@ -291,38 +357,39 @@ final class ElfBuilder {
         b.putInt((int) flags).putShort((short) ehsize).putShort((short) phentsize);
         b.putShort((short) (segments.size()));
         b.putShort((short) shentsize);
-        boolean extended = extendedNumbering || count >= 0xff00;
         b.putShort((short) (!withSectionHeaders ? 0 : extended ? 0 : count));
         b.putShort((short) (!withSectionHeaders ? 0 : extended ? SHN_XINDEX : shstrndx));
+        sink.put(0, b.array());
 
         // Program headers.
-        b.position((int) phoff);
-        for (Segment seg : segments) {
+        for (int i = 0; i < segments.size(); i++) {
+            Segment seg = segments.get(i);
             long offset = seg.from == null ? 0 : seg.from.offset;
             long filesz = seg.from == null ? total : seg.from.size();
-            b.putInt(seg.type);
+            ByteBuffer h = buffer(phentsize);
+            h.putInt(seg.type);
             if (is64) {
-                b.putInt(5);
-                b.putLong(offset).putLong(seg.vaddr).putLong(seg.vaddr).putLong(filesz).putLong(filesz)
+                h.putInt(5);
+                h.putLong(offset).putLong(seg.vaddr).putLong(seg.vaddr).putLong(filesz).putLong(filesz)
                         .putLong(seg.align);
             } else {
-                b.putInt((int) offset).putInt((int) seg.vaddr).putInt((int) seg.vaddr).putInt((int) filesz)
+                h.putInt((int) offset).putInt((int) seg.vaddr).putInt((int) seg.vaddr).putInt((int) filesz)
                         .putInt((int) filesz).putInt(5).putInt((int) seg.align);
             }
+            sink.put(phoff + (long) i * phentsize, h.array());
         }
 
         // Contents.
         for (Section s : sections) {
-            if (s.index != 0 && s.type != SHT_NOBITS) {
-                b.position((int) s.offset);
-                b.put(s.content);
+            if (s.index != 0 && s.type != SHT_NOBITS && s.holeSize == 0) {
+                sink.put(s.offset, s.content);
             }
         }
 
         // Section headers.
         if (withSectionHeaders) {
             for (Section s : sections) {
-                b.position((int) (shoff + (long) s.index * shentsize));
+                ByteBuffer h = buffer(shentsize);
                 long size = s.size();
                 long link = s.link;
                 long info = s.info;
@@ -330,18 +397,17 @@ final class ElfBuilder {
                     size = count;
                     link = shstrndx;
                 }
-                b.putInt(s.name.isEmpty() ? 0 : nameIndex.get(s.name)).putInt(s.type);
-                putWord(b, s.flags);
-                putWord(b, s.addr);
-                putWord(b, s.offset);
-                putWord(b, size);
-                b.putInt((int) link).putInt((int) info);
-                putWord(b, s.addralign);
-                putWord(b, s.entsize);
+                h.putInt(s.name.isEmpty() ? 0 : nameIndex.get(s.name)).putInt(s.type);
+                putWord(h, s.flags);
+                putWord(h, s.addr);
+                putWord(h, s.offset);
+                putWord(h, size);
+                h.putInt((int) link).putInt((int) info);
+                putWord(h, s.addralign);
+                putWord(h, s.entsize);
+                sink.put(shoff + (long) s.index * shentsize, h.array());
             }
         }
-        image = b.array();
-        return image.clone();
     }
 
     private void writeSymbols(Symbols symbols) {

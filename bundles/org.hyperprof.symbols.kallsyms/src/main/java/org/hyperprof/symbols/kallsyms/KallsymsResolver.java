@@ -5,27 +5,60 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
+import org.hyperprof.api.input.InputFileException;
+import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The {@code kallsyms} symbol resolver: reads System.map, {@code nm} output and /proc/kallsyms text
  * into an image's function table. The rules (symbol types kept, sizes, aliases, sorting) are those
- * of {@link KallsymsParser}.
+ * of {@link KallsymsParser}. A file is read whole, at most {@code max.file.mb} MiB of it
+ * (Configuration Admin PID {@value #PID}); the parser's memory is a constant times that.
  */
-@Component(service = SymbolResolver.class, property = SymbolResolver.FORMAT + "=" + KallsymsResolver.FORMAT_NAME)
+@Component(service = SymbolResolver.class, property = SymbolResolver.FORMAT + "=" + KallsymsResolver.FORMAT_NAME,
+        configurationPid = KallsymsResolver.PID)
+@Designate(ocd = KallsymsConfiguration.class)
 public final class KallsymsResolver implements SymbolResolver {
 
     /** The format this resolver registers for. */
     public static final String FORMAT_NAME = "kallsyms";
+    /** The resolver's Configuration Admin PID. */
+    public static final String PID = "org.hyperprof.symbols.kallsyms";
+    /** The default ceiling of one file: ten times a distribution kernel's /proc/kallsyms. */
+    public static final long DEFAULT_MAX_FILE_MB = 256;
 
     private final KallsymsParser parser = new KallsymsParser();
+    private final InputLimit limit;
 
-    /** Needs no collaborators; DS and plain Java use this constructor. */
+    /** With the default ceiling; plain Java uses this constructor. */
     public KallsymsResolver() {
+        this(DEFAULT_MAX_FILE_MB);
+    }
+
+    /** With the ceiling of Configuration Admin (DS uses this constructor). */
+    @Activate
+    public KallsymsResolver(KallsymsConfiguration config) {
+        this(config.max_file_mb());
+    }
+
+    /**
+     * With a ceiling of {@code maxFileMegabytes} MiB per file.
+     *
+     * @throws IllegalArgumentException for a ceiling below 1 MiB
+     */
+    public KallsymsResolver(long maxFileMegabytes) {
+        this(InputLimit.ofMegabytes("System.map or kallsyms file", maxFileMegabytes,
+                "max.file.mb of PID " + PID + " in Configuration Admin"));
+    }
+
+    KallsymsResolver(InputLimit limit) {
+        this.limit = limit;
     }
 
     @Override
@@ -49,7 +82,9 @@ public final class KallsymsResolver implements SymbolResolver {
                 throw new SymbolFileException(location, -1,
                         "cannot be opened: no such file or resource; check the image's symbol file location");
             }
-            data = in.readAllBytes();
+            data = limit.readAll(in, location);
+        } catch (InputFileException e) {
+            throw new SymbolFileException(location, e.problem(), e);
         } catch (IOException e) {
             throw new SymbolFileException(location,
                     "cannot be read (" + e + "); check that the file exists and is readable", e);

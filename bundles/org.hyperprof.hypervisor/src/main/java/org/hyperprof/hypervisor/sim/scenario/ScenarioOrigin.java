@@ -3,10 +3,10 @@ package org.hyperprof.hypervisor.sim.scenario;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import org.hyperprof.api.input.InputFile;
 import org.hyperprof.api.symbols.ImageSource;
 
 /**
@@ -14,6 +14,10 @@ import org.hyperprof.api.symbols.ImageSource;
  * (the resource folder of an embedded scenario, the directory of a scenario file). A file named by
  * an absolute path (a real {@code vmlinux} or {@code xen-syms} under {@code /usr/lib/debug}, say)
  * is read from the file system whatever the scenario's origin.
+ *
+ * <p>Every file of the file system, the scenario and the files it names, is opened through
+ * {@link InputFile}: a path that names a directory, FIFO, device or socket is refused before it is
+ * opened.
  */
 public abstract class ScenarioOrigin {
 
@@ -60,7 +64,7 @@ public abstract class ScenarioOrigin {
             public ImageSource.Content neighbour(String name) {
                 Path absolute = absolute(name);
                 if (absolute != null) {
-                    return () -> Files.newInputStream(absolute);
+                    return ImageSource.Content.file(absolute);
                 }
                 String resource = base + name;
                 return () -> openResource(loader, resource);
@@ -85,7 +89,7 @@ public abstract class ScenarioOrigin {
 
             @Override
             public InputStream open() throws IOException {
-                return Files.newInputStream(absolute);
+                return InputFile.open(absolute, "scenario");
             }
 
             @Override
@@ -95,8 +99,7 @@ public abstract class ScenarioOrigin {
 
             @Override
             public ImageSource.Content neighbour(String name) {
-                Path p = dir.resolve(name).normalize();
-                return () -> Files.newInputStream(p);
+                return ImageSource.Content.file(dir.resolve(name).normalize());
             }
 
             @Override

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.input.InputFileException;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
@@ -59,10 +60,19 @@ public final class ScenarioParser {
             "symbol", "profiler");
     /** Slots of a guest profiler's per-vCPU buffer unless the scenario says otherwise. */
     private static final int DEFAULT_GUEST_BUFFER = 4096;
+    /**
+     * Slots of all guest profilers' buffers together (10 bytes each): a few lines could otherwise ask
+     * for gigabytes (128 vCPUs of many domains with a million slots each).
+     */
+    static final long MAX_GUEST_BUFFER_SLOTS = 1L << 24;
     private static final int WEIGHT_DECIMALS = 6;
+
+    /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
 
     private final ScenarioOrigin origin;
     private final String location;
+    private final ScenarioLimits limits;
     /** Resolvers of the symbol formats other than the built-in one, by the name scenarios use. */
     private final Map<String, SymbolResolver> resolvers;
 
@@ -97,16 +107,20 @@ public final class ScenarioParser {
     private final Map<String, Integer> interruptsOff = new LinkedHashMap<>();
     private final Map<String, Integer> pollPoints = new LinkedHashMap<>();
     private final Map<String, Integer> lines = new HashMap<>();
+    /** Cycles of hypervisor or handler work per event, each checked against one time slice at the end. */
+    private final List<WorkPerEvent> workPerEvent = new ArrayList<>();
+    private long guestBufferSlots;
 
     // Domains under construction.
     private final List<DomainSpec> domains = new ArrayList<>();
     private DomainBuilder domain;
     private RegionBuilder region;
 
-    private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers) {
+    private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits) {
         this.origin = origin;
         this.location = origin.location();
         this.resolvers = resolvers;
+        this.limits = limits;
     }
 
     /**
@@ -129,21 +143,45 @@ public final class ScenarioParser {
      */
     public static Scenario parse(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers)
             throws ScenarioException {
+        return parse(origin, resolvers, ScenarioLimits.DEFAULT);
+    }
+
+    /**
+     * Parses a scenario and the symbol files it names, reading at most {@code limits} of the scenario
+     * and of each System.map.
+     *
+     * @throws ScenarioException as {@link #parse(ScenarioOrigin, Map)}; for a scenario path that
+     *                           names no regular file, or a file beyond its ceiling, saying so
+     */
+    public static Scenario parse(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits)
+            throws ScenarioException {
         Map<String, SymbolResolver> installed = Map.copyOf(resolvers);
         List<String> text;
-        try (InputStream in = origin.open();
+        try (InputStream in = limits.scenario().bound(origin.open(), origin.location());
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             text = reader.lines().toList();
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new ScenarioException("cannot read scenario " + origin.location() + ": " + e.getMessage(), e);
+        } catch (java.io.UncheckedIOException e) {
+            throw unreadable(origin, e.getCause());
+        } catch (IOException e) {
+            throw unreadable(origin, e);
         }
-        return new ScenarioParser(origin, installed).parse(text);
+        return new ScenarioParser(origin, installed, limits).parse(text);
+    }
+
+    private static ScenarioException unreadable(ScenarioOrigin origin, IOException e) {
+        if (e instanceof InputFileException) {
+            return new ScenarioException(e.getMessage(), e); // names the scenario, what is wrong and what to do
+        }
+        return new ScenarioException("cannot read scenario " + origin.location() + ": " + e.getMessage(), e);
     }
 
     private Scenario parse(List<String> text) throws ScenarioException {
         int lineNo = 0;
         for (String raw : text) {
             lineNo++;
+            if (lineNo == 1 && !raw.isEmpty() && raw.charAt(0) == BYTE_ORDER_MARK) {
+                raw = raw.substring(1);
+            }
             int hash = raw.indexOf('#');
             String content = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
             if (content.isEmpty()) {
@@ -265,6 +303,7 @@ public final class ScenarioParser {
                 arity(t, 3, line, "cost.idle <cycles> <function>");
                 idleLoop = new PendingCost(number(t[1], line, "cost.idle cycles", 0, 1L << 40),
                         List.of(t[2]), List.of(1L), line);
+                workPerEvent.add(new WorkPerEvent("cost.idle", idleLoop.cycles, line));
             }
             case "cost.halt" -> {
                 arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
@@ -297,16 +336,19 @@ public final class ScenarioParser {
                     throw error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
                 }
                 vpmuCosts.put(t[1], number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
+                workPerEvent.add(new WorkPerEvent("cost.vpmu " + t[1], vpmuCosts.get(t[1]), line));
             }
             case "cost.trap.hvm" -> {
                 arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
                 trapHvm = new PendingCost(number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
+                workPerEvent.add(new WorkPerEvent("cost.trap.hvm", trapHvm.cycles, line));
             }
             case "cost.trap.pv" -> {
                 arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
                 trapPv = new PendingCost(number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
+                workPerEvent.add(new WorkPerEvent("cost.trap.pv", trapPv.cycles, line));
             }
             case "ee.off" -> functionList(t, line, interruptsOff, "ee.off <hypervisor function> ...");
             case "poll.points" -> functionList(t, line, pollPoints, "poll.points <hypervisor function> ...");
@@ -339,6 +381,7 @@ public final class ScenarioParser {
             throw error(line, "expected '" + expected + "'");
         }
         long cycles = number(t[1], line, t[0] + " cycles", 0, 1L << 40);
+        workPerEvent.add(new WorkPerEvent(t[0], cycles, line));
         if (cycles > 0 && t.length < 3) {
             throw error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
         }
@@ -431,6 +474,7 @@ public final class ScenarioParser {
         if (domain.profilerHandler == null) {
             throw error(line, "the profiler names no handler; expected '" + expected + "'");
         }
+        workPerEvent.add(new WorkPerEvent("the profiler's handler.cycles", domain.profilerHandlerCycles, line));
     }
 
     private void startDomain(String[] t, int line) throws ScenarioException {
@@ -672,6 +716,13 @@ public final class ScenarioParser {
         }
         GuestProfilerSpec profiler = null;
         if (domain.profilerLine > 0) {
+            guestBufferSlots += (long) domain.vcpus * domain.profilerBuffer;
+            if (guestBufferSlots > MAX_GUEST_BUFFER_SLOTS) {
+                throw error(domain.profilerLine, "the guest profilers' buffers would hold " + guestBufferSlots
+                        + " slots with this one's " + domain.vcpus + " x " + domain.profilerBuffer + " (vCPUs x"
+                        + " buffer=); all together they may hold at most " + MAX_GUEST_BUFFER_SLOTS + " (10 bytes"
+                        + " each): give smaller buffer= values");
+            }
             ImageSpec kernel = domain.images.get(0);
             profiler = new GuestProfilerSpec(domain.profilerEvent,
                     function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
@@ -693,6 +744,16 @@ public final class ScenarioParser {
                 : halt == null ? "cost.halt <function>" : domains.isEmpty() ? "domain <domid> <name> ..." : null;
         if (missing != null) {
             throw new ScenarioException(location + ":" + endLine + ": the scenario ends without '" + missing + "'");
+        }
+        // A price per event beyond one time slice leaves the guests no time to run: every sample would
+        // fall in the hypervisor's work for the idle vCPU, which Xen drops.
+        long slice = timesliceMicros * mhz;
+        for (WorkPerEvent w : workPerEvent) {
+            if (w.cycles > slice) {
+                throw error(w.line, w.what + " " + w.cycles + " cycles is out of range; expected 0 to " + slice
+                        + ", one time slice (sched.timeslice.us " + timesliceMicros + " at cpu.mhz " + mhz + "):"
+                        + " work that takes longer than a time slice at each event leaves the guests no time to run");
+            }
         }
         HypervisorCost sw = resolve(contextSwitch);
         HypervisorCost nmi = resolve(nmiHandler);
@@ -758,7 +819,10 @@ public final class ScenarioParser {
         if (format.equals(SYMBOL_FORMAT)) {
             source = new ImageSource(t[1], SYMBOL_FORMAT, fileLocation, content);
             try {
-                symbols = SymbolFile.read(source, end - bias);
+                symbols = SymbolFile.read(source, end - bias, limits.symbolFiles());
+            } catch (InputFileException e) {
+                throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "': symbol file "
+                        + e.getMessage(), e);
             } catch (IOException e) {
                 missingFile(t, file, onDisk, line, e);
                 throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
@@ -888,6 +952,12 @@ public final class ScenarioParser {
         if (index == -2) {
             throw error(line, "function '" + fn + "' is defined more than once in " + image.symbols().location()
                     + "; a workload must name a function it can place unambiguously");
+        }
+        if (index < 0 && image.symbols().aliasOf(fn) >= 0) {
+            String kept = image.symbols().name(image.symbols().aliasOf(fn));
+            throw error(line, "function '" + fn + "' of image '" + image.name() + "' shares its address with '" + kept
+                    + "', which " + image.symbols().location() + " names first: reports name that address '" + kept
+                    + "', so a workload names it so too");
         }
         if (index < 0) {
             List<String> similar = image.symbols().similar(fn);
@@ -1038,6 +1108,10 @@ public final class ScenarioParser {
     }
 
     private record PendingCost(long cycles, List<String> names, List<Long> weights, int line) {
+    }
+
+    /** Work of {@code cycles} done at each event of some kind (a vCPU switch, an NMI, a trap). */
+    private record WorkPerEvent(String what, long cycles, int line) {
     }
 
     private static final class DomainBuilder {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolTable;
 
@@ -38,6 +39,8 @@ public final class SymbolFile {
     private final long[] sizes;
     /** Function name to index, or -2 when the name is defined more than once. */
     private final Map<String, Integer> byName;
+    /** Names left out as aliases (a later name at a function's address), to the function kept there. */
+    private final Map<String, Integer> aliases = new HashMap<>();
 
     private SymbolFile(String location, String[] names, long[] starts, long[] sizes) {
         this.location = location;
@@ -51,17 +54,20 @@ public final class SymbolFile {
     }
 
     /**
-     * Reads a symbol file.
+     * Reads a symbol file, at most {@code limit} of it.
      *
      * @param imageEnd first address past the image in file addresses (bounds the last function)
      * @throws ScenarioException naming the file and line of a malformed entry
-     * @throws IOException when the file cannot be read
+     * @throws IOException when the file cannot be read; an
+     *                     {@link org.hyperprof.api.input.InputFileException} when it names no
+     *                     regular file or holds more than the limit
      */
-    public static SymbolFile read(ImageSource source, long imageEnd) throws ScenarioException, IOException {
+    public static SymbolFile read(ImageSource source, long imageEnd, InputLimit limit)
+            throws ScenarioException, IOException {
         String location = source.location();
         List<long[]> places = new ArrayList<>(); // {address, kind(1 text, 2 place), nameIndex}
         List<String> textNames = new ArrayList<>();
-        try (InputStream in = source.content().open();
+        try (InputStream in = limit.bound(source.content().open(), location);
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
             String line;
             int lineNo = 0;
@@ -114,6 +120,17 @@ public final class SymbolFile {
             throw new ScenarioException(location + ": holds no function (no T, t, W or w symbol); a workload needs"
                     + " the functions it names");
         }
+        long addressBits = 0;
+        for (long[] p : places) {
+            addressBits |= p[0];
+        }
+        if (addressBits == 0) {
+            // Every name would be an alias of the first: say why, as the kallsyms resolver does.
+            throw new ScenarioException(location + ": every one of its " + places.size() + " addresses is 0: it was"
+                    + " read without permission to see kernel addresses (kernel.kptr_restrict, or a non-root"
+                    + " reader). Read /proc/kallsyms as root with kptr_restrict at 0 or 1, or use the kernel's"
+                    + " System.map");
+        }
         long[][] sorted = places.toArray(new long[0][]);
         Arrays.sort(sorted, (a, b) -> Long.compareUnsigned(a[0], b[0])); // stable
         int n = textNames.size();
@@ -123,12 +140,14 @@ public final class SymbolFile {
         int k = 0;
         long previousText = -1;
         boolean havePrevious = false;
+        Map<String, Integer> aliases = new HashMap<>();
         for (int i = 0; i < sorted.length; i++) {
             long[] p = sorted[i];
             if (p[1] != 1) {
                 continue;
             }
             if (havePrevious && p[0] == previousText) {
+                aliases.putIfAbsent(textNames.get((int) p[2]), k - 1);
                 continue; // an alias: the first name at an address is the one resolvers report
             }
             havePrevious = true;
@@ -152,7 +171,11 @@ public final class SymbolFile {
             sizes[k] = size;
             k++;
         }
-        return new SymbolFile(location, Arrays.copyOf(names, k), Arrays.copyOf(starts, k), Arrays.copyOf(sizes, k));
+        SymbolFile file = new SymbolFile(location, Arrays.copyOf(names, k), Arrays.copyOf(starts, k),
+                Arrays.copyOf(sizes, k));
+        aliases.keySet().removeAll(file.byName.keySet()); // a name also kept elsewhere is not only an alias
+        file.aliases.putAll(aliases);
+        return file;
     }
 
     /**
@@ -198,6 +221,15 @@ public final class SymbolFile {
     /** Index of the function, -1 when the file has none of that name, -2 when several share it. */
     public int indexOf(String name) {
         Integer i = byName.get(name);
+        return i == null ? -1 : i;
+    }
+
+    /**
+     * The function kept at the address of {@code name} when the file gives that address an earlier
+     * name (the first name at an address is the one resolvers report), or -1.
+     */
+    public int aliasOf(String name) {
+        Integer i = aliases.get(name);
         return i == null ? -1 : i;
     }
 

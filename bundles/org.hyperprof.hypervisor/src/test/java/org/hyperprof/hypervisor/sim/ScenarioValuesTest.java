@@ -1,0 +1,102 @@
+package org.hyperprof.hypervisor.sim;
+
+import static org.hyperprof.hypervisor.sim.Fixtures.minimal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.hyperprof.api.host.ScenarioException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every number of a scenario has a range, which the error gives with the line: a context switch of
+ * a trillion cycles was accepted and every sample fell in the idle vCPU's switch, which Xen drops.
+ */
+class ScenarioValuesTest {
+
+    private static final String DOM = "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes";
+
+    @TempDir
+    Path dir;
+
+    private final HostServiceImpl service = Fixtures.service();
+
+    /** {@code text} as a scenario file in {@link #dir}, with the embedded symbol files it names next to it. */
+    private Path file(byte[] text) throws IOException {
+        Files.createDirectories(dir.resolve("symbols"));
+        for (String f : List.of("xen-syms-3.0.map", "vmlinux-syms-2.6.16-xen0.map", "rcv22.map")) {
+            Path to = dir.resolve("symbols").resolve(f);
+            if (!Files.exists(to)) {
+                try (InputStream in = getClass().getClassLoader()
+                        .getResourceAsStream(HostServiceImpl.SCENARIO_FOLDER + "/symbols/" + f)) {
+                    Files.copy(in, to);
+                }
+            }
+        }
+        Path file = dir.resolve("mini.scenario");
+        Files.write(file, text);
+        return file;
+    }
+
+    private static String error(String text) {
+        return assertThrows(ScenarioException.class, () -> Fixtures.parse(text)).getMessage();
+    }
+
+    // ------------------------------------------------------------------------------------ ranges
+
+    @Test
+    void aContextSwitchOfATrillionCyclesIsRefusedWithTheRangeAndTheLine() throws Exception {
+        Path file = file(minimal("cost.switch 1000000000000 context_switch=1\n", DOM, "")
+                .getBytes(StandardCharsets.UTF_8));
+        ScenarioException e = assertThrows(ScenarioException.class, () -> service.load(file.toString(), null));
+        assertEquals(file + ":6: cost.switch 1000000000000 cycles is out of range; expected 0 to 30000000, one time"
+                + " slice (sched.timeslice.us 30000 at cpu.mhz 1000): work that takes longer than a time slice at each"
+                + " event leaves the guests no time to run", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "cost.switch %d context_switch=1|cost.switch",
+        "cost.nmi %d do_nmi=1|cost.nmi",
+        "cost.idle %d idle_loop|cost.idle",
+        "cost.vpmu msr %d|cost.vpmu msr",
+        "cost.trap.hvm %d do_page_fault|cost.trap.hvm",
+        "cost.trap.pv %d do_page_fault|cost.trap.pv"})
+    void everyPriceOfHypervisorWorkIsAtMostOneTimeSlice(String statement, String name) throws Exception {
+        String host = "sched.timeslice.us 1000\n";
+        Fixtures.parse(minimal(host + String.format(statement, 1_000_000) + "\n", DOM, ""));
+        String message = error(minimal(host + String.format(statement, 1_000_001) + "\n", DOM, ""));
+        assertTrue(message.startsWith("test.scenario:7: " + name + " 1000001 cycles is out of range; expected 0 to"
+                + " 1000000, one time slice (sched.timeslice.us 1000 at cpu.mhz 1000)"), message);
+    }
+
+    @Test
+    void aGuestProfilersHandlerIsAtMostOneTimeSlice() throws Exception {
+        String profiler = "profiler CPU_CLK_UNHALTED:100000 handler=tcp_v4_rcv handler.cycles=%d\n";
+        Fixtures.parse(minimal("", DOM, String.format(profiler, 30_000_000)));
+        String message = error(minimal("", DOM, String.format(profiler, 30_000_001)));
+        assertTrue(message.startsWith("test.scenario:13: the profiler's handler.cycles 30000001 cycles is out of"
+                + " range; expected 0 to 30000000"), message);
+    }
+
+    @Test
+    void theGuestProfilersBuffersTogetherHoldAtMostSixteenMillionSlots() throws Exception {
+        String profiler = "profiler CPU_CLK_UNHALTED:100000 handler=tcp_v4_rcv buffer=1048576\n";
+        String domain = "domain 0 d0 type=pv vcpus=16 load=0.5 hardware=yes";
+        Fixtures.parse(minimal("", domain, profiler));
+        String message = error(minimal("", domain.replace("vcpus=16", "vcpus=17"), profiler));
+        assertEquals("test.scenario:13: the guest profilers' buffers would hold 17825792 slots with this one's 17 x"
+                + " 1048576 (vCPUs x buffer=); all together they may hold at most 16777216 (10 bytes each): give"
+                + " smaller buffer= values", message);
+    }
+}
