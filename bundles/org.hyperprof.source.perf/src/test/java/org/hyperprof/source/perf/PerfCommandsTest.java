@@ -228,7 +228,7 @@ class PerfCommandsTest {
     @Test
     void numbersOutOfRangeAreRefusedWithTheRangeBeforeAnythingRuns() {
         // Each was accepted: a recording of 3,000 years, a top clamped without a word, a pid cut to 32 bits.
-        commands.record("--seconds", "99999999999");
+        commands.record("--seconds", "99999999999", "--", "true");
         assertTrue(err().contains("--seconds must be from 1 to 86400, not 99999999999"), err());
         err.reset();
         commands._import("x.data", "--top", "99999999999999999999");
