@@ -21,10 +21,10 @@ class InterruptIT {
     /** Printed once hp:profile listens for stop requests, before its run starts. */
     private static final String PROFILING = PROMPT + "profiling \\S+ for 3600000 ms simulated";
     /** The session's books; groups: taken, delivered, lost, dropped, invalid. */
-    private static final String BOOKS =
-            PROMPT + "session \\d+: samples taken (\\d+) = delivered (\\d+) \\+ lost (\\d+) \\+ dropped (\\d+) \\+ invalid (\\d+)$";
-    private static final String STOPPED_EARLY = PROMPT + "note: the run was stopped early on request after \\d+\\.\\d{3} of"
-            + " 3600000 ms simulated; the samples taken until then are kept and counted$";
+    private static final String BOOKS = PROMPT + "session \\d+: samples taken (\\d+) = delivered (\\d+)"
+            + " \\+ lost (\\d+) \\+ dropped (\\d+) \\+ invalid (\\d+)$";
+    private static final String STOPPED_EARLY = PROMPT + "note: the run was stopped early on request after"
+            + " \\d+\\.\\d{3} of 3600000 ms simulated; the samples taken until then are kept and counted$";
 
     private static void assertBalanced(Matcher books) {
         long taken = Long.parseLong(books.group(1));
@@ -47,8 +47,8 @@ class InterruptIT {
             assertEquals(130, l.exitStatus(), l.transcript());
             assertBalanced(l.await(BOOKS));
             l.await(STOPPED_EARLY);
-            l.await(PROMPT + "hyperprof: Ctrl-C: stopping hp:profile at its next step; the samples taken are kept and its"
-                    + " books printed, then hyperprof exits \\(130\\)$");
+            l.await(PROMPT + "hyperprof: Ctrl-C: stopping hp:profile at its next step; the samples taken are kept"
+                    + " and its books printed, then hyperprof exits \\(130\\)$");
             assertFalse(l.transcript().contains("xenoprof  state"), "the command lines after it do not run");
             assertNoStackTrace(l);
         }

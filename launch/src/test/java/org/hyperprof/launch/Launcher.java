@@ -148,8 +148,9 @@ final class Launcher implements AutoCloseable {
 
     /** Sends a signal with perl (always on Debian, unlike procps' kill); a name with '-' goes to the process group. */
     private static void signal(String signal, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("perl", "-e", "kill($ARGV[0], $ARGV[1]) == 1 or die \"kill: $!\\n\"", "--", signal,
-                Long.toString(pid)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process kill = new ProcessBuilder("perl", "-e", "kill($ARGV[0], $ARGV[1]) == 1 or die \"kill: $!\\n\"", "--",
+                signal, Long.toString(pid)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         if (kill.waitFor() != 0) {
             throw new AssertionError("sending " + signal + " to " + pid + " failed");
         }

@@ -7,7 +7,8 @@ package org.hyperprof.shell;
  */
 final class HelpTexts {
     /** What Ctrl-C and SIGTERM do to a run (hp:run, hp:profile). */
-    static final String STOPPING = "  Ctrl-C (or SIGTERM) stops the run at its next step: the samples taken are kept and the\n"
+    static final String STOPPING =
+            "  Ctrl-C (or SIGTERM) stops the run at its next step: the samples taken are kept and the\n"
             + "  books printed. Piped (launch/hyperprof 'cmd' ...) hyperprof then exits, 130 (143 after\n"
             + "  SIGTERM), without running the command lines after it; at the g! prompt the prompt returns.";
 

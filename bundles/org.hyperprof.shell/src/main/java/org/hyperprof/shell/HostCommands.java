@@ -82,7 +82,8 @@ public class HostCommands {
     }
 
     @Descriptor("run the simulated host for <ms> simulated milliseconds, showing progress")
-    public void run(@Descriptor("<ms> simulated milliseconds, 1 to 3600000; Ctrl-C stops the run early") String... args) {
+    public void run(@Descriptor("<ms> simulated milliseconds, 1 to 3600000; Ctrl-C stops the run early")
+            String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.RUN.scoped())) {
             Guard.run(console, HpCommand.RUN, out -> {
                 long micros = CommandLines.runMicros(args);

@@ -61,11 +61,11 @@ public class ProfileCommands {
             + " [--no-report] [--guests-only: no Xenoprof, only the guests' own profilers (a host whose policy"
             + " gives guests the PMU)]; Ctrl-C stops the run early, keeping the samples taken") String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.PROFILE.scoped())) {
-            profile(args, watch);
+            profileWatched(args, watch);
         }
     }
 
-    private void profile(String[] args, StopRequests.Watch watch) {
+    private void profileWatched(String[] args, StopRequests.Watch watch) {
         Guard.run(console, HpCommand.PROFILE, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.

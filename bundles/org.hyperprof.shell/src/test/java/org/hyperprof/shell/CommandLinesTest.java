@@ -62,7 +62,8 @@ class CommandLinesTest {
     @Test
     void runRefusesZeroNegativeAndWords() {
         assertEquals("the simulated milliseconds must be from 1 to 3600000 (one simulated hour; Ctrl-C stops a run"
-                + " early), got 0", assertThrows(UsageException.class, () -> CommandLines.runMicros(w("0"))).getMessage());
+                + " early), got 0",
+                assertThrows(UsageException.class, () -> CommandLines.runMicros(w("0"))).getMessage());
         assertThrows(UsageException.class, () -> CommandLines.runMicros(w("-5")));
         assertEquals("expected the simulated milliseconds as a number, got 'long'",
                 assertThrows(UsageException.class, () -> CommandLines.runMicros(w("long"))).getMessage());

@@ -374,7 +374,7 @@ final class Fakes {
         HostStoppedException runFailure;
         String stopReason;
         final List<Long> runs = new ArrayList<>();
-        /** Called with the report's number (1 to 4) after each progress report of a run: where a test presses Ctrl-C. */
+        /** Called with the report's number (1 to 4) after each report of a run: where a test presses Ctrl-C. */
         java.util.function.IntConsumer afterReport = report -> { };
 
         FakeHost(String name) {
