@@ -436,7 +436,7 @@ final class GuestSession implements DomainView.ProblemLog {
         return new BufferAccounting(d.domid, reader.vcpu, ROLE, a, user, kernel, xen, drained, undrained);
     }
 
-    private void note(String key, String text) {
+    void note(String key, String text) {
         synchronized (notes) {
             notes.putIfAbsent(key, text);
         }

@@ -225,8 +225,8 @@ final class OpcontrolCommand {
         } catch (NumberFormatException e) {
             // reported below with the expected form
         }
-        throw new UsageException(name + "=" + value + ": expected the number of slots per vCPU buffer, at least 2"
-                + " (one slot always stays empty); Xen clamps it to the 32-page limit");
+        throw new UsageException(name + "=" + value + ": expected the number of slots per vCPU buffer, from 2 (one"
+                + " slot always stays empty) to " + Integer.MAX_VALUE + "; Xen clamps it to the 32-page limit");
     }
 
     private static int depth(String value) throws UsageException {
@@ -239,7 +239,8 @@ final class OpcontrolCommand {
             // reported below with the expected form
         }
         throw new UsageException("--callgraph=" + value + ": expected the call-trace depth, a number of return"
-                + " addresses per sample such as --callgraph=6 (0 turns call traces off)");
+                + " addresses per sample from 0 to " + Integer.MAX_VALUE + " such as --callgraph=6 (0 turns call"
+                + " traces off)");
     }
 
     /** Entries separated by commas; blanks around an entry are trimmed and an empty entry means "none". */

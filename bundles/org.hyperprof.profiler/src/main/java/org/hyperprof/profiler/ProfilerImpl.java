@@ -997,9 +997,9 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
                 throw new ProfileException("Host " + host.name() + " has stopped: " + stopped
                         + ". Load a scenario again with hp:load.");
             }
-            if (request.micros() <= 0) {
-                throw new ProfileException("Profile duration " + request.micros()
-                        + " us: give a positive number of simulated microseconds to run.");
+            if (request.micros() <= 0 || request.micros() > Host.MAX_RUN_MICROS) {
+                throw new ProfileException("Profile duration " + request.micros() + " us: give 1 to "
+                        + Host.MAX_RUN_MICROS + " simulated microseconds (one simulated hour) to run.");
             }
             bindHost(host);
             checkDomains(host);
@@ -1027,12 +1027,22 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         }
         ProgressListener told = progress == null ? ProgressListener.NONE : progress;
         GuestSession g = guests;
-        ProgressListener listener = g == null ? told : (done, total, samples) -> {
-            g.drain();
-            told.progress(done, total, samples);
+        ProgressListener listener = g == null ? told : new ProgressListener() {
+            @Override
+            public void progress(long done, long total, long samples) {
+                g.drain();
+                told.progress(done, total, samples);
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return told.stopRequested();
+            }
         };
+        long startCycles = host.cycles();
         try {
             host.run(request.micros(), listener);
+            noteStoppedEarly(host, request.micros(), host.cycles() - startCycles, s, guests);
         } catch (HostStoppedException e) {
             synchronized (lock) {
                 oneShotRunning = false;
@@ -1074,6 +1084,26 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
                 return guestSummary;
             }
             return endSystemWide(host, plan, s);
+        }
+    }
+
+    /**
+     * A run the user stopped early (Ctrl-C) ended between two steps; the profile then ends as any
+     * does, so its books are exact. Its sessions say how far it came.
+     */
+    private static void noteStoppedEarly(Host host, long askedMicros, long ranCycles, Session s, GuestSession g) {
+        long ranMicros = host.mhz() > 0 ? ranCycles / host.mhz() : askedMicros;
+        if (ranMicros >= askedMicros) {
+            return;
+        }
+        String text = String.format(java.util.Locale.ROOT, "the run was stopped early on request after %.3f of %d ms"
+                + " simulated; the samples taken until then are kept and counted", ranMicros / 1000.0,
+                askedMicros / 1000);
+        if (s != null) {
+            s.note("stopped-early", text);
+        }
+        if (g != null) {
+            g.note("stopped-early", text);
         }
     }
 

@@ -34,7 +34,7 @@ class OpcontrolCommandTest {
     void aBufferSizeBelowTwoSlotsIsRefused() {
         OpcontrolCommand.UsageException e = assertThrows(OpcontrolCommand.UsageException.class,
                 () -> OpcontrolCommand.parse(List.of("--start-daemon", "--buffer-size=1")));
-        assertTrue(e.getMessage().contains("at least 2"), e.getMessage());
+        assertTrue(e.getMessage().contains("from 2 (one slot always stays empty) to 2147483647"), e.getMessage());
     }
 
     @Test
@@ -99,6 +99,13 @@ class OpcontrolCommandTest {
         assertTrue(e.getMessage().contains("expected the call-trace depth"), e.getMessage());
         assertThrows(OpcontrolCommand.UsageException.class,
                 () -> OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=deep")));
+        OpcontrolCommand.UsageException big = assertThrows(OpcontrolCommand.UsageException.class,
+                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=2147483648")));
+        assertTrue(big.getMessage().contains("from 0 to 2147483647"), big.getMessage());
+        OpcontrolCommand.UsageException slots = assertThrows(OpcontrolCommand.UsageException.class,
+                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--buffer-size=99999999999")));
+        assertTrue(slots.getMessage().contains("from 2 (one slot always stays empty) to 2147483647"),
+                slots.getMessage());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.hyperprof.api.host.DomainState;
+import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.sample.BufferAccounting;
@@ -199,6 +200,47 @@ class RealHostLifecycleTest {
             assertTrue(h.receivedByDomain().get(4) > 0, "what domain 4 drained before it went is kept");
             assertTrue(h.profiler.opcontrol(1, List.of("--status")).output().contains("daemon:  not running"),
                     "the profile shut the surviving guests down");
+        }
+    }
+    @Test
+    void aOneShotProfileStoppedOnRequestEndsItsSessionWithTheSamplesTakenBooksExactAndANote() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            List<Long> reports = new java.util.ArrayList<>();
+            // Ctrl-C as the run reports progress for the first time.
+            ProgressListener ctrlCAtFirstReport = new ProgressListener() {
+                @Override
+                public void progress(long done, long total, long samples) {
+                    reports.add(done);
+                }
+
+                @Override
+                public boolean stopRequested() {
+                    return !reports.isEmpty();
+                }
+            };
+            SessionSummary s = h.profiler.profile(new ProfileRequest(List.of(), 200_000, List.of(0, 1, 4), List.of(2),
+                    List.of(), 4), ctrlCAtFirstReport);
+            assertBalanced(s);
+            assertEquals(SessionSummary.COMPLETED, s.endReason(), "the session ended the usual way");
+            assertTrue(s.accounting().taken() > 0, "the samples taken before the stop are kept");
+            long received = h.receivedByDomain().values().stream().mapToLong(Long::longValue).sum();
+            assertEquals(s.accounting().delivered(), received, "the consumers got every delivered sample");
+            String ran = String.format(java.util.Locale.ROOT, "%.3f", reports.get(0) / 1000.0);
+            assertTrue(s.notes().contains("the run was stopped early on request after " + ran + " of 200 ms simulated;"
+                    + " the samples taken until then are kept and counted"), s.notes().toString());
+            assertTrue(h.profiler.opcontrol(1, List.of("--status")).output().contains("daemon:  not running"),
+                    "the profile shut the guests down");
+        }
+    }
+
+    @Test
+    void aOneShotProfileLongerThanAnHourIsRefusedBeforeAnyStep() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            org.hyperprof.api.profiler.ProfileException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.hyperprof.api.profiler.ProfileException.class, () -> h.profiler.profile(new ProfileRequest(
+                            List.of(), Host.MAX_RUN_MICROS + 1, List.of()), ProgressListener.NONE));
+            assertTrue(e.getMessage().contains("give 1 to 3600000000 simulated microseconds"), e.getMessage());
+            assertTrue(h.profiler.opcontrol(0, List.of("--status")).output().contains("daemon:  not running"));
         }
     }
 }

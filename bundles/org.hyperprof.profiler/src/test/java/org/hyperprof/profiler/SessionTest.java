@@ -316,7 +316,7 @@ class SessionTest {
             assertTrue(busy.getMessage().contains("Daemons already run in domains [0]"), busy.getMessage());
             ProfileException bad = assertThrows(ProfileException.class,
                     () -> rig.profiler.profile(new ProfileRequest(List.of(), 0, List.of()), ProgressListener.NONE));
-            assertTrue(bad.getMessage().contains("positive number"), bad.getMessage());
+            assertTrue(bad.getMessage().contains("give 1 to 3600000000 simulated microseconds"), bad.getMessage());
         }
     }
 }

@@ -105,19 +105,35 @@ public final class Args {
 
     /** A whole number in decimal or {@code 0x} hex, within [min, max]. */
     public static long number(String text, String what, long min, long max) throws UsageException {
+        return number(text, what, min, max, null);
+    }
+
+    /**
+     * A whole number in decimal or {@code 0x} hex, within [min, max]; {@code why} (or null) says
+     * what the range means, e.g. {@code one simulated hour}.
+     */
+    public static long number(String text, String what, long min, long max, String why) throws UsageException {
         String t = text.trim();
+        String range = range(min, max) + (why == null ? "" : " (" + why + ")");
         long v;
         try {
             boolean hex = t.startsWith("0x") || t.startsWith("0X");
             v = hex ? Long.parseUnsignedLong(t.substring(2), 16) : Long.parseLong(t);
         } catch (NumberFormatException e) {
+            if (WHOLE_NUMBER.matcher(t).matches()) {
+                // Digits too many for 64 bits: a number still, out of range.
+                throw new UsageException(what + " must be " + range + ", got " + t);
+            }
             throw new UsageException("expected " + what + " as a number, got '" + text + "'");
         }
         if (v < min || v > max) {
-            throw new UsageException(what + " must be " + range(min, max) + ", got " + text);
+            throw new UsageException(what + " must be " + range + ", got " + t);
         }
         return v;
     }
+
+    private static final java.util.regex.Pattern WHOLE_NUMBER =
+            java.util.regex.Pattern.compile("[-+]?[0-9]+|0[xX][0-9a-fA-F]+");
 
     /** A domain id: {@code domid_t} is 16 bits. */
     public static int domid(String text, String what) throws UsageException {

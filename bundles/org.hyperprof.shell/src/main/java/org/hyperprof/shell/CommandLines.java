@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
@@ -23,8 +24,8 @@ public final class CommandLines {
     public static final long DEFAULT_PROFILE_MS = 1000;
     /** The renderer {@code hp:profile} and {@code hp:report} use when none is named. */
     public static final String DEFAULT_RENDERER = "opreport";
-    /** Longest run a command accepts, so that milliseconds still fit microseconds in a long. */
-    static final long MAX_MS = Long.MAX_VALUE / 1000;
+    /** Longest run a command accepts: the host's longest run, one simulated hour. */
+    static final long MAX_MS = Host.MAX_RUN_MICROS / 1000;
 
     private CommandLines() {
     }
@@ -102,7 +103,12 @@ public final class CommandLines {
         if (p.isEmpty()) {
             throw new UsageException("expected the simulated milliseconds to run, e.g. hp:run 500");
         }
-        return Args.number(p.get(0), "the simulated milliseconds", 1, MAX_MS) * 1000;
+        return milliseconds(p.get(0), "the simulated milliseconds") * 1000;
+    }
+
+    /** Simulated milliseconds for one run: 1 to {@link #MAX_MS}. */
+    static long milliseconds(String text, String what) throws UsageException {
+        return Args.number(text, what, 1, MAX_MS, "one simulated hour; Ctrl-C stops a run early");
     }
 
     /** An op named or numbered; {@code op} is null for a number outside 0..17 (Xen answers -EINVAL). */
@@ -196,7 +202,7 @@ public final class CommandLines {
                 "--scenario", "--cpu", "--report", "--host-option", "--pmu-option"), Set.of("--no-report", "--guests-only"))
                 .atMostPositional(0, "only options; see hp:help profile");
         long ms = a.value("--ms") == null ? DEFAULT_PROFILE_MS
-                : Args.number(a.value("--ms"), "--ms (simulated milliseconds)", 1, MAX_MS);
+                : milliseconds(a.value("--ms"), "--ms (simulated milliseconds)");
         for (String event : a.values("--event")) {
             try {
                 // Syntax only: whether the model has the event is the profiler's check.

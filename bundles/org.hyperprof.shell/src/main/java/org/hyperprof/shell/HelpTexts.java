@@ -6,6 +6,12 @@ package org.hyperprof.shell;
  * its constants are built).
  */
 final class HelpTexts {
+    /** What Ctrl-C and SIGTERM do to a run (hp:run, hp:profile). */
+    static final String STOPPING =
+            "  Ctrl-C (or SIGTERM) stops the run at its next step: the samples taken are kept and the\n"
+            + "  books printed. Piped (launch/hyperprof 'cmd' ...) hyperprof then exits, 130 (143 after\n"
+            + "  SIGTERM), without running the command lines after it; at the g! prompt the prompt returns.";
+
     /** opcontrol's actions and options, as the profiler's opcontrol takes them. */
     static final String OPCONTROL = "  actions, one per call:\n"
             + "    --init            load the driver: XENOPROF_init\n"

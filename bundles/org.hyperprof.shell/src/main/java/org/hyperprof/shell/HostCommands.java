@@ -8,6 +8,7 @@ import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -22,15 +23,22 @@ import org.osgi.service.component.annotations.Reference;
         "osgi.command.function=domain"})
 public class HostCommands {
     private final HostService hosts;
+    private final StopRequests stops;
     private final Console console;
 
     @Activate
-    public HostCommands(@Reference(name = "hosts") HostService hosts) {
-        this(hosts, Console.system());
+    public HostCommands(@Reference(name = "hosts") HostService hosts, @Reference(name = "stops") StopRequests stops) {
+        this(hosts, stops, Console.system());
     }
 
+    /** Runs no user can stop (tests, embedding). */
     public HostCommands(HostService hosts, Console console) {
+        this(hosts, StopRequests.NONE, console);
+    }
+
+    public HostCommands(HostService hosts, StopRequests stops, Console console) {
         this.hosts = hosts;
+        this.stops = stops;
         this.console = console;
     }
 
@@ -74,22 +82,35 @@ public class HostCommands {
     }
 
     @Descriptor("run the simulated host for <ms> simulated milliseconds, showing progress")
-    public void run(@Descriptor("<ms> simulated milliseconds") String... args) {
-        Guard.run(console, HpCommand.RUN, out -> {
-            long micros = CommandLines.runMicros(args);
-            Host host = current(hosts);
-            XenoprofState state = host.xenoprof().state();
-            out.printf("running %s for %d ms simulated (Xenoprof %s)%n", host.name(), micros / 1000, state);
-            for (String why : host.noSamplesExpected(micros)) {
-                out.println("warning: no samples can be expected from this run: " + why);
-            }
-            long samples = host.run(micros, new ProgressPrinter(out));
-            out.printf("ran %d ms simulated: %d samples taken; %s%n", micros / 1000, samples, HostText.elapsed(host));
-            if (samples == 0 && state != XenoprofState.PROFILING) {
-                out.println("no samples: Xenoprof was " + state + ", and samples are taken only while PROFILING; "
-                        + HostText.nextStep(host));
-            }
-        });
+    public void run(@Descriptor("<ms> simulated milliseconds, 1 to 3600000; Ctrl-C stops the run early")
+            String... args) {
+        try (StopRequests.Watch watch = stops.watch(HpCommand.RUN.scoped())) {
+            Guard.run(console, HpCommand.RUN, out -> {
+                long micros = CommandLines.runMicros(args);
+                Host host = current(hosts);
+                XenoprofState state = host.xenoprof().state();
+                out.printf("running %s for %d ms simulated (Xenoprof %s)%n", host.name(), micros / 1000, state);
+                for (String why : host.noSamplesExpected(micros)) {
+                    out.println("warning: no samples can be expected from this run: " + why);
+                }
+                long start = host.cycles();
+                long samples = host.run(micros, watch.listener(new ProgressPrinter(out)));
+                long ranMicros = (host.cycles() - start) / Math.max(1, host.mhz());
+                if (ranMicros < micros && watch.stopRequested()) {
+                    // Stopped between two steps: what ran is kept, and Xen's books balance at every step.
+                    out.printf("stopped by %s after %.3f of %d ms simulated: %d samples taken; %s%n",
+                            watch.stopReason(), ranMicros / 1000.0, micros / 1000, samples, HostText.elapsed(host));
+                    out.println("samples   " + HostText.statistics(host.xenoprof().statistics()));
+                    return;
+                }
+                out.printf("ran %d ms simulated: %d samples taken; %s%n", micros / 1000, samples,
+                        HostText.elapsed(host));
+                if (samples == 0 && state != XenoprofState.PROFILING) {
+                    out.println("no samples: Xenoprof was " + state + ", and samples are taken only while PROFILING; "
+                            + HostText.nextStep(host));
+                }
+            });
+        }
     }
 
     @Descriptor("show a domain's state, or pause, unpause or destroy it (xl pause/unpause/destroy)")

@@ -62,12 +62,15 @@ public enum HpCommand {
                     + "  The domain needs buffers of its own (get_buffer: hp:opcontrol <domid> --start-daemon);\n"
                     + "  a passive domain's buffers are shared with the primary, not with it.\n"
                     + "  <value> is a u32, decimal or 0x hex; hp:state then shows the lost and corrupted counts."),
-    RUN("hp:run <ms>", "run the simulated host for <ms> simulated milliseconds, with progress"),
+    RUN("hp:run <ms>", "run the simulated host for <ms> simulated milliseconds, with progress",
+            "  <ms>    1 to 3600000 (one simulated hour)\n"
+                    + HelpTexts.STOPPING),
     PROFILE("hp:profile [--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3] [--passive-images k2,k3]"
             + " [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]... [--pmu-option k=v]..."
             + " [--report name] [--no-report] [--guests-only]",
             "one-shot profile of every domain: set up, start, run, stop, then print the report",
-            "  --ms N               simulated milliseconds to run (default 1000)\n"
+            "  --ms N               simulated milliseconds to run (default 1000, at most 3600000: one\n"
+                    + "                       simulated hour)\n"
                     + "  --event SPEC         EVENT:count[:um[:kernel[:user]]], repeatable (default: the model's)\n"
                     + "  --domains 0,1        the domains to profile actively, each with its own daemon (default:\n"
                     + "                       every domain that can be active and is not passive)\n"
@@ -90,6 +93,7 @@ public enum HpCommand {
                     + "                       listed by hp:reports and printed with hp:report --session N\n"
                     + "  After the report: the session's accounting, the host's counters (host: ...), and a\n"
                     + "  note: line for each problem the session met without stopping.\n"
+                    + HelpTexts.STOPPING + "\n"
                     + HelpTexts.MULTI_DOMAIN),
     REPORT("hp:report [--session N] [--domain D] [--renderer name] [option...]",
             "print a session's report (default: the latest session, all domains merged then each, opreport)",

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.report.ReportException;
@@ -29,18 +30,26 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 public class ProfileCommands {
     private final HostService hosts;
     private final Profiler profiler;
+    private final StopRequests stops;
     private final Console console;
     private final Renderers renderers;
 
     @Activate
     public ProfileCommands(@Reference(name = "hosts") HostService hosts,
-            @Reference(name = "profiler") Profiler profiler) {
-        this(hosts, profiler, Console.system(), new Plugins<>());
+            @Reference(name = "profiler") Profiler profiler, @Reference(name = "stops") StopRequests stops) {
+        this(hosts, profiler, stops, Console.system(), new Plugins<>());
     }
 
+    /** Profiles no user can stop (tests, embedding). */
     public ProfileCommands(HostService hosts, Profiler profiler, Console console, Plugins<ReportRenderer> renderers) {
+        this(hosts, profiler, StopRequests.NONE, console, renderers);
+    }
+
+    public ProfileCommands(HostService hosts, Profiler profiler, StopRequests stops, Console console,
+            Plugins<ReportRenderer> renderers) {
         this.hosts = hosts;
         this.profiler = profiler;
+        this.stops = stops;
         this.console = console;
         this.renderers = new Renderers(renderers);
     }
@@ -50,7 +59,13 @@ public class ProfileCommands {
     public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
             + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--report name]"
             + " [--no-report] [--guests-only: no Xenoprof, only the guests' own profilers (a host whose policy"
-            + " gives guests the PMU)]") String... args) {
+            + " gives guests the PMU)]; Ctrl-C stops the run early, keeping the samples taken") String... args) {
+        try (StopRequests.Watch watch = stops.watch(HpCommand.PROFILE.scoped())) {
+            profileWatched(args, watch);
+        }
+    }
+
+    private void profileWatched(String[] args, StopRequests.Watch watch) {
         Guard.run(console, HpCommand.PROFILE, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.
@@ -65,7 +80,7 @@ public class ProfileCommands {
                             : " (events: " + String.join(" ", line.events()) + ")",
                     multiDomainPart(line));
             ProfileRequest request = line.request();
-            SessionSummary summary = profiler.profile(request, new ProgressPrinter(out));
+            SessionSummary summary = profiler.profile(request, watch.listener(new ProgressPrinter(out)));
             if (renderer.isPresent()) {
                 try {
                     ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of());

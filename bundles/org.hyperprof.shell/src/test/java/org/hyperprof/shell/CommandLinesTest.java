@@ -61,11 +61,36 @@ class CommandLinesTest {
 
     @Test
     void runRefusesZeroNegativeAndWords() {
-        assertEquals("the simulated milliseconds must be from 1 to " + CommandLines.MAX_MS + ", got 0",
+        assertEquals("the simulated milliseconds must be from 1 to 3600000 (one simulated hour; Ctrl-C stops a run"
+                + " early), got 0",
                 assertThrows(UsageException.class, () -> CommandLines.runMicros(w("0"))).getMessage());
         assertThrows(UsageException.class, () -> CommandLines.runMicros(w("-5")));
         assertEquals("expected the simulated milliseconds as a number, got 'long'",
                 assertThrows(UsageException.class, () -> CommandLines.runMicros(w("long"))).getMessage());
+    }
+
+    @Test
+    void aRunIsAtMostOneSimulatedHourAndNoLengthOverflows() throws UsageException {
+        assertEquals(3_600_000_000L, CommandLines.runMicros(w("3600000")));
+        assertEquals(3_600_000_000L, CommandLines.profile(w("--ms", "3600000")).micros());
+        // Each of these was accepted, and ran for days or overflowed the simulator's cycle count.
+        for (String ms : new String[] {"3600001", "2147483647", "3300000000000", "9223372036854775",
+                "9223372036854775808", "99999999999999999999"}) {
+            assertEquals("the simulated milliseconds must be from 1 to 3600000 (one simulated hour; Ctrl-C stops a"
+                    + " run early), got " + ms,
+                    assertThrows(UsageException.class, () -> CommandLines.runMicros(w(ms))).getMessage());
+            assertEquals("--ms (simulated milliseconds) must be from 1 to 3600000 (one simulated hour; Ctrl-C stops a"
+                    + " run early), got " + ms,
+                    assertThrows(UsageException.class, () -> CommandLines.profile(w("--ms", ms))).getMessage());
+        }
+    }
+
+    @Test
+    void aNumberTooLongForSixtyFourBitsIsOutOfRangeNotNotANumber() {
+        assertEquals("the domain id must be from 0 to 65535, got 123456789012345678901",
+                assertThrows(UsageException.class, () -> CommandLines.domain(w("123456789012345678901"))).getMessage());
+        assertEquals("expected the domain id as a number, got '12x'",
+                assertThrows(UsageException.class, () -> CommandLines.domain(w("12x"))).getMessage());
     }
 
     @Test

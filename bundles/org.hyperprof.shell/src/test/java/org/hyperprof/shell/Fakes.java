@@ -373,6 +373,8 @@ final class Fakes {
         HostStoppedException runFailure;
         String stopReason;
         final List<Long> runs = new ArrayList<>();
+        /** Called with the report's number (1 to 4) after each report of a run: where a test presses Ctrl-C. */
+        java.util.function.IntConsumer afterReport = report -> { };
 
         FakeHost(String name) {
             this.name = name;
@@ -443,9 +445,15 @@ final class Fakes {
             if (runFailure != null) {
                 throw runFailure;
             }
-            // Four progress reports, as a simulation jumping between events would give.
+            // Four steps with a progress report each, as a simulation jumping between events would give;
+            // a stop request ends the run before its next step, as the simulator's does.
             for (int i = 1; i <= 4; i++) {
+                if (progress.stopRequested()) {
+                    cycles += micros * (i - 1) / 4 * mhz();
+                    return samplesPerRun * (i - 1) / 4;
+                }
                 progress.progress(micros * i / 4, micros, samplesPerRun * i / 4);
+                afterReport.accept(i);
             }
             cycles += micros * mhz();
             return samplesPerRun;
@@ -557,6 +565,10 @@ final class Fakes {
         OpcontrolResult opcontrolResult = new OpcontrolResult(true, "Daemon started.");
         ProfileException profileFailure;
         SessionSummary summary = summary(7, new Accounting(100, 90, 4, 5, 1), SessionSummary.COMPLETED);
+        /** Called halfway through a profile: where a test presses Ctrl-C. */
+        Runnable halfway = () -> { };
+        /** Whether the profile's listener asked to stop, at each profile's halfway point. */
+        final List<Boolean> stopRequestsHeard = new ArrayList<>();
 
         static SessionSummary summary(long id, Accounting accounting, String endReason) {
             return new SessionSummary(id, accounting, List.of(), List.of(new ConsumerAccounting("opreport", 90, 0, null)),
@@ -576,6 +588,8 @@ final class Fakes {
                 throw profileFailure;
             }
             progress.progress(request.micros() / 2, request.micros(), 45);
+            halfway.run();
+            stopRequestsHeard.add(progress.stopRequested());
             progress.progress(request.micros(), request.micros(), 90);
             return summary;
         }

@@ -116,7 +116,11 @@ class GogoDispatchTest {
     @Test
     void helpForOneOfOurCommandsStaysHere() throws Exception {
         execute("hp:help run");
-        assertEquals("usage: hp:run <ms>\n  run the simulated host for <ms> simulated milliseconds, with progress\n",
+        assertEquals("usage: hp:run <ms>\n  run the simulated host for <ms> simulated milliseconds, with progress\n"
+                + "  <ms>    1 to 3600000 (one simulated hour)\n"
+                + "  Ctrl-C (or SIGTERM) stops the run at its next step: the samples taken are kept and the\n"
+                + "  books printed. Piped (launch/hyperprof 'cmd' ...) hyperprof then exits, 130 (143 after\n"
+                + "  SIGTERM), without running the command lines after it; at the g! prompt the prompt returns.\n",
                 out());
     }
 
@@ -176,7 +180,8 @@ class GogoDispatchTest {
     void usageErrorsGoToTheSessionsErrorStream() throws Exception {
         execute("hp:run");
         assertEquals("", out());
-        assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n",
+        assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n"
+                + "(hp:help run explains the arguments)\n",
                 err.toString(StandardCharsets.UTF_8));
     }
 

@@ -118,7 +118,50 @@ class HostCommandsTest {
     @Test
     void runWithABadArgumentPrintsTheUsage() {
         commands.run("soon");
-        assertEquals("hp:run: expected the simulated milliseconds as a number, got 'soon'\nusage: hp:run <ms>\n",
+        assertEquals("hp:run: expected the simulated milliseconds as a number, got 'soon'\nusage: hp:run <ms>\n"
+                + "(hp:help run explains the arguments)\n",
                 io.err());
+    }
+    @Test
+    void ctrlCDuringRunStopsItAtTheNextStepKeepsTheSamplesAndPrintsXensBooks() throws Exception {
+        List<Integer> exits = new java.util.ArrayList<>();
+        CommandLineStops stops = new CommandLineStops(CommandLineStops.Mode.INTERACTIVE, exits::add,
+                () -> new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        HostCommands stoppable = new HostCommands(hosts, stops, io.console);
+        hosts.load("default", null);
+        hosts.current.xenoprof.state = XenoprofState.PROFILING;
+        hosts.current.xenoprof.statistics = new org.hyperprof.api.xenoprof.XenoprofStatistics(210, 200, 0, 4, 5, 1,
+                1, 0);
+        hosts.current.afterReport = report -> {
+            if (report == 2) {
+                stops.request(CommandLineStops.Request.CTRL_C);
+            }
+        };
+        stoppable.run("3600000");
+        assertEquals("running default for 3600000 ms simulated (Xenoprof PROFILING)\n"
+                + "   20%  900000/3600000 ms simulated, 105 samples\n"
+                + "   50%  1800000/3600000 ms simulated, 210 samples\n"
+                + "stopped by Ctrl-C after 1800000.000 of 3600000 ms simulated: 210 samples taken;"
+                + " 5040000000000 cycles per pCPU (1800000.000 ms simulated)\n"
+                + "samples   taken 210 = delivered 200 (active 200 + passive 0) + lost 4 + dropped 5 (others; idle 1)"
+                + " + invalid 1 (no buffer 1 + corrupted 0): balanced\n", io.out());
+        assertEquals(List.of(), exits, "at the prompt the shell goes on");
+        hosts.current.afterReport = report -> { };
+        stoppable.run("10");
+        assertTrue(io.out().endsWith("ran 10 ms simulated: 420 samples taken; 5040028000000 cycles per pCPU"
+                + " (1800010.000 ms simulated)\n"), "the next run is not stopped: " + io.out());
+    }
+
+    @Test
+    void runRefusesMoreThanOneSimulatedHourBeforeRunningWithTheRange() throws Exception {
+        hosts.load("default", null);
+        for (String ms : new String[] {"3600001", "3400000000000", "2147483647", "99999999999999999999"}) {
+            commands.run(ms);
+        }
+        assertEquals(List.of(), hosts.current.runs, "nothing ran");
+        for (String ms : new String[] {"3600001", "3400000000000", "2147483647", "99999999999999999999"}) {
+            assertTrue(io.err().contains("hp:run: the simulated milliseconds must be from 1 to 3600000 (one simulated"
+                    + " hour; Ctrl-C stops a run early), got " + ms + "\n"), io.err());
+        }
     }
 }

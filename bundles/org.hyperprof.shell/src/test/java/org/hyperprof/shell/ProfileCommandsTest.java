@@ -284,4 +284,40 @@ class ProfileCommandsTest {
         assertEquals(List.of(new ReportRequest(ReportRequest.LATEST, ReportRequest.ALL_DOMAINS,
                 Set.of("callgraph", "details", "merge=all", "vcpu"))), opreport.requests);
     }
+    @Test
+    void pipedCtrlCReachesTheProfileAndTheProcessExits130AfterTheReportAndTheBooks() {
+        installOpreport();
+        List<String> outputAtExit = new java.util.ArrayList<>();
+        CommandLineStops stops = new CommandLineStops(CommandLineStops.Mode.BATCH, status -> outputAtExit.add(status
+                + ":" + io.out()), () -> new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        ProfileCommands stoppable = new ProfileCommands(hosts, profiler, stops, io.console, renderers);
+        profiler.halfway = () -> stops.request(CommandLineStops.Request.CTRL_C);
+        stoppable.profile("--ms", "3600000");
+        assertEquals(List.of(true), profiler.stopRequestsHeard, "the profile's run hears the request");
+        assertEquals(1, outputAtExit.size());
+        assertTrue(outputAtExit.get(0).startsWith("130:"), outputAtExit.get(0));
+        assertTrue(outputAtExit.get(0).endsWith("60       66.67    xen-syms\n"
+                + "session 7: samples taken 100 = delivered 90 + lost 4 + dropped 5 + invalid 1\n"),
+                "the report and the books come before the exit: " + outputAtExit.get(0));
+    }
+
+    @Test
+    void aProfileIsHeardOnlyByTheRequestsThatComeWhileItRuns() {
+        installOpreport();
+        CommandLineStops stops = new CommandLineStops(CommandLineStops.Mode.INTERACTIVE, status -> {
+            throw new AssertionError("no exit at the prompt");
+        }, () -> new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        stops.request(CommandLineStops.Request.CTRL_C);
+        ProfileCommands stoppable = new ProfileCommands(hosts, profiler, stops, io.console, renderers);
+        stoppable.profile("--ms", "100");
+        assertEquals(List.of(false), profiler.stopRequestsHeard);
+    }
+
+    @Test
+    void profileRefusesMoreThanOneSimulatedHourWithTheRange() {
+        commands.profile("--ms", "3300000000000");
+        assertEquals(List.of(), profiler.profiles);
+        assertEquals("hp:profile: --ms (simulated milliseconds) must be from 1 to 3600000 (one simulated hour; Ctrl-C"
+                + " stops a run early), got 3300000000000\n", io.err().lines().findFirst().orElse("") + "\n");
+    }
 }

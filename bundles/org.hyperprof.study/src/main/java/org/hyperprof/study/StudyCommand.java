@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.input.InputFile;
 import org.hyperprof.api.input.NotAFileException;
 import org.hyperprof.api.output.OutputException;
@@ -34,6 +35,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * {@code hp:study}: runs one scenario under each installed counter-virtualization policy variant
@@ -58,6 +60,9 @@ public class StudyCommand {
     private final Supplier<PrintStream> out;
     private final Supplier<PrintStream> err;
     private final Duration endTimeout;
+
+    /** Ctrl-C and SIGTERM, when a command line provides them. */
+    private volatile StopRequests stops = StopRequests.NONE;
 
     /** Installed policies' names, by service reference. */
     private final Map<ServiceReference<?>, String> policies = new ConcurrentHashMap<>();
@@ -103,6 +108,18 @@ public class StudyCommand {
         policies.remove(reference);
     }
 
+    @Reference(name = "stops", service = StopRequests.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindStops")
+    void bindStops(StopRequests stops) {
+        this.stops = stops;
+    }
+
+    void unbindStops(StopRequests stops) {
+        if (this.stops == stops) {
+            this.stops = StopRequests.NONE;
+        }
+    }
+
     private static AutoCloseable register(BundleContext context, SampleConsumer consumer, String name) {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put(SampleConsumer.NAME, name);
@@ -123,8 +140,15 @@ public class StudyCommand {
             String... args) {
         PrintStream o = out.get();
         PrintStream e = err.get();
+        // Closed last: after Ctrl-C a piped session exits there, once the results are out.
+        try (StopRequests.Watch watch = stops.watch(COMMAND)) {
+            study(args, o, e, watch);
+        }
+    }
+
+    private void study(String[] args, PrintStream o, PrintStream e, StopRequests.Watch watch) {
         try {
-            execute(StudyArgs.parse(args), o, e);
+            execute(StudyArgs.parse(args), o, e, watch);
         } catch (StudyArgs.UsageException u) {
             e.println(COMMAND + ": " + u.getMessage());
             e.println("usage: " + StudyArgs.USAGE);
@@ -139,7 +163,7 @@ public class StudyCommand {
         }
     }
 
-    private void execute(StudyArgs args, PrintStream o, PrintStream e) throws Exception {
+    private void execute(StudyArgs args, PrintStream o, PrintStream e, StopRequests.Watch watch) throws Exception {
         String scenarioProblem = scenarioProblem(args.scenario());
         if (scenarioProblem != null) {
             e.println(COMMAND + ": " + scenarioProblem);
@@ -160,7 +184,7 @@ public class StudyCommand {
         }
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
         Results.Study study = runner.run(args.scenario(), variants, args.ms(), o::println,
-                line -> e.println(COMMAND + ": " + line));
+                line -> e.println(COMMAND + ": " + line), watch);
         o.print(StudyText.render(study));
         String base = "hyperprof-study-" + fileName(study.scenario());
         write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);

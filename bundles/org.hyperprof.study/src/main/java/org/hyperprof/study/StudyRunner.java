@@ -11,6 +11,7 @@ import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.host.ScenarioException;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.profiler.ProfileException;
@@ -57,15 +58,33 @@ final class StudyRunner {
      */
     Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
             Consumer<String> problems) throws Exception {
+        return run(scenario, variants, ms, progress, problems, StopRequests.Watch.UNWATCHED);
+    }
+
+    /**
+     * Runs every variant in order until {@code watch} hears a stop request (Ctrl-C): the run going
+     * on then ends early with what it took, its figures say so, and the variants after it are not
+     * run.
+     */
+    Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
+            Consumer<String> problems, StopRequests.Watch watch) throws Exception {
         SessionTally tally = new SessionTally();
         List<Results.Run> runs = new ArrayList<>();
         String name = scenario;
         Long seed = null;
         try (AutoCloseable registration = registry.register(tally, StudyKeys.CONSUMER_NAME)) {
             for (Variant v : variants) {
+                if (watch.stopRequested()) {
+                    progress.accept("stopped by " + watch.stopReason() + ": " + v.label() + " and the variants after it"
+                            + " are not run");
+                    break;
+                }
                 progress.accept("running " + v.label() + " (" + ms + " ms simulated)");
-                Loaded loaded = runOne(scenario, v, ms, tally);
+                Loaded loaded = runOne(scenario, v, ms, tally, watch.listener(ProgressListener.NONE));
                 Results.Run run = loaded.run;
+                if (run.ok() && loaded.ranMicros < ms * 1000) {
+                    run = stoppedEarly(run, watch.stopReason(), loaded.ranMicros, ms);
+                }
                 if (loaded.host != null) {
                     name = loaded.host.name();
                     if (seed == null) {
@@ -81,10 +100,23 @@ final class StudyRunner {
         return new Results.Study(name, seed, ms, runs);
     }
 
-    private record Loaded(Host host, Results.Run run) {
+    /** @param ranMicros how long the profile's run went on: less than asked when a stop request cut it short */
+    private record Loaded(Host host, Results.Run run, long ranMicros) {
+        Loaded(Host host, Results.Run run) {
+            this(host, run, Long.MAX_VALUE);
+        }
     }
 
-    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally) throws InterruptedException {
+    /** A run a stop request cut short says so beside its figures. */
+    private static Results.Run stoppedEarly(Results.Run run, String reason, long ranMicros, long ms) {
+        List<String> notes = new ArrayList<>(run.notes());
+        notes.add(String.format(java.util.Locale.ROOT, "stopped by %s after %.3f of %d ms simulated: its figures cover"
+                + " only the time it ran", reason, ranMicros / 1000.0, ms));
+        return new Results.Run(run.variant(), run.failure(), run.overhead(), run.lost(), run.guests(), notes);
+    }
+
+    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally, ProgressListener listener)
+            throws InterruptedException {
         Host host;
         try {
             host = hosts.load(scenario, null, v.hostOptions(), null);
@@ -109,15 +141,17 @@ final class StudyRunner {
                 v.systemWide());
         tally.clear();
         SessionSummary returned;
+        long startCycles = host.cycles();
         try {
-            returned = profiler.profile(request, ProgressListener.NONE);
+            returned = profiler.profile(request, listener);
         } catch (ProfileException e) {
             return new Loaded(host, Results.Run.failed(v, "the profile failed: " + oneLine(e)));
         } catch (RuntimeException e) {
             return new Loaded(host, Results.Run.failed(v, "the profile failed unexpectedly: " + oneLine(e)));
         }
         List<SessionTally.Seen> sessions = tally.awaitEnded(returned.sessionId(), endTimeout);
-        return new Loaded(host, measure(host, v, returned, sessions));
+        long ranMicros = (host.cycles() - startCycles) / Math.max(1, host.mhz());
+        return new Loaded(host, measure(host, v, returned, sessions), ranMicros);
     }
 
     /** The figures of one run, from what the profile returned and what the tally saw. */

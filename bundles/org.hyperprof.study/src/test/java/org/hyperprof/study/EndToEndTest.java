@@ -23,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
 import org.hyperprof.output.OutputFilesComponent;
@@ -147,6 +148,38 @@ class EndToEndTest {
         assertTrue(a.contains(",systemwide,systemwide,,ok,"), a);
         assertTrue(Files.readString(first.resolve("hyperprof-study-" + HostService.DEFAULT_SCENARIO + ".svg"))
                 .startsWith("<?xml"));
+    }
+
+    @Test
+    void ctrlCStopsTheRunningVariantKeepsWhatItTookAndRunsNoOther() throws Exception {
+        StudyCommand study = command();
+        // Ctrl-C as the first variant's run asks for stop requests for the 500th time: once per
+        // simulated step, so halfway through its 20 ms.
+        int[] asked = {0};
+        List<Boolean> closed = new ArrayList<>();
+        study.bindStops(command -> new StopRequests.Watch() {
+            @Override
+            public String stopReason() {
+                return ++asked[0] > 500 ? "Ctrl-C" : null;
+            }
+
+            @Override
+            public void close() {
+                closed.add(true);
+            }
+        });
+        study.study("--policies", "systemwide,lazy", "--ms", "20", "--out", dir.toString());
+        String text = out();
+        assertTrue(text.contains("running systemwide (20 ms simulated)"), text);
+        assertTrue(text.contains("stopped by Ctrl-C: lazy and the variants after it are not run"), text);
+        assertFalse(text.contains("running lazy"), text);
+        assertTrue(text.matches("(?s).*stopped by Ctrl-C after \\d+\\.\\d{3} of 20 ms simulated: its figures cover only"
+                + " the time it ran.*"), text);
+        String csv = csv(dir, HostService.DEFAULT_SCENARIO);
+        assertEquals(3, csv.split("\r\n").length, "the stopped variant's rows are written:\n" + csv);
+        assertTrue(csv.contains(",systemwide,systemwide,,ok,"), csv);
+        assertEquals(List.of(true), closed, "the watch is closed once the study is done");
+        assertEquals("", err());
     }
 
     @Test

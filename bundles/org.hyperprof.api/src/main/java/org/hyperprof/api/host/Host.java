@@ -13,6 +13,13 @@ import org.osgi.annotation.versioning.ProviderType;
  */
 @ProviderType
 public interface Host {
+    /**
+     * The longest run one call takes: one simulated hour, about ten minutes of real time for the
+     * default scenario; longer runs are a typo more often than a wish, and a long profile is
+     * several runs.
+     */
+    long MAX_RUN_MICROS = 3_600_000_000L;
+
     /** The scenario's name. */
     String name();
 
@@ -41,9 +48,13 @@ public interface Host {
 
     /**
      * Runs the machine for {@code micros} simulated microseconds (all physical CPUs). Samples are
-     * taken only while Xenoprof is PROFILING; VIRQs reach the bound handlers on this thread.
+     * taken only while Xenoprof is PROFILING; VIRQs reach the bound handlers on this thread. When
+     * {@link ProgressListener#stopRequested()} turns true the run ends at its next step, earlier
+     * than asked: {@link #cycles()} tells how far it came.
      *
+     * @param micros 0 to {@link #MAX_RUN_MICROS}
      * @return samples taken during this run
+     * @throws IllegalArgumentException for {@code micros} outside 0 to {@link #MAX_RUN_MICROS}
      * @throws HostStoppedException when the host stopped (its model departed), before or during the run
      */
     long run(long micros, ProgressListener progress) throws HostStoppedException;

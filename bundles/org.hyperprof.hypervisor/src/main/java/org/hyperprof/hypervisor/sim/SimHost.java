@@ -210,8 +210,9 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     @Override
     public long run(long micros, ProgressListener progress) throws HostStoppedException {
-        if (micros < 0) {
-            throw new IllegalArgumentException("cannot run " + micros + " microseconds; give a positive time");
+        if (micros < 0 || micros > MAX_RUN_MICROS) {
+            throw new IllegalArgumentException("cannot run " + micros + " microseconds: a run takes 0 to "
+                    + MAX_RUN_MICROS + " simulated microseconds (one simulated hour); run again for longer");
         }
         ProgressListener listener = progress == null ? ProgressListener.NONE : progress;
         synchronized (runLock) {
@@ -225,14 +226,22 @@ public final class SimHost implements Host, Machine, PolicyHost {
                     throw new HostStoppedException(reason);
                 }
                 long start = engine.now();
-                long total = Math.multiplyExact(micros, scenario.mhz());
+                long total;
+                try {
+                    total = Math.multiplyExact(micros, scenario.mhz());
+                } catch (ArithmeticException overflow) {
+                    throw new IllegalArgumentException("cannot run " + micros + " microseconds at " + scenario.mhz()
+                            + " MHz: the cycles to run do not fit a 64-bit count; run for less time");
+                }
                 long end = start + total;
                 long quantum = engine.quantumCycles();
                 long samplesBefore = engine.samples;
                 long reportEvery = Math.max(quantum, total / 20);
                 long nextReport = start + reportEvery;
                 long t = start;
-                while (t < end) {
+                // Asked once per quantum: a stop request ends the run between two quanta, with the
+                // machine and the buffers as any run leaves them.
+                while (t < end && !listener.stopRequested()) {
                     reason = stopReason;
                     if (reason != null) {
                         throw new HostStoppedException(reason);

@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.Mapping;
+import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.sample.GroundTruth;
@@ -83,6 +85,62 @@ class SimHostTest {
         assertEquals(sa.perPc, sb.perPc, "the same PCs were sampled");
         assertEquals(a.xenoprof().statistics(), b.xenoprof().statistics());
         assertEquals(a.vcpuSwitches(), b.vcpuSwitches());
+    }
+
+    @Test
+    void aStopRequestEndsTheRunAtItsNextStepWithTheSamplesTakenAndXensBooksBalanced() throws Exception {
+        SimHost host = Fixtures.defaultHost();
+        Fixtures.startProfiling(host, 100_000, true, true);
+        long micros = 200_000;
+        List<Long> reports = new ArrayList<>();
+        // Asks to stop at the first progress report (a twentieth of the run), as Ctrl-C would.
+        ProgressListener stopAtFirstReport = new ProgressListener() {
+            @Override
+            public void progress(long doneMicros, long totalMicros, long samples) {
+                reports.add(doneMicros);
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return !reports.isEmpty();
+            }
+        };
+        long taken = host.run(micros, stopAtFirstReport);
+        assertEquals(1, reports.size(), "no report after the stop: the run ended at its next step");
+        assertEquals(reports.get(0) * host.mhz(), host.cycles(), "the run went no further than the step it was at");
+        assertTrue(host.cycles() < micros * host.mhz());
+        assertTrue(taken > 0, "the samples taken before the stop are kept: " + taken);
+        XenoprofStatistics s = host.xenoprof().statistics();
+        assertEquals(taken, s.totalSamples());
+        assertTrue(s.balanced(), "taken = delivered + lost + dropped + invalid: " + s);
+    }
+
+    @Test
+    void aStopRequestBeforeTheRunRunsNothing() throws Exception {
+        SimHost host = Fixtures.defaultHost();
+        long before = host.cycles();
+        ProgressListener stopped = new ProgressListener() {
+            @Override
+            public void progress(long doneMicros, long totalMicros, long samples) {
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return true;
+            }
+        };
+        assertEquals(0, host.run(1_000, stopped));
+        assertEquals(before, host.cycles());
+    }
+
+    @Test
+    void aRunLongerThanAnHourIsRefusedWithTheRangeNotAnOverflow() throws Exception {
+        SimHost host = Fixtures.defaultHost();
+        for (long micros : new long[] {Host.MAX_RUN_MICROS + 1, 3_400_000_000_000_000L, Long.MAX_VALUE, -1}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> host.run(micros, null));
+            assertTrue(e.getMessage().contains("0 to " + Host.MAX_RUN_MICROS), e.getMessage());
+        }
+        assertEquals(0, host.cycles(), "nothing ran");
     }
 
     @Test

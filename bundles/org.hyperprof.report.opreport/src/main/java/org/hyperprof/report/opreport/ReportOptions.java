@@ -148,15 +148,21 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
 
     private static int parseTop(String option) throws ReportException {
         String value = option.substring("top=".length()).trim();
-        int top;
+        long top;
         try {
-            top = Integer.parseInt(value);
+            top = Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new ReportException("option '" + option + "': N must be a whole number of symbol rows, e.g. top=30");
+            if (value.matches("[-+]?[0-9]+")) {
+                top = Long.MAX_VALUE; // digits beyond 64 bits: a number, out of range below
+            } else {
+                throw new ReportException("option '" + option + "': N must be a whole number of symbol rows, e.g."
+                        + " top=30");
+            }
         }
-        if (top < 1) {
-            throw new ReportException("option '" + option + "': N must be at least 1 symbol row per section");
+        if (top < 1 || top > Integer.MAX_VALUE) {
+            throw new ReportException("option '" + option + "': N must be from 1 to " + Integer.MAX_VALUE
+                    + " symbol rows per section");
         }
-        return top;
+        return (int) top;
     }
 }

@@ -115,7 +115,17 @@ class OptionsAndErrorsTest {
         ReportException notNumber = assertThrows(ReportException.class, () -> all(opreport, "top=many"));
         assertTrue(notNumber.getMessage().contains("N must be a whole number of symbol rows, e.g. top=30"));
         ReportException zero = assertThrows(ReportException.class, () -> all(opreport, "top=0"));
-        assertTrue(zero.getMessage().contains("N must be at least 1"));
+        assertTrue(zero.getMessage().contains("N must be from 1 to 2147483647 symbol rows per section"),
+                zero.getMessage());
+    }
+
+    @Test
+    void topBeyondAnIntGivesTheRangeNotANumberError() {
+        for (String n : List.of("2147483648", "99999999999", "99999999999999999999999")) {
+            ReportException e = assertThrows(ReportException.class, () -> all(opreport, "top=" + n));
+            assertTrue(e.getMessage().contains("option 'top=" + n + "': N must be from 1 to 2147483647 symbol rows"),
+                    e.getMessage());
+        }
     }
 
     @Test

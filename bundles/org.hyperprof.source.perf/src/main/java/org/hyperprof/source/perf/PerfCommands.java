@@ -418,12 +418,12 @@ public final class PerfCommands {
                         int eq = v.indexOf('=');
                         int pid = ImportOptions.ANY_GUEST;
                         if (eq > 0) {
-                            pid = (int) number(v.substring(0, eq), "guest pid");
+                            pid = (int) number(v.substring(0, eq), "the guest pid", MAX_PID);
                             v = v.substring(eq + 1);
                         }
                         o.guestKallsyms.put(pid, v);
                     }
-                    case "--top" -> o.top = (int) Math.min(number(value(a, ++i, s), s), Integer.MAX_VALUE);
+                    case "--top" -> o.top = (int) number(value(a, ++i, s), s, Integer.MAX_VALUE);
                     case "--callgraph" -> o.callgraph = true;
                     case "--no-callchains" -> o.noCallchains = true;
                     case "--report-only" -> {
@@ -435,11 +435,11 @@ public final class PerfCommands {
                     }
                     case "--seconds" -> {
                         requireRecord(record, s);
-                        o.seconds = number(value(a, ++i, s), s);
+                        o.seconds = number(value(a, ++i, s), s, MAX_SECONDS);
                     }
                     case "--frequency" -> {
                         requireRecord(record, s);
-                        o.frequency = number(value(a, ++i, s), s);
+                        o.frequency = number(value(a, ++i, s), s, Integer.MAX_VALUE);
                     }
                     case "--" -> {
                         requireRecord(record, s);
@@ -481,16 +481,27 @@ public final class PerfCommands {
             return a[i];
         }
 
-        private static long number(String s, String what) throws Usage {
+        /** The kernel's largest pid (PID_MAX_LIMIT, 2^22 on 64-bit). */
+        static final long MAX_PID = 4_194_304;
+        /** A recording of one day at most: a longer one is a typo more often than a wish. */
+        static final long MAX_SECONDS = 86_400;
+
+        /** A whole number from 1 to {@code max}. */
+        private static long number(String s, String what, long max) throws Usage {
+            String range = what + " must be from 1 to " + max + ", not " + s;
+            long v;
             try {
-                long v = Long.parseLong(s);
-                if (v <= 0) {
-                    throw new Usage(what + " must be positive, not " + s);
-                }
-                return v;
+                v = Long.parseLong(s.strip());
             } catch (NumberFormatException e) {
+                if (s.strip().matches("[-+]?[0-9]+")) {
+                    throw new Usage(range); // digits beyond 64 bits
+                }
                 throw new Usage(what + " must be a number, not '" + s + "'");
             }
+            if (v < 1 || v > max) {
+                throw new Usage(range);
+            }
+            return v;
         }
     }
 }

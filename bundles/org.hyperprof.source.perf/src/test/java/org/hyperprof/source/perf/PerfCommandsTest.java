@@ -226,6 +226,23 @@ class PerfCommandsTest {
     }
 
     @Test
+    void numbersOutOfRangeAreRefusedWithTheRangeBeforeAnythingRuns() {
+        // Each was accepted: a recording of 3,000 years, a top clamped without a word, a pid cut to 32 bits.
+        commands.record("--seconds", "99999999999", "--", "true");
+        assertTrue(err().contains("--seconds must be from 1 to 86400, not 99999999999"), err());
+        err.reset();
+        commands._import("x.data", "--top", "99999999999999999999");
+        assertTrue(err().contains("--top must be from 1 to 2147483647, not 99999999999999999999"), err());
+        err.reset();
+        commands._import("x.data", "--guest-kallsyms", "4294967297=/proc/kallsyms");
+        assertTrue(err().contains("the guest pid must be from 1 to 4194304, not 4294967297"), err());
+        err.reset();
+        commands.record("--frequency", "0", "--", "true");
+        assertTrue(err().contains("--frequency must be from 1 to 2147483647, not 0"), err());
+        assertFalse(out().contains("Running: perf record"), out());
+    }
+
+    @Test
     void recordWithoutPerfNamesTheDebianPackageToInstall() throws Exception {
         PerfCommands noPerf = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,
                 StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
