@@ -1,5 +1,6 @@
 package org.hyperprof.study;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
