@@ -57,6 +57,8 @@ final class Dso {
     int[][] fallbackIds = new int[0][];
     /** Table symbols with no size in the file, which perf stretches to the next symbol of any kind; or null. */
     boolean[] zeroSized;
+    /** Where perf's stretch ends each symbol with no size (-1 for a sized one), or null. */
+    long[] stretchedEnds;
     /**
      * Where perf's stretched zero-size symbols reach past the table's end for them: sorted
      * {@code [extensionStart, extensionEnd)} ranges and the table index each belongs to.

@@ -141,7 +141,40 @@ final class Machines {
 
     // Counts.
     long mmapsIgnored;
-    long guestSamples;
+    /**
+     * Kernel addresses with samples outside the kernel's map (a few are kept): named by a kernel
+     * symbol all the same, or unnamed. perf names such an address only where a map covers it, and
+     * there by the kernel's data symbols too, so a corrupt address may be named otherwise by perf.
+     */
+    final java.util.SortedSet<Long> outsideKernelMap = new java.util.TreeSet<>(Long::compareUnsigned);
+    /** Whether host kernel samples came before (or without) the kernel's map record. */
+    boolean kernelWithoutMap;
+    /** Whether any of {@link #outsideKernelMap} was named by a kernel symbol. */
+    boolean namedOutsideKernelMap;
+
+    private boolean outsideKernelMap(long ip) {
+        return kernelEnd != 0
+                && (Long.compareUnsigned(ip, kernelStart) < 0 || Long.compareUnsigned(ip, kernelEnd) >= 0);
+    }
+
+    private void outsideKernelMap(long ip, boolean named) {
+        namedOutsideKernelMap |= named;
+        if (outsideKernelMap.size() < 1000) {
+            outsideKernelMap.add(ip);
+        }
+    }
+    /**
+     * The processes with user samples for which no mapping was made (a few are named): perf looks
+     * a sample's thread up by its tid, so a corrupt pid can name a process this import does not
+     * know while perf still finds the thread's.
+     */
+    final java.util.SortedSet<Integer> unmappedProcesses = new java.util.TreeSet<>();
+
+    private void unmappedProcess(int pid) {
+        if (unmappedProcesses.size() < 1000) {
+            unmappedProcesses.add(pid);
+        }
+    }
 
     Machines(PerfDictionary dictionary, Symbolizer symbolizer, RecordingInfo info) {
         java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
@@ -207,35 +240,66 @@ final class Machines {
 
     // ---------------------------------------------------------------- side-band records
 
-    void mmap(int cpumode, int pid, long start, long length, long pgoff, String filename, boolean data,
+    /**
+     * A mapping. perf gives every mapping whose cpumode is not a kernel's to the process, data
+     * mappings too (a sample's address is looked up among all of a process's mappings), and takes
+     * a host kernel map for the kernel's own when its name starts as {@code [kernel.kallsyms]}
+     * does (all but the bracket), its reference symbol being whatever follows those 17 characters.
+     */
+    void mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename,
             String buildId) {
-        invalidate(cpumode == CPUMODE_USER ? pid : HOST_PID);
-        if (cpumode == CPUMODE_KERNEL || cpumode == CPUMODE_GUEST_KERNEL) {
-            Dso kernel = cpumode == CPUMODE_KERNEL ? hostKernel : guest(pid).kernel;
-            int bracket = filename.indexOf("]_");
-            if (filename.startsWith("[") && bracket > 0) {
+        boolean user = cpumode != CPUMODE_KERNEL && cpumode != CPUMODE_GUEST_KERNEL && cpumode != CPUMODE_GUEST_USER;
+        if (user) {
+            // perf finds the mapping's thread by its tid: a thread met before keeps its process.
+            pid = threads.find(pid, tid);
+        }
+        invalidate(user ? pid : HOST_PID);
+        if (cpumode == CPUMODE_KERNEL) {
+            if (filename.startsWith("[kernel.kallsyms")) {
                 // The kernel's own map: "[kernel.kallsyms]_text", pgoff = the reference symbol's address.
-                kernel.refSymbol = filename.substring(bracket + 1);
-                kernel.refAddress = pgoff;
-                if (cpumode == CPUMODE_KERNEL) {
-                    kernelStart = start;
-                    kernelEnd = start + length;
+                hostKernel.refSymbol = filename.length() > 17 ? filename.substring(17) : "";
+                hostKernel.refAddress = pgoff;
+                kernelStart = start;
+                kernelEnd = start + length;
+                if (pgoff != 0 && pgoff != start) {
+                    kernelMapNote = "the kernel's map record maps [0x" + Long.toHexString(start) + ", 0x"
+                            + Long.toHexString(start + length) + ") but gives its reference symbol "
+                            + hostKernel.refSymbol + " the address 0x" + Long.toHexString(pgoff) + " (perf record"
+                            + " writes the start there): the record is corrupt, and kernel samples may be named"
+                            + " differently from perf report";
                 }
-
             } else {
                 mmapsIgnored++; // module maps: modules resolve through kallsyms' module column
             }
             return;
         }
-        if (cpumode != CPUMODE_USER || data) {
-            mmapsIgnored++;
+        if (cpumode == CPUMODE_GUEST_KERNEL) {
+            Dso kernel = guest(pid).kernel;
+            int bracket = filename.indexOf("]_");
+            if (filename.startsWith("[") && bracket > 0) {
+                kernel.refSymbol = filename.substring(bracket + 1);
+                kernel.refAddress = pgoff;
+            } else {
+                mmapsIgnored++;
+            }
+            return;
+        }
+        if (!user) {
+            mmapsIgnored++; // a guest's user space: perf kvm sees no maps there
             return;
         }
         Dso dso = hostDso(pid, filename, buildId);
         process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso, spareMaps);
     }
 
+    /** Why the kernel's map record is doubtful, or null. */
+    String kernelMapNote;
+
+    /** Each thread's process, as perf finds it by the thread's tid. */
+    final Threads threads = Threads.withIdle();
+
     void comm(int pid, int tid, String comm) {
+        threads.find(pid, tid);
         if (pid == tid || comms.get(pid) == null) {
             comms.put(pid, comm);
             Guest g = guests.get(pid);
@@ -246,12 +310,20 @@ final class Machines {
         process(pid, true);
     }
 
-    void fork(int pid, int ppid) {
+    /**
+     * FORK of task {@code tid} of process {@code pid} from thread {@code ptid} of process
+     * {@code ppid}. perf makes both threads anew in those processes, and copies the parent's maps
+     * for a new process unless perf record wrote the FORK itself for a task that ran before it
+     * ({@code exec}: its maps follow).
+     */
+    void fork(int pid, int ppid, int tid, int ptid, boolean exec) {
         invalidate(pid);
+        threads.make(ptid, ppid);
+        threads.make(tid, pid);
         if (pid == ppid) {
             return; // a new thread shares its process's maps
         }
-        ProcessMaps parent = processes.get(ppid);
+        ProcessMaps parent = exec ? null : processes.get(ppid);
         processes.put(pid, parent != null ? parent.copy() : new ProcessMaps());
         String comm = comms.get(ppid);
         if (comm != null) {
@@ -404,6 +476,9 @@ final class Machines {
             ProcessMaps maps = process(pid, false);
             d = maps == null ? null : maps.find(ip);
             if (d == null) {
+                if (maps == null) {
+                    unmappedProcess(pid);
+                }
                 kind = KEY_NONE;
                 address = ip;
             } else {
@@ -542,6 +617,9 @@ final class Machines {
                 ProcessMaps maps = process(pid, false);
                 Dso d = maps == null ? null : maps.find(ip);
                 if (d == null) {
+                    if (maps == null) {
+                        unmappedProcess(pid);
+                    }
                     none(hostUnknown, ip);
                 } else {
                     in(d, d.identity() ? ip : ip - maps.foundStart + maps.foundPgoff);
@@ -566,6 +644,9 @@ final class Machines {
 
     private void kernel(Dso k, long ip, Dso outside) {
         rel = ip;
+        if (k == hostKernel && kernelEnd == 0) {
+            kernelWithoutMap = true;
+        }
         if (!k.looked) {
             symbolizer.look(k);
         }
@@ -575,11 +656,16 @@ final class Machines {
             if (idx >= 0) {
                 symbol = symbolId(k, idx);
                 image = k.imageOfSymbol[idx];
+                if (k == hostKernel && image == imageOf(k) && outsideKernelMap(ip)) {
+                    outsideKernelMap(ip, true);
+                }
                 return;
             }
         }
-        boolean inKernel = k != hostKernel || kernelEnd == 0
-                || (Long.compareUnsigned(ip, kernelStart) >= 0 && Long.compareUnsigned(ip, kernelEnd) < 0);
+        boolean inKernel = k != hostKernel || kernelEnd == 0 || !outsideKernelMap(ip);
+        if (!inKernel) {
+            outsideKernelMap(ip, false);
+        }
         Dso d = inKernel ? k : outside;
         image = imageOf(d);
         symbol = -1;

@@ -194,7 +194,7 @@ class BadRecordingTest {
         ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(48, 0);
         PerfImport.Result r = importBytes(b);
         assertEquals(10, r.accounting().delivered());
-        assertTrue(r.notes().stream().anyMatch(n -> n.contains("not ended properly")), r.notes().toString());
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("did not end properly")), r.notes().toString());
     }
 
     @Test
