@@ -203,7 +203,8 @@ final class Machines {
             String f = b.filename();
             boolean jitMap = f.startsWith("/tmp/perf-") && f.endsWith(".map");
             if (b.pid() == HOST_PID && b.cpumode() == CPUMODE_USER && f.startsWith("/") && !jitMap) {
-                symbolizer.prefetch(hostDso(HOST_PID, f, b.id()));
+                symbolizer.prefetch(hostDso(HOST_PID, new RawBatch.Mmap(CPUMODE_USER, HOST_PID, HOST_PID, 0, 0, 0, f,
+                        PROT_EXEC, 0, b.id())));
             }
         }
     }
@@ -246,8 +247,14 @@ final class Machines {
      * a host kernel map for the kernel's own when its name starts as {@code [kernel.kallsyms]}
      * does (all but the bracket), its reference symbol being whatever follows those 17 characters.
      */
-    void mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename,
-            String buildId) {
+    void mmap(RawBatch.Mmap m) {
+        int cpumode = m.cpumode();
+        int pid = m.pid();
+        int tid = m.tid();
+        long start = m.start();
+        long length = m.length();
+        long pgoff = m.pgoff();
+        String filename = m.filename();
         boolean user = cpumode != CPUMODE_KERNEL && cpumode != CPUMODE_GUEST_KERNEL && cpumode != CPUMODE_GUEST_USER;
         if (user) {
             // perf finds the mapping's thread by its tid: a thread met before keeps its process.
@@ -288,7 +295,7 @@ final class Machines {
             mmapsIgnored++; // a guest's user space: perf kvm sees no maps there
             return;
         }
-        Dso dso = hostDso(pid, filename, buildId);
+        Dso dso = hostDso(pid, m);
         process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso, spareMaps);
     }
 
@@ -362,33 +369,44 @@ final class Machines {
     }
 
     /** Anonymous memory, which perf names {@code /tmp/perf-PID.map} (where a JIT writes its symbols). */
-    private static boolean anonymous(String filename) {
-        return filename.equals("//anon") || filename.startsWith("/dev/zero") || filename.startsWith("/anon_hugepage");
+    /** Anonymous memory (perf's is_anon_memory, or a huge-page mapping), or memory perf knows has no file. */
+    private static boolean withoutFile(RawBatch.Mmap m) {
+        String f = m.filename();
+        return f.equals("//anon") || f.startsWith("/dev/zero") || f.startsWith("/anon_hugepage")
+                || (m.flags() & MAP_HUGETLB) != 0 || f.startsWith("[stack") || f.startsWith("/SYSV")
+                || f.equals("[heap]");
     }
 
-    /** The name of the host image a mapping of {@code filename} in process {@code pid} belongs to (perf's naming). */
-    static String hostImageName(int pid, String filename) {
-        return anonymous(filename) ? "/tmp/perf-" + pid + ".map" : filename;
+    /**
+     * The name of the host image a mapping in process {@code pid} belongs to (perf's map__new):
+     * executable memory without a file is named {@code /tmp/perf-PID.map}, where a JIT writes its
+     * symbols.
+     */
+    static String hostImageName(int pid, RawBatch.Mmap m) {
+        return withoutFile(m) && (m.prot() & PROT_EXEC) != 0 ? "/tmp/perf-" + pid + ".map" : m.filename();
     }
 
-    /** The kind of the host image a mapping of {@code filename} belongs to. */
-    static Dso.Kind hostImageKind(String filename) {
-        if (anonymous(filename)) {
-            return Dso.Kind.ANON;
-        } else if (filename.equals("[vdso]")) {
+    /** The kind of the host image a mapping belongs to. */
+    static Dso.Kind hostImageKind(RawBatch.Mmap m) {
+        String f = m.filename();
+        if (withoutFile(m)) {
+            return (m.prot() & PROT_EXEC) != 0 ? Dso.Kind.ANON : Dso.Kind.NO_FILE;
+        } else if (f.equals("[vdso]")) {
             return Dso.Kind.VDSO;
-        } else if (filename.startsWith("[") || filename.startsWith("/SYSV")) {
+        } else if (f.startsWith("[")) {
             return Dso.Kind.NO_FILE;
         }
         return Dso.Kind.FILE;
     }
 
-    /** The host image for a mapping's file name, made on first sight (perf's naming of special maps). */
-    private Dso hostDso(int pid, String filename, String buildId) {
-        String name = hostImageName(pid, filename);
+    /** The host image for a mapping, made on first sight (perf's naming of special maps). */
+    private Dso hostDso(int pid, RawBatch.Mmap m) {
+        String filename = m.filename();
+        String buildId = m.buildId();
+        String name = hostImageName(pid, m);
         Dso d = hostDsos.get(name);
         if (d == null) {
-            d = new Dso(name, hostImageKind(filename), HOST_DOMAIN, ImageKind.USER, HOST_PID);
+            d = new Dso(name, hostImageKind(m), HOST_DOMAIN, ImageKind.USER, HOST_PID);
             d.buildId = buildId != null ? buildId : info.buildId(HOST_PID, filename);
             hostDsos.put(name, d);
             allDsos.add(d);

@@ -139,7 +139,21 @@ public final class PerfDataReader implements Closeable {
      * attrs and feature sections).
      */
     public static PerfDataReader open(Path path) throws PerfDataException {
+        return open(path, ImportOptions.DEFAULT_MAX_HEADER_BYTES);
+    }
+
+    /**
+     * {@link #open(Path)}, holding at most {@code maxHeaderBytes} of the recording's header (attrs,
+     * ids, the features read; a stream's header records) in memory: past it the open or the read
+     * stops with a {@link PerfDataException} that says how to raise it.
+     */
+    public static PerfDataReader open(Path path, long maxHeaderBytes) throws PerfDataException {
         String name = path.toString();
+        String problem = InputFiles.problem(path);
+        if (problem != null) {
+            throw new PerfDataException(name, -1, problem.equals("does not exist")
+                    ? "no such file; give the path of a perf.data file (perf record -o)" : problem);
+        }
         FileChannel ch;
         try {
             ch = FileChannel.open(path, StandardOpenOption.READ);
@@ -150,7 +164,7 @@ public final class PerfDataReader implements Closeable {
                     + "); check that it exists and is readable (perf record writes it mode 0600, owned by its user)");
         }
         try {
-            return openChannel(name, ch);
+            return openChannel(name, ch, maxHeaderBytes);
         } catch (PerfDataException | RuntimeException e) {
             closeQuietly(ch);
             throw e;
@@ -160,7 +174,8 @@ public final class PerfDataReader implements Closeable {
         }
     }
 
-    private static PerfDataReader openChannel(String name, FileChannel ch) throws IOException, PerfDataException {
+    private static PerfDataReader openChannel(String name, FileChannel ch, long maxHeaderBytes)
+            throws IOException, PerfDataException {
         long fileSize = ch.size();
         if (fileSize < PIPE_HEADER_SIZE) {
             throw new PerfDataException(name, 0, "the file has " + fileSize + " bytes, less than the 16-byte"
@@ -173,7 +188,10 @@ public final class PerfDataReader implements Closeable {
             // A pipe recording saved to a file (perf record -o - > file): read it as a stream.
             InputStream in = Channels.newInputStream(ch.position(PIPE_HEADER_SIZE));
             RecordingInfo info = new RecordingInfo(name, true, bytes.swap);
-            return new PerfDataReader(name, bytes, info, ch, in, PerfInput.ofStream(in, order(bytes), PIPE_HEADER_SIZE));
+            PerfDataReader r = new PerfDataReader(name, bytes, info, ch, in, PerfInput.ofStream(in, order(bytes),
+                    PIPE_HEADER_SIZE));
+            r.maxHeaderBytes = maxHeaderBytes;
+            return r;
         }
         if (headerSize != FILE_HEADER_SIZE) {
             throw new PerfDataException(name, 8, "header size " + headerSize + "; expected " + FILE_HEADER_SIZE
@@ -229,6 +247,7 @@ public final class PerfDataReader implements Closeable {
         info.dataSize = dataSize;
         PerfDataReader r = new PerfDataReader(name, bytes, info, ch, null,
                 PerfInput.ofFile(ch, order(bytes), dataOffset, dataOffset + dataSize));
+        r.maxHeaderBytes = maxHeaderBytes;
         for (String n : openNotes) {
             r.note("header.data-size", n);
         }
@@ -277,6 +296,11 @@ public final class PerfDataReader implements Closeable {
      * only its 16-byte header now, everything else as {@link #read} goes.
      */
     public static PerfDataReader open(InputStream in, String name) throws PerfDataException {
+        return open(in, name, ImportOptions.DEFAULT_MAX_HEADER_BYTES);
+    }
+
+    /** {@link #open(InputStream, String)} with a bound on the header held in memory (see {@link #open(Path, long)}). */
+    public static PerfDataReader open(InputStream in, String name, long maxHeaderBytes) throws PerfDataException {
         byte[] head = new byte[PIPE_HEADER_SIZE];
         int got;
         try {
@@ -295,7 +319,34 @@ public final class PerfDataReader implements Closeable {
                     + " (header size 16, perf record -o -); read a seekable perf.data from its file");
         }
         RecordingInfo info = new RecordingInfo(name, true, bytes.swap);
-        return new PerfDataReader(name, bytes, info, null, in, PerfInput.ofStream(in, order(bytes), PIPE_HEADER_SIZE));
+        PerfDataReader r = new PerfDataReader(name, bytes, info, null, in, PerfInput.ofStream(in, order(bytes),
+                PIPE_HEADER_SIZE));
+        r.maxHeaderBytes = maxHeaderBytes;
+        return r;
+    }
+
+    /** The most bytes of the recording's header this reader holds in memory ({@link #open(Path, long)}). */
+    private long maxHeaderBytes = ImportOptions.DEFAULT_MAX_HEADER_BYTES;
+    /** The header bytes held so far. */
+    private long headerBytes;
+
+    /** Whether {@code n} more header bytes fit the bound. */
+    private boolean headerFits(long n) {
+        return n >= 0 && n <= maxHeaderBytes - headerBytes;
+    }
+
+    /**
+     * Takes {@code n} more header bytes ({@code what}, at byte {@code at}) into memory, or stops
+     * with an error past the bound: a recording's header is kilobytes to a few megabytes.
+     */
+    private void holdHeader(long n, long at, String what) throws PerfDataException {
+        if (!headerFits(n)) {
+            throw new PerfDataException(file, at, what + " would take the recording's header held in memory to "
+                    + (headerBytes + n) + " bytes, past the " + maxHeaderBytes + " an import allows (a header is"
+                    + " kilobytes to a few megabytes): the recording is corrupt here, or, if it is genuine, raise"
+                    + " the bound (hp:import --max-header-mb N)");
+        }
+        headerBytes += n;
     }
 
     private static Bytes byteOrder(String name, byte[] head) throws PerfDataException {
@@ -374,6 +425,7 @@ public final class PerfDataReader implements Closeable {
             throw new PerfDataException(file, 32, "the attrs section's " + attrsSize + " bytes are not a whole"
                     + " number of " + attrSize + "-byte entries: the header is corrupt");
         }
+        holdHeader(attrsSize, 32, "the attrs section of " + attrsSize + " bytes");
         int n = (int) (attrsSize / attrSize);
         byte[] all = readAt(channel, attrsOffset, (int) attrsSize);
         for (int i = 0; i < n; i++) {
@@ -392,10 +444,11 @@ public final class PerfDataReader implements Closeable {
             long idsOffset = bytes.u64(all, idsAt);
             long idsSize = bytes.u64(all, idsAt + 8);
             section(file, attrsOffset + idsAt, "ids of attr " + i, idsOffset, idsSize, fileSize);
-            if (idsSize % 8 != 0 || idsSize > (1 << 24)) {
+            if (idsSize % 8 != 0) {
                 throw new PerfDataException(file, attrsOffset + idsAt + 8, "the ids of attr " + i + " take "
                         + idsSize + " bytes; expected a whole number of 8-byte ids");
             }
+            holdHeader(idsSize, attrsOffset + idsAt + 8, "the " + idsSize + " bytes of ids of attr " + i);
             long[] ids = new long[(int) (idsSize / 8)];
             if (idsSize > 0) {
                 byte[] idBytes = readAt(channel, idsOffset, (int) idsSize);
@@ -433,7 +486,7 @@ public final class PerfDataReader implements Closeable {
             long at = tableOffset + 16L * k;
             k++;
             String name = PerfNames.feature(bit);
-            if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset || size > (256 << 20)) {
+            if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset) {
                 note("feature." + name, "feature " + name + ": its section {offset " + offset + ", size " + size
                         + "} (table entry at byte " + at + ") lies outside the " + fileSize + "-byte file; ignored");
                 continue;
@@ -442,6 +495,14 @@ public final class PerfDataReader implements Closeable {
                 info.otherFeatures.add(name);
                 continue;
             }
+            if (!headerFits(size)) {
+                note("feature." + name, "feature " + name + " (table entry at byte " + at + ") is " + size + " bytes,"
+                        + " more than the header an import holds in memory allows (" + (maxHeaderBytes - headerBytes)
+                        + " bytes left of " + maxHeaderBytes + "); not read (hp:import --max-header-mb N raises the"
+                        + " bound)");
+                continue;
+            }
+            headerBytes += size;
             byte[] payload = readAt(channel, offset, (int) size);
             try {
                 features.parse(bit, payload, 0, payload.length, offset);
@@ -1128,9 +1189,16 @@ public final class PerfDataReader implements Closeable {
             case FINISHED_ROUND -> {
                 roundFinished();
             }
-            case HEADER_ATTR -> headerAttr(b, p, size, at);
-            case HEADER_FEATURE -> headerFeature(b, p, size, at);
+            case HEADER_ATTR -> {
+                holdHeader(size, at, "a HEADER_ATTR record of " + size + " bytes");
+                headerAttr(b, p, size, at);
+            }
+            case HEADER_FEATURE -> {
+                holdHeader(size, at, "a HEADER_FEATURE record of " + size + " bytes");
+                headerFeature(b, p, size, at);
+            }
             case HEADER_BUILD_ID -> {
+                holdHeader(size, at, "a HEADER_BUILD_ID record of " + size + " bytes");
                 try {
                     features.buildIdRecord(Bytes.slice(b, p, size), 0, Short.toUnsignedInt(b.getShort(p + 4)), size,
                             at);
@@ -1139,7 +1207,10 @@ public final class PerfDataReader implements Closeable {
                             + e.getMessage() + "); ignored");
                 }
             }
-            case EVENT_UPDATE -> eventUpdate(b, p, size, at);
+            case EVENT_UPDATE -> {
+                holdHeader(size, at, "an EVENT_UPDATE record of " + size + " bytes");
+                eventUpdate(b, p, size, at);
+            }
             case ID_INDEX -> idIndex(b, p, size, at);
             case HEADER_TRACING_DATA -> {
                 skip(type, at);
@@ -1645,8 +1716,11 @@ public final class PerfDataReader implements Closeable {
                 buildId = Bytes.hex(b, p + 44, len);
             }
         }
+        // MMAP has no prot and flags: perf takes it as executable unless it is a data mapping.
+        int prot = two ? b.getInt(p + 64) : (misc & MISC_MMAP_DATA) != 0 ? 0 : PROT_EXEC;
+        int flags = two ? b.getInt(p + 68) : 0;
         return new RawBatch.Mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getInt(p + 12), b.getLong(p + 16),
-                b.getLong(p + 24), b.getLong(p + 32), filename, (misc & MISC_MMAP_DATA) != 0, buildId);
+                b.getLong(p + 24), b.getLong(p + 32), filename, prot, flags, buildId);
     }
 
     private RawBatch.Comm comm(ByteBuffer b, int p, int misc, int size, long at) {

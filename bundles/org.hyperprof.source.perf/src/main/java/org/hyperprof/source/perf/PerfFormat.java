@@ -100,6 +100,9 @@ final class PerfFormat {
     static final int MISC_COMM_EXEC = 1 << 13;
     /** FORK: perf record wrote it for a task that ran before it (perf copies no maps then). */
     static final int MISC_FORK_EXEC = 1 << 13;
+    /** mmap's PROT_EXEC and MAP_HUGETLB, as MMAP2 records carry them (x86-64 values). */
+    static final int PROT_EXEC = 4;
+    static final int MAP_HUGETLB = 0x40000;
     /** MMAP2: the record carries a build-id instead of device and inode. */
     static final int MISC_MMAP_BUILD_ID = 1 << 14;
     /** HEADER_BUILD_ID: byte 20 of the id area holds the id's length. */

@@ -222,8 +222,7 @@ public final class PerfImport {
                     endDeferral();
                     deferring = true;
                 }
-                machines.mmap(m.cpumode(), m.pid(), m.tid(), m.start(), m.length(), m.pgoff(), m.filename(),
-                        m.buildId());
+                machines.mmap(m);
             }
             case RawBatch.COMM -> {
                 RawBatch.Comm c = (RawBatch.Comm) event;

@@ -40,8 +40,9 @@ final class RawBatch {
     /** A side-band record of the open round, not parsed yet. */
     static final byte RECORD = 7;
 
-    record Mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename, boolean data,
-            String buildId) {
+    /** MMAP or MMAP2: {@code prot} and {@code flags} as MMAP2 gives them (MMAP: executable unless a data mapping). */
+    record Mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename, int prot,
+            int flags, String buildId) {
     }
 
     record Comm(int pid, int tid, String comm) {

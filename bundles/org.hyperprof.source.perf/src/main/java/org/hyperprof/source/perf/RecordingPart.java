@@ -242,10 +242,10 @@ final class RecordingPart extends ReadHere implements Runnable {
 
     /** A user mapping made in the part, as the import's {@link Machines#mmap} makes it. */
     private void map(int pid, RawBatch.Mmap m) {
-        String name = Machines.hostImageName(pid, m.filename());
+        String name = Machines.hostImageName(pid, m);
         Dso image = images.get(name);
         if (image == null) {
-            image = new Dso(name, Machines.hostImageKind(m.filename()), Machines.HOST_DOMAIN,
+            image = new Dso(name, Machines.hostImageKind(m), Machines.HOST_DOMAIN,
                     org.hyperprof.api.sample.ImageKind.USER, Machines.HOST_PID);
             image.serial = imageNames.size();
             imageNames.add(name);

@@ -180,6 +180,33 @@ class PerfDataLayoutTest {
         }
     }
 
+    /** perf's times are u64, and it hands a record of time 0 or 2^64-1 on at once, as one without a time. */
+    @Test
+    void timesAreUnsignedAndZeroOrAllOnesMeanNone() throws Exception {
+        PerfDataWriter w = oneEvent();
+        w.sample(new Sample(2, 0x30, 1, 30)).sample(new Sample(2, 0x80, 1, 0x8000000000000000L))
+                .sample(new Sample(2, 0x00, 1, 0)).sample(new Sample(2, 0x10, 1, 10))
+                .sample(new Sample(2, 0xff, 1, -1L));
+        Capture c = read(w.writeFile(dir, "t.data"));
+        assertEquals(List.of("header", "sample ev0 mode2 ip=0x0 pid=1 t=0 cpu=0 period=100000",
+                "sample ev0 mode2 ip=0xff pid=1 t=-1 cpu=0 period=100000",
+                "sample ev0 mode2 ip=0x10 pid=1 t=10 cpu=0 period=100000",
+                "sample ev0 mode2 ip=0x30 pid=1 t=30 cpu=0 period=100000",
+                "sample ev0 mode2 ip=0x80 pid=1 t=-9223372036854775808 cpu=0 period=100000"), c.lines);
+    }
+
+    /** Events without sample_id_all give side-band records no time: perf report then reads a file in its order. */
+    @Test
+    void aFileWhoseRecordsDoNotAllCarryTheirTimeIsReadInFileOrder() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr().flags(0));
+        w.sample(new Sample(2, 0x30, 1, 30)).mmap2(2, 1, 0x400000, 0x1000, 0, "/bin/x", 20)
+                .sample(new Sample(2, 0x10, 1, 10)).finishedRound();
+        Capture c = read(w.writeFile(dir, "u.data"));
+        assertEquals(List.of("header", "sample ev0 mode2 ip=0x30 pid=1 t=30 cpu=0 period=100000",
+                "mmap pid=1 /bin/x @0x400000", "sample ev0 mode2 ip=0x10 pid=1 t=10 cpu=0 period=100000", "round"),
+                c.lines);
+    }
+
     /**
      * One round of 300 records, each pair of samples written newer first, with mappings among
      * them: a reader whose round may hold only 16 records (or 2 KB of a stream's bytes) hands on the

@@ -319,9 +319,11 @@ final class PerfTool {
         }
     }
 
-    private static final Pattern FLAT = Pattern.compile("^\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S+)\\s+\\[(.)\\] (.*?)\\s*$");
+    // A shared object's name may hold blanks ("[JIT] tid 4242"): it runs up to the level column.
+    private static final Pattern FLAT =
+            Pattern.compile("^\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S.*?)\\s+\\[(.)\\] (.*?)\\s*$");
     private static final Pattern CHILDREN =
-            Pattern.compile("^\\s+([0-9.]+)%\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S+)\\s+\\[(.)\\] (.*?)\\s*$");
+            Pattern.compile("^\\s+([0-9.]+)%\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S.*?)\\s+\\[(.)\\] (.*?)\\s*$");
 
     /** The rows of {@code perf report --no-children --sort dso,sym -n}: key to samples. */
     static Map<Key, Long> flat(String text) {
