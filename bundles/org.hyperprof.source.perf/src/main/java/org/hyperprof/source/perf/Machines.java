@@ -152,6 +152,22 @@ final class Machines {
     /** Whether any of {@link #outsideKernelMap} was named by a kernel symbol. */
     boolean namedOutsideKernelMap;
 
+    /** The start of the kernel's own last symbol (not a module's), found once. */
+    private long lastKernelSymbol(Dso k, SymbolTable t) {
+        if (lastKernelSymbol == 0) {
+            long last = -1L;
+            for (int i = 0; i < t.size(); i++) {
+                if (t.module(i) == null && (last == -1L || Long.compareUnsigned(t.start(i), last) > 0)) {
+                    last = t.start(i);
+                }
+            }
+            lastKernelSymbol = last == -1L ? 1 : last;
+        }
+        return lastKernelSymbol;
+    }
+
+    private long lastKernelSymbol;
+
     private boolean outsideKernelMap(long ip) {
         return kernelEnd != 0
                 && (Long.compareUnsigned(ip, kernelStart) < 0 || Long.compareUnsigned(ip, kernelEnd) >= 0);
@@ -681,7 +697,9 @@ final class Machines {
             }
         }
         boolean inKernel = k != hostKernel || kernelEnd == 0 || !outsideKernelMap(ip);
-        if (!inKernel) {
+        if (!inKernel && t != null && Long.compareUnsigned(ip - k.delta, lastKernelSymbol(k, t)) < 0) {
+            // perf's kernel map reaches the kernel's last symbol (its data and init text too), where
+            // it names such an address; past it (modules, trampolines) perf has no map either.
             outsideKernelMap(ip, false);
         }
         Dso d = inKernel ? k : outside;

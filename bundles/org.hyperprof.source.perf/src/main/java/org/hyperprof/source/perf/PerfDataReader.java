@@ -933,7 +933,7 @@ public final class PerfDataReader implements Closeable {
         if (partOf != null && roundsEnded == LEAD_IN_ROUNDS) {
             leadIn = new LeadIn(this, b.timedCount);
         }
-        if (b.ordered >= BATCH_RECORDS || events.eachRound()) {
+        if (b.ordered >= events.batchRecords() || events.eachRound()) {
             handOverKeepingQueue();
         }
     }

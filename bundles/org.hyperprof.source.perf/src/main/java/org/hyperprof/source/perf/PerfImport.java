@@ -771,8 +771,12 @@ public final class PerfImport {
         long ip = d.ip[i];
         Machines m = machines;
         boolean guest = cpumode == CPUMODE_GUEST_KERNEL || cpumode == CPUMODE_GUEST_USER;
-        // perf finds a host sample's thread by its tid (a guest's pid names its machine).
-        int pid = guest ? d.pid[i] : m.threads.find(d.pid[i], d.tid[i]);
+        // perf finds a host sample's thread by its tid (a guest's pid names its machine). A process's
+        // main thread (pid = tid) is taken as its own: only a record corrupt in both says otherwise.
+        int pid = d.pid[i];
+        if (!guest && pid != d.tid[i]) {
+            pid = m.threads.find(pid, d.tid[i]);
+        }
         if (deferring) {
             if (m.defer(cpumode, pid, ip, d.period[i])) {
                 directSamples++;

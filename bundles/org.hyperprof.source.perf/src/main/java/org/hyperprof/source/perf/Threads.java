@@ -17,10 +17,16 @@ final class Threads {
     private int[] pids = new int[256];
     private int[] tids = new int[256];
     private int count;
+    /** (tid, pid) of a record met recently and the process it was found in; MIN_VALUE where empty. */
     private final int[] recentTid = new int[RECENT];
     private final int[] recentPid = new int[RECENT];
     private final int[] recentProcess = new int[RECENT];
-    private final boolean[] recentValid = new boolean[RECENT];
+
+    Threads() {
+        java.util.Arrays.fill(recentTid, Integer.MIN_VALUE);
+        java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
+        java.util.Arrays.fill(recentProcess, Integer.MIN_VALUE);
+    }
     /** Threads first met here (not made by a FORK), as (tid, pid) pairs, when kept ({@link #keepFirstSights}). */
     private long[] firstSights;
     private int firstSightCount;
@@ -40,9 +46,13 @@ final class Threads {
     /** The process of thread {@code tid} that a record of {@code pid} names: the thread's if met before, else {@code pid}. */
     int find(int pid, int tid) {
         int slot = tid & (RECENT - 1);
-        if (recentValid[slot] && recentTid[slot] == tid && recentPid[slot] == pid) {
+        if (recentTid[slot] == tid && recentPid[slot] == pid) {
             return recentProcess[slot];
         }
+        return look(pid, tid, slot);
+    }
+
+    private int look(int pid, int tid, int slot) {
         int i = index.get(tid);
         int process;
         if (i == LongIntMap.ABSENT) {
@@ -59,7 +69,6 @@ final class Threads {
         } else {
             process = pids[i];
         }
-        recentValid[slot] = true;
         recentTid[slot] = tid;
         recentPid[slot] = pid;
         recentProcess[slot] = process;
@@ -74,7 +83,10 @@ final class Threads {
         } else {
             pids[i] = pid;
         }
-        recentValid[tid & (RECENT - 1)] = false;
+        int slot = tid & (RECENT - 1);
+        recentTid[slot] = Integer.MIN_VALUE;
+        recentPid[slot] = Integer.MIN_VALUE;
+        recentProcess[slot] = Integer.MIN_VALUE;
     }
 
     private void add(int tid, int pid) {
