@@ -57,6 +57,8 @@ final class Dso {
     int[][] fallbackIds = new int[0][];
     /** Table symbols with no size in the file, which perf stretches to the next symbol of any kind; or null. */
     boolean[] zeroSized;
+    /** Where perf's stretch ends each symbol with no size (-1 for a sized one), or null. */
+    long[] stretchedEnds;
     /**
      * Where perf's stretched zero-size symbols reach past the table's end for them: sorted
      * {@code [extensionStart, extensionEnd)} ranges and the table index each belongs to.
@@ -95,13 +97,43 @@ final class Dso {
         return kind != Kind.FILE && kind != Kind.VDSO;
     }
 
-    /** The name perf report prints: a file's base name, or the bracketed name as it is. */
+    /**
+     * The name perf report prints: a file's base name, the bracketed name as it is, and for a JIT's
+     * {@code /tmp/perf-PID.map} (perf's dso__set_basename) {@code [JIT] tid PID}.
+     */
     static String shortName(String name) {
+        if (name.equals("[hypervisor]")) {
+            return "[unknown]"; // perf has no map for hypervisor addresses
+        }
         if (name.startsWith("[")) {
             return name;
         }
-        int slash = name.lastIndexOf('/');
-        return slash >= 0 && slash < name.length() - 1 ? name.substring(slash + 1) : name;
+        if (name.startsWith("/tmp/perf-")) {
+            int end = 10;
+            if (end < name.length() && (name.charAt(end) == '-' || name.charAt(end) == '+')) {
+                end++;
+            }
+            while (end < name.length() && Character.isDigit(name.charAt(end)) && end < 21) {
+                end++;
+            }
+            if (end > 10 && Character.isDigit(name.charAt(end - 1))) {
+                try {
+                    return "[JIT] tid " + Integer.parseInt(name.substring(10, end));
+                } catch (NumberFormatException e) {
+                    // Beyond an int: perf's sscanf gives no tid either; the base name below.
+                }
+            }
+        }
+        // POSIX basename(), which perf uses: "" is ".", trailing slashes go, "/" stays.
+        int end = name.length();
+        while (end > 1 && name.charAt(end - 1) == '/') {
+            end--;
+        }
+        if (end == 0) {
+            return ".";
+        }
+        int slash = name.lastIndexOf('/', end - 1);
+        return slash >= 0 && end > 1 ? name.substring(slash + 1, end) : name.substring(0, end);
     }
 
     @Override

@@ -128,19 +128,34 @@ final class FeatureParser {
         }
     }
 
-    /** Gives the event with this id its name (EVENT_DESC, EVENT_UPDATE). */
+    /**
+     * Gives the event with this id its name (EVENT_DESC, EVENT_UPDATE); the first event listing
+     * it, as the reader counts its samples. Looked up in a map of the ids (rebuilt when events were
+     * added), so that a feature naming millions of ids takes time in proportion to them.
+     */
     void nameId(long id, String name) {
-        for (EventAttr a : info.attrs) {
-            for (long x : a.ids) {
-                if (x == id) {
-                    a.name = name;
+        if (eventById == null || indexedEvents != info.attrs.size()) {
+            eventById = new LongIntMap(64);
+            indexedEvents = info.attrs.size();
+            for (int e = 0; e < indexedEvents; e++) {
+                for (long x : info.attrs.get(e).ids) {
+                    if (eventById.get(x) == LongIntMap.ABSENT) {
+                        eventById.put(x, e);
+                    }
                 }
             }
+        }
+        int e = eventById.get(id);
+        if (e != LongIntMap.ABSENT) {
+            info.attrs.get(e).name = name;
         }
         if (info.attrs.size() == 1 && info.attrs.get(0).ids.length == 0) {
             info.attrs.get(0).name = name;
         }
     }
+
+    private LongIntMap eventById;
+    private int indexedEvents;
 
     /** Sequential reads inside one feature's payload, each bounds-checked. */
     private final class Cursor {

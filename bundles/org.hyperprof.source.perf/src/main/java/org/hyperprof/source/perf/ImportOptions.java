@@ -15,46 +15,70 @@ import java.util.Map;
  * @param jitMapDir      where JIT symbol maps {@code perf-<pid>.map} are looked for ({@code /tmp}), or null
  * @param batchSize      samples per batch handed to consumers
  * @param callchains     whether callchains are resolved and handed on
+ * @param maxHeaderBytes the most bytes of a recording's header (attrs, ids, the features read; a
+ *                       stream's header records) an import holds in memory; the rest of an import's
+ *                       memory is bounded by constants and by what its records hold
  */
 public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Path buildIdCache, Path debugRoot,
-        Path jitMapDir, int batchSize, boolean callchains) {
+        Path jitMapDir, int batchSize, boolean callchains, long maxHeaderBytes) {
 
     /** The {@link #guestKallsyms} key for "every guest". */
     public static final int ANY_GUEST = -1;
 
     public static final int DEFAULT_BATCH_SIZE = 4096;
+    /**
+     * A recording's header is kilobytes to a few megabytes (an attr of 136 bytes and an id per CPU
+     * and thread for each event, a build-id per image hit): 64 MiB is far above any, and far below
+     * what a corrupt size would make an import allocate.
+     */
+    public static final long DEFAULT_MAX_HEADER_BYTES = 64L << 20;
+    /** The bound's own bound: header sections are read into arrays. */
+    public static final long MAX_HEADER_BYTES = Integer.MAX_VALUE - 8;
 
     public ImportOptions {
         guestKallsyms = Map.copyOf(guestKallsyms);
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1 sample");
         }
+        if (maxHeaderBytes < 1 || maxHeaderBytes > MAX_HEADER_BYTES) {
+            throw new IllegalArgumentException("the header bound " + maxHeaderBytes + " must be 1 to "
+                    + MAX_HEADER_BYTES + " bytes");
+        }
     }
 
     /** perf report's places: the build-id cache in the home directory, /usr/lib/debug, /tmp. */
     public static ImportOptions defaults() {
         return new ImportOptions(null, Map.of(), Path.of(System.getProperty("user.home"), ".debug"),
-                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true);
+                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true, DEFAULT_MAX_HEADER_BYTES);
     }
 
     public ImportOptions withKallsyms(Path file) {
-        return new ImportOptions(file, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains);
+        return new ImportOptions(file, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
+                maxHeaderBytes);
     }
 
     public ImportOptions withGuestKallsyms(Map<Integer, Path> files) {
-        return new ImportOptions(kallsyms, files, buildIdCache, debugRoot, jitMapDir, batchSize, callchains);
+        return new ImportOptions(kallsyms, files, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
+                maxHeaderBytes);
     }
 
     public ImportOptions withBatchSize(int size) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, size, callchains);
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, size, callchains,
+                maxHeaderBytes);
     }
 
     public ImportOptions withCallchains(boolean on) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, on);
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, on,
+                maxHeaderBytes);
     }
 
     public ImportOptions withSymbolDirs(Path cache, Path debug, Path jit) {
-        return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains);
+        return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains, maxHeaderBytes);
+    }
+
+    public ImportOptions withMaxHeaderBytes(long bytes) {
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
+                bytes);
     }
 
     /** The kallsyms file given for a guest, or the one for every guest, or null. */

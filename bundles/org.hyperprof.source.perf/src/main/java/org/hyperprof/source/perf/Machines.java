@@ -141,7 +141,56 @@ final class Machines {
 
     // Counts.
     long mmapsIgnored;
-    long guestSamples;
+    /**
+     * Kernel addresses with samples outside the kernel's map (a few are kept): named by a kernel
+     * symbol all the same, or unnamed. perf names such an address only where a map covers it, and
+     * there by the kernel's data symbols too, so a corrupt address may be named otherwise by perf.
+     */
+    final java.util.SortedSet<Long> outsideKernelMap = new java.util.TreeSet<>(Long::compareUnsigned);
+    /** Whether host kernel samples came before (or without) the kernel's map record. */
+    boolean kernelWithoutMap;
+    /** Whether any of {@link #outsideKernelMap} was named by a kernel symbol. */
+    boolean namedOutsideKernelMap;
+
+    /** The start of the kernel's own last symbol (not a module's), found once. */
+    private long lastKernelSymbol(Dso k, SymbolTable t) {
+        if (lastKernelSymbol == 0) {
+            long last = -1L;
+            for (int i = 0; i < t.size(); i++) {
+                if (t.module(i) == null && (last == -1L || Long.compareUnsigned(t.start(i), last) > 0)) {
+                    last = t.start(i);
+                }
+            }
+            lastKernelSymbol = last == -1L ? 1 : last;
+        }
+        return lastKernelSymbol;
+    }
+
+    private long lastKernelSymbol;
+
+    private boolean outsideKernelMap(long ip) {
+        return kernelEnd != 0
+                && (Long.compareUnsigned(ip, kernelStart) < 0 || Long.compareUnsigned(ip, kernelEnd) >= 0);
+    }
+
+    private void outsideKernelMap(long ip, boolean named) {
+        namedOutsideKernelMap |= named;
+        if (outsideKernelMap.size() < 1000) {
+            outsideKernelMap.add(ip);
+        }
+    }
+    /**
+     * The processes with user samples for which no mapping was made (a few are named): perf looks
+     * a sample's thread up by its tid, so a corrupt pid can name a process this import does not
+     * know while perf still finds the thread's.
+     */
+    final java.util.SortedSet<Integer> unmappedProcesses = new java.util.TreeSet<>();
+
+    private void unmappedProcess(int pid) {
+        if (unmappedProcesses.size() < 1000) {
+            unmappedProcesses.add(pid);
+        }
+    }
 
     Machines(PerfDictionary dictionary, Symbolizer symbolizer, RecordingInfo info) {
         java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
@@ -170,7 +219,8 @@ final class Machines {
             String f = b.filename();
             boolean jitMap = f.startsWith("/tmp/perf-") && f.endsWith(".map");
             if (b.pid() == HOST_PID && b.cpumode() == CPUMODE_USER && f.startsWith("/") && !jitMap) {
-                symbolizer.prefetch(hostDso(HOST_PID, f, b.id()));
+                symbolizer.prefetch(hostDso(HOST_PID, new RawBatch.Mmap(CPUMODE_USER, HOST_PID, HOST_PID, 0, 0, 0, f,
+                        PROT_EXEC, 0, b.id())));
             }
         }
     }
@@ -207,35 +257,72 @@ final class Machines {
 
     // ---------------------------------------------------------------- side-band records
 
-    void mmap(int cpumode, int pid, long start, long length, long pgoff, String filename, boolean data,
-            String buildId) {
-        invalidate(cpumode == CPUMODE_USER ? pid : HOST_PID);
-        if (cpumode == CPUMODE_KERNEL || cpumode == CPUMODE_GUEST_KERNEL) {
-            Dso kernel = cpumode == CPUMODE_KERNEL ? hostKernel : guest(pid).kernel;
-            int bracket = filename.indexOf("]_");
-            if (filename.startsWith("[") && bracket > 0) {
+    /**
+     * A mapping. perf gives every mapping whose cpumode is not a kernel's to the process, data
+     * mappings too (a sample's address is looked up among all of a process's mappings), and takes
+     * a host kernel map for the kernel's own when its name starts as {@code [kernel.kallsyms]}
+     * does (all but the bracket), its reference symbol being whatever follows those 17 characters.
+     */
+    void mmap(RawBatch.Mmap m) {
+        int cpumode = m.cpumode();
+        int pid = m.pid();
+        int tid = m.tid();
+        long start = m.start();
+        long length = m.length();
+        long pgoff = m.pgoff();
+        String filename = m.filename();
+        boolean user = cpumode != CPUMODE_KERNEL && cpumode != CPUMODE_GUEST_KERNEL && cpumode != CPUMODE_GUEST_USER;
+        if (user) {
+            // perf finds the mapping's thread by its tid: a thread met before keeps its process.
+            pid = threads.find(pid, tid);
+        }
+        invalidate(user ? pid : HOST_PID);
+        if (cpumode == CPUMODE_KERNEL) {
+            if (filename.startsWith("[kernel.kallsyms")) {
                 // The kernel's own map: "[kernel.kallsyms]_text", pgoff = the reference symbol's address.
-                kernel.refSymbol = filename.substring(bracket + 1);
-                kernel.refAddress = pgoff;
-                if (cpumode == CPUMODE_KERNEL) {
-                    kernelStart = start;
-                    kernelEnd = start + length;
+                hostKernel.refSymbol = filename.length() > 17 ? filename.substring(17) : "";
+                hostKernel.refAddress = pgoff;
+                kernelStart = start;
+                kernelEnd = start + length;
+                if (pgoff != 0 && pgoff != start) {
+                    kernelMapNote = "the kernel's map record maps [0x" + Long.toHexString(start) + ", 0x"
+                            + Long.toHexString(start + length) + ") but gives its reference symbol "
+                            + hostKernel.refSymbol + " the address 0x" + Long.toHexString(pgoff) + " (perf record"
+                            + " writes the start there): the record is corrupt, and kernel samples may be named"
+                            + " differently from perf report";
                 }
-
             } else {
                 mmapsIgnored++; // module maps: modules resolve through kallsyms' module column
             }
             return;
         }
-        if (cpumode != CPUMODE_USER || data) {
-            mmapsIgnored++;
+        if (cpumode == CPUMODE_GUEST_KERNEL) {
+            Dso kernel = guest(pid).kernel;
+            int bracket = filename.indexOf("]_");
+            if (filename.startsWith("[") && bracket > 0) {
+                kernel.refSymbol = filename.substring(bracket + 1);
+                kernel.refAddress = pgoff;
+            } else {
+                mmapsIgnored++;
+            }
             return;
         }
-        Dso dso = hostDso(pid, filename, buildId);
+        if (!user) {
+            mmapsIgnored++; // a guest's user space: perf kvm sees no maps there
+            return;
+        }
+        Dso dso = hostDso(pid, m);
         process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso, spareMaps);
     }
 
+    /** Why the kernel's map record is doubtful, or null. */
+    String kernelMapNote;
+
+    /** Each thread's process, as perf finds it by the thread's tid. */
+    final Threads threads = Threads.withIdle();
+
     void comm(int pid, int tid, String comm) {
+        threads.find(pid, tid);
         if (pid == tid || comms.get(pid) == null) {
             comms.put(pid, comm);
             Guest g = guests.get(pid);
@@ -246,12 +333,20 @@ final class Machines {
         process(pid, true);
     }
 
-    void fork(int pid, int ppid) {
+    /**
+     * FORK of task {@code tid} of process {@code pid} from thread {@code ptid} of process
+     * {@code ppid}. perf makes both threads anew in those processes, and copies the parent's maps
+     * for a new process unless perf record wrote the FORK itself for a task that ran before it
+     * ({@code exec}: its maps follow).
+     */
+    void fork(int pid, int ppid, int tid, int ptid, boolean exec) {
         invalidate(pid);
+        threads.make(ptid, ppid);
+        threads.make(tid, pid);
         if (pid == ppid) {
             return; // a new thread shares its process's maps
         }
-        ProcessMaps parent = processes.get(ppid);
+        ProcessMaps parent = exec ? null : processes.get(ppid);
         processes.put(pid, parent != null ? parent.copy() : new ProcessMaps());
         String comm = comms.get(ppid);
         if (comm != null) {
@@ -290,33 +385,44 @@ final class Machines {
     }
 
     /** Anonymous memory, which perf names {@code /tmp/perf-PID.map} (where a JIT writes its symbols). */
-    private static boolean anonymous(String filename) {
-        return filename.equals("//anon") || filename.startsWith("/dev/zero") || filename.startsWith("/anon_hugepage");
+    /** Anonymous memory (perf's is_anon_memory, or a huge-page mapping), or memory perf knows has no file. */
+    private static boolean withoutFile(RawBatch.Mmap m) {
+        String f = m.filename();
+        return f.equals("//anon") || f.startsWith("/dev/zero") || f.startsWith("/anon_hugepage")
+                || (m.flags() & MAP_HUGETLB) != 0 || f.startsWith("[stack") || f.startsWith("/SYSV")
+                || f.equals("[heap]");
     }
 
-    /** The name of the host image a mapping of {@code filename} in process {@code pid} belongs to (perf's naming). */
-    static String hostImageName(int pid, String filename) {
-        return anonymous(filename) ? "/tmp/perf-" + pid + ".map" : filename;
+    /**
+     * The name of the host image a mapping in process {@code pid} belongs to (perf's map__new):
+     * executable memory without a file is named {@code /tmp/perf-PID.map}, where a JIT writes its
+     * symbols.
+     */
+    static String hostImageName(int pid, RawBatch.Mmap m) {
+        return withoutFile(m) && (m.prot() & PROT_EXEC) != 0 ? "/tmp/perf-" + pid + ".map" : m.filename();
     }
 
-    /** The kind of the host image a mapping of {@code filename} belongs to. */
-    static Dso.Kind hostImageKind(String filename) {
-        if (anonymous(filename)) {
-            return Dso.Kind.ANON;
-        } else if (filename.equals("[vdso]")) {
+    /** The kind of the host image a mapping belongs to. */
+    static Dso.Kind hostImageKind(RawBatch.Mmap m) {
+        String f = m.filename();
+        if (withoutFile(m)) {
+            return (m.prot() & PROT_EXEC) != 0 ? Dso.Kind.ANON : Dso.Kind.NO_FILE;
+        } else if (f.equals("[vdso]")) {
             return Dso.Kind.VDSO;
-        } else if (filename.startsWith("[") || filename.startsWith("/SYSV")) {
+        } else if (f.startsWith("[")) {
             return Dso.Kind.NO_FILE;
         }
         return Dso.Kind.FILE;
     }
 
-    /** The host image for a mapping's file name, made on first sight (perf's naming of special maps). */
-    private Dso hostDso(int pid, String filename, String buildId) {
-        String name = hostImageName(pid, filename);
+    /** The host image for a mapping, made on first sight (perf's naming of special maps). */
+    private Dso hostDso(int pid, RawBatch.Mmap m) {
+        String filename = m.filename();
+        String buildId = m.buildId();
+        String name = hostImageName(pid, m);
         Dso d = hostDsos.get(name);
         if (d == null) {
-            d = new Dso(name, hostImageKind(filename), HOST_DOMAIN, ImageKind.USER, HOST_PID);
+            d = new Dso(name, hostImageKind(m), HOST_DOMAIN, ImageKind.USER, HOST_PID);
             d.buildId = buildId != null ? buildId : info.buildId(HOST_PID, filename);
             hostDsos.put(name, d);
             allDsos.add(d);
@@ -404,6 +510,9 @@ final class Machines {
             ProcessMaps maps = process(pid, false);
             d = maps == null ? null : maps.find(ip);
             if (d == null) {
+                if (maps == null) {
+                    unmappedProcess(pid);
+                }
                 kind = KEY_NONE;
                 address = ip;
             } else {
@@ -542,6 +651,9 @@ final class Machines {
                 ProcessMaps maps = process(pid, false);
                 Dso d = maps == null ? null : maps.find(ip);
                 if (d == null) {
+                    if (maps == null) {
+                        unmappedProcess(pid);
+                    }
                     none(hostUnknown, ip);
                 } else {
                     in(d, d.identity() ? ip : ip - maps.foundStart + maps.foundPgoff);
@@ -566,6 +678,9 @@ final class Machines {
 
     private void kernel(Dso k, long ip, Dso outside) {
         rel = ip;
+        if (k == hostKernel && kernelEnd == 0) {
+            kernelWithoutMap = true;
+        }
         if (!k.looked) {
             symbolizer.look(k);
         }
@@ -575,11 +690,18 @@ final class Machines {
             if (idx >= 0) {
                 symbol = symbolId(k, idx);
                 image = k.imageOfSymbol[idx];
+                if (k == hostKernel && image == imageOf(k) && outsideKernelMap(ip)) {
+                    outsideKernelMap(ip, true);
+                }
                 return;
             }
         }
-        boolean inKernel = k != hostKernel || kernelEnd == 0
-                || (Long.compareUnsigned(ip, kernelStart) >= 0 && Long.compareUnsigned(ip, kernelEnd) < 0);
+        boolean inKernel = k != hostKernel || kernelEnd == 0 || !outsideKernelMap(ip);
+        if (!inKernel && t != null && Long.compareUnsigned(ip - k.delta, lastKernelSymbol(k, t)) < 0) {
+            // perf's kernel map reaches the kernel's last symbol (its data and init text too), where
+            // it names such an address; past it (modules, trampolines) perf has no map either.
+            outsideKernelMap(ip, false);
+        }
         Dso d = inKernel ? k : outside;
         image = imageOf(d);
         symbol = -1;

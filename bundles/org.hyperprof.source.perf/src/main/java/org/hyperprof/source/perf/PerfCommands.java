@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -115,13 +114,13 @@ public final class PerfCommands {
     // ---------------------------------------------------------------- hp:import
 
     static final String IMPORT_USAGE = "hp:import <perf.data> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]..."
-            + " [--top N] [--callgraph] [--no-callchains] [--report-only]";
+            + " [--top N] [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N]";
 
     /** Gogo calls {@code import} (a Java keyword) through this name. */
     @Descriptor("import a perf.data recording (perf record, perf kvm record; file or pipe form) as a session"
             + " and print perf report's flat profile")
     public void _import(@Descriptor("<perf.data> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only]") String... args) {
+            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N]") String... args) {
         PrintStream o = out.get();
         try {
             Options opt = Options.parse(args, false);
@@ -129,12 +128,12 @@ public final class PerfCommands {
                 throw new Usage("give the recording to import");
             }
             Path file = path(opt.file, "recording");
-            try (PerfDataReader reader = PerfDataReader.open(file)) {
+            // Report only: no session, and callchains only for the call graph.
+            ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
+                    : options(opt);
+            try (PerfDataReader reader = PerfDataReader.open(file, io.maxHeaderBytes())) {
                 o.println("Importing " + file + " ...");
                 long t0 = System.nanoTime();
-                // Report only: no session, and callchains only for the call graph.
-                ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
-                        : options(opt);
                 PerfImport.Result r = new PerfImport(resolvers, io, opt.callgraph).run(reader,
                         opt.reportOnly ? null : publisher, "perf.data", null, false);
                 print(o, r, opt, System.nanoTime() - t0);
@@ -152,7 +151,7 @@ public final class PerfCommands {
     // ---------------------------------------------------------------- hp:record
 
     static final String RECORD_USAGE = "hp:record [--seconds N] [--frequency F] [--callgraph] [--top N]"
-            + " [--kallsyms <file>] [-- <command...>]";
+            + " [--kallsyms <file>] [--max-header-mb N] [-- <command...>]";
 
     @Descriptor("record with perf record (cpu-clock) and feed the samples to the consumers as they come")
     public void record(@Descriptor("[--seconds N] [--frequency F] [--callgraph] [--top N] [-- <command...>];"
@@ -177,8 +176,9 @@ public final class PerfCommands {
             long t0 = System.nanoTime();
             long[] lastPrint = {t0};
             PerfImport.Result r = null;
-            try (PerfDataReader reader = PerfDataReader.open(p.getInputStream(), "perf record")) {
-                r = new PerfImport(resolvers, options(opt), opt.callgraph).run(reader, publisher, "perf record",
+            ImportOptions io = options(opt);
+            try (PerfDataReader reader = PerfDataReader.open(p.getInputStream(), "perf record", io.maxHeaderBytes())) {
+                r = new PerfImport(resolvers, io, opt.callgraph).run(reader, publisher, "perf record",
                         (samples, delivered) -> {
                             long now = System.nanoTime();
                             if (now - lastPrint[0] >= TimeUnit.SECONDS.toNanos(1)) {
@@ -310,6 +310,9 @@ public final class PerfCommands {
 
     private ImportOptions options(Options opt) {
         ImportOptions o = baseOptions.withCallchains(!opt.noCallchains);
+        if (opt.maxHeaderMb > 0) {
+            o = o.withMaxHeaderBytes(opt.maxHeaderMb << 20);
+        }
         if (opt.kallsyms != null) {
             o = o.withKallsyms(path(opt.kallsyms, "kallsyms file"));
         }
@@ -331,8 +334,9 @@ public final class PerfCommands {
             throw new IllegalArgumentException("'" + name + "' is not a file name this system accepts: "
                     + e.getReason());
         }
-        if (!Files.isRegularFile(p)) {
-            throw new IllegalArgumentException("the " + what + " " + p + " does not exist or is not a file");
+        String problem = InputFiles.problem(p);
+        if (problem != null) {
+            throw new IllegalArgumentException("the " + what + " " + p + " " + problem);
         }
         return p.toAbsolutePath().normalize();
     }
@@ -401,6 +405,8 @@ public final class PerfCommands {
         boolean reportOnly;
         long seconds;
         long frequency;
+        /** The bound on a recording's header held in memory, in MiB, or 0 for the default. */
+        long maxHeaderMb;
         final List<String> command = new ArrayList<>();
 
         static Options parse(String[] args, boolean record) throws Usage {
@@ -424,6 +430,8 @@ public final class PerfCommands {
                         o.guestKallsyms.put(pid, v);
                     }
                     case "--top" -> o.top = (int) number(value(a, ++i, s), s, Integer.MAX_VALUE);
+                    case "--max-header-mb" -> o.maxHeaderMb = number(value(a, ++i, s), s,
+                            ImportOptions.MAX_HEADER_BYTES >> 20);
                     case "--callgraph" -> o.callgraph = true;
                     case "--no-callchains" -> o.noCallchains = true;
                     case "--report-only" -> {

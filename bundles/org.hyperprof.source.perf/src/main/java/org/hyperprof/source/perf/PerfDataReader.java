@@ -24,19 +24,29 @@ import java.util.TreeMap;
  * header, then HEADER_ATTR, HEADER_FEATURE and the data records as they come; peers.md 2.8).
  *
  * <h2>What it hands on</h2>
- * SAMPLE, MMAP, MMAP2, COMM, FORK and EXIT records, decoded, in time order within each
- * FINISHED_ROUND window (records without a time as they are read). LOST and LOST_SAMPLES add to
- * the lost count. Every other record type is skipped and counted by its name.
+ * SAMPLE, MMAP, MMAP2, COMM, FORK and EXIT records, decoded, in the order perf report's ordered
+ * events hand them on: records with a time are queued, and at each FINISHED_ROUND those up to the
+ * newest time of the round before go on in time order (times compared as the u64 they are); a
+ * record without a time (or of time 0 or 2^64-1, which perf takes for none) goes on as it is read,
+ * and a file whose events give no time to every record (no sample_id_all) is read in file order,
+ * as perf report reads it. LOST and LOST_SAMPLES add to the lost count. Every other record type is
+ * skipped and counted by its name.
  *
  * <h2>Bad input</h2>
  * Every size and offset is checked against what holds it. A file too short for what its header
  * says, a record whose size is less than its header or runs past the end of the data, a section
- * outside the file, or a layout this reader cannot follow (an old or compressed format, events that
- * do not agree where their sample id is) stops the read with a {@link PerfDataException} naming the
- * file, the byte offset and what was expected. A single record that is malformed inside its own
- * (valid) size is counted as invalid and the read goes on; a sample of an event the attrs do not
- * name, or of an event whose sample_type has bits this reader does not know, is counted as dropped.
- * So: samples read = handed on + dropped + invalid, always.
+ * outside the file, a header perf refuses (attrs inside the file header, an attr whose size
+ * disagrees with the header's attr size) or a layout this reader cannot follow (an old or
+ * compressed format, events that do not agree where their sample id is) stops the read with a
+ * {@link PerfDataException} naming the file, the byte offset, what was expected and what to do. A
+ * single record that is malformed inside its own (valid) size is counted as invalid and the read
+ * goes on; a sample of an event the attrs do not name, or of an event whose sample_type has bits
+ * this reader does not know, is counted as dropped. So: samples read = handed on + dropped +
+ * invalid, always. Every record skipped or doubted is in the {@link #notes}, by kind: a type perf
+ * 6.1 does not define (after a record whose size lies, every record is misread), an ID_INDEX or
+ * EVENT_UPDATE perf refuses, a pipe's feature record perf stops at ({@link PipeFeatureCheck}), a
+ * record older than what perf's ordering handed on already; and an empty data section or a stream
+ * that ends after its header is said to be so.
  *
  * <p>Not thread-safe: one reading thread.
  */
@@ -61,6 +71,7 @@ public final class PerfDataReader implements Closeable {
     private final Bytes bytes;
     private final RecordingInfo info;
     private final FeatureParser features;
+    private final PipeFeatureCheck pipeFeatures;
     private final FileChannel channel;
     private final InputStream stream;
     private final PerfInput input;
@@ -73,7 +84,14 @@ public final class PerfDataReader implements Closeable {
     private int roundLimitRecords = ROUND_LIMIT_RECORDS;
     private int roundLimitBytes = ROUND_LIMIT_BYTES;
     private LongIntMap attrById = new LongIntMap(64);
+    /**
+     * Records are handed on in the order read: a file whose events do not give every record its
+     * time (no sample_id_all), which perf report then reads unordered.
+     */
+    private boolean unordered;
+    /** The events, {@code attrs[0..attrCount)}. */
     private EventAttr[] attrs = new EventAttr[0];
+    private int attrCount;
     private PerfEvents events;
     private boolean headerDelivered;
 
@@ -104,6 +122,7 @@ public final class PerfDataReader implements Closeable {
         this.bytes = bytes;
         this.info = info;
         this.features = new FeatureParser(bytes, info);
+        this.pipeFeatures = new PipeFeatureCheck(bytes);
         this.channel = channel;
         this.stream = stream;
         this.input = input;
@@ -120,7 +139,21 @@ public final class PerfDataReader implements Closeable {
      * attrs and feature sections).
      */
     public static PerfDataReader open(Path path) throws PerfDataException {
+        return open(path, ImportOptions.DEFAULT_MAX_HEADER_BYTES);
+    }
+
+    /**
+     * {@link #open(Path)}, holding at most {@code maxHeaderBytes} of the recording's header (attrs,
+     * ids, the features read; a stream's header records) in memory: past it the open or the read
+     * stops with a {@link PerfDataException} that says how to raise it.
+     */
+    public static PerfDataReader open(Path path, long maxHeaderBytes) throws PerfDataException {
         String name = path.toString();
+        String problem = InputFiles.problem(path);
+        if (problem != null) {
+            throw new PerfDataException(name, -1, problem.equals("does not exist")
+                    ? "no such file; give the path of a perf.data file (perf record -o)" : problem);
+        }
         FileChannel ch;
         try {
             ch = FileChannel.open(path, StandardOpenOption.READ);
@@ -131,7 +164,7 @@ public final class PerfDataReader implements Closeable {
                     + "); check that it exists and is readable (perf record writes it mode 0600, owned by its user)");
         }
         try {
-            return openChannel(name, ch);
+            return openChannel(name, ch, maxHeaderBytes);
         } catch (PerfDataException | RuntimeException e) {
             closeQuietly(ch);
             throw e;
@@ -141,7 +174,8 @@ public final class PerfDataReader implements Closeable {
         }
     }
 
-    private static PerfDataReader openChannel(String name, FileChannel ch) throws IOException, PerfDataException {
+    private static PerfDataReader openChannel(String name, FileChannel ch, long maxHeaderBytes)
+            throws IOException, PerfDataException {
         long fileSize = ch.size();
         if (fileSize < PIPE_HEADER_SIZE) {
             throw new PerfDataException(name, 0, "the file has " + fileSize + " bytes, less than the 16-byte"
@@ -154,7 +188,10 @@ public final class PerfDataReader implements Closeable {
             // A pipe recording saved to a file (perf record -o - > file): read it as a stream.
             InputStream in = Channels.newInputStream(ch.position(PIPE_HEADER_SIZE));
             RecordingInfo info = new RecordingInfo(name, true, bytes.swap);
-            return new PerfDataReader(name, bytes, info, ch, in, PerfInput.ofStream(in, order(bytes), PIPE_HEADER_SIZE));
+            PerfDataReader r = new PerfDataReader(name, bytes, info, ch, in, PerfInput.ofStream(in, order(bytes),
+                    PIPE_HEADER_SIZE));
+            r.maxHeaderBytes = maxHeaderBytes;
+            return r;
         }
         if (headerSize != FILE_HEADER_SIZE) {
             throw new PerfDataException(name, 8, "header size " + headerSize + "; expected " + FILE_HEADER_SIZE
@@ -173,30 +210,85 @@ public final class PerfDataReader implements Closeable {
         long dataSize = bytes.u64(h, 48);
         List<String> openNotes = new ArrayList<>();
         section(name, 24, "attrs", attrsOffset, attrsSize, fileSize);
+        if (attrsOffset < FILE_HEADER_SIZE) {
+            throw new PerfDataException(name, 24, "the attrs section starts at byte " + attrsOffset + ", inside the "
+                    + FILE_HEADER_SIZE + "-byte file header; expected it after the header: the header is corrupt"
+                    + " (perf report refuses the file too: incompatible file format); re-record, or copy the file"
+                    + " again if it was damaged in transfer");
+        }
         long[] bits = new long[4];
         boolean anyFeature = false;
         for (int i = 0; i < 4; i++) {
             bits[i] = bytes.u64(h, 72 + 8 * i);
             anyFeature |= bits[i] != 0;
         }
-        if (dataSize == 0 && !anyFeature && fileSize > dataOffset && dataOffset >= FILE_HEADER_SIZE) {
-            // perf record did not end properly and never wrote the final header: read to the file's end.
+        boolean noRecords = false;
+        if (dataSize == 0 && dataOffset >= FILE_HEADER_SIZE && fileSize > dataOffset
+                && !featureTableAt(ch, bytes, dataOffset, bits, fileSize)) {
+            // perf record did not end properly and never wrote the final header, which holds the data's size.
             dataSize = fileSize - dataOffset;
-            openNotes.add("the header's data size is 0 and it lists no features (perf record was not ended"
-                    + " properly, so it never wrote the final header); the data is read to the end of the file");
+            openNotes.add("the header's data size is 0: perf record did not end properly (it was killed, or its disk"
+                    + " filled) and never wrote its final header, so perf report refuses this file; the records are"
+                    + " read from byte " + dataOffset + " to the end of the file" + (anyFeature ? ", and the"
+                    + " features the header lists (build-ids, host name), whose table lies after the data, are not"
+                    + " read" : ""));
+            if (anyFeature) {
+                java.util.Arrays.fill(bits, 0);
+            }
         } else {
             checkDataSection(name, dataOffset, dataSize, fileSize);
+            if (dataSize == 0) {
+                noRecords = true;
+                openNotes.add("the header's data size is 0: the recording holds no record (perf record was stopped"
+                        + " before it wrote any, or did not end properly), and perf report refuses it");
+            }
         }
         info.dataOffset = dataOffset;
         info.dataSize = dataSize;
         PerfDataReader r = new PerfDataReader(name, bytes, info, ch, null,
                 PerfInput.ofFile(ch, order(bytes), dataOffset, dataOffset + dataSize));
+        r.maxHeaderBytes = maxHeaderBytes;
         for (String n : openNotes) {
             r.note("header.data-size", n);
         }
         r.readAttrs(attrSize, attrsOffset, attrsSize, fileSize);
+        // perf report orders a file's records by time only when they carry it (sample_id_all).
+        r.unordered = !r.attrs[0].sampleIdAll;
         r.readFeatures(bits, dataOffset + dataSize, fileSize);
+        if (noRecords && fileSize <= dataOffset) {
+            throw new PerfDataException(name, 48, "the header's data size is 0 and the file ends where the data would"
+                    + " start (byte " + dataOffset + "): the recording holds no record; perf record was stopped before"
+                    + " it wrote any, or did not end properly (perf report refuses it too); record again and let perf"
+                    + " record end by itself or with Ctrl-C");
+        }
         return r;
+    }
+
+    /**
+     * Whether the feature table a finished recording has lies at {@code offset}: an entry for each
+     * feature bit, each section after the table and inside the file. A recording whose header's
+     * data size is 0 either holds no record (then its table follows at once) or was never finished
+     * (then records follow, which do not read as such a table).
+     */
+    private static boolean featureTableAt(FileChannel ch, Bytes bytes, long offset, long[] bits, long fileSize)
+            throws IOException {
+        int count = 0;
+        for (long w : bits) {
+            count += Long.bitCount(w);
+        }
+        long tableEnd = offset + 16L * count;
+        if (count == 0 || tableEnd > fileSize) {
+            return false;
+        }
+        byte[] table = readAt(ch, offset, 16 * count);
+        for (int k = 0; k < count; k++) {
+            long at = bytes.u64(table, 16 * k);
+            long size = bytes.u64(table, 16 * k + 8);
+            if (at < tableEnd || size < 0 || at > fileSize || size > fileSize - at) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -204,6 +296,11 @@ public final class PerfDataReader implements Closeable {
      * only its 16-byte header now, everything else as {@link #read} goes.
      */
     public static PerfDataReader open(InputStream in, String name) throws PerfDataException {
+        return open(in, name, ImportOptions.DEFAULT_MAX_HEADER_BYTES);
+    }
+
+    /** {@link #open(InputStream, String)} with a bound on the header held in memory (see {@link #open(Path, long)}). */
+    public static PerfDataReader open(InputStream in, String name, long maxHeaderBytes) throws PerfDataException {
         byte[] head = new byte[PIPE_HEADER_SIZE];
         int got;
         try {
@@ -222,7 +319,34 @@ public final class PerfDataReader implements Closeable {
                     + " (header size 16, perf record -o -); read a seekable perf.data from its file");
         }
         RecordingInfo info = new RecordingInfo(name, true, bytes.swap);
-        return new PerfDataReader(name, bytes, info, null, in, PerfInput.ofStream(in, order(bytes), PIPE_HEADER_SIZE));
+        PerfDataReader r = new PerfDataReader(name, bytes, info, null, in, PerfInput.ofStream(in, order(bytes),
+                PIPE_HEADER_SIZE));
+        r.maxHeaderBytes = maxHeaderBytes;
+        return r;
+    }
+
+    /** The most bytes of the recording's header this reader holds in memory ({@link #open(Path, long)}). */
+    private long maxHeaderBytes = ImportOptions.DEFAULT_MAX_HEADER_BYTES;
+    /** The header bytes held so far. */
+    private long headerBytes;
+
+    /** Whether {@code n} more header bytes fit the bound. */
+    private boolean headerFits(long n) {
+        return n >= 0 && n <= maxHeaderBytes - headerBytes;
+    }
+
+    /**
+     * Takes {@code n} more header bytes ({@code what}, at byte {@code at}) into memory, or stops
+     * with an error past the bound: a recording's header is kilobytes to a few megabytes.
+     */
+    private void holdHeader(long n, long at, String what) throws PerfDataException {
+        if (!headerFits(n)) {
+            throw new PerfDataException(file, at, what + " would take the recording's header held in memory to "
+                    + (headerBytes + n) + " bytes, past the " + maxHeaderBytes + " an import allows (a header is"
+                    + " kilobytes to a few megabytes): the recording is corrupt here, or, if it is genuine, raise"
+                    + " the bound (hp:import --max-header-mb N)");
+        }
+        headerBytes += n;
     }
 
     private static Bytes byteOrder(String name, byte[] head) throws PerfDataException {
@@ -278,6 +402,17 @@ public final class PerfDataReader implements Closeable {
 
     private void readAttrs(long attrSize, long attrsOffset, long attrsSize, long fileSize)
             throws IOException, PerfDataException {
+        readAttrEntries(attrSize, attrsOffset, attrsSize, fileSize);
+        EventAttr first = attrs[0];
+        if (first.has(S_READ) && (first.readFormat & R_ID) == 0) {
+            throw new PerfDataException(file, attrsOffset + 24, "event 0 " + first.describe() + " samples its"
+                    + " counter values (READ) without their ids (read_format lacks ID): the attrs section is corrupt"
+                    + " (perf report refuses it: non matching read_format); re-record, or copy the file again");
+        }
+    }
+
+    private void readAttrEntries(long attrSize, long attrsOffset, long attrsSize, long fileSize)
+            throws IOException, PerfDataException {
         if (attrsSize == 0) {
             throw new PerfDataException(file, 32, "the attrs section is empty: the recording names no event, so"
                     + " its samples cannot be read");
@@ -290,24 +425,30 @@ public final class PerfDataReader implements Closeable {
             throw new PerfDataException(file, 32, "the attrs section's " + attrsSize + " bytes are not a whole"
                     + " number of " + attrSize + "-byte entries: the header is corrupt");
         }
+        holdHeader(attrsSize, 32, "the attrs section of " + attrsSize + " bytes");
         int n = (int) (attrsSize / attrSize);
         byte[] all = readAt(channel, attrsOffset, (int) attrsSize);
         for (int i = 0; i < n; i++) {
             int off = (int) (i * attrSize);
             long at = attrsOffset + off;
             int ownSize = EventAttr.sizeOf(bytes, all, off);
-            if (ownSize < EventAttr.SIZE_VER0) {
-                throw new PerfDataException(file, at + 4, "attr " + i + " says it is " + ownSize + " bytes; a"
-                        + " perf_event_attr is at least 64 (PERF_ATTR_SIZE_VER0)");
+            if (ownSize != attrSize - 16) {
+                // perf reads each attr by its own size and the ids pointer right after it.
+                throw new PerfDataException(file, at + 4, "attr " + i + " says it is " + ownSize + " bytes, but the"
+                        + " header's attr entries are " + attrSize + " bytes, which leaves " + (attrSize - 16)
+                        + " for the attr before its 16-byte ids pointer; expected the two to agree, as perf record"
+                        + " writes them: the attrs section is corrupt (perf report reads it wrongly or refuses it);"
+                        + " re-record, or copy the file again");
             }
             int idsAt = off + (int) attrSize - 16;
             long idsOffset = bytes.u64(all, idsAt);
             long idsSize = bytes.u64(all, idsAt + 8);
             section(file, attrsOffset + idsAt, "ids of attr " + i, idsOffset, idsSize, fileSize);
-            if (idsSize % 8 != 0 || idsSize > (1 << 24)) {
+            if (idsSize % 8 != 0) {
                 throw new PerfDataException(file, attrsOffset + idsAt + 8, "the ids of attr " + i + " take "
                         + idsSize + " bytes; expected a whole number of 8-byte ids");
             }
+            holdHeader(idsSize, attrsOffset + idsAt + 8, "the " + idsSize + " bytes of ids of attr " + i);
             long[] ids = new long[(int) (idsSize / 8)];
             if (idsSize > 0) {
                 byte[] idBytes = readAt(channel, idsOffset, (int) idsSize);
@@ -327,9 +468,6 @@ public final class PerfDataReader implements Closeable {
         if (count == 0) {
             return;
         }
-        if ((bits[0] & (1L << F_COMPRESSED)) != 0) {
-            throw compressed(tableOffset);
-        }
         long tableSize = 16L * count;
         if (tableOffset > fileSize || tableSize > fileSize - tableOffset) {
             note("features.table", "the header lists " + count + " features but their table at byte " + tableOffset
@@ -348,7 +486,7 @@ public final class PerfDataReader implements Closeable {
             long at = tableOffset + 16L * k;
             k++;
             String name = PerfNames.feature(bit);
-            if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset || size > (256 << 20)) {
+            if (offset < 0 || size < 0 || offset > fileSize || size > fileSize - offset) {
                 note("feature." + name, "feature " + name + ": its section {offset " + offset + ", size " + size
                         + "} (table entry at byte " + at + ") lies outside the " + fileSize + "-byte file; ignored");
                 continue;
@@ -357,6 +495,14 @@ public final class PerfDataReader implements Closeable {
                 info.otherFeatures.add(name);
                 continue;
             }
+            if (!headerFits(size)) {
+                note("feature." + name, "feature " + name + " (table entry at byte " + at + ") is " + size + " bytes,"
+                        + " more than the header an import holds in memory allows (" + (maxHeaderBytes - headerBytes)
+                        + " bytes left of " + maxHeaderBytes + "); not read (hp:import --max-header-mb N raises the"
+                        + " bound)");
+                continue;
+            }
+            headerBytes += size;
             byte[] payload = readAt(channel, offset, (int) size);
             try {
                 features.parse(bit, payload, 0, payload.length, offset);
@@ -379,41 +525,43 @@ public final class PerfDataReader implements Closeable {
 
     /** Adds an event; every event must place its sample id where the others do (perf requires it too). */
     private void addAttr(EventAttr a, long at) throws PerfDataException {
-        if (attrs.length > 0) {
+        if (attrCount > 0) {
             EventAttr first = attrs[0];
             if (a.sampleIdOffset != first.sampleIdOffset || a.trailerIdFromEnd != first.trailerIdFromEnd
                     || a.sampleIdAll != first.sampleIdAll) {
-                throw new PerfDataException(file, at, "event " + attrs.length + " " + a.describe()
+                throw new PerfDataException(file, at, "event " + attrCount + " " + a.describe()
                         + " places its sample id differently from event 0 " + first.describe()
                         + "; perf writes recordings whose events agree on it (sample_type with IDENTIFIER, or the"
                         + " same ID position), so the records cannot be told apart");
             }
             if (a.sampleIdOffset < 0) {
-                throw new PerfDataException(file, at, "the recording has " + (attrs.length + 1) + " events but"
+                throw new PerfDataException(file, at, "the recording has " + (attrCount + 1) + " events but"
                         + " their sample_type has neither ID nor IDENTIFIER: a sample cannot be matched to its event");
             }
         }
         for (long id : a.ids) {
             int prev = attrById.get(id);
-            if (prev != LongIntMap.ABSENT && prev != attrs.length) {
-                note("attr.duplicate-id", "sample id " + id + " is listed by events " + prev + " and " + attrs.length
+            if (prev != LongIntMap.ABSENT && prev != attrCount) {
+                note("attr.duplicate-id", "sample id " + id + " is listed by events " + prev + " and " + attrCount
                         + "; samples with it are counted for event " + prev);
                 continue;
             }
-            attrById.put(id, attrs.length);
+            attrById.put(id, attrCount);
         }
         if (a.unknownSampleBits != 0) {
-            note("attr.unknown-sample-type." + attrs.length, "event " + attrs.length + " " + a.describe()
+            note("attr.unknown-sample-type." + attrCount, "event " + attrCount + " " + a.describe()
                     + " has sample_type bits 0x" + Long.toHexString(a.unknownSampleBits) + " this reader does not"
                     + " know, so its samples cannot be laid out: they are counted as dropped");
         } else if (a.unknownReadBits != 0 && a.has(S_READ)) {
-            note("attr.unknown-read-format." + attrs.length, "event " + attrs.length + " " + a.describe()
+            note("attr.unknown-read-format." + attrCount, "event " + attrCount + " " + a.describe()
                     + " has read_format bits 0x" + Long.toHexString(a.unknownReadBits) + " this reader does not"
                     + " know, so its samples cannot be laid out: they are counted as dropped");
         }
-        EventAttr[] grown = java.util.Arrays.copyOf(attrs, attrs.length + 1);
-        grown[attrs.length] = a;
-        attrs = grown;
+        if (attrCount == attrs.length) {
+            // Doubling: a stream may describe its events one HEADER_ATTR at a time, thousands of them.
+            attrs = java.util.Arrays.copyOf(attrs, Math.max(4, 2 * attrCount));
+        }
+        attrs[attrCount++] = a;
         info.attrs.add(a);
     }
 
@@ -458,7 +606,8 @@ public final class PerfDataReader implements Closeable {
                     in.pos = sampleRun(in.view, in.pos, stopPos < in.limit ? (int) stopPos : in.limit);
                 }
                 if (in.offset() >= stopAt && pauses(in.offset())) {
-                    handOnAll();
+                    // The queue stays: a reading in sequence hands it on at the rounds to come.
+                    handOverKeepingQueue();
                     return true;
                 }
                 int available = in.ensure(RECORD_HEADER_SIZE);
@@ -488,15 +637,22 @@ public final class PerfDataReader implements Closeable {
                     p = in.pos;
                 }
                 count(type);
-                long extra = record(b, p, type, size, at);
-                in.pos = p + size;
                 if (type == FINISHED_ROUND) {
                     roundEndAt = at + size;
                 }
+                long extra = record(b, p, type, size, at);
+                in.pos = p + size;
                 if (extra > 0 && !in.skip(extra)) {
                     throw truncated(in.offset(), "the " + extra + " bytes of data that follow the "
                             + PerfNames.record(type) + " record at byte " + at, 0);
                 }
+            }
+            if (info.pipe && attrCount == 0) {
+                throw new PerfDataException(file, in.offset(), in.offset() == PIPE_HEADER_SIZE
+                        ? "the stream holds only its 16-byte header: perf record wrote nothing more (it could not"
+                        + " start recording, or was stopped at once); see its error output, and record again"
+                        : "the stream ends without describing any event (no HEADER_ATTR record): it is not a whole"
+                        + " perf record stream; record again");
             }
             deliverHeader();
             handOnAll();
@@ -545,23 +701,36 @@ public final class PerfDataReader implements Closeable {
     }
 
     /**
-     * Where a mapped recording may be cut into {@code parts} parts read at once: for each part
-     * after the first, the offset just after the first FINISHED_ROUND record found from its share
-     * of the data on. Found by its bytes (type 68, misc 0, size 8, at an 8-byte step), so only a
-     * guess: such bytes may lie inside a record. A reader that reaches the offset exactly after a
-     * FINISHED_ROUND confirms it ({@link #read} pauses there); none for a stream, and fewer parts
-     * when no round ends in a share's first {@link #MAX_ROUND_SCAN} bytes.
+     * Where a later part of a mapped recording starts ({@code start}, just after a FINISHED_ROUND)
+     * and where its reader starts reading ({@code readFrom}, after the FINISHED_ROUND two rounds
+     * before): perf's ordering hands a round's records on at the rounds after it, so a part's
+     * reader reads two rounds ahead of its part to find the queue and bounds a reading in sequence
+     * has where the part starts ({@link #canAbsorb} checks that it found the same).
      */
-    long[] partStarts(int parts) {
+    record PartStart(long readFrom, long start) {
+    }
+
+    /** Rounds a part's reader reads before its part starts (see {@link PartStart}). */
+    static final int LEAD_IN_ROUNDS = 2;
+
+    /**
+     * Where a mapped recording may be cut into {@code parts} parts read at once: for each part
+     * after the first, three FINISHED_ROUND records found in a row from its share of the data on.
+     * Found by their bytes (type 68, misc 0, size 8, at an 8-byte step), so only a guess: such bytes
+     * may lie inside a record. A reader that reaches the offset exactly after a FINISHED_ROUND
+     * confirms it ({@link #read} pauses there); none for a stream, and fewer parts when three
+     * rounds do not end in a share's first {@link #MAX_ROUND_SCAN} bytes.
+     */
+    PartStart[] partStarts(int parts) {
         if (!input.stable() || parts < 2) {
-            return new long[0];
+            return new PartStart[0];
         }
         ByteBuffer v = input.view;
         int size = input.limit;
         // The first part's reader also finds each sample's mapping and sets the import up: it reads less.
         double first = 0.9 / parts;
         double each = (1 - first) / (parts - 1);
-        long[] starts = new long[parts - 1];
+        PartStart[] starts = new PartStart[parts - 1];
         int n = 0;
         int from = 0;
         for (int k = 1; k < parts; k++) {
@@ -570,59 +739,142 @@ public final class PerfDataReader implements Closeable {
             // perf ends a round at every pass over its buffers: far apart only in a file with none to find.
             int shareEnd = (int) Math.min(Math.min(size - RECORD_HEADER_SIZE, size * (first + each * k)),
                     (long) p + MAX_ROUND_SCAN);
-            int found = -1;
-            for (; p <= shareEnd; p += 8) {
+            int[] found = new int[LEAD_IN_ROUNDS + 1];
+            int got = 0;
+            for (; p <= shareEnd && got < found.length; p += 8) {
                 if (v.getInt(p) == FINISHED_ROUND && v.getShort(p + 4) == 0 && v.getShort(p + 6) == 8) {
-                    found = p + 8;
-                    break;
+                    found[got++] = p + 8;
                 }
             }
-            if (found < 0 || found >= size) {
+            if (got < found.length || found[LEAD_IN_ROUNDS] >= size) {
                 continue;
             }
-            starts[n++] = input.offset(found);
-            from = found;
+            starts[n++] = new PartStart(input.offset(found[0]), input.offset(found[LEAD_IN_ROUNDS]));
+            from = found[LEAD_IN_ROUNDS];
         }
         return java.util.Arrays.copyOf(starts, n);
     }
 
     /**
-     * A reader of the part of this mapped recording from {@code start} (a round boundary, as far
-     * as {@link #partStarts} could tell) to {@code stop}, for another thread: the same events, its
-     * own books. It stops with a {@link PerfDataException} at anything a part cannot read on its
-     * own: a record perf writes for itself (they may change the events), or a problem worth a note.
+     * A reader of the part of this mapped recording from {@code at.start()} to {@code stop}, for
+     * another thread, reading from {@code at.readFrom()}: the same events, its own books. It stops
+     * with a {@link PerfDataException} at anything a part cannot read on its own: a record perf
+     * writes for itself (they may change the events), or a problem worth a note.
      */
-    PerfDataReader part(long start, long stop) {
-        PerfDataReader p = new PerfDataReader(file, bytes, info, null, null, input.part(start));
+    PerfDataReader part(PartStart at, long stop) {
+        PerfDataReader p = new PerfDataReader(file, bytes, info, null, null, input.part(at.readFrom()));
         p.attrs = attrs;
+        p.attrCount = attrCount;
         p.attrById = attrById;
         p.headerDelivered = true;
         p.stopAt = stop;
         p.sampleRuns = sampleRuns;
         p.roundLimit(roundLimitRecords, roundLimitBytes);
         p.partOf = file;
+        p.partStart = at.start();
+        p.unordered = unordered;
         return p;
+    }
+
+    /** Where a part's own records start (its reader reads {@link #LEAD_IN_ROUNDS} rounds before), or -1. */
+    private long partStart = -1;
+    /** What a part's reader had read and queued when its part started, or null before. */
+    private LeadIn leadIn;
+
+    /** A part reader's books and ordering state where its part starts: after its lead-in rounds. */
+    private static final class LeadIn {
+        final long endAt;
+        final long lastFlushB;
+        final long nextFlushB;
+        final long limitB;
+        final long maxTimeB;
+        final int queued;
+        final long samplesRead;
+        final long lost;
+        final long[] recordsByType;
+        final Map<Integer, Long> otherTypes;
+        final Map<String, Long> skipped;
+
+        LeadIn(PerfDataReader r, int queued) {
+            this.endAt = r.roundEndAt;
+            this.lastFlushB = r.lastFlushB;
+            this.nextFlushB = r.nextFlushB;
+            this.limitB = r.limitB;
+            this.maxTimeB = r.maxTimeB;
+            this.queued = queued;
+            this.samplesRead = r.samplesRead;
+            this.lost = r.lost;
+            this.recordsByType = r.recordsByType.clone();
+            this.otherTypes = new TreeMap<>(r.otherTypes);
+            this.skipped = new TreeMap<>(r.skipped);
+        }
+    }
+
+    /** Records queued (read, not yet handed on: newer than perf's ordering hands on so far). */
+    private int queued() {
+        return batch == null ? 0 : batch.timedCount;
     }
 
     /**
      * Whether the books of {@code part}, read by its own reader, can join these as if this reader
-     * had read it: it met no problem (a problem's note names where it was met, which only a
-     * reading in sequence can tell), and the lost counts add up within their bound.
+     * had read it, this reader having paused where the part starts: the part's reader found the
+     * part's start after its lead-in rounds with the same queue and ordering bounds as this reader
+     * has (so its records are handed on in the order of a reading in sequence), it met no problem
+     * (a problem's note names where it was met, which only a reading in sequence can tell), and the
+     * lost counts add up within their bound.
      */
     boolean canAbsorb(PerfDataReader part) {
-        return part.samplesDropped == 0 && part.samplesInvalid == 0 && part.invalidRecords == 0
-                && part.problemCounts.isEmpty() && part.notes.isEmpty() && lost + part.lost <= MAX_LOST;
+        LeadIn l = part.leadIn;
+        boolean sameStart = l != null && l.endAt == part.partStart && l.queued == queued()
+                && l.lastFlushB == lastFlushB && l.nextFlushB == nextFlushB && l.limitB == limitB
+                && l.maxTimeB == maxTimeB;
+        return sameStart && part.samplesDropped == 0 && part.samplesInvalid == 0 && part.invalidRecords == 0
+                && part.problemCounts.isEmpty() && part.notes.isEmpty() && lost + part.lost - l.lost <= MAX_LOST;
     }
 
-    /** Adds the books of a part read by its own reader (see {@link #canAbsorb}). */
+    /**
+     * Takes a part read by its own reader as read (see {@link #canAbsorb}): its books past its
+     * lead-in, its ordering state, and its queue. The part handed on this reader's queue, so that
+     * is dropped; what the part left queued at its stop is queued here again, read from the mapping.
+     */
     void absorb(PerfDataReader part) {
-        samplesRead += part.samplesRead;
-        lost += part.lost;
+        LeadIn l = part.leadIn;
+        samplesRead += part.samplesRead - l.samplesRead;
+        lost += part.lost - l.lost;
         for (int t = 0; t < recordsByType.length; t++) {
-            recordsByType[t] += part.recordsByType[t];
+            recordsByType[t] += part.recordsByType[t] - l.recordsByType[t];
         }
-        part.otherTypes.forEach((type, n) -> otherTypes.merge(type, n, Long::sum));
-        part.skipped.forEach((name, n) -> skipped.merge(name, n, Long::sum));
+        part.otherTypes.forEach((type, n) -> otherTypes.merge(type, n - l.otherTypes.getOrDefault(type, 0L),
+                Long::sum));
+        part.skipped.forEach((name, n) -> skipped.merge(name, n - l.skipped.getOrDefault(name, 0L), Long::sum));
+        lastFlushB = part.lastFlushB;
+        nextFlushB = part.nextFlushB;
+        limitB = part.limitB;
+        maxTimeB = part.maxTimeB;
+        roundsEnded += part.roundsEnded - LEAD_IN_ROUNDS;
+        roundEndAt = part.roundEndAt;
+        RawBatch b = batch();
+        b.timedCount = 0;
+        RawBatch left = part.batch;
+        if (left != null) {
+            for (int k = 0; k < left.timedCount; k++) {
+                requeue(left.columns.fileOffset[left.timed[k]]);
+            }
+        }
+    }
+
+    /** Queues the (timed) record at {@code offset} of the mapping again, as its reading queued it, outside the books. */
+    private void requeue(long offset) {
+        input.seek(offset);
+        ByteBuffer b = input.view;
+        int p = input.pos;
+        int type = b.getInt(p);
+        int size = Short.toUnsignedInt(b.getShort(p + 6));
+        if (type == SAMPLE) {
+            queueSample(b, p, size, offset, attrOfSample(b, p, size), true);
+        } else {
+            queueRecord(b, p, size, offset, trailerTime(attrOfTrailer(b, p, size), b, p, size));
+        }
     }
 
     // ---------------------------------------------------------------- batches
@@ -657,14 +909,61 @@ public final class PerfDataReader implements Closeable {
         }
     }
 
-    /** A FINISHED_ROUND: the open round joins the order, and the batch goes on if it is full enough. */
+    /**
+     * A FINISHED_ROUND, as perf's ordered events take it: the queued records up to the newest time
+     * of the round before join the order, in time order; newer ones stay queued (perf record ends a
+     * round after each pass over the CPUs' buffers, so a record of the next round may be older than
+     * one of this round, though never older than the round before). The batch goes on if it is
+     * full enough, the queue moving to the next one.
+     */
     private void roundFinished() {
         RawBatch b = batch();
-        endRound(b, b.timedCount);
+        b.sortRound();
+        int n = flushable(b, nextFlushB);
+        if (n > 0) {
+            lastFlushB = b.columns.time[b.timed[n - 1]] ^ Long.MIN_VALUE;
+        }
+        limitB = nextFlushB;
+        nextFlushB = maxTimeB;
+        roundsEnded++;
+        endRound(b, n);
         if (headerDelivered) {
             b.event(RawBatch.ROUND, samplesRead);
         }
-        if (b.ordered >= BATCH_RECORDS || events.eachRound()) {
+        if (partOf != null && roundsEnded == LEAD_IN_ROUNDS) {
+            leadIn = new LeadIn(this, b.timedCount);
+        }
+        if (b.ordered >= events.batchRecords() || events.eachRound()) {
+            handOverKeepingQueue();
+        }
+    }
+
+    /** How many of the (sorted) queued records of {@code b} are at most {@code limitB}. */
+    private static int flushable(RawBatch b, long limitB) {
+        int lo = 0;
+        int hi = b.timedCount;
+        long[] time = b.columns.time;
+        int[] timed = b.timed;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if ((time[timed[mid]] ^ Long.MIN_VALUE) <= limitB) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Hands the batch on; its queued records move to the next batch. */
+    private void handOverKeepingQueue() {
+        RawBatch b = batch;
+        if (b != null && b.timedCount > 0) {
+            RawBatch next = newBatch();
+            next.takeRound(b, 0);
+            handOver();
+            batch = next;
+        } else if (b != null) {
             handOver();
         }
     }
@@ -689,9 +988,10 @@ public final class PerfDataReader implements Closeable {
             }
             b.now(i);
         }
-        if (n == b.timedCount) {
-            b.timedCount = 0;
+        if (n < b.timedCount) {
+            System.arraycopy(timed, n, timed, 0, b.timedCount - n);
         }
+        b.timedCount -= n;
     }
 
     /**
@@ -727,11 +1027,11 @@ public final class PerfDataReader implements Closeable {
      * are the ones {@link #decodeSample} gives.
      */
     private int sampleRun(ByteBuffer b, int p, int limit) {
-        if (!headerDelivered || attrs.length != 1) {
+        if (!headerDelivered || attrCount != 1) {
             return p;
         }
         EventAttr a = attrs[0];
-        if (a.unknownSampleBits != 0 || a.has(S_READ) || a.sampleTimeOffset < 0) {
+        if (a.unknownSampleBits != 0 || a.has(S_READ) || a.sampleTimeOffset < 0 || unordered) {
             return p;
         }
         RawBatch rb = batch();
@@ -752,6 +1052,8 @@ public final class PerfDataReader implements Closeable {
         int inRound = rb.timedCount;
         int roundLimit = Math.min(roundLimitRecords, capacity);
         int start = i;
+        long flushedB = lastFlushB;
+        long maxB = maxTimeB;
         while (p <= limit - RECORD_HEADER_SIZE && i < capacity && inRound < roundLimit) {
             int size = Short.toUnsignedInt(b.getShort(p + 6));
             if (b.getInt(p) != SAMPLE || size < least || size > limit - p) {
@@ -778,7 +1080,15 @@ public final class PerfDataReader implements Closeable {
                 d.pid[i] = -1;
                 d.tid[i] = -1;
             }
-            d.time[i] = b.getLong(q + timeAt);
+            long t = b.getLong(q + timeAt);
+            long tb = t ^ Long.MIN_VALUE;
+            if (t == 0 || t == -1 || tb < flushedB) {
+                break; // untimed or out of order: the general path takes it
+            }
+            if (tb > maxB) {
+                maxB = tb;
+            }
+            d.time[i] = t;
             d.cpu[i] = cpuAt >= 0 ? b.getInt(q + cpuAt) : 0;
             d.period[i] = periodAt >= 0 ? b.getLong(q + periodAt) : period;
             d.chainAt[i] = chainAt;
@@ -789,6 +1099,7 @@ public final class PerfDataReader implements Closeable {
             p += size;
         }
         int n = i - start;
+        maxTimeB = maxB;
         rb.count = i;
         rb.timedCount = inRound;
         samplesRead += n;
@@ -840,22 +1151,15 @@ public final class PerfDataReader implements Closeable {
         } else if (type == MMAP || type == MMAP2 || type == COMM || type == FORK || type == EXIT) {
             EventAttr a = attrOfTrailer(b, p, size);
             long t = a == null ? -1 : trailerTime(a, b, p, size);
-            if (t < 0) {
+            if (t == -1) {
                 Object parsed = parse(b, p, at);
                 if (parsed != null) {
                     batch().event(parsedKind, parsed);
                 }
             } else {
-                RawBatch rb = batch();
-                int i = rb.add();
-                rb.kind[i] = RawBatch.RECORD;
-                rb.columns.attr[i] = null;
-                rb.columns.chainLength[i] = 0;
-                rb.columns.time[i] = t;
-                rb.columns.fileOffset[i] = at;
-                rb.recordOffset[i] = rb.stable != null ? p : rb.keep(b, p, size);
-                rb.inRound(i);
-                if (roundTooLarge(rb)) {
+                timed(t, at);
+                queueRecord(b, p, size, at, t);
+                if (roundTooLarge(batch)) {
                     splitRound();
                 }
             }
@@ -872,7 +1176,7 @@ public final class PerfDataReader implements Closeable {
                 lost(b.getLong(p + 8), "LOST_SAMPLES", at);
             }
         } else {
-            skip(type);
+            skip(type, at);
         }
     }
 
@@ -885,9 +1189,16 @@ public final class PerfDataReader implements Closeable {
             case FINISHED_ROUND -> {
                 roundFinished();
             }
-            case HEADER_ATTR -> headerAttr(b, p, size, at);
-            case HEADER_FEATURE -> headerFeature(b, p, size, at);
+            case HEADER_ATTR -> {
+                holdHeader(size, at, "a HEADER_ATTR record of " + size + " bytes");
+                headerAttr(b, p, size, at);
+            }
+            case HEADER_FEATURE -> {
+                holdHeader(size, at, "a HEADER_FEATURE record of " + size + " bytes");
+                headerFeature(b, p, size, at);
+            }
             case HEADER_BUILD_ID -> {
+                holdHeader(size, at, "a HEADER_BUILD_ID record of " + size + " bytes");
                 try {
                     features.buildIdRecord(Bytes.slice(b, p, size), 0, Short.toUnsignedInt(b.getShort(p + 4)), size,
                             at);
@@ -896,9 +1207,13 @@ public final class PerfDataReader implements Closeable {
                             + e.getMessage() + "); ignored");
                 }
             }
-            case EVENT_UPDATE -> eventUpdate(b, p, size);
+            case EVENT_UPDATE -> {
+                holdHeader(size, at, "an EVENT_UPDATE record of " + size + " bytes");
+                eventUpdate(b, p, size, at);
+            }
+            case ID_INDEX -> idIndex(b, p, size, at);
             case HEADER_TRACING_DATA -> {
-                skip(type);
+                skip(type, at);
                 if (size < 12) {
                     throw new PerfDataException(file, at, "HEADER_TRACING_DATA record of " + size + " bytes; expected"
                             + " at least 12 (header and the u32 size of the data that follows it)");
@@ -907,7 +1222,7 @@ public final class PerfDataReader implements Closeable {
                 return (dataSize + 7) & ~7L;
             }
             case AUXTRACE -> {
-                skip(type);
+                skip(type, at);
                 if (size < 16) {
                     throw new PerfDataException(file, at, "AUXTRACE record of " + size + " bytes; expected at least"
                             + " 16 (header and the u64 size of the trace data that follows it)");
@@ -920,13 +1235,56 @@ public final class PerfDataReader implements Closeable {
                 return dataSize;
             }
             case COMPRESSED, COMPRESSED2 -> throw compressed(at);
-            default -> skip(type);
+            default -> skip(type, at);
         }
         return 0;
     }
 
+    /**
+     * ID_INDEX: u64 nr, then nr entries {id, idx, cpu, tid}. perf report refuses a recording whose
+     * index holds more entries than its record or an id no event lists; the reader needs none of it.
+     */
+    private void idIndex(ByteBuffer b, int p, int size, long at) {
+        skip(ID_INDEX, at);
+        if (size < 16) {
+            invalidRecord(at, "ID_INDEX", size, 16);
+            return;
+        }
+        long nr = b.getLong(p + 8);
+        long room = (size - 16) / 32;
+        String wrong = null;
+        if (nr < 0 || nr > room) {
+            wrong = "says it holds " + Long.toUnsignedString(nr) + " entries but has room for " + room;
+        } else {
+            for (int k = 0; k < nr && wrong == null; k++) {
+                long id = b.getLong(p + 16 + 32 * k);
+                if (attrById.get(id) == LongIntMap.ABSENT) {
+                    wrong = "lists sample id " + id + ", which no event of the recording lists";
+                }
+            }
+        }
+        if (wrong != null) {
+            invalidRecords++;
+            note("record.invalid.ID_INDEX", "the ID_INDEX record at byte " + at + " " + wrong + ": it is corrupt;"
+                    + " skipped and counted as invalid (perf report stops at such a record and reports nothing)");
+        }
+    }
+
     /** The most samples one LOST record may report: far above any real ring-buffer overflow. */
     static final long MAX_LOST = 1L << 40;
+
+    /** Queues a side-band record of time {@code t} by its time, its bytes kept (parsed when handed on). */
+    private void queueRecord(ByteBuffer b, int p, int size, long at, long t) {
+        RawBatch rb = batch();
+        int i = rb.add();
+        rb.kind[i] = RawBatch.RECORD;
+        rb.columns.attr[i] = null;
+        rb.columns.chainLength[i] = 0;
+        rb.columns.time[i] = t;
+        rb.columns.fileOffset[i] = at;
+        rb.recordOffset[i] = rb.stable != null ? p : rb.keep(b, p, size);
+        rb.inRound(i);
+    }
 
     /** Adds a LOST or LOST_SAMPLES count, unless it cannot be true (a corrupt record, counted invalid). */
     private void lost(long count, String name, long at) {
@@ -940,9 +1298,22 @@ public final class PerfDataReader implements Closeable {
         lost += count;
     }
 
-    private void skip(int type) {
+    /** A record the reader does not act on: counted by its type; noted when perf 6.1 does not know the type. */
+    private void skip(int type, long at) {
         skipped.merge(PerfNames.record(type), 1L, Long::sum);
+        if (!definedType(type)) {
+            if (samplesBeforeUndefined < 0) {
+                samplesBeforeUndefined = samplesRead;
+            }
+            note("record.undefined", "a record of type " + Integer.toUnsignedString(type) + " at byte " + at
+                    + ", which perf 6.1 does not define, was skipped: the data is corrupt from there on (a record"
+                    + " whose size lies makes the records after it misread) or a newer perf wrote it; perf report"
+                    + " stops at such a record and reports nothing");
+        }
     }
+
+    /** SAMPLE records read before the first record of an undefined type, or -1. */
+    private long samplesBeforeUndefined = -1;
 
     private void invalidRecord(long at, String name, int size, int need) {
         invalidRecords++;
@@ -979,6 +1350,15 @@ public final class PerfDataReader implements Closeable {
             noteInvalidSample(at, size, "its TIME field");
             return;
         }
+        queueSample(b, p, size, at, a, false);
+    }
+
+    /**
+     * Decodes a SAMPLE of event {@code a} into the batch: queued by its time, or handed on at once
+     * when it has none (perf takes a time of 0 or 2^64-1 for none); a sample whose size lies is
+     * counted invalid. {@code again}: a record queued before, queued again outside the books.
+     */
+    private void queueSample(ByteBuffer b, int p, int size, long at, EventAttr a, boolean again) {
         RawBatch rb = batch();
         int i = rb.add();
         DecodedSamples d = rb.columns;
@@ -991,9 +1371,13 @@ public final class PerfDataReader implements Closeable {
             // A stream's buffer moves on: the callchain is kept with the batch.
             d.chainAt[i] = rb.keep(b, d.chainAt[i], 8 * d.chainLength[i]);
         }
-        if (timed) {
+        long t = d.time[i];
+        if (a.sampleTimeOffset >= 0 && t != 0 && t != -1 && !unordered) {
+            if (!again) {
+                timed(t, at);
+            }
             rb.inRound(i);
-            if (roundTooLarge(rb)) {
+            if (!again && roundTooLarge(rb)) {
                 splitRound();
             }
         } else {
@@ -1005,13 +1389,12 @@ public final class PerfDataReader implements Closeable {
     }
 
     private EventAttr attrOfSample(ByteBuffer b, int p, int size) {
-        EventAttr[] known = attrs;
-        return known.length == 1 ? known[0] : attrOfSampleById(b, p, size);
+        return attrCount == 1 ? attrs[0] : attrOfSampleById(b, p, size);
     }
 
     /** The event of a sample when the recording has several (by its sample id), or none. */
     private EventAttr attrOfSampleById(ByteBuffer b, int p, int size) {
-        if (attrs.length == 0) {
+        if (attrCount == 0) {
             problem("samples.dropped.no-event");
             note("samples.no-event", "samples came before any event (HEADER_ATTR) was described; they are counted as"
                     + " dropped");
@@ -1034,23 +1417,60 @@ public final class PerfDataReader implements Closeable {
     }
 
     private EventAttr attrOfTrailer(ByteBuffer b, int p, int size) {
-        if (attrs.length == 1) {
+        if (attrCount == 1) {
             return attrs[0];
         }
-        if (attrs.length == 0 || attrs[0].trailerIdFromEnd < 0 || attrs[0].trailerIdFromEnd > size - 8) {
+        if (attrCount == 0 || attrs[0].trailerIdFromEnd < 0 || attrs[0].trailerIdFromEnd > size - 8) {
             return null;
         }
         int idx = attrById.get(b.getLong(p + size - attrs[0].trailerIdFromEnd));
         return idx == LongIntMap.ABSENT ? null : attrs[idx];
     }
 
+    /** A side-band record's time from its sample_id trailer, or -1 for none (perf takes 0 for none too). */
     private long trailerTime(EventAttr a, ByteBuffer b, int p, int size) {
         if (!a.sampleIdAll || a.trailerTimeFromEnd < 0 || a.trailerSize > size - RECORD_HEADER_SIZE) {
             return -1;
         }
         long t = b.getLong(p + size - a.trailerTimeFromEnd);
-        return t < 0 ? -1 : t;
+        return t == 0 ? -1 : t;
     }
+
+    /**
+     * A record queued by its time {@code t} (a u64: perf orders times unsigned, and hands on
+     * records of time 0 or 2^64-1 at once, as untimed). perf's ordering hands on, at each
+     * FINISHED_ROUND, what is older than the newest record of the round before; a record older
+     * than what it handed on already is "out of order" (perf report warns of them), and the reader
+     * notes them: samples near one may be resolved against other mappings than perf's.
+     */
+    private void timed(long t, long at) {
+        long tb = t ^ Long.MIN_VALUE;
+        if (tb < lastFlushB) {
+            outOfOrder(at);
+        }
+        if (tb > maxTimeB) {
+            maxTimeB = tb;
+        }
+    }
+
+    private void outOfOrder(long at) {
+        note("records.out-of-order", "a record at byte " + at + " has a time before records perf's ordering has"
+                + " handed on already (perf report warns of as many \"out of order events\"): its time, or the time"
+                + " of a record before it, is corrupt; samples near it may be resolved against other mappings than"
+                + " perf report's");
+    }
+
+    // perf's ordered-events state (ordered-events.c), times as time ^ Long.MIN_VALUE so that signed
+    // compares order them as the u64 they are.
+    /** The time of the last record handed on from the queue (perf's last_flush). */
+    private long lastFlushB = Long.MIN_VALUE;
+    /** What the next FINISHED_ROUND hands on up to (perf's next_flush): the newest time at the round before. */
+    private long nextFlushB = Long.MIN_VALUE;
+    /** The limit the last FINISHED_ROUND handed on up to. */
+    private long limitB = Long.MIN_VALUE;
+    /** The newest time read (perf's max_timestamp). */
+    private long maxTimeB = Long.MIN_VALUE;
+    private long roundsEnded;
 
     // ---------------------------------------------------------------- pipe-mode header records
 
@@ -1071,19 +1491,26 @@ public final class PerfDataReader implements Closeable {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = b.getLong(p + RECORD_HEADER_SIZE + attrSize + 8 * i);
         }
-        addAttr(EventAttr.parse(bytes, record, RECORD_HEADER_SIZE, attrs.length, ids), at);
+        addAttr(EventAttr.parse(bytes, record, RECORD_HEADER_SIZE, attrCount, ids), at);
     }
 
-    private void headerFeature(ByteBuffer b, int p, int size, long at) throws PerfDataException {
+    private void headerFeature(ByteBuffer b, int p, int size, long at) {
         if (size < 16) {
             invalidRecord(at, "HEADER_FEATURE", size, 16);
             return;
         }
         long id = b.getLong(p + 8);
-        if (id == F_COMPRESSED) {
-            throw compressed(at);
+        byte[] record = Bytes.slice(b, p, size);
+        try {
+            pipeFeatures.check(id, record, 16, size, attrCount);
+        } catch (PipeFeatureCheck.Refused e) {
+            String name = id > 0 && id < FEATURE_BITS ? PerfNames.feature((int) id) : "id " + Long.toUnsignedString(id);
+            note("feature.refused." + name, "the HEADER_FEATURE record at byte " + at + " (feature " + name + ") is"
+                    + " corrupt: " + e.getMessage() + "; perf report stops at such a record and reports nothing; the"
+                    + " feature is ignored here (features say nothing about the samples)");
+            return;
         }
-        if (id <= 0 || id >= FEATURE_BITS) {
+        if (id <= 0 || id >= PipeFeatureCheck.LAST_FEATURE) {
             return; // 32 ends the feature list in perf 6.1 (HEADER_LAST_FEATURE); nothing to read
         }
         int bit = (int) id;
@@ -1092,7 +1519,7 @@ public final class PerfDataReader implements Closeable {
             return;
         }
         try {
-            features.parse(bit, Bytes.slice(b, p, size), 16, size, at + 16);
+            features.parse(bit, record, 16, size, at + 16);
         } catch (FeatureParser.Malformed e) {
             note("feature." + PerfNames.feature(bit), "feature " + PerfNames.feature(bit) + " at byte " + e.offset
                     + " is malformed (" + e.getMessage() + "); ignored");
@@ -1100,11 +1527,24 @@ public final class PerfDataReader implements Closeable {
     }
 
     /** EVENT_UPDATE: u64 type, u64 id, then for type NAME the event's name. */
-    private void eventUpdate(ByteBuffer b, int p, int size) {
-        if (size < 24 || b.getLong(p + 8) != EVENT_UPDATE_NAME) {
+    private void eventUpdate(ByteBuffer b, int p, int size, long at) {
+        if (size < 24) {
             return;
         }
         long id = b.getLong(p + 16);
+        // perf report refuses an update of no event: before any event, or of an id no event lists.
+        if (attrCount == 0 || (attrCount > 1 && id != 0 && attrs[0].sampleIdAll
+                && attrById.get(id) == LongIntMap.ABSENT)) {
+            invalidRecords++;
+            note("record.invalid.EVENT_UPDATE", "the EVENT_UPDATE record at byte " + at + " updates "
+                    + (attrCount == 0 ? "an event before any event was described" : "sample id " + id + ", which no"
+                    + " event lists") + ": it is corrupt; skipped and counted as invalid (perf report stops at such"
+                    + " a record and reports nothing)");
+            return;
+        }
+        if (b.getLong(p + 8) != EVENT_UPDATE_NAME) {
+            return;
+        }
         String name = Bytes.paddedString(b, p + 24, p + size);
         if (!name.isEmpty()) {
             features.nameId(id, name);
@@ -1136,7 +1576,7 @@ public final class PerfDataReader implements Closeable {
                 return task(b, p, type, size, at);
             }
             default -> {
-                skip(type);
+                skip(type, at);
                 return null;
             }
         }
@@ -1250,7 +1690,7 @@ public final class PerfDataReader implements Closeable {
         if (a != null) {
             return a.trailerSize;
         }
-        return attrs.length > 0 ? attrs[0].trailerSize : 0;
+        return attrCount > 0 ? attrs[0].trailerSize : 0;
     }
 
     private RawBatch.Mmap mmap(ByteBuffer b, int p, int type, int misc, int size, long at) {
@@ -1276,8 +1716,11 @@ public final class PerfDataReader implements Closeable {
                 buildId = Bytes.hex(b, p + 44, len);
             }
         }
-        return new RawBatch.Mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getLong(p + 16), b.getLong(p + 24),
-                b.getLong(p + 32), filename, (misc & MISC_MMAP_DATA) != 0, buildId);
+        // MMAP has no prot and flags: perf takes it as executable unless it is a data mapping.
+        int prot = two ? b.getInt(p + 64) : (misc & MISC_MMAP_DATA) != 0 ? 0 : PROT_EXEC;
+        int flags = two ? b.getInt(p + 68) : 0;
+        return new RawBatch.Mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getInt(p + 12), b.getLong(p + 16),
+                b.getLong(p + 24), b.getLong(p + 32), filename, prot, flags, buildId);
     }
 
     private RawBatch.Comm comm(ByteBuffer b, int p, int misc, int size, long at) {
@@ -1301,7 +1744,8 @@ public final class PerfDataReader implements Closeable {
             invalidRecord(at, PerfNames.record(type), size, 32);
             return null;
         }
-        return new RawBatch.Task(b.getInt(p + 8), b.getInt(p + 12));
+        boolean exec = (Short.toUnsignedInt(b.getShort(p + 4)) & MISC_FORK_EXEC) != 0;
+        return new RawBatch.Task(b.getInt(p + 8), b.getInt(p + 12), b.getInt(p + 16), b.getInt(p + 20), exec);
     }
 
     // ---------------------------------------------------------------- books and notes
@@ -1335,6 +1779,18 @@ public final class PerfDataReader implements Closeable {
     /** Samples the kernel reported lost (LOST and LOST_SAMPLES records). */
     long lost() {
         return lost;
+    }
+
+    /** Records read, of every type. */
+    long recordsRead() {
+        long n = 0;
+        for (long c : recordsByType) {
+            n += c;
+        }
+        for (long c : otherTypes.values()) {
+            n += c;
+        }
+        return n;
     }
 
     /** Non-sample records skipped as malformed. */
@@ -1374,7 +1830,12 @@ public final class PerfDataReader implements Closeable {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, String> e : notes.entrySet()) {
             long n = problemCounts.getOrDefault("notes." + e.getKey(), 1L);
-            out.add(n > 1 ? e.getValue() + " [" + n + " times]" : e.getValue());
+            String text = e.getValue();
+            if (e.getKey().equals("record.undefined") && samplesRead > samplesBeforeUndefined) {
+                text += "; " + (samplesRead - samplesBeforeUndefined) + " SAMPLE records were read after the first"
+                        + " such record and may be misread";
+            }
+            out.add(n > 1 ? text + " [" + n + " times]" : text);
         }
         long unlisted = 0;
         for (Map.Entry<String, Long> e : problemCounts.entrySet()) {

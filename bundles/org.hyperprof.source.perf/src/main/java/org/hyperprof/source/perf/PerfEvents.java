@@ -1,9 +1,8 @@
 package org.hyperprof.source.perf;
 
 /**
- * Where the reader hands its records: in {@link RawBatch}es, each in time order within every round
- * (peers.md 2.5: records are sorted by time inside each FINISHED_ROUND window; records without a
- * time are handed on as they are read). Strings are made for the rare records (MMAP, COMM);
+ * Where the reader hands its records: in {@link RawBatch}es, in perf report's order (records
+ * queued by time and handed on at round ends; records without a time as they are read). Strings are made for the rare records (MMAP, COMM);
  * samples come as decoded columns, with no object per sample.
  */
 interface PerfEvents {
@@ -20,4 +19,13 @@ interface PerfEvents {
 
     /** Whether each round is handed over at its end (a recording being made now), not only a full batch. */
     boolean eachRound();
+
+    /**
+     * The records a batch holds ready before it is handed over at a round's end. A batch handed
+     * over moves the records still queued to the next one, so a receiver that acts on a batch at
+     * once takes larger batches, and fewer records move.
+     */
+    default int batchRecords() {
+        return PerfDataReader.BATCH_RECORDS;
+    }
 }

@@ -37,10 +37,23 @@ final class PerfFormat {
     static final int AUXTRACE = 71;
     static final int EVENT_UPDATE = 78;
     static final int HEADER_FEATURE = 80;
+    static final int ID_INDEX = 69;
     static final int COMPRESSED = 81;
     static final int COMPRESSED2 = 83;
     /** Types from here on are written by perf itself and carry no sample_id trailer. */
     static final int USER_TYPE_START = 64;
+    /** The kernel's record types in Linux 6.1 end before this (PERF_RECORD_MAX: AUX_OUTPUT_HW_ID is 21). */
+    static final int KERNEL_TYPE_END = 22;
+    /** perf 6.1's own record types end before this (PERF_RECORD_HEADER_MAX: FINISHED_INIT is 82). */
+    static final int USER_TYPE_END = 83;
+
+    /**
+     * Whether perf 6.1 knows records of this type: it refuses a recording holding any other
+     * ({@code failed to process type}), and so the reader notes each one it skips.
+     */
+    static boolean definedType(int type) {
+        return (type > 0 && type < KERNEL_TYPE_END) || (type >= USER_TYPE_START && type < USER_TYPE_END);
+    }
 
     // sample_type bits.
     static final long S_IP = 1L;
@@ -85,6 +98,11 @@ final class PerfFormat {
     /** MMAP/MMAP2: a data (not executable) mapping; COMM: the comm changed by exec. */
     static final int MISC_MMAP_DATA = 1 << 13;
     static final int MISC_COMM_EXEC = 1 << 13;
+    /** FORK: perf record wrote it for a task that ran before it (perf copies no maps then). */
+    static final int MISC_FORK_EXEC = 1 << 13;
+    /** mmap's PROT_EXEC and MAP_HUGETLB, as MMAP2 records carry them (x86-64 values). */
+    static final int PROT_EXEC = 4;
+    static final int MAP_HUGETLB = 0x40000;
     /** MMAP2: the record carries a build-id instead of device and inode. */
     static final int MISC_MMAP_BUILD_ID = 1 << 14;
     /** HEADER_BUILD_ID: byte 20 of the id area holds the id's length. */

@@ -71,6 +71,9 @@ public final class PerfImport {
      * @param accounting the books (taken = delivered + lost + dropped + invalid)
      * @param counters   records by type, skipped records, problems counted
      * @param notes      problems met that did not stop the import
+     * @param recordingNotes the notes on the recording itself, a part of {@code notes}: records skipped,
+     *                   doubtful or malformed, header fields read around, and why nothing was
+     *                   delivered (the others are about symbols: images without them, a kernel that differs)
      * @param endReason  {@code completed}, or why the import stopped early
      * @param failure    the error that stopped it, or null
      * @param report     the flat and call-graph reports
@@ -78,7 +81,8 @@ public final class PerfImport {
      */
     public record Result(long sessionId, String file, Map<String, String> machine, List<String> events,
             Map<Integer, String> domains, Accounting accounting, Map<String, Long> counters, List<String> notes,
-            String endReason, PerfDataException failure, PerfReport report, SessionSummary summary) {
+            List<String> recordingNotes, String endReason, PerfDataException failure, PerfReport report,
+            SessionSummary summary) {
 
         public boolean completed() {
             return failure == null;
@@ -122,6 +126,7 @@ public final class PerfImport {
     private boolean deferring;
 
     private long invalidContexts;
+    private long guestSamples;
     private long samplesEventOverflow;
     private long forks;
     private long exits;
@@ -157,8 +162,9 @@ public final class PerfImport {
         this.progress = progress;
         this.live = live;
         boolean flat = publisher == null && tap == null && !options.callchains() && !callGraph;
-        long[] starts = flat && !live && progress == null && parts > 1 && recording.stableData() != null
-                && recording.info().dataSize >= partMinBytes ? recording.partStarts(parts) : new long[0];
+        PerfDataReader.PartStart[] starts = flat && !live && progress == null && parts > 1
+                && recording.stableData() != null && recording.info().dataSize >= partMinBytes
+                ? recording.partStarts(parts) : new PerfDataReader.PartStart[0];
         PerfDataException failure;
         try {
             if (starts.length > 0) {
@@ -216,8 +222,7 @@ public final class PerfImport {
                     endDeferral();
                     deferring = true;
                 }
-                machines.mmap(m.cpumode(), m.pid(), m.start(), m.length(), m.pgoff(), m.filename(), m.data(),
-                        m.buildId());
+                machines.mmap(m);
             }
             case RawBatch.COMM -> {
                 RawBatch.Comm c = (RawBatch.Comm) event;
@@ -226,7 +231,7 @@ public final class PerfImport {
             case RawBatch.FORK -> {
                 RawBatch.Task t = (RawBatch.Task) event;
                 forks++;
-                machines.fork(t.pid(), t.ppid());
+                machines.fork(t.pid(), t.ppid(), t.tid(), t.ptid(), t.exec());
             }
             case RawBatch.EXIT -> exits++;
             default -> throw new IllegalStateException("raw batch entry of kind " + kind);
@@ -246,13 +251,13 @@ public final class PerfImport {
      * hand-offs of the two-thread {@link Pipeline}, whose threads the scheduler tends to put on one
      * CPU, each thread reads and counts on its own core.
      */
-    private PerfDataException readInParts(PerfDataReader recording, long[] starts) {
+    private PerfDataException readInParts(PerfDataReader recording, PerfDataReader.PartStart[] starts) {
         int n = starts.length;
         RecordingPart[] later = new RecordingPart[n];
         Thread[] threads = new Thread[n];
         try {
             for (int k = 0; k < n; k++) {
-                long stop = k + 1 < n ? starts[k + 1] : PerfDataReader.NO_STOP;
+                long stop = k + 1 < n ? starts[k + 1].start() : PerfDataReader.NO_STOP;
                 later[k] = new RecordingPart(recording, starts[k], stop);
                 threads[k] = new Thread(later[k], "hyperprof-perf-part");
                 threads[k].setDaemon(true);
@@ -264,15 +269,16 @@ public final class PerfImport {
                     process(batch);
                 }
             };
-            recording.stopAt(starts[0]);
+            recording.stopAt(starts[0].start());
             boolean paused = recording.read(here);
             int k = 0;
             // Paused: the reading is exactly at starts[k], where part k starts.
             while (paused) {
                 RecordingPart part = later[k];
                 awaitPart(threads[k]);
-                if (deferring && part.canBeTaken(recording)) {
+                if (deferring && part.canBeTaken(recording, machines.threads)) {
                     part.replay(replay);
+                    machines.threads.adopt(part.threads);
                     recording.absorb(part.reader);
                     partsTaken++;
                     if (!part.paused()) {
@@ -283,7 +289,8 @@ public final class PerfImport {
                 }
                 partsLeft.add(!deferring ? "a sample of a guest or of the hypervisor came before"
                         : part.gaveUp() != null ? part.gaveUp() : "its books cannot join the import's");
-                recording.resumeAt(starts[k], deferring && k + 1 < n ? starts[k + 1] : PerfDataReader.NO_STOP);
+                recording.resumeAt(starts[k].start(), deferring && k + 1 < n ? starts[k + 1].start()
+                        : PerfDataReader.NO_STOP);
                 paused = recording.read(here);
                 k++;
             }
@@ -558,15 +565,55 @@ public final class PerfImport {
         if (samplesEventOverflow > 0) {
             counters.put("samples.dropped.event-index", samplesEventOverflow);
         }
-        List<String> notes = new ArrayList<>(reader.notes());
+        List<String> recordingNotes = new ArrayList<>(reader.notes());
         if (invalidContexts > 0) {
-            notes.add(invalidContexts + " callchains held a context marker the format does not define (a broken"
+            recordingNotes.add(invalidContexts + " callchains held a context marker the format does not define (a broken"
                     + " frame-pointer walk); as perf does, each was dropped and its sample kept");
         }
         if (samplesEventOverflow > 0) {
-            notes.add(samplesEventOverflow + " samples belong to events beyond the 256th, which a sample batch"
+            recordingNotes.add(samplesEventOverflow + " samples belong to events beyond the 256th, which a sample batch"
                     + " cannot number; counted as dropped");
         }
+        if (guestSamples > 0) {
+            recordingNotes.add(guestSamples + " samples were taken in a guest (cpumode guest kernel or guest user): they are"
+                    + " shown as perf kvm report shows them, one domain per guest; plain perf report leaves them out");
+        }
+        if (machines.kernelMapNote != null) {
+            recordingNotes.add(machines.kernelMapNote);
+        }
+        if (symbolizer.relocationNote != null) {
+            recordingNotes.add(symbolizer.relocationNote);
+        }
+        if (machines.kernelWithoutMap) {
+            recordingNotes.add("kernel samples came without the kernel's map record (the MMAP of [kernel.kallsyms] perf"
+                    + " record writes first): they are named by the kernel symbols as they are, where perf report"
+                    + " places the kernel by other means and may name them otherwise; the record is missing or"
+                    + " corrupt");
+        }
+        if (!machines.outsideKernelMap.isEmpty()) {
+            java.util.Set<Long> out = machines.outsideKernelMap;
+            recordingNotes.add("kernel samples at " + out.size() + (out.size() >= 1000 ? " or more" : "") + " addresses (0x"
+                    + Long.toHexString(out.iterator().next()) + (out.size() > 1 ? ", ..." : "") + ") lie outside the"
+                    + " kernel's map given by its map record" + (machines.namedOutsideKernelMap ? "; named here by the"
+                    + " kernel's symbols all the same" : "") + ": perf report names such an address only where a"
+                    + " map covers it, and by data symbols too, so it may name them otherwise (the addresses or the"
+                    + " map record are corrupt)");
+        }
+        if (!machines.unmappedProcesses.isEmpty()) {
+            java.util.Set<Integer> pids = machines.unmappedProcesses;
+            recordingNotes.add("user samples of " + pids.size() + (pids.size() >= 1000 ? " or more" : "") + " processes that"
+                    + " no MMAP record mapped (pid " + pids.stream().limit(5).map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(", ")) + (pids.size() > 5 ? ", ..." : "") + ") are"
+                    + " shown as [unknown]; if their pid is corrupt, perf report, which finds a sample's thread by its"
+                    + " tid, may name them");
+        }
+        if (delivered == 0 && failure == null) {
+            recordingNotes.add(nothingDelivered(books));
+        }
+        if (!books.balanced()) {
+            recordingNotes.add("the books do not balance: " + books.line());
+        }
+        List<String> notes = new ArrayList<>(recordingNotes);
         for (Dso d : symbolizer.withoutSymbols()) {
             long n = machines.unresolved(d);
             if (n > 0) {
@@ -576,9 +623,6 @@ public final class PerfImport {
         }
         if (symbolizer.mismatchNote != null) {
             notes.add(symbolizer.mismatchNote);
-        }
-        if (!books.balanced()) {
-            notes.add("the books do not balance: " + books.line());
         }
         String endReason = failure == null ? SessionSummary.COMPLETED : "stopped: " + failure.getMessage();
         SessionSummary summary = null;
@@ -591,7 +635,25 @@ public final class PerfImport {
         }
         Map<String, String> machine = new LinkedHashMap<>(info.features);
         return new Result(channel != null ? channel.sessionId() : -1, info.file, machine, events,
-                machines.domains(), books, counters, notes, endReason, failure, report, summary);
+                machines.domains(), books, counters, List.copyOf(notes), List.copyOf(recordingNotes), endReason, failure,
+                report, summary);
+    }
+
+    /** Why an import that read to its end delivered no sample: an empty report always says why. */
+    private String nothingDelivered(Accounting books) {
+        if (reader.samplesRead() > 0) {
+            return "no sample was delivered: all " + reader.samplesRead() + " SAMPLE records read were dropped ("
+                    + books.dropped() + ") or invalid (" + books.invalid() + "); see the notes above";
+        }
+        long records = reader.recordsRead();
+        String where = info.pipe ? "the stream" : "the data section (" + info.dataSize + " bytes from byte "
+                + info.dataOffset + ")";
+        if (records == 0) {
+            return "no sample was delivered: " + where + " holds no record at all" + (info.pipe ? ""
+                    : info.dataSize == 0 ? " (the header's data size is 0)" : "");
+        }
+        return "no sample was delivered: " + where + " holds " + records + " records but no SAMPLE record"
+                + (books.lost() > 0 ? "; the kernel reported " + books.lost() + " samples lost" : "");
     }
 
     // ---------------------------------------------------------------- PerfEvents
@@ -706,9 +768,15 @@ public final class PerfImport {
             return;
         }
         int cpumode = d.cpumode[i];
-        int pid = d.pid[i];
         long ip = d.ip[i];
         Machines m = machines;
+        boolean guest = cpumode == CPUMODE_GUEST_KERNEL || cpumode == CPUMODE_GUEST_USER;
+        // perf finds a host sample's thread by its tid (a guest's pid names its machine). A process's
+        // main thread (pid = tid) is taken as its own: only a record corrupt in both says otherwise.
+        int pid = d.pid[i];
+        if (!guest && pid != d.tid[i]) {
+            pid = m.threads.find(pid, d.tid[i]);
+        }
         if (deferring) {
             if (m.defer(cpumode, pid, ip, d.period[i])) {
                 directSamples++;
@@ -717,7 +785,9 @@ public final class PerfImport {
             endDeferral();
         }
         m.resolve(cpumode, pid, ip);
-        boolean guest = cpumode == CPUMODE_GUEST_KERNEL || cpumode == CPUMODE_GUEST_USER;
+        if (guest) {
+            guestSamples++;
+        }
         int domain = guest ? m.guest(pid).domain : Machines.HOST_DOMAIN;
         int mode = switch (cpumode) {
             case CPUMODE_KERNEL, CPUMODE_GUEST_KERNEL -> CpuMode.KERNEL.code();

@@ -800,8 +800,8 @@ final class PerfNaming {
      * What perf names differently in an ELF table loaded from {@code file}, from one reading of its
      * symbols: {@link #elfNames}, {@link #zeroSized} and {@link #labels}, each null as those are.
      */
-    record ElfExtras(String[] names, boolean[] zeroSized, SymbolTable labels) {
-        static final ElfExtras NONE = new ElfExtras(null, null, null);
+    record ElfExtras(String[] names, boolean[] zeroSized, long[] stretchedEnds, SymbolTable labels) {
+        static final ElfExtras NONE = new ElfExtras(null, null, null, null);
     }
 
     static ElfExtras elfExtras(Path file, SymbolTable functions, String imageName) {
@@ -810,8 +810,65 @@ final class PerfNaming {
             return ElfExtras.NONE;
         }
         Starts starts = new Starts(functions);
-        return new ElfExtras(elfNames(s, functions, starts), zeroSized(s, functions, starts),
+        boolean[] zero = zeroSized(s, functions, starts);
+        return new ElfExtras(elfNames(s, functions, starts), zero, stretchedEnds(s, functions, zero),
                 labels(s, functions, imageName, starts));
+    }
+
+    /**
+     * Where perf's {@code symbols__fixup_end} ends each symbol of the table that has no size: at
+     * the next start of any symbol {@code dso__load_sym} loads (function, data object or label),
+     * or, for the last one, a page past the page it starts in. -1 where the symbol has a size;
+     * null when the file cannot be read as expected.
+     */
+    private static long[] stretchedEnds(Symtab s, SymbolTable table, boolean[] zero) {
+        if (zero == null) {
+            return null;
+        }
+        try {
+            Elf e = s.elf;
+            byte[] syms = s.syms;
+            int entry = e.is64 ? 24 : 16;
+            int count = syms.length / entry;
+            long[] starts = new long[count];
+            int n = 0;
+            for (int i = 1; i < count; i++) {
+                int p = i * entry;
+                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
+                int other = syms[p + (e.is64 ? 5 : 13)] & 3;
+                int type = info & 15;
+                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+                int nameOff = (int) e.b.u32(syms, p);
+                if (nameOff == 0 || shndx == 0 || shndx == SHN_ABS || shndx >= e.count
+                        || (e.flags[shndx] & SHF_ALLOC) == 0) {
+                    continue;
+                }
+                boolean label = type == STT_NOTYPE && other != STV_HIDDEN && other != STV_INTERNAL
+                        && e.name[shndx] != null && (e.name[shndx].contains("text") || e.name[shndx].contains("data"));
+                if (label || type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT_TYPE) {
+                    starts[n++] = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+                }
+            }
+            long[] sorted = Arrays.copyOf(starts, n);
+            Arrays.sort(sorted);
+            long[] ends = new long[table.size()];
+            for (int i = 0; i < ends.length; i++) {
+                if (!zero[i]) {
+                    ends[i] = -1;
+                    continue;
+                }
+                long start = table.start(i);
+                int k = Arrays.binarySearch(sorted, start);
+                int next = k >= 0 ? k + 1 : -k - 1;
+                while (next < sorted.length && sorted[next] <= start) {
+                    next++;
+                }
+                ends[i] = next < sorted.length ? sorted[next] : ((start + 4095) & ~4095L) + 4096;
+            }
+            return ends;
+        } catch (RuntimeException x) {
+            return null;
+        }
     }
 
     private static final long SHF_ALLOC = 2;

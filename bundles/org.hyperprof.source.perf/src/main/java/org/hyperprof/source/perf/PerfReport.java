@@ -264,14 +264,17 @@ public final class PerfReport implements BatchBuilder.Sink {
         }
     }
 
-    /** perf's level letter for a cpumode: [k] kernel, [.] user, [H] hypervisor, [g] guest kernel, [u] guest user. */
+    /**
+     * perf's level letter for a cpumode: [k] kernel, [.] user, [g] guest kernel, [u] guest user,
+     * and [H] for every other (hypervisor, unknown, and the values 6 and 7 no mode has).
+     */
     static char level(int cpumode) {
         return switch (cpumode) {
             case PerfFormat.CPUMODE_KERNEL -> 'k';
-            case PerfFormat.CPUMODE_HYPERVISOR -> 'H';
+            case PerfFormat.CPUMODE_USER -> '.';
             case PerfFormat.CPUMODE_GUEST_KERNEL -> 'g';
             case PerfFormat.CPUMODE_GUEST_USER -> 'u';
-            default -> '.';
+            default -> 'H';
         };
     }
 

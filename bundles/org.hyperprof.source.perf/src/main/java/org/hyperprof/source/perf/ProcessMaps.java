@@ -1,7 +1,5 @@
 package org.hyperprof.source.perf;
 
-import java.util.Arrays;
-
 /**
  * One process's executable mappings, sorted by start address: what MMAP and MMAP2 records built.
  * A new mapping replaces whatever it overlaps; the parts of older mappings outside it stay, with
@@ -10,11 +8,30 @@ import java.util.Arrays;
  */
 final class ProcessMaps {
 
-    private long[] start = new long[16];
-    private long[] end = new long[16];
-    private long[] pgoff = new long[16];
-    private Dso[] dso = new Dso[16];
+    private long[] start;
+    private long[] end;
+    private long[] pgoff;
+    private Dso[] dso;
     private int count;
+    /**
+     * Whether another process may use these arrays ({@link #copy}): a forked child shares its
+     * parent's list until either maps something, so that a FORK costs one small object however many
+     * mappings the parent has (thousands of forks of a process with thousands of mappings would
+     * otherwise take memory out of all proportion to the records read).
+     */
+    private boolean shared;
+
+    ProcessMaps() {
+        this(new long[16], new long[16], new long[16], new Dso[16], 0);
+    }
+
+    private ProcessMaps(long[] start, long[] end, long[] pgoff, Dso[] dso, int count) {
+        this.start = start;
+        this.end = end;
+        this.pgoff = pgoff;
+        this.dso = dso;
+        this.count = count;
+    }
     /** The last two mappings found: a process's samples mostly fall into them (its program and its libc). */
     private int last = -1;
     private int before = -1;
@@ -82,7 +99,9 @@ final class ProcessMaps {
     void map(long from, long length, long offset, Dso image, Spare spare) {
         long to = from + length;
         if (length == 0 || Long.compareUnsigned(to, from) <= 0) {
-            to = -1L; // a mapping reaching the top of the address space
+            // perf's map ends at start + len, wrapped: an empty or wrapped one covers no address and,
+            // starting at or after its own end, displaces none of the others.
+            return;
         }
         int need = count + 3;
         if (spare.start.length < need) {
@@ -130,10 +149,19 @@ final class ProcessMaps {
                 swap(ns, ne, np, nd, j);
             }
         }
-        spare.start = start;
-        spare.end = end;
-        spare.pgoff = pgoff;
-        spare.dso = dso;
+        if (shared) {
+            // The old list is another process's too: it is not ours to rebuild into.
+            spare.start = new long[0];
+            spare.end = new long[0];
+            spare.pgoff = new long[0];
+            spare.dso = new Dso[0];
+            shared = false;
+        } else {
+            spare.start = start;
+            spare.end = end;
+            spare.pgoff = pgoff;
+            spare.dso = dso;
+        }
         start = ns;
         end = ne;
         pgoff = np;
@@ -158,14 +186,11 @@ final class ProcessMaps {
         d[n - 1] = td;
     }
 
-    /** A copy, for a child process (FORK of a new process). */
+    /** A copy, for a child process (FORK of a new process): the same list, shared until either maps something. */
     ProcessMaps copy() {
-        ProcessMaps c = new ProcessMaps();
-        c.start = Arrays.copyOf(start, Math.max(count, 16));
-        c.end = Arrays.copyOf(end, Math.max(count, 16));
-        c.pgoff = Arrays.copyOf(pgoff, Math.max(count, 16));
-        c.dso = Arrays.copyOf(dso, Math.max(count, 16));
-        c.count = count;
+        shared = true;
+        ProcessMaps c = new ProcessMaps(start, end, pgoff, dso, count);
+        c.shared = true;
         return c;
     }
 

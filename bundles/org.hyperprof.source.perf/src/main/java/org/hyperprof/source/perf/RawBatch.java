@@ -11,21 +11,22 @@ import java.util.Arrays;
  * batch back when done with it.
  *
  * <h2>Order</h2>
- * perf sorts the records of each round by time (peers.md 2.5: nothing is reordered across a
- * FINISHED_ROUND; equal times keep their file order). The reader decodes each record into the next
- * entry as it reads it, so the bytes are decoded while in the cache and a round costs a sort of
- * indices, not a copy of its records. A record with a time joins the open round
- * ({@link #timed}); at the round's end the round is sorted (a natural merge: a round is a few runs
- * already in time order, one per CPU buffer perf drained) and appended to {@link #order}. A record
- * without a time is appended at once, ahead of the open round, as perf hands such records on. A
- * batch holds whole rounds, so the resolving side reads it in order, {@code order[0..ordered)}.
+ * perf report queues records by time and, at each FINISHED_ROUND, hands on those up to the newest
+ * time of the round before (equal times keep their file order; see {@link PerfDataReader}). The
+ * reader decodes each record into the next entry as it reads it, so the bytes are decoded while in
+ * the cache and a round costs a sort of indices, not a copy of its records. A record with a time
+ * joins the queue ({@link #timed}); at a round's end the queue is sorted (a natural merge: it is a
+ * few runs already in time order, one per CPU buffer perf drained) and its older entries are
+ * appended to {@link #order}; the newer ones stay queued, and move to the next batch with their
+ * bytes when this one is handed on. A record without a time is appended at once, ahead of the
+ * queue, as perf hands such records on. The resolving side reads a batch in order,
+ * {@code order[0..ordered)}.
  *
  * <h2>Bytes</h2>
  * Callchains are not copied when the recording is memory-mapped: an entry keeps the byte offset of
  * its chain in the mapping ({@link #stable}), valid for the whole import. A stream's chains are
- * copied into the batch's own {@link #arena}. Side-band records of the open round wait as bytes
- * (kind {@link #RECORD}, in the mapping or copied) and are parsed when the round is sorted, in time
- * order.
+ * copied into the batch's own {@link #arena}. Queued side-band records wait as bytes (kind
+ * {@link #RECORD}, in the mapping or copied) and are parsed when handed on, in time order.
  */
 final class RawBatch {
 
@@ -39,14 +40,19 @@ final class RawBatch {
     /** A side-band record of the open round, not parsed yet. */
     static final byte RECORD = 7;
 
-    record Mmap(int cpumode, int pid, long start, long length, long pgoff, String filename, boolean data,
-            String buildId) {
+    /** MMAP or MMAP2: {@code prot} and {@code flags} as MMAP2 gives them (MMAP: executable unless a data mapping). */
+    record Mmap(int cpumode, int pid, int tid, long start, long length, long pgoff, String filename, int prot,
+            int flags, String buildId) {
     }
 
     record Comm(int pid, int tid, String comm) {
     }
 
-    record Task(int pid, int ppid) {
+    /**
+     * FORK or EXIT: the task and its parent; {@code exec} is FORK's misc bit 13, with which perf
+     * record marks the FORKs it writes for tasks that ran before it (their maps follow, none are copied).
+     */
+    record Task(int pid, int ppid, int tid, int ptid, boolean exec) {
     }
 
     /** One value per entry; {@link DecodedSamples#attr} is null for entries that are not samples. */
@@ -181,8 +187,9 @@ final class RawBatch {
         int[] bounds = runs;
         int runCount = 0;
         bounds[runCount++] = 0;
+        // Times are u64: compared with the sign bit flipped.
         for (int k = 1; k < n; k++) {
-            if (t[from[k]] < t[from[k - 1]]) {
+            if ((t[from[k]] ^ Long.MIN_VALUE) < (t[from[k - 1]] ^ Long.MIN_VALUE)) {
                 bounds[runCount++] = k;
             }
         }
@@ -201,7 +208,7 @@ final class RawBatch {
                 int b = mid;
                 int k = lo;
                 while (a < mid && b < hi) {
-                    to[k++] = t[from[b]] < t[from[a]] ? from[b++] : from[a++];
+                    to[k++] = (t[from[b]] ^ Long.MIN_VALUE) < (t[from[a]] ^ Long.MIN_VALUE) ? from[b++] : from[a++];
                 }
                 while (a < mid) {
                     to[k++] = from[a++];

@@ -1,12 +1,17 @@
 package org.hyperprof.source.perf;
 
 /**
- * Batches acted on by the thread that reads them: one batch, reused once acted on, so nothing
+ * Batches acted on by the thread that reads them: two batches, reused once acted on, so nothing
  * passes between threads (a flat import's parts, {@link PerfImport#readInParts}).
  */
 abstract class ReadHere implements PerfEvents {
 
+    /**
+     * Two batches in turn: the reader takes the next batch before it hands the full one over (the
+     * records still queued move to the next), so with one spare it would make a batch each time.
+     */
     private RawBatch spare;
+    private RawBatch spare2;
 
     /** Acts on the records of a batch, {@code order[0..ordered)}. */
     abstract void act(RawBatch batch);
@@ -14,7 +19,12 @@ abstract class ReadHere implements PerfEvents {
     @Override
     public final RawBatch take() {
         RawBatch b = spare;
-        spare = null;
+        if (b != null) {
+            spare = null;
+        } else {
+            b = spare2;
+            spare2 = null;
+        }
         return b;
     }
 
@@ -22,11 +32,21 @@ abstract class ReadHere implements PerfEvents {
     public final void handOver(RawBatch batch) {
         act(batch);
         batch.clear();
-        spare = batch;
+        if (spare == null) {
+            spare = batch;
+        } else {
+            spare2 = batch;
+        }
     }
 
     @Override
     public final boolean eachRound() {
         return false;
+    }
+
+    /** Acted on at once, so large: records still queued move to the next batch four times less often. */
+    @Override
+    public final int batchRecords() {
+        return 4 * PerfDataReader.BATCH_RECORDS;
     }
 }

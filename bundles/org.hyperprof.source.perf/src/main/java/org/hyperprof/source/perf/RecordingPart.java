@@ -16,6 +16,15 @@ import static org.hyperprof.source.perf.PerfFormat.*;
  * the part, address), the generation changing where the process's maps change (MMAP, FORK of a new
  * process), so that one key always stands for one mapping; a kernel sample by its address.
  *
+ * <h2>Lead-in</h2>
+ * perf's ordering hands a round's records on at the rounds after it, so where a part starts a
+ * reading in sequence still holds records of the round before. The part's reader therefore starts
+ * {@link PerfDataReader#LEAD_IN_ROUNDS} rounds early and counts nothing the reading before the part
+ * hands on itself; the import takes the part only when the part's reader found, where the part
+ * starts, the queue and ordering bounds the reading in sequence has there
+ * ({@link PerfDataReader#canAbsorb}), and when the threads the part met first are in the processes
+ * the import has them in ({@link Threads#agreeWith}).
+ *
  * <h2>Replay</h2>
  * The side-band records are kept in order with the number of keys first met before each. The
  * import, which has the maps as they are where the part starts, replays the part: each side-band
@@ -82,8 +91,14 @@ final class RecordingPart extends ReadHere implements Runnable {
         }
     }
 
+    /**
+     * Round ends handed on so far: what comes before the {@link PerfDataReader#LEAD_IN_ROUNDS}-th is
+     * the lead-in, which the reading before the part hands on itself.
+     */
+    private int rounds;
+
     /** The part of {@code recording} from {@code start} to {@code stop} ({@link PerfDataReader#part}). */
-    RecordingPart(PerfDataReader recording, long start, long stop) {
+    RecordingPart(PerfDataReader recording, PerfDataReader.PartStart start, long stop) {
         this.reader = recording.part(start, stop);
         java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
     }
@@ -112,14 +127,24 @@ final class RecordingPart extends ReadHere implements Runnable {
      * Whether the import may take this part as read (after its thread ended), its reader's books
      * joining {@code main}'s; a failure of the part's own code is thrown.
      */
-    boolean canBeTaken(PerfDataReader main) {
+    boolean canBeTaken(PerfDataReader main, Threads mainThreads) {
         if (error != null) {
             throw error;
         }
         if (bug != null) {
             throw bug;
         }
-        return gaveUp == null && main.canAbsorb(reader);
+        return gaveUp == null && main.canAbsorb(reader) && mainThreads.agreeWith(threads);
+    }
+
+    /**
+     * The threads the part met, each in the process perf finds it in: those met first in the part
+     * are checked against the import's when the part is taken ({@link Threads#agreeWith}).
+     */
+    final Threads threads = new Threads();
+
+    {
+        threads.keepFirstSights();
     }
 
     /** Why the part could not read on on its own, or null. */
@@ -143,6 +168,10 @@ final class RecordingPart extends ReadHere implements Runnable {
         int[] order = raw.order;
         for (int k = 0, n = raw.ordered; k < n; k++) {
             int i = order[k];
+            if (rounds < PerfDataReader.LEAD_IN_ROUNDS) {
+                rounds += raw.kind[i] == RawBatch.ROUND ? 1 : 0;
+                continue;
+            }
             switch (raw.kind[i]) {
                 case RawBatch.SAMPLE -> {
                     if (d.attr[i].index >= 256) {
@@ -150,8 +179,13 @@ final class RecordingPart extends ReadHere implements Runnable {
                     }
                     int cpumode = d.cpumode[i];
                     if (cpumode == CPUMODE_USER) {
-                        userSample(d.pid[i], d.ip[i], d.period[i]);
+                        // As the import finds a sample's process (PerfImport.sample).
+                        int pid = d.pid[i];
+                        userSample(pid == d.tid[i] ? pid : threads.find(pid, d.tid[i]), d.ip[i], d.period[i]);
                     } else if (cpumode == CPUMODE_KERNEL) {
+                        if (d.pid[i] != d.tid[i]) {
+                            threads.find(d.pid[i], d.tid[i]);
+                        }
                         keys.add(0, d.ip[i], d.period[i]);
                     } else {
                         throw new GiveUp("a sample of a guest or of the hypervisor");
@@ -162,22 +196,28 @@ final class RecordingPart extends ReadHere implements Runnable {
                     if (m.cpumode() != CPUMODE_USER) {
                         throw new GiveUp("a kernel's map");
                     }
-                    newMaps(m.pid());
-                    if (!m.data()) {
-                        map(m);
-                    }
+                    int pid = threads.find(m.pid(), m.tid());
+                    newMaps(pid);
+                    map(pid, m);
                     side(RawBatch.MMAP, m);
                 }
                 case RawBatch.FORK -> {
                     RawBatch.Task t = (RawBatch.Task) raw.event[i];
+                    threads.make(t.ptid(), t.ppid());
+                    threads.make(t.tid(), t.pid());
                     if (t.pid() != t.ppid()) {
                         newMaps(t.pid());
-                        ProcessMaps parent = mapsMade.get(t.ppid());
+                        ProcessMaps parent = t.exec() ? null : mapsMade.get(t.ppid());
                         mapsMade.put(t.pid(), parent != null ? parent.copy() : new ProcessMaps());
                     }
                     side(RawBatch.FORK, t);
                 }
-                case RawBatch.COMM, RawBatch.EXIT -> side(raw.kind[i], raw.event[i]);
+                case RawBatch.COMM -> {
+                    RawBatch.Comm c = (RawBatch.Comm) raw.event[i];
+                    threads.find(c.pid(), c.tid());
+                    side(RawBatch.COMM, c);
+                }
+                case RawBatch.EXIT -> side(RawBatch.EXIT, raw.event[i]);
                 case RawBatch.ROUND -> {
                     // Rounds matter only to a live import's consumers.
                 }
@@ -205,20 +245,20 @@ final class RecordingPart extends ReadHere implements Runnable {
     }
 
     /** A user mapping made in the part, as the import's {@link Machines#mmap} makes it. */
-    private void map(RawBatch.Mmap m) {
-        String name = Machines.hostImageName(m.pid(), m.filename());
+    private void map(int pid, RawBatch.Mmap m) {
+        String name = Machines.hostImageName(pid, m);
         Dso image = images.get(name);
         if (image == null) {
-            image = new Dso(name, Machines.hostImageKind(m.filename()), Machines.HOST_DOMAIN,
+            image = new Dso(name, Machines.hostImageKind(m), Machines.HOST_DOMAIN,
                     org.hyperprof.api.sample.ImageKind.USER, Machines.HOST_PID);
             image.serial = imageNames.size();
             imageNames.add(name);
             images.put(name, image);
         }
-        ProcessMaps maps = mapsMade.get(m.pid());
+        ProcessMaps maps = mapsMade.get(pid);
         if (maps == null) {
             maps = new ProcessMaps();
-            mapsMade.put(m.pid(), maps);
+            mapsMade.put(pid, maps);
         }
         maps.map(m.start(), m.length(), image.identity() ? m.start() : m.pgoff(), image, spareMaps);
     }

@@ -100,7 +100,7 @@ final class Symbolizer {
      * ({@code _text}) at another address than the kallsyms file does, addresses move by the
      * difference. Done when the kernel is first needed, after its map was read.
      */
-    private static void relocate(Dso dso) {
+    private void relocate(Dso dso) {
         if (dso.refSymbol == null || dso.refAddress == 0) {
             return;
         }
@@ -112,10 +112,24 @@ final class Symbolizer {
             long a = text == null ? -1 : PerfNaming.kallsymsAddress(text, refName);
             return a == -1 ? null : a;
         });
-        if (found != null) {
-            dso.delta = dso.refAddress - found;
+        if (found == null) {
+            // perf computes the relocation from this symbol, and without it loads no kernel symbol.
+            dso.table = null;
+            dso.why = "the recording's kernel map names the reference symbol '" + refName + "', which the kernel"
+                    + " symbols do not hold: perf report then loads none of them, and neither does the import";
+            return;
+        }
+        dso.delta = dso.refAddress - found;
+        if (dso.delta % 4096 != 0 || dso.delta >= 1L << 32 || dso.delta <= -(1L << 32)) {
+            relocationNote = "the kernel's map record places its reference symbol " + refName + " at 0x"
+                    + Long.toHexString(dso.refAddress) + ", 0x" + Long.toHexString(found) + " in the kernel symbols:"
+                    + " a relocation of " + dso.delta + " bytes, which no boot makes (it is whole pages within 4 GB);"
+                    + " the record is corrupt, and kernel samples may be named differently from perf report";
         }
     }
+
+    /** Why the kernel's relocation is doubtful, or null. */
+    volatile String relocationNote;
 
     /**
      * The separate debug file a binary's {@code .gnu_debuglink} names, where perf looks for it, in
@@ -321,6 +335,7 @@ final class Symbolizer {
                     () -> PerfNaming.elfExtras(symbolFile, functions, name));
             dso.perfNames = extras.names();
             dso.zeroSized = extras.zeroSized();
+            dso.stretchedEnds = extras.stretchedEnds();
             SymbolTable labels = extras.labels();
             if (labels != null) {
                 fallback.add(labels);
@@ -435,6 +450,11 @@ final class Symbolizer {
                 if (n != -1L && Long.compareUnsigned(n, next) < 0) {
                     next = n;
                 }
+            }
+            // perf's own stretch also stops at a data object, and the last symbol reaches a page on.
+            long[] stretched = dso.stretchedEnds;
+            if (stretched != null && stretched[i] != -1L && Long.compareUnsigned(stretched[i], next) < 0) {
+                next = stretched[i];
             }
             if (next != -1L && Long.compareUnsigned(tableEnd, next) < 0) {
                 ranges.add(new long[] {tableEnd, next, i});

@@ -87,14 +87,7 @@ class AgreementWithPerfTest {
     }
 
     private static Map<PerfTool.Key, Long> flatOf(PerfImport.Result result) {
-        Map<PerfTool.Key, Long> rows = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
-        for (PerfReport.Row r : result.report().rows()) {
-            if (r.samples() > 0) {
-                rows.merge(new PerfTool.Key(PerfReport.shortName(r.image()), r.level(), r.symbol()), r.samples(),
-                        Long::sum);
-            }
-        }
-        return rows;
+        return PerfTool.rows(result);
     }
 
     /** Our children rows as perf prints them: a key our report holds more than once (same name, several symbols) summed. */

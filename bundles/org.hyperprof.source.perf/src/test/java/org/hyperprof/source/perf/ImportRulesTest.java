@@ -327,4 +327,107 @@ class ImportRulesTest {
             assertEquals(1, d.symbolImage(1));
         }
     }
+
+    // ---------------------------------------------------------------- perf's model where a damaged record makes it matter
+
+    /** The import's flat rows keyed as perf report prints them. */
+    private Map<PerfTool.Key, Long> rows(PerfDataWriter w, ImportOptions opt) throws Exception {
+        return PerfTool.rows(run(w, opt, new ArrayList<>()));
+    }
+
+    private static PerfTool.Key key(String dso, char level, String symbol) {
+        return new PerfTool.Key(dso, level, symbol);
+    }
+
+    @Test
+    void samplesOfACpumodeNoModeHasAreAtLevelHOfNoImageAsInPerfReport() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(0, LIB_START + 0x110, 10, 1))
+                .sample(new Sample(7, LIB_START + 0x110, 10, 2)).sample(new Sample(3, LIB_START + 0x110, 10, 3));
+        assertEquals(Map.of(key("[unknown]", 'H', PerfReport.address(LIB_START + 0x110)), 3L), rows(w, options));
+    }
+
+    @Test
+    void anEmptyMappingCoversNothingAndDisplacesNothing() throws Exception {
+        PerfDataWriter w = withMaps().mmap2(2, 10, LIB_START - 0x1000, 0, 0, "/empty", 0)
+                .sample(new Sample(2, LIB_START + 0x110, 10, 1));
+        assertEquals(Map.of(key("libwork.so", '.', "work"), 1L), rows(w, options));
+    }
+
+    @Test
+    void aDataMappingIsInItsProcessesMapsAsPerfHasIt() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr()).comm(10, "work", 0)
+                .mmap(2 | (1 << 13), 10, LIB_START, 0x2000, 0x1000, lib.toString(), 0)
+                .sample(new Sample(2, LIB_START + 0x110, 10, 1));
+        assertEquals(Map.of(key("libwork.so", '.', "work"), 1L), rows(w, options));
+    }
+
+    /**
+     * perf finds a record's thread by its tid, and a thread keeps the process it was first met in:
+     * a mapping and a sample whose pid is corrupt go to their thread's process.
+     */
+    @Test
+    void aRecordWhosePidIsCorruptGoesToItsThreadsProcess() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr()).comm(10, "work", 0)
+                .mmap2(2, 9999, 10, LIB_START, 0x2000, 0x1000, 5, 2, lib.toString(), 0);
+        Sample s = new Sample(2, LIB_START + 0x110, 7777, 1);
+        s.tid = 10;
+        w.sample(s);
+        assertEquals(Map.of(key("libwork.so", '.', "work"), 1L), rows(w, options));
+    }
+
+    @Test
+    void aForkPerfRecordWroteForATaskThatRanBeforeItCopiesNoMaps() throws Exception {
+        PerfDataWriter w = withMaps().fork(11, 10, 1 << 13, 1).sample(new Sample(2, LIB_START + 0x110, 11, 2))
+                .fork(12, 10, 0, 3).sample(new Sample(2, LIB_START + 0x110, 12, 4));
+        assertEquals(Map.of(key("[unknown]", '.', PerfReport.address(LIB_START + 0x110)), 1L,
+                key("libwork.so", '.', "work"), 1L), rows(w, options));
+    }
+
+    @Test
+    void aKernelMapNamingAReferenceSymbolTheKernelSymbolsLackLeavesKernelSamplesUnnamed() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr());
+        w.mmap(1, -1, K_TEXT, 0x1000000, K_TEXT, "[kernel.kallsyms]Xtext", 0);
+        w.sample(new Sample(1, 0xffffffff81000110L, 10, 1));
+        PerfImport.Result r = run(w, options, new ArrayList<>());
+        assertEquals(Map.of(key("[kernel.kallsyms]", 'k', PerfReport.address(0xffffffff81000110L)), 1L),
+                PerfTool.rows(r));
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("reference symbol 'Xtext'")), r.notes().toString());
+    }
+
+    @Test
+    void guestSamplesInARecordingAreNotedAsPlainPerfReportLeavesThemOut() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(4, 0xffffffff81000410L, 100, 1));
+        PerfImport.Result r = run(w, options, new ArrayList<>());
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("1 samples were taken in a guest")),
+                r.notes().toString());
+    }
+
+    /**
+     * Executable memory without a file (anonymous, or huge pages) is a JIT's: perf names it
+     * /tmp/perf-PID.map and prints it "[JIT] tid PID"; without PROT_EXEC it keeps its own name
+     * (printed by its base name, as perf prints every file).
+     */
+    @Test
+    void executableMemoryWithoutAFileIsAJitsAsPerfNamesIt() throws Exception {
+        PerfDataWriter w = withMaps().mmap2(2, 10, 10, 0x10000000L, 0x1000, 0, 5, 0x22, "//anon", 0)
+                .mmap2(2, 10, 10, 0x20000000L, 0x1000, 0, 5, 0x40002, "/huge/file", 0)
+                .mmap2(2, 10, 10, 0x30000000L, 0x1000, 0, 3, 0x22, "//anon", 0)
+                .sample(new Sample(2, 0x10000010L, 10, 1)).sample(new Sample(2, 0x20000010L, 10, 2))
+                .sample(new Sample(2, 0x30000010L, 10, 3));
+        Path none = Files.createDirectories(dir.resolve("no-jit-maps"));
+        assertEquals(Map.of(key("[JIT] tid 10", '.', PerfReport.address(0x10000010L)), 1L,
+                key("[JIT] tid 10", '.', PerfReport.address(0x20000010L)), 1L,
+                key("anon", '.', PerfReport.address(0x30000010L)), 1L),
+                rows(w, options.withSymbolDirs(none, none, none)));
+    }
+
+    @Test
+    void aLastSymbolWithoutSizeReachesAPagePastItsOwnAsPerfStretchesIt() throws Exception {
+        Path last = new TinyElf().function("work", 0x401100, 0x40, TinyElf.GLOBAL).function("tail", 0x401300, 0,
+                TinyElf.GLOBAL).write(dir.resolve("libtail.so"));
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr()).comm(10, "work", 0)
+                .mmap2(2, 10, LIB_START, 0x4000, 0x1000, last.toString(), 0)
+                .sample(new Sample(2, LIB_START + 0x380, 10, 1)).sample(new Sample(2, LIB_START + 0xf00, 10, 2));
+        assertEquals(Map.of(key("libtail.so", '.', "tail"), 2L), rows(w, options));
+    }
 }

@@ -4,6 +4,7 @@ import static org.hyperprof.source.perf.PerfDataWriter.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -223,6 +224,34 @@ class PerfCommandsTest {
         err.reset();
         commands.record("--seconds", "zero");
         assertTrue(err().contains("--seconds must be a number"), err());
+    }
+
+    /**
+     * A named pipe given as the recording is refused with one line, at once: reading it would wait
+     * for a writer, maybe forever, in a command that cannot be interrupted.
+     */
+    @Test
+    void aNamedPipeGivenAsTheRecordingIsRefusedWithOneLine() throws Exception {
+        Path fifo = dir.resolve("r.fifo");
+        Process p = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assumeTrue(p.waitFor() == 0, "mkfifo is not installed");
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> commands._import(fifo.toString()));
+        assertTrue(err().contains("hp:import: the recording " + fifo + " is a named pipe (FIFO)"), err());
+        assertTrue(err().contains("hp:record"), err());
+        err.reset();
+        commands._import(recording().toString(), "--kallsyms", fifo.toString());
+        assertTrue(err().contains("the kallsyms file " + fifo + " is a named pipe"), err());
+    }
+
+    @Test
+    void theBoundOnTheHeaderHeldInMemoryIsAnOptionWithItsRange() throws Exception {
+        commands._import(recording().toString(), "--max-header-mb", "4096");
+        assertTrue(err().contains("--max-header-mb must be 1 to 2047"), err());
+        err.reset();
+        commands._import(recording().toString(), "--max-header-mb", "1");
+        assertTrue(err().isEmpty(), err());
+        assertTrue(out().contains("samples taken"), out());
     }
 
     @Test

@@ -232,12 +232,18 @@ final class PerfDataWriter {
         return out;
     }
 
-    /** MMAP2 of an executable mapping. */
+    /** MMAP2 of an executable private mapping (prot R|X, flags MAP_PRIVATE) made by the process's main thread. */
     PerfDataWriter mmap2(int cpumode, int pid, long start, long len, long pgoff, String file, long time) {
+        return mmap2(cpumode, pid, pid, start, len, pgoff, 5, 2, file, time);
+    }
+
+    /** MMAP2 made by thread {@code tid} of process {@code pid}, with mmap's {@code prot} and {@code flags}. */
+    PerfDataWriter mmap2(int cpumode, int pid, int tid, long start, long len, long pgoff, int prot, int flags,
+            String file, long time) {
         byte[] n = name(file, 8);
         ByteBuffer b = buf(64 + n.length);
-        b.putInt(pid).putInt(pid).putLong(start).putLong(len).putLong(pgoff);
-        b.putInt(8).putInt(1).putLong(1234).putLong(0).putInt(5).putInt(2).put(n);
+        b.putInt(pid).putInt(tid).putLong(start).putLong(len).putLong(pgoff);
+        b.putInt(8).putInt(1).putLong(1234).putLong(0).putInt(prot).putInt(flags).put(n);
         byte[] tr = trailer(attrs.get(0), pid, time, firstId());
         return add(10, cpumode, concat(b.array(), tr));
     }
@@ -258,9 +264,14 @@ final class PerfDataWriter {
     }
 
     PerfDataWriter fork(int pid, int ppid, long time) {
+        return fork(pid, ppid, 0, time);
+    }
+
+    /** FORK with header.misc {@code misc} (bit 13: perf record wrote it for a task that ran before it). */
+    PerfDataWriter fork(int pid, int ppid, int misc, long time) {
         ByteBuffer b = buf(24);
         b.putInt(pid).putInt(ppid).putInt(pid).putInt(ppid).putLong(time);
-        return add(7, 0, concat(b.array(), trailer(attrs.get(0), pid, time, firstId())));
+        return add(7, misc, concat(b.array(), trailer(attrs.get(0), pid, time, firstId())));
     }
 
     PerfDataWriter exit(int pid, long time) {

@@ -235,6 +235,82 @@ final class PerfTool {
         return run(cmd, null, dir);
     }
 
+    /** How one run of perf report ended: what it printed, its exit status, or that it did not end in time. */
+    record Outcome(String stdout, String stderr, int exit, boolean timedOut) {
+        /** perf was killed by a signal (a crash: SIGSEGV, SIGABRT, ...) rather than exiting. */
+        boolean crashed() {
+            return !timedOut && exit >= 128;
+        }
+
+        /** The flat rows perf printed (empty when it printed no report). */
+        Map<Key, Long> rows() {
+            return flat(stdout);
+        }
+
+        /** perf's error output on one line, for messages. */
+        String said() {
+            return stderr.strip().replaceAll("\\s*\\n\\s*", " | ");
+        }
+    }
+
+    /**
+     * {@code perf report --no-children --sort dso,sym -n -g none} of {@code file} with the kernel
+     * symbols of {@code kallsyms}, without failing on anything perf does: its output, error output
+     * and exit status, or that it ran longer than {@code timeoutSeconds} (then it is killed).
+     */
+    static Outcome flatReport(Path file, Path kallsyms, long timeoutSeconds) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("perf", "report", "-i", file.toString(), "--kallsyms",
+                kallsyms.toString(), "--stdio", "--no-children", "--sort", "dso,sym", "-n", "-g", "none");
+        Path out = Files.createTempFile(file.getParent(), "perf-out", ".txt");
+        Path err = Files.createTempFile(file.getParent(), "perf-err", ".txt");
+        try {
+            pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
+            Process p = pb.start();
+            p.getOutputStream().close();
+            boolean ended = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            // Decoded as the import decodes names (UTF-8), so that bytes of a corrupt name compare alike.
+            return new Outcome(new String(Files.readAllBytes(out), StandardCharsets.UTF_8),
+                    new String(Files.readAllBytes(err), StandardCharsets.UTF_8), ended ? p.exitValue() : -1, !ended);
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /**
+     * A sample of this machine's kernel symbols as a kallsyms file that perf report
+     * ({@code --kallsyms}) and the import both read: the markers of the kernel text and every
+     * {@code step}-th line. Loading the whole of /proc/kallsyms takes perf report a tenth of a
+     * second, which a test running it hundreds of times cannot afford; the names differ from the
+     * full table's, but both sides name the kernel's samples from the same file.
+     */
+    static Path kallsymsSample(Path file, int step) throws IOException {
+        List<String> lines = Files.readAllLines(Path.of("/proc/kallsyms"), StandardCharsets.ISO_8859_1);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (i % step == 0 || l.endsWith(" _text") || l.endsWith(" _stext") || l.endsWith(" _etext")) {
+                b.append(l).append('\n');
+            }
+        }
+        return Files.writeString(file, b, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The flat rows of an import keyed as perf report prints them (a key held by several symbols summed). */
+    static Map<Key, Long> rows(PerfImport.Result result) {
+        Map<Key, Long> rows = new java.util.TreeMap<>(java.util.Comparator.comparing(Key::toString));
+        for (PerfReport.Row r : result.report().rows()) {
+            if (r.samples() > 0) {
+                rows.merge(new Key(PerfReport.shortName(r.image()), r.level(), r.symbol()), r.samples(), Long::sum);
+            }
+        }
+        return rows;
+    }
+
     /** One row of perf report: shared object (short name), level letter, symbol. */
     record Key(String dso, char level, String symbol) {
         @Override
@@ -243,9 +319,11 @@ final class PerfTool {
         }
     }
 
-    private static final Pattern FLAT = Pattern.compile("^\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S+)\\s+\\[(.)\\] (.*?)\\s*$");
+    // A shared object's name may hold blanks ("[JIT] tid 4242"): it runs up to the level column.
+    private static final Pattern FLAT =
+            Pattern.compile("^\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S.*?)\\s+\\[(.)\\] (.*?)\\s*$");
     private static final Pattern CHILDREN =
-            Pattern.compile("^\\s+([0-9.]+)%\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S+)\\s+\\[(.)\\] (.*?)\\s*$");
+            Pattern.compile("^\\s+([0-9.]+)%\\s+([0-9.]+)%\\s+(\\d+)\\s+(\\S.*?)\\s+\\[(.)\\] (.*?)\\s*$");
 
     /** The rows of {@code perf report --no-children --sort dso,sym -n}: key to samples. */
     static Map<Key, Long> flat(String text) {
