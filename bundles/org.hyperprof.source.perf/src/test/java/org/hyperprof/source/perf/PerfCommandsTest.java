@@ -247,7 +247,7 @@ class PerfCommandsTest {
     @Test
     void theBoundOnTheHeaderHeldInMemoryIsAnOptionWithItsRange() throws Exception {
         commands._import(recording().toString(), "--max-header-mb", "4096");
-        assertTrue(err().contains("--max-header-mb must be 1 to 2047"), err());
+        assertTrue(err().contains("--max-header-mb must be from 1 to 2047"), err());
         err.reset();
         commands._import(recording().toString(), "--max-header-mb", "1");
         assertTrue(err().isEmpty(), err());
