@@ -148,13 +148,22 @@ public final class PerfReport implements BatchBuilder.Sink {
             period += p;
             int mode = cpumode[i];
             int f = selfFrame[i];
-            level(f, mode, mode);
+            char run = level(mode);
+            level(f, mode, run);
             long[] a = f >= 0 ? sym : unk;
             int at = (f >= 0 ? f : ~f) * STRIDE;
             a[at + SELF]++;
             a[at + SELF_PERIOD] += p;
             if (!callGraph) {
                 continue;
+            }
+            int start = chainStart[i];
+            int n = chainStart[i + 1] - start + 1;
+            // Level letters in the order perf adds a sample's entries after its own: its callchain
+            // from the outermost frame in, the sample's address as the chain's first entry last. A
+            // frame with no mapping takes the letter of the entry before it (level(int, int, char)).
+            for (int k = n - 1; k >= 1; k--) {
+                run = level(chainFrame[start + k - 1], chainCpumode[start + k - 1], run);
             }
             long stamp = ++serial;
             children(f, p, stamp);
@@ -163,11 +172,9 @@ public final class PerfReport implements BatchBuilder.Sink {
                 // address as the callchain's first entry by its run-time value: for a frame
                 // without a symbol these are two rows, and the sample counts in both.
                 int raw = rawFrame[i];
-                level(raw, mode, mode);
+                level(raw, mode, run);
                 children(raw, p, stamp);
             }
-            int start = chainStart[i];
-            int n = chainStart[i + 1] - start + 1;
             if (n > stack.length) {
                 stack = new int[Math.max(n, stack.length * 2)];
             }
@@ -176,7 +183,6 @@ public final class PerfReport implements BatchBuilder.Sink {
             int hash = f;
             for (int k = 1; k < n; k++) {
                 int cf = chainFrame[start + k - 1];
-                level(cf, chainCpumode[start + k - 1], mode);
                 children(cf, p, stamp);
                 st[k] = cf;
                 hash = hash * 31 + cf;
@@ -219,7 +225,7 @@ public final class PerfReport implements BatchBuilder.Sink {
             }
             a = unk;
             if (a[at + LEVEL] == 0) {
-                level(f, mode, mode);
+                level(f, mode, level(mode));
             }
         }
         a[at + SELF] += n;
@@ -279,24 +285,26 @@ public final class PerfReport implements BatchBuilder.Sink {
     }
 
     /**
-     * The first sight of a frame fixes its level letter: that of the context it was resolved in
-     * ({@code cpumode}), except for an address no mapping covers, which perf prints with the level
-     * of the sample it was met in.
+     * The first sight of a frame fixes its level letter, and the letter perf's next entry of the
+     * same sample starts from is returned. perf adds a sample's own entry, then its callchain's
+     * frames from the outermost in, through one location whose level a frame in a mapping sets from
+     * that mapping's context ({@code cpumode}: [k] in the kernel's maps, [.] in a process's), and a
+     * frame no mapping covers leaves as it was ({@code fill_callchain_info}): such a frame takes the
+     * letter {@code run} of the entry before it, the sample's own for the outermost.
      */
-    private void level(int f, int cpumode, int sampleCpumode) {
-        if (f >= 0) {
-            int at = f * STRIDE + LEVEL;
-            if (sym[at] == 0) {
-                sym[at] = level(cpumode);
-            }
-        } else {
-            int at = ~f * STRIDE + LEVEL;
-            if (unk[at] == 0) {
-                ImageKind kind = dictionary.imageKind(unknown.image(~f));
-                boolean noMapping = kind == ImageKind.UNKNOWN || kind == ImageKind.HYPERVISOR;
-                unk[at] = level(noMapping ? sampleCpumode : cpumode);
-            }
+    private char level(int f, int cpumode, char run) {
+        boolean noMapping = false;
+        if (f < 0) {
+            ImageKind kind = dictionary.imageKind(unknown.image(~f));
+            noMapping = kind == ImageKind.UNKNOWN || kind == ImageKind.HYPERVISOR;
         }
+        char letter = noMapping ? run : level(cpumode);
+        long[] a = f >= 0 ? sym : unk;
+        int at = (f >= 0 ? f : ~f) * STRIDE + LEVEL;
+        if (a[at] == 0) {
+            a[at] = letter;
+        }
+        return letter;
     }
 
     private int node(int parent, int frame) {

@@ -264,6 +264,35 @@ class AgreementWithPerfTest {
         assertTrue(flat.keySet().stream().filter(k -> k.dso().equals("plt-stripped")).count() > 1, flat.toString());
     }
 
+    /**
+     * perf adds a sample's entries through one location, the sample's own, then its callchain from
+     * the outermost frame in: a frame no mapping covers keeps the level letter of the entry before
+     * it. So of a kernel sample's chain, an unmapped frame above the user part is [k] and one
+     * inside it [.]. Whether a real recording shows one depends on the garbage its frame-pointer
+     * walks meet; these always do.
+     */
+    @Test
+    void anUnmappedFrameKeepsTheLevelOfTheFrameBeforeItInItsSample() throws Exception {
+        long kernel = -128L;
+        long user = -512L;
+        long base = 0x555555554000L;
+        int pid = 4711;
+        PerfDataWriter w = new PerfDataWriter().attr(new PerfDataWriter.Attr()
+                .sampleType(PerfDataWriter.IP | PerfDataWriter.TID | PerfDataWriter.TIME | PerfDataWriter.CALLCHAIN
+                        | PerfDataWriter.PERIOD));
+        // The kernel's map, as every recording has it; the kernel-mode samples lie outside it.
+        w.mmap(1, -1, 0xffffffff81000000L, 0x1000000, 0xffffffff81000000L, "[kernel.kallsyms]_text", 0);
+        w.comm(pid, "busy", 1);
+        w.mmap2(2, pid, base + 0x1000, 0x1000, 0x1000, busy.toString(), 2);
+        long inBusy = base + 0x1010;
+        // Kernel-mode samples at addresses no map covers, so that no kallsyms decides anything.
+        w.sample(new PerfDataWriter.Sample(1, 0x7, pid, 10, kernel, 0x7, 0x5, user, inBusy, 0x1));
+        w.sample(new PerfDataWriter.Sample(2, inBusy, pid, 11, user, inBusy, 0x1, 0x3));
+        w.sample(new PerfDataWriter.Sample(2, inBusy, pid, 12, user, inBusy, 0x4));
+        w.sample(new PerfDataWriter.Sample(1, 0x9, pid, 13, kernel, 0x9, 0x4, user, 0x6));
+        assertAgrees(w.writeFile(dir, "levels.data"));
+    }
+
     @Test
     void pipeRecordingMatchesPerfReportAndPerfScriptSampleBySample() throws Exception {
         Path data = PerfTool.recordPipe(dir.resolve("busy-pipe.data"),
