@@ -25,6 +25,11 @@ import org.hyperprof.api.xenoprof.SharedBuffer;
  * since the last drain lies between the reader's tail and the head, after such a lap not all do,
  * and what Xen counts unread is read as for any tail moved forward.</li>
  * </ul>
+ * The reader marks every slot it has read ({@link #READ_EIP}, a mode Xen never writes) before it
+ * publishes its tail, so the slots behind it hold either that mark, entries Xen wrote since, or
+ * (before the first lap) the zeros of a fresh page: a head moved forward over read or never-written
+ * slots shows them, and they are skipped as stale ({@link #staleEntries()}), never decoded, not even
+ * as return addresses of a fresh sample.
  * The head cannot be checked against the reader's own knowledge, but against Xen's: the page's
  * {@code user/kernel/xen_samples} tell how many samples Xen wrote since the last drain. A head moved
  * back (over unread entries) makes Xen overwrite them: fewer samples between tail and head than Xen
@@ -66,6 +71,14 @@ final class BufferReader {
     private final byte[] mode;
     private final byte[] event;
 
+    /**
+     * What the reader writes into each slot it has read: an escape value in mode 0xFF, which Xen
+     * never writes (its modes are 0, 1 and 2).
+     */
+    static final long READ_EIP = SharedBuffer.ESCAPE_CODE;
+    static final int READ_MODE = 0xFF;
+    static final int READ_EVENT = 0xFF;
+
     /** Mode of an escape record that ended the last drain and still waits for its sample; -1 if none. */
     private int pendingEscapeMode = -1;
     /** The {@code event_tail} this reader last published (the page's may have been rewritten since). */
@@ -95,6 +108,7 @@ final class BufferReader {
     private long skippedEntries;
     private long refusedEntries;
     private long staleSamples;
+    private long staleEntries;
     private long unreachedSamples;
     private boolean frozen;
     private long frozenPending;
@@ -229,6 +243,8 @@ final class BufferReader {
         if (count > 0 && !copied) {
             buffer.copy(from, count, eip, mode, event, 0);
         }
+        int read = count;
+        count = withoutStaleEntries(count);
         if (view == null || collector == null) {
             unattributedEntries += count;
             pendingEscapeMode = -1;
@@ -246,12 +262,41 @@ final class BufferReader {
             }
         }
         samplesSeen = wrote;
-        drainedEntries += count;
+        drainedEntries += read;
+        if (read > 0) {
+            // Marked before the tail is published: until then Xen writes none of these slots.
+            buffer.fill(from, read, READ_EIP, READ_MODE, READ_EVENT);
+        }
         ownTail = head;
         if (tail != head) {
             buffer.writeTail(head);
         }
-        return count;
+        return read;
+    }
+
+    /**
+     * Drops the entries copied that the reader marked as read, and the zeros of slots never
+     * written (Xen never writes {@code {0, user, 0}}: no sample and no return address is at address
+     * 0), keeping the others in order; returns how many are kept.
+     */
+    private int withoutStaleEntries(int count) {
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            long pc = eip[i];
+            int m = mode[i];
+            int ev = event[i];
+            if ((pc == READ_EIP && (m & 0xFF) == READ_MODE) || (pc == 0 && m == 0 && ev == 0)) {
+                continue;
+            }
+            if (kept != i) {
+                eip[kept] = pc;
+                mode[kept] = (byte) m;
+                event[kept] = (byte) ev;
+            }
+            kept++;
+        }
+        staleEntries += count - kept;
+        return kept;
     }
 
     /** The tail was moved forward by {@code moved} entries, to {@code tail}: they are skipped. */
@@ -510,6 +555,11 @@ final class BufferReader {
         return refusedEntries;
     }
 
+    /** Slots read before (marked) or never written that a head moved forward showed again: never decoded. */
+    long staleEntries() {
+        return staleEntries;
+    }
+
     /** Samples those refused drains showed beyond what Xen wrote: stale entries, never delivered. */
     long staleSamples() {
         return staleSamples;
@@ -524,22 +574,22 @@ final class BufferReader {
     DecodeCounts decodeCounts() {
         return new DecodeCounts(danglingEscapes, unknownEscapes, orphanEntries, badEvents, badModes, badHeadReads,
                 badTailReads, refusedDrains, rewoundEntries, skippedEntries, refusedEntries, staleSamples,
-                unreachedSamples);
+                staleEntries, unreachedSamples);
     }
 
     /** What a reader skipped or refused, by kind. */
     record DecodeCounts(long danglingEscapes, long unknownEscapes, long orphanEntries, long badEvents, long badModes,
             long badHeadReads, long badTailReads, long refusedDrains, long rewoundEntries, long skippedEntries,
-            long refusedEntries, long staleSamples, long unreachedSamples) {
+            long refusedEntries, long staleSamples, long staleEntries, long unreachedSamples) {
 
-        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         DecodeCounts plus(DecodeCounts o) {
             return new DecodeCounts(danglingEscapes + o.danglingEscapes, unknownEscapes + o.unknownEscapes,
                     orphanEntries + o.orphanEntries, badEvents + o.badEvents, badModes + o.badModes,
                     badHeadReads + o.badHeadReads, badTailReads + o.badTailReads, refusedDrains + o.refusedDrains,
                     rewoundEntries + o.rewoundEntries, skippedEntries + o.skippedEntries,
-                    refusedEntries + o.refusedEntries, staleSamples + o.staleSamples,
+                    refusedEntries + o.refusedEntries, staleSamples + o.staleSamples, staleEntries + o.staleEntries,
                     unreachedSamples + o.unreachedSamples);
         }
 
@@ -548,7 +598,7 @@ final class BufferReader {
                     orphanEntries - o.orphanEntries, badEvents - o.badEvents, badModes - o.badModes,
                     badHeadReads - o.badHeadReads, badTailReads - o.badTailReads, refusedDrains - o.refusedDrains,
                     rewoundEntries - o.rewoundEntries, skippedEntries - o.skippedEntries,
-                    refusedEntries - o.refusedEntries, staleSamples - o.staleSamples,
+                    refusedEntries - o.refusedEntries, staleSamples - o.staleSamples, staleEntries - o.staleEntries,
                     unreachedSamples - o.unreachedSamples);
         }
 
@@ -582,6 +632,8 @@ final class BufferReader {
                         + " more than Xen wrote since the last read (event_head was moved over stale slots, read"
                         + " before or never written; the stale ones are not in the books)");
             }
+            part(b, staleEntries, "slot(s) read before or never written that event_head was moved forward over:"
+                    + " skipped, not read again (not in the books)");
             part(b, unreachedSamples, "sample(s) Xen wrote that the daemon could not read because of the moved"
                     + " indices (counted invalid)");
             return b.toString();

@@ -110,6 +110,15 @@ final class FakeSharedBuffer implements SharedBuffer {
     }
 
     @Override
+    public void fill(int from, int count, long e, int m, int ev) {
+        for (int i = 0, slot = from; i < count; i++, slot = slot + 1 == size ? 0 : slot + 1) {
+            eip[slot] = e;
+            mode[slot] = m;
+            event[slot] = ev;
+        }
+    }
+
+    @Override
     public long eip(int slot) {
         return eip[slot];
     }

@@ -216,7 +216,7 @@ class TraceDecodingTest {
         BufferReader b = r.reader;
         assertEquals(written, b.drainedEntries());
         assertEquals(written, b.traceBegins() + b.unknownEscapes() + b.samples() + b.callerEntries()
-                + b.orphanEntries() + b.badEvents() + b.badModes(),
+                + b.orphanEntries() + b.badEvents() + b.badModes() + b.staleEntries(),
                 "each entry is an escape, a sample, a caller, or counted as skipped");
         assertEquals(0, b.refusedEntries());
         long counted = r.buffer.user + r.buffer.kernel + r.buffer.xen;

@@ -312,6 +312,11 @@ final class Fakes {
         }
 
         @Override
+        public void fill(int from, int count, long eip, int mode, int event) {
+            // Entries are not kept: the shell's fake shows indices only.
+        }
+
+        @Override
         public long eip(int slot) {
             return 0;
         }

@@ -37,6 +37,17 @@ public interface SharedBuffer {
     /** A (hostile) guest writes the producer index. Any value may be written; Xen validates on use. */
     void writeHead(int head);
 
+    /**
+     * The mapping domain writes {@code count} consecutive slots from {@code from} (going round the
+     * ring) with one entry: the entries lie in the page it may write, as the indices do. A daemon
+     * marks the entries it has read, so that no index a guest writes can make it read them again;
+     * a hostile guest writes what it likes. Xen never reads an entry back.
+     *
+     * @throws IndexOutOfBoundsException for a slot outside {@code [0, size)} or a count above
+     *                                   {@code size}: not in the page
+     */
+    void fill(int from, int count, long eip, int mode, int event);
+
     /** The {@code eip} of a slot. */
     long eip(int slot);
 

@@ -226,6 +226,23 @@ public final class XenoprofBuffer implements SharedBuffer {
     }
 
     @Override
+    public void fill(int from, int count, long entryEip, int entryMode, int entryEvent) {
+        checkSlot(from);
+        if (count < 0 || count > size) {
+            throw new IndexOutOfBoundsException("fill of " + count + " slots: expected 0.." + size
+                    + " (the ring of vcpu " + vcpuId + " has " + size + " slots)");
+        }
+        int first = Math.min(count, size - from);
+        java.util.Arrays.fill(eip, from, from + first, entryEip);
+        java.util.Arrays.fill(mode, from, from + first, (byte) entryMode);
+        java.util.Arrays.fill(event, from, from + first, (byte) entryEvent);
+        int rest = count - first;
+        java.util.Arrays.fill(eip, 0, rest, entryEip);
+        java.util.Arrays.fill(mode, 0, rest, (byte) entryMode);
+        java.util.Arrays.fill(event, 0, rest, (byte) entryEvent);
+    }
+
+    @Override
     public long eip(int slot) {
         checkSlot(slot);
         return eip[slot];
