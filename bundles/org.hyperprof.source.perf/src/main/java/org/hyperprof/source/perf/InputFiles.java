@@ -1,10 +1,10 @@
 package org.hyperprof.source.perf;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
+
+import org.hyperprof.api.input.InputFile;
 
 /**
  * The check every path a user gives the perf commands passes before it is opened: it must name a
@@ -13,7 +13,8 @@ import java.nio.file.attribute.BasicFileAttributes;
  * waits for that writer's end, maybe forever, in a command that cannot be interrupted; a recording
  * made through a pipe is imported from the file it was saved to, or live with hp:record, which
  * runs perf itself and so knows when it ends. A device (/dev/zero) never ends; a directory or a
- * socket holds no recording.
+ * socket holds no recording. What the path names is told by {@link InputFile}, the one check of
+ * every input path; the words here are the perf commands' own.
  */
 final class InputFiles {
 
@@ -22,50 +23,23 @@ final class InputFiles {
 
     /** Why {@code path} cannot be read as a file, with what to do, or null when it is a regular file. */
     static String problem(Path path) {
-        BasicFileAttributes a;
+        InputFile.Kind kind;
         try {
-            a = Files.readAttributes(path, BasicFileAttributes.class);
+            kind = InputFile.kind(path);
         } catch (NoSuchFileException e) {
             return "does not exist";
         } catch (IOException | SecurityException e) {
             return "cannot be looked at (" + e.getMessage() + "); check that it exists and is readable";
         }
-        if (a.isRegularFile()) {
-            return null;
-        }
-        if (a.isDirectory()) {
-            return "is a directory, not a file; give the file in it";
-        }
-        return switch (kind(path)) {
+        return switch (kind) {
+            case REGULAR -> null;
+            case DIRECTORY -> "is a directory, not a file; give the file in it";
             case FIFO -> "is a named pipe (FIFO), not a regular file: reading it would wait for a writer, maybe"
                     + " forever; import the file a pipe recording was saved to (perf record -o - > file), or record"
                     + " live with hp:record";
             case CHARACTER_DEVICE -> "is a character device, not a regular file: it may never end (as /dev/zero"
                     + " does); give a file";
-            case BLOCK_DEVICE -> "is a block device, not a regular file; give a file";
-            case SOCKET -> "is a socket, not a regular file; give a file";
-            default -> "is not a regular file (a device, named pipe or socket); give a file";
+            default -> "is " + kind.text() + ", not a regular file; give a file";
         };
-    }
-
-    private enum Kind { FIFO, CHARACTER_DEVICE, BLOCK_DEVICE, SOCKET, OTHER }
-
-    /** The file type from the mode bits (S_IFMT), where the platform gives them. */
-    private static Kind kind(Path path) {
-        try {
-            Object mode = Files.getAttribute(path, "unix:mode");
-            if (mode instanceof Integer m) {
-                return switch (m & 0170000) {
-                    case 0010000 -> Kind.FIFO;
-                    case 0020000 -> Kind.CHARACTER_DEVICE;
-                    case 0060000 -> Kind.BLOCK_DEVICE;
-                    case 0140000 -> Kind.SOCKET;
-                    default -> Kind.OTHER;
-                };
-            }
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | SecurityException e) {
-            // No unix view here: the plain answer.
-        }
-        return Kind.OTHER;
     }
 }

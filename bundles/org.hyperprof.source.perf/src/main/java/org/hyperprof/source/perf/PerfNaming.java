@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -1092,10 +1091,14 @@ final class PerfNaming {
         return out;
     }
 
-    /** Reads a whole small text file (kallsyms), or null. */
+    /** The most of a kallsyms text read whole here (/proc/kallsyms: some 10 MB). */
+    private static final org.hyperprof.api.input.InputLimit TEXT = org.hyperprof.api.input.InputLimit.ofMegabytes(
+            "kallsyms text", 256, "no setting: a kallsyms file this large is no symbol table");
+
+    /** Reads a whole small text file (kallsyms) through the one input check, or null. */
     static byte[] readText(Path file) {
         try {
-            return Files.readAllBytes(file);
+            return TEXT.readAll(org.hyperprof.api.input.InputFile.open(file, "kallsyms file"), file.toString());
         } catch (IOException | RuntimeException e) {
             return null;
         }

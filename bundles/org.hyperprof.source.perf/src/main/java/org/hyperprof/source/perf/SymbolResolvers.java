@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.hyperprof.api.input.InputFile;
+import org.hyperprof.api.input.InputFileException;
+import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
@@ -75,6 +78,13 @@ public final class SymbolResolvers {
         private static final Object NONE = new Object();
     }
 
+    /**
+     * What is read whole of a symbol file that reports size 0 (/proc/kallsyms: some 10 MB); no
+     * procfs file holding symbols comes near it.
+     */
+    private static final InputLimit SIZE_ZERO_FILES = InputLimit.ofMegabytes("symbol file that reports size 0", 256,
+            "no setting: a file of size 0 this large is no symbol table (is it a device?)");
+
     private final Map<String, List<SymbolResolver>> resolvers = new TreeMap<>();
     private final ConcurrentHashMap<Key, Loaded> cache = new ConcurrentHashMap<>();
 
@@ -140,12 +150,16 @@ public final class SymbolResolvers {
             modified = Files.getLastModifiedTime(file).toMillis();
             if (size == 0) {
                 // /proc/kallsyms reports size 0 and changes with a reboot or a module load: key it by content.
-                content = held != null ? held : Files.readAllBytes(file);
+                // Read through the one input check (a device such as /dev/zero also reports 0), bounded.
+                content = held != null ? held : SIZE_ZERO_FILES.readAll(InputFile.open(file, "symbol file"),
+                        file.toString());
                 size = content.length;
                 java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
                 crc.update(content);
                 modified = crc.getValue();
             }
+        } catch (InputFileException e) {
+            throw new SymbolFileException(file.toString(), -1, e.problem());
         } catch (IOException e) {
             throw new SymbolFileException(file.toString(), "cannot be read (" + e + "); check that it exists and is"
                     + " readable", e);
@@ -166,7 +180,7 @@ public final class SymbolResolvers {
         try {
             byte[] bytes = content != null ? content : held;
             ImageSource.Content open = bytes != null ? () -> new java.io.ByteArrayInputStream(bytes)
-                    : () -> Files.newInputStream(file);
+                    : ImageSource.Content.file(file);
             ImageSource source = new ImageSource(imageName, format, file.toString(), open);
             // Bytes in hand are parsed in place by a resolver that can (kallsyms), not read again.
             loaded = bytes != null ? r.load(source, java.nio.ByteBuffer.wrap(bytes)) : r.load(source);

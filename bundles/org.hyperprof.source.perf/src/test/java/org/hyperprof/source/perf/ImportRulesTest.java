@@ -1,5 +1,9 @@
 package org.hyperprof.source.perf;
 
+import org.hyperprof.api.symbols.SymbolFileException;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import static org.hyperprof.source.perf.PerfDataWriter.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -429,5 +433,16 @@ class ImportRulesTest {
                 .mmap2(2, 10, LIB_START, 0x4000, 0x1000, last.toString(), 0)
                 .sample(new Sample(2, LIB_START + 0x380, 10, 1)).sample(new Sample(2, LIB_START + 0xf00, 10, 2));
         assertEquals(Map.of(key("libtail.so", '.', "tail"), 2L), rows(w, options));
+    }
+
+    /**
+     * A symbol file that reports size 0 is read whole (procfs files do), but only through the one
+     * input check: a device that reports 0 (/dev/zero never ends) is refused, not read for ever.
+     */
+    @Test
+    void aSymbolFileThatIsADeviceIsRefusedNotReadForever() {
+        SymbolFileException e = assertThrows(SymbolFileException.class,
+                () -> Wiring.resolvers().load("vmlinux", SymbolResolvers.KALLSYMS, Path.of("/dev/zero")));
+        assertTrue(e.getMessage().contains("character device"), e.getMessage());
     }
 }
