@@ -40,6 +40,8 @@ final class Dso {
     java.util.concurrent.Future<?> prefetch;
     SymbolTable table;
     ElfImage layout;
+    /** Kernel: the kallsyms file its table came from, for notes. */
+    java.nio.file.Path kallsymsFile;
     /** Kernel: the loaded kallsyms, for its relocation once the kernel map is known. */
     SymbolResolvers.Loaded loaded;
     /** Kernel: the relocation between recorded addresses and the kallsyms file's (recorded - file). */

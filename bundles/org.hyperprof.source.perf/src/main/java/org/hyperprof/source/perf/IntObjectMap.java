@@ -64,4 +64,14 @@ final class IntObjectMap<T> {
     int size() {
         return size;
     }
+
+    /** Each value, in no particular order. */
+    @SuppressWarnings("unchecked")
+    void forEach(java.util.function.Consumer<T> action) {
+        for (Object v : values) {
+            if (v != null) {
+                action.accept((T) v);
+            }
+        }
+    }
 }

@@ -640,6 +640,14 @@ final class Machines {
         unresolvedPerImage[img] += n;
     }
 
+    /** The kernels met: the host's and each guest's. */
+    List<Dso> kernels() {
+        List<Dso> out = new ArrayList<>();
+        out.add(hostKernel);
+        guests.forEach(g -> out.add(g.kernel));
+        return out;
+    }
+
     /** Samples and callchain entries of an image that resolved to no symbol. */
     long unresolved(Dso d) {
         return d.imageId >= 0 && d.imageId < unresolvedPerImage.length ? unresolvedPerImage[d.imageId] : 0;

@@ -624,6 +624,12 @@ public final class PerfImport {
         if (symbolizer.mismatchNote != null) {
             notes.add(symbolizer.mismatchNote);
         }
+        for (Dso k : machines.kernels()) {
+            String note = outsideEverySymbol(k, machines.unresolved(k));
+            if (note != null) {
+                notes.add(note);
+            }
+        }
         String endReason = failure == null ? SessionSummary.COMPLETED : "stopped: " + failure.getMessage();
         SessionSummary summary = null;
         if (channel != null) {
@@ -637,6 +643,31 @@ public final class PerfImport {
         return new Result(channel != null ? channel.sessionId() : -1, info.file, machine, events,
                 machines.domains(), books, counters, List.copyOf(notes), List.copyOf(recordingNotes), endReason, failure,
                 report, summary);
+    }
+
+    /**
+     * How many of a kernel's samples and callchain entries fell outside every symbol of the kallsyms
+     * file its table came from, or null for none; when not one of them found a symbol, the file is
+     * most likely another kernel's (another build, or the same one booted with modules elsewhere).
+     */
+    static String outsideEverySymbol(Dso kernel, long unresolved) {
+        if (kernel.table == null || kernel.kallsymsFile == null || unresolved == 0) {
+            return null;
+        }
+        boolean anyFound = false;
+        for (int id : kernel.symbolIds != null ? kernel.symbolIds : new int[0]) {
+            if (id >= 0) {
+                anyFound = true;
+                break;
+            }
+        }
+        return kernel.name + ": " + unresolved + " samples and callchain entries fall outside every symbol of "
+                + kernel.kallsymsFile + " (perf report shows them by address)" + (anyFound ? ""
+                : "; not one address found a symbol there: the file is most likely another kernel's than the"
+                        + " recording's (another build, or another boot's module addresses): give a copy of the"
+                        + " recording machine's /proc/kallsyms, taken while it ran, with "
+                        + (kernel.machinePid == Machines.HOST_PID ? "--kallsyms" : "--guest-kallsyms " + kernel.machinePid
+                                + "=<file>"));
     }
 
     /** Why an import that read to its end delivered no sample: an empty report always says why. */

@@ -526,6 +526,7 @@ final class Symbolizer {
         }
         SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.KALLSYMS, file, early);
         SymbolTable t = loaded.table;
+        dso.kallsymsFile = file;
         if (early != null) {
             // The kernel map's reference symbol (perf record names _text) while the bytes are at hand.
             byte[] text = early;

@@ -445,4 +445,31 @@ class ImportRulesTest {
                 () -> Wiring.resolvers().load("vmlinux", SymbolResolvers.KALLSYMS, Path.of("/dev/zero")));
         assertTrue(e.getMessage().contains("character device"), e.getMessage());
     }
+
+    /**
+     * A kallsyms file of another kernel (a small build: its text ends long before the recorded
+     * addresses) finds no symbol for them: the import says how many fell outside every symbol of
+     * that file and that it is most likely another kernel's; with the right file no such note.
+     */
+    @Test
+    void aKallsymsFileOfAnotherKernelIsNamedInANoteWithTheSamplesOutsideItsSymbols() throws Exception {
+        Path other = Files.writeString(dir.resolve("other-kallsyms"), String.join("\n",
+                "ffffffff81000000 T _stext", "ffffffff81000000 T _text", "ffffffff81000100 T tiny_start",
+                "ffffffff81000200 T tiny_end", ""));
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr());
+        w.mmap(1, -1, K_TEXT, 0x1000000, K_TEXT, "[kernel.kallsyms]_text", 0);
+        w.comm(7, "app", 0);
+        w.sample(new Sample(1, K_TEXT + 0x800110, 7, 1, KERNEL_MARK, K_TEXT + 0x800110, K_TEXT + 0x800310));
+        w.sample(new Sample(1, K_TEXT + 0x800120, 7, 2, KERNEL_MARK, K_TEXT + 0x800120));
+        PerfImport.Result wrong = run(w, options.withKallsyms(other), new ArrayList<>());
+        assertTrue(wrong.notes().stream().anyMatch(n -> n.startsWith("[kernel.kallsyms]: ")
+                && n.contains("fall outside every symbol of " + other) && n.contains("most likely another kernel's")
+                && n.contains("--kallsyms")), wrong.notes().toString());
+        PerfDataWriter right = new PerfDataWriter().attr(new Attr());
+        right.mmap(1, -1, K_TEXT, 0x1000000, K_TEXT, "[kernel.kallsyms]_text", 0);
+        right.comm(7, "app", 0);
+        right.sample(new Sample(1, K_TEXT + 0x110, 7, 1, KERNEL_MARK, K_TEXT + 0x110, K_TEXT + 0x310));
+        PerfImport.Result fine = run(right, options, new ArrayList<>());
+        assertTrue(fine.notes().stream().noneMatch(n -> n.contains("outside every symbol")), fine.notes().toString());
+    }
 }
