@@ -22,7 +22,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * sample, or with the reader's typed {@link PerfDataException}. Anything else (another exception, a
  * hang, running out of memory) is a finding. Symbols come from the resolvers' cache and a small
  * kallsyms file, so that a run reads little besides the input. In CI the inputs under
- * {@code PerfDataFuzzTestInputs/} (real recordings of {@code ls}) are replayed as ordinary tests;
+ * {@code PerfDataFuzzTestInputs/} (small hand-written recordings: the fuzzer runs fastest on small
+ * inputs, and real recordings are the agreement tests' business) are replayed as ordinary tests;
  * the README's development section gives the command that fuzzes.
  */
 class PerfDataFuzzTest {
