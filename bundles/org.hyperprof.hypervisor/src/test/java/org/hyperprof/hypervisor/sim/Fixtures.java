@@ -43,6 +43,31 @@ final class Fixtures {
         return service;
     }
 
+    /**
+     * {@code text} as a scenario file {@code mini.scenario} in {@code dir}, with the embedded symbol
+     * files {@link #minimal} names copied next to it.
+     */
+    static java.nio.file.Path scenarioFile(java.nio.file.Path dir, byte[] text) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir.resolve("symbols"));
+        for (String f : List.of("xen-syms-3.0.map", "vmlinux-syms-2.6.16-xen0.map", "rcv22.map")) {
+            java.nio.file.Path to = dir.resolve("symbols").resolve(f);
+            if (!java.nio.file.Files.exists(to)) {
+                try (java.io.InputStream in = Fixtures.class.getClassLoader()
+                        .getResourceAsStream(HostServiceImpl.SCENARIO_FOLDER + "/symbols/" + f)) {
+                    java.nio.file.Files.copy(in, to);
+                }
+            }
+        }
+        java.nio.file.Path file = dir.resolve("mini.scenario");
+        java.nio.file.Files.write(file, text);
+        return file;
+    }
+
+    /** The message of the {@link ScenarioException} that parsing {@code text} throws. */
+    static String parseError(String text) {
+        return org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class, () -> parse(text)).getMessage();
+    }
+
     static final String PPC970_BUNDLE = "org.hyperprof.pmu.ppc970";
     static final String AMD_BUNDLE = "org.hyperprof.pmu.amd";
 

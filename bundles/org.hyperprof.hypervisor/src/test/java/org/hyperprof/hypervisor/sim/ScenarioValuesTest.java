@@ -31,25 +31,12 @@ class ScenarioValuesTest {
 
     private final HostServiceImpl service = Fixtures.service();
 
-    /** {@code text} as a scenario file in {@link #dir}, with the embedded symbol files it names next to it. */
     private Path file(byte[] text) throws IOException {
-        Files.createDirectories(dir.resolve("symbols"));
-        for (String f : List.of("xen-syms-3.0.map", "vmlinux-syms-2.6.16-xen0.map", "rcv22.map")) {
-            Path to = dir.resolve("symbols").resolve(f);
-            if (!Files.exists(to)) {
-                try (InputStream in = getClass().getClassLoader()
-                        .getResourceAsStream(HostServiceImpl.SCENARIO_FOLDER + "/symbols/" + f)) {
-                    Files.copy(in, to);
-                }
-            }
-        }
-        Path file = dir.resolve("mini.scenario");
-        Files.write(file, text);
-        return file;
+        return Fixtures.scenarioFile(dir, text);
     }
 
     private static String error(String text) {
-        return assertThrows(ScenarioException.class, () -> Fixtures.parse(text)).getMessage();
+        return Fixtures.parseError(text);
     }
 
     // ------------------------------------------------------------------------------------ ranges

@@ -645,6 +645,44 @@ final class PerfNaming {
     private static final int STV_INTERNAL = 1;
     private static final int STV_HIDDEN = 2;
 
+    private static final int LOADS = 1;
+    private static final int SKIPS = 0;
+    private static final int GIVES_UP = -1;
+
+    /**
+     * Whether perf's {@code dso__load_sym} loads the symbol at {@code p} of a symbol table: a named,
+     * defined function, data object or label (no type, not hidden or internal, in a section named
+     * like text or data), in a loaded section, not absolute; {@link #GIVES_UP} for a section index
+     * the file does not have, where perf stops reading the table and loads nothing.
+     */
+    private static int perfLoads(Elf e, byte[] syms, int p) {
+        int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
+        int other = syms[p + (e.is64 ? 5 : 13)] & 3;
+        int type = info & 15;
+        int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+        int nameOff = (int) e.b.u32(syms, p);
+        if (nameOff == 0 || shndx == 0 || shndx == SHN_ABS) {
+            return SKIPS;
+        }
+        boolean label = type == STT_NOTYPE && other != STV_HIDDEN && other != STV_INTERNAL;
+        if (!label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE) {
+            return SKIPS;
+        }
+        if (shndx >= e.count) {
+            return GIVES_UP;
+        }
+        if ((e.flags[shndx] & SHF_ALLOC) == 0) {
+            return SKIPS;
+        }
+        if (label) {
+            String section = e.name[shndx];
+            if (section == null || !(section.contains("text") || section.contains("data"))) {
+                return SKIPS;
+            }
+        }
+        return nameOff < 0 ? GIVES_UP : LOADS;
+    }
+
     /**
      * Where perf's lookups in the image whose symbols {@code symbolFile} holds meet overlapping
      * symbols, and what they find there; null when none overlap or the file cannot be read as
@@ -668,38 +706,18 @@ final class PerfNaming {
             PerfSymbolTree tree = new PerfSymbolTree();
             for (int i = 0; i < count; i++) {
                 int p = i * entry;
-                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
-                int other = syms[p + (e.is64 ? 5 : 13)] & 3;
-                int type = info & 15;
-                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
-                int nameOff = (int) e.b.u32(syms, p);
-                if (nameOff == 0 || shndx == 0) {
-                    continue;
-                }
-                boolean label = type == STT_NOTYPE && shndx != SHN_ABS && other != STV_HIDDEN
-                        && other != STV_INTERNAL;
-                if (!label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE) {
-                    continue;
-                }
-                if (shndx == SHN_ABS) {
-                    continue;
-                }
-                if (shndx >= e.count) {
-                    return null; // perf gives up on the whole table here
-                }
-                if ((e.flags[shndx] & SHF_ALLOC) == 0) {
-                    continue;
-                }
-                if (label) {
-                    // Labels only in sections named like text or data (perf's elf_sec__filter).
-                    String section = e.name[shndx];
-                    if (section == null || !(section.contains("text") || section.contains("data"))) {
-                        continue;
-                    }
-                }
-                if (nameOff < 0 || nameOff >= strtab.length) {
+                int loads = perfLoads(e, syms, p);
+                if (loads == GIVES_UP) {
                     return null;
                 }
+                if (loads == SKIPS) {
+                    continue;
+                }
+                int nameOff = (int) e.b.u32(syms, p);
+                if (nameOff >= strtab.length) {
+                    return null;
+                }
+                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
                 long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
                 long size = e.is64 ? e.b.u64(syms, p + 16) : e.b.u32(syms, p + 8);
                 tree.insert(value, size, info >>> 4, strtab, nameOff, nameOff + length(strtab, nameOff), i);
@@ -833,18 +851,7 @@ final class PerfNaming {
             int n = 0;
             for (int i = 1; i < count; i++) {
                 int p = i * entry;
-                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
-                int other = syms[p + (e.is64 ? 5 : 13)] & 3;
-                int type = info & 15;
-                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
-                int nameOff = (int) e.b.u32(syms, p);
-                if (nameOff == 0 || shndx == 0 || shndx == SHN_ABS || shndx >= e.count
-                        || (e.flags[shndx] & SHF_ALLOC) == 0) {
-                    continue;
-                }
-                boolean label = type == STT_NOTYPE && other != STV_HIDDEN && other != STV_INTERNAL
-                        && e.name[shndx] != null && (e.name[shndx].contains("text") || e.name[shndx].contains("data"));
-                if (label || type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT_TYPE) {
+                if (perfLoads(e, syms, p) == LOADS) {
                     starts[n++] = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
                 }
             }
