@@ -79,6 +79,16 @@ final class BufferReader {
     static final int READ_MODE = 0xFF;
     static final int READ_EVENT = 0xFF;
 
+    /**
+     * OProfile's {@code IBS_FETCH_SAMPLE} and {@code IBS_OP_SAMPLE}: the pseudo-PCs with which Xen
+     * starts an AMD IBS block of 8 (fetch) or 14 (op) entries, event 0, outside any call trace, and
+     * counts it as one sample (xenoprof-facts §6.7).
+     */
+    static final long IBS_FETCH_CODE = 13;
+    static final long IBS_OP_CODE = 14;
+    static final int IBS_FETCH_ENTRIES = 8;
+    static final int IBS_OP_ENTRIES = 14;
+
     /** Mode of an escape record that ended the last drain and still waits for its sample; -1 if none. */
     private int pendingEscapeMode = -1;
     /** The {@code event_tail} this reader last published (the page's may have been rewritten since). */
@@ -109,6 +119,7 @@ final class BufferReader {
     private long refusedEntries;
     private long staleSamples;
     private long staleEntries;
+    private long ibsBlocks;
     private long unreachedSamples;
     private boolean frozen;
     private long frozenPending;
@@ -317,7 +328,11 @@ final class BufferReader {
         boolean escaped = pendingEscapeMode >= 0;
         int n = 0;
         for (int i = 0; i < count; i++) {
-            if (eip[i] == SharedBuffer.ESCAPE_CODE) {
+            int block = escaped ? 0 : ibsBlock(i, count);
+            if (block > 0) {
+                n++;
+                i += block - 1;
+            } else if (eip[i] == SharedBuffer.ESCAPE_CODE) {
                 escaped |= (event[i] & 0xFF) == SharedBuffer.TRACE_BEGIN;
             } else if (escaped || depth == 0) {
                 n++;
@@ -345,6 +360,13 @@ final class BufferReader {
                     danglingEscapes++;
                 }
                 pendingEscapeMode = m;
+                continue;
+            }
+            int block = pendingEscapeMode >= 0 ? 0 : ibsBlock(i, count);
+            if (block > 0) {
+                // IBS samples are read whole but not decoded into reports (counted, in the notes).
+                ibsBlocks++;
+                i += block;
                 continue;
             }
             if (pendingEscapeMode >= 0) {
@@ -403,6 +425,25 @@ final class BufferReader {
             collector.endSample();
         }
         return i;
+    }
+
+    /**
+     * The entries of the IBS block that starts at {@code i} of the copied entries, or 0 when none
+     * does: its marker, then as many entries as the kind has, all with event 0 and one mode.
+     */
+    private int ibsBlock(int i, int count) {
+        long pc = eip[i];
+        int n = pc == IBS_FETCH_CODE ? IBS_FETCH_ENTRIES : pc == IBS_OP_CODE ? IBS_OP_ENTRIES : 0;
+        if (n == 0 || i + n > count) {
+            return 0;
+        }
+        byte m = mode[i];
+        for (int k = i; k < i + n; k++) {
+            if (event[k] != 0 || mode[k] != m || eip[k] == SharedBuffer.ESCAPE_CODE) {
+                return 0;
+            }
+        }
+        return n;
     }
 
     private boolean validSample(int m, int ev, int numCounters) {
@@ -555,6 +596,11 @@ final class BufferReader {
         return refusedEntries;
     }
 
+    /** AMD IBS blocks read: each counts as one sample in Xen's books and is not decoded into reports. */
+    long ibsBlocks() {
+        return ibsBlocks;
+    }
+
     /** Slots read before (marked) or never written that a head moved forward showed again: never decoded. */
     long staleEntries() {
         return staleEntries;
@@ -574,15 +620,15 @@ final class BufferReader {
     DecodeCounts decodeCounts() {
         return new DecodeCounts(danglingEscapes, unknownEscapes, orphanEntries, badEvents, badModes, badHeadReads,
                 badTailReads, refusedDrains, rewoundEntries, skippedEntries, refusedEntries, staleSamples,
-                staleEntries, unreachedSamples);
+                staleEntries, ibsBlocks, unreachedSamples);
     }
 
     /** What a reader skipped or refused, by kind. */
     record DecodeCounts(long danglingEscapes, long unknownEscapes, long orphanEntries, long badEvents, long badModes,
             long badHeadReads, long badTailReads, long refusedDrains, long rewoundEntries, long skippedEntries,
-            long refusedEntries, long staleSamples, long staleEntries, long unreachedSamples) {
+            long refusedEntries, long staleSamples, long staleEntries, long ibsBlocks, long unreachedSamples) {
 
-        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         DecodeCounts plus(DecodeCounts o) {
             return new DecodeCounts(danglingEscapes + o.danglingEscapes, unknownEscapes + o.unknownEscapes,
@@ -590,7 +636,7 @@ final class BufferReader {
                     badHeadReads + o.badHeadReads, badTailReads + o.badTailReads, refusedDrains + o.refusedDrains,
                     rewoundEntries + o.rewoundEntries, skippedEntries + o.skippedEntries,
                     refusedEntries + o.refusedEntries, staleSamples + o.staleSamples, staleEntries + o.staleEntries,
-                    unreachedSamples + o.unreachedSamples);
+                    ibsBlocks + o.ibsBlocks, unreachedSamples + o.unreachedSamples);
         }
 
         DecodeCounts minus(DecodeCounts o) {
@@ -599,7 +645,7 @@ final class BufferReader {
                     badHeadReads - o.badHeadReads, badTailReads - o.badTailReads, refusedDrains - o.refusedDrains,
                     rewoundEntries - o.rewoundEntries, skippedEntries - o.skippedEntries,
                     refusedEntries - o.refusedEntries, staleSamples - o.staleSamples, staleEntries - o.staleEntries,
-                    unreachedSamples - o.unreachedSamples);
+                    ibsBlocks - o.ibsBlocks, unreachedSamples - o.unreachedSamples);
         }
 
         boolean isZero() {

@@ -510,6 +510,11 @@ final class Session implements DomainView.ProblemLog {
                 out.add(b.name() + ": the daemon skipped what it could not decode: " + decoding
                         + "; no skipped entry was given to another sample or domain");
             }
+            if (d.ibsBlocks() > 0) {
+                out.add(b.name() + ": " + d.ibsBlocks() + " AMD IBS block(s) read (instruction-based sampling, set up"
+                        + " with the ibs_counter operation): each counts as one sample delivered, and IBS samples are"
+                        + " not decoded into the reports, which show the counters' samples only");
+            }
             String indices = d.indexText();
             if (!indices.isEmpty()) {
                 out.add(b.name() + ": the guest wrote garbage into its shared page: " + indices);

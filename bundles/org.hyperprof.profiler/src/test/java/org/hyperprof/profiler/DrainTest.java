@@ -227,4 +227,29 @@ class DrainTest {
             assertEquals(List.of("0 vmlinux netif_receive_skb"), rig.resolved());
         }
     }
+
+    /**
+     * Xen logs an AMD IBS block (marker 13 or 14, then the sampled address and the IBS registers in
+     * halves, event 0) and counts it as one sample: the daemon reads it as one, not as eight samples
+     * more than Xen wrote, and does not decode it; with call traces on it is no stray entry either.
+     */
+    @Test
+    void anIbsBlockIsReadAsTheOneSampleXenCountsItAs() {
+        for (int depth : new int[] {0, 2}) {
+            Ring r = new Ring(64);
+            r.sample(BufferReader.IBS_FETCH_CODE, 1, 0);
+            for (int k = 1; k < BufferReader.IBS_FETCH_ENTRIES; k++) {
+                r.add(0xc0100000L + k, 1, 0);
+            }
+            if (depth > 0) {
+                r.add(SharedBuffer.ESCAPE_CODE, 1, SharedBuffer.TRACE_BEGIN);
+            }
+            r.sample(0xc0100abcL, 1, 0);
+            r.drain(depth);
+            assertEquals(List.of("c0100abc:1:0[]"), r.samples(), "depth " + depth);
+            assertEquals(1, r.reader.ibsBlocks(), "depth " + depth);
+            assertEquals(0, r.reader.refusedEntries() + r.reader.unreachedSamples() + r.reader.orphanEntries(),
+                    "depth " + depth);
+        }
+    }
 }
