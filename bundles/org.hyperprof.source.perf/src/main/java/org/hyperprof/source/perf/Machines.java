@@ -751,7 +751,7 @@ final class Machines {
                 return;
             }
             int idx = t != null ? t.lookup(link) : -1;
-            // A symbol with no size in the file ends, for perf, at the next label or stub.
+            // A symbol with no size in the file ends, for perf, at the next label or PLT stub.
             if ((idx < 0 || (d.zeroSized != null && d.zeroSized[idx])) && fallback(d, link, idx)) {
                 return;
             }

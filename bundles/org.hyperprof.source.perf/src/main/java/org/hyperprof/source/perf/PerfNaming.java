@@ -690,7 +690,7 @@ final class PerfNaming {
      * and labels of the symbol table, in file order; stretched; duplicates dropped), then the
      * {@code plt} stubs (or none) are inserted in relocation order.
      *
-     * <p>A node's origin is its index in the symbol table, or {@code -2 - i} for stub {@code i}.
+     * <p>A node's origin is its index in the symbol table, or {@code -2 - i} for PLT stub {@code i}.
      */
     static TreeAnswers overlaps(Path symbolFile, SymbolTable plt) {
         Symtab s = Symtab.read(symbolFile);
