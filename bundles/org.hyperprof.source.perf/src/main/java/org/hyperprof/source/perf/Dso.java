@@ -100,6 +100,15 @@ final class Dso {
     }
 
     /**
+     * The offset a mapping of this image at {@code start} with the record's {@code pgoff} maps its
+     * first byte to (perf's map__new): the address itself where addresses are used as they are, 0
+     * for the vdso whatever the record says (the kernel maps it whole), else the record's pgoff.
+     */
+    long mappedOffset(long start, long pgoff) {
+        return identity() ? start : kind == Kind.VDSO ? 0 : pgoff;
+    }
+
+    /**
      * The name perf report prints: a file's base name, the bracketed name as it is, and for a JIT's
      * {@code /tmp/perf-PID.map} (perf's dso__set_basename) {@code [JIT] tid PID}.
      */

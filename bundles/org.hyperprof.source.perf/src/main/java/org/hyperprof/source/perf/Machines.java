@@ -312,7 +312,7 @@ final class Machines {
             return;
         }
         Dso dso = hostDso(pid, m);
-        process(pid, true).map(start, length, dso.identity() ? start : pgoff, dso, spareMaps);
+        process(pid, true).map(start, length, dso.mappedOffset(start, pgoff), dso, spareMaps);
     }
 
     /** Why the kernel's map record is doubtful, or null. */

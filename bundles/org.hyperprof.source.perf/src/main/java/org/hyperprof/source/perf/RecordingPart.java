@@ -260,7 +260,7 @@ final class RecordingPart extends ReadHere implements Runnable {
             maps = new ProcessMaps();
             mapsMade.put(pid, maps);
         }
-        maps.map(m.start(), m.length(), image.identity() ? m.start() : m.pgoff(), image, spareMaps);
+        maps.map(m.start(), m.length(), image.mappedOffset(m.start(), m.pgoff()), image, spareMaps);
     }
 
     /** The maps of process {@code pid} change: its later samples are keys of their own. */

@@ -136,6 +136,19 @@ class ImportRulesTest {
     }
 
     @Test
+    void aVdsoAddressIsItsOffsetFromTheMappingStartWhateverPgoffTheRecordGives() throws Exception {
+        // perf's map__new sets pgoff to 0 for [vdso]: a record whose pgoff is damaged (or odd) names
+        // the sample by its offset into the mapping, as perf report does.
+        long vdso = 0x7fff00001000L;
+        PerfDataWriter w = withMaps().mmap2(2, 10, vdso, 0x2000, 0xf5c2561d6ed60000L, "[vdso]", 0)
+                .sample(new Sample(2, vdso + 0xa7e, 10, 1));
+        PerfImport.Result r = run(w, options, new ArrayList<>());
+        PerfReport.Row row = r.report().rows().stream().filter(x -> x.image().equals("[vdso]")).findFirst()
+                .orElseThrow();
+        assertEquals(PerfReport.address(0xa7e), row.symbol());
+    }
+
+    @Test
     void hypervisorSamplesAreTheHostDomainInHypervisorMode() throws Exception {
         PerfDataWriter w = withMaps().sample(new Sample(3, 0xffff830000001000L, 10, 1));
         List<Seen> seen = new ArrayList<>();
