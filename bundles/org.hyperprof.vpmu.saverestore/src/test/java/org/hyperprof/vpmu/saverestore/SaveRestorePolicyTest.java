@@ -1,9 +1,9 @@
 package org.hyperprof.vpmu.saverestore;
 
-import static org.hyperprof.vpmu.saverestore.Models.EN;
-import static org.hyperprof.vpmu.saverestore.Models.LVTPC;
-import static org.hyperprof.vpmu.saverestore.Models.OS;
-import static org.hyperprof.vpmu.saverestore.Models.USR;
+import static org.hyperprof.testing.vpmu.TestedModel.EN;
+import static org.hyperprof.testing.vpmu.TestedModel.LVTPC;
+import static org.hyperprof.testing.vpmu.TestedModel.OS;
+import static org.hyperprof.testing.vpmu.TestedModel.USR;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,6 +21,10 @@ import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.testing.vpmu.FakeHost;
+import org.hyperprof.testing.vpmu.GuestProfiler;
+import org.hyperprof.testing.vpmu.Rig;
+import org.hyperprof.testing.vpmu.TestedModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,22 +33,22 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SaveRestorePolicyTest {
     private static final int IDLE = -1;
     /** Guest A: 1 instruction per cycle. */
-    private static final SignalRates A_RATES = Models.rates(1000, 1000);
+    private static final SignalRates A_RATES = TestedModel.rates(1000, 1000);
     /** Guest B: 3 instructions per cycle. */
-    private static final SignalRates B_RATES = Models.rates(1000, 3000);
+    private static final SignalRates B_RATES = TestedModel.rates(1000, 3000);
 
     private final SaveRestorePolicy policy = new SaveRestorePolicy();
 
-    static Stream<Models> models() {
+    static Stream<TestedModel> models() {
         return Models.both();
     }
 
-    private static FakeHost host(Models m, int pcpus) {
+    private static FakeHost host(TestedModel m, int pcpus) {
         return new FakeHost(m.model(), pcpus);
     }
 
     /** The guest's counting setup: counter 0 instructions, counter 1 cycles, from zero, at {@code privilege}. */
-    private static void programCounting(Rig rig, int pcpu, Models m, long privilege) {
+    private static void programCounting(Rig rig, int pcpu, TestedModel m, long privilege) {
         assertTrue(rig.write(pcpu, m.counter(0), 0));
         assertTrue(rig.write(pcpu, m.counter(1), 0));
         assertTrue(rig.write(pcpu, m.control(0), m.instCode() | privilege | EN));
@@ -87,7 +91,7 @@ class SaveRestorePolicyTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void countsAreExactAcrossSwitchesAndNoGuestSeesAnothersEvents(Models m) {
+    void countsAreExactAcrossSwitchesAndNoGuestSeesAnothersEvents(TestedModel m) {
         FakeHost h = host(m, 1);
         Rig rig = new Rig(h, policy.open(h));
         rig.switchTo(0, 1, 0);
@@ -123,7 +127,7 @@ class SaveRestorePolicyTest {
             rig.enter(0);
             rig.switchTo(0, 3, 0); // never touches its PMU
             rig.exit(0);
-            rig.guest(0, 5_000, Models.rates(1000, 4000), 3);
+            rig.guest(0, 5_000, TestedModel.rates(1000, 4000), 3);
             rig.enter(0);
             rig.switchTo(0, IDLE, 0);
             rig.hypervisor(0, 700);
@@ -144,7 +148,7 @@ class SaveRestorePolicyTest {
     /** Two guests on two CPUs, migrating between them every round, keep exact counts. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void countsAreExactWhenGuestsMigrateBetweenCpus(Models m) {
+    void countsAreExactWhenGuestsMigrateBetweenCpus(TestedModel m) {
         FakeHost h = host(m, 2);
         Rig rig = new Rig(h, policy.open(h));
         rig.switchTo(0, 1, 0);
@@ -187,7 +191,7 @@ class SaveRestorePolicyTest {
      * One schedule: guest A counts cycles at both privileges (an HVM guest: its kernel runs at CPL 0),
      * guest B runs between; traps and switches put hypervisor work on A's account.
      */
-    private static Window freezeSchedule(SaveRestorePolicy policy, Models m, String freeze, boolean free) {
+    private static Window freezeSchedule(SaveRestorePolicy policy, TestedModel m, String freeze, boolean free) {
         FakeHost h = host(m, 1);
         h.options.put("freeze", freeze);
         if (free) {
@@ -229,7 +233,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void withFreeRegisterAccessesFrozenCountsExactlyTheGuestAndRunningAddsExactlyTheHypervisorWork(Models m) {
+    void withFreeRegisterAccessesFrozenCountsExactlyTheGuestAndRunningAddsExactlyTheHypervisorWork(TestedModel m) {
         Window running = freezeSchedule(policy, m, "running", true);
         Window frozen = freezeSchedule(policy, m, "exit", true);
         assertEquals(150_000, frozen.guestCycles(), "the schedule's guest cycles for A");
@@ -241,7 +245,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void withPricedAccessesRunningCountsThePolicysOwnWorkTooAndFrozenOnlyTheResumeWrites(Models m) {
+    void withPricedAccessesRunningCountsThePolicysOwnWorkTooAndFrozenOnlyTheResumeWrites(TestedModel m) {
         Window running = freezeSchedule(policy, m, "running", false);
         Window frozen = freezeSchedule(policy, m, "exit", false);
         int controls = m.model().counterCount();
@@ -261,7 +265,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void frozenEntryWritesPowerOnControlsAndExitWritesTheGuestsBack(Models m) {
+    void frozenEntryWritesPowerOnControlsAndExitWritesTheGuestsBack(TestedModel m) {
         FakeHost h = host(m, 1);
         h.options.put("freeze", "exit");
         PolicySession s = policy.open(h);
@@ -288,7 +292,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aControlWriteWhileFrozenReachesTheHardwareOnlyAtTheExit(Models m) {
+    void aControlWriteWhileFrozenReachesTheHardwareOnlyAtTheExit(TestedModel m) {
         FakeHost h = host(m, 1);
         h.options.put("freeze", "exit");
         PolicySession s = policy.open(h);
@@ -313,7 +317,7 @@ class SaveRestorePolicyTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void everySwitchReadsTheCountersOnlyAndWritesEveryRegisterCountersFirstControlsLast(Models m) {
+    void everySwitchReadsTheCountersOnlyAndWritesEveryRegisterCountersFirstControlsLast(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -365,7 +369,7 @@ class SaveRestorePolicyTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void noSaveEverReadsAControlOrInterruptRegister(Models m) {
+    void noSaveEverReadsAControlOrInterruptRegister(TestedModel m) {
         FakeHost h = host(m, 2);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -409,7 +413,7 @@ class SaveRestorePolicyTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void controlsRewrittenOnTheHardwareBySomeoneElseArePutRightAtTheNextSwitchInAndSamplingResumes(Models m) {
+    void controlsRewrittenOnTheHardwareBySomeoneElseArePutRightAtTheNextSwitchInAndSamplingResumes(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -444,7 +448,7 @@ class SaveRestorePolicyTest {
     /** Under vpmu.freeze=exit, a control written while frozen is the guest's even if a switch comes before the exit. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aControlWrittenWhileFrozenSurvivesASwitchBeforeTheExit(Models m) {
+    void aControlWrittenWhileFrozenSurvivesASwitchBeforeTheExit(TestedModel m) {
         FakeHost h = host(m, 1);
         h.options.put("freeze", "exit");
         PolicySession s = policy.open(h);
@@ -467,7 +471,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aGuestThatNeverUsesItsPmuStillCostsACounterSaveAndAWholeRestore(Models m) {
+    void aGuestThatNeverUsesItsPmuStillCostsACounterSaveAndAWholeRestore(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -481,7 +485,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aGuestReprogrammingItsCountersMidRunCountsTheNewEventFromThereExactly(Models m) {
+    void aGuestReprogrammingItsCountersMidRunCountsTheNewEventFromThereExactly(TestedModel m) {
         FakeHost h = host(m, 1);
         Rig rig = new Rig(h, policy.open(h));
         rig.switchTo(0, 1, 0);
@@ -522,7 +526,7 @@ class SaveRestorePolicyTest {
     /** Real hardware, kept: a P6 counter write sign-extends bit 31, so a value in [2^31, 2^40) loses its high bits. */
     @Test
     void aP6CounterPastBit31ComesBackSignExtendedAfterASwitchAsOnHardware() {
-        Models m = Models.P6;
+        TestedModel m = Models.P6;
         FakeHost h = host(m, 1);
         Rig rig = new Rig(h, policy.open(h));
         rig.switchTo(0, 1, 0);
@@ -540,7 +544,7 @@ class SaveRestorePolicyTest {
 
     @Test
     void anAmdCounterPastBit31ComesBackWhole() {
-        Models m = Models.HAMMER;
+        TestedModel m = Models.HAMMER;
         FakeHost h = host(m, 1);
         Rig rig = new Rig(h, policy.open(h));
         rig.switchTo(0, 1, 0);
@@ -565,7 +569,7 @@ class SaveRestorePolicyTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void virtualInterruptsGoOnlyToTheVcpuWhoseCountersAreLoaded(Models m) {
+    void virtualInterruptsGoOnlyToTheVcpuWhoseCountersAreLoaded(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -620,7 +624,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void anInterruptWhileAContextThatDoesNotCountIsLoadedIsLeftToXenoprof(Models m) {
+    void anInterruptWhileAContextThatDoesNotCountIsLoadedIsLeftToXenoprof(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -644,7 +648,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void whileXenoprofHoldsThePmuGuestWritesAreRefusedAndTheHardwareIsLeftAlone(Models m) {
+    void whileXenoprofHoldsThePmuGuestWritesAreRefusedAndTheHardwareIsLeftAlone(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         Rig rig = new Rig(h, s);
@@ -671,7 +675,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
-    void aWriteToARegisterTheModelLacksIsRefusedNamingTheModelsRegisters(Models m) {
+    void aWriteToARegisterTheModelLacksIsRefusedNamingTheModelsRegisters(TestedModel m) {
         FakeHost h = host(m, 1);
         PolicySession s = policy.open(h);
         new Rig(h, s).switchTo(0, 1, 0);
@@ -741,7 +745,7 @@ class SaveRestorePolicyTest {
 
     @ParameterizedTest(name = "{0}, freeze={1}")
     @MethodSource("allocationCases")
-    void hooksDoNotAllocate(Models m, String freeze) {
+    void hooksDoNotAllocate(TestedModel m, String freeze) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
                 "this JVM must measure per-thread allocation for the test to mean anything");
@@ -772,7 +776,7 @@ class SaveRestorePolicyTest {
                 Arguments.of(Models.HAMMER, "running"), Arguments.of(Models.HAMMER, "exit"));
     }
 
-    private static void exercise(Rig rig, Models m, int rounds) {
+    private static void exercise(Rig rig, TestedModel m, int rounds) {
         for (int i = 0; i < rounds; i++) {
             int a = i & 1;
             int b = 1 - a;

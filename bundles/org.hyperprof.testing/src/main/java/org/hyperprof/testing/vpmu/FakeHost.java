@@ -1,4 +1,4 @@
-package org.hyperprof.vpmu.saverestore;
+package org.hyperprof.testing.vpmu;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,37 +18,37 @@ import org.hyperprof.api.vpmu.PolicyHost;
  * to the {@link Rig} to run as hypervisor code, injections counted per vCPU. Records nothing that
  * allocates once {@link #recording} is off.
  */
-final class FakeHost implements PolicyHost {
-    static final List<String> SYMBOLS = List.of("vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr",
+public final class FakeHost implements PolicyHost {
+    public static final List<String> SYMBOLS = List.of("vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr",
             "vpmu_do_interrupt", "smp_call_function_interrupt");
-    static final int SAVE = 0;
-    static final int LOAD = 1;
-    static final int RDMSR = 2;
-    static final int WRMSR = 3;
-    static final int INTERRUPT = 4;
-    static final int REMOTE = 5;
+    public static final int SAVE = 0;
+    public static final int LOAD = 1;
+    public static final int RDMSR = 2;
+    public static final int WRMSR = 3;
+    public static final int INTERRUPT = 4;
+    public static final int REMOTE = 5;
 
-    final PmuModel model;
-    final LoggingPmu[] pmus;
-    final Map<String, String> options = new HashMap<>();
-    long readCost = 40;
-    long writeCost = 100;
-    long injectCost = 700;
-    long ipiCost = 3000;
-    boolean xenoprofOwns;
-    boolean recording = true;
-    int contextsHandedOut;
+    public final PmuModel model;
+    public final LoggingPmu[] pmus;
+    public final Map<String, String> options = new HashMap<>();
+    public long readCost = 40;
+    public long writeCost = 100;
+    public long injectCost = 700;
+    public long ipiCost = 3000;
+    public boolean xenoprofOwns;
+    public boolean recording = true;
+    public int contextsHandedOut;
 
     /** Per CPU: cycles charged and not yet run by the rig. */
-    final long[] pending;
+    public final long[] pending;
     /** Per CPU and symbol: cycles charged. */
-    final long[][] charged;
+    public final long[][] charged;
     /** Per vCPU key (domid * 16 + vcpu): virtual interrupts injected; and whether one waits. */
-    final long[] injections = new long[1024];
-    final boolean[] virqPending = new boolean[1024];
-    final List<String> ledger = new ArrayList<>();
+    public final long[] injections = new long[1024];
+    public final boolean[] virqPending = new boolean[1024];
+    public final List<String> ledger = new ArrayList<>();
 
-    FakeHost(PmuModel model, int pcpus) {
+    public FakeHost(PmuModel model, int pcpus) {
         this.model = model;
         pmus = new LoggingPmu[pcpus];
         for (int i = 0; i < pcpus; i++) {
@@ -58,15 +58,15 @@ final class FakeHost implements PolicyHost {
         charged = new long[pcpus][SYMBOLS.size()];
     }
 
-    static int key(int domid, int vcpu) {
+    public static int key(int domid, int vcpu) {
         return domid * 16 + vcpu;
     }
 
-    long charged(int pcpu, int symbol) {
+    public long charged(int pcpu, int symbol) {
         return charged[pcpu][symbol];
     }
 
-    long chargedEverywhere(int symbol) {
+    public long chargedEverywhere(int symbol) {
         long sum = 0;
         for (long[] c : charged) {
             sum += c[symbol];
@@ -151,7 +151,7 @@ final class FakeHost implements PolicyHost {
         return xenoprofOwns;
     }
 
-    long injectionsTotal() {
+    public long injectionsTotal() {
         long sum = 0;
         for (long n : injections) {
             sum += n;
@@ -160,24 +160,24 @@ final class FakeHost implements PolicyHost {
     }
 
     /** A real register file whose reads and writes are logged with their direction. */
-    static final class LoggingPmu implements PhysicalPmu {
-        final PhysicalPmu real;
-        final int[] log = new int[1 << 14];
-        final boolean[] wrote = new boolean[1 << 14];
-        int logged;
-        long reads;
-        long writes;
+    public static final class LoggingPmu implements PhysicalPmu {
+        public final PhysicalPmu real;
+        public final int[] log = new int[1 << 14];
+        public final boolean[] wrote = new boolean[1 << 14];
+        public int logged;
+        public long reads;
+        public long writes;
 
-        LoggingPmu(PhysicalPmu real) {
+        public LoggingPmu(PhysicalPmu real) {
             this.real = real;
         }
 
-        void clearLog() {
+        public void clearLog() {
             logged = 0;
         }
 
         /** The accesses since the last clear, as text like {@code "r 0xc1"}, {@code "w 0x186"}. */
-        List<String> accesses() {
+        public List<String> accesses() {
             List<String> out = new ArrayList<>();
             for (int i = 0; i < Math.min(logged, log.length); i++) {
                 out.add((wrote[i] ? "w 0x" : "r 0x") + Integer.toHexString(log[i]));

@@ -1,4 +1,4 @@
-package org.hyperprof.vpmu.saverestore;
+package org.hyperprof.testing.vpmu;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,15 +12,15 @@ import org.hyperprof.api.pmu.PmuModel;
  * A guest's own profiler as the engine runs it: the model's driver against a private copy of the
  * model, replayed register by register through the policy, and its PMI handler.
  */
-final class GuestProfiler {
-    final PhysicalPmu copy;
+public final class GuestProfiler {
+    public final PhysicalPmu copy;
     private final int[] counters;
     private final int[] controls;
     private final int[] interrupts;
     private final long[] before;
-    long samples;
+    public long samples;
 
-    GuestProfiler(PmuModel model, CounterConfig... configs) {
+    public GuestProfiler(PmuModel model, CounterConfig... configs) {
         copy = model.createPmu(0, Map.of());
         copy.setup(configs);
         copy.start();
@@ -31,7 +31,7 @@ final class GuestProfiler {
     }
 
     /** setup + start as the guest's driver did them on its copy: counters, then controls, then interrupt registers. */
-    void program(Rig rig, int pcpu) {
+    public void program(Rig rig, int pcpu) {
         for (int r : counters) {
             assertTrue(rig.write(pcpu, r, copy.read(r)));
         }
@@ -44,7 +44,7 @@ final class GuestProfiler {
     }
 
     /** The PMI handler: read every counter, check on the copy, write back what changed and the interrupt registers. */
-    void handle(Rig rig, int pcpu) {
+    public void handle(Rig rig, int pcpu) {
         for (int i = 0; i < counters.length; i++) {
             copy.write(counters[i], rig.read(pcpu, counters[i]));
             before[i] = copy.read(counters[i]);

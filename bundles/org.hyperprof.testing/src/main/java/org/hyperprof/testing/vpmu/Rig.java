@@ -1,4 +1,4 @@
-package org.hyperprof.vpmu.lazy;
+package org.hyperprof.testing.vpmu;
 
 import java.util.Arrays;
 
@@ -14,29 +14,29 @@ import org.hyperprof.api.vpmu.PolicySession;
  * handlers when a virtual interrupt waits. It keeps its own ledger of what ran while each guest
  * vCPU was current, so tests compute expected counts without asking the policy.
  */
-final class Rig {
+public final class Rig {
     /** Hypervisor code: 1 cycle and 2 instructions per cycle (distinct from every guest's rates). */
-    static final SignalRates HYPERVISOR = Models.rates(1000, 2000);
+    public static final SignalRates HYPERVISOR = TestedModel.rates(1000, 2000);
 
-    final FakeHost host;
-    final PolicySession session;
-    final int[] curDom;
-    final int[] curVcpu;
-    final boolean[] inHypervisor;
+    public final FakeHost host;
+    public final PolicySession session;
+    public final int[] curDom;
+    public final int[] curVcpu;
+    public final boolean[] inHypervisor;
     /** Per vCPU key: hypervisor cycles that ran on its CPU while it was current (its charges included). */
-    final long[] hypervisorWhileCurrent = new long[1024];
+    public final long[] hypervisorWhileCurrent = new long[1024];
     /** Per vCPU key: cycles of charges made by hypervisorExit (they run after counting resumed). */
-    final long[] exitChargeCycles = new long[1024];
+    public final long[] exitChargeCycles = new long[1024];
     /** Per vCPU key: cycles of guest code it ran. */
-    final long[] guestCycles = new long[1024];
-    final GuestProfiler[] profilers = new GuestProfiler[1024];
-    long toXenoprof;
+    public final long[] guestCycles = new long[1024];
+    public final GuestProfiler[] profilers = new GuestProfiler[1024];
+    public long toXenoprof;
     /** The ledger of the reading vCPU at the moment the policy answered the last trapped guest read. */
-    long readGuestCycles;
-    long readHypervisorCycles;
-    long readExitChargeCycles;
+    public long readGuestCycles;
+    public long readHypervisorCycles;
+    public long readExitChargeCycles;
 
-    Rig(FakeHost host, PolicySession session) {
+    public Rig(FakeHost host, PolicySession session) {
         this.host = host;
         this.session = session;
         int n = host.pcpuCount();
@@ -47,15 +47,15 @@ final class Rig {
         Arrays.fill(inHypervisor, true);
     }
 
-    PhysicalPmu pmu(int pcpu) {
+    public PhysicalPmu pmu(int pcpu) {
         return host.pmus[pcpu].real;
     }
 
-    int key(int pcpu) {
+    public int key(int pcpu) {
         return FakeHost.key(curDom[pcpu], curVcpu[pcpu]);
     }
 
-    void switchTo(int pcpu, int domid, int vcpu) {
+    public void switchTo(int pcpu, int domid, int vcpu) {
         session.vcpuSwitch(pcpu, curDom[pcpu], curVcpu[pcpu], domid, vcpu);
         curDom[pcpu] = domid;
         curVcpu[pcpu] = domid < 0 ? 0 : vcpu;
@@ -63,14 +63,14 @@ final class Rig {
         runCharges(pcpu, false);
     }
 
-    void enter(int pcpu) {
+    public void enter(int pcpu) {
         check(!inHypervisor[pcpu], "entry while in the hypervisor");
         inHypervisor[pcpu] = true;
         session.hypervisorEntry(pcpu, curDom[pcpu], curVcpu[pcpu]);
         runCharges(pcpu, false);
     }
 
-    void exit(int pcpu) {
+    public void exit(int pcpu) {
         check(inHypervisor[pcpu] && curDom[pcpu] >= 0, "exit while not in the hypervisor for a guest");
         session.hypervisorExit(pcpu, curDom[pcpu], curVcpu[pcpu]);
         inHypervisor[pcpu] = false;
@@ -78,7 +78,7 @@ final class Rig {
     }
 
     /** Hypervisor work for the current vCPU (or idle), at CPL 0. */
-    void hypervisor(int pcpu, long cycles) {
+    public void hypervisor(int pcpu, long cycles) {
         check(inHypervisor[pcpu], "hypervisor work outside the hypervisor");
         run(pcpu, cycles, HYPERVISOR, 0, CpuMode.HYPERVISOR);
         if (curDom[pcpu] >= 0) {
@@ -87,14 +87,14 @@ final class Rig {
     }
 
     /** A trap: entry, {@code cycles} of hypervisor work, exit. */
-    void trap(int pcpu, long cycles) {
+    public void trap(int pcpu, long cycles) {
         enter(pcpu);
         hypervisor(pcpu, cycles);
         exit(pcpu);
     }
 
     /** Guest code of the current vCPU. */
-    void guest(int pcpu, long cycles, SignalRates rates, int cpl) {
+    public void guest(int pcpu, long cycles, SignalRates rates, int cpl) {
         check(!inHypervisor[pcpu] && curDom[pcpu] >= 0, "guest code while in the hypervisor or idle");
         takeVirtualInterrupt(pcpu);
         guestCycles[key(pcpu)] += cycles;
@@ -135,7 +135,7 @@ final class Rig {
     }
 
     /** A guest access: trapped (entry, access, exit) unless the policy passes it through. */
-    long read(int pcpu, int register) {
+    public long read(int pcpu, int register) {
         int d = curDom[pcpu];
         int v = curVcpu[pcpu];
         if (!session.traps(d, v, register, false)) {
@@ -157,7 +157,7 @@ final class Rig {
         readExitChargeCycles = exitChargeCycles[k];
     }
 
-    boolean write(int pcpu, int register, long value) {
+    public boolean write(int pcpu, int register, long value) {
         int d = curDom[pcpu];
         int v = curVcpu[pcpu];
         if (!session.traps(d, v, register, true)) {
