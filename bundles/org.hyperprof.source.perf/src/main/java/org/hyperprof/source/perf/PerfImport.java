@@ -397,7 +397,7 @@ public final class PerfImport {
                 new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
         private final java.util.concurrent.ArrayBlockingQueue<RawBatch> free =
                 new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
-        /** Batches made so far (by the reading thread after the first {@link #BATCHES}). */
+        /** Batches made so far, by the reading thread: {@link #BATCHES} as needed, more while stalled. */
         private int made;
         private volatile boolean cancelled;
 
@@ -417,10 +417,6 @@ public final class PerfImport {
             this.reader = reader;
             this.stalled = stalled;
             this.live = live;
-            for (int i = 0; i < BATCHES; i++) {
-                free.add(newBatch());
-            }
-            made = BATCHES;
         }
 
         private RawBatch newBatch() {
@@ -490,8 +486,10 @@ public final class PerfImport {
         @Override
         public RawBatch take() {
             RawBatch next = free.poll();
-            if (next == null && made < MAX_BATCHES && recordsAhead.get() < MAX_RECORDS_AHEAD
-                    && stalled.getAsBoolean()) {
+            // The first BATCHES are made as the reading needs them: a small recording (or a fuzzer's
+            // input) reads into one or two, and does not pay for clearing the rest.
+            if (next == null && (made < BATCHES || made < MAX_BATCHES && recordsAhead.get() < MAX_RECORDS_AHEAD
+                    && stalled.getAsBoolean())) {
                 made++;
                 next = newBatch();
             }

@@ -42,7 +42,10 @@ class PerfDataFuzzTest {
                 StandardCharsets.US_ASCII);
         Path empty = Files.createDirectories(dir.resolve("no-symbols"));
         resolvers = Wiring.resolvers();
-        options = ImportOptions.defaults().withKallsyms(kallsyms).withSymbolDirs(empty, empty, empty);
+        // Batches of 16 samples: an input crosses batch boundaries, and a run does not clear the
+        // megabytes of arrays that batches of thousands take (it ran about 300 inputs a second so).
+        options = ImportOptions.defaults().withKallsyms(kallsyms).withSymbolDirs(empty, empty, empty)
+                .withBatchSize(16);
     }
 
     @AfterAll
