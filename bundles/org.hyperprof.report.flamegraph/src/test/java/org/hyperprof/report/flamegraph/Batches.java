@@ -1,32 +1,15 @@
 package org.hyperprof.report.flamegraph;
 
-import java.util.Arrays;
-
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.testing.sample.TestBatches;
 
-/**
- * Builds {@link SampleBatch}es sample by sample, as a daemon fills its arrays, call chains
- * included (callers innermost first, as the batch carries them).
- */
+/** Samples repeated with their callers (innermost first), each at its own PC, for flame graph tests. */
 final class Batches {
-    private final long sessionId;
-    private int size;
-    private int[] domain = new int[16];
-    private int[] vcpu = new int[16];
-    private byte[] mode = new byte[16];
-    private byte[] counter = new byte[16];
-    private long[] pc = new long[16];
-    private int[] image = new int[16];
-    private int[] symbol = new int[16];
-    private int[] chainStart = new int[17];
-    private int chainCount;
-    private long[] chainPc = new long[16];
-    private int[] chainImage = new int[16];
-    private int[] chainSymbol = new int[16];
+    private final TestBatches columns;
 
     Batches(long sessionId) {
-        this.sessionId = sessionId;
+        columns = new TestBatches(sessionId);
     }
 
     /** A frame of a call chain: the image and symbol (-1: none) of one caller. */
@@ -46,46 +29,16 @@ final class Batches {
     Batches add(int times, int domid, int vcpuId, CpuMode cpuMode, int counterIndex, int imageId, int symbolId,
             Caller... innermostFirst) {
         for (int t = 0; t < times; t++) {
-            if (size == domain.length) {
-                int n = size * 2;
-                domain = Arrays.copyOf(domain, n);
-                vcpu = Arrays.copyOf(vcpu, n);
-                mode = Arrays.copyOf(mode, n);
-                counter = Arrays.copyOf(counter, n);
-                pc = Arrays.copyOf(pc, n);
-                image = Arrays.copyOf(image, n);
-                symbol = Arrays.copyOf(symbol, n);
-                chainStart = Arrays.copyOf(chainStart, n + 1);
-            }
-            domain[size] = domid;
-            vcpu[size] = vcpuId;
-            mode[size] = (byte) cpuMode.code();
-            counter[size] = (byte) counterIndex;
-            pc[size] = 0xC0100000L + size;
-            image[size] = imageId;
-            symbol[size] = symbolId;
-            chainStart[size] = chainCount;
+            columns.sample(domid, vcpuId, (byte) cpuMode.code(), counterIndex, 0xC0100000L + columns.size(), imageId,
+                    symbolId);
             for (Caller c : innermostFirst) {
-                if (chainCount == chainImage.length) {
-                    int n = chainCount * 2;
-                    chainPc = Arrays.copyOf(chainPc, n);
-                    chainImage = Arrays.copyOf(chainImage, n);
-                    chainSymbol = Arrays.copyOf(chainSymbol, n);
-                }
-                chainPc[chainCount] = 0xC0200000L + chainCount;
-                chainImage[chainCount] = c.image();
-                chainSymbol[chainCount] = c.symbol();
-                chainCount++;
+                columns.caller(0xC0200000L + columns.chainCount(), c.image(), c.symbol());
             }
-            size++;
-            chainStart[size] = chainCount;
         }
         return this;
     }
 
     SampleBatch build() {
-        return new SampleBatch(sessionId, size, domain.clone(), vcpu.clone(), mode.clone(), counter.clone(), pc.clone(),
-                image.clone(), symbol.clone(), Arrays.copyOf(chainStart, size + 1), chainPc.clone(), chainImage.clone(),
-                chainSymbol.clone());
+        return columns.build();
     }
 }

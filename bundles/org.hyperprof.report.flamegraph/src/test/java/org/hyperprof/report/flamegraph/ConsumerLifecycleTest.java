@@ -1,5 +1,6 @@
 package org.hyperprof.report.flamegraph;
 
+import org.hyperprof.testing.sample.TestDictionary;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

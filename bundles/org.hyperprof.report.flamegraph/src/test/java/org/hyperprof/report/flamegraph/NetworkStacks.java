@@ -1,5 +1,6 @@
 package org.hyperprof.report.flamegraph;
 
+import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.flamegraph.Batches.caller;
 
 import java.util.List;

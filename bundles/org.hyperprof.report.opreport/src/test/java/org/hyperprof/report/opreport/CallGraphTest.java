@@ -1,5 +1,6 @@
 package org.hyperprof.report.opreport;
 
+import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.opreport.Reports.all;
 import static org.hyperprof.report.opreport.Reports.row;
 import static org.hyperprof.report.opreport.Reports.section;

@@ -1,5 +1,6 @@
 package org.hyperprof.report.opreport;
 
+import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.opreport.Reports.section;
 import static org.hyperprof.report.opreport.Reports.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,6 @@
 package org.hyperprof.report.opreport;
 
+import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.opreport.NetworkSession.DOM0;
 import static org.hyperprof.report.opreport.NetworkSession.DOMU;
 import static org.hyperprof.report.opreport.NetworkSession.truthRow;

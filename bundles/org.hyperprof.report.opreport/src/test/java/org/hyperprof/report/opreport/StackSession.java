@@ -1,5 +1,6 @@
 package org.hyperprof.report.opreport;
 
+import org.hyperprof.testing.sample.TestDictionary;
 import java.util.List;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package org.hyperprof.report.pprof;
+package org.hyperprof.testing.sample;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,7 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 
 /** A growable in-memory dictionary, as a daemon would fill it while resolving. */
-final class TestDictionary implements SessionDictionary {
+public final class TestDictionary implements SessionDictionary {
     private record Image(String name, ImageKind kind, int domain) {
     }
 
@@ -17,12 +17,12 @@ final class TestDictionary implements SessionDictionary {
     private final List<Image> images = new ArrayList<>();
     private final List<Symbol> symbols = new ArrayList<>();
 
-    synchronized int image(int domain, String name, ImageKind kind) {
+    public synchronized int image(int domain, String name, ImageKind kind) {
         images.add(new Image(name, kind, domain));
         return images.size() - 1;
     }
 
-    synchronized int symbol(int image, String name) {
+    public synchronized int symbol(int image, String name) {
         symbols.add(new Symbol(name, image));
         return symbols.size() - 1;
     }
