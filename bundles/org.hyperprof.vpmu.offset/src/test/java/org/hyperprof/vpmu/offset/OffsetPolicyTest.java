@@ -18,6 +18,9 @@ import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.pmu.amd.HammerPmuModel;
 import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.testing.vpmu.truth.CountingHost;
+import org.hyperprof.testing.vpmu.truth.CountingPmu;
+import org.hyperprof.testing.vpmu.truth.Machine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -45,14 +48,14 @@ class OffsetPolicyTest {
         return Stream.of(Arguments.of(P6), Arguments.of(HAMMER));
     }
 
-    private FakeHost host;
+    private CountingHost host;
     private PolicySession session;
     private Machine machine;
     private int[] counters;
     private int[] selects;
 
     private void boot(Kind kind, int pcpus) {
-        host = new FakeHost(kind.model(), pcpus);
+        host = new CountingHost(kind.model(), pcpus);
         session = new OffsetPolicy().open(host);
         machine = new Machine(host, session, Machine.rates(1000, 500));
         counters = host.pmus[0].counterRegisters().clone();
@@ -203,7 +206,7 @@ class OffsetPolicyTest {
         assertEquals(2L * used, offsetPerSwitch, "a read per used counter at switch-out, one more at the exit");
         assertEquals(0, host.pmus[0].writes - writes,
                 "no writes at all: the selects are the same and the counters count (not sampling)");
-        assertEquals(switches * used * FakeHost.READ, host.charged("vpmu_save") - saveCycles,
+        assertEquals(switches * used * CountingHost.READ, host.charged("vpmu_save") - saveCycles,
                 "switch-out makes reads only");
         assertEquals(switches * 2L * used, stat(PolicySession.STAT_SWITCH_ACCESSES) - statBefore,
                 "statistics report the accesses the register file saw");
@@ -273,7 +276,7 @@ class OffsetPolicyTest {
             machine.switchTo(0, n % 2 == 0 ? a : b);
         }
         long policyPerSwitch = (host.charged("vpmu_save") + host.charged("vpmu_load") - policyCycles) / switches;
-        assertEquals(2 * FakeHost.READ + 2 * FakeHost.READ, policyPerSwitch, "2 reads at switch-out, 2 at the exit");
+        assertEquals(2 * CountingHost.READ + 2 * CountingHost.READ, policyPerSwitch, "2 reads at switch-out, 2 at the exit");
         assertEquals(switches * (machine.switchPathCycles + policyPerSwitch),
                 stat(PolicySession.STAT_CYCLES_SUBTRACTED) - subtracted,
                 "every cycle of the switch path and of the policy's own work, on the cycles counter");

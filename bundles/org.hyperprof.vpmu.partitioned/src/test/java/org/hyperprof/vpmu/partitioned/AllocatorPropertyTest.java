@@ -12,6 +12,7 @@ import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.pmu.amd.HammerPmuModel;
 import org.hyperprof.pmu.p6.P6PmuModel;
 
+import org.hyperprof.testing.vpmu.truth.CountingHost;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -42,7 +43,7 @@ class AllocatorPropertyTest {
     }
 
     private static void run(PmuModel model, long cyclesEvent, int xenoprof, List<Integer> steps) {
-        FakeHost host = new FakeHost(model, CPUS);
+        CountingHost host = new CountingHost(model, CPUS);
         host.options = Map.of("xenoprof-counters", Integer.toString(xenoprof));
         int[] counters = host.pmus[0].counterRegisters().clone();
         int[] selects = host.pmus[0].controlRegisters().clone();
@@ -103,7 +104,7 @@ class AllocatorPropertyTest {
         }
     }
 
-    private static void check(PartitionedSession session, FakeHost host, int[] current, int[] counters, int[] selects,
+    private static void check(PartitionedSession session, CountingHost host, int[] current, int[] counters, int[] selects,
             int xenoprof, long[][] xenoSelect) {
         Map<Long, Integer> cpuOf = new HashMap<>();
         for (int p = 0; p < CPUS; p++) {

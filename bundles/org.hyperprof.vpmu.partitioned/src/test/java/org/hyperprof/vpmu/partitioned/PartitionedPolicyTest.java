@@ -19,6 +19,9 @@ import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.pmu.amd.HammerPmuModel;
 import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.testing.vpmu.truth.CountingHost;
+import org.hyperprof.testing.vpmu.truth.CountingPmu;
+import org.hyperprof.testing.vpmu.truth.Machine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -49,14 +52,14 @@ class PartitionedPolicyTest {
         return Stream.of(Arguments.of(P6), Arguments.of(HAMMER));
     }
 
-    private FakeHost host;
+    private CountingHost host;
     private PartitionedSession session;
     private Machine machine;
     private int[] counters;
     private int[] selects;
 
     private void boot(Kind kind, int pcpus, Map<String, String> options) {
-        host = new FakeHost(kind.model(), pcpus);
+        host = new CountingHost(kind.model(), pcpus);
         host.options = options;
         session = (PartitionedSession) new PartitionedPolicy().open(host);
         machine = new Machine(host, session, Machine.rates(1000, 500));
@@ -136,7 +139,7 @@ class PartitionedPolicyTest {
         boot(HAMMER, 1, Map.of("xenoprof-counters", "3"));
         assertEquals(3, session.xenoprofCounters());
         for (String bad : new String[] {"0", "5", "two"}) {
-            FakeHost h = new FakeHost(HAMMER.model(), 1);
+            CountingHost h = new CountingHost(HAMMER.model(), 1);
             h.options = Map.of("xenoprof-counters", bad);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> new PartitionedPolicy().open(h));
@@ -284,7 +287,7 @@ class PartitionedPolicyTest {
         assertEquals(3L * share, perSwitch, "read each share counter; write each share counter and select");
         assertEquals(kind == P6 ? 3 : 6, perSwitch, "P6: share of 1; hammer: share of 2");
         assertEquals(10 * perSwitch, stat(PolicySession.STAT_SWITCH_ACCESSES) - stat);
-        assertEquals(10 * share * FakeHost.READ, host.charged("vpmu_save") - saved, "the reads charged as vpmu_save");
+        assertEquals(10 * share * CountingHost.READ, host.charged("vpmu_save") - saved, "the reads charged as vpmu_save");
         before = host.physicalAccesses();
         machine.switchTo(0, null);
         long toIdle = host.physicalAccesses() - before;
@@ -425,7 +428,7 @@ class PartitionedPolicyTest {
         assertEquals(10, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
         assertEquals(0, stat(PolicySession.STAT_INJECTED));
         assertEquals(10L * share, stat(PartitionedSession.STAT_INTERRUPT_ACCESSES), "the share's counters read");
-        assertEquals(10L * share * FakeHost.READ, host.charged("vpmu_do_interrupt") - charged,
+        assertEquals(10L * share * CountingHost.READ, host.charged("vpmu_do_interrupt") - charged,
                 "each read charged to vpmu_do_interrupt");
     }
 
@@ -451,7 +454,7 @@ class PartitionedPolicyTest {
         assertEquals(0, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
         assertEquals(10, machine.xenoprofChecks, "Xenoprof's handler still runs: it checks its own counters");
         assertEquals(0, machine.routes[OverflowRoute.XENOPROF.ordinal()], "and finds none overflowed");
-        assertEquals(10L * share * FakeHost.READ + 10 * FakeHost.INJECT, host.charged("vpmu_do_interrupt") - charged,
+        assertEquals(10L * share * CountingHost.READ + 10 * CountingHost.INJECT, host.charged("vpmu_do_interrupt") - charged,
                 "the share's counters read and one injection per interrupt");
     }
 

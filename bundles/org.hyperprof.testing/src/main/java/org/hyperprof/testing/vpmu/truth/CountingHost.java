@@ -1,4 +1,4 @@
-package org.hyperprof.vpmu.offset;
+package org.hyperprof.testing.vpmu.truth;
 
 import java.util.Map;
 
@@ -11,27 +11,27 @@ import org.hyperprof.api.vpmu.PolicyHost;
  * run, and per hypervisor function in total) and injects, in primitive fields so that using it
  * allocates nothing.
  */
-final class FakeHost implements PolicyHost {
-    static final long READ = 100;
-    static final long WRITE = 150;
-    static final long INJECT = 500;
-    static final long IPI = 2000;
-    static final String[] SYMBOLS = {"vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr", "vpmu_do_interrupt",
+public final class CountingHost implements PolicyHost {
+    public static final long READ = 100;
+    public static final long WRITE = 150;
+    public static final long INJECT = 500;
+    public static final long IPI = 2000;
+    public static final String[] SYMBOLS = {"vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr", "vpmu_do_interrupt",
         "smp_call_function_interrupt"};
 
-    final PmuModel model;
-    final CountingPmu[] pmus;
+    public final PmuModel model;
+    public final CountingPmu[] pmus;
     /** Charged cycles per CPU the engine has not yet run. */
-    final long[] pending;
-    final long[] bySymbol = new long[SYMBOLS.length];
+    public final long[] pending;
+    public final long[] bySymbol = new long[SYMBOLS.length];
     /** Injections per (domid * 16 + vcpu), and whether one waits to be taken. */
-    final int[] injections = new int[256];
-    final boolean[] injectionPending = new boolean[256];
-    boolean xenoprofOwns;
-    boolean xenoprofProfiling;
-    Map<String, String> options = Map.of();
+    public final int[] injections = new int[256];
+    public final boolean[] injectionPending = new boolean[256];
+    public boolean xenoprofOwns;
+    public boolean xenoprofProfiling;
+    public Map<String, String> options = Map.of();
 
-    FakeHost(PmuModel model, int pcpus) {
+    public CountingHost(PmuModel model, int pcpus) {
         this.model = model;
         this.pmus = new CountingPmu[pcpus];
         for (int p = 0; p < pcpus; p++) {
@@ -40,7 +40,7 @@ final class FakeHost implements PolicyHost {
         this.pending = new long[pcpus];
     }
 
-    long charged(String symbol) {
+    public long charged(String symbol) {
         for (int i = 0; i < SYMBOLS.length; i++) {
             if (SYMBOLS[i].equals(symbol)) {
                 return bySymbol[i];
@@ -49,7 +49,7 @@ final class FakeHost implements PolicyHost {
         throw new IllegalArgumentException(symbol);
     }
 
-    long physicalAccesses() {
+    public long physicalAccesses() {
         long n = 0;
         for (CountingPmu p : pmus) {
             n += p.accesses();

@@ -1,4 +1,4 @@
-package org.hyperprof.vpmu.partitioned;
+package org.hyperprof.testing.vpmu.truth;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,24 +20,24 @@ import org.hyperprof.api.vpmu.PolicySession;
  * switch that takes it off. Charged policy work runs right after the hook that charged it, as
  * hypervisor code; work of the switch path ({@link #switchPathCycles}) is nobody's.
  */
-final class Machine {
-    static final int HYPERVISOR_CPL = 0;
-    static final int USER_CPL = 3;
+public final class Machine {
+    public static final int HYPERVISOR_CPL = 0;
+    public static final int USER_CPL = 3;
 
-    final FakeHost host;
-    final PolicySession session;
-    final SignalRates hypervisorRates;
-    long switchPathCycles = 5_000;
-    final Guest[] current;
-    final boolean[] inStint;
+    public final CountingHost host;
+    public final PolicySession session;
+    public final SignalRates hypervisorRates;
+    public long switchPathCycles = 5_000;
+    public final Guest[] current;
+    public final boolean[] inStint;
     /** Interrupts the policy left to Xenoprof (its NMI handler ran). */
-    int xenoprofChecks;
+    public int xenoprofChecks;
     /** Whether Xenoprof's NMI handler checks its counters on the physical PMU when the policy lets it. */
-    boolean xenoprofHandler;
+    public boolean xenoprofHandler;
     /** Overflows Xenoprof's handler found, by the route the policy gave them. */
-    final int[] routes = new int[3];
+    public final int[] routes = new int[3];
 
-    Machine(FakeHost host, PolicySession session, SignalRates hypervisorRates) {
+    public Machine(CountingHost host, PolicySession session, SignalRates hypervisorRates) {
         this.host = host;
         this.session = session;
         this.hypervisorRates = hypervisorRates;
@@ -45,7 +45,7 @@ final class Machine {
         this.inStint = new boolean[host.pcpuCount()];
     }
 
-    static SignalRates rates(long cycles, long instructions) {
+    public static SignalRates rates(long cycles, long instructions) {
         long[] r = new long[Signal.COUNT];
         r[Signal.CYCLES.ordinal()] = cycles;
         r[Signal.INSTRUCTIONS.ordinal()] = instructions;
@@ -53,18 +53,18 @@ final class Machine {
     }
 
     /** A guest vCPU with its own code's rates, its profiler's picture of its PMU, and its ground truth. */
-    final class Guest {
-        final int domid;
-        final int vcpu;
-        final SignalRates rates;
-        final long[] userEvents = new long[Signal.COUNT];
-        final long[] kernelEvents = new long[Signal.COUNT];
+    public final class Guest {
+        public final int domid;
+        public final int vcpu;
+        public final SignalRates rates;
+        public final long[] userEvents = new long[Signal.COUNT];
+        public final long[] kernelEvents = new long[Signal.COUNT];
         private final long[] userResidue = new long[Signal.COUNT];
         private final long[] kernelResidue = new long[Signal.COUNT];
-        PhysicalPmu picture;
-        int refused;
+        public PhysicalPmu picture;
+        public int refused;
         /** For every overflow its handler found: the counter and the guest's true user cycles then. */
-        final List<long[]> overflows = new ArrayList<>();
+        public final List<long[]> overflows = new ArrayList<>();
 
         Guest(int domid, int vcpu, SignalRates rates) {
             this.domid = domid;
@@ -72,15 +72,15 @@ final class Machine {
             this.rates = rates;
         }
 
-        long user(Signal s) {
+        public long user(Signal s) {
             return userEvents[s.ordinal()];
         }
 
-        long kernel(Signal s) {
+        public long kernel(Signal s) {
             return kernelEvents[s.ordinal()];
         }
 
-        void count(long cycles, SignalRates r, int cpl) {
+        public void count(long cycles, SignalRates r, int cpl) {
             long[] events = cpl == 0 ? kernelEvents : userEvents;
             long[] residue = cpl == 0 ? kernelResidue : userResidue;
             for (Signal s : Signal.values()) {
@@ -89,12 +89,12 @@ final class Machine {
         }
     }
 
-    Guest guest(int domid, int vcpu, SignalRates rates) {
+    public Guest guest(int domid, int vcpu, SignalRates rates) {
         return new Guest(domid, vcpu, rates);
     }
 
     /** The switch to {@code next} (null: idle), the switch path, and the exit into the guest. */
-    void switchTo(int pcpu, Guest next) {
+    public void switchTo(int pcpu, Guest next) {
         Guest prev = current[pcpu];
         inStint[pcpu] = false;
         session.vcpuSwitch(pcpu, prev == null ? -1 : prev.domid, prev == null ? 0 : prev.vcpu,
@@ -111,7 +111,7 @@ final class Machine {
     }
 
     /** The switch hook alone (no exit yet): for tests that look between switch and exit. */
-    void switchOnly(int pcpu, Guest next) {
+    public void switchOnly(int pcpu, Guest next) {
         Guest prev = current[pcpu];
         inStint[pcpu] = false;
         session.vcpuSwitch(pcpu, prev == null ? -1 : prev.domid, prev == null ? 0 : prev.vcpu,
@@ -120,19 +120,19 @@ final class Machine {
     }
 
     /** Runs what the policy charged on this CPU, as hypervisor code. */
-    void runCharges(int pcpu) {
+    public void runCharges(int pcpu) {
         long cycles = host.pending[pcpu];
         host.pending[pcpu] = 0;
         hypervisor(pcpu, cycles);
     }
 
     /** Hypervisor code on this CPU (for the current guest while it is in its stint). */
-    void hypervisor(int pcpu, long cycles) {
+    public void hypervisor(int pcpu, long cycles) {
         run(pcpu, cycles, hypervisorRates, HYPERVISOR_CPL);
     }
 
     /** The current guest's own code at user level. */
-    void guestCode(int pcpu, long cycles) {
+    public void guestCode(int pcpu, long cycles) {
         takePendingInjection(pcpu);
         run(pcpu, cycles, current[pcpu].rates, USER_CPL);
     }
@@ -205,7 +205,7 @@ final class Machine {
     }
 
     /** A guest PMU read: a trap into the hypervisor. */
-    long read(int pcpu, int register) {
+    public long read(int pcpu, int register) {
         Guest g = current[pcpu];
         session.hypervisorEntry(pcpu, g.domid, g.vcpu);
         long value = session.guestRead(pcpu, g.domid, g.vcpu, register);
@@ -216,7 +216,7 @@ final class Machine {
     }
 
     /** A guest PMU write: a trap into the hypervisor; returns whether the policy took it. */
-    boolean write(int pcpu, int register, long value) {
+    public boolean write(int pcpu, int register, long value) {
         Guest g = current[pcpu];
         session.hypervisorEntry(pcpu, g.domid, g.vcpu);
         boolean taken = session.guestWrite(pcpu, g.domid, g.vcpu, register, value);
@@ -233,7 +233,7 @@ final class Machine {
      * The current guest starts its profiler: the model's own driver (setup + start) on a private
      * copy, replayed register by register (counters, controls, interrupt registers).
      */
-    void startProfiler(int pcpu, String... specs) {
+    public void startProfiler(int pcpu, String... specs) {
         Guest g = current[pcpu];
         List<EventSpec> list = new ArrayList<>();
         try {
@@ -247,7 +247,7 @@ final class Machine {
         }
     }
 
-    void startProfiler(int pcpu, CounterConfig[] configs) {
+    public void startProfiler(int pcpu, CounterConfig[] configs) {
         Guest g = current[pcpu];
         g.picture = host.model.createPmu(0, Map.of());
         g.picture.setup(configs);
