@@ -3,6 +3,7 @@ package org.hyperprof.hypervisor.sim;
 import static org.hyperprof.hypervisor.sim.Fixtures.minimal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import org.hyperprof.api.host.ScenarioException;
@@ -49,6 +51,34 @@ class ScenarioValuesTest {
         assertEquals(file + ":6: cost.switch 1000000000000 cycles is out of range; expected 0 to 30000000, one time"
                 + " slice (sched.timeslice.us 30000 at cpu.mhz 1000): work that takes longer than a time slice at each"
                 + " event leaves the guests no time to run", e.getMessage());
+    }
+
+    // A weight written with a huge exponent made BigDecimal compute its power of ten to compare it with
+    // the range (the fuzzer's 1e1000000 took a second), and 1e999999999 escaped as an ArithmeticException.
+    @Test
+    void aWeightWithAHugeExponentIsRefusedAsTooLargeAtOnce() {
+        String message = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> error(minimal("cost.switch 4000 context_switch=1e999999999\n", DOM, "")));
+        assertEquals("test.scenario:6: weight of context_switch 1e999999999 is too large (weights are relative; use"
+                + " smaller numbers)", message);
+    }
+
+    @Test
+    void aLoadWithAHugeNegativeOrPositiveExponentIsRefusedAtOnce() {
+        for (String load : new String[] {"1e-999999999", "1e999999999"}) {
+            String message = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> error(minimal("", DOM.replace("load=0.5", "load=" + load), "")));
+            assertTrue(message.contains("load " + load + " must be a fraction from 0 to 1 with at most 6 decimals"),
+                    message);
+        }
+    }
+
+    @Test
+    void aWeightOfAHundredThousandDigitsIsRefusedByItsStartAndLength() {
+        String digits = "1".repeat(100_000);
+        String message = error(minimal("cost.switch 4000 context_switch=" + digits + "\n", DOM, ""));
+        assertEquals("test.scenario:6: weight of context_switch '" + "1".repeat(40) + "...' (100000 characters) is not"
+                + " a decimal number", message);
     }
 
     @ParameterizedTest

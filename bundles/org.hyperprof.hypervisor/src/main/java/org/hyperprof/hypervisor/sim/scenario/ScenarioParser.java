@@ -1054,19 +1054,51 @@ public final class ScenarioParser {
         }
     }
 
+    /**
+     * The most characters a weight or a fraction is read from: BigDecimal's reading cost grows with the
+     * digits, and no weight needs more than 13 digits before the point and 6 after it.
+     */
+    private static final int MAX_DECIMAL_CHARS = 40;
+    /** Digits before the point of the largest weight, 2^40 (about 1.1 * 10^12). */
+    private static final int WEIGHT_INTEGER_DIGITS = 13;
+
+    /** {@code s} as a decimal number, or null where it is none or longer than {@link #MAX_DECIMAL_CHARS}. */
+    private static BigDecimal decimal(String s) {
+        if (s.length() > MAX_DECIMAL_CHARS) {
+            return null;
+        }
+        try {
+            return new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** A token as a message quotes it: whole if it could be a number, else its start and its length. */
+    private static String quoted(String s) {
+        return s.length() <= MAX_DECIMAL_CHARS ? "'" + s + "'"
+                : "'" + s.substring(0, MAX_DECIMAL_CHARS) + "...' (" + s.length() + " characters)";
+    }
+
+    /** Digits before the point, from the precision and scale alone: comparing 1e999999999 with a bound would compute its power of ten. */
+    private static long integerDigits(BigDecimal d) {
+        return (long) d.precision() - d.scale();
+    }
+
     /** A positive decimal weight, kept in millionths so that choices stay exact integer arithmetic. */
     private long weight(String s, int line, String what) throws ScenarioException {
-        BigDecimal d;
-        try {
-            d = new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            throw error(line, what + " '" + s + "' is not a decimal number");
+        BigDecimal d = decimal(s);
+        if (d == null) {
+            throw error(line, what + " " + quoted(s) + " is not a decimal number");
         }
         if (d.signum() <= 0) {
             throw error(line, what + " " + s + " must be above 0");
         }
         if (d.scale() > WEIGHT_DECIMALS) {
             throw error(line, what + " " + s + " has more than " + WEIGHT_DECIMALS + " decimals");
+        }
+        if (integerDigits(d) > WEIGHT_INTEGER_DIGITS) {
+            throw error(line, what + " " + s + " is too large (weights are relative; use smaller numbers)");
         }
         BigDecimal scaled = d.movePointRight(WEIGHT_DECIMALS);
         if (scaled.compareTo(BigDecimal.valueOf(1L << 40)) > 0) {
@@ -1077,13 +1109,11 @@ public final class ScenarioParser {
 
     /** A busy fraction 0..1 in parts per million. */
     private long fraction(String s, int line) throws ScenarioException {
-        BigDecimal d;
-        try {
-            d = new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            throw error(line, "load '" + s + "' is not a decimal fraction such as 0.85");
+        BigDecimal d = decimal(s);
+        if (d == null) {
+            throw error(line, "load " + quoted(s) + " is not a decimal fraction such as 0.85");
         }
-        if (d.signum() < 0 || d.compareTo(BigDecimal.ONE) > 0 || d.scale() > WEIGHT_DECIMALS) {
+        if (d.signum() < 0 || d.scale() > WEIGHT_DECIMALS || integerDigits(d) > 1 || d.compareTo(BigDecimal.ONE) > 0) {
             throw error(line, "load " + s + " must be a fraction from 0 to 1 with at most 6 decimals (busy share of"
                     + " each vCPU)");
         }
