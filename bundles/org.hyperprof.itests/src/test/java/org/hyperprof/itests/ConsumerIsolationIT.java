@@ -83,7 +83,7 @@ public class ConsumerIsolationIT {
         public void samples(SampleBatch batch) {
             stalled.countDown();
             try {
-                release.await(60, TimeUnit.SECONDS);
+                release.await(180, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -112,11 +112,16 @@ public class ConsumerIsolationIT {
         ServiceRegistration<SampleConsumer> t = register("throwing", throwing);
         ServiceRegistration<SampleConsumer> s = register("stalling", stalling);
         try {
-            // Long enough for far more batches than a consumer queue holds (64 batches of 4096).
+            // The stall ends once 70 batches were published (the throwing consumer hears every one):
+            // more than the stalled consumer holds, one in hand and 64 queued, on a machine of any
+            // speed (a stall of two seconds filled the queue only where sampling was fast enough).
             Thread releaser = new Thread(() -> {
                 try {
                     stalling.stalled.await(60, TimeUnit.SECONDS);
-                    Thread.sleep(2000);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (throwing.batches.get() < 70 && System.nanoTime() < deadline) {
+                        Thread.sleep(5);
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -79,7 +79,9 @@ class DispatchTest {
         for (int i = 0; i < 9; i++) {
             long t0 = System.nanoTime();
             dispatcher.publish(batch(5));
-            assertTrue(System.nanoTime() - t0 < SECOND / 10, "publishing never waits for a consumer");
+            // A publish that waited would wait for the gate, which opens only after the loop: any bound
+            // far above a publish's cost tells the two apart, on a loaded machine too.
+            assertTrue(System.nanoTime() - t0 < 5 * SECOND, "publishing never waits for a consumer");
             int expected = 5 * (i + 2);
             // The fast consumer keeps up; the slow one is stuck in its first batch the whole time.
             assertTrue(OpcontrolSequenceTest.waitFor(() -> fast.samples() == expected));
@@ -191,7 +193,7 @@ class DispatchTest {
         dispatcher.publish(batch(3));
         long t0 = System.nanoTime();
         SessionSummary s = end(SECOND / 5);
-        assertTrue(System.nanoTime() - t0 < 3 * SECOND);
+        assertTrue(System.nanoTime() - t0 < 20 * SECOND, "the end gives up on the stuck consumer (its gate never opens)");
         ConsumerAccounting a = books(s, "stuck");
         assertEquals(0, a.received(), "the batch it is stuck in was not received when the session ended");
         assertEquals(6, a.missed(), "the two queued batches and the one in its hands");

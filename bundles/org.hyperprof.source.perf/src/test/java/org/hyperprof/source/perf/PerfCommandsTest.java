@@ -319,7 +319,8 @@ class PerfCommandsTest {
         assertTrue(consumer.ended.await(10, TimeUnit.SECONDS), out() + err());
         assertEquals(SessionSummary.COMPLETED, consumer.summary.endReason(), out() + err());
         assertFalse(out().contains("STOPPED EARLY"), out());
-        assertTrue(consumer.samples() > 100, "samples: " + consumer.samples());
+        // No count of samples: on a loaded machine perf may spend most of the second starting.
+        assertTrue(consumer.summary.accounting().balanced(), consumer.summary.accounting().line());
     }
 
     @Test

@@ -54,7 +54,7 @@ import net.jqwik.api.Tuple;
  * exposed through indices a hostile guest wrote. A passive domain's buffers can be mapped by the
  * primary that listed it (the hardware domain) and by nobody else.
  */
-class XenoprofProperties {
+class XenoprofPropertiesTest {
 
     // ------------------------------------------------------------------------------- generated host
 
