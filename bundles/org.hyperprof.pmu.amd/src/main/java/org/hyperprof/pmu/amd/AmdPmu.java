@@ -1,6 +1,5 @@
 package org.hyperprof.pmu.amd;
 
-import static org.hyperprof.pmu.amd.AmdRegisters.BIT_31;
 import static org.hyperprof.pmu.amd.AmdRegisters.COUNTER_MASK;
 import static org.hyperprof.pmu.amd.AmdRegisters.COUNTER_WRAP;
 import static org.hyperprof.pmu.amd.AmdRegisters.DRIVER_LFSR_SEED;
@@ -11,7 +10,6 @@ import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_EVENT_LOW;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_INT;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_KEPT_ON_CLEAR;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_OS;
-import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_UMASK_SHIFT;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_USR;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_FETCHSAM;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_OPCNT;
@@ -53,7 +51,6 @@ import static org.hyperprof.pmu.amd.AmdRegisters.IBS_RANDOM_MASK;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_RANDOM_MAXCNT_OFFSET;
 import static org.hyperprof.pmu.amd.AmdRegisters.LEGACY_COUNTERS;
 import static org.hyperprof.pmu.amd.AmdRegisters.LVTPC;
-import static org.hyperprof.pmu.amd.AmdRegisters.MAX_COUNT;
 import static org.hyperprof.pmu.amd.AmdRegisters.PERFCTR0;
 import static org.hyperprof.pmu.amd.AmdRegisters.PERFEVTSEL0;
 import static org.hyperprof.pmu.amd.AmdRegisters.F15H_PERF_CTL0;
@@ -61,19 +58,17 @@ import static org.hyperprof.pmu.amd.AmdRegisters.hex;
 
 import java.util.Arrays;
 
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.IbsConfig;
-import org.hyperprof.api.pmu.OverflowSink;
-import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.x86.PerfEvtSelPmu;
 
 /**
  * The AMD performance-monitoring registers of one physical CPU (K7, K8, family 10h, family 15h),
- * with the driver steps of OProfile's AMD driver as Xenoprof runs them (pmu-facts sections 4.1-4.5,
- * xenoprof-facts sections 6.2, 6.3 and 6.7).
+ * with the driver steps of OProfile's AMD driver as Xenoprof runs them (the x86 sequence,
+ * {@link PerfEvtSelPmu}; pmu-facts sections 4.1-4.5, xenoprof-facts sections 6.2, 6.3 and 6.7).
  *
  * <h2>Core counters</h2>
  * Four (family 15h: six) 48-bit counters. A WRMSR writes all 48 bits (no sign extension). Each
@@ -99,28 +94,20 @@ import org.hyperprof.api.pmu.SignalRates;
  * detail, so IbsOpData1-3 and the DC addresses of a sample read 0 (their valid bits clear) and
  * IbsFetchPhysAd reads 0 with IbsPhyAddrValid clear.
  */
-final class AmdPmu implements PhysicalPmu {
+final class AmdPmu extends PerfEvtSelPmu {
     /** Hardware seed of the IbsRandEn random source (any non-zero value: the part's own). */
     private static final int FETCH_RANDOM_SEED = 0xACE1;
 
-    private final int cpu;
-    private final PmuModel model;
     private final AmdFamily family;
     private final int counters;
     /** Event code to the Signal ordinal it counts, -1 for a code the table lacks; shared, read-only. */
     private final int[] signalByCode;
     /** IBS capability bits of this CPU (CPUID 0x8000001B EAX); 0 without IBS. */
     private final long ibsCaps;
-    private final int[] counterRegisters;
-    private final int[] controlRegisters;
 
     // Architectural state. Power-on: counters and selects zero, LVT entries masked.
     private final long[] counter;
     private final long[] select;
-    /** The AMD APIC never masks LVTPC when it delivers a PMI (pmu-facts 1.1). */
-    private final LocalApicLvtpc lvtpc = new LocalApicLvtpc(false);
-    /** A counter with INT set wrapped and the PMI has not been taken yet. */
-    private boolean pmiPending;
 
     // Simulation state derived from the registers.
     /** Signal ordinal each counter's select names, or -1. */
@@ -131,15 +118,6 @@ final class AmdPmu implements PhysicalPmu {
     private final int opSlot;
     /** The latest program counter the simulation reported, latched into IBS samples. */
     private long programCounter;
-
-    // Driver state (what op_model_athlon keeps per CPU).
-    /** Sampling period per counter from setup; 0 for a counter the session does not use. */
-    private final long[] resetValue;
-    private boolean reserved;
-    private final long[] savedCounter;
-    private final long[] savedSelect;
-    private long savedLvtpc;
-    private boolean started;
 
     // IBS registers.
     private long ibsLvt;
@@ -179,18 +157,13 @@ final class AmdPmu implements PhysicalPmu {
     private final Lfsr16 driverLfsr = new Lfsr16(DRIVER_LFSR_SEED);
 
     AmdPmu(int cpu, PmuModel model, AmdFamily family, int[] signalByCode, long ibsCaps) {
-        this.cpu = cpu;
-        this.model = model;
+        // The AMD APIC never masks LVTPC when it delivers a PMI (pmu-facts 1.1).
+        super(cpu, model, registers(family.counters(), family::counterRegister),
+                registers(family.counters(), family::controlRegister), false);
         this.family = family;
         this.counters = family.counters();
         this.signalByCode = signalByCode;
         this.ibsCaps = family.ibs() ? ibsCaps : 0;
-        this.counterRegisters = new int[counters];
-        this.controlRegisters = new int[counters];
-        for (int i = 0; i < counters; i++) {
-            counterRegisters[i] = family.counterRegister(i);
-            controlRegisters[i] = family.controlRegister(i);
-        }
         this.counter = new long[counters];
         this.select = new long[counters];
         this.signal = new int[counters];
@@ -198,22 +171,9 @@ final class AmdPmu implements PhysicalPmu {
         this.residue = new long[counters + 2];
         this.fetchSlot = counters;
         this.opSlot = counters + 1;
-        this.resetValue = new long[counters];
-        this.savedCounter = new long[counters];
-        this.savedSelect = new long[counters];
         // Xen's boot-time IBS setup (ibs_init) routes the IBS extended LVT entry to NMI on every
         // CPU before any session; a part without IBS has no such entry.
         this.ibsLvt = family.ibs() ? LocalApicLvtpc.NMI : LocalApicLvtpc.POWER_ON;
-    }
-
-    @Override
-    public int cpu() {
-        return cpu;
-    }
-
-    @Override
-    public PmuModel model() {
-        return model;
     }
 
     /** The IBS capability bits of this CPU (CPUID 0x8000001B EAX), 0 for a part without IBS. */
@@ -432,128 +392,58 @@ final class AmdPmu implements PhysicalPmu {
         return Math.max(1, ((opCtl & IBS_OP_MAX_CNT) << 4) - opCount);
     }
 
-    /** The architectural numbers of the counters; the array is this PMU's own and must not be changed. */
-    @Override
-    public int[] counterRegisters() {
-        return counterRegisters;
-    }
-
-    /** The architectural numbers of the event selects; the array is this PMU's own and must not be changed. */
-    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
-    @Override
-    public int[] interruptRegisters() {
-        return new int[] {LocalApicLvtpc.OFFSET};
-    }
-
-    @Override
-    public int[] controlRegisters() {
-        return controlRegisters;
-    }
-
     // ------------------------------------------------------------------------------ driver steps
 
     @Override
-    public void reserve() {
-        if (reserved) {
-            throw new IllegalStateException("CPU " + cpu + ": " + family.displayName()
-                    + " counters are already reserved; release them first");
-        }
-        for (int i = 0; i < counters; i++) {
-            savedCounter[i] = counter[i];
-            savedSelect[i] = select[i];
-        }
-        savedLvtpc = lvtpc.read();
-        reserved = true;
+    protected String countersName() {
+        return "the " + family.displayName() + " counters";
     }
 
     @Override
-    public void setup(CounterConfig[] configs) {
-        check(configs);
-        // 1. Clear every select, keeping the bits OProfile treats as reserved (of those stored: bit 21).
-        for (int i = 0; i < counters; i++) {
-            write(controlRegisters[i], read(controlRegisters[i]) & EVTSEL_KEPT_ON_CLEAR);
-        }
-        // 2. -1 into every counter so an early NMI sees bit 31 set and no false overflow.
-        for (int i = 0; i < counters; i++) {
-            write(counterRegisters[i], -1L);
-            resetValue[i] = 0;
-            residue[i] = 0;
-        }
-        // 3. Preload -count and build the select of each enabled counter; EN waits for start, and
-        //    Host/Guest-only stay 0 so the counter counts in host and guest alike.
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            resetValue[i] = c.count();
-            write(counterRegisters[i], -c.count());
-            int code = c.event().code();
-            long word = (read(controlRegisters[i]) & EVTSEL_KEPT_ON_CLEAR) | EVTSEL_INT
-                    | (c.user() ? EVTSEL_USR : 0) | (c.kernel() ? EVTSEL_OS : 0)
-                    | (c.unitMask() << EVTSEL_UMASK_SHIFT) | (code & EVTSEL_EVENT_LOW)
-                    | ((long) (code >>> 8) << EVTSEL_EVENT_HIGH_SHIFT);
-            write(controlRegisters[i], word);
-        }
-    }
-
-    /** Rejects a configuration before any register changes, so a bad one leaves no half-written PMU. */
-    private void check(CounterConfig[] configs) {
-        if (configs == null) {
-            throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
-                    + " (null entries for unused counters), got null");
-        }
-        int seen = 0; // bit i: counter i already configured
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            if (i < 0 || i >= counters) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " does not exist; the "
-                        + family.displayName() + " has counters 0.." + (counters - 1));
-            }
-            if ((seen & (1 << i)) != 0) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " is configured twice; give each counter at most one configuration");
-            }
-            seen |= 1 << i;
-            if (c.count() <= 0 || c.count() > MAX_COUNT) {
-                throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
-                        + " is out of range 1.." + MAX_COUNT
-                        + " (overflow is detected as bit 31 clearing in a counter preloaded with -count)");
-            }
-            if (c.unitMask() < 0 || c.unitMask() > 0xFF) {
-                throw new IllegalArgumentException(String.format(
-                        "CPU %d: unit mask 0x%x for counter %d does not fit the 8-bit UnitMask field", cpu,
-                        c.unitMask(), i));
-            }
-            if (c.event() == null || c.event().code() < 0 || c.event().code() > family.maxEventCode()) {
-                throw new IllegalArgumentException(String.format("CPU %d: counter %d needs an event with a code"
-                        + " 0x00..0x%X (the %s event select), got %s", cpu, i, family.maxEventCode(),
-                        family.displayName(), c.event()));
-            }
-            if (!c.kernel() && !c.user()) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " counts in neither kernel nor user mode; set kernel or user");
-            }
-        }
+    protected String counterRange() {
+        return "the " + family.displayName() + " has counters 0.." + (counters - 1);
     }
 
     @Override
-    public void start() {
-        if (started) {
-            throw new IllegalStateException("CPU " + cpu + ": the " + family.displayName()
-                    + " counters are already started; stop them first");
-        }
-        started = true;
-        lvtpc.routeToNmi();
-        // Each select has its own EN: set it on every counter the session configured.
-        for (int i = 0; i < counters; i++) {
-            if (resetValue[i] != 0) {
-                write(controlRegisters[i], read(controlRegisters[i]) | EVTSEL_EN);
-            }
-        }
+    protected String preloadRule() {
+        return "overflow is detected as bit 31 clearing in a counter preloaded with -count";
+    }
+
+    @Override
+    protected String unitMaskField() {
+        return "UnitMask field";
+    }
+
+    @Override
+    protected int maxEventCode() {
+        return family.maxEventCode();
+    }
+
+    @Override
+    protected String eventWanted() {
+        return String.format("an event with a code 0x00..0x%X (the %s event select)", family.maxEventCode(),
+                family.displayName());
+    }
+
+    /**
+     * What OProfile keeps when it clears a select (of those stored: bit 21). Host/Guest-only stay 0,
+     * so a configured counter counts in host and guest alike.
+     */
+    @Override
+    protected long keptOnClear() {
+        return EVTSEL_KEPT_ON_CLEAR;
+    }
+
+    /** EventSelect[7:0] in bits 7:0; family 10h on: EventSelect[11:8] in bits 35:32. */
+    @Override
+    protected long eventBits(int code) {
+        return (code & EVTSEL_EVENT_LOW) | ((long) (code >>> 8) << EVTSEL_EVENT_HIGH_SHIFT);
+    }
+
+    /** Each select has its own EN, set on every configured counter; then IBS starts. */
+    @Override
+    protected void enableCounters() {
+        super.enableCounters();
         startIbs();
     }
 
@@ -601,14 +491,10 @@ final class AmdPmu implements PhysicalPmu {
     }
 
     @Override
-    public void stop() {
-        if (!started) {
-            throw new IllegalStateException("CPU " + cpu + ": stop without start; the " + family.displayName()
-                    + " counters are not running");
-        }
+    protected void disableCounters() {
         // AMD clears EN on every counter, configured or not.
         for (int i = 0; i < counters; i++) {
-            write(controlRegisters[i], read(controlRegisters[i]) & ~EVTSEL_EN);
+            write(controlRegisters()[i], read(controlRegisters()[i]) & ~EVTSEL_EN);
         }
         if (family.ibs()) {
             write(IBS_FETCH_CTL, 0);
@@ -616,26 +502,6 @@ final class AmdPmu implements PhysicalPmu {
             fetchArmed = false;
             opArmed = false;
         }
-        lvtpc.restore();
-        started = false;
-    }
-
-    @Override
-    public void release() {
-        if (!reserved) {
-            throw new IllegalStateException("CPU " + cpu + ": release without reserve; nothing was saved to restore");
-        }
-        // Controls first, so the restored counters are not counting while they are written.
-        for (int i = 0; i < counters; i++) {
-            write(controlRegisters[i], savedSelect[i]);
-        }
-        for (int i = 0; i < counters; i++) {
-            write(counterRegisters[i], savedCounter[i]);
-            resetValue[i] = 0;
-        }
-        write(LVTPC, savedLvtpc);
-        reserved = false;
-        started = false;
     }
 
     @Override
@@ -672,23 +538,9 @@ final class AmdPmu implements PhysicalPmu {
 
     // ------------------------------------------------------------------------------ NMI handler
 
+    /** No LVTPC unmask: the AMD APIC never masked it. */
     @Override
-    public int checkCounters(OverflowSink sink) {
-        int overflowed = 0;
-        for (int i = 0; i < counters; i++) {
-            if (resetValue[i] == 0) {
-                continue; // Xen's check_ctrs skips counters the session did not set up
-            }
-            // No overflow status register: a counter preloaded with -count keeps bit 31 set
-            // until it wraps past zero, so "bit 31 clear" means it overflowed.
-            if ((counter[i] & BIT_31) == 0) {
-                write(counterRegisters[i], -resetValue[i]);
-                overflowed++;
-                sink.overflow(i);
-            }
-        }
-        // No LVTPC unmask: the AMD APIC never masked it.
-        return overflowed;
+    protected void endOfHandler(long overflowed) {
     }
 
     @Override
@@ -740,8 +592,7 @@ final class AmdPmu implements PhysicalPmu {
     // ------------------------------------------------------------------------------ counting
 
     @Override
-    public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        LocalApicLvtpc.checkCpl(cpu, cpl);
+    protected long cyclesUntilNextOverflow(SignalRates rates, int cpl) {
         long soonest = Long.MAX_VALUE;
         for (int i = 0; i < counters; i++) {
             if (countsAt(i, cpl)) {
@@ -767,21 +618,13 @@ final class AmdPmu implements PhysicalPmu {
     }
 
     @Override
-    public void advance(long cycles, SignalRates rates, int cpl) {
-        LocalApicLvtpc.checkCpl(cpu, cpl);
-        if (cycles < 0) {
-            throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
-                    + " cycles; the cycle count must be zero or positive");
-        }
-        if (cycles == 0) {
-            return;
-        }
+    protected void advanceCounters(long cycles, SignalRates rates, int cpl) {
         for (int i = 0; i < counters; i++) {
             if (countsAt(i, cpl)) {
                 long value = counter[i] + SignalRates.advance(rates.perKilocycle(signal[i]), cycles, residue, i);
                 if (value >= COUNTER_WRAP && (select[i] & EVTSEL_INT) != 0) {
                     // Wrapped past 0xFFFF_FFFF_FFFF; no freeze, the counter keeps counting.
-                    pmiPending = true;
+                    raisePmi();
                 }
                 counter[i] = value & COUNTER_MASK;
             }
@@ -829,6 +672,12 @@ final class AmdPmu implements PhysicalPmu {
         ibsPending = true;
     }
 
+    /** Setup restarts the counter: the fraction of an event it carried goes too. */
+    @Override
+    protected void startAfresh(int i) {
+        residue[i] = 0;
+    }
+
     /** Counter {@code i} counts at {@code cpl} if its own EN is set, its USR/OS bit admits the CPL and its event has a signal. */
     private boolean countsAt(int i, int cpl) {
         long privilege = cpl == 0 ? EVTSEL_OS : EVTSEL_USR;
@@ -839,19 +688,14 @@ final class AmdPmu implements PhysicalPmu {
 
     @Override
     public boolean interruptPending() {
-        return (pmiPending && lvtpc.deliverable()) || (ibsPending && LocalApicLvtpc.deliverable(ibsLvt));
+        return super.interruptPending() || (ibsPending && LocalApicLvtpc.deliverable(ibsLvt));
     }
 
     @Override
-    public void acknowledgeInterrupt() {
-        if (!interruptPending()) {
-            throw new IllegalStateException("CPU " + cpu + ": no PMU interrupt is pending"
-                    + " (check interruptPending() before the CPU takes the PMI)");
-        }
+    protected void takeInterrupt() {
         // One NMI serves both sources; the AMD APIC does not mask LVTPC on delivery.
         if (lvtpc.deliverable()) {
-            pmiPending = false;
-            lvtpc.deliver();
+            super.takeInterrupt();
         }
         if (LocalApicLvtpc.deliverable(ibsLvt)) {
             ibsPending = false;
@@ -873,7 +717,7 @@ final class AmdPmu implements PhysicalPmu {
         if (family.ibs()) {
             b.append(String.format(" IbsFetchCtl=0x%x IbsOpCtl=0x%x", read(IBS_FETCH_CTL), read(IBS_OP_CTL)));
         }
-        return b.append(pmiPending ? " PMI pending" : "").append(ibsPending ? " IBS NMI pending" : "").append(']')
+        return b.append(pmiPending() ? " PMI pending" : "").append(ibsPending ? " IBS NMI pending" : "").append(']')
                 .toString();
     }
 }

@@ -1,5 +1,7 @@
 package org.hyperprof.pmu.amd;
 
+import org.hyperprof.pmu.x86.X86Pmu;
+
 /**
  * Register numbers and bit fields of the AMD K7/K8/family 10h/family 15h performance-monitoring
  * registers (pmu-facts section 4), the local APIC LVT performance counter entry (section 1.1) and
@@ -34,7 +36,7 @@ final class AmdRegisters {
     /** Bit 31 of a counter: OProfile's AMD overflow test ("bit 31 clear means it overflowed"). */
     static final long BIT_31 = 1L << 31;
     /** The largest sampling period whose -count keeps bit 31 set until the counter wraps. */
-    static final long MAX_COUNT = 0x7FFF_FFFFL;
+    static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
     // ------------------------------------------------------------------ PerfEvtSel fields
 

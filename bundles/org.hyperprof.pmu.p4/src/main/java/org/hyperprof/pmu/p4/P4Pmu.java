@@ -29,7 +29,6 @@ import static org.hyperprof.pmu.p4.P4Registers.ESCR_T1_USR;
 import static org.hyperprof.pmu.p4.P4Registers.ESCR_WRITABLE;
 import static org.hyperprof.pmu.p4.P4Registers.HARDWARE_COUNTERS;
 import static org.hyperprof.pmu.p4.P4Registers.LVTPC;
-import static org.hyperprof.pmu.p4.P4Registers.MAX_COUNT;
 import static org.hyperprof.pmu.p4.P4Registers.MISC_ENABLE;
 import static org.hyperprof.pmu.p4.P4Registers.MISC_ENABLE_PERFMON_AVAILABLE;
 
@@ -37,16 +36,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.LocalApicLvtpc;
-import org.hyperprof.api.pmu.OverflowSink;
-import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
  * The Pentium 4 performance-monitoring registers as one logical CPU sees them: 18 counters of
  * 40 bits, their CCCRs, the ESCRs and the local APIC LVTPC, with the driver steps of Xen's P4
- * oprofile model ({@code op_model_p4}).
+ * oprofile model ({@code op_model_p4}; the x86 sequence, {@link X86Pmu}, with a counter's CCCR as
+ * its control and the ESCRs as further controls).
  *
  * <h2>Hyper-Threading</h2>
  * On a Hyper-Threading package the registers are shared by the two logical CPUs. This model keeps
@@ -75,17 +74,13 @@ import org.hyperprof.api.pmu.SignalRates;
  * with no sign extension, and bits 63:40 are dropped. OProfile writes -count with the high half
  * all ones, so the preload is the same either way.
  */
-final class P4Pmu implements PhysicalPmu {
-    private static final System.Logger LOG = System.getLogger(P4Pmu.class.getName());
-
+final class P4Pmu extends X86Pmu {
     /** Observes every register write, for tests and diagnostics; must not allocate. */
     @FunctionalInterface
     interface WriteObserver {
         void written(int register, long value);
     }
 
-    private final int cpu;
-    private final PmuModel model;
     private final P4Wiring wiring;
     /** [unit * 64 + event select] to Signal ordinal, -1 for an event code with no signal; shared. */
     private final int[] signalByUnitEvent;
@@ -96,10 +91,6 @@ final class P4Pmu implements PhysicalPmu {
     private final int[] virtualToHardware;
     /** OProfile's virtual counter number of this CPU's counter 0: the stagger times 4 on HT. */
     private final int virtualBase;
-    private final int[] counterRegisters;
-    private final int[] controlRegisters;
-    /** The ESCRs this CPU's driver owns (all present ones, or its half with HT). */
-    private final int[] ownedEscrs;
     private final boolean[] escrPresent;
     private final long osBit;
     private final long usrBit;
@@ -109,8 +100,6 @@ final class P4Pmu implements PhysicalPmu {
     private final long[] counter = new long[HARDWARE_COUNTERS];
     private final long[] cccr = new long[HARDWARE_COUNTERS];
     private final long[] escr;
-    private final LocalApicLvtpc lvtpc;
-    private boolean pmiPending;
 
     // Simulation state derived from the registers.
     private final int[] signal = new int[HARDWARE_COUNTERS];
@@ -118,73 +107,61 @@ final class P4Pmu implements PhysicalPmu {
     private final boolean[] countsUser = new boolean[HARDWARE_COUNTERS];
     private final long[] residue = new long[HARDWARE_COUNTERS];
 
-    // Driver state (what op_model_p4 keeps per CPU), by this CPU's counter number.
-    private final long[] resetValue;
-    private boolean reserved;
-    private final long[] savedCounter;
-    private final long[] savedCccr;
-    private final long[] savedEscr;
-    private long savedLvtpc;
-    private boolean started;
-    private final List<String> setupErrors = new ArrayList<>();
     private WriteObserver observer;
 
     P4Pmu(int cpu, PmuModel model, P4Wiring wiring, int[] signalByUnitEvent, boolean hyperThreading, int thread,
             int cpuModel, boolean autoMask) {
-        this.cpu = cpu;
-        this.model = model;
+        // The P4 sets LVTPC.mask when it delivers a PMI ("P4 quirk", pmu-facts 1.1).
+        super(cpu, model, counterMsrs(wiring, hyperThreading, thread), controlMsrs(wiring, hyperThreading, thread,
+                cpuModel), autoMask);
         this.wiring = wiring;
         this.signalByUnitEvent = signalByUnitEvent;
         this.hyperThreading = hyperThreading;
         this.thread = thread;
         this.cpuModel = cpuModel;
-        // The P4 sets LVTPC.mask when it delivers a PMI ("P4 quirk", pmu-facts 1.1).
-        this.lvtpc = new LocalApicLvtpc(autoMask);
-        int n = hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS;
+        int n = counters();
         this.virtualBase = thread * n;
-        this.virtualToHardware = new int[n];
-        this.counterRegisters = new int[n];
-        for (int i = 0; i < n; i++) {
-            virtualToHardware[i] = wiring.hardwareCounter(virtualBase + i);
-            counterRegisters[i] = COUNTER0 + virtualToHardware[i];
-        }
+        this.virtualToHardware = registers(n, i -> counterRegisters()[i] - COUNTER0);
         this.escr = new long[wiring.escrCount()];
         this.escrPresent = new boolean[wiring.escrCount()];
-        List<Integer> owned = new ArrayList<>();
         for (int e = 0; e < wiring.escrCount(); e++) {
             escrPresent[e] = wiring.escrPresent(e, cpuModel);
-            if (escrPresent[e] && (!hyperThreading || wiring.escrHalf(e) == thread)) {
-                owned.add(e);
-            }
-        }
-        this.ownedEscrs = owned.stream().mapToInt(Integer::intValue).toArray();
-        this.controlRegisters = new int[n + ownedEscrs.length];
-        for (int i = 0; i < n; i++) {
-            controlRegisters[i] = CCCR0 + virtualToHardware[i];
-        }
-        for (int i = 0; i < ownedEscrs.length; i++) {
-            controlRegisters[n + i] = wiring.escrAddress(ownedEscrs[i]);
         }
         this.osBit = thread == 0 ? ESCR_T0_OS : ESCR_T1_OS;
         this.usrBit = thread == 0 ? ESCR_T0_USR : ESCR_T1_USR;
         this.pmiBit = thread == 0 ? CCCR_OVF_PMI_T0 : CCCR_OVF_PMI_T1;
-        this.resetValue = new long[n];
-        this.savedCounter = new long[n];
-        this.savedCccr = new long[n];
-        this.savedEscr = new long[ownedEscrs.length];
         for (int h = 0; h < HARDWARE_COUNTERS; h++) {
             signal[h] = -1;
         }
     }
 
-    @Override
-    public int cpu() {
-        return cpu;
+    /** OProfile's counters of one logical CPU: all eight, or four per thread with Hyper-Threading. */
+    private static int virtualCounters(boolean hyperThreading) {
+        return hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS;
     }
 
-    @Override
-    public PmuModel model() {
-        return model;
+    /** The counter MSRs of this CPU's OProfile counters; with HT, thread 1 has virtual counters 4-7. */
+    private static int[] counterMsrs(P4Wiring wiring, boolean hyperThreading, int thread) {
+        int n = virtualCounters(hyperThreading);
+        return registers(n, i -> COUNTER0 + wiring.hardwareCounter(thread * n + i));
+    }
+
+    /**
+     * The CCCRs of this CPU's counters, then the ESCRs its driver owns (every present one, or its
+     * thread's half with HT): what reserve saves and release restores, in Xen's order.
+     */
+    private static int[] controlMsrs(P4Wiring wiring, boolean hyperThreading, int thread, int cpuModel) {
+        int n = virtualCounters(hyperThreading);
+        List<Integer> controls = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            controls.add(CCCR0 + wiring.hardwareCounter(thread * n + i));
+        }
+        for (int e = 0; e < wiring.escrCount(); e++) {
+            if (wiring.escrPresent(e, cpuModel) && (!hyperThreading || wiring.escrHalf(e) == thread)) {
+                controls.add(wiring.escrAddress(e));
+            }
+        }
+        return controls.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The logical CPU of the package this register file serves: 0, or 1 for the second HT sibling. */
@@ -209,7 +186,7 @@ final class P4Pmu implements PhysicalPmu {
 
     /** What the last setup logged and skipped, as Xen prints it to its console. */
     List<String> setupErrors() {
-        return List.copyOf(setupErrors);
+        return unprogrammed();
     }
 
     /** Observes every register write from now on (null: none). */
@@ -328,71 +305,88 @@ final class P4Pmu implements PhysicalPmu {
                 cpu, register));
     }
 
-    /** The counter MSRs of this CPU's OProfile counters, in counter order; this PMU's own array. */
-    @Override
-    public int[] counterRegisters() {
-        return counterRegisters;
-    }
+    // ------------------------------------------------------------------ driver hooks
 
-    /** The CCCRs of this CPU's counters, then the ESCRs it owns; this PMU's own array. */
-    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
     @Override
-    public int[] interruptRegisters() {
-        return new int[] {LocalApicLvtpc.OFFSET};
+    protected String countersName() {
+        return "the P4 counters";
     }
 
     @Override
-    public int[] controlRegisters() {
-        return controlRegisters;
-    }
-
-    // ------------------------------------------------------------------ driver steps
-
-    @Override
-    public void reserve() {
-        if (reserved) {
-            throw new IllegalStateException("CPU " + cpu + ": the P4 counters are already reserved; release them first");
-        }
-        for (int i = 0; i < virtualToHardware.length; i++) {
-            savedCounter[i] = counter[virtualToHardware[i]];
-            savedCccr[i] = cccr[virtualToHardware[i]];
-        }
-        for (int i = 0; i < ownedEscrs.length; i++) {
-            savedEscr[i] = escr[ownedEscrs[i]];
-        }
-        savedLvtpc = lvtpc.read();
-        reserved = true;
+    protected String counterRange() {
+        return "this " + model().displayName() + " logical CPU has counters 0.." + (counters() - 1);
     }
 
     @Override
-    public void setup(CounterConfig[] configs) {
-        check(configs);
-        setupErrors.clear();
-        int n = virtualToHardware.length;
-        // 1. Clear this CPU's CCCRs but their reserved bits, and set the active thread to "any".
+    protected String preloadRule() {
+        return "overflow is seen as bit 31 of -count clearing";
+    }
+
+    @Override
+    protected int unitMaskBits() {
+        return 16;
+    }
+
+    @Override
+    protected String unitMaskField() {
+        return "ESCR event mask";
+    }
+
+    /** Any event will do here: setup logs and skips one the binding table lacks, as Xen does. */
+    @Override
+    protected String eventMisfit(EventDescriptor event) {
+        return event == null ? "has no event" : null;
+    }
+
+    @Override
+    protected void clearControls() {
+        int n = counters();
+        // Clear this CPU's CCCRs but their reserved bits, and set the active thread to "any".
         for (int i = 0; i < n; i++) {
             int reg = CCCR0 + virtualToHardware[i];
             write(reg, (read(reg) & CCCR_PRESERVED) | CCCR_REQUIRED);
         }
-        // 2. Zero every ESCR this CPU owns, including those no event uses.
-        for (int e : ownedEscrs) {
-            write(wiring.escrAddress(e), 0);
+        // Zero every ESCR this CPU owns (the controls after the CCCRs), including those no event uses.
+        for (int k = n; k < controlRegisters().length; k++) {
+            write(controlRegisters()[k], 0);
         }
-        // 3. -1 into every counter so an early NMI sees bit 31 set and no false overflow.
-        for (int i = 0; i < n; i++) {
-            write(counterRegisters[i], -1L);
-            resetValue[i] = 0;
-        }
-        // 4. Bind and preload each enabled counter; Enable waits for start.
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            resetValue[i] = c.count();
-            bind(i, c);
-            write(counterRegisters[i], -c.count());
-        }
+    }
+
+    /** Binds counter {@code i} to its ESCR and CCCR first, then preloads it. */
+    @Override
+    protected void program(int i, CounterConfig c) {
+        bind(i, c);
+        write(counterRegisters()[i], -c.count());
+    }
+
+    /** A counter's control is its CCCR; Enable starts it. */
+    @Override
+    protected long enableBit() {
+        return CCCR_ENABLE;
+    }
+
+    @Override
+    protected void lvtpcRouted() {
+        observe(LVTPC, lvtpc.read());
+    }
+
+    /**
+     * CCCR.OVF, or an "unflagged" overflow seen as bit 31 of the -count preload clearing (extra
+     * NMIs can arrive before the flag is visible).
+     */
+    @Override
+    protected boolean overflowed(int i) {
+        int h = virtualToHardware[i];
+        return (read(CCCR0 + h) & CCCR_OVF) != 0 || (read(COUNTER0 + h) & BIT_31) == 0;
+    }
+
+    @Override
+    protected void rearm(int i) {
+        super.rearm(i);
+        int cccrReg = CCCR0 + virtualToHardware[i];
+        write(cccrReg, read(cccrReg) & ~CCCR_OVF);
+        // The same write a second time: erratum N15 (Intel doc 249199) can lose the first.
+        super.rearm(i);
     }
 
     /**
@@ -427,133 +421,13 @@ final class P4Pmu implements PhysicalPmu {
     }
 
     private void setupError(String message) {
-        setupErrors.add(message);
-        LOG.log(System.Logger.Level.ERROR, message);
-    }
-
-    /** Rejects a malformed configuration before any register changes. */
-    private void check(CounterConfig[] configs) {
-        if (configs == null) {
-            throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
-                    + " (null entries for unused counters), got null");
-        }
-        int n = virtualToHardware.length;
-        int seen = 0;
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            if (i < 0 || i >= n) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " does not exist; this "
-                        + model.displayName() + " logical CPU has counters 0.." + (n - 1));
-            }
-            if ((seen & (1 << i)) != 0) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " is configured twice; give each counter at most one configuration");
-            }
-            seen |= 1 << i;
-            if (c.count() <= 0 || c.count() > MAX_COUNT) {
-                throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
-                        + " is out of range 1.." + MAX_COUNT + " (overflow is seen as bit 31 of -count clearing)");
-            }
-            if (c.unitMask() < 0 || c.unitMask() > 0xFFFF) {
-                throw new IllegalArgumentException(String.format("CPU %d: unit mask 0x%x for counter %d does not fit"
-                        + " the 16-bit ESCR event mask", cpu, c.unitMask(), i));
-            }
-            if (c.event() == null) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " has no event");
-            }
-            if (!c.kernel() && !c.user()) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " counts in neither kernel nor user mode; set kernel or user");
-            }
-        }
-    }
-
-    @Override
-    public void start() {
-        if (started) {
-            throw new IllegalStateException("CPU " + cpu + ": the P4 counters are already started; stop them first");
-        }
-        started = true;
-        lvtpc.routeToNmi();
-        observe(LVTPC, lvtpc.read());
-        for (int i = 0; i < virtualToHardware.length; i++) {
-            if (resetValue[i] != 0) {
-                int reg = CCCR0 + virtualToHardware[i];
-                write(reg, read(reg) | CCCR_ENABLE);
-            }
-        }
-    }
-
-    @Override
-    public void stop() {
-        if (!started) {
-            throw new IllegalStateException("CPU " + cpu + ": stop without start; the P4 counters are not running");
-        }
-        for (int i = 0; i < virtualToHardware.length; i++) {
-            if (resetValue[i] != 0) {
-                int reg = CCCR0 + virtualToHardware[i];
-                write(reg, read(reg) & ~CCCR_ENABLE);
-            }
-        }
-        lvtpc.restore();
-        observe(LVTPC, lvtpc.read());
-        started = false;
-    }
-
-    @Override
-    public void release() {
-        if (!reserved) {
-            throw new IllegalStateException("CPU " + cpu + ": release without reserve; nothing was saved to restore");
-        }
-        // Controls first, so the restored counters are not counting while they are written.
-        for (int i = 0; i < virtualToHardware.length; i++) {
-            write(CCCR0 + virtualToHardware[i], savedCccr[i]);
-        }
-        for (int i = 0; i < ownedEscrs.length; i++) {
-            write(wiring.escrAddress(ownedEscrs[i]), savedEscr[i]);
-        }
-        for (int i = 0; i < virtualToHardware.length; i++) {
-            write(counterRegisters[i], savedCounter[i]);
-            resetValue[i] = 0;
-        }
-        write(LVTPC, savedLvtpc);
-        reserved = false;
-        started = false;
-    }
-
-    @Override
-    public int checkCounters(OverflowSink sink) {
-        int overflowed = 0;
-        for (int i = 0; i < virtualToHardware.length; i++) {
-            if (resetValue[i] == 0) {
-                continue;
-            }
-            int h = virtualToHardware[i];
-            long flags = read(CCCR0 + h);
-            // CCCR.OVF, or an "unflagged" overflow seen as bit 31 of the -count preload clearing
-            // (extra NMIs can arrive before the flag is visible).
-            if ((flags & CCCR_OVF) != 0 || (read(COUNTER0 + h) & BIT_31) == 0) {
-                write(COUNTER0 + h, -resetValue[i]);
-                write(CCCR0 + h, flags & ~CCCR_OVF);
-                // The same write a second time: erratum N15 (Intel doc 249199) can lose the first.
-                write(COUNTER0 + h, -resetValue[i]);
-                overflowed++;
-                sink.overflow(i);
-            }
-        }
-        // The P4 masked LVTPC when it delivered the PMI; the handler must unmask it.
-        lvtpc.unmask();
-        return overflowed;
+        leaveUnprogrammed(System.Logger.Level.ERROR, message);
     }
 
     // ------------------------------------------------------------------ simulation
 
     @Override
-    public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        LocalApicLvtpc.checkCpl(cpu, cpl);
+    protected long cyclesUntilNextOverflow(SignalRates rates, int cpl) {
         long soonest = Long.MAX_VALUE;
         boolean[] counts = cpl == 0 ? countsKernel : countsUser;
         for (int h = 0; h < HARDWARE_COUNTERS; h++) {
@@ -570,15 +444,7 @@ final class P4Pmu implements PhysicalPmu {
     }
 
     @Override
-    public void advance(long cycles, SignalRates rates, int cpl) {
-        LocalApicLvtpc.checkCpl(cpu, cpl);
-        if (cycles < 0) {
-            throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
-                    + " cycles; the cycle count must be zero or positive");
-        }
-        if (cycles == 0) {
-            return;
-        }
+    protected void advanceCounters(long cycles, SignalRates rates, int cpl) {
         boolean[] counts = cpl == 0 ? countsKernel : countsUser;
         for (int h = 0; h < HARDWARE_COUNTERS; h++) {
             if (!counts[h]) {
@@ -593,7 +459,7 @@ final class P4Pmu implements PhysicalPmu {
                 // The flag is sticky; the counter keeps counting from its wrapped value.
                 cccr[h] |= CCCR_OVF;
                 if ((cccr[h] & pmiBit) != 0) {
-                    pmiPending = true;
+                    raisePmi();
                 }
             }
             counter[h] = value & COUNTER_MASK;
@@ -601,27 +467,12 @@ final class P4Pmu implements PhysicalPmu {
     }
 
     @Override
-    public boolean interruptPending() {
-        return pmiPending && lvtpc.deliverable();
-    }
-
-    @Override
-    public void acknowledgeInterrupt() {
-        if (!interruptPending()) {
-            throw new IllegalStateException("CPU " + cpu + ": no PMU interrupt is pending"
-                    + " (check interruptPending() before the CPU takes the PMI)");
-        }
-        pmiPending = false;
-        lvtpc.deliver();
-    }
-
-    @Override
     public String toString() {
-        StringBuilder b = new StringBuilder(String.format("%s PMU cpu %d thread %d [", model.cpuType(), cpu, thread));
+        StringBuilder b = new StringBuilder(String.format("%s PMU cpu %d thread %d [", model().cpuType(), cpu, thread));
         for (int i = 0; i < virtualToHardware.length; i++) {
             int h = virtualToHardware[i];
             b.append(String.format("%s=0x%010x CCCR%d=0x%08x ", P4Registers.counterName(h), counter[h], h, cccr[h]));
         }
-        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc.read(), pmiPending ? " PMI pending" : "")).toString();
+        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc.read(), pmiPending() ? " PMI pending" : "")).toString();
     }
 }

@@ -1,5 +1,7 @@
 package org.hyperprof.pmu.p4;
 
+import org.hyperprof.pmu.x86.X86Pmu;
+
 /**
  * Register numbers and bit fields of the Pentium 4 performance-monitoring registers (Intel SDM,
  * K-P4PERF, as restated in pmu-facts section 3) and of the local APIC LVT performance counter.
@@ -26,7 +28,7 @@ final class P4Registers {
     /** Bit 31: OProfile's "unflagged overflow" test looks at it. */
     static final long BIT_31 = 1L << 31;
     /** The largest sampling period whose -count keeps bit 31 set until the wrap. */
-    static final long MAX_COUNT = 0x7FFF_FFFFL;
+    static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
     // Counter groups (pmu-facts 3.1); an ESCR feeds the counters of its group and half only.
     static final int BPU = 0;

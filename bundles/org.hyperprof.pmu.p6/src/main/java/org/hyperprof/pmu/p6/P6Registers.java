@@ -1,5 +1,7 @@
 package org.hyperprof.pmu.p6;
 
+import org.hyperprof.pmu.x86.X86Pmu;
+
 /**
  * Register numbers and bit fields of the P6 performance-monitoring registers (Intel SDM, as
  * restated in pmu-facts section 2) and of the local APIC LVT performance counter entry.
@@ -31,7 +33,7 @@ final class P6Registers {
     /** Bits 39:32 of a counter, the copies of bit 31 after a write. */
     static final long HIGH_8 = 0xFFL << 32;
     /** The largest sampling period whose -count keeps bit 31 set until the counter wraps. */
-    static final long MAX_COUNT = 0x7FFF_FFFFL;
+    static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
     // PerfEvtSel0/1 fields; bits 63:32 are reserved and not stored.
     static final long EVTSEL_EVENT = 0xFFL;

@@ -5,11 +5,10 @@ import static org.hyperprof.pmu.x86_64.ArchRegisters.DEBUGCTL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.DEBUGCTL_FREEZE_PERFMON_ON_PMI;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_ANY_THREAD;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EN;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EVENT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_INT;
+import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EVENT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_OS;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_UMASK;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_UMASK_SHIFT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_USR;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_WRITABLE_V1;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_WRITABLE_V3;
@@ -25,7 +24,6 @@ import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_FIXED_SHIFT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_OVF_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_STATUS;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.MAX_COUNT;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.MAX_GP_COUNTERS;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.PERFEVTSEL0;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.PERF_CAPABILITIES;
@@ -34,20 +32,17 @@ import static org.hyperprof.pmu.x86_64.ArchRegisters.PMC0;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.STATUS_COND_CHGD;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.STATUS_OVF_BUFFER;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.LocalApicLvtpc;
-import org.hyperprof.api.pmu.OverflowSink;
-import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.x86.PerfEvtSelPmu;
 
 /**
  * The architectural performance-monitoring registers of one logical CPU, shaped by its CPUID leaf
- * 0x0A, with the driver steps of Xen's P6/arch-perfmon oprofile model ({@code op_model_ppro}).
+ * 0x0A, with the driver steps of Xen's P6/arch-perfmon oprofile model ({@code op_model_ppro}; the
+ * x86 sequence, {@link PerfEvtSelPmu}).
  *
  * <p>Registers: IA32_PMCx and IA32_PERFEVTSELx for each general-purpose counter; from version 2
  * the fixed counters, IA32_FIXED_CTR_CTRL and the three global registers; IA32_DEBUGCTL (only
@@ -66,13 +61,10 @@ import org.hyperprof.api.pmu.SignalRates;
  * {@link #controlRegisters()} list those and their selects, which is what reserve saves and
  * release restores.
  */
-final class ArchPerfmonPmu implements PhysicalPmu {
-    private static final System.Logger LOG = System.getLogger(ArchPerfmonPmu.class.getName());
+final class ArchPerfmonPmu extends PerfEvtSelPmu {
     /** What the fixed counters count: INST_RETIRED.ANY, CPU_CLK_UNHALTED.CORE, CPU_CLK_UNHALTED.REF. */
     private static final Signal[] FIXED_SIGNALS = {Signal.INSTRUCTIONS, Signal.CYCLES, Signal.CYCLES};
 
-    private final int cpu;
-    private final IntelArchPmuModel model;
     private final CpuidLeaf0A cpuid;
     /** Event select (code | umask << 8) to Signal ordinal; shared, read-only. */
     private final int[] signalBySelect;
@@ -90,8 +82,6 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     private final long statusClearable;
     /** The counter bit Xen's handler tests: clear means overflowed. */
     private final long overflowTestBit;
-    private final int[] counterRegisters;
-    private final int[] controlRegisters;
     private final String registerList;
 
     // Architectural state; general-purpose counters first, then the fixed counters.
@@ -101,34 +91,22 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     private long globalCtrl;
     private long globalStatus;
     private long debugCtl;
-    private final LocalApicLvtpc lvtpc;
-    /** A counter with its interrupt enabled wrapped and the PMI has not been taken yet. */
-    private boolean pmiPending;
 
     // Simulation state derived from the registers.
     private final int[] signal;
     /** Thousandths of an event each counter carries between advances (see SignalRates.advance). */
     private final long[] residue;
 
-    // Driver state (what op_model_ppro keeps per CPU).
-    private final long[] resetValue;
-    private boolean reserved;
-    private final long[] savedCounter;
-    private final long[] savedSelect;
-    private long savedLvtpc;
-    private boolean started;
-    private final List<String> setupNotes = new ArrayList<>();
-
     ArchPerfmonPmu(int cpu, IntelArchPmuModel model, CpuidLeaf0A cpuid, int[] signalBySelect,
             boolean clearStatusInHandler, boolean fullWidthWrites, boolean autoMask) {
-        this.cpu = cpu;
-        this.model = model;
+        // Xen drives the general-purpose counters and their selects only.
+        // Arch-perfmon cores set LVTPC.mask when they deliver a PMI (pmu-facts 1.1).
+        super(cpu, model, registers(cpuid.gpCounters(), i -> PMC0 + i),
+                registers(cpuid.gpCounters(), i -> PERFEVTSEL0 + i), autoMask);
         this.cpuid = cpuid;
         this.signalBySelect = signalBySelect;
         this.clearStatusInHandler = clearStatusInHandler;
         this.fullWidthWrites = fullWidthWrites;
-        // Arch-perfmon cores set LVTPC.mask when they deliver a PMI (pmu-facts 1.1).
-        this.lvtpc = new LocalApicLvtpc(autoMask);
         this.gp = cpuid.gpCounters();
         this.global = cpuid.hasGlobalRegisters();
         this.fixed = global ? cpuid.fixedCounters() : 0;
@@ -148,14 +126,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         this.select = new long[gp];
         this.signal = new int[gp + fixed];
         this.residue = new long[gp + fixed];
-        this.resetValue = new long[gp];
-        this.savedCounter = new long[gp];
-        this.savedSelect = new long[gp];
-        this.counterRegisters = new int[gp];
-        this.controlRegisters = new int[gp];
         for (int i = 0; i < gp; i++) {
-            counterRegisters[i] = PMC0 + i;
-            controlRegisters[i] = PERFEVTSEL0 + i;
             signal[i] = signalBySelect[0];
         }
         for (int j = 0; j < fixed; j++) {
@@ -165,16 +136,6 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         // fixed ones are clear, which is why v1-style software never needs to write it.
         this.globalCtrl = global ? ArchRegisters.mask(gp) : 0;
         this.registerList = describeRegisters();
-    }
-
-    @Override
-    public int cpu() {
-        return cpu;
-    }
-
-    @Override
-    public PmuModel model() {
-        return model;
     }
 
     /** This CPU's CPUID leaf 0x0A. */
@@ -189,7 +150,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
 
     /** What the last setup could not program (configurations for counters the CPU lacks). */
     List<String> setupNotes() {
-        return List.copyOf(setupNotes);
+        return unprogrammed();
     }
 
     // ------------------------------------------------------------------ registers
@@ -343,127 +304,55 @@ final class ArchPerfmonPmu implements PhysicalPmu {
         return b.append(", IA32_DEBUGCTL (0x1D9) and the local APIC LVTPC (0x340)").toString();
     }
 
-    /** The architectural numbers IA32_PMC0.. of the general-purpose counters; this PMU's own array. */
+    // ------------------------------------------------------------------ driver hooks
+
     @Override
-    public int[] counterRegisters() {
-        return counterRegisters;
+    protected String countersName() {
+        return "the counters";
     }
 
-    /** The architectural numbers IA32_PERFEVTSEL0.. (Xen's controls); this PMU's own array. */
-    /** The local APIC's LVTPC routes this PMU's interrupt; a vPMU context saves and restores it too. */
+    /** Xenoprof configures counters 0..7 whatever CPUID reports; setup skips those the CPU lacks. */
     @Override
-    public int[] interruptRegisters() {
-        return new int[] {LocalApicLvtpc.OFFSET};
-    }
-
-    @Override
-    public int[] controlRegisters() {
-        return controlRegisters;
-    }
-
-    // ------------------------------------------------------------------ driver steps
-
-    @Override
-    public void reserve() {
-        if (reserved) {
-            throw new IllegalStateException("CPU " + cpu + ": the counters are already reserved; release them first");
-        }
-        for (int i = 0; i < gp; i++) {
-            savedCounter[i] = counter[i];
-            savedSelect[i] = select[i];
-        }
-        savedLvtpc = lvtpc.read();
-        reserved = true;
+    protected int configurableCounters() {
+        return MAX_GP_COUNTERS;
     }
 
     @Override
-    public void setup(CounterConfig[] configs) {
-        check(configs);
-        setupNotes.clear();
-        // 1. Clear each select except its reserved bit 21 (this also drops EN and INT).
-        for (int i = 0; i < gp; i++) {
-            write(PERFEVTSEL0 + i, read(PERFEVTSEL0 + i) & EVTSEL_ANY_THREAD);
-        }
-        // 2. -1 into every counter so an early NMI sees the test bit set and no false overflow.
-        for (int i = 0; i < gp; i++) {
-            write(PMC0 + i, -1L);
-            resetValue[i] = 0;
-            residue[i] = 0;
-        }
-        // 3. Preload -count and build the select of each enabled counter; EN waits for start.
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            if (i >= gp) {
-                // Xen programs counters 0..num_counters-1 from CPUID and never looks further.
-                String note = String.format("CPU %d: counter %d (%s) not programmed: CPUID.0AH of this CPU reports"
-                        + " %d general-purpose counter(s)", cpu, i, c.event().name(), gp);
-                setupNotes.add(note);
-                LOG.log(System.Logger.Level.WARNING, note);
-                continue;
-            }
-            resetValue[i] = c.count();
-            write(PMC0 + i, -c.count());
-            long word = (read(PERFEVTSEL0 + i) & EVTSEL_ANY_THREAD) | EVTSEL_INT | (c.user() ? EVTSEL_USR : 0)
-                    | (c.kernel() ? EVTSEL_OS : 0) | (c.unitMask() << EVTSEL_UMASK_SHIFT) | c.event().code();
-            write(PERFEVTSEL0 + i, word);
-        }
-    }
-
-    /** Rejects a configuration before any register changes, so a bad one leaves no half-written PMU. */
-    private void check(CounterConfig[] configs) {
-        if (configs == null) {
-            throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
-                    + " (null entries for unused counters), got null");
-        }
-        int seen = 0;
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            if (i < 0 || i >= MAX_GP_COUNTERS) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " does not exist; Xenoprof"
-                        + " configures counters 0.." + (MAX_GP_COUNTERS - 1) + " and this CPU has 0.." + (gp - 1));
-            }
-            if ((seen & (1 << i)) != 0) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " is configured twice; give each counter at most one configuration");
-            }
-            seen |= 1 << i;
-            if (c.count() <= 0 || c.count() > MAX_COUNT) {
-                throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
-                        + " is out of range 1.." + MAX_COUNT + " (the counter is preloaded through 32 bits with -count)");
-            }
-            if (c.unitMask() < 0 || c.unitMask() > 0xFF) {
-                throw new IllegalArgumentException(String.format(
-                        "CPU %d: unit mask 0x%x for counter %d does not fit the 8-bit UMASK field", cpu, c.unitMask(), i));
-            }
-            if (c.event() == null || c.event().code() < 0 || c.event().code() > EVTSEL_EVENT) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " needs an event with a code"
-                        + " 0x00..0xFF, got " + c.event());
-            }
-            if (!c.kernel() && !c.user()) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " counts in neither kernel nor user mode; set kernel or user");
-            }
-        }
+    protected String counterRange() {
+        return "Xenoprof configures counters 0.." + (MAX_GP_COUNTERS - 1) + " and this CPU has 0.." + (gp - 1);
     }
 
     @Override
-    public void start() {
-        if (started) {
-            throw new IllegalStateException("CPU " + cpu + ": the counters are already started; stop them first");
-        }
-        started = true;
-        lvtpc.routeToNmi();
-        for (int i = 0; i < gp; i++) {
-            if (resetValue[i] != 0) {
-                write(PERFEVTSEL0 + i, read(PERFEVTSEL0 + i) | EVTSEL_EN);
-            }
-        }
+    protected String preloadRule() {
+        return "the counter is preloaded through 32 bits with -count";
+    }
+
+    /** Bit 21, reserved before version 3 and AnyThread from it, survives the clear. */
+    @Override
+    protected long keptOnClear() {
+        return EVTSEL_ANY_THREAD;
+    }
+
+    /**
+     * Xen's arch-perfmon test: preloaded with -count, bit (width-1) stays set until the counter
+     * wraps past zero, so "bit clear" means it overflowed. GLOBAL_STATUS is not read.
+     */
+    @Override
+    protected long overflowTestBit() {
+        return overflowTestBit;
+    }
+
+    @Override
+    protected void beyondThisCpu(CounterConfig c) {
+        // Xen programs counters 0..num_counters-1 from CPUID and never looks further.
+        leaveUnprogrammed(System.Logger.Level.WARNING, String.format("CPU %d: counter %d (%s) not programmed:"
+                + " CPUID.0AH of this CPU reports %d general-purpose counter(s)", cpu, c.counter(), c.event().name(),
+                gp));
+    }
+
+    @Override
+    protected void enableCounters() {
+        super.enableCounters();
         if (global) {
             // Xen: "enabled by default when system power on, however this may not hold true when
             // xenoprof starts to run": it writes (1 << num_counters) - 1, fixed counters off.
@@ -472,71 +361,26 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     }
 
     @Override
-    public void stop() {
-        if (!started) {
-            throw new IllegalStateException("CPU " + cpu + ": stop without start; the counters are not running");
-        }
-        for (int i = 0; i < gp; i++) {
-            if (resetValue[i] != 0) {
-                write(PERFEVTSEL0 + i, read(PERFEVTSEL0 + i) & ~EVTSEL_EN);
-            }
-        }
+    protected void disableCounters() {
+        super.disableCounters();
         if (global) {
             write(GLOBAL_CTRL, 0);
         }
-        lvtpc.restore();
-        started = false;
     }
 
+    /** With {@code handler.clearstatus} the handler also clears the overflowed counters' GLOBAL_STATUS bits. */
     @Override
-    public void release() {
-        if (!reserved) {
-            throw new IllegalStateException("CPU " + cpu + ": release without reserve; nothing was saved to restore");
+    protected void endOfHandler(long overflowed) {
+        if (clearStatusInHandler && global && overflowed != 0) {
+            write(GLOBAL_OVF_CTRL, overflowed);
         }
-        // Controls first, so the restored counters are not counting while they are written.
-        for (int i = 0; i < gp; i++) {
-            write(PERFEVTSEL0 + i, savedSelect[i]);
-        }
-        for (int i = 0; i < gp; i++) {
-            // A plain WRMSR like Xen's: bits 31:0 come back, bit 31 copied above them.
-            write(PMC0 + i, savedCounter[i]);
-            resetValue[i] = 0;
-        }
-        write(LVTPC, savedLvtpc);
-        reserved = false;
-        started = false;
-    }
-
-    @Override
-    public int checkCounters(OverflowSink sink) {
-        int overflowed = 0;
-        long status = 0;
-        for (int i = 0; i < gp; i++) {
-            if (resetValue[i] == 0) {
-                continue; // Xen's check_ctrs skips counters the session did not set up
-            }
-            // Xen's arch-perfmon test: preloaded with -count, bit (width-1) stays set until the
-            // counter wraps past zero, so "bit clear" means it overflowed. GLOBAL_STATUS is not read.
-            if ((counter[i] & overflowTestBit) == 0) {
-                write(PMC0 + i, -resetValue[i]);
-                overflowed++;
-                status |= 1L << i;
-                sink.overflow(i);
-            }
-        }
-        if (clearStatusInHandler && global && status != 0) {
-            write(GLOBAL_OVF_CTRL, status);
-        }
-        // The core masked LVTPC when it delivered the PMI; the handler must unmask it.
-        lvtpc.unmask();
-        return overflowed;
+        super.endOfHandler(overflowed);
     }
 
     // ------------------------------------------------------------------ simulation
 
     @Override
-    public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-        LocalApicLvtpc.checkCpl(cpu, cpl);
+    protected long cyclesUntilNextOverflow(SignalRates rates, int cpl) {
         return cyclesUntil(rates, cpl, false);
     }
 
@@ -556,15 +400,7 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     }
 
     @Override
-    public void advance(long cycles, SignalRates rates, int cpl) {
-        LocalApicLvtpc.checkCpl(cpu, cpl);
-        if (cycles < 0) {
-            throw new IllegalArgumentException("CPU " + cpu + ": cannot advance by " + cycles
-                    + " cycles; the cycle count must be zero or positive");
-        }
-        if (cycles == 0) {
-            return;
-        }
+    protected void advanceCounters(long cycles, SignalRates rates, int cpl) {
         if ((debugCtl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) != 0) {
             // The PMI freezes every counter: count exactly up to it, then on with what stays enabled.
             long untilPmi = cyclesUntil(rates, cpl, true);
@@ -604,11 +440,17 @@ final class ArchPerfmonPmu implements PhysicalPmu {
             globalStatus |= k < gp ? 1L << k : 1L << (GLOBAL_FIXED_SHIFT + k - gp);
         }
         if (interruptEnabled(k)) {
-            pmiPending = true;
+            raisePmi();
             if ((debugCtl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) != 0) {
                 globalCtrl = 0;
             }
         }
+    }
+
+    /** Setup restarts the counter: the fraction of an event it carried goes too. */
+    @Override
+    protected void startAfresh(int i) {
+        residue[i] = 0;
     }
 
     /** Counter {@code k} counts at {@code cpl} given GLOBAL_CTRL {@code enabled}. */
@@ -643,23 +485,8 @@ final class ArchPerfmonPmu implements PhysicalPmu {
     }
 
     @Override
-    public boolean interruptPending() {
-        return pmiPending && lvtpc.deliverable();
-    }
-
-    @Override
-    public void acknowledgeInterrupt() {
-        if (!interruptPending()) {
-            throw new IllegalStateException("CPU " + cpu + ": no PMU interrupt is pending"
-                    + " (check interruptPending() before the CPU takes the PMI)");
-        }
-        pmiPending = false;
-        lvtpc.deliver();
-    }
-
-    @Override
     public String toString() {
-        StringBuilder b = new StringBuilder(String.format("%s PMU cpu %d [", model.cpuType(), cpu));
+        StringBuilder b = new StringBuilder(String.format("%s PMU cpu %d [", model().cpuType(), cpu));
         for (int i = 0; i < gp; i++) {
             b.append(String.format("PMC%d=0x%x SEL%d=0x%08x ", i, counter[i], i, select[i]));
         }
@@ -670,6 +497,6 @@ final class ArchPerfmonPmu implements PhysicalPmu {
             b.append(String.format("FIXED_CTRL=0x%x GLOBAL_CTRL=0x%x GLOBAL_STATUS=0x%x ", fixedCtrl, globalCtrl,
                     globalStatus));
         }
-        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc.read(), pmiPending ? " PMI pending" : "")).toString();
+        return b.append(String.format("LVTPC=0x%05x%s]", lvtpc.read(), pmiPending() ? " PMI pending" : "")).toString();
     }
 }

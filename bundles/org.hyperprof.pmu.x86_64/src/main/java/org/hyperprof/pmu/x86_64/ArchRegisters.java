@@ -1,5 +1,7 @@
 package org.hyperprof.pmu.x86_64;
 
+import org.hyperprof.pmu.x86.X86Pmu;
+
 /**
  * Register numbers and bit fields of Intel architectural performance monitoring (Intel SDM, as
  * restated in pmu-facts section 5) and of the local APIC LVT performance counter entry.
@@ -36,7 +38,7 @@ final class ArchRegisters {
     static final long LOW_32 = 0xFFFF_FFFFL;
     static final long BIT_31 = 1L << 31;
     /** The largest sampling period whose -count, written through 32 bits, keeps bit 31 set until the wrap. */
-    static final long MAX_COUNT = 0x7FFF_FFFFL;
+    static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
     // IA32_PERFEVTSELx fields (pmu-facts 5.3, the P6 layout with a per-select EN); bits 63:32 reserved.
     static final long EVTSEL_EVENT = 0xFFL;
