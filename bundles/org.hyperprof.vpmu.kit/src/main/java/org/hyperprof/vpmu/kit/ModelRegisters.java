@@ -77,19 +77,7 @@ public final class ModelRegisters {
         return indexOf(interrupts, register);
     }
 
-    public long powerOnCounter(int i) {
-        return powerOnCounters[i];
-    }
-
-    public long powerOnControl(int k) {
-        return powerOnControls[k];
-    }
-
-    public long powerOnInterrupt(int j) {
-        return powerOnInterrupts[j];
-    }
-
-    /** The power-on values of every counter, a copy (for filling per-vCPU arrays). */
+    /** The power-on values of every counter, a copy the policy may keep. */
     public long[] powerOnCounters() {
         return powerOnCounters.clone();
     }
@@ -102,18 +90,18 @@ public final class ModelRegisters {
         return powerOnInterrupts.clone();
     }
 
-    /** What the model's register holds after a write of {@code value} (reserved bits dropped; P6: bit 31 sign-extended). */
+    /** What the model's register holds after a write of {@code value} (reserved bits dropped, P6 sign extension). */
     public long written(int register, long value) {
         scratch.write(register, value);
         return scratch.read(register);
     }
 
-    /** The model's own read of a register, for one the policy keeps no copy of: the model's "no such register" error. */
+    /** The model's own read, for a register the policy keeps no copy of: the model's "no such register" error. */
     public long read(int register) {
         return scratch.read(register);
     }
 
-    /** The model's own write of a register, for one the policy keeps no copy of: the model's "no such register" error. */
+    /** The model's own write, for a register the policy keeps no copy of: the model's "no such register" error. */
     public void write(int register, long value) {
         scratch.write(register, value);
     }
