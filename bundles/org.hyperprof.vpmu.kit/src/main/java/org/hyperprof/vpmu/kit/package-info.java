@@ -1,5 +1,6 @@
 /**
- * What the counter-virtualization policies share: the session bases ({@link
+ * What the counter-virtualization policies share: the policy component's name and description
+ * ({@link org.hyperprof.vpmu.kit.NamedPolicy}), the session bases ({@link
  * org.hyperprof.vpmu.kit.VirtualPmuSession}, {@link org.hyperprof.vpmu.kit.ContextSession}) and the
  * model's registers ({@link org.hyperprof.vpmu.kit.ModelRegisters}).
  *
