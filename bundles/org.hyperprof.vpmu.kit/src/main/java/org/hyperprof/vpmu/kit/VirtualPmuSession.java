@@ -70,6 +70,18 @@ public abstract class VirtualPmuSession implements PolicySession {
         return true;
     }
 
+    /** Counting goes on while the hypervisor works for the guest: nothing to do but the check. */
+    @Override
+    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
+    /** Counting goes on while the hypervisor works for the guest: nothing to do but the check. */
+    @Override
+    public void hypervisorExit(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
     /** Ends the session; closing again does nothing. The hardware is left as it is. */
     @Override
     public final void close() {

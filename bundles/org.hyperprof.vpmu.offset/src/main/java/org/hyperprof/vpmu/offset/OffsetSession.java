@@ -171,12 +171,6 @@ final class OffsetSession extends VirtualPmuSession {
     }
 
     @Override
-    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-        // Counting goes on while the hypervisor works for the guest; nothing to do.
-    }
-
-    @Override
     public void hypervisorExit(int pcpu, int domid, int vcpu) {
         check(pcpu);
         int s = loaded[pcpu];

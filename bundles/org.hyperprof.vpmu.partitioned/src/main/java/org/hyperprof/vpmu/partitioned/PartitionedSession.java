@@ -246,16 +246,6 @@ final class PartitionedSession extends VirtualPmuSession {
     }
 
     @Override
-    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-    }
-
-    @Override
-    public void hypervisorExit(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-    }
-
-    @Override
     public long guestRead(int pcpu, int domid, int vcpu, int register) {
         check(pcpu);
         int s = slotOf(domid, vcpu);
