@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -17,24 +18,16 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = CounterVirtualizationPolicy.class,
         property = CounterVirtualizationPolicy.NAME + "=" + LazyPolicy.POLICY_NAME)
-public final class LazyPolicy implements CounterVirtualizationPolicy {
+public final class LazyPolicy extends NamedPolicy {
 
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "lazy";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public LazyPolicy() {
-    }
-
-    @Override
-    public String name() {
-        return POLICY_NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Xen vPMU: per-vCPU PMU state saved and loaded only while the vCPU's counters run, loaded lazily at"
-                + " its next PMU access otherwise, counters passed through while running; vpmu.freeze=running|exit";
+        super(POLICY_NAME, "Xen vPMU: per-vCPU PMU state saved and loaded only while the vCPU's counters run, loaded"
+                + " lazily at its next PMU access otherwise, counters passed through while running;"
+                + " vpmu.freeze=running|exit");
     }
 
     /**
@@ -46,10 +39,5 @@ public final class LazyPolicy implements CounterVirtualizationPolicy {
     public PolicySession open(PolicyHost host) {
         Objects.requireNonNull(host, "host: the policy needs the host whose counters it virtualizes");
         return new LazySession(host);
-    }
-
-    @Override
-    public String toString() {
-        return "LazyPolicy[" + POLICY_NAME + "]";
     }
 }

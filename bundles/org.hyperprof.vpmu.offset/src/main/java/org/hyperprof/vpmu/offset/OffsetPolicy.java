@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -17,34 +18,21 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = CounterVirtualizationPolicy.class,
         property = CounterVirtualizationPolicy.NAME + "=" + OffsetPolicy.POLICY_NAME)
-public final class OffsetPolicy implements CounterVirtualizationPolicy {
+public final class OffsetPolicy extends NamedPolicy {
 
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "offset";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public OffsetPolicy() {
-    }
-
-    @Override
-    public String name() {
-        return POLICY_NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Perfctr-Xen counter offsetting: per-vCPU logical counters (sum + raw - start), reads at switch-out,"
-                + " event selects rewritten only when they change, the switch path's events left out of guest counts";
+        super(POLICY_NAME, "Perfctr-Xen counter offsetting: per-vCPU logical counters (sum + raw - start), reads at"
+                + " switch-out, event selects rewritten only when they change, the switch path's events left out of"
+                + " guest counts");
     }
 
     @Override
     public PolicySession open(PolicyHost host) {
         Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
         return new OffsetSession(host);
-    }
-
-    @Override
-    public String toString() {
-        return "OffsetPolicy[" + POLICY_NAME + "]";
     }
 }

@@ -1,14 +1,11 @@
 package org.hyperprof.vpmu.offset;
 
 import java.util.Arrays;
-import java.util.Map;
 
 import org.hyperprof.api.pmu.CpuMode;
-import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
-import org.hyperprof.api.vpmu.VcpuSlots;
+import org.hyperprof.vpmu.kit.VirtualPmuSession;
 
 /**
  * The offset policy on one host.
@@ -51,27 +48,11 @@ import org.hyperprof.api.vpmu.VcpuSlots;
  * A sampling counter is armed by a write; on P6 a write sign-extends bit 31 into bits 39:32, so a
  * logical value whose bits 39:31 disagree overflows on the hardware at another moment than the
  * logical counter would. Guest reads stay exact (they come from sum + raw - start).
- *
- * <p>No hook allocates (the first sight of a new vCPU grows the slot arrays). Hooks run on the
- * simulation thread; statistics are volatile and may be read from any thread.
  */
-final class OffsetSession implements PolicySession {
+final class OffsetSession extends VirtualPmuSession {
     /** x86 event select: raise a PMI when the counter wraps. */
     private static final long X86_EVTSEL_INT = 1L << 20;
-    private static final String SAVE = "vpmu_save";
-    private static final String LOAD = "vpmu_load";
-    private static final String RDMSR = "vpmu_do_rdmsr";
-    private static final String WRMSR = "vpmu_do_wrmsr";
-    private static final String INTERRUPT = "vpmu_do_interrupt";
 
-    private final PolicyHost host;
-    private final int pcpus;
-    private final PhysicalPmu[] pmus;
-    /** A register file of the model attached to no CPU: applies the model's write semantics, costs nothing. */
-    private final PhysicalPmu scratch;
-    private final int[] counterRegs;
-    private final int[] controlRegs;
-    private final int[] interruptRegs;
     private final int nc;
     private final int nk;
     private final int ni;
@@ -96,37 +77,15 @@ final class OffsetSession implements PolicySession {
     private final boolean[] lastRawKnown;
 
     // Per vCPU slot.
-    private final VcpuSlots slots = new VcpuSlots(64);
-    private long[] sum;
-    private long[] vControl;
-    private long[] vInterrupt;
-    private int capacity;
-
-    private volatile boolean closed;
-    private volatile long switches;
-    private volatile long switchAccesses;
-    private volatile long guestAccesses;
-    private volatile long refused;
-    private volatile long injected;
-    private volatile long notGuest;
-    private volatile long skipped;
-    private volatile long subtracted;
+    private long[] sum = new long[0];
+    private long[] vControl = new long[0];
+    private long[] vInterrupt = new long[0];
 
     OffsetSession(PolicyHost host) {
-        this.host = host;
-        this.pcpus = host.pcpuCount();
-        this.pmus = new PhysicalPmu[pcpus];
-        for (int p = 0; p < pcpus; p++) {
-            pmus[p] = host.pmu(p);
-        }
-        this.scratch = host.newPmuContext();
-        // Copies: models may hand out their own arrays or build new ones on each call.
-        this.counterRegs = scratch.counterRegisters().clone();
-        this.controlRegs = scratch.controlRegisters().clone();
-        this.interruptRegs = scratch.interruptRegisters().clone();
-        this.nc = counterRegs.length;
-        this.nk = controlRegs.length;
-        this.ni = interruptRegs.length;
+        super(host, OffsetPolicy.POLICY_NAME);
+        this.nc = model.counters();
+        this.nk = model.controls();
+        this.ni = model.interrupts();
         if (nc > 64) {
             throw new IllegalArgumentException("the " + host.model().cpuType() + " model has " + nc
                     + " counters; the offset policy handles at most 64 per CPU");
@@ -137,9 +96,9 @@ final class OffsetSession implements PolicySession {
         this.intBit = paired && x86 ? X86_EVTSEL_INT : 0;
         int width = host.model().counterWidth();
         this.mask = width >= 64 ? -1L : (1L << width) - 1;
-        this.powerOnControl = readAll(scratch, controlRegs);
-        this.powerOnInterrupt = readAll(scratch, interruptRegs);
-        this.powerOnCounter = readAll(scratch, counterRegs);
+        this.powerOnControl = model.powerOnControls();
+        this.powerOnInterrupt = model.powerOnInterrupts();
+        this.powerOnCounter = model.powerOnCounters();
         this.costRead = host.cost(PolicyHost.COST_PMU_READ);
         this.costWrite = host.cost(PolicyHost.COST_PMU_WRITE);
         this.costInject = host.cost(PolicyHost.COST_INJECT);
@@ -151,25 +110,14 @@ final class OffsetSession implements PolicySession {
         this.hwInterrupt = new long[pcpus * ni];
         for (int p = 0; p < pcpus; p++) {
             for (int k = 0; k < nk; k++) {
-                hwControl[p * nk + k] = pmus[p].read(controlRegs[k]);
+                hwControl[p * nk + k] = pmus[p].read(model.control(k));
             }
             for (int j = 0; j < ni; j++) {
-                hwInterrupt[p * ni + j] = pmus[p].read(interruptRegs[j]);
+                hwInterrupt[p * ni + j] = pmus[p].read(model.interrupt(j));
             }
         }
         this.lastRaw = new long[pcpus * nc];
         this.lastRawKnown = new boolean[pcpus * nc];
-        this.sum = new long[0];
-        this.vControl = new long[0];
-        this.vInterrupt = new long[0];
-    }
-
-    private static long[] readAll(PhysicalPmu pmu, int[] registers) {
-        long[] values = new long[registers.length];
-        for (int r = 0; r < registers.length; r++) {
-            values[r] = pmu.read(registers[r]);
-        }
-        return values;
     }
 
     // ------------------------------------------------------------------ hooks
@@ -202,7 +150,7 @@ final class OffsetSession implements PolicySession {
         if (next >= 0 && controlsSet(next)) {
             int writes = program(pcpu, next);
             if (writes == 0) {
-                skipped++;
+                reprogramSkipped++;
             }
             accesses += writes;
             // The counter part happens at the first exit; its cost is booked now (see the class comment).
@@ -220,12 +168,6 @@ final class OffsetSession implements PolicySession {
         }
         loaded[pcpu] = next;
         switchAccesses += accesses;
-    }
-
-    @Override
-    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-        // Counting goes on while the hypervisor works for the guest; nothing to do.
     }
 
     @Override
@@ -255,7 +197,7 @@ final class OffsetSession implements PolicySession {
         check(pcpu);
         int s = slotOf(domid, vcpu);
         guestAccesses++;
-        int i = indexOf(counterRegs, register);
+        int i = model.counterIndex(register);
         if (i >= 0) {
             if (live(pcpu, s) && uses(s, i)) {
                 long raw = pmus[pcpu].read(register);
@@ -264,15 +206,15 @@ final class OffsetSession implements PolicySession {
             }
             return sum[s * nc + i];
         }
-        int k = indexOf(controlRegs, register);
+        int k = model.controlIndex(register);
         if (k >= 0) {
             return vControl[s * nk + k];
         }
-        int j = indexOf(interruptRegs, register);
+        int j = model.interruptIndex(register);
         if (j >= 0) {
             return vInterrupt[s * ni + j];
         }
-        return scratch.read(register); // throws the model's "no such register" error
+        return model.read(register); // throws the model's "no such register" error
     }
 
     @Override
@@ -285,23 +227,23 @@ final class OffsetSession implements PolicySession {
             return false;
         }
         boolean live = live(pcpu, s);
-        int i = indexOf(counterRegs, register);
+        int i = model.counterIndex(register);
         if (i >= 0) {
-            sum[s * nc + i] = semantic(register, value);
+            sum[s * nc + i] = model.written(register, value);
             if (live && uses(s, i)) {
                 arm(pcpu, s, i, false);
                 host.chargeHypervisor(pcpu, samples(s, i) ? costWrite : costRead, WRMSR);
             }
             return true;
         }
-        int k = indexOf(controlRegs, register);
+        int k = model.controlIndex(register);
         if (k >= 0) {
-            writeControl(pcpu, s, k, semantic(register, value), live);
+            writeControl(pcpu, s, k, model.written(register, value), live);
             return true;
         }
-        int j = indexOf(interruptRegs, register);
+        int j = model.interruptIndex(register);
         if (j >= 0) {
-            long stored = semantic(register, value);
+            long stored = model.written(register, value);
             vInterrupt[s * ni + j] = stored;
             if (loaded[pcpu] == s && hwInterrupt[pcpu * ni + j] != stored) {
                 pmus[pcpu].write(register, stored);
@@ -310,7 +252,7 @@ final class OffsetSession implements PolicySession {
             }
             return true;
         }
-        scratch.write(register, value); // throws the model's "no such register" error
+        model.write(register, value); // throws the model's "no such register" error
         return true;
     }
 
@@ -319,12 +261,6 @@ final class OffsetSession implements PolicySession {
         return "Xenoprof holds the PMU (a system-wide profiling session is active) and the offset policy cannot share"
                 + " it: the write is dropped as Xen's vPMU drops it; stop the Xenoprof session, or load the host with"
                 + " vpmu.policy=partitioned to profile the guest next to Xenoprof";
-    }
-
-    @Override
-    public boolean guestsSeePmu() {
-        checkOpen();
-        return true;
     }
 
     /** Injects into the vCPU armed here when it has a sampling counter; otherwise leaves the interrupt to Xenoprof. */
@@ -349,33 +285,16 @@ final class OffsetSession implements PolicySession {
     @Override
     public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
         check(pcpu);
-        if (counter < 0 || counter >= nc) {
-            throw new IllegalArgumentException("counter " + counter + " does not exist: the " + host.model().cpuType()
-                    + " model has " + nc + " (0 to " + (nc - 1) + ")");
-        }
+        model.checkCounter(counter);
         int s = loaded[pcpu];
         return s >= 0 && uses(s, counter) ? OverflowRoute.GUEST : OverflowRoute.XENOPROF;
-    }
-
-    @Override
-    public Map<String, Long> statistics() {
-        return Map.of(STAT_SWITCHES, switches, STAT_SWITCH_ACCESSES, switchAccesses, STAT_ENTRY_EXIT_ACCESSES, 0L,
-                STAT_GUEST_ACCESSES, guestAccesses, STAT_GUEST_REFUSED, refused, STAT_INJECTED, injected,
-                STAT_INTERRUPTS_NOT_GUEST, notGuest, STAT_IPIS, 0L, STAT_REPROGRAM_SKIPPED, skipped,
-                STAT_CYCLES_SUBTRACTED, subtracted);
-    }
-
-    /** Ends the session; closing again does nothing. */
-    @Override
-    public void close() {
-        closed = true;
     }
 
     // ------------------------------------------------------------------ mechanics
 
     /** Reads counter {@code i} and folds what it counted since {@code start} into the vCPU's sum. */
     private void fold(int pcpu, int s, int i) {
-        long raw = pmus[pcpu].read(counterRegs[i]);
+        long raw = pmus[pcpu].read(model.counter(i));
         int c = pcpu * nc + i;
         sum[s * nc + i] = (sum[s * nc + i] + raw - start[c]) & mask;
         lastRaw[c] = raw;
@@ -389,16 +308,16 @@ final class OffsetSession implements PolicySession {
      */
     private void arm(int pcpu, int s, int i, boolean measure) {
         int c = pcpu * nc + i;
-        int reg = counterRegs[i];
+        int reg = model.counter(i);
         if (samples(s, i)) {
             long value = sum[s * nc + i];
             pmus[pcpu].write(reg, value);
-            start[c] = semantic(reg, value);
+            start[c] = model.written(reg, value);
             lastRawKnown[c] = false;
         } else {
             long raw = pmus[pcpu].read(reg);
             if (measure && lastRawKnown[c]) {
-                subtracted += (raw - lastRaw[c]) & mask;
+                cyclesSubtracted += (raw - lastRaw[c]) & mask;
             }
             start[c] = raw;
             lastRawKnown[c] = false;
@@ -411,7 +330,7 @@ final class OffsetSession implements PolicySession {
             vControl[s * nk + k] = stored;
             if (loaded[pcpu] == s && hwControl[h] != stored) {
                 // Switched in, counters not armed yet: the select goes out now, the counters at the exit.
-                pmus[pcpu].write(controlRegs[k], stored);
+                pmus[pcpu].write(model.control(k), stored);
                 hwControl[h] = stored;
                 host.chargeHypervisor(pcpu, costWrite, WRMSR);
             }
@@ -431,7 +350,7 @@ final class OffsetSession implements PolicySession {
         }
         vControl[s * nk + k] = stored;
         if (hwControl[h] != stored) {
-            pmus[pcpu].write(controlRegs[k], stored);
+            pmus[pcpu].write(model.control(k), stored);
             hwControl[h] = stored;
             cycles += costWrite;
         }
@@ -456,7 +375,7 @@ final class OffsetSession implements PolicySession {
         for (int k = 0; k < nk; k++) {
             long want = vControl[s * nk + k];
             if (hwControl[pcpu * nk + k] != want) {
-                pmus[pcpu].write(controlRegs[k], want);
+                pmus[pcpu].write(model.control(k), want);
                 hwControl[pcpu * nk + k] = want;
                 writes++;
             }
@@ -464,7 +383,7 @@ final class OffsetSession implements PolicySession {
         for (int j = 0; j < ni; j++) {
             long want = vInterrupt[s * ni + j];
             if (hwInterrupt[pcpu * ni + j] != want) {
-                pmus[pcpu].write(interruptRegs[j], want);
+                pmus[pcpu].write(model.interrupt(j), want);
                 hwInterrupt[pcpu * ni + j] = want;
                 writes++;
             }
@@ -479,7 +398,7 @@ final class OffsetSession implements PolicySession {
             long held = hwControl[pcpu * nk + k];
             boolean interrupts = intBit != 0 ? (held & intBit) != 0 : held != powerOnControl[k];
             if (interrupts) {
-                pmus[pcpu].write(controlRegs[k], powerOnControl[k]);
+                pmus[pcpu].write(model.control(k), powerOnControl[k]);
                 hwControl[pcpu * nk + k] = powerOnControl[k];
                 writes++;
             }
@@ -512,62 +431,16 @@ final class OffsetSession implements PolicySession {
         return loaded[pcpu] == s && armed[pcpu];
     }
 
-    /** What the model's register holds after a write of {@code value} (P6: bit 31 sign-extended). */
-    private long semantic(int register, long value) {
-        scratch.write(register, value);
-        return scratch.read(register);
-    }
-
-    private int slotOf(int domid, int vcpu) {
-        VcpuSlots.checkGuest(domid, vcpu);
-        int s = slots.find(domid, vcpu);
-        if (s >= 0) {
-            return s;
-        }
-        s = slots.findOrAdd(domid, vcpu);
-        grow(s + 1);
-        return s;
-    }
-
-    /** Room for {@code count} slots; a new slot starts with the power-on registers (outside the hot path). */
-    private void grow(int count) {
-        if (count <= capacity) {
-            return;
-        }
-        int cap = Math.max(16, capacity * 2);
-        int old = capacity;
-        capacity = cap;
-        sum = Arrays.copyOf(sum, cap * nc);
-        vControl = Arrays.copyOf(vControl, cap * nk);
-        vInterrupt = Arrays.copyOf(vInterrupt, cap * ni);
-        for (int s = old; s < cap; s++) {
+    /** A new slot starts with the power-on registers. */
+    @Override
+    protected void growSlots(int from, int to) {
+        sum = Arrays.copyOf(sum, to * nc);
+        vControl = Arrays.copyOf(vControl, to * nk);
+        vInterrupt = Arrays.copyOf(vInterrupt, to * ni);
+        for (int s = from; s < to; s++) {
             System.arraycopy(powerOnCounter, 0, sum, s * nc, nc);
             System.arraycopy(powerOnControl, 0, vControl, s * nk, nk);
             System.arraycopy(powerOnInterrupt, 0, vInterrupt, s * ni, ni);
-        }
-    }
-
-    private static int indexOf(int[] registers, int register) {
-        for (int r = 0; r < registers.length; r++) {
-            if (registers[r] == register) {
-                return r;
-            }
-        }
-        return -1;
-    }
-
-    private void check(int pcpu) {
-        checkOpen();
-        if (pcpu < 0 || pcpu >= pcpus) {
-            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
-                    + " (0 to " + (pcpus - 1) + ")");
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the offset counter policy session is closed; "
-                    + "open a new session with CounterVirtualizationPolicy.open(host)");
         }
     }
 }

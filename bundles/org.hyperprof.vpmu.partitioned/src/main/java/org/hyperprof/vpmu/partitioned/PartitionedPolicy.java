@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -15,34 +16,20 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = CounterVirtualizationPolicy.class,
         property = CounterVirtualizationPolicy.NAME + "=" + PartitionedPolicy.POLICY_NAME)
-public final class PartitionedPolicy implements CounterVirtualizationPolicy {
+public final class PartitionedPolicy extends NamedPolicy {
 
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "partitioned";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public PartitionedPolicy() {
-    }
-
-    @Override
-    public String name() {
-        return POLICY_NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Partitioned PMU: Xenoprof keeps the lower counters (vpmu.xenoprof-counters), guests save and"
-                + " restore the rest at switches; writes beyond a guest's share are refused";
+        super(POLICY_NAME, "Partitioned PMU: Xenoprof keeps the lower counters (vpmu.xenoprof-counters), guests save"
+                + " and restore the rest at switches; writes beyond a guest's share are refused");
     }
 
     @Override
     public PolicySession open(PolicyHost host) {
         Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
         return new PartitionedSession(host);
-    }
-
-    @Override
-    public String toString() {
-        return "PartitionedPolicy[" + POLICY_NAME + "]";
     }
 }

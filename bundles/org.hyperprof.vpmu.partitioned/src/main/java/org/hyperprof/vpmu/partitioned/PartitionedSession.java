@@ -7,8 +7,7 @@ import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
-import org.hyperprof.api.vpmu.VcpuSlots;
+import org.hyperprof.vpmu.kit.VirtualPmuSession;
 
 /**
  * The partitioned policy on one host.
@@ -62,10 +61,8 @@ import org.hyperprof.api.vpmu.VcpuSlots;
  * <p>A share counter clobbered by someone else (-1 written by Xenoprof's setup) is restored at -1
  * with the guest's select, wraps after one event and is seen as overflowed: the guest's handler
  * finds it overflowed (bit 31 clear) and re-arms it, and the guest's sampling heals itself.
- *
- * <p>No hook allocates (the first sight of a new vCPU grows the slot arrays).
  */
-final class PartitionedSession implements PolicySession {
+final class PartitionedSession extends VirtualPmuSession {
     static final String OPTION_XENOPROF_COUNTERS = "xenoprof-counters";
     /** Owner of a counter Xenoprof keeps. */
     static final long XENOPROF = -2;
@@ -73,19 +70,7 @@ final class PartitionedSession implements PolicySession {
     static final long FREE = -1;
     /** Share counters read at PMU interrupts to tell a guest's overflow from Xenoprof's. */
     static final String STAT_INTERRUPT_ACCESSES = "interrupt.accesses";
-    private static final String SAVE = "vpmu_save";
-    private static final String LOAD = "vpmu_load";
-    private static final String RDMSR = "vpmu_do_rdmsr";
-    private static final String WRMSR = "vpmu_do_wrmsr";
-    private static final String INTERRUPT = "vpmu_do_interrupt";
 
-    private final PolicyHost host;
-    private final int pcpus;
-    private final PhysicalPmu[] pmus;
-    private final PhysicalPmu scratch;
-    private final int[] counterRegs;
-    private final int[] controlRegs;
-    private final int[] interruptRegs;
     private final int nc;
     private final int nk;
     private final int ni;
@@ -113,8 +98,6 @@ final class PartitionedSession implements PolicySession {
     private final long[] armed;
 
     // Per vCPU slot.
-    private final VcpuSlots slots = new VcpuSlots(64);
-    private int capacity;
     private int[] loadedOn = new int[0];
     private long[] ctxCounter = new long[0];
     private long[] ctxControl = new long[0];
@@ -122,29 +105,13 @@ final class PartitionedSession implements PolicySession {
     private long[] vControl = new long[0];
     private long[] vInterrupt = new long[0];
 
-    private volatile boolean closed;
-    private volatile long switches;
-    private volatile long switchAccesses;
-    private volatile long guestAccesses;
-    private volatile long refused;
-    private volatile long injected;
-    private volatile long notGuest;
     private volatile long interruptAccesses;
 
     PartitionedSession(PolicyHost host) {
-        this.host = host;
-        this.pcpus = host.pcpuCount();
-        this.pmus = new PhysicalPmu[pcpus];
-        for (int p = 0; p < pcpus; p++) {
-            pmus[p] = host.pmu(p);
-        }
-        this.scratch = host.newPmuContext();
-        this.counterRegs = scratch.counterRegisters().clone();
-        this.controlRegs = scratch.controlRegisters().clone();
-        this.interruptRegs = scratch.interruptRegisters().clone();
-        this.nc = counterRegs.length;
-        this.nk = controlRegs.length;
-        this.ni = interruptRegs.length;
+        super(host, PartitionedPolicy.POLICY_NAME);
+        this.nc = model.counters();
+        this.nk = model.controls();
+        this.ni = model.interrupts();
         String cpuType = host.model().cpuType();
         if (nk < nc) {
             throw new IllegalArgumentException("the partitioned policy needs a select per counter to give guests"
@@ -153,14 +120,13 @@ final class PartitionedSession implements PolicySession {
         }
         this.xen = xenoprofCounters(host.option(OPTION_XENOPROF_COUNTERS, null), nc, cpuType);
         this.share = nc - xen;
-        this.powerOnCounter = readAll(scratch, counterRegs);
-        this.powerOnControl = readAll(scratch, controlRegs);
-        this.powerOnInterrupt = readAll(scratch, interruptRegs);
+        this.powerOnCounter = model.powerOnCounters();
+        this.powerOnControl = model.powerOnControls();
+        this.powerOnInterrupt = model.powerOnInterrupts();
         this.widthMask = new long[nc];
         for (int i = 0; i < nc; i++) {
-            scratch.write(counterRegs[i], -1L);
-            widthMask[i] = scratch.read(counterRegs[i]);
-            scratch.write(counterRegs[i], powerOnCounter[i]);
+            widthMask[i] = model.written(model.counter(i), -1L);
+            model.write(model.counter(i), powerOnCounter[i]);
         }
         this.armed = new long[pcpus * share];
         this.costRead = host.cost(PolicyHost.COST_PMU_READ);
@@ -193,14 +159,6 @@ final class PartitionedSession implements PolicySession {
                     + fallback + "; guests get the counters above)");
         }
         return x;
-    }
-
-    private static long[] readAll(PhysicalPmu pmu, int[] registers) {
-        long[] values = new long[registers.length];
-        for (int r = 0; r < registers.length; r++) {
-            values[r] = pmu.read(registers[r]);
-        }
-        return values;
     }
 
     // ------------------------------------------------------------------ allocator (also for tests)
@@ -258,7 +216,7 @@ final class PartitionedSession implements PolicySession {
         if (prev >= 0) {
             // The counters only: the selects in the context are the guest's, recorded at its writes.
             for (int j = 0; j < share; j++) {
-                ctxCounter[prev * share + j] = pmu.read(counterRegs[xen + j]);
+                ctxCounter[prev * share + j] = pmu.read(model.counter(xen + j));
             }
             release(pcpu, prev);
             accesses += share;
@@ -267,19 +225,19 @@ final class PartitionedSession implements PolicySession {
         if (next >= 0) {
             acquire(pcpu, next);
             for (int j = 0; j < share; j++) {
-                int register = counterRegs[xen + j];
+                int register = model.counter(xen + j);
                 long value = ctxCounter[next * share + j];
                 pmu.write(register, value);
-                armed[pcpu * share + j] = semantic(register, value) & widthMask[xen + j];
+                armed[pcpu * share + j] = model.written(register, value) & widthMask[xen + j];
             }
             for (int j = 0; j < share; j++) {
-                pmu.write(controlRegs[xen + j], ctxControl[next * share + j]);
+                pmu.write(model.control(xen + j), ctxControl[next * share + j]);
             }
             accesses += 2L * share;
             charge(pcpu, 2L * share * costWrite, LOAD);
         } else if (prev >= 0) {
             for (int j = 0; j < share; j++) {
-                pmu.write(controlRegs[xen + j], powerOnControl[xen + j]);
+                pmu.write(model.control(xen + j), powerOnControl[xen + j]);
             }
             accesses += share;
             charge(pcpu, share * costWrite, SAVE);
@@ -288,21 +246,11 @@ final class PartitionedSession implements PolicySession {
     }
 
     @Override
-    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-    }
-
-    @Override
-    public void hypervisorExit(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-    }
-
-    @Override
     public long guestRead(int pcpu, int domid, int vcpu, int register) {
         check(pcpu);
         int s = slotOf(domid, vcpu);
         guestAccesses++;
-        int i = indexOf(counterRegs, register);
+        int i = model.counterIndex(register);
         if (i >= 0) {
             if (i < xen) {
                 return powerOnCounter[i]; // Xenoprof's counter: the guest sees its own, untouched, copy
@@ -313,15 +261,15 @@ final class PartitionedSession implements PolicySession {
             }
             return ctxCounter[s * share + i - xen];
         }
-        int k = indexOf(controlRegs, register);
+        int k = model.controlIndex(register);
         if (k >= 0) {
             return vControl[s * nk + k];
         }
-        int j = indexOf(interruptRegs, register);
+        int j = model.interruptIndex(register);
         if (j >= 0) {
             return vInterrupt[s * ni + j];
         }
-        return scratch.read(register); // the model's "no such register" error
+        return model.read(register); // the model's "no such register" error
     }
 
     @Override
@@ -330,13 +278,13 @@ final class PartitionedSession implements PolicySession {
         int s = slotOf(domid, vcpu);
         guestAccesses++;
         boolean here = loaded[pcpu] == s;
-        int i = indexOf(counterRegs, register);
+        int i = model.counterIndex(register);
         if (i >= 0) {
             if (i < xen) {
                 refused++;
                 return false;
             }
-            long stored = semantic(register, value);
+            long stored = model.written(register, value);
             ctxCounter[s * share + i - xen] = stored;
             if (here) {
                 pmus[pcpu].write(register, value);
@@ -345,9 +293,9 @@ final class PartitionedSession implements PolicySession {
             }
             return true;
         }
-        int k = indexOf(controlRegs, register);
+        int k = model.controlIndex(register);
         if (k >= 0) {
-            long stored = semantic(register, value);
+            long stored = model.written(register, value);
             if (k < xen) {
                 refused++;
                 return false;
@@ -369,12 +317,12 @@ final class PartitionedSession implements PolicySession {
             }
             return true;
         }
-        int j = indexOf(interruptRegs, register);
+        int j = model.interruptIndex(register);
         if (j >= 0) {
-            vInterrupt[s * ni + j] = semantic(register, value); // Xenoprof owns the interrupt routing
+            vInterrupt[s * ni + j] = model.written(register, value); // Xenoprof owns the interrupt routing
             return true;
         }
-        scratch.write(register, value); // the model's "no such register" error
+        model.write(register, value); // the model's "no such register" error
         return true;
     }
 
@@ -387,8 +335,8 @@ final class PartitionedSession implements PolicySession {
                 : "guests may use counter" + (share == 1 ? " " + xen : "s " + xen + ".." + (nc - 1)) + " (register"
                         + (share == 1 ? " " : "s ") + registers(xen) + "); profile at most " + share + " event"
                         + (share == 1 ? "" : "s") + " and place them there";
-        int i = indexOf(counterRegs, register);
-        int k = indexOf(controlRegs, register);
+        int i = model.counterIndex(register);
+        int k = model.controlIndex(register);
         if ((i >= 0 && i < xen) || (k >= 0 && k < xen)) {
             int counter = i >= 0 ? i : k;
             return String.format("%s register 0x%X of counter %d belongs to Xenoprof on this %s host (the partitioned"
@@ -407,15 +355,9 @@ final class PartitionedSession implements PolicySession {
     private String registers(int from) {
         StringBuilder b = new StringBuilder();
         for (int i = from; i < nc; i++) {
-            b.append(i == from ? "" : ", ").append(String.format("0x%X/0x%X", counterRegs[i], controlRegs[i]));
+            b.append(i == from ? "" : ", ").append(String.format("0x%X/0x%X", model.counter(i), model.control(i)));
         }
         return b.toString();
-    }
-
-    @Override
-    public boolean guestsSeePmu() {
-        checkOpen();
-        return true;
     }
 
     @Override
@@ -436,7 +378,7 @@ final class PartitionedSession implements PolicySession {
         if (s >= 0 && shareCounts(s)) {
             PhysicalPmu pmu = pmus[pcpu];
             for (int j = 0; j < share; j++) {
-                long now = pmu.read(counterRegs[xen + j]) & widthMask[xen + j];
+                long now = pmu.read(model.counter(xen + j)) & widthMask[xen + j];
                 if (now < armed[pcpu * share + j]) { // both within the width (< 2^63): unsigned order
                     wrapped = true;
                     armed[pcpu * share + j] = now; // reported: the next wrap injects again, not this one
@@ -458,33 +400,13 @@ final class PartitionedSession implements PolicySession {
     @Override
     public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
         check(pcpu);
-        if (counter < 0 || counter >= nc) {
-            throw new IllegalArgumentException("counter " + counter + " does not exist: the " + host.model().cpuType()
-                    + " model has " + nc + " (0 to " + (nc - 1) + ")");
-        }
+        model.checkCounter(counter);
         return counter < xen ? OverflowRoute.XENOPROF : OverflowRoute.GUEST;
     }
 
     @Override
-    public Map<String, Long> statistics() {
-        return Map.ofEntries(
-                Map.entry(STAT_SWITCHES, switches),
-                Map.entry(STAT_SWITCH_ACCESSES, switchAccesses),
-                Map.entry(STAT_ENTRY_EXIT_ACCESSES, 0L),
-                Map.entry(STAT_GUEST_ACCESSES, guestAccesses),
-                Map.entry(STAT_GUEST_REFUSED, refused),
-                Map.entry(STAT_INJECTED, injected),
-                Map.entry(STAT_INTERRUPTS_NOT_GUEST, notGuest),
-                Map.entry(STAT_INTERRUPT_ACCESSES, interruptAccesses),
-                Map.entry(STAT_IPIS, 0L),
-                Map.entry(STAT_REPROGRAM_SKIPPED, 0L),
-                Map.entry(STAT_CYCLES_SUBTRACTED, 0L));
-    }
-
-    /** Ends the session; closing again does nothing. */
-    @Override
-    public void close() {
-        closed = true;
+    protected void addStatistics(Map<String, Long> statistics) {
+        statistics.put(STAT_INTERRUPT_ACCESSES, interruptAccesses);
     }
 
     // ------------------------------------------------------------------ mechanics
@@ -498,70 +420,20 @@ final class PartitionedSession implements PolicySession {
         return false;
     }
 
-    private void charge(int pcpu, long cycles, String symbol) {
-        if (cycles > 0) {
-            host.chargeHypervisor(pcpu, cycles, symbol);
-        }
-    }
-
-    private long semantic(int register, long value) {
-        scratch.write(register, value);
-        return scratch.read(register);
-    }
-
-    private int slotOf(int domid, int vcpu) {
-        VcpuSlots.checkGuest(domid, vcpu);
-        int s = slots.find(domid, vcpu);
-        if (s >= 0) {
-            return s;
-        }
-        s = slots.findOrAdd(domid, vcpu);
-        grow(s + 1);
-        return s;
-    }
-
-    private void grow(int count) {
-        if (count <= capacity) {
-            return;
-        }
-        int cap = Math.max(16, capacity * 2);
-        int old = capacity;
-        capacity = cap;
-        loadedOn = Arrays.copyOf(loadedOn, cap);
-        ctxCounter = Arrays.copyOf(ctxCounter, cap * share);
-        ctxControl = Arrays.copyOf(ctxControl, cap * share);
-        vControl = Arrays.copyOf(vControl, cap * nk);
-        vInterrupt = Arrays.copyOf(vInterrupt, cap * ni);
-        for (int s = old; s < cap; s++) {
+    /** A new slot is loaded nowhere and starts with the power-on registers. */
+    @Override
+    protected void growSlots(int from, int to) {
+        loadedOn = Arrays.copyOf(loadedOn, to);
+        ctxCounter = Arrays.copyOf(ctxCounter, to * share);
+        ctxControl = Arrays.copyOf(ctxControl, to * share);
+        vControl = Arrays.copyOf(vControl, to * nk);
+        vInterrupt = Arrays.copyOf(vInterrupt, to * ni);
+        for (int s = from; s < to; s++) {
             loadedOn[s] = -1;
             System.arraycopy(powerOnCounter, xen, ctxCounter, s * share, share);
             System.arraycopy(powerOnControl, xen, ctxControl, s * share, share);
             System.arraycopy(powerOnControl, 0, vControl, s * nk, nk);
             System.arraycopy(powerOnInterrupt, 0, vInterrupt, s * ni, ni);
-        }
-    }
-
-    private static int indexOf(int[] registers, int register) {
-        for (int r = 0; r < registers.length; r++) {
-            if (registers[r] == register) {
-                return r;
-            }
-        }
-        return -1;
-    }
-
-    private void check(int pcpu) {
-        checkOpen();
-        if (pcpu < 0 || pcpu >= pcpus) {
-            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
-                    + " (0 to " + (pcpus - 1) + ")");
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the partitioned counter policy session is closed; "
-                    + "open a new session with CounterVirtualizationPolicy.open(host)");
         }
     }
 }

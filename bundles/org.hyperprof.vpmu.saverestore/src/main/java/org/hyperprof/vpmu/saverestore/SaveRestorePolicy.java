@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -17,24 +18,15 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = CounterVirtualizationPolicy.class,
         property = CounterVirtualizationPolicy.NAME + "=" + SaveRestorePolicy.POLICY_NAME)
-public final class SaveRestorePolicy implements CounterVirtualizationPolicy {
+public final class SaveRestorePolicy extends NamedPolicy {
 
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "saverestore";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public SaveRestorePolicy() {
-    }
-
-    @Override
-    public String name() {
-        return POLICY_NAME;
-    }
-
-    @Override
-    public String description() {
-        return "save/restore: a virtual PMU per guest vCPU, every register saved and restored at every vCPU switch;"
-                + " vpmu.freeze=running|exit decides whether hypervisor work for the guest counts";
+        super(POLICY_NAME, "save/restore: a virtual PMU per guest vCPU, every register saved and restored at every"
+                + " vCPU switch; vpmu.freeze=running|exit decides whether hypervisor work for the guest counts");
     }
 
     /**
@@ -46,10 +38,5 @@ public final class SaveRestorePolicy implements CounterVirtualizationPolicy {
     public PolicySession open(PolicyHost host) {
         Objects.requireNonNull(host, "host: the policy needs the host whose counters it virtualizes");
         return new SaveRestoreSession(host);
-    }
-
-    @Override
-    public String toString() {
-        return "SaveRestorePolicy[" + POLICY_NAME + "]";
     }
 }

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -14,34 +15,20 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = CounterVirtualizationPolicy.class,
         property = CounterVirtualizationPolicy.NAME + "=" + SystemWidePolicy.POLICY_NAME)
-public final class SystemWidePolicy implements CounterVirtualizationPolicy {
+public final class SystemWidePolicy extends NamedPolicy {
 
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "systemwide";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public SystemWidePolicy() {
-    }
-
-    @Override
-    public String name() {
-        return POLICY_NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every overflow"
-                + " is a sample for the running domain; guests see no PMU";
+        super(POLICY_NAME, "Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every"
+                + " overflow is a sample for the running domain; guests see no PMU");
     }
 
     @Override
     public PolicySession open(PolicyHost host) {
         Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
         return new SystemWideSession(host);
-    }
-
-    @Override
-    public String toString() {
-        return "SystemWidePolicy[" + POLICY_NAME + "]";
     }
 }

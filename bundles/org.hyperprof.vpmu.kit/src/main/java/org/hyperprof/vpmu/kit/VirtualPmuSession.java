@@ -1,0 +1,152 @@
+package org.hyperprof.vpmu.kit;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.api.vpmu.VcpuSlots;
+
+/**
+ * A policy's session on one host that offers guests a PMU of the host's model: it works the
+ * physical CPUs' register files, keeps per-vCPU state in arrays indexed by a slot each guest vCPU
+ * gets at first sight, charges its work to Xen's vPMU functions and reports the statistics every
+ * policy reports. Every hook names one of the host's physical CPUs and fails once the session is
+ * closed.
+ *
+ * <p>Hooks run on the simulation thread and allocate only when a vCPU is first seen (the per-slot
+ * arrays grow); statistics are volatile and may be read from any thread.
+ */
+public abstract class VirtualPmuSession implements PolicySession {
+    // The hypervisor functions the policies' work is charged to (Xen's vPMU).
+    protected static final String SAVE = "vpmu_save";
+    protected static final String LOAD = "vpmu_load";
+    protected static final String RDMSR = "vpmu_do_rdmsr";
+    protected static final String WRMSR = "vpmu_do_wrmsr";
+    protected static final String INTERRUPT = "vpmu_do_interrupt";
+
+    protected final PolicyHost host;
+    /** The policy's name, as its messages say it. */
+    private final String policy;
+    /** Closed from whichever thread tears the host down; read on the simulation thread. */
+    private volatile boolean closed;
+    /** The host's physical CPUs, read once: a host does not gain or lose CPUs. */
+    protected final int pcpus;
+    /** Per physical CPU: its register file. */
+    protected final PhysicalPmu[] pmus;
+    protected final ModelRegisters model;
+    protected final VcpuSlots slots = new VcpuSlots(64);
+    /** How many slots the per-slot arrays hold. */
+    private int slotCapacity;
+
+    // The statistics of PolicySession.STAT_*, those a policy does not do staying 0.
+    protected volatile long switches;
+    protected volatile long switchAccesses;
+    protected volatile long entryExitAccesses;
+    protected volatile long guestAccesses;
+    protected volatile long refused;
+    protected volatile long injected;
+    protected volatile long notGuest;
+    protected volatile long ipis;
+    protected volatile long reprogramSkipped;
+    protected volatile long cyclesSubtracted;
+
+    protected VirtualPmuSession(PolicyHost host, String policy) {
+        this.host = host;
+        this.policy = policy;
+        this.pcpus = host.pcpuCount();
+        // A host without CPUs is for the policy to refuse in its own words, not for an array.
+        pmus = new PhysicalPmu[Math.max(pcpus, 0)];
+        for (int p = 0; p < pcpus; p++) {
+            pmus[p] = host.pmu(p);
+        }
+        model = new ModelRegisters(host);
+    }
+
+    @Override
+    public final boolean guestsSeePmu() {
+        checkOpen();
+        return true;
+    }
+
+    /** Counting goes on while the hypervisor works for the guest: nothing to do but the check. */
+    @Override
+    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
+    /** Counting goes on while the hypervisor works for the guest: nothing to do but the check. */
+    @Override
+    public void hypervisorExit(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+    }
+
+    /** Ends the session; closing again does nothing. The hardware is left as it is. */
+    @Override
+    public final void close() {
+        closed = true;
+    }
+
+    /** @throws IllegalArgumentException when {@code pcpu} is no physical CPU of the host */
+    protected final void check(int pcpu) {
+        checkOpen();
+        if (pcpu < 0 || pcpu >= pcpus) {
+            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
+                    + " (0 to " + (pcpus - 1) + ")");
+        }
+    }
+
+    protected final void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the " + policy + " counter policy session is closed; "
+                    + "open a new session with CounterVirtualizationPolicy.open(host)");
+        }
+    }
+
+    protected final String policy() {
+        return policy;
+    }
+
+    /** The guest vCPU's slot, assigned at its first sight, when the per-slot arrays grow. */
+    protected final int slotOf(int domid, int vcpu) {
+        int slot = slots.findOrAdd(domid, vcpu);
+        if (slot >= slotCapacity) {
+            int from = slotCapacity;
+            slotCapacity = slots.slotCapacity();
+            growSlots(from, slotCapacity);
+        }
+        return slot;
+    }
+
+    /** Makes the per-slot arrays hold {@code to} slots, slots {@code from} and above fresh. */
+    protected abstract void growSlots(int from, int to);
+
+    /** Charges the hypervisor for work of the policy; no work, no charge. */
+    protected final void charge(int pcpu, long cycles, String symbol) {
+        if (cycles > 0) {
+            host.chargeHypervisor(pcpu, cycles, symbol);
+        }
+    }
+
+    @Override
+    public final Map<String, Long> statistics() {
+        Map<String, Long> statistics = new HashMap<>();
+        statistics.put(STAT_SWITCHES, switches);
+        statistics.put(STAT_SWITCH_ACCESSES, switchAccesses);
+        statistics.put(STAT_ENTRY_EXIT_ACCESSES, entryExitAccesses);
+        statistics.put(STAT_GUEST_ACCESSES, guestAccesses);
+        statistics.put(STAT_GUEST_REFUSED, refused);
+        statistics.put(STAT_INJECTED, injected);
+        statistics.put(STAT_INTERRUPTS_NOT_GUEST, notGuest);
+        statistics.put(STAT_IPIS, ipis);
+        statistics.put(STAT_REPROGRAM_SKIPPED, reprogramSkipped);
+        statistics.put(STAT_CYCLES_SUBTRACTED, cyclesSubtracted);
+        addStatistics(statistics);
+        return Map.copyOf(statistics);
+    }
+
+    /** Adds the statistics of the policy's own to those every policy reports. */
+    protected void addStatistics(Map<String, Long> statistics) {
+    }
+}
