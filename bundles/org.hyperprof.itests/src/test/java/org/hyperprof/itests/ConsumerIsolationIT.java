@@ -60,7 +60,7 @@ public class ConsumerIsolationIT {
 
         @Override
         public void samples(SampleBatch batch) {
-            samples.addAndGet(batch.size());
+            samples.addAndGet(batch.size);
         }
 
         @Override
