@@ -9,14 +9,17 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -147,28 +150,37 @@ public final class OutputTargets {
     }
 
     /**
-     * Reads {@code fifo} on a thread of its own, opening it again after each writer has closed it,
-     * until {@code lines} line ends have come.
+     * Reads {@code fifo} on a thread of its own until {@code lines} line ends have come, holding it
+     * open for reading and writing the whole time: the FIFO then never reports an end between two
+     * writers. (Opened again after each writer's end, a second writer that opened just before the
+     * reader closed had its bytes thrown away with the reader's end, and the test waited for them.)
      */
     public static Reader readFifo(Path fifo, int lines) {
+        FileChannel channel;
+        try {
+            // O_RDWR: never blocks on a FIFO, and a writer's open does not wait either.
+            channel = FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Reader reader = new Reader(() -> {
-            // A writer's open ends the reader's wait in open(2); its close ends the read with EOF.
-            try (OutputStream release = Files.newOutputStream(fifo)) {
-                release.flush();
-            } catch (IOException | RuntimeException ignored) {
-                // The FIFO is gone: the reader is not waiting on it any more either.
+            try {
+                channel.close(); // ends a read still waiting
+            } catch (IOException ignored) {
+                // Closed is all that is asked.
             }
         });
         Thread t = new Thread(() -> {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
-            try {
+            ByteBuffer buffer = ByteBuffer.allocate(8192);
+            try (channel) {
                 while (count(all, '\n') < lines) {
-                    try (InputStream in = Files.newInputStream(fifo)) {
-                        in.transferTo(all);
-                    }
-                    if (!Files.exists(fifo) || !"FIFO".equals(kind(fifo))) {
+                    buffer.clear();
+                    int n = channel.read(buffer);
+                    if (n < 0) {
                         break;
                     }
+                    all.write(buffer.array(), 0, n);
                 }
                 reader.text.complete(all.toString(StandardCharsets.UTF_8));
             } catch (Throwable e) {
