@@ -4,5 +4,4 @@
  * the truth, counter accesses per vCPU switch and samples lost; printed as a table, written as CSV
  * and as an SVG chart. Nothing is exported: the bundle only offers a Gogo command.
  */
-@org.osgi.annotation.versioning.Version("1.0.0")
 package org.hyperprof.study;
