@@ -100,6 +100,9 @@ final class Fixtures {
                 Fixtures.class.getClassLoader(), HostServiceImpl.SCENARIO_FOLDER));
     }
 
+    /** One paravirtualized domain with one vCPU, half busy: the domain line of most value tests. */
+    static final String ONE_DOMAIN = "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes";
+
     /** A minimal valid scenario: one PV domain with one region, plus whatever {@code extra} adds at the end. */
     static String minimal(String hostExtra, String domainLine, String extra) {
         return "scenario mini\n"

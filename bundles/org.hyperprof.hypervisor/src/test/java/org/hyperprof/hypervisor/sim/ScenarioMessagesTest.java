@@ -1,6 +1,9 @@
 package org.hyperprof.hypervisor.sim;
 
+import static org.hyperprof.hypervisor.sim.Fixtures.ONE_DOMAIN;
 import static org.hyperprof.hypervisor.sim.Fixtures.minimal;
+import static org.hyperprof.hypervisor.sim.Fixtures.parseError;
+import static org.hyperprof.hypervisor.sim.Fixtures.scenarioFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,41 +28,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ScenarioMessagesTest {
 
-    private static final String DOM = "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes";
-
     @TempDir
     Path dir;
 
     private final HostServiceImpl service = Fixtures.service();
 
-    private Path file(byte[] text) throws IOException {
-        return Fixtures.scenarioFile(dir, text);
-    }
-
-    private static String error(String text) {
-        return Fixtures.parseError(text);
-    }
-
     @Test
     void aScenarioThatBeginsWithAUtf8ByteOrderMarkLoads() throws Exception {
-        byte[] text = minimal("", DOM, "").getBytes(StandardCharsets.UTF_8);
+        byte[] text = minimal("", ONE_DOMAIN, "").getBytes(StandardCharsets.UTF_8);
         byte[] withMark = new byte[text.length + 3];
         withMark[0] = (byte) 0xEF;
         withMark[1] = (byte) 0xBB;
         withMark[2] = (byte) 0xBF;
         System.arraycopy(text, 0, withMark, 3, text.length);
-        Host host = service.load(file(withMark).toString(), null);
+        Host host = service.load(scenarioFile(dir, withMark).toString(), null);
         assertEquals("mini", host.name());
     }
 
     @Test
     void charactersThatPrintAsNothingAreEscapedInMessages() {
         assertEquals("test.scenario:3: unknown statement 'cpu.mhz\\u200B'; expected one of",
-                prefix(error(minimal("", DOM, "").replace("cpu.mhz 1000", "cpu.mhz\u200B 1000"))));
+                prefix(parseError(minimal("", ONE_DOMAIN, "").replace("cpu.mhz 1000", "cpu.mhz\u200B 1000"))));
         assertEquals("test.scenario:4: unknown statement 'cpu.count\\u00A01'; expected one of",
-                prefix(error(minimal("", DOM, "").replace("cpu.count 1", "cpu.count\u00A01"))));
+                prefix(parseError(minimal("", ONE_DOMAIN, "").replace("cpu.count 1", "cpu.count\u00A01"))));
         assertEquals("test.scenario:1: the file must begin with 'scenario <name>'; found '\\uFEFFscenario'",
-                error("\uFEFF\uFEFF" + minimal("", DOM, "")), "a second mark is no longer a byte-order mark");
+                parseError("\uFEFF\uFEFF" + minimal("", ONE_DOMAIN, "")), "a second mark is no longer a byte-order mark");
     }
 
     private static String prefix(String message) {
@@ -68,7 +61,7 @@ class ScenarioMessagesTest {
 
     @Test
     void aSystemMapWhoseAddressesAreAllZeroSaysTheAddressesWereHidden() throws Exception {
-        Path file = file(minimal("", DOM, "").getBytes(StandardCharsets.UTF_8));
+        Path file = scenarioFile(dir, minimal("", ONE_DOMAIN, "").getBytes(StandardCharsets.UTF_8));
         Path map = dir.resolve("symbols/vmlinux-syms-2.6.16-xen0.map");
         List<String> zeroed = Files.readAllLines(map).stream().map(l -> "00000000" + l.substring(8)).toList();
         Files.write(map, zeroed);
@@ -81,7 +74,7 @@ class ScenarioMessagesTest {
 
     @Test
     void aFunctionFileNamesOnlyAsAnAliasSaysWhichNameItsAddressHas() throws Exception {
-        Path file = file(minimal("", DOM, "").replace("symbol tcp_v4_rcv 1", "symbol tcp_v4_rcv_alias 1")
+        Path file = scenarioFile(dir, minimal("", ONE_DOMAIN, "").replace("symbol tcp_v4_rcv 1", "symbol tcp_v4_rcv_alias 1")
                 .getBytes(StandardCharsets.UTF_8));
         Path map = dir.resolve("symbols/vmlinux-syms-2.6.16-xen0.map");
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(map));

@@ -1,6 +1,9 @@
 package org.hyperprof.hypervisor.sim;
 
+import static org.hyperprof.hypervisor.sim.Fixtures.ONE_DOMAIN;
 import static org.hyperprof.hypervisor.sim.Fixtures.minimal;
+import static org.hyperprof.hypervisor.sim.Fixtures.parseError;
+import static org.hyperprof.hypervisor.sim.Fixtures.scenarioFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -26,26 +29,16 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ScenarioValuesTest {
 
-    private static final String DOM = "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes";
-
     @TempDir
     Path dir;
 
     private final HostServiceImpl service = Fixtures.service();
 
-    private Path file(byte[] text) throws IOException {
-        return Fixtures.scenarioFile(dir, text);
-    }
-
-    private static String error(String text) {
-        return Fixtures.parseError(text);
-    }
-
     // ------------------------------------------------------------------------------------ ranges
 
     @Test
     void aContextSwitchOfATrillionCyclesIsRefusedWithTheRangeAndTheLine() throws Exception {
-        Path file = file(minimal("cost.switch 1000000000000 context_switch=1\n", DOM, "")
+        Path file = scenarioFile(dir, minimal("cost.switch 1000000000000 context_switch=1\n", ONE_DOMAIN, "")
                 .getBytes(StandardCharsets.UTF_8));
         ScenarioException e = assertThrows(ScenarioException.class, () -> service.load(file.toString(), null));
         assertEquals(file + ":6: cost.switch 1000000000000 cycles is out of range; expected 0 to 30000000, one time"
@@ -58,7 +51,7 @@ class ScenarioValuesTest {
     @Test
     void aWeightWithAHugeExponentIsRefusedAsTooLargeAtOnce() {
         String message = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> error(minimal("cost.switch 4000 context_switch=1e999999999\n", DOM, "")));
+                () -> parseError(minimal("cost.switch 4000 context_switch=1e999999999\n", ONE_DOMAIN, "")));
         assertEquals("test.scenario:6: weight of context_switch 1e999999999 is too large (weights are relative; use"
                 + " smaller numbers)", message);
     }
@@ -67,7 +60,7 @@ class ScenarioValuesTest {
     void aLoadWithAHugeNegativeOrPositiveExponentIsRefusedAtOnce() {
         for (String load : new String[] {"1e-999999999", "1e999999999"}) {
             String message = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                    () -> error(minimal("", DOM.replace("load=0.5", "load=" + load), "")));
+                    () -> parseError(minimal("", ONE_DOMAIN.replace("load=0.5", "load=" + load), "")));
             assertTrue(message.contains("load " + load + " must be a fraction from 0 to 1 with at most 6 decimals"),
                     message);
         }
@@ -76,7 +69,7 @@ class ScenarioValuesTest {
     @Test
     void aWeightOfAHundredThousandDigitsIsRefusedByItsStartAndLength() {
         String digits = "1".repeat(100_000);
-        String message = error(minimal("cost.switch 4000 context_switch=" + digits + "\n", DOM, ""));
+        String message = parseError(minimal("cost.switch 4000 context_switch=" + digits + "\n", ONE_DOMAIN, ""));
         assertEquals("test.scenario:6: weight of context_switch '" + "1".repeat(40) + "...' (100000 characters) is not"
                 + " a decimal number", message);
     }
@@ -91,8 +84,8 @@ class ScenarioValuesTest {
         "cost.trap.pv %d do_page_fault|cost.trap.pv"})
     void everyPriceOfHypervisorWorkIsAtMostOneTimeSlice(String statement, String name) throws Exception {
         String host = "sched.timeslice.us 1000\n";
-        Fixtures.parse(minimal(host + String.format(statement, 1_000_000) + "\n", DOM, ""));
-        String message = error(minimal(host + String.format(statement, 1_000_001) + "\n", DOM, ""));
+        Fixtures.parse(minimal(host + String.format(statement, 1_000_000) + "\n", ONE_DOMAIN, ""));
+        String message = parseError(minimal(host + String.format(statement, 1_000_001) + "\n", ONE_DOMAIN, ""));
         assertTrue(message.startsWith("test.scenario:7: " + name + " 1000001 cycles is out of range; expected 0 to"
                 + " 1000000, one time slice (sched.timeslice.us 1000 at cpu.mhz 1000)"), message);
     }
@@ -100,8 +93,8 @@ class ScenarioValuesTest {
     @Test
     void aGuestProfilersHandlerIsAtMostOneTimeSlice() throws Exception {
         String profiler = "profiler CPU_CLK_UNHALTED:100000 handler=tcp_v4_rcv handler.cycles=%d\n";
-        Fixtures.parse(minimal("", DOM, String.format(profiler, 30_000_000)));
-        String message = error(minimal("", DOM, String.format(profiler, 30_000_001)));
+        Fixtures.parse(minimal("", ONE_DOMAIN, String.format(profiler, 30_000_000)));
+        String message = parseError(minimal("", ONE_DOMAIN, String.format(profiler, 30_000_001)));
         assertTrue(message.startsWith("test.scenario:13: the profiler's handler.cycles 30000001 cycles is out of"
                 + " range; expected 0 to 30000000"), message);
     }
@@ -111,7 +104,7 @@ class ScenarioValuesTest {
         String profiler = "profiler CPU_CLK_UNHALTED:100000 handler=tcp_v4_rcv buffer=1048576\n";
         String domain = "domain 0 d0 type=pv vcpus=16 load=0.5 hardware=yes";
         Fixtures.parse(minimal("", domain, profiler));
-        String message = error(minimal("", domain.replace("vcpus=16", "vcpus=17"), profiler));
+        String message = parseError(minimal("", domain.replace("vcpus=16", "vcpus=17"), profiler));
         assertEquals("test.scenario:13: the guest profilers' buffers would hold 17825792 slots with this one's 17 x"
                 + " 1048576 (vCPUs x buffer=); all together they may hold at most 16777216 (10 bytes each): give"
                 + " smaller buffer= values", message);
