@@ -55,6 +55,7 @@ final class HyperprofOptions {
                 bundle(bundleUrl("configadmin")),
                 bundle(bundleUrl("api")),
                 bundle(bundleUrl("output")),
+                bundle(bundleUrl("pipeline")),
                 bundle(bundleUrl("p6")),
                 bundle(bundleUrl("systemwide")),
                 bundle(bundleUrl("kallsyms")),

@@ -1,6 +1,8 @@
 package org.hyperprof.profiler;
 
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.hyperprof.pipeline.BatchBuilder;
 
 /**
  * The daemon's side of one vCPU's shared ring. A drain reads {@code event_head} and
@@ -207,9 +209,11 @@ final class BufferReader {
      * @param depth       Xen's backtrace depth now: how many return addresses may follow a sample
      * @param numCounters the session's counters ({@code num_events}); a sample naming another counter
      *                    index is corrupt. 0 when unknown (no check)
+     * @param weights     by counter number, the events one overflow stands for (the counter's
+     *                    count): each sample's weight; null gives every sample weight 1
      * @return entries read
      */
-    int drain(SampleView view, BatchCollector collector, int depth, int numCounters) {
+    int drain(SampleView view, BatchBuilder collector, int depth, int numCounters, long[] weights) {
         if (size < 2) {
             return 0;
         }
@@ -269,7 +273,7 @@ final class BufferReader {
                 finishTraces();
             } else {
                 unreachedSamples += fresh - sampleEntries;
-                decode(count, view, collector, d, numCounters);
+                decode(count, view, collector, d, numCounters, weights);
             }
         }
         samplesSeen = wrote;
@@ -342,7 +346,8 @@ final class BufferReader {
         return n;
     }
 
-    private void decode(int count, SampleView view, BatchCollector collector, int depth, int numCounters) {
+    private void decode(int count, SampleView view, BatchBuilder collector, int depth, int numCounters,
+            long[] weights) {
         int i = 0;
         while (i < count) {
             long pc = eip[i];
@@ -372,7 +377,7 @@ final class BufferReader {
             if (pendingEscapeMode >= 0) {
                 int escapeMode = pendingEscapeMode;
                 pendingEscapeMode = -1;
-                i = traceSample(i, count, escapeMode, view, collector, depth, numCounters);
+                i = traceSample(i, count, escapeMode, view, collector, depth, numCounters, weights);
                 continue;
             }
             if (depth > 0) {
@@ -385,16 +390,16 @@ final class BufferReader {
                 i++;
                 continue;
             }
-            collector.beginSample(owner, vcpu, m, ev, pc, view.resolveSample(pc, m));
-            collector.endSample();
+            begin(collector, m, ev, pc, view.resolveSample(pc, m), weights);
+            collector.end();
             samples++;
             i++;
         }
     }
 
     /** The sample at {@code i} of a trace begun in {@code escapeMode}, and its callers; returns the next index. */
-    private int traceSample(int i, int count, int escapeMode, SampleView view, BatchCollector collector, int depth,
-            int numCounters) {
+    private int traceSample(int i, int count, int escapeMode, SampleView view, BatchBuilder collector, int depth,
+            int numCounters, long[] weights) {
         long pc = eip[i];
         int m = mode[i] & 0xFF;
         int ev = event[i] & 0xFF;
@@ -406,13 +411,14 @@ final class BufferReader {
         i++;
         int callers = 0;
         if (ok) {
-            collector.beginSample(owner, vcpu, m, ev, pc, view.resolveSample(pc, m));
+            begin(collector, m, ev, pc, view.resolveSample(pc, m), weights);
             samples++;
         }
         while (i < count && callers < depth && eip[i] != SharedBuffer.ESCAPE_CODE && event[i] == 0
                 && (mode[i] & 0xFF) == m) {
             if (ok) {
-                collector.addCaller(eip[i], view.resolveCaller(eip[i], m));
+                long caller = view.resolveCaller(eip[i], m);
+                collector.caller(eip[i], DomainView.image(caller), DomainView.symbol(caller));
                 callerEntries++;
             } else {
                 // Return addresses of a sample that could not be decoded belong to nobody.
@@ -422,9 +428,33 @@ final class BufferReader {
             i++;
         }
         if (ok) {
-            collector.endSample();
+            collector.end();
         }
         return i;
+    }
+
+    /**
+     * By counter number (the byte a buffer entry carries), the events one overflow stands for: each
+     * configured counter's count, 1 for a number no counter has (such a sample is refused anyway
+     * when the number of counters is known).
+     */
+    static long[] weights(java.util.List<org.hyperprof.api.pmu.CounterConfig> counters) {
+        long[] w = new long[256];
+        java.util.Arrays.fill(w, 1);
+        for (org.hyperprof.api.pmu.CounterConfig c : counters) {
+            w[c.counter() & 0xFF] = Math.max(1, c.count());
+        }
+        return w;
+    }
+
+    /**
+     * Starts a sample of this ring's domain and vCPU. A Xenoprof buffer entry carries no time, no
+     * physical CPU and no process: those columns are unknown.
+     */
+    private void begin(BatchBuilder collector, int m, int ev, long pc, long resolved, long[] weights) {
+        collector.begin(owner, vcpu, m, ev, pc, DomainView.image(resolved), DomainView.symbol(resolved),
+                weights == null ? 1 : weights[ev & 0xFF], SampleBatch.UNKNOWN, SampleBatch.UNKNOWN, SampleBatch.UNKNOWN,
+                SampleBatch.UNKNOWN);
     }
 
     /**

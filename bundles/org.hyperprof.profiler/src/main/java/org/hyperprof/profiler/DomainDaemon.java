@@ -1258,14 +1258,14 @@ final class DomainDaemon implements VirqHandler {
         Session s = sessions.get();
         int depth = depthNow();
         if (s == null) {
-            return reader.drain(null, null, depth, numEvents);
+            return reader.drain(null, null, depth, numEvents, null);
         }
         synchronized (s.collector) {
             if (cachedSession != s) {
                 cachedView = s.view(domid);
                 cachedSession = s;
             }
-            return reader.drain(cachedView, s.collector, depth, numEvents);
+            return reader.drain(cachedView, s.collector, depth, numEvents, s.weights);
         }
     }
 
@@ -1297,7 +1297,7 @@ final class DomainDaemon implements VirqHandler {
             passiveSwitches++;
             if (s == null) {
                 for (BufferReader r : p.readers) {
-                    n += r.drain(null, null, depth, numEvents);
+                    n += r.drain(null, null, depth, numEvents, null);
                 }
                 continue;
             }
@@ -1311,7 +1311,7 @@ final class DomainDaemon implements VirqHandler {
                     continue;
                 }
                 for (BufferReader r : p.readers) {
-                    n += r.drain(p.cachedView, s.collector, depth, numEvents);
+                    n += r.drain(p.cachedView, s.collector, depth, numEvents, s.weights);
                 }
             }
         }

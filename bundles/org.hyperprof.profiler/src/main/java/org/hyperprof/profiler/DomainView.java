@@ -10,6 +10,8 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * One domain's daemon view of its address space within one session: the memory map as sorted
@@ -31,7 +33,7 @@ final class DomainView implements SampleView {
     private static final byte TABLE_NO_RESOLVER = 3;
 
     final int domid;
-    private final SessionDictionaryImpl dictionary;
+    private final Dictionary dictionary;
     private final SymbolTables symbolTables;
     private final ProblemLog problems;
 
@@ -68,7 +70,7 @@ final class DomainView implements SampleView {
         void symbolProblem(String location, String message);
     }
 
-    DomainView(int domid, List<Mapping> memoryMap, SessionDictionaryImpl dictionary, SymbolTables symbolTables,
+    DomainView(int domid, List<Mapping> memoryMap, Dictionary dictionary, SymbolTables symbolTables,
             ProblemLog problems) {
         this.domid = domid;
         this.dictionary = dictionary;

@@ -17,6 +17,10 @@ import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.PublishedSession;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * The session of the guests' own profilers during a one-shot profile: every domain that runs a
@@ -151,21 +155,24 @@ final class GuestSession implements DomainView.ProblemLog {
         final String name;
         final DomainView view;
         final Ring[] rings;
+        /** By counter number, the guest's count: each sample's weight. */
+        final long[] weights;
         /** The domain was destroyed: its rings were frozen and are not read any more. */
         boolean gone;
 
-        GuestDaemon(int domid, String name, DomainView view, Ring[] rings) {
+        GuestDaemon(int domid, String name, DomainView view, Ring[] rings, long[] weights) {
             this.domid = domid;
             this.name = name;
             this.view = view;
             this.rings = rings;
+            this.weights = weights;
         }
     }
 
     private final Host host;
     private final PublishedSession channel;
-    private final SessionDictionaryImpl dictionary;
-    private final BatchCollector collector;
+    private final Dictionary dictionary;
+    private final BatchBuilder collector;
     private final GuestDaemon[] daemons;
     private final long startCycles;
     private final Map<String, Long> startCounters;
@@ -180,12 +187,13 @@ final class GuestSession implements DomainView.ProblemLog {
      * @param dictionary   the session's dictionary (the one its start announced)
      * @param openingNotes what was noticed while opening it (counters that differ, ...)
      */
-    GuestSession(Host host, List<Guest> guests, PublishedSession channel, SessionDictionaryImpl dictionary,
+    GuestSession(Host host, List<Guest> guests, PublishedSession channel, Dictionary dictionary,
             SymbolTables symbolTables, int batchSize, List<String> openingNotes) {
         this.host = host;
         this.channel = channel;
         this.dictionary = dictionary;
-        this.collector = new BatchCollector(channel.sessionId(), batchSize, channel::publish);
+        this.collector = new BatchBuilder(channel.sessionId(), batchSize, BatchBuilder.Reuse.WHEN_RELEASED, 0,
+                channel::publish);
         this.daemons = new GuestDaemon[guests.size()];
         for (int i = 0; i < daemons.length; i++) {
             Guest g = guests.get(i);
@@ -206,7 +214,8 @@ final class GuestSession implements DomainView.ProblemLog {
                 }
             }
             daemons[i] = new GuestDaemon(domid, g.domain().name(),
-                    new DomainView(domid, own, dictionary, symbolTables, this), rings);
+                    new DomainView(domid, own, dictionary, symbolTables, this), rings,
+                    BufferReader.weights(g.counters()));
             if (numbers.length == 0) {
                 note("no-counters:" + domid, "domain " + domid + " (" + g.domain().name() + ") has profiler buffers"
                         + " but reported no counters: its samples' counter numbers were not checked");
@@ -227,7 +236,7 @@ final class GuestSession implements DomainView.ProblemLog {
         return channel;
     }
 
-    SessionDictionaryImpl dictionary() {
+    Dictionary dictionary() {
         return dictionary;
     }
 
@@ -274,7 +283,7 @@ final class GuestSession implements DomainView.ProblemLog {
                 }
                 try {
                     for (Ring r : d.rings) {
-                        n += r.reader.drain(d.view, collector, 0, 0);
+                        n += r.reader.drain(d.view, collector, 0, 0, d.weights);
                         if (last) {
                             r.reader.finishTraces();
                         }

@@ -7,6 +7,8 @@ import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * The primary's view of a passive domain, as OProfile's Xen patch attributed passive samples: the
@@ -37,7 +39,7 @@ final class PassiveView implements SampleView {
     }
 
     private final int domid;
-    private final SessionDictionaryImpl dictionary;
+    private final Dictionary dictionary;
     /** The passive kernel resolved with its image, or null when none was given. */
     private final DomainView kernel;
     private final long kernelStart;
@@ -52,7 +54,7 @@ final class PassiveView implements SampleView {
      * @param domain the passive domain as the host describes it (its kernel's range)
      * @param image  the kernel image given with {@code --passive-images}, or null
      */
-    PassiveView(DomainInfo domain, KernelImage image, SessionDictionaryImpl dictionary, SymbolTables symbolTables,
+    PassiveView(DomainInfo domain, KernelImage image, Dictionary dictionary, SymbolTables symbolTables,
             DomainView.ProblemLog problems) {
         this.domid = domain.domid();
         this.dictionary = dictionary;

@@ -36,6 +36,12 @@ import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Delivery;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.Dispatcher;
+import org.hyperprof.pipeline.PublishedSession;
+import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -89,7 +95,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     private final int batchSize;
     private final long endTimeoutNanos;
     private final SymbolTables symbolTables = new SymbolTables();
-    private final ConsumerDispatcher dispatcher;
+    private final Dispatcher dispatcher;
     private final AtomicLong nextSessionId;
 
     private final Object lock = new Object();
@@ -136,7 +142,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         this.hostService = hostService;
         this.batchSize = batchSize;
         this.endTimeoutNanos = endTimeout.toNanos();
-        this.dispatcher = new ConsumerDispatcher(queueCapacity);
+        this.dispatcher = new Dispatcher(queueCapacity);
         // Ids stay unique across restarts of the component within one framework run.
         this.nextSessionId = new AtomicLong(System.currentTimeMillis());
     }
@@ -146,7 +152,8 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindConsumer")
     void bindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        addConsumer(consumerName(consumer, properties), consumer);
+        dispatcher.add(consumerName(consumer, properties), consumer,
+                Delivery.of(properties.get(SampleConsumer.DELIVERY)));
     }
 
     void unbindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
@@ -444,12 +451,13 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         for (DomainInfo d : host.domains()) {
             names.put(d.domid(), d.name());
         }
-        SessionDictionaryImpl dictionary = new SessionDictionaryImpl();
+        Dictionary dictionary = new Dictionary();
         PmuModel model = host.model();
         SessionInfo info = new SessionInfo(id, "simulator", host.name(),
                 primary.cpuType().isEmpty() ? model.cpuType() : primary.cpuType(), model.displayName(), host.mhz(),
                 primary.counters(), names, true, dictionary);
-        BatchCollector collector = new BatchCollector(id, batchSize, dispatcher::publish);
+        BatchBuilder collector = new BatchBuilder(id, batchSize, BatchBuilder.Reuse.WHEN_RELEASED, 0,
+                dispatcher::publish);
         Session s = new Session(id, host, primary.domid, info, dictionary, collector, symbolTables);
         for (DomainDaemon d : daemons.values()) {
             if (d.running()) {
@@ -804,7 +812,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
 
     @Override
     public Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
-            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary) {
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary, boolean live) {
         if (source == null || source.isBlank() || hostName == null || counters == null || domains == null
                 || dictionary == null) {
             throw new IllegalArgumentException("a published session needs a source name, a host name, its counters,"
@@ -824,7 +832,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
                         + source);
             }
             PublishedSession p = openChannel(source, hostName, cpuType, cpuName, mhz, counters, domains, dictionary,
-                    false, this::endPublished);
+                    false, !live, this::endPublished);
             published = p;
             return p;
         }
@@ -836,12 +844,12 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
      */
     private PublishedSession openChannel(String source, String hostName, String cpuType, String cpuName, long mhz,
             List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
-            boolean groundTruth, PublishedSession.Ending ending) {
+            boolean groundTruth, boolean canWait, PublishedSession.Ending ending) {
         long id = nextSessionId.incrementAndGet();
         SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
                 cpuName == null ? "" : cpuName, mhz, counters, domains, groundTruth, dictionary);
         PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos, ending);
-        dispatcher.sessionStarted(info);
+        dispatcher.sessionStarted(info, canWait);
         return p;
     }
 
@@ -1251,11 +1259,11 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         }
         List<String> opening = new ArrayList<>(notes);
         List<CounterConfig> counters = GuestSession.union(found, opening);
-        SessionDictionaryImpl dictionary = new SessionDictionaryImpl();
+        Dictionary dictionary = new Dictionary();
         PmuModel model = host.model();
         PublishedSession channel = openChannel(GuestSession.SOURCE, host.name(), model == null ? null
                 : model.cpuType(), model == null ? null : model.displayName(), host.mhz(), counters,
-                GuestSession.domains(found), dictionary, true, (p, summarize) -> endGuests(p, summarize, main));
+                GuestSession.domains(found), dictionary, true, true, (p, summarize) -> endGuests(p, summarize, main));
         GuestSession g;
         try {
             g = new GuestSession(host, found, channel, dictionary, symbolTables, batchSize, opening);

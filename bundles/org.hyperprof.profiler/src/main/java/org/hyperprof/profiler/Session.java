@@ -21,6 +21,9 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * One profiling session: from the primary's successful {@code --start-daemon} to its
@@ -140,8 +143,10 @@ final class Session implements DomainView.ProblemLog {
     final Xenoprof xenoprof;
     final int primary;
     final SessionInfo info;
-    final SessionDictionaryImpl dictionary;
-    final BatchCollector collector;
+    final Dictionary dictionary;
+    final BatchBuilder collector;
+    /** By counter number, the count of the session's counters: each sample's weight. */
+    final long[] weights;
     private final SymbolTables symbolTables;
     private final Map<String, Long> startCounters;
 
@@ -157,8 +162,8 @@ final class Session implements DomainView.ProblemLog {
     private long profiledCycles;
     private SessionSummary summary;
 
-    Session(long id, Host host, int primary, SessionInfo info, SessionDictionaryImpl dictionary,
-            BatchCollector collector, SymbolTables symbolTables) {
+    Session(long id, Host host, int primary, SessionInfo info, Dictionary dictionary,
+            BatchBuilder collector, SymbolTables symbolTables) {
         this.id = id;
         this.host = host;
         this.xenoprof = host.xenoprof();
@@ -166,6 +171,7 @@ final class Session implements DomainView.ProblemLog {
         this.info = info;
         this.dictionary = dictionary;
         this.collector = collector;
+        this.weights = BufferReader.weights(info.counters());
         this.symbolTables = symbolTables;
         this.startCounters = counters(host);
     }

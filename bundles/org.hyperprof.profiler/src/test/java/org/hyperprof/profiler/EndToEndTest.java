@@ -24,6 +24,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
 import org.hyperprof.pmu.p6.P6PmuModel;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
+import org.hyperprof.testing.sample.RecordingConsumer;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 import org.junit.jupiter.api.Test;
 

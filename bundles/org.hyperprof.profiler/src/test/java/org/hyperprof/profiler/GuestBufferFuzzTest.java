@@ -9,12 +9,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.hypervisor.xenoprof.XenoprofBuffer;
-
-import com.code_intelligence.jazzer.api.FuzzedDataProvider;
-import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.hyperprof.pipeline.BatchBuilder;
 
 /**
  * One vCPU's shared buffer as Xen fills it and a hostile guest writes it: the real ring
@@ -48,7 +48,7 @@ class GuestBufferFuzzTest {
         XenoprofBuffer ring = new XenoprofBuffer(0, slots);
         BufferReader reader = new BufferReader(OWNER, ring);
         List<SampleBatch> batches = new ArrayList<>();
-        BatchCollector collector = new BatchCollector(1, 16, batches::add);
+        BatchBuilder collector = new BatchBuilder(1, 16, (b, lease) -> batches.add(b));
         Ring.View view = new Ring.View(OWNER);
         long attempts = 0;
         long xenSamples = 0;
@@ -152,9 +152,9 @@ class GuestBufferFuzzTest {
         }
     }
 
-    private static void drain(BufferReader reader, Ring.View view, BatchCollector collector, int depth) {
+    private static void drain(BufferReader reader, Ring.View view, BatchBuilder collector, int depth) {
         synchronized (collector) {
-            reader.drain(view, collector, depth, COUNTERS);
+            reader.drain(view, collector, depth, COUNTERS, null);
         }
         collector.flush();
     }

@@ -25,6 +25,7 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.sample.Sessions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,51 +39,6 @@ class GuestProfilerTest {
     private static final long K = FakeHost.KERNEL;
     private static final long M = FakeHost.MODULE;
     private static final long U = FakeHost.USER;
-
-    /** Every session a consumer was told about, by id, with its batches and summary. */
-    static final class Sessions implements SampleConsumer {
-        final Map<Long, SessionInfo> infos = new ConcurrentHashMap<>();
-        final Map<Long, List<SampleBatch>> batches = new ConcurrentHashMap<>();
-        final Map<Long, SessionSummary> summaries = new ConcurrentHashMap<>();
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void sessionStarted(SessionInfo session) {
-            infos.put(session.sessionId(), session);
-            batches.put(session.sessionId(), new CopyOnWriteArrayList<>());
-            events.add("started " + session.source());
-        }
-
-        @Override
-        public void samples(SampleBatch batch) {
-            batches.get(batch.sessionId).add(batch);
-        }
-
-        @Override
-        public void sessionEnded(SessionSummary summary) {
-            summaries.put(summary.sessionId(), summary);
-            events.add("ended " + infos.get(summary.sessionId()).source());
-        }
-
-        SessionInfo bySource(String source) {
-            return infos.values().stream().filter(i -> i.source().equals(source)).findFirst().orElseThrow();
-        }
-
-        /** Each sample as "domain vcpu mode counter pc image symbol". */
-        List<String> resolved(long session) {
-            SessionDictionary d = infos.get(session).dictionary();
-            List<String> out = new ArrayList<>();
-            for (SampleBatch b : batches.get(session)) {
-                for (int i = 0; i < b.size; i++) {
-                    assertEquals(0, b.chainLength(i), "a guest's profiler takes no call traces");
-                    out.add(b.domain[i] + " " + b.vcpu[i] + " " + b.mode[i] + " " + b.counter[i] + " 0x"
-                            + Long.toHexString(b.pc[i]) + " " + d.imageName(b.image[i]) + " "
-                            + d.symbolName(b.symbol[i]));
-                }
-            }
-            return out;
-        }
-    }
 
     private final FakeHost host = FakeHost.withGuests();
     private final Sessions consumer = new Sessions();

@@ -11,6 +11,9 @@ import java.util.Map;
 
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,11 +25,11 @@ class IsolationTest {
     @Test
     void aSessionGivesPassiveViewsOnlyToItsPrimary() {
         FakeHost host = FakeHost.withGuests();
-        SessionDictionaryImpl dictionary = new SessionDictionaryImpl();
+        Dictionary dictionary = new Dictionary();
         SessionInfo info = new SessionInfo(1, "simulator", "fake", "i386/p6", "PIII", 2800, List.of(), Map.of(), true,
                 dictionary);
         List<SampleBatch> out = new ArrayList<>();
-        Session s = new Session(1, host, 0, info, dictionary, new BatchCollector(1, 8, out::add), new SymbolTables());
+        Session s = new Session(1, host, 0, info, dictionary, new BatchBuilder(1, 8, (b, lease) -> out.add(b)), new SymbolTables());
         synchronized (s.collector) {
             assertNull(s.passiveView(1, 2, null), "domain 1 is not the primary: no view of passive domain 2 for it");
             PassiveView v = s.passiveView(0, 2, null);

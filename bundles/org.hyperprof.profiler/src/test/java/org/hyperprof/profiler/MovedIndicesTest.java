@@ -11,19 +11,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import org.hyperprof.api.sample.Accounting;
-import org.hyperprof.api.sample.BufferAccounting;
-import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SessionSummary;
-import org.hyperprof.api.xenoprof.SharedBuffer;
-import org.junit.jupiter.api.Test;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.BufferAccounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.junit.jupiter.api.Test;
 
 /**
  * A guest writes an index of its own buffer inside {@code [0, size)}: Xen accepts it and goes on

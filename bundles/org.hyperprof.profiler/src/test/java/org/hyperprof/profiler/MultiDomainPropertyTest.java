@@ -13,6 +13,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.statistics.Statistics;
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.HostService;
@@ -25,15 +33,6 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.SharedBuffer;
-
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random domains taking random opcontrol steps in random orders, random run lengths, hostile writes

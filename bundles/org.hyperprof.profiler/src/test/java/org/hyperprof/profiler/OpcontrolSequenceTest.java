@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.hyperprof.api.profiler.OpcontrolResult;
+import org.hyperprof.testing.sample.RecordingConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -181,13 +182,6 @@ class OpcontrolSequenceTest {
     }
 
     static boolean waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(2);
-        }
-        return true;
+        return org.hyperprof.testing.sample.RecordingConsumer.waitFor(condition);
     }
 }

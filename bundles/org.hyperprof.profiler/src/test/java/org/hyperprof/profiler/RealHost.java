@@ -17,6 +17,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
 import org.hyperprof.pmu.p6.P6PmuModel;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
+import org.hyperprof.testing.sample.Sessions;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 
 /**
@@ -43,7 +44,7 @@ final class RealHost implements AutoCloseable {
 
         @Override
         public void samples(SampleBatch batch) {
-            batches.computeIfAbsent(batch.sessionId, k -> new CopyOnWriteArrayList<>()).add(batch);
+            batches.computeIfAbsent(batch.sessionId, k -> new CopyOnWriteArrayList<>()).add(batch.copy());
         }
 
         @Override

@@ -10,6 +10,8 @@ import java.util.List;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 import org.junit.jupiter.api.Test;
 
 /** Each PC goes to an image of the domain's memory map, then to a symbol of that image's table. */
@@ -133,7 +135,7 @@ class ResolutionTest {
 
     @Test
     void theDictionaryRefusesIdsItDoesNotHave() {
-        SessionDictionaryImpl d = new SessionDictionaryImpl();
+        Dictionary d = new Dictionary();
         int img = d.addImage("vmlinux", ImageKind.KERNEL, 0);
         int sym = d.addSymbol("schedule", img);
         assertEquals("schedule", d.symbolName(sym));
@@ -144,7 +146,7 @@ class ResolutionTest {
 
     @Test
     void theDictionaryGrowsWhileReadersKeepSeeingEveryPublishedEntry() throws Exception {
-        SessionDictionaryImpl d = new SessionDictionaryImpl();
+        Dictionary d = new Dictionary();
         int img = d.addImage("vmlinux", ImageKind.KERNEL, 0);
         Thread reader = new Thread(() -> {
             for (int round = 0; round < 2000; round++) {
@@ -167,7 +169,7 @@ class ResolutionTest {
     @Test
     void theMemoryMapIsSearchedWithUnsignedAddresses() {
         FakeHost host = new FakeHost();
-        DomainView v = new DomainView(0, host.domains.get(0).memoryMap(), new SessionDictionaryImpl(),
+        DomainView v = new DomainView(0, host.domains.get(0).memoryMap(), new Dictionary(),
                 new SymbolTables(), (loc, msg) -> { });
         assertEquals(-1, v.mappingIndex(0x3fffffL));
         assertEquals(0, v.mappingIndex(FakeHost.USER), "the user range has the lowest unsigned start");

@@ -9,6 +9,7 @@ import java.util.List;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.testing.sample.RecordingConsumer;
 
 /** A profiler on a {@link FakeHost} with the fake resolver and one recording consumer. */
 final class Rig implements AutoCloseable {

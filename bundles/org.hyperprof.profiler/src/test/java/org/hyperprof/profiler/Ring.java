@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.pipeline.BatchBuilder;
 
 /**
  * One vCPU ring with Xen's producer rules ({@link FakeSharedBuffer}), the daemon's reader of it and
@@ -34,7 +35,7 @@ final class Ring {
     final FakeSharedBuffer buffer;
     final BufferReader reader;
     final List<SampleBatch> batches = new ArrayList<>();
-    final BatchCollector collector = new BatchCollector(1, 64, batches::add);
+    final BatchBuilder collector = new BatchBuilder(1, 64, (b, lease) -> batches.add(b));
 
     Ring(int slots) {
         buffer = new FakeSharedBuffer(0, slots);
@@ -56,7 +57,7 @@ final class Ring {
     int drain(int depth) {
         int n;
         synchronized (collector) {
-            n = reader.drain(new View(OWNER), collector, depth, COUNTERS);
+            n = reader.drain(new View(OWNER), collector, depth, COUNTERS, null);
         }
         collector.flush();
         return n;

@@ -21,6 +21,8 @@ import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.testing.sample.RecordingConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,10 +34,11 @@ class SessionPublisherTest {
 
     private static SampleBatch batch(long session, int size) {
         return new SampleBatch(session, size, new int[size], new int[size], new byte[size], new byte[size],
-                new long[size], new int[size], new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
+                new long[size], new int[size], new int[size], new long[size], new long[size], new int[size], new int[size],
+                new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
     }
 
-    private static SessionPublisher.Channel open(SessionPublisher p, SessionDictionaryImpl dictionary) {
+    private static SessionPublisher.Channel open(SessionPublisher p, Dictionary dictionary) {
         return p.open("perf.data", "vm", "x86_64", "AMD EPYC", 0, List.of(), Map.of(0, "host", 1, "guest-4242"),
                 dictionary);
     }
@@ -43,7 +46,7 @@ class SessionPublisherTest {
     @Test
     void openingStartsTheSessionForEveryConsumerWithTheSourcesNamesAndNoGroundTruth() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionDictionaryImpl dictionary = new SessionDictionaryImpl();
+            Dictionary dictionary = new Dictionary();
             dictionary.addImage("[kernel.kallsyms]", ImageKind.KERNEL, 0);
             SessionPublisher.Channel ch = open(rig.profiler, dictionary);
             ch.close(Accounting.ZERO, Map.of(), List.of(), SessionSummary.COMPLETED);
@@ -62,7 +65,7 @@ class SessionPublisherTest {
     @Test
     void publishedBatchesReachTheConsumersAndCloseEndsWithTheSourcesBooksCountersAndNotes() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
             ch.publish(batch(ch.sessionId(), 3));
             ch.publish(batch(ch.sessionId(), 4));
             Accounting books = new Accounting(10, 7, 2, 1, 0);
@@ -84,7 +87,7 @@ class SessionPublisherTest {
     @Test
     void aBatchOfAnotherSessionIsRefused() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
             assertThrows(IllegalArgumentException.class, () -> ch.publish(batch(ch.sessionId() + 1, 1)));
             ch.close(Accounting.ZERO, Map.of(), List.of(), SessionSummary.COMPLETED);
         }
@@ -93,7 +96,7 @@ class SessionPublisherTest {
     @Test
     void batchesAfterTheEndAreRefusedAndASecondCloseReturnsTheSameSummary() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
             SessionSummary s = ch.close(Accounting.ZERO, Map.of(), List.of(), SessionSummary.COMPLETED);
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> ch.publish(batch(ch.sessionId(), 1)));
@@ -105,7 +108,7 @@ class SessionPublisherTest {
     @Test
     void booksThatDoNotBalanceOrDisagreeWithWhatWasPublishedAreNoted() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
             ch.publish(batch(ch.sessionId(), 2));
             SessionSummary s = ch.close(new Accounting(9, 5, 0, 0, 0), Map.of(), List.of(), SessionSummary.COMPLETED);
             assertTrue(s.notes().stream().anyMatch(n -> n.contains("do not balance")), s.notes().toString());
@@ -120,7 +123,7 @@ class SessionPublisherTest {
             RecordingConsumer good = new RecordingConsumer();
             rig.profiler.addConsumer("good", good);
             rig.consumer.throwOnSamples = true;
-            SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
             ch.publish(batch(ch.sessionId(), 3));
             SessionSummary s = ch.close(new Accounting(3, 3, 0, 0, 0), Map.of(), List.of(), SessionSummary.COMPLETED);
             assertEquals(3, good.samples());
@@ -136,23 +139,23 @@ class SessionPublisherTest {
     void aPublishedSessionCannotOpenWhileASimulatedOneRuns() throws Exception {
         try (Rig rig = new Rig().profiling()) {
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> open(rig.profiler, new SessionDictionaryImpl()));
+                    () -> open(rig.profiler, new Dictionary()));
             assertTrue(e.getMessage().contains("simulated session"), e.getMessage());
             rig.finish();
-            open(rig.profiler, new SessionDictionaryImpl()).close(Accounting.ZERO, Map.of(), List.of(), "done");
+            open(rig.profiler, new Dictionary()).close(Accounting.ZERO, Map.of(), List.of(), "done");
         }
     }
 
     @Test
     void aSimulatedSessionCannotStartWhileAPublishedOneIsOpenAndNeitherCanASecondPublishedOne() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
             OpcontrolResult r = rig.op(0, "--start-daemon", "--active-domains=0,1");
             assertFalse(r.ok(), r.output());
             assertTrue(r.output().contains("fed by perf.data is open"), r.output());
             assertThrows(ProfileException.class, () -> rig.profiler.profile(
                     new ProfileRequest(List.of(), 1000, List.of()), ProgressListener.NONE));
-            assertThrows(IllegalStateException.class, () -> open(rig.profiler, new SessionDictionaryImpl()));
+            assertThrows(IllegalStateException.class, () -> open(rig.profiler, new Dictionary()));
             ch.close(Accounting.ZERO, Map.of(), List.of(), SessionSummary.COMPLETED);
             Rig.ok(rig.op(0, "--start-daemon", "--active-domains=0,1"));
             rig.op(0, "--shutdown");
@@ -162,9 +165,9 @@ class SessionPublisherTest {
     @Test
     void publishedAndSimulatedSessionsHaveDistinctIds() throws Exception {
         try (Rig rig = new Rig()) {
-            SessionPublisher.Channel first = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel first = open(rig.profiler, new Dictionary());
             first.close(Accounting.ZERO, Map.of(), List.of(), SessionSummary.COMPLETED);
-            SessionPublisher.Channel second = open(rig.profiler, new SessionDictionaryImpl());
+            SessionPublisher.Channel second = open(rig.profiler, new Dictionary());
             second.close(Accounting.ZERO, Map.of(), List.of(), SessionSummary.COMPLETED);
             assertNotEquals(first.sessionId(), second.sessionId());
         }
@@ -173,7 +176,7 @@ class SessionPublisherTest {
     @Test
     void stoppingTheProfilerEndsAnOpenPublishedSessionWithWhatWasPublished() throws Exception {
         Rig rig = new Rig();
-        SessionPublisher.Channel ch = open(rig.profiler, new SessionDictionaryImpl());
+        SessionPublisher.Channel ch = open(rig.profiler, new Dictionary());
         ch.publish(batch(ch.sessionId(), 4));
         rig.close();
         assertTrue(rig.consumer.awaitEnd());
@@ -188,7 +191,7 @@ class SessionPublisherTest {
     void openingNeedsItsNamesCountersDomainsAndDictionary() {
         ProfilerImpl p = new ProfilerImpl(new FakeHost().service(), 64, 8, Duration.ofSeconds(1));
         assertThrows(IllegalArgumentException.class,
-                () -> p.open(" ", "vm", "x", "y", 0, List.of(), Map.of(), new SessionDictionaryImpl()));
+                () -> p.open(" ", "vm", "x", "y", 0, List.of(), Map.of(), new Dictionary()));
         assertThrows(IllegalArgumentException.class,
                 () -> p.open("perf.data", "vm", "x", "y", 0, List.of(), Map.of(), null));
     }

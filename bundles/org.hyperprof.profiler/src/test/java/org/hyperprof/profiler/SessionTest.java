@@ -28,6 +28,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.testing.sample.RecordingConsumer;
 import org.junit.jupiter.api.Test;
 
 /** A session runs from the primary's --start-daemon to its --shutdown, and its summary accounts for every sample. */

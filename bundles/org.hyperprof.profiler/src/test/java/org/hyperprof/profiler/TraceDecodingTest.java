@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
-import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.xenoprof.SharedBuffer;
-import org.junit.jupiter.api.Test;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -16,6 +12,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.junit.jupiter.api.Test;
 
 /**
  * Escape records, call traces and what the daemon does with entries it cannot decode
@@ -149,7 +148,7 @@ class TraceDecodingTest {
         r.sample(0x10, 1, 0);
         int n;
         synchronized (r.collector) {
-            n = r.reader.drain(new Ring.View(OWNER + 1), r.collector, 0, COUNTERS);
+            n = r.reader.drain(new Ring.View(OWNER + 1), r.collector, 0, COUNTERS, null);
         }
         assertEquals(0, n);
         assertEquals(1, r.reader.refusedDrains());

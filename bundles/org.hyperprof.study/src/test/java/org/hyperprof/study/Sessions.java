@@ -39,6 +39,7 @@ final class Sessions {
         @Override public int symbolCount() { return symbols.length; }
         @Override public String symbolName(int symbol) { return symbols[symbol]; }
         @Override public int symbolImage(int symbol) { return symbolImage[symbol]; }
+        @Override public String processName(int domain, int pid) { return null; }
     };
 
     private Sessions() {
@@ -63,7 +64,8 @@ final class Sessions {
             symbol[i] = quads[4 * i + 3];
         }
         return new SampleBatch(session, n, domain, new int[n], mode, new byte[n], new long[n], image, symbol,
-                new int[n + 1], new long[0], new int[0], new int[0]);
+                new long[n], new long[n], new int[n], new int[n], new int[n], new int[n + 1], new long[0], new int[0],
+                new int[0]);
     }
 
     static SessionSummary ended(long session, long lost, GroundTruth truth, Map<String, Long> counters) {

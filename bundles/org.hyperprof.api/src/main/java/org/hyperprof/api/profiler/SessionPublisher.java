@@ -28,8 +28,18 @@ public interface SessionPublisher {
      * @param domains    domain id to name (host, guests)
      * @param dictionary the source's own images and symbols, by the ids its batches carry
      */
+    default Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary) {
+        return open(source, hostName, cpuType, cpuName, mhz, counters, domains, dictionary, false);
+    }
+
+    /**
+     * As the other {@code open}, saying whether the source is live: a live source (a recording
+     * being made now) cannot be made to wait, so a lossless consumer too slow for it misses samples
+     * (counted); any other source (a file) waits for lossless consumers.
+     */
     Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
-            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary);
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary, boolean live);
 
     /** One session being fed. Not thread-safe: one feeding thread. */
     @ProviderType
@@ -38,10 +48,19 @@ public interface SessionPublisher {
         long sessionId();
 
         /**
-         * Hands a batch (its {@code sessionId} must be {@link #sessionId()}) to every consumer,
-         * never blocking on a slow one.
+         * Hands a batch over (its {@code sessionId} must be {@link #sessionId()}) to every consumer,
+         * never blocking on a slow one (except a lossless one, for a source that is not live). The
+         * channel keeps the batch: the source does not fill its arrays again.
          */
         void publish(org.hyperprof.api.sample.SampleBatch batch);
+
+        /**
+         * Lends a batch to every consumer, as {@link #publish(org.hyperprof.api.sample.SampleBatch)};
+         * {@code returned} runs once no consumer reads it any more (every consumer returned from
+         * {@code samples}, or it was dropped for them), possibly on another thread: from then on
+         * the source may fill its arrays again.
+         */
+        void publish(org.hyperprof.api.sample.SampleBatch batch, Runnable returned);
 
         /**
          * Ends the session: waits (bounded) for consumers to take what is queued, then delivers

@@ -1,18 +1,44 @@
 package org.hyperprof.api.sample;
 
+import java.util.Arrays;
+
 /**
- * A batch of resolved samples as parallel primitive arrays. Index {@code i < size} is one sample:
- * the domain whose buffer held it, the vCPU, the Xenoprof mode, the counter that overflowed, the
- * PC, and the image and symbol ids of the session's {@link SessionDictionary}.
+ * A batch of resolved samples as parallel primitive arrays, the one currency of the sample
+ * pipeline: every source (the simulated host, a perf.data import, a live recording, folded stacks)
+ * makes them and every consumer reads them. Index {@code i < size} is one sample:
+ * <ul>
+ * <li>{@code domain}: the domain whose buffer held it (for a plain host recording, the host);</li>
+ * <li>{@code vcpu}: the vCPU (the CPU the process ran on, for a recording without domains);</li>
+ * <li>{@code mode}: the Xenoprof mode (0 user, 1 kernel, 2 hypervisor);</li>
+ * <li>{@code counter}: the counter (event) that overflowed;</li>
+ * <li>{@code pc}: the sampled program counter;</li>
+ * <li>{@code image}, {@code symbol}: ids of the session's {@link SessionDictionary};</li>
+ * <li>{@code weight}: the events the sample stands for (the counter's period when it overflowed;
+ * 1 where a source has no period), at least 1; reports weigh by it;</li>
+ * <li>{@code time}: when it was taken, in nanoseconds of the source's clock (perf's clock for a
+ * recording, simulated time since the host started for the simulator), or {@link #UNKNOWN};</li>
+ * <li>{@code cpu}: the physical CPU that took it, or {@link #UNKNOWN};</li>
+ * <li>{@code pid}, {@code tid}: the process and thread in the domain, or {@link #UNKNOWN}; process
+ * names are in the dictionary ({@link SessionDictionary#processName}).</li>
+ * </ul>
  *
  * <p>Call chains (when the session has a backtrace depth) are in {@code chainPc}, {@code chainImage}
  * and {@code chainSymbol}: sample {@code i}'s callers, innermost first, are the entries from
  * {@code chainStart[i]} to {@code chainStart[i + 1] - 1}. Without call chains {@code chainStart}
  * is all zeros.
  *
- * <p>A batch is immutable once handed to consumers; each consumer may keep it.
+ * <h2>Who owns the arrays</h2>
+ * The source that made a batch lends it: a consumer reads it during its
+ * {@link SampleConsumer#samples} call only, and must not change it. Once every consumer the batch
+ * was offered to has returned from that call (or will never be called with it), the source may
+ * fill the same arrays again. A consumer that keeps anything past the call copies it, the whole
+ * batch with {@link #copy()} or the columns it needs. This is what lets the pipeline run without
+ * allocating per batch; it is a change from 1.x, where batches could be kept.
  */
 public final class SampleBatch {
+    /** A time, CPU, pid or tid the source does not know. */
+    public static final int UNKNOWN = -1;
+
     public final long sessionId;
     public final int size;
     public final int[] domain;
@@ -22,17 +48,29 @@ public final class SampleBatch {
     public final long[] pc;
     public final int[] image;
     public final int[] symbol;
+    public final long[] weight;
+    public final long[] time;
+    public final int[] cpu;
+    public final int[] pid;
+    public final int[] tid;
     public final int[] chainStart;
     public final long[] chainPc;
     public final int[] chainImage;
     public final int[] chainSymbol;
 
-    /** Arrays are taken as they are (not copied): the producer hands them over. */
+    /** Arrays are taken as they are (not copied): the source lends them (see the class comment). */
     public SampleBatch(long sessionId, int size, int[] domain, int[] vcpu, byte[] mode, byte[] counter, long[] pc,
-            int[] image, int[] symbol, int[] chainStart, long[] chainPc, int[] chainImage, int[] chainSymbol) {
-        if (domain.length < size || vcpu.length < size || mode.length < size || counter.length < size
-                || pc.length < size || image.length < size || symbol.length < size || chainStart.length < size + 1) {
+            int[] image, int[] symbol, long[] weight, long[] time, int[] cpu, int[] pid, int[] tid, int[] chainStart,
+            long[] chainPc, int[] chainImage, int[] chainSymbol) {
+        if (size < 0 || domain.length < size || vcpu.length < size || mode.length < size || counter.length < size
+                || pc.length < size || image.length < size || symbol.length < size || weight.length < size
+                || time.length < size || cpu.length < size || pid.length < size || tid.length < size
+                || chainStart.length < size + 1) {
             throw new IllegalArgumentException("batch arrays shorter than its size " + size);
+        }
+        int chain = chainStart[size];
+        if (chainPc.length < chain || chainImage.length < chain || chainSymbol.length < chain) {
+            throw new IllegalArgumentException("call-chain arrays shorter than the batch's " + chain + " entries");
         }
         this.sessionId = sessionId;
         this.size = size;
@@ -43,6 +81,11 @@ public final class SampleBatch {
         this.pc = pc;
         this.image = image;
         this.symbol = symbol;
+        this.weight = weight;
+        this.time = time;
+        this.cpu = cpu;
+        this.pid = pid;
+        this.tid = tid;
         this.chainStart = chainStart;
         this.chainPc = chainPc;
         this.chainImage = chainImage;
@@ -52,5 +95,32 @@ public final class SampleBatch {
     /** Number of call-chain entries of sample {@code i}. */
     public int chainLength(int i) {
         return chainStart[i + 1] - chainStart[i];
+    }
+
+    /** Call-chain entries of the whole batch. */
+    public int chainEntries() {
+        return chainStart[size];
+    }
+
+    /** The sum of the batch's weights: the events its samples stand for. */
+    public long totalWeight() {
+        long w = 0;
+        for (int i = 0; i < size; i++) {
+            w += weight[i];
+        }
+        return w;
+    }
+
+    /** A batch of its own, trimmed to its size, for a consumer that keeps samples past the call. */
+    public SampleBatch copy() {
+        int n = size;
+        int c = chainEntries();
+        return new SampleBatch(sessionId, n, Arrays.copyOf(domain, n), Arrays.copyOf(vcpu, n),
+                Arrays.copyOf(mode, n), Arrays.copyOf(counter, n), Arrays.copyOf(pc, n),
+                Arrays.copyOf(image, n), Arrays.copyOf(symbol, n),
+                Arrays.copyOf(weight, n), Arrays.copyOf(time, n), Arrays.copyOf(cpu, n),
+                Arrays.copyOf(pid, n), Arrays.copyOf(tid, n),
+                Arrays.copyOf(chainStart, n + 1), Arrays.copyOf(chainPc, c),
+                Arrays.copyOf(chainImage, c), Arrays.copyOf(chainSymbol, c));
     }
 }

@@ -16,13 +16,24 @@ import org.osgi.annotation.versioning.ConsumerType;
  * session and the other consumers carry on. A consumer that departs mid-session stops receiving;
  * the session survives.
  *
+ * <h2>Delivery</h2>
+ * The {@value #DELIVERY} property chooses how batches arrive: {@code queued} (the default, as
+ * above); {@code lossless}, for a consumer that must not miss samples (a store): when its queue is
+ * full, a source that can wait (the simulator, a file import) waits for it instead, and only a live
+ * recording may still make it miss, counted as above; {@code tap}, called on the source's thread as
+ * it publishes, with no queue, for a consumer as fast as the source.
+ *
  * <h2>Batches</h2>
- * Batches are immutable and may be kept. Use the session's {@link SessionDictionary} for names.
+ * A batch is lent for the {@link #samples} call only (see {@link SampleBatch}): a consumer that
+ * keeps samples past the call copies them. Use the session's {@link SessionDictionary} for names.
  */
 @ConsumerType
 public interface SampleConsumer {
     /** Service property: the consumer's name, as reports and the shell show it. */
     String NAME = "consumer.name";
+
+    /** Service property: {@code queued} (default), {@code lossless} or {@code tap}. */
+    String DELIVERY = "consumer.delivery";
 
     /** A session starts (or was already running when this consumer arrived). */
     void sessionStarted(SessionInfo session);

@@ -29,4 +29,10 @@ public interface SessionDictionary {
 
     /** The image a symbol belongs to. */
     int symbolImage(int symbol);
+
+    /**
+     * The name of process {@code pid} of a domain (perf's comm, as last named before the session's
+     * samples of it), or null when the source did not name it ({@link SampleBatch#UNKNOWN} included).
+     */
+    String processName(int domain, int pid);
 }

@@ -40,7 +40,8 @@ class SessionShelfTest {
 
     private static SampleBatch batch(long sessionId, int size) {
         return new SampleBatch(sessionId, size, new int[size], new int[size], new byte[size], new byte[size],
-                new long[size], new int[size], new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
+                new long[size], new int[size], new int[size], new long[size], new long[size], new int[size], new int[size],
+                new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
     }
 
     private static SessionSummary summary(long sessionId) {

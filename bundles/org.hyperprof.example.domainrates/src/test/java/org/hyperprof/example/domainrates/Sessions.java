@@ -34,6 +34,7 @@ final class Sessions {
         @Override public int symbolCount() { return 0; }
         @Override public String symbolName(int symbol) { throw new IndexOutOfBoundsException(symbol); }
         @Override public int symbolImage(int symbol) { throw new IndexOutOfBoundsException(symbol); }
+        @Override public String processName(int domain, int pid) { return null; }
     };
 
     private Sessions() {
@@ -54,7 +55,8 @@ final class Sessions {
             counter[i] = (byte) domainsAndCounters[2 * i + 1];
         }
         return new SampleBatch(session, n, domain, new int[n], new byte[n], counter, new long[n], new int[n],
-                new int[n], new int[n + 1], new long[0], new int[0], new int[0]);
+                new int[n], new long[n], new long[n], new int[n], new int[n], new int[n], new int[n + 1], new long[0],
+                new int[0], new int[0]);
     }
 
     /** {@code times} samples of {@code domain} on counter 0, then {@code others} samples of domain 1. */

@@ -1,6 +1,5 @@
 package org.hyperprof.report.flamegraph;
 
-import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.flamegraph.Batches.caller;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +16,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.testing.sample.TestDictionary;
 import org.junit.jupiter.api.Test;
 
 /** Interning stacks and counting samples: the per-sample path. */
@@ -124,8 +124,10 @@ class StackAggregateTest {
         NetworkStacks n = new NetworkStacks(1);
         StackAggregate aggregate = new StackAggregate(n.info);
         SampleBatch lying = new SampleBatch(1, 1, new int[] { 1 }, new int[] { 0 }, new byte[] { 0 },
-                new byte[] { 0 }, new long[] { 0 }, new int[] { n.rcv22 }, new int[] { n.main }, new int[] { 0, 5 },
-                new long[2], new int[2], new int[2]);
+                new byte[] { 0 }, new long[] { 0 }, new int[] { n.rcv22 }, new int[] { n.main }, new long[] { 1 },
+                new long[1], new int[1], new int[1], new int[1], new int[] { 0, 2 }, new long[2], new int[2], new int[2]);
+        // The arrays are the source's: a faulty source can change them after the constructor checked them.
+        lying.chainStart[1] = 5;
         aggregate.accept(lying);
         assertEquals(1, aggregate.snapshot().rejectedSamples());
         assertTrue(aggregate.snapshot().firstRejection().contains("outside the batch's 2 chain entries"));
@@ -147,8 +149,8 @@ class StackAggregateTest {
         }
         StackAggregate aggregate = new StackAggregate(n.info);
         aggregate.accept(new SampleBatch(1, 1, new int[] { 1 }, new int[] { 0 }, new byte[] { -1 }, new byte[] { 0 },
-                new long[] { 0 }, new int[] { n.rcv22 }, new int[] { n.main }, new int[2], new long[0], new int[0],
-                new int[0]));
+                new long[] { 0 }, new int[] { n.rcv22 }, new int[] { n.main }, new long[] { 1 }, new long[1], new int[1],
+                new int[1], new int[1], new int[2], new long[0], new int[0], new int[0]));
         assertTrue(aggregate.snapshot().firstRejection().contains(expected[3]));
     }
 

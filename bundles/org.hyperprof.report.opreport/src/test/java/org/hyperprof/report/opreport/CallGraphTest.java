@@ -1,6 +1,5 @@
 package org.hyperprof.report.opreport;
 
-import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.opreport.Reports.all;
 import static org.hyperprof.report.opreport.Reports.row;
 import static org.hyperprof.report.opreport.Reports.section;
@@ -19,6 +18,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.testing.sample.TestDictionary;
 import org.junit.jupiter.api.Test;
 
 /** The call graph in opreport -c's layout, built from the sample batches' call chains. */
@@ -305,8 +305,10 @@ class CallGraphTest {
     void aChainThatRunsOutsideTheBatchsEntriesIsCountedNotFollowed() throws Exception {
         SessionAggregate aggregate = new SessionAggregate(stacks.info);
         SampleBatch bad = new SampleBatch(40, 1, new int[] { 1 }, new int[] { 0 }, new byte[] { 0 }, new byte[] { 0 },
-                new long[] { 0x10 }, new int[] { stacks.rcv22 }, new int[] { stacks.main }, new int[] { 0, 5 },
-                new long[2], new int[2], new int[2]);
+                new long[] { 0x10 }, new int[] { stacks.rcv22 }, new int[] { stacks.main }, new long[] { 1 }, new long[1],
+                new int[1], new int[1], new int[1], new int[] { 0, 2 }, new long[2], new int[2], new int[2]);
+        // The arrays are the source's: a faulty source can change them after the constructor checked them.
+        bad.chainStart[1] = 5;
         aggregate.accept(bad);
         String report = render(aggregate, "callgraph");
         assertTrue(report.contains("dropped 5 caller entries that do not check out against the dictionary (first:"

@@ -2,9 +2,9 @@ package org.hyperprof.source.perf;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.pipeline.BatchBuilder;
 
 /**
  * Runs a sink (the call-graph report) on a thread of its own, so that building the report overlaps
@@ -14,15 +14,14 @@ import org.hyperprof.api.sample.SampleBatch;
  */
 final class AsyncSink implements BatchBuilder.Sink {
 
-    private record Item(SampleBatch batch, BatchBuilder.Side side) {
+    private record Item(SampleBatch batch, BatchBuilder.Lease lease) {
     }
 
     private static final Item END = new Item(null, null);
 
     private final BatchBuilder.Sink inner;
-    private final ArrayBlockingQueue<Item> queue = new ArrayBlockingQueue<>(BatchBuilder.POOL);
+    private final ArrayBlockingQueue<Item> queue = new ArrayBlockingQueue<>(PerfBatches.POOL);
     private final Thread thread;
-    private volatile Consumer<BatchBuilder.Side> release = side -> { };
     private volatile Throwable failure;
 
     AsyncSink(BatchBuilder.Sink inner, String name) {
@@ -32,14 +31,11 @@ final class AsyncSink implements BatchBuilder.Sink {
         thread.start();
     }
 
-    /** Where a batch's arrays go once the sink is done (the builder that made them). */
-    void releaseTo(Consumer<BatchBuilder.Side> r) {
-        this.release = r;
-    }
-
+    /** Holds the batch's lease until the sink on the other thread is done with it. */
     @Override
-    public void batch(SampleBatch batch, BatchBuilder.Side side) {
-        put(new Item(batch, side));
+    public void batch(SampleBatch batch, BatchBuilder.Lease lease) {
+        lease.hold();
+        put(new Item(batch, lease));
     }
 
     private void put(Item item) {
@@ -62,8 +58,11 @@ final class AsyncSink implements BatchBuilder.Sink {
                 if (item == END) {
                     return;
                 }
-                inner.batch(item.batch(), item.side());
-                release.accept(item.side());
+                try {
+                    inner.batch(item.batch(), item.lease());
+                } finally {
+                    item.lease().release();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.Dictionary;
 
 /**
  * The machines of a recording and what runs in them, and the resolution of an address to an image
@@ -56,7 +57,7 @@ final class Machines {
         }
     }
 
-    private final PerfDictionary dictionary;
+    private final Dictionary dictionary;
     private final Symbolizer symbolizer;
     private final RecordingInfo info;
 
@@ -192,7 +193,7 @@ final class Machines {
         }
     }
 
-    Machines(PerfDictionary dictionary, Symbolizer symbolizer, RecordingInfo info) {
+    Machines(Dictionary dictionary, Symbolizer symbolizer, RecordingInfo info) {
         java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
         this.dictionary = dictionary;
         this.symbolizer = symbolizer;
@@ -328,6 +329,8 @@ final class Machines {
             Guest g = guests.get(pid);
             if (g != null) {
                 domains.put(g.domain, "guest-" + pid + " (" + comm + ")");
+            } else {
+                dictionary.nameProcess(HOST_DOMAIN, pid, comm);
             }
         }
         process(pid, true);
@@ -351,6 +354,9 @@ final class Machines {
         String comm = comms.get(ppid);
         if (comm != null) {
             comms.put(pid, comm);
+            if (guests.get(pid) == null) {
+                dictionary.nameProcess(HOST_DOMAIN, pid, comm);
+            }
         }
         if (recentPid[pid & (RECENT - 1)] == pid) {
             recentPid[pid & (RECENT - 1)] = Integer.MIN_VALUE;

@@ -14,7 +14,10 @@ import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Dictionary;
 
 /**
  * Imports one recording: reads it, tracks its machines and processes, resolves every sample and
@@ -104,10 +107,10 @@ public final class PerfImport {
     private Symbolizer symbolizer;
     /** {@link #symbolizer}, for the reading thread to see whether the resolving one waits for symbols. */
     private volatile Symbolizer loading;
-    private PerfDictionary dictionary;
+    private Dictionary dictionary;
     private PerfReport report;
     private SessionPublisher.Channel channel;
-    private BatchBuilder builder;
+    private PerfBatches builder;
     private AsyncSink asyncReport;
     private long lastFlushNanos;
 
@@ -692,7 +695,7 @@ public final class PerfImport {
             return;
         }
         this.info = recording;
-        this.dictionary = new PerfDictionary();
+        this.dictionary = new Dictionary();
         this.symbolizer = new Symbolizer(resolvers, options, recording);
         this.loading = symbolizer;
         this.machines = new Machines(dictionary, symbolizer, recording);
@@ -725,32 +728,31 @@ public final class PerfImport {
         if (tap != null) {
             BatchBuilder.Sink first = report;
             BatchBuilder.Sink extra = tap;
-            sink = (batch, side) -> {
-                first.batch(batch, side);
-                extra.batch(batch, side);
+            sink = (batch, lease) -> {
+                first.batch(batch, lease);
+                extra.batch(batch, lease);
             };
         }
         if (publisher != null) {
             channel = publisher.open(source, recording.feature("hostname", fileName(recording.file)),
                     recording.feature("arch", "unknown"), cpuName(recording), 0, counters(recording),
-                    machines.domains(), dictionary);
+                    machines.domains(), dictionary, live);
             sessionId = channel.sessionId();
             SessionPublisher.Channel ch = channel;
             BatchBuilder.Sink inner = sink;
-            sink = (batch, side) -> {
-                inner.batch(batch, side);
-                ch.publish(batch);
+            sink = (batch, lease) -> {
+                inner.batch(batch, lease);
+                // Consumers that queue the batch hold its lease: the arrays come back when they are done.
+                lease.hold();
+                ch.publish(batch, lease::release);
             };
         }
-        BatchBuilder.Reuse reuse = publisher != null ? BatchBuilder.Reuse.NEVER
-                : asyncReport != null ? BatchBuilder.Reuse.WHEN_RELEASED : BatchBuilder.Reuse.AT_ONCE;
-        this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, sink);
+        // Reused at once when the report reads each batch in the call; else once every holder is done.
+        BatchBuilder.Reuse reuse = publisher != null || asyncReport != null ? BatchBuilder.Reuse.WHEN_RELEASED
+                : BatchBuilder.Reuse.AT_ONCE;
+        this.builder = new PerfBatches(sessionId, options.batchSize(), reuse, sink);
         this.direct = publisher == null && tap == null && !options.callchains() && !callGraph;
         this.deferring = direct;
-        if (asyncReport != null && reuse == BatchBuilder.Reuse.WHEN_RELEASED) {
-            BatchBuilder b = builder;
-            asyncReport.releaseTo(b::release);
-        }
         this.lastFlushNanos = System.nanoTime();
     }
 
@@ -828,9 +830,11 @@ public final class PerfImport {
             report.flat(m.selfFrame(), cpumode, d.period[i]);
             return;
         }
-        BatchBuilder b = builder;
-        b.sample(domain, d.cpu[i], mode, index, ip, m.image, m.symbol, d.period[i], m.selfFrame(),
-                m.rawFrame(), cpumode);
+        PerfBatches b = builder;
+        b.sample(domain, d.cpu[i], mode, index, ip, m.image, m.symbol, d.period[i],
+                attr.sampleTimeOffset >= 0 ? d.time[i] : SampleBatch.UNKNOWN,
+                guest ? SampleBatch.UNKNOWN : pid, guest ? SampleBatch.UNKNOWN : d.tid[i], m.selfFrame(), m.rawFrame(),
+                cpumode);
         int n = d.chainLength[i];
         if (n > 0 && options.callchains()) {
             int from = d.chainAt[i];
@@ -840,7 +844,7 @@ public final class PerfImport {
     }
 
     /** Resolves a sample's callchain into its callers (see the class comment for the rules). */
-    private void chain(java.nio.ByteBuffer chain, int from, int to, long ip, boolean guest, BatchBuilder b,
+    private void chain(java.nio.ByteBuffer chain, int from, int to, long ip, boolean guest, PerfBatches b,
             Machines m, int pid) {
         int context = guest ? CPUMODE_GUEST_USER : CPUMODE_USER;
         boolean first = true;
@@ -896,7 +900,7 @@ public final class PerfImport {
     }
 
     /** The dictionary, for tests. */
-    PerfDictionary dictionary() {
+    Dictionary dictionary() {
         return dictionary;
     }
 

@@ -11,6 +11,7 @@ import java.util.Locale;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.pipeline.BatchBuilder;
 
 /**
  * perf report's two views of a recording, built from the batches as they come, in memory bounded
@@ -131,17 +132,18 @@ public final class PerfReport implements BatchBuilder.Sink {
     }
 
     @Override
-    public void batch(SampleBatch b, BatchBuilder.Side side) {
+    public void batch(SampleBatch b, BatchBuilder.Lease lease) {
+        PerfBatches.Keys side = (PerfBatches.Keys) lease.columns();
         ensureSymbols(dictionary.symbolCount());
         ensureUnknown(unknown.count());
         int[] chainStart = b.chainStart;
-        long[] periods = side.period();
-        int[] selfFrame = side.selfFrame();
-        int[] rawFrame = side.rawFrame();
-        byte[] cpumode = side.cpumode();
-        boolean[] ipInChain = side.ipInChain();
-        int[] chainFrame = side.chainFrame();
-        byte[] chainCpumode = side.chainCpumode();
+        long[] periods = b.weight;
+        int[] selfFrame = side.selfFrame;
+        int[] rawFrame = side.rawFrame;
+        byte[] cpumode = side.cpumode;
+        boolean[] ipInChain = side.ipInChain;
+        int[] chainFrame = side.chainFrame;
+        byte[] chainCpumode = side.chainCpumode;
         for (int i = 0; i < b.size; i++) {
             long p = periods[i];
             samples++;

@@ -49,7 +49,7 @@ class AgreementWithPerfTest {
                     List<String> frames = new ArrayList<>();
                     // perf script prints the callchain, which starts with the sample's own address,
                     // or the address alone when there is no callchain.
-                    if (side.ipInChain()[i] || batch.chainLength(i) == 0) {
+                    if (((PerfBatches.Keys) side.columns()).ipInChain[i] || batch.chainLength(i) == 0) {
                         frames.add(name(d, batch.image[i], batch.symbol[i]));
                     }
                     for (int c = batch.chainStart[i]; c < batch.chainStart[i + 1]; c++) {

@@ -98,7 +98,7 @@ class ImportRulesTest {
         // One sample per batch: the tap and the report read each batch while called, so its arrays
         // are used again at once; none may wait for a report thread that never receives them.
         PerfDataWriter w = withMaps();
-        int samples = 4 * BatchBuilder.POOL;
+        int samples = 4 * PerfBatches.POOL;
         for (int i = 0; i < samples; i++) {
             w.sample(new Sample(2, LIB_START + 0x110, 10, i + 1, LIB_START + 0x210));
         }

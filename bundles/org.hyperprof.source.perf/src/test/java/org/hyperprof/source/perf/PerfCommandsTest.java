@@ -16,19 +16,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.hyperprof.api.host.Host;
-import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.profiler.ProfilerImpl;
+import org.hyperprof.testing.host.NoHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,29 +79,9 @@ class PerfCommandsTest {
         }
     }
 
-    /** The profiler needs a host service; published sessions never touch it. */
-    private static HostService noHost() {
-        return new HostService() {
-            @Override
-            public List<String> scenarios() {
-                return List.of();
-            }
-
-            @Override
-            public Host load(String scenario, String cpuTypeOverride) {
-                throw new UnsupportedOperationException("no simulated host in this test");
-            }
-
-            @Override
-            public Optional<Host> current() {
-                return Optional.empty();
-            }
-        };
-    }
-
     @BeforeEach
     void wire() throws Exception {
-        profiler = new ProfilerImpl(noHost(), 64, 64, Duration.ofSeconds(5));
+        profiler = new ProfilerImpl(new NoHost(), 64, 64, Duration.ofSeconds(5));
         profiler.addConsumer("rec", consumer);
         Path empty = Files.createDirectories(dir.resolve("empty"));
         Path kallsyms = Files.writeString(dir.resolve("kallsyms"), "ffffffff81000000 T _text\n"

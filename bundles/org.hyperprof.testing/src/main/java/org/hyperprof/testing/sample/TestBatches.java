@@ -19,6 +19,11 @@ public final class TestBatches {
     private long[] pc = new long[16];
     private int[] image = new int[16];
     private int[] symbol = new int[16];
+    private long[] weight = new long[16];
+    private long[] time = new long[16];
+    private int[] cpu = new int[16];
+    private int[] pid = new int[16];
+    private int[] tid = new int[16];
     private int[] chainStart = new int[17];
     private int chainCount;
     private long[] chainPc = new long[16];
@@ -29,9 +34,19 @@ public final class TestBatches {
         this.sessionId = sessionId;
     }
 
-    /** Adds a sample with no callers yet ({@link #caller} adds them); {@code rawMode} is Xenoprof's mode byte. */
+    /**
+     * Adds a sample of weight 1 with no time, CPU or process and no callers yet ({@link #caller}
+     * adds them); {@code rawMode} is Xenoprof's mode byte.
+     */
     public TestBatches sample(int domid, int vcpuId, byte rawMode, int counterIndex, long samplePc, int imageId,
             int symbolId) {
+        return sample(domid, vcpuId, rawMode, counterIndex, samplePc, imageId, symbolId, 1, SampleBatch.UNKNOWN,
+                SampleBatch.UNKNOWN, SampleBatch.UNKNOWN, SampleBatch.UNKNOWN);
+    }
+
+    /** Adds a sample with every column given, and no callers yet. */
+    public TestBatches sample(int domid, int vcpuId, byte rawMode, int counterIndex, long samplePc, int imageId,
+            int symbolId, long sampleWeight, long sampleTime, int sampleCpu, int samplePid, int sampleTid) {
         if (size == domain.length) {
             int n = size * 2;
             domain = Arrays.copyOf(domain, n);
@@ -41,6 +56,11 @@ public final class TestBatches {
             pc = Arrays.copyOf(pc, n);
             image = Arrays.copyOf(image, n);
             symbol = Arrays.copyOf(symbol, n);
+            weight = Arrays.copyOf(weight, n);
+            time = Arrays.copyOf(time, n);
+            cpu = Arrays.copyOf(cpu, n);
+            pid = Arrays.copyOf(pid, n);
+            tid = Arrays.copyOf(tid, n);
             chainStart = Arrays.copyOf(chainStart, n + 1);
         }
         domain[size] = domid;
@@ -50,6 +70,11 @@ public final class TestBatches {
         pc[size] = samplePc;
         image[size] = imageId;
         symbol[size] = symbolId;
+        weight[size] = sampleWeight;
+        time[size] = sampleTime;
+        cpu[size] = sampleCpu;
+        pid[size] = samplePid;
+        tid[size] = sampleTid;
         chainStart[size] = chainCount;
         size++;
         chainStart[size] = chainCount;
@@ -88,7 +113,8 @@ public final class TestBatches {
     /** A batch of copies of the samples added so far. */
     public SampleBatch build() {
         return new SampleBatch(sessionId, size, domain.clone(), vcpu.clone(), mode.clone(), counter.clone(), pc.clone(),
-                image.clone(), symbol.clone(), Arrays.copyOf(chainStart, size + 1), Arrays.copyOf(chainPc, chainCount),
+                image.clone(), symbol.clone(), weight.clone(), time.clone(), cpu.clone(), pid.clone(), tid.clone(),
+                Arrays.copyOf(chainStart, size + 1), Arrays.copyOf(chainPc, chainCount),
                 Arrays.copyOf(chainImage, chainCount), Arrays.copyOf(chainSymbol, chainCount));
     }
 }

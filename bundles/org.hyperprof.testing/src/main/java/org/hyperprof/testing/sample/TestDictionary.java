@@ -16,6 +16,16 @@ public final class TestDictionary implements SessionDictionary {
 
     private final List<Image> images = new ArrayList<>();
     private final List<Symbol> symbols = new ArrayList<>();
+    private final java.util.Map<List<Integer>, String> processes = new java.util.HashMap<>();
+
+    public synchronized void process(int domain, int pid, String name) {
+        processes.put(List.of(domain, pid), name);
+    }
+
+    @Override
+    public synchronized String processName(int domain, int pid) {
+        return processes.get(List.of(domain, pid));
+    }
 
     public synchronized int image(int domain, String name, ImageKind kind) {
         images.add(new Image(name, kind, domain));

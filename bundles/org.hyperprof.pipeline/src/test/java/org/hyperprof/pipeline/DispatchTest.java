@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,6 +21,8 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.sample.RecordingConsumer;
+import org.hyperprof.testing.sample.Sessions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,9 +30,9 @@ import org.junit.jupiter.api.Test;
 class DispatchTest {
     private static final long SECOND = 1_000_000_000L;
 
-    private final ConsumerDispatcher dispatcher = new ConsumerDispatcher(2);
+    private final Dispatcher dispatcher = new Dispatcher(2);
     private final SessionInfo info = new SessionInfo(7, "simulator", "h", "i386/p6", "PIII", 2800, List.of(),
-            Map.of(0, "Domain-0"), true, new SessionDictionaryImpl());
+            Map.of(0, "Domain-0"), true, new Dictionary());
 
     @AfterEach
     void stop() {
@@ -39,14 +41,15 @@ class DispatchTest {
 
     private static SampleBatch batch(int size) {
         return new SampleBatch(7, size, new int[size], new int[size], new byte[size], new byte[size], new long[size],
-                new int[size], new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
+                new int[size], new int[size], new long[size], new long[size], new int[size], new int[size], new int[size],
+                new int[size + 1], new long[0], new int[0], new int[0]);
     }
 
     private SessionSummary end(long timeoutNanos) {
         return end(dispatcher, timeoutNanos);
     }
 
-    private static SessionSummary end(ConsumerDispatcher d, long timeoutNanos) {
+    private static SessionSummary end(Dispatcher d, long timeoutNanos) {
         return d.sessionEnded(c -> new SessionSummary(7, Accounting.ZERO, List.of(), c, null, null, 0,
                 SessionSummary.COMPLETED), timeoutNanos);
     }
@@ -84,7 +87,7 @@ class DispatchTest {
             assertTrue(System.nanoTime() - t0 < 5 * SECOND, "publishing never waits for a consumer");
             int expected = 5 * (i + 2);
             // The fast consumer keeps up; the slow one is stuck in its first batch the whole time.
-            assertTrue(OpcontrolSequenceTest.waitFor(() -> fast.samples() == expected));
+            assertTrue(RecordingConsumer.waitFor(() -> fast.samples() == expected));
         }
         slow.gate.countDown();
         SessionSummary s = end(5 * SECOND);
@@ -125,7 +128,7 @@ class DispatchTest {
         dispatcher.add("leaves", leaves);
         dispatcher.sessionStarted(info);
         dispatcher.publish(batch(2));
-        assertTrue(OpcontrolSequenceTest.waitFor(() -> leaves.samples() == 2));
+        assertTrue(RecordingConsumer.waitFor(() -> leaves.samples() == 2));
         assertTrue(dispatcher.remove("leaves"));
         dispatcher.publish(batch(3));
         SessionSummary s = end(5 * SECOND);
@@ -137,7 +140,7 @@ class DispatchTest {
         assertTrue(l.problem().startsWith("left mid-session"), l.problem());
         assertEquals(List.of("stays"), dispatcher.names());
         assertEquals(List.of("started", "samples"), leaves.events, "no sessionEnded after leaving");
-        assertTrue(OpcontrolSequenceTest.waitFor(() -> !alive("hyperprof-consumer-leaves")), "its delivery thread ended");
+        assertTrue(RecordingConsumer.waitFor(() -> !alive("hyperprof-consumer-leaves")), "its delivery thread ended");
     }
 
     @Test
@@ -259,16 +262,18 @@ class DispatchTest {
     @Test
     void twoLiveSessionsKeepTheirOwnBooksAndEndOneAtATime() throws Exception {
         SessionInfo other = new SessionInfo(8, "guest profiler", "h", "i386/p6", "PIII", 2800, List.of(),
-                Map.of(2, "domU-pv"), true, new SessionDictionaryImpl());
-        GuestProfilerTest.Sessions c = new GuestProfilerTest.Sessions();
+                Map.of(2, "domU-pv"), true, new Dictionary());
+        Sessions c = new Sessions();
         dispatcher.add("c", c);
         dispatcher.sessionStarted(info);
         dispatcher.sessionStarted(other);
         dispatcher.publish(batch(3));
         dispatcher.publish(new SampleBatch(8, 2, new int[2], new int[2], new byte[2], new byte[2], new long[2],
-                new int[2], new int[2], new int[3], new long[0], new int[0], new int[0]));
+                new int[2], new int[2], new long[2], new long[2], new int[2], new int[2], new int[2], new int[3], new long[0],
+                new int[0], new int[0]));
         dispatcher.publish(new SampleBatch(99, 5, new int[5], new int[5], new byte[5], new byte[5], new long[5],
-                new int[5], new int[5], new int[6], new long[0], new int[0], new int[0]));
+                new int[5], new int[5], new long[5], new long[5], new int[5], new int[5], new int[5], new int[6], new long[0],
+                new int[0], new int[0]));
         SessionSummary eight = dispatcher.sessionEnded(8, b -> new SessionSummary(8, Accounting.ZERO, List.of(), b,
                 null, null, 0, SessionSummary.COMPLETED), 5 * SECOND);
         assertEquals(List.of(7L), dispatcher.liveSessions(), "session 7 goes on");
@@ -287,7 +292,7 @@ class DispatchTest {
     @Test
     void aConsumerLeavingWhilePublishHoldsItsTargetsMissesThatBatchAndTheSessionGoesOn() throws Exception {
         AtomicReference<Runnable> atTargets = new AtomicReference<>();
-        ConsumerDispatcher d = new ConsumerDispatcher(8, () -> {
+        Dispatcher d = new Dispatcher(8, () -> {
             Runnable r = atTargets.getAndSet(null);
             if (r != null) {
                 r.run();
@@ -300,7 +305,7 @@ class DispatchTest {
             d.add("leaves", leaves);
             d.sessionStarted(info);
             d.publish(batch(2));
-            assertTrue(OpcontrolSequenceTest.waitFor(() -> leaves.samples() == 2));
+            assertTrue(RecordingConsumer.waitFor(() -> leaves.samples() == 2));
             // publish has taken the targets (the leaving consumer's channel among them) when it leaves.
             atTargets.set(() -> assertTrue(d.remove("leaves")));
             d.publish(batch(3));
@@ -322,7 +327,7 @@ class DispatchTest {
     @Test
     void aConsumerArrivingWhilePublishHoldsItsTargetsMissesThatBatch() throws Exception {
         AtomicReference<Runnable> atTargets = new AtomicReference<>();
-        ConsumerDispatcher d = new ConsumerDispatcher(8, () -> {
+        Dispatcher d = new Dispatcher(8, () -> {
             Runnable r = atTargets.getAndSet(null);
             if (r != null) {
                 r.run();
@@ -374,7 +379,7 @@ class DispatchTest {
      */
     @Test
     void consumersLeavingAndComingBackWhileBatchesArriveKeepExactBooks() throws Exception {
-        ConsumerDispatcher d = new ConsumerDispatcher(4);
+        Dispatcher d = new Dispatcher(4);
         String[] names = {"a", "b", "c", "d"};
         try {
             for (String n : names) {

@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.testing.sample;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,19 +10,22 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 
-/** Records what it is told, in order, and on which thread; can be made slow or failing. */
-class RecordingConsumer implements SampleConsumer {
-    final List<String> events = new CopyOnWriteArrayList<>();
-    final List<SampleBatch> batches = new CopyOnWriteArrayList<>();
-    final List<String> threads = new CopyOnWriteArrayList<>();
-    volatile SessionInfo info;
-    volatile SessionSummary summary;
-    final CountDownLatch ended = new CountDownLatch(1);
+/**
+ * Records what it is told, in order, and on which thread; can be made slow or failing. Keeps a copy
+ * of each batch (batches are lent for the call only).
+ */
+public class RecordingConsumer implements SampleConsumer {
+    public final List<String> events = new CopyOnWriteArrayList<>();
+    public final List<SampleBatch> batches = new CopyOnWriteArrayList<>();
+    public final List<String> threads = new CopyOnWriteArrayList<>();
+    public volatile SessionInfo info;
+    public volatile SessionSummary summary;
+    public final CountDownLatch ended = new CountDownLatch(1);
     /** While closed, samples() blocks: a consumer that is too slow. */
-    volatile CountDownLatch gate;
-    volatile boolean throwOnSamples;
+    public volatile CountDownLatch gate;
+    public volatile boolean throwOnSamples;
     /** Counted down when samples() is entered for the first time. */
-    final CountDownLatch entered = new CountDownLatch(1);
+    public final CountDownLatch entered = new CountDownLatch(1);
 
     @Override
     public void sessionStarted(SessionInfo session) {
@@ -46,7 +49,7 @@ class RecordingConsumer implements SampleConsumer {
         if (throwOnSamples) {
             throw new IllegalStateException("consumer bug");
         }
-        batches.add(batch);
+        batches.add(batch.copy());
         events.add("samples");
     }
 
@@ -57,7 +60,7 @@ class RecordingConsumer implements SampleConsumer {
         ended.countDown();
     }
 
-    int samples() {
+    public int samples() {
         int n = 0;
         for (SampleBatch b : batches) {
             n += b.size;
@@ -65,7 +68,19 @@ class RecordingConsumer implements SampleConsumer {
         return n;
     }
 
-    boolean awaitEnd() throws InterruptedException {
+    public boolean awaitEnd() throws InterruptedException {
         return ended.await(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits up to 5 s for a condition that other threads make true. */
+    public static boolean waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(2);
+        }
+        return true;
     }
 }

@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,29 +14,29 @@ import org.hyperprof.api.sample.SessionSummary;
 
 /**
  * A session fed by a sample source other than the simulated host (a perf.data import, a live
- * {@code perf record}), through the profiler's {@link ConsumerDispatcher}: the same consumers, each
+ * {@code perf record}), through the profiler's {@link Dispatcher}: the same consumers, each
  * on its own thread behind its bounded queue, the same books of what each received and missed.
  *
  * <p>One feeding thread publishes and closes. The profiler may end the session first (it is
  * deactivated): later batches are refused, and {@link #close} returns the summary made then.
  */
-final class PublishedSession implements SessionPublisher.Channel {
+public final class PublishedSession implements SessionPublisher.Channel {
 
     /** Told when the session ends, under the profiler's lock; returns the summary to keep. */
-    interface Ending {
+    public interface Ending {
         SessionSummary end(PublishedSession session, java.util.function.Supplier<SessionSummary> summarize);
     }
 
     private final long id;
     private final String source;
-    private final ConsumerDispatcher dispatcher;
+    private final Dispatcher dispatcher;
     private final long endTimeoutNanos;
     private final Ending ending;
     /** Samples handed to the dispatcher. */
     private long published;
     private volatile SessionSummary summary;
 
-    PublishedSession(long id, String source, ConsumerDispatcher dispatcher, long endTimeoutNanos, Ending ending) {
+    public PublishedSession(long id, String source, Dispatcher dispatcher, long endTimeoutNanos, Ending ending) {
         this.id = id;
         this.source = source;
         this.dispatcher = dispatcher;
@@ -49,21 +49,37 @@ final class PublishedSession implements SessionPublisher.Channel {
         return id;
     }
 
-    String source() {
+    public String source() {
         return source;
     }
 
-    boolean ended() {
+    public boolean ended() {
         return summary != null;
     }
 
     /** The summary once the session ended, else null. */
-    SessionSummary summary() {
+    public SessionSummary summary() {
         return summary;
     }
 
     @Override
     public void publish(SampleBatch batch) {
+        publish(batch, (BatchBuilder.Lease) null);
+    }
+
+    @Override
+    public void publish(SampleBatch batch, Runnable returned) {
+        Objects.requireNonNull(returned, "returned");
+        BatchBuilder.Lease lease = BatchBuilder.Lease.of(returned);
+        try {
+            publish(batch, lease);
+        } finally {
+            lease.release();
+        }
+    }
+
+    /** Hands a batch of a pipeline builder on; consumers that queue it hold its lease. */
+    public void publish(SampleBatch batch, BatchBuilder.Lease lease) {
         Objects.requireNonNull(batch, "batch");
         if (batch.sessionId != id) {
             throw new IllegalArgumentException("a batch of session " + batch.sessionId + " was published to session "
@@ -75,7 +91,7 @@ final class PublishedSession implements SessionPublisher.Channel {
                     + "); its batches are no longer taken");
         }
         published += batch.size;
-        dispatcher.publish(batch);
+        dispatcher.publish(batch, lease);
     }
 
     @Override
@@ -103,7 +119,7 @@ final class PublishedSession implements SessionPublisher.Channel {
      * Ends a session the profiler feeds itself (the guests' own profilers): as {@link #close}, with
      * each buffer's books, the ground truth and the simulated cycles the summary reports.
      */
-    SessionSummary close(Accounting accounting, List<BufferAccounting> buffers, GroundTruth truth, long cycles,
+    public SessionSummary close(Accounting accounting, List<BufferAccounting> buffers, GroundTruth truth, long cycles,
             Map<String, Long> counters, List<String> notes, String endReason) {
         Objects.requireNonNull(accounting, "accounting");
         SessionSummary s = summary;
@@ -123,7 +139,7 @@ final class PublishedSession implements SessionPublisher.Channel {
     }
 
     /** Ends the session from the profiler's side (it is stopping): the books are what was published. */
-    SessionSummary endNow(String reason) {
+    public SessionSummary endNow(String reason) {
         SessionSummary s = summary;
         if (s != null) {
             return s;

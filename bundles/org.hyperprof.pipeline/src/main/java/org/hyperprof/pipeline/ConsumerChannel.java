@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +26,12 @@ final class ConsumerChannel {
     private record Started(SessionInfo info, ConsumerBooks books) implements Message {
     }
 
-    private record Batch(SampleBatch batch, ConsumerBooks books) implements Message {
+    private record Batch(SampleBatch batch, BatchBuilder.Lease lease, ConsumerBooks books) implements Message {
+        void done() {
+            if (lease != null) {
+                lease.release();
+            }
+        }
     }
 
     private record Ended(SessionSummary summary, ConsumerBooks books) implements Message {
@@ -37,7 +42,10 @@ final class ConsumerChannel {
 
     final String name;
     final SampleConsumer consumer;
+    final Delivery delivery;
     private final int capacity;
+    /** Held while the consumer is called: a tap is called on publishing threads, the rest on this channel's. */
+    private final Object calling = new Object();
     private final LinkedBlockingQueue<Message> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger queuedBatches = new AtomicInteger();
     /** Messages offered and not yet fully handled by the thread (guarded by {@code this}). */
@@ -46,31 +54,93 @@ final class ConsumerChannel {
     private boolean stopped;
     private final Thread thread;
 
-    ConsumerChannel(String name, SampleConsumer consumer, int capacity) {
+    ConsumerChannel(String name, SampleConsumer consumer, int capacity, Delivery delivery) {
         this.name = name;
         this.consumer = consumer;
         this.capacity = capacity;
+        this.delivery = delivery;
         this.thread = new Thread(this::run, "hyperprof-consumer-" + name);
         thread.setDaemon(true);
         thread.start();
     }
 
-    void sessionStarted(SessionInfo info, ConsumerBooks books) {
+    void sessionStarted(SessionInfo info, boolean canWait, ConsumerBooks books) {
         enqueue(new Started(info, books));
     }
 
-    /** Offers a batch without blocking; a full queue counts the batch's samples as missed. */
-    void offer(SampleBatch batch, ConsumerBooks books) {
-        if (queuedBatches.incrementAndGet() > capacity) {
-            queuedBatches.decrementAndGet();
-            books.miss(batch.size);
-            books.problem("too slow: its queue of " + capacity + " batches was full, so batches were not queued for it");
+    /**
+     * Offers a batch. Queued delivery never blocks: a full queue counts the batch's samples as
+     * missed. A lossless consumer's full queue makes a source that can wait wait. A tap reads the
+     * batch here, on the publishing thread, once what was queued before it (its sessionStarted) was
+     * delivered.
+     */
+    void offer(SampleBatch batch, BatchBuilder.Lease lease, ConsumerBooks books, boolean canWait) {
+        if (delivery == Delivery.TAP) {
+            tap(batch, books);
             return;
         }
+        if (queuedBatches.incrementAndGet() > capacity) {
+            if (delivery != Delivery.LOSSLESS || !canWait || !awaitRoom()) {
+                queuedBatches.decrementAndGet();
+                books.miss(batch.size);
+                books.problem(delivery == Delivery.LOSSLESS && !canWait
+                        ? "too slow for a source that cannot wait (a live recording): its queue of " + capacity
+                                + " batches was full, so batches were not queued for it"
+                        : "too slow: its queue of " + capacity + " batches was full, so batches were not queued for it");
+                return;
+            }
+        }
         books.queued(batch.size);
-        if (!enqueue(new Batch(batch, books))) {
+        if (lease != null) {
+            lease.hold();
+        }
+        Batch b = new Batch(batch, lease, books);
+        if (!enqueue(b)) {
             queuedBatches.decrementAndGet();
             books.lose(batch.size);
+            b.done();
+        }
+    }
+
+    /**
+     * A lossless consumer's queue is full (this offer already counted itself in): waits until the
+     * consumer takes a batch, or the channel stops. Returns whether there is room now.
+     */
+    private boolean awaitRoom() {
+        synchronized (this) {
+            while (queuedBatches.get() > capacity) {
+                if (stopped) {
+                    return false;
+                }
+                try {
+                    wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private void tap(SampleBatch batch, ConsumerBooks books) {
+        try {
+            // Calls keep their order: the tap's sessionStarted (queued) comes first.
+            awaitIdle(System.nanoTime() + java.util.concurrent.TimeUnit.DAYS.toNanos(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            books.miss(batch.size);
+            return;
+        }
+        synchronized (this) {
+            if (stopped) {
+                books.miss(batch.size);
+                return;
+            }
+        }
+        books.queued(batch.size);
+        synchronized (calling) {
+            deliverBatch(batch, books);
         }
     }
 
@@ -121,6 +191,7 @@ final class ConsumerChannel {
                 b.books().lose(b.batch().size);
                 dropped[0] += b.batch().size;
                 queuedBatches.decrementAndGet();
+                b.done();
                 done();
                 return true;
             }
@@ -180,17 +251,37 @@ final class ConsumerChannel {
         }
     }
 
+    private void deliverBatch(SampleBatch batch, ConsumerBooks books) {
+        try {
+            consumer.samples(batch);
+            books.receive(batch.size);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable t) {
+            books.lose(batch.size);
+            books.problem("samples(batch of " + batch.size + ") threw " + t);
+        }
+    }
+
     private void deliver(Message m) {
+        synchronized (calling) {
+            deliverInOrder(m);
+        }
+    }
+
+    private void deliverInOrder(Message m) {
         if (m instanceof Batch b) {
+            // A batch in the consumer's hands no longer takes room in its queue.
             queuedBatches.decrementAndGet();
+            if (delivery == Delivery.LOSSLESS) {
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
             try {
-                consumer.samples(b.batch());
-                b.books().receive(b.batch().size);
-            } catch (VirtualMachineError e) {
-                throw e;
-            } catch (Throwable t) {
-                b.books().lose(b.batch().size);
-                b.books().problem("samples(batch of " + b.batch().size + ") threw " + t);
+                deliverBatch(b.batch(), b.books());
+            } finally {
+                b.done();
             }
         } else if (m instanceof Started s) {
             try {

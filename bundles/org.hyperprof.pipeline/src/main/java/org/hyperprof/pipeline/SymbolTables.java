@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,13 +17,13 @@ import org.hyperprof.api.symbols.SymbolTable;
  * cached here (each session reports it once); a resolver that leaves takes its tables with it, so
  * a fixed resolver that arrives later reads the files again.
  */
-final class SymbolTables {
+public final class SymbolTables {
 
     /** No resolver for an image's symbol format is bound. */
-    static final class NoResolverException extends Exception {
+    public static final class NoResolverException extends Exception {
         private static final long serialVersionUID = 1L;
 
-        NoResolverException(String message) {
+        public NoResolverException(String message) {
             super(message);
         }
     }
@@ -36,12 +36,12 @@ final class SymbolTables {
     /** Raised whenever the set of resolvers changes, so images that had none are retried. */
     private volatile int generation;
 
-    synchronized void addResolver(String format, SymbolResolver resolver) {
+    public synchronized void addResolver(String format, SymbolResolver resolver) {
         resolvers.computeIfAbsent(format, f -> new ArrayList<>()).add(resolver);
         generation++;
     }
 
-    synchronized void removeResolver(String format, SymbolResolver resolver) {
+    public synchronized void removeResolver(String format, SymbolResolver resolver) {
         List<SymbolResolver> list = resolvers.get(format);
         if (list != null && list.remove(resolver)) {
             if (list.isEmpty()) {
@@ -52,11 +52,11 @@ final class SymbolTables {
         }
     }
 
-    synchronized List<String> formats() {
+    public synchronized List<String> formats() {
         return List.copyOf(resolvers.keySet());
     }
 
-    int generation() {
+    public int generation() {
         return generation;
     }
 
@@ -72,7 +72,7 @@ final class SymbolTables {
      * @throws SymbolFileException  the file is malformed or unreadable (or the resolver failed on it)
      * @throws NoResolverException  no resolver for the file's format is bound
      */
-    SymbolTable table(ImageSource source) throws SymbolFileException, NoResolverException {
+    public SymbolTable table(ImageSource source) throws SymbolFileException, NoResolverException {
         Key key = new Key(source.format(), source.location());
         SymbolTable t = cache.get(key);
         if (t != null) {

@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import java.util.Arrays;
 
@@ -6,15 +6,16 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 
 /**
- * A session's images and symbols by id. One writer at a time adds entries (the daemons intern
- * under the session's collector lock, and additions are also serialised here); any thread reads.
+ * A session's images, symbols and process names by id: the one dictionary every source fills (the
+ * simulator's daemons, a perf.data import, folded stacks). Writers add entries one at a time
+ * (additions are serialised here); any thread reads.
  *
  * <p>Publication: an entry is written into the arrays first, then the count is raised (a volatile
  * write). A reader that sees a count also sees every entry below it. When the arrays grow, the new
  * arrays hold all old entries and are published before the count, so whichever array a reader
  * picks up after reading the count is long enough.
  */
-final class SessionDictionaryImpl implements SessionDictionary {
+public final class Dictionary implements SessionDictionary {
 
     private static final class Images {
         final String[] names;
@@ -58,9 +59,12 @@ final class SessionDictionaryImpl implements SessionDictionary {
     private volatile int imageCount;
     private volatile Symbols symbols = new Symbols(256);
     private volatile int symbolCount;
+    /** Process names by (domain, pid): few, named rarely, read by reports at the end. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, String> processes =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Adds an image of domain {@code domid} and returns its id. */
-    int addImage(String name, ImageKind kind, int domid) {
+    public int addImage(String name, ImageKind kind, int domid) {
         synchronized (writeLock) {
             int id = imageCount;
             Images im = images;
@@ -77,7 +81,7 @@ final class SessionDictionaryImpl implements SessionDictionary {
     }
 
     /** Adds a symbol of image {@code image} and returns its id. */
-    int addSymbol(String name, int image) {
+    public int addSymbol(String name, int image) {
         synchronized (writeLock) {
             int id = symbolCount;
             Symbols sy = symbols;
@@ -90,6 +94,20 @@ final class SessionDictionaryImpl implements SessionDictionary {
             symbolCount = id + 1;
             return id;
         }
+    }
+
+    /** Names process {@code pid} of domain {@code domid}; a later name (an exec) replaces it. */
+    public void nameProcess(int domid, int pid, String name) {
+        processes.put(processKey(domid, pid), name);
+    }
+
+    @Override
+    public String processName(int domid, int pid) {
+        return processes.get(processKey(domid, pid));
+    }
+
+    private static Long processKey(int domid, int pid) {
+        return ((long) domid << 32) | (pid & 0xFFFFFFFFL);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import org.hyperprof.api.sample.ConsumerAccounting;
 

@@ -1,4 +1,4 @@
-package org.hyperprof.profiler;
+package org.hyperprof.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ import org.hyperprof.api.sample.SessionSummary;
  * of two live sessions interleave, which consumers keyed by session id (such as
  * {@code SessionShelf}) handle.
  */
-final class ConsumerDispatcher {
+public final class Dispatcher {
 
     private record Target(ConsumerChannel channel, ConsumerBooks books) {
     }
@@ -40,13 +40,15 @@ final class ConsumerDispatcher {
      */
     private static final class Live {
         final SessionInfo info;
+        final boolean canWait;
         final Map<String, ConsumerBooks> books = new TreeMap<>();
         private Target[] targets = new Target[0];
         private long published;
         private boolean ended;
 
-        Live(SessionInfo info) {
+        Live(SessionInfo info, boolean canWait) {
             this.info = info;
+            this.canWait = canWait;
         }
 
         long id() {
@@ -66,13 +68,13 @@ final class ConsumerDispatcher {
     /** What {@link #publish} looks sessions up in: a snapshot rebuilt on every change, read without a lock. */
     private volatile Live[] liveSnapshot = new Live[0];
 
-    ConsumerDispatcher(int queueCapacity) {
+    public Dispatcher(int queueCapacity) {
         this(queueCapacity, () -> {
         });
     }
 
     /** With a hook that runs between taking a session's targets and offering a batch to them (tests). */
-    ConsumerDispatcher(int queueCapacity, Runnable targetsTaken) {
+    public Dispatcher(int queueCapacity, Runnable targetsTaken) {
         if (queueCapacity < 1) {
             throw new IllegalArgumentException("consumer queue capacity " + queueCapacity + " must be at least 1 batch");
         }
@@ -80,16 +82,21 @@ final class ConsumerDispatcher {
         this.targetsTaken = targetsTaken;
     }
 
-    synchronized List<String> names() {
+    public synchronized List<String> names() {
         return List.copyOf(channels.keySet());
     }
 
+    /** Binds a consumer with queued delivery; a consumer with the same name is replaced. */
+    public synchronized void add(String name, SampleConsumer consumer) {
+        add(name, consumer, Delivery.QUEUED);
+    }
+
     /** Binds a consumer; a consumer with the same name is replaced. */
-    synchronized void add(String name, SampleConsumer consumer) {
+    public synchronized void add(String name, SampleConsumer consumer, Delivery delivery) {
         if (channels.containsKey(name)) {
             remove(name);
         }
-        ConsumerChannel channel = new ConsumerChannel(name, consumer, queueCapacity);
+        ConsumerChannel channel = new ConsumerChannel(name, consumer, queueCapacity, delivery);
         channels.put(name, channel);
         for (Live l : live) {
             synchronized (l) {
@@ -104,14 +111,14 @@ final class ConsumerDispatcher {
                                 + " arrived are counted as missed");
                     }
                 }
-                channel.sessionStarted(l.info, b);
+                channel.sessionStarted(l.info, l.canWait, b);
                 rebuildTargets(l);
             }
         }
     }
 
     /** Unbinds a consumer mid-session or between sessions; returns whether it was bound. */
-    synchronized boolean remove(String name) {
+    public synchronized boolean remove(String name) {
         ConsumerChannel channel = channels.remove(name);
         if (channel == null) {
             return false;
@@ -123,40 +130,63 @@ final class ConsumerDispatcher {
                 b.problem("left mid-session; the samples of the session after it left are counted as missed");
             }
         }
-        rebuildTargets();
-        // A publish that took the channel as a target before the rebuild finds it stopped: missed.
+        // Stopped first: a publish waiting for this lossless consumer's queue (holding its session)
+        // gives up, and a publish that took the channel as a target before the rebuild finds it
+        // stopped: missed either way.
         channel.stop();
+        rebuildTargets();
         return true;
     }
 
     /** Removes a consumer only if it is still the bound instance (DS unbind of a replaced service). */
-    synchronized boolean remove(String name, SampleConsumer consumer) {
+    public synchronized boolean remove(String name, SampleConsumer consumer) {
         ConsumerChannel channel = channels.get(name);
         return channel != null && channel.consumer == consumer && remove(name);
     }
 
-    /** Starts a session for every bound consumer; sessions already live go on. */
-    synchronized void sessionStarted(SessionInfo info) {
+    /** Starts a session whose source can wait for lossless consumers; sessions already live go on. */
+    public synchronized void sessionStarted(SessionInfo info) {
+        sessionStarted(info, true);
+    }
+
+    /**
+     * Starts a session for every bound consumer; sessions already live go on.
+     *
+     * @param canWait whether the source may be slowed down for a {@link Delivery#LOSSLESS}
+     *                consumer (the simulator, a file import): then publishing waits for its queue
+     *                instead of counting samples as missed. A live recording cannot wait.
+     */
+    public synchronized void sessionStarted(SessionInfo info, boolean canWait) {
         for (Live l : live) {
             if (l.id() == info.sessionId()) {
                 throw new IllegalStateException("session " + info.sessionId() + " is already live");
             }
         }
-        Live l = new Live(info);
+        Live l = new Live(info, canWait);
         for (Map.Entry<String, ConsumerChannel> e : channels.entrySet()) {
             ConsumerBooks b = new ConsumerBooks(e.getKey());
             l.books.put(e.getKey(), b);
-            e.getValue().sessionStarted(info, b);
+            e.getValue().sessionStarted(info, canWait, b);
         }
         live.add(l);
         rebuildTargets();
     }
 
+    /** Offers a batch that the dispatcher may keep: its arrays are never filled again. */
+    public void publish(SampleBatch batch) {
+        publish(batch, null);
+    }
+
     /**
-     * Offers a batch to every consumer of its session without waiting for any consumer (only for a
-     * consumer arriving or leaving at that moment); no allocation beyond each queue's entry.
+     * Offers a batch to every consumer of its session. Waits for no consumer, except a lossless one
+     * whose queue is full when the session's source can wait; a tap reads the batch in this call.
+     * Each consumer that queues the batch holds its lease until it returns from
+     * {@code samples} or the batch is dropped, so the arrays go back when nobody reads them.
+     * No allocation beyond each queue's entry.
+     *
+     * @param lease the batch's lease, or null when the batch is never refilled
      */
-    void publish(SampleBatch batch) {
+    public void publish(SampleBatch batch, BatchBuilder.Lease lease) {
         Live[] sessions = liveSnapshot;
         Live l = null;
         for (Live s : sessions) {
@@ -179,14 +209,14 @@ final class ConsumerDispatcher {
                 if (t.channel() == null) {
                     t.books().miss(batch.size);
                 } else {
-                    t.channel().offer(batch, t.books());
+                    t.channel().offer(batch, lease, t.books(), l.canWait);
                 }
             }
         }
     }
 
     /** Ends the oldest live session (the only one, for a caller that runs one session at a time). */
-    SessionSummary sessionEnded(Function<List<ConsumerAccounting>, SessionSummary> summary, long timeoutNanos) {
+    public SessionSummary sessionEnded(Function<List<ConsumerAccounting>, SessionSummary> summary, long timeoutNanos) {
         long id;
         synchronized (this) {
             id = live.isEmpty() ? Long.MIN_VALUE : live.get(0).id();
@@ -201,7 +231,7 @@ final class ConsumerDispatcher {
      * books of this session and delivers {@code sessionEnded} after its last batch. Other live
      * sessions go on.
      */
-    SessionSummary sessionEnded(long sessionId, Function<List<ConsumerAccounting>, SessionSummary> summary,
+    public SessionSummary sessionEnded(long sessionId, Function<List<ConsumerAccounting>, SessionSummary> summary,
             long timeoutNanos) {
         List<ConsumerChannel> waiting;
         synchronized (this) {
@@ -271,7 +301,7 @@ final class ConsumerDispatcher {
     }
 
     /** The ids of the live sessions, oldest first. */
-    synchronized List<Long> liveSessions() {
+    public synchronized List<Long> liveSessions() {
         List<Long> out = new ArrayList<>();
         for (Live l : live) {
             out.add(l.id());
@@ -280,7 +310,7 @@ final class ConsumerDispatcher {
     }
 
     /** Stops every delivery thread (component deactivation). */
-    void stopAll(long joinMillis) {
+    public void stopAll(long joinMillis) {
         List<ConsumerChannel> all;
         synchronized (this) {
             all = new ArrayList<>(channels.values());

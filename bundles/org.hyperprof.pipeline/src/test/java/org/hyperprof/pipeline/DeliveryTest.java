@@ -1,0 +1,274 @@
+package org.hyperprof.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.sample.RecordingConsumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How batches reach consumers that asked for more than a queue: a lossless consumer makes a source
+ * that can wait wait, a tap is called on the publishing thread, and a batch's arrays go back to its
+ * builder only when no consumer reads them any more.
+ */
+class DeliveryTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    private final Dispatcher dispatcher = new Dispatcher(2);
+
+    @AfterEach
+    void stop() {
+        dispatcher.stopAll(1000);
+    }
+
+    private static SessionInfo session(long id) {
+        return new SessionInfo(id, "simulator", "h", "i386/p6", "PIII", 2800, List.of(), Map.of(0, "Domain-0"), false,
+                new Dictionary());
+    }
+
+    private static SessionSummary end(Dispatcher d, long id) {
+        return d.sessionEnded(id, c -> new SessionSummary(id, Accounting.ZERO, List.of(), c, null, null, 0,
+                SessionSummary.COMPLETED), 10 * SECOND);
+    }
+
+    private static ConsumerAccounting books(SessionSummary s, String name) {
+        return s.consumers().stream().filter(c -> c.consumer().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** Publishes {@code batches} batches of {@code size} samples through a builder of session {@code id}. */
+    private static void fill(BatchBuilder b, int batches, int size) {
+        for (int i = 0; i < batches * size; i++) {
+            b.begin(0, 0, 1, 0, 0x1000 + i, 0, -1, 1, i, -1, -1, -1);
+            b.end();
+        }
+    }
+
+    @Test
+    void aLosslessConsumerTooSlowForItsQueueMissesNothingOfASourceThatCanWait() throws Exception {
+        RecordingConsumer slow = new RecordingConsumer();
+        slow.gate = new CountDownLatch(1);
+        RecordingConsumer queued = new RecordingConsumer();
+        queued.gate = new CountDownLatch(1);
+        dispatcher.add("store", slow, Delivery.LOSSLESS);
+        dispatcher.add("queued", queued);
+        dispatcher.sessionStarted(session(7), true);
+        BatchBuilder b = new BatchBuilder(7, 5, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish);
+        Thread source = new Thread(() -> fill(b, 20, 5), "source");
+        source.start();
+        // The source waits for the lossless consumer, whose queue of 2 is full while it is held.
+        assertTrue(slow.entered.await(5, TimeUnit.SECONDS));
+        source.join(300);
+        assertTrue(source.isAlive(), "a source that can wait waits for a lossless consumer's full queue");
+        slow.gate.countDown();
+        queued.gate.countDown();
+        source.join(10_000);
+        assertFalse(source.isAlive());
+        SessionSummary s = end(dispatcher, 7);
+        assertEquals(new ConsumerAccounting("store", 100, 0, null), books(s, "store"));
+        assertEquals(100, slow.samples());
+        ConsumerAccounting q = books(s, "queued");
+        assertEquals(100, q.received() + q.missed());
+        assertTrue(q.missed() > 0, "a queued consumer held up at the same time missed what its queue could not take");
+    }
+
+    @Test
+    void aLosslessConsumerTooSlowForALiveSourceMissesAndSaysWhy() throws Exception {
+        RecordingConsumer slow = new RecordingConsumer();
+        slow.gate = new CountDownLatch(1);
+        dispatcher.add("store", slow, Delivery.LOSSLESS);
+        dispatcher.sessionStarted(session(8), false);
+        BatchBuilder b = new BatchBuilder(8, 5, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish);
+        long t0 = System.nanoTime();
+        fill(b, 10, 5);
+        assertTrue(System.nanoTime() - t0 < 5 * SECOND, "a live source never waits");
+        slow.gate.countDown();
+        SessionSummary s = end(dispatcher, 8);
+        ConsumerAccounting a = books(s, "store");
+        assertEquals(50, a.received() + a.missed());
+        assertTrue(a.missed() > 0);
+        assertTrue(a.problem().contains("a source that cannot wait"), a.problem());
+    }
+
+    @Test
+    void aTapReadsEachBatchOnThePublishingThreadInOrder() throws Exception {
+        RecordingConsumer tap = new RecordingConsumer();
+        dispatcher.add("tap", tap, Delivery.TAP);
+        dispatcher.sessionStarted(session(9));
+        BatchBuilder b = new BatchBuilder(9, 4, BatchBuilder.Reuse.AT_ONCE, 0, dispatcher::publish);
+        Thread source = new Thread(() -> fill(b, 3, 4), "the-source");
+        source.start();
+        source.join(10_000);
+        assertEquals(12, tap.samples(), "every batch was read before the source went on");
+        SessionSummary s = end(dispatcher, 9);
+        assertTrue(tap.awaitEnd());
+        assertEquals(List.of("started", "samples", "samples", "samples", "ended"), tap.events);
+        assertEquals(List.of("the-source", "the-source", "the-source"), tap.threads.subList(1, 4));
+        assertEquals(new ConsumerAccounting("tap", 12, 0, null), books(s, "tap"));
+    }
+
+    @Test
+    void aTapThatThrowsLosesThatBatchOnlyAndTheSourceGoesOn() throws Exception {
+        RecordingConsumer tap = new RecordingConsumer();
+        tap.throwOnSamples = true;
+        dispatcher.add("tap", tap, Delivery.TAP);
+        dispatcher.sessionStarted(session(10));
+        BatchBuilder b = new BatchBuilder(10, 4, BatchBuilder.Reuse.AT_ONCE, 0, dispatcher::publish);
+        fill(b, 2, 4);
+        ConsumerAccounting a = books(end(dispatcher, 10), "tap");
+        assertEquals(0, a.received());
+        assertEquals(8, a.missed());
+        assertTrue(a.problem().contains("consumer bug"), a.problem());
+    }
+
+    /** A consumer that notes, for each batch, the first PC it saw, then waits. */
+    private static final class FirstPcs implements org.hyperprof.api.sample.SampleConsumer {
+        final List<Long> firstPcs = new CopyOnWriteArrayList<>();
+        final AtomicInteger wrongAfterwards = new AtomicInteger();
+
+        @Override
+        public void sessionStarted(SessionInfo session) {
+        }
+
+        @Override
+        public void samples(SampleBatch batch) {
+            long first = batch.pc[0];
+            firstPcs.add(first);
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (batch.pc[0] != first) {
+                wrongAfterwards.incrementAndGet();
+            }
+        }
+
+        @Override
+        public void sessionEnded(SessionSummary summary) {
+        }
+    }
+
+    @Test
+    void aBatchsArraysAreNotFilledAgainWhileAConsumerReadsThem() throws Exception {
+        Dispatcher d = new Dispatcher(2);
+        try {
+            FirstPcs slow = new FirstPcs();
+            d.add("slow", slow, Delivery.LOSSLESS);
+            d.add("fast", new RecordingConsumer());
+            d.sessionStarted(session(11), true);
+            BatchBuilder b = new BatchBuilder(11, 8, BatchBuilder.Reuse.WHEN_RELEASED, 0, d::publish);
+            fill(b, 50, 8);
+            SessionSummary s = end(d, 11);
+            assertEquals(new ConsumerAccounting("slow", 400, 0, null), books(s, "slow"));
+            assertEquals(0, slow.wrongAfterwards.get(), "a batch changed under a consumer reading it");
+            for (int i = 0; i < slow.firstPcs.size(); i++) {
+                assertEquals(0x1000 + 8L * i, slow.firstPcs.get(i), "batch " + i);
+            }
+            // Held at most: 2 queued and 1 in hand for each consumer, 1 being filled, 1 being handed on.
+            assertTrue(b.slabs() <= 8, "arrays came back and were used again: " + b.slabs() + " sets for 50 batches");
+        } finally {
+            d.stopAll(1000);
+        }
+    }
+
+    @Test
+    void aLeaseGoesBackOnceEveryHolderReleasedIt() {
+        List<BatchBuilder.Lease> handed = new CopyOnWriteArrayList<>();
+        BatchBuilder b = new BatchBuilder(1, 2, BatchBuilder.Reuse.WHEN_RELEASED, 0, (batch, lease) -> {
+            lease.hold();
+            handed.add(lease);
+        });
+        fill(b, 1, 2);
+        fill(b, 1, 2);
+        assertEquals(3, b.slabs(), "both batches are held: a third set of arrays is being filled");
+        handed.get(0).release();
+        fill(b, 1, 2);
+        assertEquals(3, b.slabs(), "the first batch's arrays came back and were filled again");
+        assertThrows(IllegalStateException.class, () -> {
+            handed.get(0).release();
+            handed.get(0).release();
+        }, "a lease released more often than held is a bug, said at once");
+    }
+
+    @Test
+    void aBuilderWithABoundWaitsForArraysToComeBack() throws Exception {
+        List<BatchBuilder.Lease> handed = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean keep = new java.util.concurrent.atomic.AtomicBoolean(true);
+        BatchBuilder b = new BatchBuilder(1, 2, BatchBuilder.Reuse.WHEN_RELEASED, 2, (batch, lease) -> {
+            if (keep.get()) {
+                lease.hold();
+                handed.add(lease);
+            }
+        });
+        Thread source = new Thread(() -> fill(b, 4, 2), "source");
+        source.start();
+        source.join(300);
+        assertTrue(source.isAlive(), "two sets out, none back: the source waits");
+        assertEquals(1, handed.size(), "the second batch waits for arrays to fill the third in");
+        keep.set(false);
+        handed.get(0).release();
+        source.join(5000);
+        assertFalse(source.isAlive());
+        assertEquals(2, b.slabs());
+    }
+
+    @Test
+    void aSourcesOwnColumnsTravelWithTheBatchAndComeBackWithIt() {
+        final class Tagged extends BatchBuilder {
+            int[] tag;
+
+            Tagged(Sink sink) {
+                super(1, 2, Reuse.WHEN_RELEASED, 0, sink);
+            }
+
+            @Override
+            protected void allocateColumns(int capacity, int chainCapacity) {
+                tag = new int[capacity];
+            }
+
+            @Override
+            protected Object columns() {
+                return tag;
+            }
+
+            @Override
+            protected void adoptColumns(Object columns) {
+                tag = (int[]) columns;
+            }
+
+            void sample(int t) {
+                int i = pending();
+                begin(0, 0, 0, 0, t, 0, -1, 1, -1, -1, -1, -1);
+                tag[i] = t;
+                end();
+            }
+        }
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Tagged b = new Tagged((batch, lease) -> {
+            int[] tags = (int[]) lease.columns();
+            for (int i = 0; i < batch.size; i++) {
+                seen.add(batch.pc[i] + "=" + tags[i]);
+            }
+        });
+        for (int t = 1; t <= 6; t++) {
+            b.sample(t);
+        }
+        assertEquals(List.of("1=1", "2=2", "3=3", "4=4", "5=5", "6=6"), seen);
+        assertEquals(2, b.slabs(), "released at once: the set being filled and the set handed on, columns included");
+    }
+}
