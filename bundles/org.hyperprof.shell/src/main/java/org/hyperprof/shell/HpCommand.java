@@ -112,6 +112,13 @@ public enum HpCommand {
                     + "  Links are followed to the file they name. A FIFO, a character device or /dev/stdout is\n"
                     + "  streamed into; a file is written whole or not at all (an existing one keeps its mode).\n"
                     + "  The file's folder must exist."),
+    SOURCES("hp:sources", "installed sample sources (source.name): the file formats hp:read takes"),
+    READ("hp:read <source> <file> [--renderer name]",
+            "read a file with a sample source (e.g. folded) into a session every consumer receives, and print it",
+            "  <source>         a source's name (hp:sources lists them), e.g. folded for folded stacks\n"
+                    + "  <file>           a regular file (a FIFO or a device is refused)\n"
+                    + "  --renderer name  the report printed after the read (default opreport, or the only one);\n"
+                    + "                   hp:report --session N prints it again, hp:export writes it"),
     STATE("hp:state", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
     HELP("hp:help [command]", "this list, or one command's usage and options");
 

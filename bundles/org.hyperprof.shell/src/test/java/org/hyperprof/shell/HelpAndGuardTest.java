@@ -84,7 +84,7 @@ class HelpAndGuardTest {
     @Test
     void everyCommandHasAPublicMethodOfItsNameOnExactlyOneComponent() {
         List<Class<?>> components = List.of(PluginCommands.class, HostCommands.class, XenoprofCommands.class,
-                ProfileCommands.class, ReportCommands.class, HelpCommands.class);
+                ProfileCommands.class, ReportCommands.class, HelpCommands.class, SourceCommands.class);
         for (HpCommand c : HpCommand.values()) {
             long owners = components.stream().filter(k -> java.util.Arrays.stream(k.getMethods())
                     .anyMatch(m -> m.getName().equals(c.function()) && m.isVarArgs())).count();

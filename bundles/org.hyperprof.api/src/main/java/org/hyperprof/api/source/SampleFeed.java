@@ -1,0 +1,54 @@
+package org.hyperprof.api.source;
+
+import org.hyperprof.api.sample.ImageKind;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * Where a {@link SampleSource} puts what it reads: names first, then samples, each sample's callers
+ * right after it (innermost first). Ids are the session's; a source keeps its own map from what it
+ * read to them. Not thread-safe: one reading thread. Nothing here allocates per sample.
+ */
+@ProviderType
+public interface SampleFeed {
+    /** Names domain {@code domid} (the host is domain 0, named by default after the file). */
+    void domain(int domid, String name);
+
+    /**
+     * Declares counter {@code number}: the event it counted and the events one sample stands for
+     * ({@code period}, 1 for a source that counts samples). Without any, the session has one
+     * counter 0 of event {@code SAMPLES}, period 1.
+     */
+    void counter(int number, String event, long period);
+
+    /** An image (program, library, kernel) of a domain; returns its id. */
+    int image(String name, ImageKind kind, int domid);
+
+    /** A symbol (function) of an image; returns its id. */
+    int symbol(String name, int image);
+
+    /** Names process {@code pid} of a domain. */
+    void process(int domid, int pid, String name);
+
+    /**
+     * Starts a sample: {@code mode} 0 user, 1 kernel, 2 hypervisor; {@code symbol} -1 for an
+     * address no symbol covers; {@code weight} the events it stands for (at least 1); {@code time}
+     * in nanoseconds, and {@code cpu}, {@code pid}, {@code tid}: -1 when unknown.
+     */
+    void sample(int domid, int vcpu, int mode, int counter, long pc, int image, int symbol, long weight, long time,
+            int cpu, int pid, int tid);
+
+    /** A caller of the sample just started, innermost first. */
+    void caller(long pc, int image, int symbol);
+
+    /** Ends the sample just started. */
+    void end();
+
+    /**
+     * Samples the source read but could not deliver (a malformed line it skipped): counted in the
+     * session's books as invalid, with why (said once per reason in the session's notes).
+     */
+    void invalid(long samples, String why);
+
+    /** A line for the session's notes (something doubtful that did not stop the read). */
+    void note(String line);
+}

@@ -1,0 +1,108 @@
+package org.hyperprof.shell;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.source.SampleSources;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+
+/**
+ * {@code hp:sources} and {@code hp:read}: files of any installed sample source read into sessions
+ * through the pipeline, then printed as {@code hp:profile} prints a profile.
+ */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=sources",
+        "osgi.command.function=read"})
+public class SourceCommands {
+    private final Console console;
+    private final Renderers renderers;
+    private volatile SampleSources sources;
+
+    public SourceCommands() {
+        this(Console.system(), null, new Plugins<>());
+    }
+
+    /** Plain-Java wiring; {@code sources} may be null (no pipeline). */
+    public SourceCommands(Console console, SampleSources sources, Plugins<ReportRenderer> renderers) {
+        this.console = console;
+        this.sources = sources;
+        this.renderers = new Renderers(renderers);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindSources")
+    void bindSources(SampleSources s) {
+        sources = s;
+    }
+
+    void unbindSources(SampleSources s) {
+        if (sources == s) {
+            sources = null;
+        }
+    }
+
+    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindRenderer")
+    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
+        renderers.plugins().add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"),
+                ref.getBundle().getSymbolicName());
+    }
+
+    void unbindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
+        renderers.plugins().remove(ref);
+    }
+
+    @Descriptor("installed sample sources: source.name and what it reads")
+    public void sources(@Descriptor("no arguments") String... args) {
+        Guard.run(console, HpCommand.SOURCES, out -> {
+            CommandLines.none(args);
+            Map<String, String> all = pipeline().sources();
+            if (all.isEmpty()) {
+                out.println("no sample sources are installed; start one, e.g. org.hyperprof.source.folded");
+                return;
+            }
+            Table t = new Table("SOURCE.NAME", "READS");
+            all.forEach((name, reads) -> t.row(name, reads));
+            t.print(out);
+        });
+    }
+
+    @Descriptor("read a file with a sample source into a session every consumer receives, and print its report")
+    public void read(@Descriptor("<source> <file> [--renderer name], e.g. folded /tmp/app.folded") String... args) {
+        Guard.run(console, HpCommand.READ, out -> {
+            Args a = Args.parse(args, Set.of("--renderer"), Set.of());
+            if (a.positional().size() != 2) {
+                throw new UsageException("expected a source and a file, got " + a.positional().size() + " arguments");
+            }
+            Optional<Plugins.Entry<ReportRenderer>> renderer = renderers.choose(a.value("--renderer"), "--renderer");
+            Path file = ReportCommands.target(a.positional().get(1));
+            SessionSummary summary = pipeline().read(a.positional().get(0), file);
+            if (renderer.isPresent()) {
+                out.print(Renderers.render(renderer.get(),
+                        new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of())));
+            } else {
+                out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
+            }
+            ProfileCommands.printSummary(summary, out);
+        });
+    }
+
+    private SampleSources pipeline() {
+        SampleSources s = sources;
+        if (s == null) {
+            throw new IllegalStateException("the sample pipeline is not running, so no source can be read; start the"
+                    + " bundles org.hyperprof.pipeline and org.hyperprof.profiler (lb lists the bundles)");
+        }
+        return s;
+    }
+}
