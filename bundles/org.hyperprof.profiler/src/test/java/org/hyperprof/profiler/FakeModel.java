@@ -13,6 +13,7 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.EventTableReader;
 
 /** A two-counter P6-like model: two events, in-order counter assignment, minimum counts checked. */
 final class FakeModel implements PmuModel {
@@ -25,7 +26,7 @@ final class FakeModel implements PmuModel {
                 """;
         String masks = "name:zero type:mandatory default:0x0\n\t0x0 No unit mask\n";
         try {
-            table = EventTable.parse("fake", new StringReader(events), new StringReader(masks));
+            table = EventTableReader.parse("fake", new StringReader(events), new StringReader(masks));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -51,6 +51,7 @@ import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.pmu.kit.EventTableReader;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
 final class Fakes {
@@ -74,7 +75,7 @@ final class Fakes {
 
     static EventTable table() {
         try {
-            return EventTable.parse("test/p6", new StringReader(EVENTS), new StringReader(UNIT_MASKS));
+            return EventTableReader.parse("test/p6", new StringReader(EVENTS), new StringReader(UNIT_MASKS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

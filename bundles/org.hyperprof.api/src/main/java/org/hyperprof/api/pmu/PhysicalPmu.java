@@ -1,6 +1,6 @@
 package org.hyperprof.api.pmu;
 
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * The performance-monitoring registers of one physical CPU, register-exact for its model, and the
@@ -21,7 +21,7 @@ import org.osgi.annotation.versioning.ProviderType;
  * <h2>Threading</h2>
  * Not thread-safe: one physical CPU is driven by one simulation thread. No method allocates.
  */
-@ProviderType
+@ConsumerType
 public interface PhysicalPmu {
     /** The physical CPU number. */
     int cpu();

@@ -3,7 +3,7 @@ package org.hyperprof.api.pmu;
 import java.util.List;
 import java.util.Map;
 
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * A CPU model's performance-monitoring unit, registered as a service by a model bundle with the
@@ -15,7 +15,7 @@ import org.osgi.annotation.versioning.ProviderType;
  * model: it finds one by {@code cpu.type}. A model may depart at any time; hosts using it stop
  * their sessions and say which bundle left.
  */
-@ProviderType
+@ConsumerType
 public interface PmuModel {
     /** Service property: OProfile's cpu_type string. */
     String CPU_TYPE = "cpu.type";

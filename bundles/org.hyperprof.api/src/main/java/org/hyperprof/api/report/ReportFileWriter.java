@@ -3,7 +3,7 @@ package org.hyperprof.api.report;
 import java.util.List;
 
 import org.hyperprof.api.output.Content;
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * A consumer that writes what it collected as files other tools open (pprof's profile.proto,
@@ -11,7 +11,7 @@ import org.osgi.annotation.versioning.ProviderType;
  * property. It makes the bytes; where they go (a file replaced whole, a FIFO, a device) is the
  * business of {@link org.hyperprof.api.output.OutputFiles}, the one place that places files.
  */
-@ProviderType
+@ConsumerType
 public interface ReportFileWriter {
     /** The sessions it can write, oldest first. */
     List<Long> sessions();

@@ -3,13 +3,13 @@ package org.hyperprof.api.report;
 import java.io.IOException;
 import java.util.List;
 
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * A consumer that can print what it collected, registered with the {@value #NAME} property
  * (e.g. {@code opreport}). The shell lists renderers and prints their reports.
  */
-@ProviderType
+@ConsumerType
 public interface ReportRenderer {
     String NAME = "report.name";
 

@@ -1,12 +1,12 @@
 package org.hyperprof.api.symbols;
 
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * Loads symbol tables of one file format, registered with the {@value #FORMAT} property. The
  * profiler caches and shares the tables it gets.
  */
-@ProviderType
+@ConsumerType
 public interface SymbolResolver {
     /** Service property: the format name, e.g. {@code kallsyms} or {@code elf}. */
     String FORMAT = "symbols.format";

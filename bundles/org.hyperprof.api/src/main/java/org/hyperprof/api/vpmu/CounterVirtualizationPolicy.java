@@ -1,13 +1,13 @@
 package org.hyperprof.api.vpmu;
 
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * Decides what the physical counters mean across vCPU switches, hypervisor entries and exits,
  * guest PMU accesses and overflows. Registered with the {@value #NAME} property
  * ({@code systemwide}, {@code saverestore}, {@code lazy}, {@code offset}, ...).
  */
-@ProviderType
+@ConsumerType
 public interface CounterVirtualizationPolicy {
     String NAME = "vpmu.policy";
 

@@ -3,7 +3,7 @@ package org.hyperprof.api.vpmu;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CpuMode;
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * A policy at work on one host. The hypervisor calls it on the simulation thread at every vCPU
@@ -22,7 +22,7 @@ import org.osgi.annotation.versioning.ProviderType;
  * <h2>Statistics</h2>
  * {@link #statistics()} reports what the policy did under the {@code STAT_*} names (more may follow).
  */
-@ProviderType
+@ConsumerType
 public interface PolicySession {
     /** vCPU switches the policy saw (idle included). */
     String STAT_SWITCHES = "switches";

@@ -12,11 +12,11 @@ import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.OverflowRoute;
-import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
+import org.hyperprof.vpmu.kit.PmuContext;
 import org.junit.jupiter.api.Test;
 
 /** The engine's side of a guest that profiles itself: programming, virtual interrupts, visible PCs, traps, on-behalf truth. */

@@ -13,6 +13,7 @@ import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.EventTableReader;
 
 /** A two-counter P6-like model whose event table is the test resource next to this class. */
 final class FakeModel implements PmuModel {
@@ -31,7 +32,7 @@ final class FakeModel implements PmuModel {
         this.counters = counters;
         this.cpuType = cpuType;
         try (Reader ev = resource("events"); Reader um = resource("unit_masks")) {
-            this.events = EventTable.parse(CPU_TYPE, ev, um);
+            this.events = EventTableReader.parse(CPU_TYPE, ev, um);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -59,10 +59,10 @@ import static org.hyperprof.pmu.amd.AmdRegisters.hex;
 import java.util.Arrays;
 
 import org.hyperprof.api.pmu.IbsConfig;
-import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.x86.LocalApicLvtpc;
 import org.hyperprof.pmu.x86.PerfEvtSelPmu;
 
 /**

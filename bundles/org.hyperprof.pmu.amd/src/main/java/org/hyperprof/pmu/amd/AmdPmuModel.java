@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -17,6 +16,8 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.CounterAllocator;
+import org.hyperprof.pmu.kit.EventTableReader;
 
 /**
  * What the AMD models share: the event table read from the family's resources, event checking
@@ -55,7 +56,7 @@ abstract class AmdPmuModel implements PmuModel {
 
     private static EventTable loadTable(AmdFamily family) {
         try (Reader events = resource(family, "events"); Reader unitMasks = resource(family, "unit_masks")) {
-            return EventTable.parse(family.cpuType(), events, unitMasks);
+            return EventTableReader.parse(family.cpuType(), events, unitMasks);
         } catch (IOException e) {
             throw new IllegalStateException("the " + family.cpuType() + " event table shipped in bundle"
                     + " org.hyperprof.pmu.amd is unreadable: " + e.getMessage(), e);

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -18,6 +17,8 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.CounterAllocator;
+import org.hyperprof.pmu.kit.EventTableReader;
 
 /**
  * A Pentium 4 / NetBurst model: the wiring and OProfile's binding table, OProfile's event table
@@ -66,11 +67,11 @@ class P4PmuModel implements PmuModel {
             }
             EventTable full;
             try (Reader events = resource("p4/events"); Reader masks = resource("unit_masks")) {
-                full = EventTable.parse("i386/p4", events, masks);
+                full = EventTableReader.parse("i386/p4", events, masks);
             }
             if (hyperThreading) {
                 try (Reader events = resource("p4_ht/events"); Reader masks = resource("unit_masks")) {
-                    this.table = EventTable.parse(cpuType, events, masks);
+                    this.table = EventTableReader.parse(cpuType, events, masks);
                 }
             } else {
                 this.table = full;

@@ -9,7 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.hyperprof.api.pmu.EventTableException;
+import org.hyperprof.pmu.kit.EventTableException;
+
 
 /**
  * The Pentium 4's fixed wiring, read from the {@code wiring} resource: OProfile's eight virtual

@@ -12,7 +12,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.EventTableException;
+import org.hyperprof.pmu.kit.EventTableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -11,7 +11,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -19,6 +18,8 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.CounterAllocator;
+import org.hyperprof.pmu.kit.EventTableReader;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -86,7 +87,7 @@ public final class P6PmuModel implements PmuModel {
 
     private static EventTable loadTable() {
         try (Reader events = resource("events"); Reader unitMasks = resource("unit_masks")) {
-            return EventTable.parse(CPU_TYPE_VALUE, events, unitMasks);
+            return EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
         } catch (IOException e) {
             throw new IllegalStateException("the P6 event table shipped in bundle org.hyperprof.pmu.p6 is unreadable: "
                     + e.getMessage(), e);

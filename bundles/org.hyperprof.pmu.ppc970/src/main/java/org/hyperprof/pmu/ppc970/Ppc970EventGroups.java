@@ -13,8 +13,8 @@ import java.util.TreeMap;
 
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventTable;
-import org.hyperprof.api.pmu.EventTableException;
 import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.pmu.kit.EventTableException;
 
 /**
  * OProfile's 970 event groups: the MMCR0/MMCR1/MMCRA values of each group, read from the

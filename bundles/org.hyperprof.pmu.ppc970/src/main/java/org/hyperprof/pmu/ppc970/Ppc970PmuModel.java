@@ -17,6 +17,7 @@ import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.pmu.kit.EventTableReader;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -52,7 +53,7 @@ public final class Ppc970PmuModel implements PmuModel {
     public Ppc970PmuModel() {
         try (Reader events = resource("events"); Reader unitMasks = resource("unit_masks");
                 Reader mappings = resource("event_mappings")) {
-            this.table = EventTable.parse(CPU_TYPE_VALUE, events, unitMasks);
+            this.table = EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
             this.groups = Ppc970EventGroups.parse(CPU_TYPE_VALUE, mappings, table);
         } catch (IOException e) {
             throw new IllegalStateException("the PowerPC 970 event table shipped in bundle org.hyperprof.pmu.ppc970"

@@ -16,8 +16,9 @@ import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
-import org.hyperprof.api.pmu.EventTableException;
 import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.pmu.kit.EventTableException;
+import org.hyperprof.pmu.kit.EventTableReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -106,7 +107,7 @@ class Ppc970EventTableTest {
     private static final String UNIT_MASKS = "name:zero type:mandatory default:0x0\n\t0x0 No unit mask\n";
 
     private static Ppc970EventGroups parse(String events, String mappings) throws IOException {
-        EventTable t = EventTable.parse("test", new StringReader(events), new StringReader(UNIT_MASKS));
+        EventTable t = EventTableReader.parse("test", new StringReader(events), new StringReader(UNIT_MASKS));
         return Ppc970EventGroups.parse("test", new StringReader(mappings), t);
     }
 

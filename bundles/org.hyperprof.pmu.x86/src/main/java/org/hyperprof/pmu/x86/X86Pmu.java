@@ -6,7 +6,6 @@ import java.util.function.IntUnaryOperator;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;

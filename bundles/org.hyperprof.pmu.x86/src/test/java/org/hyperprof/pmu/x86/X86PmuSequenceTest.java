@@ -9,7 +9,6 @@ import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.LocalApicLvtpc;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.pmu.UnitMask;

@@ -15,8 +15,9 @@ import java.util.Properties;
 
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventTable;
-import org.hyperprof.api.pmu.EventTableException;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.pmu.kit.EventTableException;
+import org.hyperprof.pmu.kit.EventTableReader;
 
 /**
  * A model's resources, read once: the event table ({@code events}, {@code unit_masks}), OProfile's
@@ -54,7 +55,7 @@ final class ArchEventData {
         try {
             EventTable table;
             try (Reader events = resource(dir, "events"); Reader unitMasks = resource(dir, "unit_masks")) {
-                table = EventTable.parse(cpuType, events, unitMasks);
+                table = EventTableReader.parse(cpuType, events, unitMasks);
             }
             Map<String, Integer> filters;
             try (Reader events = resource(dir, "events")) {

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
-import org.hyperprof.api.pmu.CounterAllocator;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
@@ -13,6 +12,7 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.CounterAllocator;
 
 /**
  * An Intel architectural performance-monitoring model: the CPUID leaf 0x0A of the part it

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.EventTableException;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.pmu.kit.EventTableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -6,7 +6,6 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
-import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicyHost;
 
 /**

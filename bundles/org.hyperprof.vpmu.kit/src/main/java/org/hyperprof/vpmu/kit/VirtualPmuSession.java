@@ -6,7 +6,6 @@ import java.util.Map;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
-import org.hyperprof.api.vpmu.VcpuSlots;
 
 /**
  * A policy's session on one host that offers guests a PMU of the host's model: it works the

@@ -1,8 +1,10 @@
 /**
  * What the counter-virtualization policies share: the policy component's name and description
  * ({@link org.hyperprof.vpmu.kit.NamedPolicy}), the session bases ({@link
- * org.hyperprof.vpmu.kit.VirtualPmuSession}, {@link org.hyperprof.vpmu.kit.ContextSession}) and the
- * model's registers ({@link org.hyperprof.vpmu.kit.ModelRegisters}).
+ * org.hyperprof.vpmu.kit.VirtualPmuSession}, {@link org.hyperprof.vpmu.kit.ContextSession}), the
+ * model's registers ({@link org.hyperprof.vpmu.kit.ModelRegisters}), a vCPU's saved PMU registers
+ * ({@link org.hyperprof.vpmu.kit.PmuContext}) and the dense per-vCPU slots
+ * ({@link org.hyperprof.vpmu.kit.VcpuSlots}) the sessions keep their state in.
  *
  * <p>Not exported and never deployed: each policy bundle carries its own copy of this package
  * (bnd {@code -conditionalpackage}), so every policy stays installable alone.

@@ -2,8 +2,8 @@ package org.hyperprof.vpmu.lazy;
 
 import java.util.Map;
 
-import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.vpmu.kit.PmuContext;
 import org.hyperprof.vpmu.kit.ContextSession;
 
 /**

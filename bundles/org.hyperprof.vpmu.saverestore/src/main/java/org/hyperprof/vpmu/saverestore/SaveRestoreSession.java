@@ -1,8 +1,8 @@
 package org.hyperprof.vpmu.saverestore;
 
 import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.vpmu.PmuContext;
 import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.vpmu.kit.PmuContext;
 import org.hyperprof.vpmu.kit.ContextSession;
 
 /**

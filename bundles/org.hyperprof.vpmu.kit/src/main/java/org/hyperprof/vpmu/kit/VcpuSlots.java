@@ -1,4 +1,4 @@
-package org.hyperprof.api.vpmu;
+package org.hyperprof.vpmu.kit;
 
 import java.util.Arrays;
 

@@ -1,9 +1,10 @@
-package org.hyperprof.api.vpmu;
+package org.hyperprof.vpmu.kit;
 
 import java.util.Arrays;
 import java.util.Objects;
 
 import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.api.vpmu.PolicyHost;
 
 /**
  * The PMU registers of one vCPU as a policy keeps them while the vCPU's counters are not on the

@@ -1,4 +1,4 @@
-package org.hyperprof.api.pmu;
+package org.hyperprof.pmu.x86;
 
 /**
  * The local APIC LVT Performance Counter entry (LVTPC, xAPIC offset 0x340) of one physical CPU, as

@@ -1,4 +1,4 @@
-package org.hyperprof.api.pmu;
+package org.hyperprof.pmu.x86;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,10 +1,17 @@
-package org.hyperprof.api.pmu;
+package org.hyperprof.pmu.kit;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.StringJoiner;
 
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.pmu.UnitMask;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**

@@ -1,4 +1,4 @@
-package org.hyperprof.api.vpmu;
+package org.hyperprof.vpmu.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.hyperprof.api.pmu;
+package org.hyperprof.pmu.kit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,6 +13,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
 import org.junit.jupiter.api.Test;
 
 /** Checking event specifications against a table and placing the events on counters. */
@@ -48,7 +53,7 @@ class CounterAllocatorTest {
 
     private static EventTable table() {
         try {
-            return EventTable.parse("test/cpu", new StringReader(EVENTS), new StringReader(UNIT_MASKS));
+            return EventTableReader.parse("test/cpu", new StringReader(EVENTS), new StringReader(UNIT_MASKS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

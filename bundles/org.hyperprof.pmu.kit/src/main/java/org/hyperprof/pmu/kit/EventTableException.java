@@ -1,4 +1,4 @@
-package org.hyperprof.api.pmu;
+package org.hyperprof.pmu.kit;
 
 import java.io.IOException;
 
