@@ -17,48 +17,62 @@ import org.hyperprof.api.sample.SessionDictionary;
  */
 public final class Dictionary implements SessionDictionary {
 
-    private static final class Images {
+    /**
+     * One kind of entry (images or symbols): by id a name, an owner (an image's domain, a symbol's
+     * image) and, for images, a kind. Grown arrays hold every older entry.
+     */
+    private static final class Entries {
         final String[] names;
+        final int[] owners;
         final ImageKind[] kinds;
-        final int[] domains;
 
-        Images(int capacity) {
+        Entries(int capacity, boolean withKinds) {
             names = new String[capacity];
-            kinds = new ImageKind[capacity];
-            domains = new int[capacity];
+            owners = new int[capacity];
+            kinds = withKinds ? new ImageKind[capacity] : null;
         }
 
-        Images grown(int used) {
-            Images g = new Images(names.length * 2);
+        Entries grown(int used) {
+            Entries g = new Entries(names.length * 2, kinds != null);
             System.arraycopy(names, 0, g.names, 0, used);
-            System.arraycopy(kinds, 0, g.kinds, 0, used);
-            System.arraycopy(domains, 0, g.domains, 0, used);
+            System.arraycopy(owners, 0, g.owners, 0, used);
+            if (kinds != null) {
+                System.arraycopy(kinds, 0, g.kinds, 0, used);
+            }
             return g;
         }
     }
 
-    private static final class Symbols {
-        final String[] names;
-        final int[] images;
+    /** Entries of one kind and how many there are, published in that order (see the class comment). */
+    private static final class Table {
+        private volatile Entries entries;
+        private volatile int count;
 
-        Symbols(int capacity) {
-            names = new String[capacity];
-            images = new int[capacity];
+        Table(int capacity, boolean withKinds) {
+            entries = new Entries(capacity, withKinds);
         }
 
-        Symbols grown(int used) {
-            Symbols g = new Symbols(names.length * 2);
-            System.arraycopy(names, 0, g.names, 0, used);
-            System.arraycopy(images, 0, g.images, 0, used);
-            return g;
+        /** Adds an entry; the caller holds the dictionary's write lock. */
+        int add(String name, int owner, ImageKind kind) {
+            int id = count;
+            Entries e = entries;
+            if (id == e.names.length) {
+                e = e.grown(id);
+                entries = e;
+            }
+            e.names[id] = name;
+            e.owners[id] = owner;
+            if (e.kinds != null) {
+                e.kinds[id] = kind;
+            }
+            count = id + 1;
+            return id;
         }
     }
 
     private final Object writeLock = new Object();
-    private volatile Images images = new Images(32);
-    private volatile int imageCount;
-    private volatile Symbols symbols = new Symbols(256);
-    private volatile int symbolCount;
+    private final Table images = new Table(32, true);
+    private final Table symbols = new Table(256, false);
     /** Process names by (domain, pid): few, named rarely, read by reports at the end. */
     private final java.util.concurrent.ConcurrentHashMap<Long, String> processes =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -66,33 +80,14 @@ public final class Dictionary implements SessionDictionary {
     /** Adds an image of domain {@code domid} and returns its id. */
     public int addImage(String name, ImageKind kind, int domid) {
         synchronized (writeLock) {
-            int id = imageCount;
-            Images im = images;
-            if (id == im.names.length) {
-                im = im.grown(id);
-                images = im;
-            }
-            im.names[id] = name;
-            im.kinds[id] = kind;
-            im.domains[id] = domid;
-            imageCount = id + 1;
-            return id;
+            return images.add(name, domid, kind);
         }
     }
 
     /** Adds a symbol of image {@code image} and returns its id. */
     public int addSymbol(String name, int image) {
         synchronized (writeLock) {
-            int id = symbolCount;
-            Symbols sy = symbols;
-            if (id == sy.names.length) {
-                sy = sy.grown(id);
-                symbols = sy;
-            }
-            sy.names[id] = name;
-            sy.images[id] = image;
-            symbolCount = id + 1;
-            return id;
+            return symbols.add(name, image, null);
         }
     }
 
@@ -112,30 +107,30 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public int imageCount() {
-        return imageCount;
+        return images.count;
     }
 
     @Override
     public String imageName(int image) {
         checkImage(image);
-        return images.names[image];
+        return images.entries.names[image];
     }
 
     @Override
     public ImageKind imageKind(int image) {
         checkImage(image);
-        return images.kinds[image];
+        return images.entries.kinds[image];
     }
 
     @Override
     public int imageDomain(int image) {
         checkImage(image);
-        return images.domains[image];
+        return images.entries.owners[image];
     }
 
     @Override
     public int symbolCount() {
-        return symbolCount;
+        return symbols.count;
     }
 
     @Override
@@ -144,17 +139,17 @@ public final class Dictionary implements SessionDictionary {
             return "(no symbols)";
         }
         checkSymbol(symbol);
-        return symbols.names[symbol];
+        return symbols.entries.names[symbol];
     }
 
     @Override
     public int symbolImage(int symbol) {
         checkSymbol(symbol);
-        return symbols.images[symbol];
+        return symbols.entries.owners[symbol];
     }
 
     private void checkImage(int image) {
-        int n = imageCount;
+        int n = images.count;
         if (image < 0 || image >= n) {
             throw new IllegalArgumentException("image id " + image + " is not in this session's dictionary, which has "
                     + n + " images (ids 0.." + (n - 1) + ")");
@@ -162,7 +157,7 @@ public final class Dictionary implements SessionDictionary {
     }
 
     private void checkSymbol(int symbol) {
-        int n = symbolCount;
+        int n = symbols.count;
         if (symbol < 0 || symbol >= n) {
             throw new IllegalArgumentException("symbol id " + symbol + " is not in this session's dictionary, which has "
                     + n + " symbols (ids 0.." + (n - 1) + "; " + NO_SYMBOL + " means no symbol)");
@@ -171,7 +166,8 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public String toString() {
-        return "SessionDictionary[" + imageCount + " images, " + symbolCount + " symbols, first images "
-                + Arrays.toString(Arrays.copyOf(images.names, Math.min(imageCount, 4))) + "]";
+        int n = images.count;
+        return "SessionDictionary[" + n + " images, " + symbols.count + " symbols, first images "
+                + Arrays.toString(Arrays.copyOf(images.entries.names, Math.min(n, 4))) + "]";
     }
 }

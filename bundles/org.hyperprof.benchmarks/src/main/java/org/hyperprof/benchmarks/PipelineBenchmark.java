@@ -1,0 +1,200 @@
+package org.hyperprof.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Delivery;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.Dispatcher;
+import org.hyperprof.pipeline.ImageSymbols;
+import org.hyperprof.symbols.elf.ElfResolver;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The sample pipeline alone, on one thread: each sample's PC and its callers' return addresses are
+ * resolved to the dictionary's symbols ({@link ImageSymbols}), batched ({@link BatchBuilder}, 4,096
+ * per batch, arrays lent and given back) and handed through the {@link Dispatcher} to a consumer
+ * that reads every column of every sample (a tap, so it runs on the same thread).
+ *
+ * <p>The workload: PCs drawn Zipf-distributed (exponent {@link #zipf}) from the function symbols of
+ * the running JDK's {@code libjvm.so}, each function with eight call sites, call chains of mean
+ * depth 8; drawn once, with a fixed seed, before the measurement. One operation is one sample.
+ *
+ * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar Pipeline -prof gc}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(3)
+public class PipelineBenchmark {
+    static final int SAMPLES = 1 << 16;
+    static final int BATCH = 4096;
+
+    @Param({ "1.1" })
+    public double zipf;
+
+    @Param({ "8" })
+    public int meanDepth;
+
+    private long[] pcs;
+    private int[] chainStart;
+    private long[] chainPcs;
+    private Dispatcher dispatcher;
+    private Dictionary dictionary;
+    private ImageSymbols symbols;
+    private BatchBuilder builder;
+    private EveryColumn consumer;
+    private long time;
+
+    /** Reads every column of every sample, as a consumer that aggregates them would. */
+    public static final class EveryColumn implements SampleConsumer {
+        public long sum;
+        public long samples;
+
+        @Override
+        public void sessionStarted(SessionInfo session) {
+        }
+
+        @Override
+        public void samples(SampleBatch b) {
+            long s = sum;
+            for (int i = 0; i < b.size; i++) {
+                s += b.domain[i] + b.vcpu[i] + b.mode[i] + b.counter[i] + b.pc[i] + b.image[i] + b.symbol[i]
+                        + b.weight[i] + b.time[i] + b.cpu[i] + b.pid[i] + b.tid[i];
+                for (int c = b.chainStart[i]; c < b.chainStart[i + 1]; c++) {
+                    s += b.chainPc[c] + b.chainImage[c] + b.chainSymbol[c];
+                }
+            }
+            sum = s;
+            samples += b.size;
+        }
+
+        @Override
+        public void sessionEnded(SessionSummary summary) {
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException, SymbolFileException {
+        Path libjvm = Path.of(System.getProperty("java.home"), "lib", "server", "libjvm.so");
+        SymbolTable table = new ElfResolver().load(new ImageSource("libjvm.so", "elf", libjvm.toString(),
+                ImageSource.Content.file(libjvm)));
+        List<Integer> functions = new ArrayList<>();
+        for (int i = 0; i < table.size(); i++) {
+            if (table.symbolSize(i) >= 8) {
+                functions.add(i);
+            }
+        }
+        if (functions.size() < 1000) {
+            throw new IllegalStateException(libjvm + " has only " + functions.size() + " sized symbols");
+        }
+        SplittableRandom random = new SplittableRandom(42);
+        // Rank r (from 1) is drawn with weight 1/r^zipf; ranks map to functions in a shuffled order.
+        int n = functions.size();
+        double[] cumulative = new double[n];
+        double total = 0;
+        for (int r = 0; r < n; r++) {
+            total += 1 / Math.pow(r + 1, zipf);
+            cumulative[r] = total;
+        }
+        java.util.Collections.shuffle(functions, new java.util.Random(7));
+        pcs = new long[SAMPLES];
+        chainStart = new int[SAMPLES + 1];
+        long[] chain = new long[SAMPLES * meanDepth * 2];
+        int c = 0;
+        for (int i = 0; i < SAMPLES; i++) {
+            pcs[i] = site(table, functions.get(rank(cumulative, random.nextDouble() * total)), random);
+            chainStart[i] = c;
+            // Depth: geometric with the given mean (at least 1).
+            int depth = 1;
+            while (random.nextDouble() >= 1.0 / meanDepth && depth < 127) {
+                depth++;
+            }
+            for (int d = 0; d < depth && c < chain.length; d++) {
+                chain[c++] = site(table, functions.get(rank(cumulative, random.nextDouble() * total)), random);
+            }
+        }
+        chainStart[SAMPLES] = c;
+        chainPcs = java.util.Arrays.copyOf(chain, c);
+
+        dictionary = new Dictionary();
+        int image = dictionary.addImage("libjvm.so", ImageKind.USER, 0);
+        symbols = new ImageSymbols(dictionary, image, table);
+        dispatcher = new Dispatcher(64);
+        consumer = new EveryColumn();
+        dispatcher.add("every-column", consumer, Delivery.TAP);
+        dispatcher.sessionStarted(new SessionInfo(1, "benchmark", "libjvm", "unknown", "", 0, List.of(),
+                Map.of(0, "host"), false, dictionary));
+        builder = new BatchBuilder(1, BATCH, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish);
+    }
+
+    /** One of a function's eight call sites: a PC inside it. */
+    private static long site(SymbolTable table, int function, SplittableRandom random) {
+        long size = table.symbolSize(function);
+        return table.start(function) + (size * random.nextInt(8)) / 8;
+    }
+
+    private static int rank(double[] cumulative, double x) {
+        int i = java.util.Arrays.binarySearch(cumulative, x);
+        return Math.min(cumulative.length - 1, i >= 0 ? i : -i - 1);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        builder.flush();
+        if (consumer.samples == 0 || consumer.sum == 0) {
+            throw new IllegalStateException("the consumer read nothing");
+        }
+        dispatcher.stopAll(1000);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(SAMPLES)
+    public void resolveBatchAndDeliver() {
+        long[] p = pcs;
+        int[] starts = chainStart;
+        long[] chain = chainPcs;
+        ImageSymbols sym = symbols;
+        BatchBuilder b = builder;
+        int image = sym.image();
+        for (int i = 0; i < SAMPLES; i++) {
+            long pc = p[i];
+            b.begin(0, 0, 0, 0, pc, image, sym.symbol(pc), 1, time++, 0, 1000, 1000);
+            for (int c = starts[i]; c < starts[i + 1]; c++) {
+                long ret = chain[c];
+                b.caller(ret, image, sym.symbol(ret));
+            }
+            b.end();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package org.hyperprof.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.symbols.SymbolTable;
+import org.junit.jupiter.api.Test;
+
+/** An address resolves to the symbol covering it, whatever the cache held before; each symbol is interned once. */
+class ImageSymbolsTest {
+    private final Dictionary dictionary = new Dictionary();
+    private final int image = dictionary.addImage("app", ImageKind.USER, 0);
+    private final SymbolTable table = new SymbolTable("app", new long[] {0x1000, 0x2000}, new long[] {0x100, 0x10},
+            new String[] {"main", "work"}, new String[2]);
+    private final ImageSymbols symbols = new ImageSymbols(dictionary, image, table);
+
+    private String name(int id) {
+        return dictionary.symbolName(id);
+    }
+
+    @Test
+    void anAddressResolvesToTheSymbolCoveringIt() {
+        assertEquals("main", name(symbols.symbol(0x1000)));
+        assertEquals("main", name(symbols.symbol(0x10ff)));
+        assertEquals("work", name(symbols.symbol(0x200f)));
+        assertEquals(SessionDictionary.NO_SYMBOL, symbols.symbol(0x2010), "past work's end");
+        assertEquals(SessionDictionary.NO_SYMBOL, symbols.symbol(0x0fff), "before main");
+    }
+
+    @Test
+    void eachSymbolIsInternedOnceAndBelongsToTheImage() {
+        int a = symbols.symbol(0x1004);
+        int b = symbols.symbol(0x1008);
+        assertEquals(a, b);
+        assertEquals(1, dictionary.symbolCount());
+        assertEquals(image, dictionary.symbolImage(a));
+    }
+
+    @Test
+    void everyAddressMetKeepsItsAnswerAsTheTableOfAddressesGrows() {
+        // 20,000 addresses, inside and outside the two symbols and far above them: the table grows
+        // several times, and each address still answers as the symbol table does.
+        for (int round = 0; round < 2; round++) {
+            for (long i = 0; i < 20_000; i++) {
+                long address = (i % 3 == 0 ? 0x1000 : i % 3 == 1 ? 0x2000 : 0x3000) + (i % 0x200) + (i << 36);
+                int expected = table.lookup(address) < 0 ? SessionDictionary.NO_SYMBOL
+                        : symbols.symbol(table.start(table.lookup(address)));
+                assertEquals(expected, symbols.symbol(address), "address 0x" + Long.toHexString(address));
+            }
+        }
+        assertEquals(SessionDictionary.NO_SYMBOL, symbols.symbol(Long.MIN_VALUE), "the empty slot's mark is no address");
+        assertEquals("main", name(symbols.symbol(0x1000)));
+    }
+}
