@@ -45,8 +45,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * that reads every column of every sample (a tap, so it runs on the same thread).
  *
  * <p>The workload: PCs drawn Zipf-distributed (exponent {@link #zipf}) from the function symbols of
- * the running JDK's {@code libjvm.so}, each function with eight call sites, call chains of mean
- * depth 8; drawn once, with a fixed seed, before the measurement. One operation is one sample.
+ * the running JDK's {@code libjvm.so} ({@link #sites} addresses in each function: 1, its own
+ * address; 8, eight places inside it), call chains of mean depth 8 drawn the same way; drawn once,
+ * with a fixed seed, before the measurement. One operation is one sample.
+ * {@code resolveBatchAndDeliver} is the whole stage; {@code batchAndDeliver} the same samples with
+ * their symbols resolved beforehand, so the two tell resolution from batching and delivery.
  *
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar Pipeline -prof gc}.
  */
@@ -66,9 +69,14 @@ public class PipelineBenchmark {
     @Param({ "8" })
     public int meanDepth;
 
+    @Param({ "1", "8" })
+    public int sites;
+
     private long[] pcs;
     private int[] chainStart;
     private long[] chainPcs;
+    private int[] symbolIds;
+    private int[] chainSymbolIds;
     private Dispatcher dispatcher;
     private Dictionary dictionary;
     private ImageSymbols symbols;
@@ -133,7 +141,7 @@ public class PipelineBenchmark {
         long[] chain = new long[SAMPLES * meanDepth * 2];
         int c = 0;
         for (int i = 0; i < SAMPLES; i++) {
-            pcs[i] = site(table, functions.get(rank(cumulative, random.nextDouble() * total)), random);
+            pcs[i] = site(table, functions.get(rank(cumulative, random.nextDouble() * total)), random, sites);
             chainStart[i] = c;
             // Depth: geometric with the given mean (at least 1).
             int depth = 1;
@@ -141,7 +149,7 @@ public class PipelineBenchmark {
                 depth++;
             }
             for (int d = 0; d < depth && c < chain.length; d++) {
-                chain[c++] = site(table, functions.get(rank(cumulative, random.nextDouble() * total)), random);
+                chain[c++] = site(table, functions.get(rank(cumulative, random.nextDouble() * total)), random, sites);
             }
         }
         chainStart[SAMPLES] = c;
@@ -156,12 +164,20 @@ public class PipelineBenchmark {
         dispatcher.sessionStarted(new SessionInfo(1, "benchmark", "libjvm", "unknown", "", 0, List.of(),
                 Map.of(0, "host"), false, dictionary));
         builder = new BatchBuilder(1, BATCH, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish);
+        symbolIds = new int[SAMPLES];
+        for (int i = 0; i < SAMPLES; i++) {
+            symbolIds[i] = symbols.symbol(pcs[i]);
+        }
+        chainSymbolIds = new int[chainPcs.length];
+        for (int i = 0; i < chainPcs.length; i++) {
+            chainSymbolIds[i] = symbols.symbol(chainPcs[i]);
+        }
     }
 
-    /** One of a function's eight call sites: a PC inside it. */
-    private static long site(SymbolTable table, int function, SplittableRandom random) {
+    /** One of a function's {@code sites} addresses: its own address, or places inside it. */
+    private static long site(SymbolTable table, int function, SplittableRandom random, int sites) {
         long size = table.symbolSize(function);
-        return table.start(function) + (size * random.nextInt(8)) / 8;
+        return table.start(function) + (size * random.nextInt(sites)) / sites;
     }
 
     private static int rank(double[] cumulative, double x) {
@@ -193,6 +209,25 @@ public class PipelineBenchmark {
             for (int c = starts[i]; c < starts[i + 1]; c++) {
                 long ret = chain[c];
                 b.caller(ret, image, sym.symbol(ret));
+            }
+            b.end();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(SAMPLES)
+    public void batchAndDeliver() {
+        long[] p = pcs;
+        int[] starts = chainStart;
+        long[] chain = chainPcs;
+        int[] ids = symbolIds;
+        int[] chainIds = chainSymbolIds;
+        BatchBuilder b = builder;
+        int image = symbols.image();
+        for (int i = 0; i < SAMPLES; i++) {
+            b.begin(0, 0, 0, 0, p[i], image, ids[i], 1, time++, 0, 1000, 1000);
+            for (int c = starts[i]; c < starts[i + 1]; c++) {
+                b.caller(chain[c], image, chainIds[c]);
             }
             b.end();
         }

@@ -381,40 +381,30 @@ public class BatchBuilder {
      * @return how many samples were removed
      */
     public final synchronized int discardDomain(int domid) {
-        int kept = 0;
-        int keptChain = 0;
+        int n = size;
         int removed = 0;
-        for (int i = 0; i < size; i++) {
-            int from = chainStart[i];
+        int from = chainStart[0];
+        size = 0;
+        chainCount = 0;
+        sampleOpen = false;
+        // The kept samples are appended again in place: a kept sample and its callers only move
+        // down, so each is read before anything is written over it.
+        for (int i = 0; i < n; i++) {
             int to = chainStart[i + 1];
             if (domain[i] == domid) {
                 removed++;
-                continue;
+            } else {
+                begin(domain[i], vcpu[i], mode[i], counter[i], pc[i], image[i], symbol[i], weight[i], time[i], cpu[i],
+                        pid[i], tid[i]);
+                for (int c = from; c < to; c++) {
+                    caller(chainPc[c], chainImage[c], chainSymbol[c]);
+                }
+                sampleOpen = false;
+                size++;
+                chainStart[size] = chainCount;
             }
-            domain[kept] = domain[i];
-            vcpu[kept] = vcpu[i];
-            mode[kept] = mode[i];
-            counter[kept] = counter[i];
-            pc[kept] = pc[i];
-            image[kept] = image[i];
-            symbol[kept] = symbol[i];
-            weight[kept] = weight[i];
-            time[kept] = time[i];
-            cpu[kept] = cpu[i];
-            pid[kept] = pid[i];
-            tid[kept] = tid[i];
-            chainStart[kept] = keptChain;
-            for (int c = from; c < to; c++) {
-                chainPc[keptChain] = chainPc[c];
-                chainImage[keptChain] = chainImage[c];
-                chainSymbol[keptChain] = chainSymbol[c];
-                keptChain++;
-            }
-            kept++;
+            from = to;
         }
-        size = kept;
-        chainCount = keptChain;
-        chainStart[size] = chainCount;
         return removed;
     }
 

@@ -112,20 +112,17 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public String imageName(int image) {
-        checkImage(image);
-        return images.entries.names[image];
+        return image(image).names[image];
     }
 
     @Override
     public ImageKind imageKind(int image) {
-        checkImage(image);
-        return images.entries.kinds[image];
+        return image(image).kinds[image];
     }
 
     @Override
     public int imageDomain(int image) {
-        checkImage(image);
-        return images.entries.owners[image];
+        return image(image).owners[image];
     }
 
     @Override
@@ -135,33 +132,32 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public String symbolName(int symbol) {
-        if (symbol == NO_SYMBOL) {
-            return "(no symbols)";
-        }
-        checkSymbol(symbol);
-        return symbols.entries.names[symbol];
+        return symbol == NO_SYMBOL ? "(no symbols)" : symbol(symbol).names[symbol];
     }
 
     @Override
     public int symbolImage(int symbol) {
-        checkSymbol(symbol);
-        return symbols.entries.owners[symbol];
+        return symbol(symbol).owners[symbol];
     }
 
-    private void checkImage(int image) {
+    /** The image entries, once {@code image} is known to be among them (read after the count). */
+    private Entries image(int image) {
         int n = images.count;
         if (image < 0 || image >= n) {
             throw new IllegalArgumentException("image id " + image + " is not in this session's dictionary, which has "
                     + n + " images (ids 0.." + (n - 1) + ")");
         }
+        return images.entries;
     }
 
-    private void checkSymbol(int symbol) {
+    /** The symbol entries, once {@code symbol} is known to be among them (read after the count). */
+    private Entries symbol(int symbol) {
         int n = symbols.count;
         if (symbol < 0 || symbol >= n) {
             throw new IllegalArgumentException("symbol id " + symbol + " is not in this session's dictionary, which has "
                     + n + " symbols (ids 0.." + (n - 1) + "; " + NO_SYMBOL + " means no symbol)");
         }
+        return symbols.entries;
     }
 
     @Override

@@ -35,7 +35,13 @@ final class PerfBatches extends BatchBuilder {
      */
     static final int POOL = 12;
 
-    private Keys keys;
+    // The current arrays of perf's keys, as fields: the resolving thread writes them per sample and frame.
+    private int[] selfFrame;
+    private int[] rawFrame;
+    private byte[] cpumode;
+    private boolean[] ipInChain;
+    private int[] chainFrame;
+    private byte[] chainCpumode;
 
     PerfBatches(long sessionId, int capacity, Reuse reuse, Sink sink) {
         super(sessionId, capacity, reuse, 0, sink);
@@ -43,60 +49,69 @@ final class PerfBatches extends BatchBuilder {
 
     @Override
     protected void allocateColumns(int capacity, int chainCapacity) {
-        Keys k = new Keys();
-        k.selfFrame = new int[capacity];
-        k.rawFrame = new int[capacity];
-        k.cpumode = new byte[capacity];
-        k.ipInChain = new boolean[capacity];
-        k.chainFrame = new int[chainCapacity];
-        k.chainCpumode = new byte[chainCapacity];
-        keys = k;
+        selfFrame = new int[capacity];
+        rawFrame = new int[capacity];
+        cpumode = new byte[capacity];
+        ipInChain = new boolean[capacity];
+        chainFrame = new int[chainCapacity];
+        chainCpumode = new byte[chainCapacity];
     }
 
     @Override
     protected void growChainColumns(int length) {
-        keys.chainFrame = Arrays.copyOf(keys.chainFrame, length);
-        keys.chainCpumode = Arrays.copyOf(keys.chainCpumode, length);
+        chainFrame = Arrays.copyOf(chainFrame, length);
+        chainCpumode = Arrays.copyOf(chainCpumode, length);
     }
 
     @Override
     protected Object columns() {
-        return keys;
+        Keys k = new Keys();
+        k.selfFrame = selfFrame;
+        k.rawFrame = rawFrame;
+        k.cpumode = cpumode;
+        k.ipInChain = ipInChain;
+        k.chainFrame = chainFrame;
+        k.chainCpumode = chainCpumode;
+        return k;
     }
 
     @Override
     protected void adoptColumns(Object columns) {
-        keys = (Keys) columns;
+        Keys k = (Keys) columns;
+        selfFrame = k.selfFrame;
+        rawFrame = k.rawFrame;
+        cpumode = k.cpumode;
+        ipInChain = k.ipInChain;
+        chainFrame = k.chainFrame;
+        chainCpumode = k.chainCpumode;
     }
 
     /** Starts a sample: the batch's columns, then perf report's keys of it. */
     void sample(int domain, int cpu, int mode, int counter, long pc, int image, int symbol, long period, long time,
-            int pid, int tid, int selfFrame, int rawFrame, int cpumode) {
+            int pid, int tid, int sampleSelfFrame, int sampleRawFrame, int sampleCpumode) {
         int i = pending();
         begin(domain, cpu, mode, counter, pc, image, symbol, period, time, cpu, pid, tid);
-        Keys k = keys;
-        k.selfFrame[i] = selfFrame;
-        k.rawFrame[i] = rawFrame;
-        k.cpumode[i] = (byte) cpumode;
-        k.ipInChain[i] = false;
+        selfFrame[i] = sampleSelfFrame;
+        rawFrame[i] = sampleRawFrame;
+        cpumode[i] = (byte) sampleCpumode;
+        ipInChain[i] = false;
     }
 
     /** The current sample's callchain began with its own address. */
     void ipInChain() {
-        keys.ipInChain[pending()] = true;
+        ipInChain[pending()] = true;
     }
 
-    /** A caller of the current sample (innermost first), resolved in context {@code cpumode}. */
-    void frame(long pc, int image, int symbol, int key, int cpumode) {
+    /** A caller of the current sample (innermost first), resolved in context {@code frameCpumode}. */
+    void frame(long pc, int image, int symbol, int key, int frameCpumode) {
         int c = caller(pc, image, symbol);
-        Keys k = keys;
-        k.chainFrame[c] = key;
-        k.chainCpumode[c] = (byte) cpumode;
+        chainFrame[c] = key;
+        chainCpumode[c] = (byte) frameCpumode;
     }
 
     /** Drops the current sample's frames from {@code mark} on (a corrupt callchain). */
     void dropFrames(int mark) {
         dropCallers(mark);
-        keys.ipInChain[pending()] = false;
+        ipInChain[pending()] = false;
     }
 }
