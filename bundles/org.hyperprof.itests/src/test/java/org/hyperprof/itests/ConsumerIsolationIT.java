@@ -4,15 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
-import static org.ops4j.pax.exam.CoreOptions.bundle;
 
 import java.util.Hashtable;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import javax.inject.Inject;
 
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ProgressListener;
@@ -26,12 +23,9 @@ import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
-import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 
 /**
@@ -40,14 +34,10 @@ import org.osgi.framework.ServiceRegistration;
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class ConsumerIsolationIT {
+public class ConsumerIsolationIT extends InFramework {
 
-    @Inject
-    BundleContext context;
-
-    @Configuration
-    public Option[] config() {
-        return HyperprofOptions.core(bundle(HyperprofOptions.bundleUrl("opreport")));
+    public ConsumerIsolationIT() {
+        super("opreport");
     }
 
     /** Counts and returns at once: it keeps up with any sampling, so only the others can disturb it. */
@@ -121,8 +111,8 @@ public class ConsumerIsolationIT {
 
     @Test
     public void throwingAndStallingConsumersAreIsolatedAndTheirMissesCounted() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
-        Profiler profiler = Services.await(context, Profiler.class, "");
+        HostService hosts = hosts();
+        Profiler profiler = profiler();
         Services.await(context, ReportRenderer.class, "(report.name=opreport)");
         hosts.load(HostService.DEFAULT_SCENARIO, null);
 
@@ -185,8 +175,7 @@ public class ConsumerIsolationIT {
             c.unregister();
         }
         // The profiler is healthy without them.
-        SessionSummary after = profiler.profile(new ProfileRequest(List.of(), 50_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary after = profile(profiler, 50_000);
         assertTrue(after.completed());
         assertEquals(List.of("opreport"), after.consumers().stream().map(ConsumerAccounting::consumer).toList());
     }

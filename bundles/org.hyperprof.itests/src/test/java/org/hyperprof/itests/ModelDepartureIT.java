@@ -6,49 +6,31 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.util.Arrays;
-import java.util.List;
-
-import javax.inject.Inject;
 
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
-import org.hyperprof.api.host.ProgressListener;
-import org.hyperprof.api.profiler.ProfileException;
-import org.hyperprof.api.profiler.ProfileRequest;
-import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.profiler.ProfileException;
+import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
 
 /** Stopping the CPU model bundle stops the host that uses it, says why, and a restart allows a new session. */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class ModelDepartureIT {
-
-    @Inject
-    BundleContext context;
-
-    @Configuration
-    public Option[] config() {
-        return HyperprofOptions.core();
-    }
-
+public class ModelDepartureIT extends InFramework {
     @Test
     public void departingModelStopsItsHostCleanlyAndNamesTheBundle() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
-        Profiler profiler = Services.await(context, Profiler.class, "");
+        HostService hosts = hosts();
+        Profiler profiler = profiler();
         Services.await(context, PmuModel.class, "(cpu.type=i386/p6)");
         Host host = hosts.load(HostService.DEFAULT_SCENARIO, null);
-        SessionSummary first = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary first = profile(profiler, 100_000);
         assertTrue(first.completed());
 
         Bundle p6 = Arrays.stream(context.getBundles()).filter(b -> b.getSymbolicName().equals("org.hyperprof.pmu.p6"))
@@ -57,7 +39,7 @@ public class ModelDepartureIT {
         assertNotNull("the host stopped", host.stopReason());
         assertTrue(host.stopReason(), host.stopReason().contains("org.hyperprof.pmu.p6"));
         try {
-            profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()), ProgressListener.NONE);
+            profile(profiler, 100_000);
             fail("profiling a stopped host must fail");
         } catch (ProfileException expected) {
             assertTrue(expected.getMessage(), expected.getMessage().contains("org.hyperprof.pmu.p6"));
@@ -68,8 +50,7 @@ public class ModelDepartureIT {
         p6.start();
         Services.await(context, PmuModel.class, "(cpu.type=i386/p6)");
         hosts.load(HostService.DEFAULT_SCENARIO, null);
-        SessionSummary again = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary again = profile(profiler, 100_000);
         assertTrue(again.completed());
         assertTrue(again.accounting().delivered() > 0);
     }

@@ -12,25 +12,18 @@ import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
 
-import javax.inject.Inject;
-
 import org.hyperprof.api.host.HostService;
-import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.output.OutputFiles;
-import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.service.cm.ConfigurationAdmin;
 
@@ -41,20 +34,11 @@ import org.osgi.service.cm.ConfigurationAdmin;
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class OutputFilesIT {
-
-    @Inject
-    BundleContext context;
-
-    @Configuration
-    public Option[] config() {
-        return HyperprofOptions.core();
-    }
-
+public class OutputFilesIT extends InFramework {
     @Test
     public void theExampleConsumerWritesItsCsvThroughTheOutputServiceAndWaitsForIt() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
-        Profiler profiler = Services.await(context, Profiler.class, "");
+        HostService hosts = hosts();
+        Profiler profiler = profiler();
         OutputFiles output = Services.await(context, OutputFiles.class, "");
         Bundle outputBundle = FrameworkUtil.getBundle(output.getClass());
         assertEquals("org.hyperprof.output", outputBundle.getSymbolicName());
@@ -82,8 +66,7 @@ public class OutputFilesIT {
         example.start();
         Services.await(context, SampleConsumer.class, "(consumer.name=domain-rates)");
         hosts.load(HostService.DEFAULT_SCENARIO, null);
-        SessionSummary summary = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary summary = profile(profiler, 100_000);
         ConsumerAccounting rates = summary.consumers().stream().filter(c -> c.consumer().equals("domain-rates"))
                 .findFirst().orElseThrow(() -> new AssertionError("domain-rates not in " + summary.consumers()));
         assertEquals("the consumer missed nothing: " + rates, 0, rates.missed());

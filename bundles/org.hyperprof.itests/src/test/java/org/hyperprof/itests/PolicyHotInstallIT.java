@@ -10,8 +10,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import javax.inject.Inject;
-
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ProgressListener;
@@ -21,13 +19,10 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
 
 /**
  * A counter-virtualization policy is a bundle like any other: installed while the framework runs, it
@@ -36,15 +31,7 @@ import org.osgi.framework.BundleContext;
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class PolicyHotInstallIT {
-
-    @Inject
-    BundleContext context;
-
-    @Configuration
-    public Option[] config() {
-        return HyperprofOptions.core();
-    }
+public class PolicyHotInstallIT extends InFramework {
 
     private static ProfileRequest guestsOnly(long micros) {
         return new ProfileRequest(List.of(), micros, List.of(), List.of(), List.of(), 0, false);
@@ -52,8 +39,8 @@ public class PolicyHotInstallIT {
 
     @Test
     public void aHotInstalledPolicyLetsTheGuestProfileItselfAndItsDepartureEndsTheSessionCleanly() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
-        Profiler profiler = Services.await(context, Profiler.class, "");
+        HostService hosts = hosts();
+        Profiler profiler = profiler();
 
         Bundle policy = context.installBundle(HyperprofOptions.bundleUrl("saverestore"));
         policy.start();
@@ -95,8 +82,8 @@ public class PolicyHotInstallIT {
 
     @Test
     public void underThePartitionedPolicyXenoprofAndTheGuestsOwnProfilerRunTogether() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
-        Profiler profiler = Services.await(context, Profiler.class, "");
+        HostService hosts = hosts();
+        Profiler profiler = profiler();
         Bundle amd = context.installBundle(HyperprofOptions.bundleUrl("amd"));
         amd.start();
         Bundle partitioned = context.installBundle(HyperprofOptions.bundleUrl("partitioned"));
@@ -105,8 +92,7 @@ public class PolicyHotInstallIT {
         Services.await(context, org.hyperprof.api.pmu.PmuModel.class, "(cpu.type=i386/athlon)");
 
         Host host = hosts.load("consolidation", null, Map.of("vpmu.policy", "partitioned"), null);
-        SessionSummary xenoprof = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary xenoprof = profile(profiler, 100_000);
         assertTrue(xenoprof.endReason(), xenoprof.completed());
         assertTrue("Xenoprof's own samples: " + xenoprof.accounting(), xenoprof.accounting().delivered() > 0);
         Map<String, Long> c = host.counters();

@@ -5,28 +5,20 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import javax.inject.Inject;
-
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
-import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
 import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
 
 /**
  * The PowerPC 970 model is not in the default runtime: installing its bundle makes ppc64/970
@@ -35,20 +27,11 @@ import org.osgi.framework.BundleContext;
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class PowerPcHotInstallIT {
-
-    @Inject
-    BundleContext context;
-
-    @Configuration
-    public Option[] config() {
-        return HyperprofOptions.core();
-    }
-
+public class PowerPcHotInstallIT extends InFramework {
     @Test
     public void hotInstalledPowerPcModelProfilesAndItsDepartureEndsTheRunningSessionCleanly() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
-        Profiler profiler = Services.await(context, Profiler.class, "");
+        HostService hosts = hosts();
+        Profiler profiler = profiler();
         assertNull("no 970 before the install",
                 context.getServiceReference(PmuModel.class) == null ? null
                         : context.getServiceReferences(PmuModel.class, "(cpu.type=ppc64/970)").stream().findAny()
@@ -61,8 +44,7 @@ public class PowerPcHotInstallIT {
 
         Host host = hosts.load("ppc970-blade", null);
         assertEquals("ppc64/970", host.model().cpuType());
-        SessionSummary first = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary first = profile(profiler, 100_000);
         assertTrue(first.endReason(), first.completed());
         assertTrue(first.accounting().balanced());
         assertTrue("samples on the 970: " + first.accounting(), first.accounting().delivered() > 0);
@@ -71,7 +53,7 @@ public class PowerPcHotInstallIT {
         hosts.load("ppc970-blade", null);
         CompletableFuture<SessionSummary> running = CompletableFuture.supplyAsync(() -> {
             try {
-                return profiler.profile(new ProfileRequest(List.of(), 60_000_000, List.of()), ProgressListener.NONE);
+                return profile(profiler, 60_000_000);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -90,8 +72,7 @@ public class PowerPcHotInstallIT {
         ppc.start();
         Services.await(context, PmuModel.class, "(cpu.type=ppc64/970)");
         hosts.load("ppc970-blade", null);
-        SessionSummary again = profiler.profile(new ProfileRequest(List.of(), 50_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary again = profile(profiler, 50_000);
         assertTrue(again.completed());
     }
 }

@@ -2,51 +2,37 @@ package org.hyperprof.itests;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
-import static org.ops4j.pax.exam.CoreOptions.bundle;
 
 import java.util.Dictionary;
 import java.util.Hashtable;
-import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import javax.inject.Inject;
-
 import org.hyperprof.api.host.HostService;
-import org.hyperprof.api.host.ProgressListener;
-import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.report.ReportRenderer;
-import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
-import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.cm.ConfigurationAdmin;
 
 /** The profiler's batch size is a Configuration Admin setting (PID org.hyperprof.profiler) that takes effect. */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
-public class ProfilerConfigurationIT {
+public class ProfilerConfigurationIT extends InFramework {
 
-    @Inject
-    BundleContext context;
-
-    @Configuration
-    public Option[] config() {
-        return HyperprofOptions.core(bundle(HyperprofOptions.bundleUrl("opreport")));
+    public ProfilerConfigurationIT() {
+        super("opreport");
     }
 
     @Test
     public void batchSizeSetThroughConfigurationAdminShapesTheBatchesConsumersGet() throws Exception {
-        HostService hosts = Services.await(context, HostService.class, "");
+        HostService hosts = hosts();
         Profiler before = Services.await(context, Profiler.class, "");
         ServiceReference<Profiler> oldRef = context.getServiceReference(Profiler.class);
         ConfigurationAdmin cm = Services.await(context, ConfigurationAdmin.class, "");
@@ -63,13 +49,11 @@ public class ProfilerConfigurationIT {
             profiler = Services.await(context, Profiler.class, "");
         }
         hosts.load(HostService.DEFAULT_SCENARIO, null);
-        SessionSummary summary = profiler.profile(new ProfileRequest(List.of(), 50_000, List.of()),
-                ProgressListener.NONE);
+        SessionSummary summary = profile(profiler, 50_000);
 
-        StringBuilder text = new StringBuilder();
-        opreport.render(new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), text);
+        String text = report(opreport, summary);
         Matcher m = Pattern.compile("aggregated (\\d+) samples from (\\d+) batches").matcher(text);
-        assertTrue(text.toString(), m.find());
+        assertTrue(text, m.find());
         long samples = Long.parseLong(m.group(1));
         long batches = Long.parseLong(m.group(2));
         assertEquals(summary.accounting().delivered(), samples);

@@ -24,6 +24,8 @@ import org.hyperprof.api.output.OutputException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Two writes to one target never interleave: the second waits until the first has closed it. Made
@@ -61,13 +63,16 @@ class ConcurrentWritesTest {
         };
     }
 
-    @Test
-    void twoWritersToOneFifoNeverInterleave() throws Exception {
+    /** Also when the first writer names the FIFO through a symbolic link: a link and its target are one target. */
+    @ParameterizedTest(name = "the first writer names it {0}")
+    @ValueSource(strings = {"directly", "through a link"})
+    void twoWritersToOneFifoNeverInterleave(String naming) throws Exception {
         Path fifo = OutputTargets.fifo(dir, "shared.fifo");
+        Path firstTarget = naming.equals("directly") ? fifo : Files.createSymbolicLink(dir.resolve("link"), fifo);
         CountDownLatch halfway = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
         try (OutputTargets.Reader reader = OutputTargets.readFifo(fifo, 2)) {
-            Future<?> first = threads.submit(() -> files.write(fifo, halting("A1 ", halfway, go, "A2\n")));
+            Future<?> first = threads.submit(() -> files.write(firstTarget, halting("A1 ", halfway, go, "A2\n")));
             halfway.await();
             Future<?> second = threads.submit(() -> files.write(fifo, out -> write(out, "B1 B2\n")));
             secondWaits.await();
@@ -100,24 +105,6 @@ class ConcurrentWritesTest {
         assertEquals(List.of("first, whole"), seenBySecond, "the second began after the first had ended");
         assertEquals("second, whole", Files.readString(file));
         assertEquals(List.of("shared.svg"), OutputTargets.names(dir));
-    }
-
-    @Test
-    void aLinkAndItsTargetAreOneTarget() throws Exception {
-        Path fifo = OutputTargets.fifo(dir, "pipe");
-        Path link = Files.createSymbolicLink(dir.resolve("link"), fifo);
-        CountDownLatch halfway = new CountDownLatch(1);
-        CountDownLatch go = new CountDownLatch(1);
-        try (OutputTargets.Reader reader = OutputTargets.readFifo(fifo, 2)) {
-            Future<?> first = threads.submit(() -> files.write(link, halting("A1 ", halfway, go, "A2\n")));
-            halfway.await();
-            Future<?> second = threads.submit(() -> files.write(fifo, out -> write(out, "B1 B2\n")));
-            secondWaits.await();
-            go.countDown();
-            first.get();
-            second.get();
-            assertEquals("A1 A2\nB1 B2\n", reader.text());
-        }
     }
 
     @Test

@@ -4,7 +4,7 @@ import static org.hyperprof.pmu.amd.AmdFixture.ATHLON;
 import static org.hyperprof.pmu.amd.AmdFixture.FAMILY10;
 import static org.hyperprof.pmu.amd.AmdFixture.FAMILY15H;
 import static org.hyperprof.pmu.amd.AmdFixture.HAMMER;
-import static org.hyperprof.pmu.amd.AmdFixture.configs;
+import static org.hyperprof.testing.pmu.PmuFixtures.configs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

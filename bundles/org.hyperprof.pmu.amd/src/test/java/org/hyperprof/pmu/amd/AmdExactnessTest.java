@@ -1,11 +1,11 @@
 package org.hyperprof.pmu.amd;
 
 import static org.hyperprof.pmu.amd.AmdFixture.FAMILY10;
-import static org.hyperprof.pmu.amd.AmdFixture.configs;
 import static org.hyperprof.pmu.amd.AmdFixture.pmu;
-import static org.hyperprof.pmu.amd.AmdFixture.rates;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_FETCH_CTL;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_OP_CTL;
+import static org.hyperprof.testing.pmu.PmuFixtures.configs;
+import static org.hyperprof.testing.pmu.PmuFixtures.rates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,14 +1,7 @@
 package org.hyperprof.pmu.amd;
 
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.EventSpec;
-import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.SignalRates;
 
 /** Shared wiring for the AMD tests: the four models (each table read once per JVM) and rates. */
 final class AmdFixture {
@@ -40,14 +33,6 @@ final class AmdFixture {
         return (AmdPmu) model.createPmu(0, options);
     }
 
-    static CounterConfig[] configs(AmdPmuModel model, String... specs) throws EventSpecException {
-        EventSpec[] parsed = new EventSpec[specs.length];
-        for (int i = 0; i < specs.length; i++) {
-            parsed[i] = EventSpec.parse(specs[i]);
-        }
-        return model.allocate(List.of(parsed));
-    }
-
     /** The select MSR of counter {@code i}, as the model addresses it. */
     static int sel(AmdPmuModel model, int i) {
         return model.family().controlRegister(i);
@@ -56,27 +41,6 @@ final class AmdFixture {
     /** The counter MSR of counter {@code i}, as the model addresses it. */
     static int ctr(AmdPmuModel model, int i) {
         return model.family().counterRegister(i);
-    }
-
-    /** Rates where {@code signal} is emitted at {@code perKilocycle} events per 1000 cycles, nothing else. */
-    static SignalRates rates(Signal signal, long perKilocycle) {
-        long[] r = new long[Signal.COUNT];
-        r[signal.ordinal()] = perKilocycle;
-        return SignalRates.of(r);
-    }
-
-    /** One event per cycle of CYCLES, INSTRUCTIONS and UOPS: cycles and events coincide. */
-    static SignalRates onePerCycle() {
-        long[] r = new long[Signal.COUNT];
-        r[Signal.CYCLES.ordinal()] = 1000;
-        r[Signal.INSTRUCTIONS.ordinal()] = 1000;
-        r[Signal.UOPS.ordinal()] = 1000;
-        return SignalRates.of(r);
-    }
-
-    /** The same configuration on another counter. */
-    static CounterConfig onCounter(CounterConfig c, int counter) {
-        return new CounterConfig(counter, c.event(), c.count(), c.unitMask(), c.kernel(), c.user());
     }
 
     /** The 48-bit two's complement of {@code count}: what -count leaves in a counter. */

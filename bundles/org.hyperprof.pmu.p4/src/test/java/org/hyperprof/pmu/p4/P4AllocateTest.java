@@ -2,7 +2,7 @@ package org.hyperprof.pmu.p4;
 
 import static org.hyperprof.pmu.p4.P4Fixture.P4;
 import static org.hyperprof.pmu.p4.P4Fixture.P4_HT;
-import static org.hyperprof.pmu.p4.P4Fixture.configs;
+import static org.hyperprof.testing.pmu.PmuFixtures.configs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,16 +1,8 @@
 package org.hyperprof.pmu.p4;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.EventSpec;
-import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.SignalRates;
 
 /** Shared wiring for the Pentium 4 tests: the two models (read once per JVM), register numbers, rates. */
 final class P4Fixture {
@@ -42,14 +34,6 @@ final class P4Fixture {
         return (P4Pmu) P4_HT.createPmu(cpu, Map.of());
     }
 
-    static CounterConfig[] configs(PmuModel model, String... specs) throws EventSpecException {
-        List<EventSpec> parsed = new ArrayList<>();
-        for (String s : specs) {
-            parsed.add(EventSpec.parse(s));
-        }
-        return model.allocate(parsed);
-    }
-
     /** A configuration naming OProfile P4 event number {@code number}, as Xen would get it from a guest. */
     static CounterConfig raw(CounterConfig like, int number) {
         var e = like.event();
@@ -58,24 +42,4 @@ final class P4Fixture {
         return new CounterConfig(like.counter(), d, like.count(), like.unitMask(), like.kernel(), like.user());
     }
 
-    static CounterConfig onCounter(CounterConfig c, int counter) {
-        return new CounterConfig(counter, c.event(), c.count(), c.unitMask(), c.kernel(), c.user());
-    }
-
-    static CounterConfig withCount(CounterConfig c, long count) {
-        return new CounterConfig(c.counter(), c.event(), count, c.unitMask(), c.kernel(), c.user());
-    }
-
-    static SignalRates rates(Signal signal, long perKilocycle) {
-        long[] r = new long[Signal.COUNT];
-        r[signal.ordinal()] = perKilocycle;
-        return SignalRates.of(r);
-    }
-
-    /** Every signal at one event per cycle. */
-    static SignalRates onePerCycle() {
-        long[] r = new long[Signal.COUNT];
-        Arrays.fill(r, 1000);
-        return SignalRates.of(r);
-    }
 }

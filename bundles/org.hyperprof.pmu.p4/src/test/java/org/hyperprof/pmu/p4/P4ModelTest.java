@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -112,7 +113,7 @@ class P4ModelTest {
         noMask.write(P4Fixture.FSB_ESCR0, P4Fixture.GPE_T0_ALL);
         noMask.write(0x300, -1L);
         noMask.write(0x360, P4Fixture.CCCR_FSB_ENABLED | (1L << 26));
-        noMask.advance(1, P4Fixture.onePerCycle(), 3);
+        noMask.advance(1, PmuFixtures.onePerCycle(), 3);
         noMask.acknowledgeInterrupt();
         assertEquals(0x400, noMask.read(0x340), "delivery left LVTPC unmasked");
         assertThrows(IllegalArgumentException.class, () -> P4.createPmu(0, Map.of("lvtpc.automask", "1")));

@@ -2,8 +2,6 @@ package org.hyperprof.pmu.p6;
 
 import static org.hyperprof.pmu.p6.P6Fixture.CLK;
 import static org.hyperprof.pmu.p6.P6Fixture.TWO_TO_40;
-import static org.hyperprof.pmu.p6.P6Fixture.onePerCycle;
-import static org.hyperprof.pmu.p6.P6Fixture.rates;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_EN;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_INT;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_OS;
@@ -14,6 +12,8 @@ import static org.hyperprof.pmu.p6.P6Registers.PERFCTR0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFCTR1;
 import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL1;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
+import static org.hyperprof.testing.pmu.PmuFixtures.rates;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,6 +27,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 
 /** The driver steps Xenoprof runs on a P6 (OProfile 2.6.1x order) and the NMI handler's scan. */
@@ -75,7 +76,7 @@ class P6DriverSequenceTest {
         pmu.write(PERFEVTSEL0, 0xFFFF_FFFFL);
         pmu.write(PERFEVTSEL1, 0xFFFF_FFFFL);
         pmu.reserve();
-        pmu.setup(new CounterConfig[] {null, P6Fixture.onCounter(fixture.configs("INST_RETIRED:6000")[0], 1)});
+        pmu.setup(new CounterConfig[] {null, PmuFixtures.onCounter(fixture.configs("INST_RETIRED:6000")[0], 1)});
         assertEquals(EVTSEL_RESERVED_21, pmu.read(PERFEVTSEL0), "unused select keeps only bit 21");
         assertEquals(EVTSEL_RESERVED_21 | EVTSEL_INT | EVTSEL_USR | EVTSEL_OS | 0xC0, pmu.read(PERFEVTSEL1));
     }
@@ -109,10 +110,10 @@ class P6DriverSequenceTest {
                 () -> pmu.setup(new CounterConfig[] {good, good}));
         assertTrue(twice.getMessage().contains("configured twice"), twice.getMessage());
         IllegalArgumentException counter2 = assertThrows(IllegalArgumentException.class,
-                () -> pmu.setup(new CounterConfig[] {P6Fixture.onCounter(good, 2)}));
+                () -> pmu.setup(new CounterConfig[] {PmuFixtures.onCounter(good, 2)}));
         assertTrue(counter2.getMessage().contains("counters 0 and 1"), counter2.getMessage());
         IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
-                () -> pmu.setup(new CounterConfig[] {P6Fixture.withCount(good, 0)}));
+                () -> pmu.setup(new CounterConfig[] {PmuFixtures.withCount(good, 0)}));
         assertTrue(zero.getMessage().contains("out of range 1..2147483647"), zero.getMessage());
         assertArrayEquals(before, snapshot());
     }

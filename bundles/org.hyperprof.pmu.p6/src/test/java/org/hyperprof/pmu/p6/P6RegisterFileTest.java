@@ -1,7 +1,6 @@
 package org.hyperprof.pmu.p6;
 
 import static org.hyperprof.pmu.p6.P6Fixture.CLK;
-import static org.hyperprof.pmu.p6.P6Fixture.onePerCycle;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_CMASK;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_E;
 import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_EN;
@@ -13,6 +12,7 @@ import static org.hyperprof.pmu.p6.P6Registers.PERFCTR0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFCTR1;
 import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL1;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

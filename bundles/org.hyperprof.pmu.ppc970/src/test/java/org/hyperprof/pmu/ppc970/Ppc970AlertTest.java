@@ -1,7 +1,6 @@
 package org.hyperprof.pmu.ppc970;
 
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.PR;
-import static org.hyperprof.pmu.ppc970.Ppc970Fixture.onePerCycle;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.pmc;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.FC;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.FCECE;
@@ -10,6 +9,7 @@ import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMAO;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMC1CE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMCJCE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMXE;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -19,6 +19,7 @@ import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.pmu.kit.EventTableException;
 import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -93,9 +94,9 @@ class Ppc970EventTableTest {
             pmu.start();
             int counter = Ppc970EventGroups.counterOf(e.code());
             long before = pmu.read(pmc(counter));
-            pmu.advance(1000, Ppc970Fixture.rates(Signal.CYCLES, 0), HV);
+            pmu.advance(1000, PmuFixtures.rates(Signal.CYCLES, 0), HV);
             assertEquals(before, pmu.read(pmc(counter)), e.name() + " counts nothing when its signal is absent");
-            pmu.advance(1000, Ppc970Fixture.rates(e.signal(), 500), HV);
+            pmu.advance(1000, PmuFixtures.rates(e.signal(), 500), HV);
             assertEquals(before + 500, pmu.read(pmc(counter)), e.name() + " counts " + e.signal());
         }
     }

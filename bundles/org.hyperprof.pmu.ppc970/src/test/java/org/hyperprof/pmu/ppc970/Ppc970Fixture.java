@@ -1,13 +1,10 @@
 package org.hyperprof.pmu.ppc970;
 
-import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.testing.pmu.PmuFixtures;
 
 /** Shared wiring for the PowerPC 970 tests: the model, register programming helpers and rates. */
 final class Ppc970Fixture {
@@ -45,11 +42,7 @@ final class Ppc970Fixture {
     }
 
     CounterConfig[] configs(String... specs) throws EventSpecException {
-        EventSpec[] parsed = new EventSpec[specs.length];
-        for (int i = 0; i < specs.length; i++) {
-            parsed[i] = EventSpec.parse(specs[i]);
-        }
-        return model.allocate(List.of(parsed));
+        return PmuFixtures.configs(model, specs);
     }
 
     /** MMCR0's PMC1SEL and PMC2SEL fields. */
@@ -68,21 +61,6 @@ final class Ppc970Fixture {
 
     static int pmc(int counter) {
         return Ppc970Registers.pmcRegister(counter);
-    }
-
-    /** Rates where {@code signal} is emitted at {@code perKilocycle} events per 1000 cycles, nothing else. */
-    static SignalRates rates(Signal signal, long perKilocycle) {
-        long[] r = new long[Signal.COUNT];
-        r[signal.ordinal()] = perKilocycle;
-        return SignalRates.of(r);
-    }
-
-    /** One cycle and one instruction per cycle: cycles and events coincide. */
-    static SignalRates onePerCycle() {
-        long[] r = new long[Signal.COUNT];
-        r[Signal.CYCLES.ordinal()] = 1000;
-        r[Signal.INSTRUCTIONS.ordinal()] = 1000;
-        return SignalRates.of(r);
     }
 
     private Ppc970Fixture() {

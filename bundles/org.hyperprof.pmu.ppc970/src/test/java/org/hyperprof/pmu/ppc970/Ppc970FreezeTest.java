@@ -5,9 +5,7 @@ import static org.hyperprof.pmu.ppc970.Ppc970Fixture.HV;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.NOTHING;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.PR;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.SUP;
-import static org.hyperprof.pmu.ppc970.Ppc970Fixture.onePerCycle;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.pmc;
-import static org.hyperprof.pmu.ppc970.Ppc970Fixture.rates;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.FC;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.FCH;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.FCM0;
@@ -21,6 +19,8 @@ import static org.hyperprof.pmu.ppc970.Ppc970Registers.MMCR1;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.MMCRA;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMC1CE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.TRIGGER;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
+import static org.hyperprof.testing.pmu.PmuFixtures.rates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;

@@ -1,7 +1,6 @@
 package org.hyperprof.pmu.ppc970;
 
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.PR;
-import static org.hyperprof.pmu.ppc970.Ppc970Fixture.onePerCycle;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.pmc;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.MMCR0;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.MMCR1;
@@ -10,6 +9,7 @@ import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMCJCE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMXE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.SDAR;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.SIAR;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -3,7 +3,6 @@ package org.hyperprof.pmu.ppc970;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.HV;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.PR;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.SUP;
-import static org.hyperprof.pmu.ppc970.Ppc970Fixture.onePerCycle;
 import static org.hyperprof.pmu.ppc970.Ppc970Fixture.pmc;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.FC;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.MMCRA;
@@ -12,6 +11,7 @@ import static org.hyperprof.pmu.ppc970.Ppc970Registers.MMCRA_BIT36;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMCJCE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMXE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.SIAR;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;

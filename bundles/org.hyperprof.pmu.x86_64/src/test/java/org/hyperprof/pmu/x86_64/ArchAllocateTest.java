@@ -2,7 +2,7 @@ package org.hyperprof.pmu.x86_64;
 
 import static org.hyperprof.pmu.x86_64.ArchFixture.ARCH;
 import static org.hyperprof.pmu.x86_64.ArchFixture.CORE2;
-import static org.hyperprof.pmu.x86_64.ArchFixture.configs;
+import static org.hyperprof.testing.pmu.PmuFixtures.configs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

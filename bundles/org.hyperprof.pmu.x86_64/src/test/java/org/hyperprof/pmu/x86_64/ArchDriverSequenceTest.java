@@ -2,10 +2,6 @@ package org.hyperprof.pmu.x86_64;
 
 import static org.hyperprof.pmu.x86_64.ArchFixture.ARCH;
 import static org.hyperprof.pmu.x86_64.ArchFixture.CORE2;
-import static org.hyperprof.pmu.x86_64.ArchFixture.configs;
-import static org.hyperprof.pmu.x86_64.ArchFixture.onCounter;
-import static org.hyperprof.pmu.x86_64.ArchFixture.onePerCycle;
-import static org.hyperprof.pmu.x86_64.ArchFixture.withCount;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EN;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_CTRL;
@@ -13,8 +9,11 @@ import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_STATUS;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.LVTPC;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.PERFEVTSEL0;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.PMC0;
+import static org.hyperprof.testing.pmu.PmuFixtures.configs;
+import static org.hyperprof.testing.pmu.PmuFixtures.onCounter;
+import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
+import static org.hyperprof.testing.pmu.PmuFixtures.withCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,6 +24,7 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 
 /** Xen's op_model_ppro steps on architectural perfmon: reserve, setup, start, the NMI handler, stop, release. */
@@ -178,7 +178,7 @@ class ArchDriverSequenceTest {
     void samplingLoopOverflowsOncePerCountEvents() throws Exception {
         pmu.setup(configs(ARCH, "INST_RETIRED:6000"));
         pmu.start();
-        SignalRates r = ArchFixture.rates(Signal.INSTRUCTIONS, 850);
+        SignalRates r = PmuFixtures.rates(Signal.INSTRUCTIONS, 850);
         long cycles = 0;
         int samples = 0;
         while (samples < 20) {

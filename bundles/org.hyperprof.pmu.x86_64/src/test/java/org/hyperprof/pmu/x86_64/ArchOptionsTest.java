@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 
 /** createPmu options: CPUID overrides and the two behaviour switches. */
@@ -121,7 +122,7 @@ class ArchOptionsTest {
         noMask.write(ArchRegisters.LVTPC, 0x400);
         noMask.write(PMC0, -1L);
         noMask.write(ArchRegisters.PERFEVTSEL0, (1L << 22) | (1L << 20) | (1L << 16) | 0x3C);
-        noMask.advance(1, ArchFixture.onePerCycle(), 3);
+        noMask.advance(1, PmuFixtures.onePerCycle(), 3);
         noMask.acknowledgeInterrupt();
         assertEquals(0x400, noMask.read(ArchRegisters.LVTPC), "delivery left LVTPC unmasked");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -1,6 +1,5 @@
 package org.hyperprof.report.flamegraph;
 
-import org.hyperprof.testing.sample.TestDictionary;
 import static org.hyperprof.report.flamegraph.Batches.caller;
 
 import java.util.List;
@@ -8,9 +7,6 @@ import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
-import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
@@ -18,6 +14,7 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.sample.NetworkExperiment;
 
 /**
  * A small session in the shape of the 2006 network experiment, with call chains: dom0 (the driver
@@ -37,19 +34,8 @@ import org.hyperprof.api.sample.SessionSummary;
  *   domU-rcv  netif_receive_skb_[k];ip_rcv_[k];tcp_v4_rcv_[k]                                 25
  * </pre>
  */
-final class NetworkStacks {
-    static final int DOM0 = 0;
-    static final int DOMU = 1;
+final class NetworkStacks extends NetworkExperiment {
     static final int SPARE = 2;
-
-    static final UnitMask NO_MASK = new UnitMask("zero", UnitMask.Kind.MANDATORY, 0,
-            List.of(new UnitMask.Value(0, "No unit mask")));
-    static final EventDescriptor CPU_CLK_UNHALTED = new EventDescriptor("CPU_CLK_UNHALTED", 0x79, 0b11, 6000,
-            NO_MASK, Signal.CYCLES, "clocks processor is not halted");
-    static final EventDescriptor INST_RETIRED = new EventDescriptor("INST_RETIRED", 0xc0, 0b11, 6000, NO_MASK,
-            Signal.INSTRUCTIONS, "number of instructions retired");
-    static final CounterConfig CYCLES_100000 = new CounterConfig(0, CPU_CLK_UNHALTED, 100000, 0, true, true);
-    static final CounterConfig INSTRUCTIONS_50000 = new CounterConfig(1, INST_RETIRED, 50000, 0, true, true);
 
     /** The folded text of counter 0, all domains. */
     static final String FOLDED = """
@@ -64,13 +50,6 @@ final class NetworkStacks {
             domU-rcv;netif_receive_skb_[k];ip_rcv_[k];tcp_v4_rcv_[k] 25
             """;
 
-    final TestDictionary dictionary = new TestDictionary();
-    final int dom0Xen = dictionary.image(DOM0, "xen-syms", ImageKind.HYPERVISOR);
-    final int dom0Kernel = dictionary.image(DOM0, "vmlinux-xen0", ImageKind.KERNEL);
-    final int e1000 = dictionary.image(DOM0, "e1000", ImageKind.MODULE);
-    final int domUXen = dictionary.image(DOMU, "xen-syms", ImageKind.HYPERVISOR);
-    final int domUKernel = dictionary.image(DOMU, "vmlinux-xenU", ImageKind.KERNEL);
-    final int rcv22 = dictionary.image(DOMU, "rcv22", ImageKind.USER);
     final int libc = dictionary.image(DOMU, "libc.so.6", ImageKind.USER);
     final int grantOp0 = dictionary.symbol(dom0Xen, "do_grant_table_op");
     final int findDomain0 = dictionary.symbol(dom0Xen, "find_domain_by_id");
@@ -90,8 +69,7 @@ final class NetworkStacks {
     final SessionInfo info;
 
     NetworkStacks(long sessionId, CounterConfig... counters) {
-        info = new SessionInfo(sessionId, "simulator", "xen-summit-2006", "i386/p6", "PIII", 2800, List.of(counters),
-                Map.of(DOM0, "Domain-0", DOMU, "domU-rcv", SPARE, "domU-spare"), true, dictionary);
+        info = sessionInfo(sessionId, Map.of(DOM0, "Domain-0", DOMU, "domU-rcv", SPARE, "domU-spare"), counters);
     }
 
     NetworkStacks(long sessionId) {

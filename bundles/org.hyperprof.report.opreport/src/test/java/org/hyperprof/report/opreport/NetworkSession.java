@@ -1,15 +1,12 @@
 package org.hyperprof.report.opreport;
 
-import org.hyperprof.testing.sample.TestDictionary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
-import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
@@ -19,6 +16,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.testing.sample.NetworkExperiment;
 
 /**
  * A small session in the shape of the 2006 network experiment: dom0 (driver domain: Xen work,
@@ -41,27 +39,9 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  * 25000, netif_rx 25000; domU find_domain_by_id 12000, tcp_v4_rcv 20000, main 18000; plus events of
  * the idle domain and of the unprofiled domain 2, which no report may count.
  */
-final class NetworkSession {
-    static final int DOM0 = 0;
-    static final int DOMU = 1;
+final class NetworkSession extends NetworkExperiment {
     static final int UNPROFILED = 2;
 
-    static final UnitMask NO_MASK = new UnitMask("zero", UnitMask.Kind.MANDATORY, 0,
-            List.of(new UnitMask.Value(0, "No unit mask")));
-    static final EventDescriptor CPU_CLK_UNHALTED = new EventDescriptor("CPU_CLK_UNHALTED", 0x79, 0b11, 6000,
-            NO_MASK, Signal.CYCLES, "clocks processor is not halted");
-    static final EventDescriptor INST_RETIRED = new EventDescriptor("INST_RETIRED", 0xc0, 0b11, 6000, NO_MASK,
-            Signal.INSTRUCTIONS, "number of instructions retired");
-    static final CounterConfig CYCLES_100000 = new CounterConfig(0, CPU_CLK_UNHALTED, 100000, 0, true, true);
-    static final CounterConfig INSTRUCTIONS_50000 = new CounterConfig(1, INST_RETIRED, 50000, 0, true, true);
-
-    final TestDictionary dictionary = new TestDictionary();
-    final int dom0Xen = dictionary.image(DOM0, "xen-syms", ImageKind.HYPERVISOR);
-    final int dom0Kernel = dictionary.image(DOM0, "vmlinux-xen0", ImageKind.KERNEL);
-    final int e1000 = dictionary.image(DOM0, "e1000", ImageKind.MODULE);
-    final int domUXen = dictionary.image(DOMU, "xen-syms", ImageKind.HYPERVISOR);
-    final int domUKernel = dictionary.image(DOMU, "vmlinux-xenU", ImageKind.KERNEL);
-    final int rcv22 = dictionary.image(DOMU, "rcv22", ImageKind.USER);
     final int findDomain0 = dictionary.symbol(dom0Xen, "find_domain_by_id");
     final int gnttabCopy = dictionary.symbol(dom0Xen, "gnttab_copy");
     final int e1000Intr = dictionary.symbol(e1000, "e1000_intr");
@@ -73,8 +53,7 @@ final class NetworkSession {
     final SessionInfo info;
 
     NetworkSession(long sessionId, CounterConfig... counters) {
-        info = new SessionInfo(sessionId, "simulator", "xen-summit-2006", "i386/p6", "PIII", 2800, List.of(counters),
-                Map.of(DOM0, "Domain-0", DOMU, "domU-rcv", UNPROFILED, "domU-spare"), true, dictionary);
+        info = sessionInfo(sessionId, Map.of(DOM0, "Domain-0", DOMU, "domU-rcv", UNPROFILED, "domU-spare"), counters);
     }
 
     NetworkSession(long sessionId) {

@@ -63,6 +63,18 @@ public final class Rig {
         runCharges(pcpu, false);
     }
 
+    /** The CPU switches to the vCPU and leaves the hypervisor for its guest code: switch, exit. */
+    public void runGuest(int pcpu, int domid, int vcpu) {
+        switchTo(pcpu, domid, vcpu);
+        exit(pcpu);
+    }
+
+    /** The CPU leaves its guest for another vCPU: entry, switch, exit. */
+    public void reschedule(int pcpu, int domid, int vcpu) {
+        enter(pcpu);
+        runGuest(pcpu, domid, vcpu);
+    }
+
     public void enter(int pcpu) {
         check(!inHypervisor[pcpu], "entry while in the hypervisor");
         inHypervisor[pcpu] = true;
