@@ -1,34 +1,28 @@
 package org.hyperprof.testing.sample;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 import org.hyperprof.api.sample.SampleBatch;
 
 /**
- * The columns of a {@link SampleBatch}, filled sample by sample as a daemon fills its arrays, call
- * chains included (callers innermost first, as the batch carries them). Tests give each sample its
- * values; the shapes they find convenient (repeated samples, callers as pairs or frames) are theirs.
+ * Samples for a {@link SampleBatch}, added one by one with their callers (innermost first, as the
+ * batch carries them), then made into a batch of its own arrays. Tests give each sample its values;
+ * the shapes they find convenient (repeated samples, callers as pairs or frames) are theirs.
  */
 public final class TestBatches {
+    private record Caller(long pc, int image, int symbol) {
+    }
+
+    private record Sample(int domain, int vcpu, byte mode, byte counter, long pc, int image, int symbol, long weight,
+            long time, int cpu, int pid, int tid, List<Caller> callers) {
+    }
+
     private final long sessionId;
-    private int size;
-    private int[] domain = new int[16];
-    private int[] vcpu = new int[16];
-    private byte[] mode = new byte[16];
-    private byte[] counter = new byte[16];
-    private long[] pc = new long[16];
-    private int[] image = new int[16];
-    private int[] symbol = new int[16];
-    private long[] weight = new long[16];
-    private long[] time = new long[16];
-    private int[] cpu = new int[16];
-    private int[] pid = new int[16];
-    private int[] tid = new int[16];
-    private int[] chainStart = new int[17];
+    private final List<Sample> samples = new ArrayList<>();
     private int chainCount;
-    private long[] chainPc = new long[16];
-    private int[] chainImage = new int[16];
-    private int[] chainSymbol = new int[16];
 
     public TestBatches(long sessionId) {
         this.sessionId = sessionId;
@@ -47,62 +41,24 @@ public final class TestBatches {
     /** Adds a sample with every column given, and no callers yet. */
     public TestBatches sample(int domid, int vcpuId, byte rawMode, int counterIndex, long samplePc, int imageId,
             int symbolId, long sampleWeight, long sampleTime, int sampleCpu, int samplePid, int sampleTid) {
-        if (size == domain.length) {
-            int n = size * 2;
-            domain = Arrays.copyOf(domain, n);
-            vcpu = Arrays.copyOf(vcpu, n);
-            mode = Arrays.copyOf(mode, n);
-            counter = Arrays.copyOf(counter, n);
-            pc = Arrays.copyOf(pc, n);
-            image = Arrays.copyOf(image, n);
-            symbol = Arrays.copyOf(symbol, n);
-            weight = Arrays.copyOf(weight, n);
-            time = Arrays.copyOf(time, n);
-            cpu = Arrays.copyOf(cpu, n);
-            pid = Arrays.copyOf(pid, n);
-            tid = Arrays.copyOf(tid, n);
-            chainStart = Arrays.copyOf(chainStart, n + 1);
-        }
-        domain[size] = domid;
-        vcpu[size] = vcpuId;
-        mode[size] = rawMode;
-        counter[size] = (byte) counterIndex;
-        pc[size] = samplePc;
-        image[size] = imageId;
-        symbol[size] = symbolId;
-        weight[size] = sampleWeight;
-        time[size] = sampleTime;
-        cpu[size] = sampleCpu;
-        pid[size] = samplePid;
-        tid[size] = sampleTid;
-        chainStart[size] = chainCount;
-        size++;
-        chainStart[size] = chainCount;
+        samples.add(new Sample(domid, vcpuId, rawMode, (byte) counterIndex, samplePc, imageId, symbolId, sampleWeight,
+                sampleTime, sampleCpu, samplePid, sampleTid, new ArrayList<>()));
         return this;
     }
 
     /** Adds a caller of the last sample, outward of those added before. */
     public TestBatches caller(long callerPc, int imageId, int symbolId) {
-        if (size == 0) {
+        if (samples.isEmpty()) {
             throw new IllegalStateException("a caller belongs to a sample: add the sample first");
         }
-        if (chainCount == chainPc.length) {
-            int n = chainCount * 2;
-            chainPc = Arrays.copyOf(chainPc, n);
-            chainImage = Arrays.copyOf(chainImage, n);
-            chainSymbol = Arrays.copyOf(chainSymbol, n);
-        }
-        chainPc[chainCount] = callerPc;
-        chainImage[chainCount] = imageId;
-        chainSymbol[chainCount] = symbolId;
+        samples.get(samples.size() - 1).callers().add(new Caller(callerPc, imageId, symbolId));
         chainCount++;
-        chainStart[size] = chainCount;
         return this;
     }
 
     /** Samples added so far. */
     public int size() {
-        return size;
+        return samples.size();
     }
 
     /** Frames of call chains added so far. */
@@ -110,11 +66,34 @@ public final class TestBatches {
         return chainCount;
     }
 
-    /** A batch of copies of the samples added so far. */
+    private int[] ints(ToIntFunction<Sample> column) {
+        return samples.stream().mapToInt(column).toArray();
+    }
+
+    private long[] longs(ToLongFunction<Sample> column) {
+        return samples.stream().mapToLong(column).toArray();
+    }
+
+    private byte[] bytes(ToIntFunction<Sample> column) {
+        byte[] out = new byte[samples.size()];
+        int[] values = ints(column);
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) values[i];
+        }
+        return out;
+    }
+
+    /** A batch of its own arrays holding the samples added so far. */
     public SampleBatch build() {
-        return new SampleBatch(sessionId, size, domain.clone(), vcpu.clone(), mode.clone(), counter.clone(), pc.clone(),
-                image.clone(), symbol.clone(), weight.clone(), time.clone(), cpu.clone(), pid.clone(), tid.clone(),
-                Arrays.copyOf(chainStart, size + 1), Arrays.copyOf(chainPc, chainCount),
-                Arrays.copyOf(chainImage, chainCount), Arrays.copyOf(chainSymbol, chainCount));
+        List<Caller> chain = samples.stream().flatMap(s -> s.callers().stream()).toList();
+        int[] chainStart = new int[samples.size() + 1];
+        for (int i = 0; i < samples.size(); i++) {
+            chainStart[i + 1] = chainStart[i] + samples.get(i).callers().size();
+        }
+        return new SampleBatch(sessionId, samples.size(), ints(Sample::domain), ints(Sample::vcpu),
+                bytes(Sample::mode), bytes(Sample::counter), longs(Sample::pc), ints(Sample::image),
+                ints(Sample::symbol), longs(Sample::weight), longs(Sample::time), ints(Sample::cpu), ints(Sample::pid),
+                ints(Sample::tid), chainStart, chain.stream().mapToLong(Caller::pc).toArray(),
+                chain.stream().mapToInt(Caller::image).toArray(), chain.stream().mapToInt(Caller::symbol).toArray());
     }
 }
