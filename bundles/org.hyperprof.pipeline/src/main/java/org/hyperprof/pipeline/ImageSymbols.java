@@ -23,8 +23,8 @@ public final class ImageSymbols {
     private final SymbolTable table;
     /** By table index: the dictionary's id, or {@link #NOT_YET}. */
     private final int[] ids;
-    private long[] addresses = new long[1 << 12];
-    private int[] addressIds = new int[1 << 12];
+    /** Open addressing, key and id side by side (one cache line per probe): address, id, address, id, ... */
+    private long[] slots = new long[2 << 12];
     private int shift = 64 - 12;
     private int used;
 
@@ -34,7 +34,7 @@ public final class ImageSymbols {
         this.table = table;
         this.ids = new int[table.size()];
         Arrays.fill(ids, NOT_YET);
-        Arrays.fill(addresses, EMPTY);
+        emptied(slots);
     }
 
     /** The image's dictionary id. */
@@ -44,24 +44,24 @@ public final class ImageSymbols {
 
     /** The dictionary's symbol id of the symbol covering {@code address}, or {@link SessionDictionary#NO_SYMBOL}. */
     public int symbol(long address) {
-        long[] keys = addresses;
-        int mask = keys.length - 1;
-        int slot = (int) ((address * 0x9E3779B97F4A7C15L) >>> shift);
+        long[] t = slots;
+        int mask = t.length - 2;
+        int at = (int) ((address * 0x9E3779B97F4A7C15L) >>> shift) << 1;
         while (true) {
-            long k = keys[slot];
+            long k = t[at];
             if (k == address && address != EMPTY) {
-                return addressIds[slot];
+                return (int) t[at + 1];
             }
             if (k == EMPTY) {
                 break;
             }
-            slot = (slot + 1) & mask;
+            at = (at + 2) & mask;
         }
         int id = resolve(address);
         if (address != EMPTY) {
-            keys[slot] = address;
-            addressIds[slot] = id;
-            if (++used > keys.length >>> 1) {
+            t[at] = address;
+            t[at + 1] = id;
+            if (++used > t.length >>> 2) {
                 grow();
             }
         }
@@ -81,26 +81,29 @@ public final class ImageSymbols {
         return id;
     }
 
+    private static void emptied(long[] t) {
+        for (int i = 0; i < t.length; i += 2) {
+            t[i] = EMPTY;
+        }
+    }
+
     private void grow() {
-        long[] oldKeys = addresses;
-        int[] oldIds = addressIds;
-        long[] keys = new long[oldKeys.length * 2];
-        int[] values = new int[keys.length];
-        Arrays.fill(keys, EMPTY);
+        long[] old = slots;
+        long[] t = new long[old.length * 2];
+        emptied(t);
         shift--;
-        int mask = keys.length - 1;
-        for (int i = 0; i < oldKeys.length; i++) {
-            long k = oldKeys[i];
+        int mask = t.length - 2;
+        for (int i = 0; i < old.length; i += 2) {
+            long k = old[i];
             if (k != EMPTY) {
-                int slot = (int) ((k * 0x9E3779B97F4A7C15L) >>> shift);
-                while (keys[slot] != EMPTY) {
-                    slot = (slot + 1) & mask;
+                int at = (int) ((k * 0x9E3779B97F4A7C15L) >>> shift) << 1;
+                while (t[at] != EMPTY) {
+                    at = (at + 2) & mask;
                 }
-                keys[slot] = k;
-                values[slot] = oldIds[i];
+                t[at] = k;
+                t[at + 1] = old[i + 1];
             }
         }
-        addresses = keys;
-        addressIds = values;
+        slots = t;
     }
 }
