@@ -1,10 +1,7 @@
 package org.hyperprof.pmu.ppc970;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +14,9 @@ import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.ModelResources;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -39,7 +38,7 @@ import org.osgi.service.component.annotations.Component;
  * </ul>
  */
 @Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + Ppc970PmuModel.CPU_TYPE_VALUE)
-public final class Ppc970PmuModel implements PmuModel {
+public final class Ppc970PmuModel extends AbstractPmuModel {
     /** The service's cpu.type. */
     static final String CPU_TYPE_VALUE = "ppc64/970";
     /** OProfile's name for the CPU ({@code op_cpu_type.c}). */
@@ -51,58 +50,32 @@ public final class Ppc970PmuModel implements PmuModel {
 
     /** The model with its event table and group mappings read from the bundle's resources. */
     public Ppc970PmuModel() {
-        try (Reader events = resource("events"); Reader unitMasks = resource("unit_masks");
-                Reader mappings = resource("event_mappings")) {
-            this.table = EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
+        this(readTable());
+    }
+
+    private Ppc970PmuModel(EventTable table) {
+        super(CPU_TYPE_VALUE, DISPLAY_NAME, Ppc970Registers.COUNTERS, Ppc970Registers.COUNTER_WIDTH, table,
+                DEFAULT_EVENT);
+        this.table = table;
+        try (Reader mappings = ModelResources.open(Ppc970PmuModel.class, "event_mappings")) {
             this.groups = Ppc970EventGroups.parse(CPU_TYPE_VALUE, mappings, table);
         } catch (IOException e) {
-            throw new IllegalStateException("the PowerPC 970 event table shipped in bundle org.hyperprof.pmu.ppc970"
-                    + " is unreadable: " + e.getMessage(), e);
+            throw ModelResources.unreadable("PowerPC 970 event table", Ppc970PmuModel.class, e);
         }
     }
 
-    private static Reader resource(String name) {
-        InputStream in = Ppc970PmuModel.class.getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalStateException("resource org/hyperprof/pmu/ppc970/" + name
-                    + " is missing from bundle org.hyperprof.pmu.ppc970; rebuild the bundle");
+    private static EventTable readTable() {
+        try (Reader events = ModelResources.open(Ppc970PmuModel.class, "events");
+                Reader unitMasks = ModelResources.open(Ppc970PmuModel.class, "unit_masks")) {
+            return EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
+        } catch (IOException e) {
+            throw ModelResources.unreadable("PowerPC 970 event table", Ppc970PmuModel.class, e);
         }
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
     }
 
     /** The group mappings and selector decoding shared by every CPU's register file. */
     Ppc970EventGroups groups() {
         return groups;
-    }
-
-    @Override
-    public String cpuType() {
-        return CPU_TYPE_VALUE;
-    }
-
-    @Override
-    public String displayName() {
-        return DISPLAY_NAME;
-    }
-
-    @Override
-    public int counterCount() {
-        return Ppc970Registers.COUNTERS;
-    }
-
-    @Override
-    public int counterWidth() {
-        return Ppc970Registers.COUNTER_WIDTH;
-    }
-
-    @Override
-    public EventTable events() {
-        return table;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return DEFAULT_EVENT;
     }
 
     /**
@@ -233,10 +206,7 @@ public final class Ppc970PmuModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        if (cpu < 0) {
-            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
-        }
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         return new Ppc970Pmu(cpu, this, groups, Ppc970Options.parse(options));
     }
 

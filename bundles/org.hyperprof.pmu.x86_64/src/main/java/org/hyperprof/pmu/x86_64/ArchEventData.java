@@ -1,6 +1,5 @@
 package org.hyperprof.pmu.x86_64;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -16,6 +15,7 @@ import java.util.Properties;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.pmu.kit.DataFile;
 import org.hyperprof.pmu.kit.EventTableException;
 import org.hyperprof.pmu.kit.EventTableReader;
 
@@ -109,15 +109,7 @@ final class ArchEventData {
     /** OProfile's {@code filter:N} field of each event line, which the API's table parser does not keep. */
     static Map<String, Integer> filterBits(String file, Reader events) throws IOException {
         Map<String, Integer> bits = new HashMap<>();
-        BufferedReader r = new BufferedReader(events);
-        String line;
-        int no = 0;
-        while ((line = r.readLine()) != null) {
-            no++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) {
-                continue;
-            }
+        DataFile.records(events, (no, t) -> {
             int colon = t.indexOf(" : ");
             String head = colon >= 0 ? t.substring(0, colon) : t;
             String name = null;
@@ -142,7 +134,7 @@ final class ArchEventData {
                 }
                 bits.put(name, bit);
             }
-        }
+        });
         return Collections.unmodifiableMap(bits);
     }
 
