@@ -6,6 +6,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.LongIntTable;
 
 /**
  * What opreport keeps of one session, all in primitive maps keyed by (context, counter, id) where
@@ -48,13 +49,13 @@ final class SessionAggregate {
     private final int[] counterSlots;
 
     private final LongPairIds contexts = new LongPairIds(16, MAX_CONTEXTS);
-    private final LongIntCounts imageSamples = new LongIntCounts(64);
-    private final LongIntCounts symbolSamples = new LongIntCounts(1024);
+    private final LongIntTable imageSamples = new LongIntTable(64);
+    private final LongIntTable symbolSamples = new LongIntTable(1024);
     private final LongPairIds addresses;
-    private final LongIntCounts addressSamples = new LongIntCounts(1024);
+    private final LongIntTable addressSamples = new LongIntTable(1024);
     private final LongPairIds arcs;
-    private final LongIntCounts arcSamples = new LongIntCounts(256);
-    private final LongIntCounts callerOnlySamples = new LongIntCounts(256);
+    private final LongIntTable arcSamples = new LongIntTable(256);
+    private final LongIntTable callerOnlySamples = new LongIntTable(256);
 
     /** The last (domain, vCPU) and its context: consecutive samples mostly share it. */
     private int lastDomain = -1;
@@ -305,9 +306,9 @@ final class SessionAggregate {
     synchronized Snapshot snapshot(boolean callgraph, boolean details) {
         return new Snapshot(info, contexts.copy(), imageSamples.copy(), symbolSamples.copy(),
                 details ? addresses.copy() : new LongPairIds(1, 1),
-                details ? addressSamples.copy() : new LongIntCounts(1),
-                callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntCounts(1),
-                callgraph ? callerOnlySamples.copy() : new LongIntCounts(1),
+                details ? addressSamples.copy() : new LongIntTable(1),
+                callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntTable(1),
+                callgraph ? callerOnlySamples.copy() : new LongIntTable(1),
                 new Counts(batches, samples, rejectedSamples, rejectedBatches, firstRejection, samplesWithCallers,
                         callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
                         arcs.size(), samplesWithoutAddress, addresses.full(), addresses.size()),
@@ -327,7 +328,7 @@ final class SessionAggregate {
     /** Samples aggregated so far for (domain, vCPU, counter, symbol); symbol -1 needs its image. */
     synchronized int symbolSamples(int domain, int vcpu, int counter, int symbol, int image) {
         int context = contextOf(domain, vcpu);
-        return context < 0 ? 0 : symbolSamples.get(key(context, counter, symbolSlot(symbol, image)));
+        return context < 0 ? 0 : symbolSamples.get(key(context, counter, symbolSlot(symbol, image)), 0);
     }
 
     /** Samples whose stack has {@code caller} directly above {@code callee} (symbol -1 needs its image). */
@@ -342,11 +343,11 @@ final class SessionAggregate {
         return sumOverVcpus(callerOnlySamples, domain, counter, symbolSlot(symbol, image));
     }
 
-    private int sumOverVcpus(LongIntCounts counts, int domain, int counter, int id) {
+    private int sumOverVcpus(LongIntTable counts, int domain, int counter, int id) {
         int sum = 0;
         for (int context = 0; context < contexts.size(); context++) {
             if (contexts.first(context) == domain) {
-                sum += counts.get(key(context, counter, id));
+                sum += counts.get(key(context, counter, id), 0);
             }
         }
         return sum;
@@ -452,9 +453,9 @@ final class SessionAggregate {
      * second = vCPU), whose address ids are ids of {@code addresses} (first = symbol slot, second =
      * PC) and whose arc ids are ids of {@code arcs} (first = caller slot, second = callee slot).
      */
-    record Snapshot(SessionInfo info, LongPairIds contexts, LongIntCounts imageSamples, LongIntCounts symbolSamples,
-            LongPairIds addresses, LongIntCounts addressSamples, LongPairIds arcs, LongIntCounts arcSamples,
-            LongIntCounts callerOnlySamples, Counts counts, SessionSummary summary) {
+    record Snapshot(SessionInfo info, LongPairIds contexts, LongIntTable imageSamples, LongIntTable symbolSamples,
+            LongPairIds addresses, LongIntTable addressSamples, LongPairIds arcs, LongIntTable arcSamples,
+            LongIntTable callerOnlySamples, Counts counts, SessionSummary summary) {
 
         long batches() {
             return counts.batches();
