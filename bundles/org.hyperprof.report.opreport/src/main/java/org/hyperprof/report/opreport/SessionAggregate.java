@@ -7,6 +7,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.kit.LongIntTable;
+import org.hyperprof.report.kit.SymbolImages;
 
 /**
  * What opreport keeps of one session, all in primitive maps keyed by (context, counter, id) where
@@ -66,8 +67,7 @@ final class SessionAggregate {
      * The image each symbol belongs to, copied from the dictionary as new symbol ids appear: the
      * per-sample consistency check then reads a local int array, never the dictionary service.
      */
-    private int[] symbolImage = new int[256];
-    private int knownSymbols;
+    private final SymbolImages symbols = new SymbolImages();
 
     /**
      * The last sample each frame was counted in as a caller, so that a frame that appears twice in
@@ -154,7 +154,6 @@ final class SessionAggregate {
         int imageCount = dictionary.imageCount();
         learnSymbols(dictionary);
         learnImages(imageCount);
-        int symbolCount = knownSymbols;
         long rejectedBefore = rejectedSamples;
         int[] domain = batch.domain;
         int[] vcpu = batch.vcpu;
@@ -170,15 +169,14 @@ final class SessionAggregate {
             int c = counterSlots[counter[i] & 0xFF];
             int img = image[i];
             int sym = symbol[i];
-            if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0 || img < 0
-                    || img >= imageCount || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
-                    || (sym >= 0 && symbolImage[sym] != img)) {
-                reject(batch, i, imageCount, symbolCount, null);
+            if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0
+                    || !symbols.holds(img, sym, imageCount)) {
+                reject(batch, i, imageCount, null);
                 continue;
             }
             int context = context(d, v);
             if (context == LongPairIds.FULL) {
-                reject(batch, i, imageCount, symbolCount, "(domain " + d + ", vcpu " + v + ") would be pair number "
+                reject(batch, i, imageCount, "(domain " + d + ", vcpu " + v + ") would be pair number "
                         + (MAX_CONTEXTS + 1) + "; opreport keeps at most " + MAX_CONTEXTS
                         + " (domain, vCPU) pairs per session");
                 continue;
@@ -196,7 +194,7 @@ final class SessionAggregate {
             int start = chainStart[i];
             int end = chainStart[i + 1];
             if (end != start) {
-                callers(batch, i, context, c, slot, start, end, imageCount, symbolCount);
+                callers(batch, i, context, c, slot, start, end, imageCount);
             }
         }
         batches++;
@@ -210,7 +208,7 @@ final class SessionAggregate {
      * each caller frame once towards its inclusive samples.
      */
     private void callers(SampleBatch batch, int i, int context, int c, int leaf, int start, int end,
-            int imageCount, int symbolCount) {
+            int imageCount) {
         int[] chainImage = batch.chainImage;
         int[] chainSymbol = batch.chainSymbol;
         if (start < 0 || end < start || end > chainImage.length || end > chainSymbol.length
@@ -227,10 +225,9 @@ final class SessionAggregate {
         for (int k = start; k < end; k++) {
             int img = chainImage[k];
             int sym = chainSymbol[k];
-            if (img < 0 || img >= imageCount || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
-                    || (sym >= 0 && symbolImage[sym] != img)) {
+            if (!symbols.holds(img, sym, imageCount)) {
                 rejectedCallerEntries += end - k;
-                chainProblem(i, "caller " + (k - start + 1) + " " + describeIds(img, sym, imageCount, symbolCount)
+                chainProblem(i, "caller " + (k - start + 1) + " " + symbols.misfit(img, sym, imageCount)
                         + "; the chain is cut there");
                 break;
             }
@@ -372,22 +369,13 @@ final class SessionAggregate {
     }
 
     private void learnSymbols(SessionDictionary dictionary) {
-        int count = dictionary.symbolCount();
-        if (count <= knownSymbols) {
-            return;
-        }
-        if (count > symbolImage.length) {
-            symbolImage = Arrays.copyOf(symbolImage, Math.max(count, symbolImage.length * 2));
-        }
+        symbols.learn(dictionary);
+        int count = symbols.known();
         if (count > symbolStamp.length) {
             int old = symbolStamp.length;
             symbolStamp = Arrays.copyOf(symbolStamp, Math.max(count, old * 2));
             Arrays.fill(symbolStamp, old, symbolStamp.length, -1);
         }
-        for (int s = knownSymbols; s < count; s++) {
-            symbolImage[s] = dictionary.symbolImage(s);
-        }
-        knownSymbols = count;
     }
 
     private void learnImages(int imageCount) {
@@ -398,7 +386,7 @@ final class SessionAggregate {
         }
     }
 
-    private void reject(SampleBatch batch, int i, int imageCount, int symbolCount, String reason) {
+    private void reject(SampleBatch batch, int i, int imageCount, String reason) {
         rejectedSamples++;
         if (firstRejection != null) {
             return;
@@ -418,20 +406,9 @@ final class SessionAggregate {
         } else if (batch.mode[i] < 0) {
             why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
         } else {
-            why = describeIds(batch.image[i], batch.symbol[i], imageCount, symbolCount);
+            why = symbols.misfit(batch.image[i], batch.symbol[i], imageCount);
         }
         firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
-    }
-
-    /** Why an (image, symbol) pair does not check out against the dictionary. */
-    private String describeIds(int img, int sym, int imageCount, int symbolCount) {
-        if (img < 0 || img >= imageCount) {
-            return "image id " + img + " is outside the dictionary's " + imageCount + " images";
-        }
-        if (sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount) {
-            return "symbol id " + sym + " is outside the dictionary's " + symbolCount + " symbols";
-        }
-        return "symbol id " + sym + " belongs to image " + symbolImage[sym] + ", but the sample names image " + img;
     }
 
     private void chainProblem(int i, String why) {
