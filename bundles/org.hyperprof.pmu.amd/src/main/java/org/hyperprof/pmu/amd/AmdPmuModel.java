@@ -1,7 +1,5 @@
 package org.hyperprof.pmu.amd;
 
-import java.io.IOException;
-import java.io.Reader;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +12,6 @@ import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
-import org.hyperprof.pmu.kit.EventTableReader;
 import org.hyperprof.pmu.kit.ModelResources;
 
 /**
@@ -54,12 +51,7 @@ abstract class AmdPmuModel extends AbstractPmuModel {
 
     private static EventTable loadTable(AmdFamily family) {
         String folder = family.resourceFolder() + "/";
-        try (Reader events = ModelResources.open(AmdPmuModel.class, folder + "events");
-                Reader unitMasks = ModelResources.open(AmdPmuModel.class, folder + "unit_masks")) {
-            return EventTableReader.parse(family.cpuType(), events, unitMasks);
-        } catch (IOException e) {
-            throw ModelResources.unreadable(family.cpuType() + " event table", AmdPmuModel.class, e);
-        }
+        return ModelResources.eventTable(AmdPmuModel.class, family.cpuType(), folder + "events", folder + "unit_masks");
     }
 
     private static int[] signalsByCode(EventTable table, int maxCode) {

@@ -1,7 +1,5 @@
 package org.hyperprof.pmu.p4;
 
-import java.io.IOException;
-import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +13,6 @@ import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
-import org.hyperprof.pmu.kit.EventTableReader;
 import org.hyperprof.pmu.kit.ModelResources;
 
 /**
@@ -56,11 +53,8 @@ class P4PmuModel extends AbstractPmuModel {
         super(cpuType, displayName, hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS,
                 P4Registers.COUNTER_WIDTH, table(cpuType, hyperThreading ? "p4_ht" : "p4"), DEFAULT_EVENT);
         this.hyperThreading = hyperThreading;
-        try (Reader in = ModelResources.open(P4PmuModel.class, "wiring")) {
-            this.wiring = P4Wiring.parse(cpuType + "/wiring", in);
-        } catch (IOException e) {
-            throw ModelResources.unreadable(cpuType + " model data", P4PmuModel.class, e);
-        }
+        this.wiring = ModelResources.parse(P4PmuModel.class, "wiring", cpuType + " wiring",
+                in -> P4Wiring.parse(cpuType + "/wiring", in));
         EventTable full = hyperThreading ? table("i386/p4", "p4") : events();
         this.signalByUnitEvent = signals(wiring, full);
         this.allocator = allocator();
@@ -68,12 +62,7 @@ class P4PmuModel extends AbstractPmuModel {
 
     /** The event table of {@code cpuType}, from the events of folder {@code dir} and the shared unit masks. */
     private static EventTable table(String cpuType, String dir) {
-        try (Reader events = ModelResources.open(P4PmuModel.class, dir + "/events");
-                Reader masks = ModelResources.open(P4PmuModel.class, "unit_masks")) {
-            return EventTableReader.parse(cpuType, events, masks);
-        } catch (IOException e) {
-            throw ModelResources.unreadable(cpuType + " model data", P4PmuModel.class, e);
-        }
+        return ModelResources.eventTable(P4PmuModel.class, cpuType, dir + "/events", "unit_masks");
     }
 
     /**

@@ -1,7 +1,5 @@
 package org.hyperprof.pmu.p6;
 
-import java.io.IOException;
-import java.io.Reader;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -17,7 +15,6 @@ import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
-import org.hyperprof.pmu.kit.EventTableReader;
 import org.hyperprof.pmu.kit.ModelResources;
 import org.osgi.service.component.annotations.Component;
 
@@ -90,12 +87,7 @@ public final class P6PmuModel extends AbstractPmuModel {
     }
 
     private static EventTable loadTable() {
-        try (Reader events = ModelResources.open(P6PmuModel.class, "events");
-                Reader unitMasks = ModelResources.open(P6PmuModel.class, "unit_masks")) {
-            return EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
-        } catch (IOException e) {
-            throw ModelResources.unreadable("P6 event table", P6PmuModel.class, e);
-        }
+        return ModelResources.eventTable(P6PmuModel.class, CPU_TYPE_VALUE, "events", "unit_masks");
     }
 
     private static int[] signalsByCode(EventTable table) {

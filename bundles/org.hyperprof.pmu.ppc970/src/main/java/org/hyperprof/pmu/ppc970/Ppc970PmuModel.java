@@ -1,9 +1,6 @@
 package org.hyperprof.pmu.ppc970;
 
-import java.io.IOException;
-import java.io.Reader;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
@@ -13,9 +10,8 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
-import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.CounterAllocator;
 import org.hyperprof.pmu.kit.ModelResources;
 import org.osgi.service.component.annotations.Component;
 
@@ -47,6 +43,8 @@ public final class Ppc970PmuModel extends AbstractPmuModel {
 
     private final EventTable table;
     private final Ppc970EventGroups groups;
+    /** The checks of one event that every model makes (placement is by group, below). */
+    private final CounterAllocator checks;
 
     /** The model with its event table and group mappings read from the bundle's resources. */
     public Ppc970PmuModel() {
@@ -57,20 +55,16 @@ public final class Ppc970PmuModel extends AbstractPmuModel {
         super(CPU_TYPE_VALUE, DISPLAY_NAME, Ppc970Registers.COUNTERS, Ppc970Registers.COUNTER_WIDTH, table,
                 DEFAULT_EVENT);
         this.table = table;
-        try (Reader mappings = ModelResources.open(Ppc970PmuModel.class, "event_mappings")) {
-            this.groups = Ppc970EventGroups.parse(CPU_TYPE_VALUE, mappings, table);
-        } catch (IOException e) {
-            throw ModelResources.unreadable("PowerPC 970 event table", Ppc970PmuModel.class, e);
-        }
+        this.checks = new CounterAllocator(table, CPU_TYPE_VALUE, DISPLAY_NAME, DEFAULT_EVENT, Ppc970Registers.COUNTERS,
+                Ppc970Registers.MAX_COUNT, "a 970 PMC is preloaded with 0x80000000 - count and samples when it turns"
+                        + " negative (bit 31 set)")
+                .withCounterNoun("counters (PMC1-PMC8)");
+        this.groups = ModelResources.parse(Ppc970PmuModel.class, "event_mappings", CPU_TYPE_VALUE + " event groups",
+                in -> Ppc970EventGroups.parse(CPU_TYPE_VALUE, in, table));
     }
 
     private static EventTable readTable() {
-        try (Reader events = ModelResources.open(Ppc970PmuModel.class, "events");
-                Reader unitMasks = ModelResources.open(Ppc970PmuModel.class, "unit_masks")) {
-            return EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
-        } catch (IOException e) {
-            throw ModelResources.unreadable("PowerPC 970 event table", Ppc970PmuModel.class, e);
-        }
+        return ModelResources.eventTable(Ppc970PmuModel.class, CPU_TYPE_VALUE, "events", "unit_masks");
     }
 
     /** The group mappings and selector decoding shared by every CPU's register file. */
@@ -101,8 +95,9 @@ public final class Ppc970PmuModel extends AbstractPmuModel {
             if (spec == null) {
                 throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
             }
-            events[i] = checkedEvent(spec);
-            unitMasks[i] = checkedUnitMask(spec, events[i]);
+            CounterAllocator.Checked checked = checks.check(spec, i, n);
+            events[i] = checked.event();
+            unitMasks[i] = checked.unitMask();
         }
         int group = Ppc970EventGroups.groupOf(events[0].code());
         String[] takenBy = new String[Ppc970Registers.COUNTERS];
@@ -159,50 +154,6 @@ public final class Ppc970PmuModel extends AbstractPmuModel {
             }
         }
         return b.toString();
-    }
-
-    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
-        String name = spec.eventName();
-        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
-        if (event == null) {
-            String hint = "";
-            if (name != null) {
-                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
-                if (caseless != null) {
-                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
-                }
-            }
-            throw new EventSpecException("unknown event '" + name + "' for CPU type " + CPU_TYPE_VALUE + " ("
-                    + DISPLAY_NAME + ")" + hint + "; allowed events: " + table.namesText());
-        }
-        if (spec.count() < event.minimumCount()) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name()
-                    + " is below its minimum of " + event.minimumCount() + "; give a count of at least "
-                    + event.minimumCount());
-        }
-        if (spec.count() > Ppc970Registers.MAX_COUNT) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
-                    + Ppc970Registers.MAX_COUNT + ": a 970 PMC is preloaded with 0x80000000 - count and samples when"
-                    + " it turns negative (bit 31 set); give a count of at most " + Ppc970Registers.MAX_COUNT);
-        }
-        if (!spec.kernel() && !spec.user()) {
-            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode;"
-                    + " set kernel or user to 1");
-        }
-        return event;
-    }
-
-    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
-        UnitMask um = event.unitMask();
-        if (spec.unitMask() == -1) {
-            return um.defaultValue();
-        }
-        if (!um.allows(spec.unitMask())) {
-            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s"
-                    + " (970 events are chosen by group, never by unit mask)", spec.unitMask(), event.name(), um.name(),
-                    um.describeAllowed()));
-        }
-        return spec.unitMask();
     }
 
     @Override
