@@ -6,6 +6,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.Rejections;
 import org.hyperprof.report.kit.SymbolImages;
 
 /**
@@ -41,8 +42,7 @@ final class StackAggregate {
 
     private long batches;
     private long samples;
-    private long rejectedSamples;
-    private String firstRejection;
+    private final Rejections rejections = new Rejections();
     private SessionSummary summary;
 
     StackAggregate(SessionInfo info) {
@@ -72,7 +72,7 @@ final class StackAggregate {
         for (int i = 0; i < batch.size; i++) {
             String problem = check(batch, i, imageCount);
             if (problem != null) {
-                reject(batch, i, problem);
+                reject(i, problem);
                 continue;
             }
             int node = trie.child(StackTrie.ROOT, batch.domain[i]);
@@ -98,7 +98,8 @@ final class StackAggregate {
         for (int c = 0; c < counterCount; c++) {
             counts[c] = selfSamples[c] == null ? new long[trie.size()] : Arrays.copyOf(selfSamples[c], trie.size());
         }
-        return new Snapshot(info, trie.copy(), counts, batches, samples, rejectedSamples, firstRejection, summary);
+        return new Snapshot(info, trie.copy(), counts, batches, samples, rejections.samples(),
+                rejections.first(), summary);
     }
 
     private long[] countsOf(int counter, int node) {
@@ -149,10 +150,9 @@ final class StackAggregate {
 
 
 
-    private void reject(SampleBatch batch, int i, String why) {
-        rejectedSamples++;
-        if (firstRejection == null) {
-            firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
+    private void reject(int i, String why) {
+        if (rejections.count()) {
+            rejections.first(batches + 1, i, why);
         }
     }
 

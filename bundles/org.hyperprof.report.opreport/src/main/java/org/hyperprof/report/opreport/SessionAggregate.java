@@ -7,6 +7,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.kit.LongIntTable;
+import org.hyperprof.report.kit.Rejections;
 import org.hyperprof.report.kit.SymbolImages;
 
 /**
@@ -80,9 +81,7 @@ final class SessionAggregate {
 
     private long batches;
     private long samples;
-    private long rejectedSamples;
-    private long rejectedBatches;
-    private String firstRejection;
+    private final Rejections rejections = new Rejections();
 
     private long samplesWithCallers;
     private long callerEntries;
@@ -154,7 +153,7 @@ final class SessionAggregate {
         int imageCount = dictionary.imageCount();
         learnSymbols(dictionary);
         learnImages(imageCount);
-        long rejectedBefore = rejectedSamples;
+        long rejectedBefore = rejections.samples();
         int[] domain = batch.domain;
         int[] vcpu = batch.vcpu;
         byte[] counter = batch.counter;
@@ -198,9 +197,7 @@ final class SessionAggregate {
             }
         }
         batches++;
-        if (rejectedSamples > rejectedBefore) {
-            rejectedBatches++;
-        }
+        rejections.batchDone(rejectedBefore);
     }
 
     /**
@@ -276,11 +273,7 @@ final class SessionAggregate {
 
     /** Counts a batch that could not be read at all (null, or for no session this consumer knows). */
     synchronized void rejectBatch(String why, int size) {
-        rejectedBatches++;
-        rejectedSamples += Math.max(0, size);
-        if (firstRejection == null) {
-            firstRejection = why;
-        }
+        rejections.batch(why, size);
     }
 
     synchronized void end(SessionSummary ended) {
@@ -306,8 +299,8 @@ final class SessionAggregate {
                 details ? addressSamples.copy() : new LongIntTable(1),
                 callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntTable(1),
                 callgraph ? callerOnlySamples.copy() : new LongIntTable(1),
-                new Counts(batches, samples, rejectedSamples, rejectedBatches, firstRejection, samplesWithCallers,
-                        callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
+                new Counts(batches, samples, rejections.samples(), rejections.batches(), rejections.first(),
+                        samplesWithCallers, callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
                         arcs.size(), samplesWithoutAddress, addresses.full(), addresses.size()),
                 summary);
     }
@@ -387,8 +380,7 @@ final class SessionAggregate {
     }
 
     private void reject(SampleBatch batch, int i, int imageCount, String reason) {
-        rejectedSamples++;
-        if (firstRejection != null) {
+        if (!rejections.count()) {
             return;
         }
         int d = batch.domain[i];
@@ -408,7 +400,7 @@ final class SessionAggregate {
         } else {
             why = symbols.misfit(batch.image[i], batch.symbol[i], imageCount);
         }
-        firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
+        rejections.first(batches + 1, i, why);
     }
 
     private void chainProblem(int i, String why) {

@@ -4,6 +4,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.Rejections;
 import org.hyperprof.report.kit.SymbolImages;
 
 /**
@@ -46,9 +47,7 @@ final class SessionStacks {
 
     private long batches;
     private long samples;
-    private long rejectedSamples;
-    private long rejectedBatches;
-    private String firstRejection;
+    private final Rejections rejections = new Rejections();
     private long cutChains;
     private String firstCutChain;
     private SessionSummary summary;
@@ -80,7 +79,7 @@ final class SessionStacks {
         SessionDictionary dictionary = info.dictionary();
         int imageCount = dictionary.imageCount();
         symbols.learn(dictionary);
-        long rejectedBefore = rejectedSamples;
+        long rejectedBefore = rejections.samples();
         int[] k = key;
         for (int i = 0; i < batch.size; i++) {
             int d = batch.domain[i];
@@ -108,9 +107,7 @@ final class SessionStacks {
             samples++;
         }
         batches++;
-        if (rejectedSamples > rejectedBefore) {
-            rejectedBatches++;
-        }
+        rejections.batchDone(rejectedBefore);
     }
 
     private int appendCallers(SampleBatch batch, int i, int from, int to, int imageCount, int length) {
@@ -137,14 +134,9 @@ final class SessionStacks {
         return length;
     }
 
-
     /** Counts a batch that could not be read at all (e.g. its arrays do not hold its size). */
     synchronized void rejectBatch(String why, int size) {
-        rejectedBatches++;
-        rejectedSamples += Math.max(0, size);
-        if (firstRejection == null) {
-            firstRejection = why;
-        }
+        rejections.batch(why, size);
     }
 
     synchronized void end(SessionSummary ended) {
@@ -153,8 +145,8 @@ final class SessionStacks {
 
     /** A consistent copy of everything counted so far. */
     synchronized Snapshot snapshot() {
-        return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples, rejectedSamples,
-                rejectedBatches, firstRejection, cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
+        return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples,
+                rejections.samples(), rejections.batches(), rejections.first(), cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
                 summary);
     }
 
@@ -167,8 +159,7 @@ final class SessionStacks {
     }
 
     private void reject(SampleBatch batch, int i, int imageCount) {
-        rejectedSamples++;
-        if (firstRejection != null) {
+        if (!rejections.count()) {
             return;
         }
         int d = batch.domain[i];
@@ -187,7 +178,7 @@ final class SessionStacks {
         } else {
             why = symbols.misfit(img, sym, imageCount);
         }
-        firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
+        rejections.first(batches + 1, i, why);
     }
 
     /**
