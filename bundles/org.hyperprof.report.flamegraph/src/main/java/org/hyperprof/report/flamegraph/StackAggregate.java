@@ -98,8 +98,9 @@ final class StackAggregate {
         for (int c = 0; c < counterCount; c++) {
             counts[c] = selfSamples[c] == null ? new long[trie.size()] : Arrays.copyOf(selfSamples[c], trie.size());
         }
-        return new Snapshot(info, trie.copy(), counts, batches, samples, rejections.samples(),
-                rejections.first(), summary);
+        Rejections.Books rejected = rejections.books();
+        return new Snapshot(info, trie.copy(), counts, batches, samples, rejected.samples(),
+                rejected.first(), summary);
     }
 
     private long[] countsOf(int counter, int node) {

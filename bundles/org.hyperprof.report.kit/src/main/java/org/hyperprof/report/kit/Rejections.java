@@ -45,18 +45,23 @@ public final class Rejections {
         }
     }
 
-    /** The samples rejected so far. */
+    /** The samples rejected so far (to give to {@link #batchDone} at the end of a batch). */
     public long samples() {
         return samples;
     }
 
-    /** The batches with a rejected sample, and those that could not be read at all. */
-    public long batches() {
-        return batches;
+    /**
+     * The books as they stand.
+     *
+     * @param samples the samples rejected
+     * @param batches the batches with a rejected sample, and those that could not be read at all
+     * @param first   the reason for the first rejection, or null
+     */
+    public record Books(long samples, long batches, String first) {
     }
 
-    /** The reason for the first rejection, or null. */
-    public String first() {
-        return first;
+    /** The books as they stand, for a snapshot. */
+    public Books books() {
+        return new Books(samples, batches, first);
     }
 }

@@ -294,12 +294,13 @@ final class SessionAggregate {
      * asked for (they may be large; left out, they are empty in the copy).
      */
     synchronized Snapshot snapshot(boolean callgraph, boolean details) {
+        Rejections.Books rejected = rejections.books();
         return new Snapshot(info, contexts.copy(), imageSamples.copy(), symbolSamples.copy(),
                 details ? addresses.copy() : new LongPairIds(1, 1),
                 details ? addressSamples.copy() : new LongIntTable(1),
                 callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntTable(1),
                 callgraph ? callerOnlySamples.copy() : new LongIntTable(1),
-                new Counts(batches, samples, rejections.samples(), rejections.batches(), rejections.first(),
+                new Counts(batches, samples, rejected.samples(), rejected.batches(), rejected.first(),
                         samplesWithCallers, callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
                         arcs.size(), samplesWithoutAddress, addresses.full(), addresses.size()),
                 summary);

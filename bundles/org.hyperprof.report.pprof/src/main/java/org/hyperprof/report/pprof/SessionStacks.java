@@ -145,8 +145,9 @@ final class SessionStacks {
 
     /** A consistent copy of everything counted so far. */
     synchronized Snapshot snapshot() {
+        Rejections.Books rejected = rejections.books();
         return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples,
-                rejections.samples(), rejections.batches(), rejections.first(), cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
+                rejected.samples(), rejected.batches(), rejected.first(), cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
                 summary);
     }
 
