@@ -1,6 +1,7 @@
 package org.hyperprof.pmu.amd;
 
-import org.hyperprof.pmu.x86.PerfEvtSelFields;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.LOW_32;
+
 import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
@@ -11,7 +12,7 @@ import org.hyperprof.pmu.x86.X86Pmu;
  * <p>MSR numbers above 0x7FFF_FFFF are negative as Java ints; they are compared and offset as
  * ints and printed unsigned.
  */
-final class AmdRegisters extends PerfEvtSelFields {
+final class AmdRegisters {
     // ------------------------------------------------------------------ core counters (K7/K8/10h)
 
     /** PerfEvtSel0; PerfEvtSel1-3 follow at +1. */

@@ -1,15 +1,17 @@
 package org.hyperprof.pmu.p6;
 
-import org.hyperprof.pmu.x86.PerfEvtSelFields;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.BIT_31;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.LOW_32;
+
 import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
  * Register numbers and bit fields of the P6 performance-monitoring registers (Intel SDM, as
  * restated in pmu-facts section 2) and of the local APIC LVT performance counter entry. The event
- * select fields (and LOW_32, BIT_31: WRMSR to a counter takes only EAX, and OProfile's P6 overflow
- * test looks at bit 31) are the P6 layout the x86 kit keeps once.
+ * select fields are the P6 layout the x86 kit keeps once ({@code PerfEvtSelFields}, with LOW_32 and
+ * BIT_31: WRMSR to a counter takes only EAX, and OProfile's P6 overflow test looks at bit 31).
  */
-final class P6Registers extends PerfEvtSelFields {
+final class P6Registers {
     /** PerfCtr0, MSR 0xC1. */
     static final int PERFCTR0 = 0xC1;
     /** PerfCtr1, MSR 0xC2. */
@@ -34,7 +36,7 @@ final class P6Registers extends PerfEvtSelFields {
     /** The largest sampling period whose -count keeps bit 31 set until the counter wraps. */
     static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
-    // PerfEvtSel0/1 fields: the P6 layout (PerfEvtSelFields); bits 63:32 are reserved and not stored.
+    // PerfEvtSel0/1 fields: the P6 layout (PerfEvtSelFields) and these; bits 63:32 are reserved and not stored.
     /** Reserved bit 21: OProfile keeps it when it clears a select. */
     static final long EVTSEL_RESERVED_21 = 1L << 21;
     /** The 32 architected bits of an event select. */

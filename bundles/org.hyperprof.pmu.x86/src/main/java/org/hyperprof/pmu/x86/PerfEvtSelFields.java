@@ -3,10 +3,10 @@ package org.hyperprof.pmu.x86;
 /**
  * The fields of an event select in the P6 layout, where Intel P6, Intel architectural performance
  * monitoring and AMD K7 onwards agree (pmu-facts sections 2, 4 and 5). Each of those models' register
- * tables extends this class and adds what is its own: bit 21, the bits a select stores, AMD's
- * event bits 35:32 and its SVM filters.
+ * tables adds what is its own: bit 21, the bits a select stores, AMD's event bits 35:32 and its SVM
+ * filters.
  */
-public abstract class PerfEvtSelFields {
+public final class PerfEvtSelFields {
     /** The event code, bits 7:0. */
     public static final long EVTSEL_EVENT = 0xFFL;
     public static final int EVTSEL_UMASK_SHIFT = 8;
@@ -34,7 +34,6 @@ public abstract class PerfEvtSelFields {
     /** Bit 31 of a counter, the one OProfile's overflow test looks at. */
     public static final long BIT_31 = 1L << 31;
 
-    /** Only the register tables extend it. */
-    protected PerfEvtSelFields() {
+    private PerfEvtSelFields() {
     }
 }

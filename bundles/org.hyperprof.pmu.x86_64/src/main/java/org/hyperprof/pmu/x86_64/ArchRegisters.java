@@ -1,13 +1,14 @@
 package org.hyperprof.pmu.x86_64;
 
-import org.hyperprof.pmu.x86.PerfEvtSelFields;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.LOW_32;
+
 import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
  * Register numbers and bit fields of Intel architectural performance monitoring (Intel SDM, as
  * restated in pmu-facts section 5) and of the local APIC LVT performance counter entry.
  */
-final class ArchRegisters extends PerfEvtSelFields {
+final class ArchRegisters {
     /** IA32_PMC0; IA32_PMCi is {@code PMC0 + i}. */
     static final int PMC0 = 0xC1;
     /** IA32_PERFEVTSEL0; IA32_PERFEVTSELi is {@code PERFEVTSEL0 + i}. */

@@ -1,12 +1,12 @@
 package org.hyperprof.pmu.x86_64;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
 import static org.hyperprof.pmu.x86_64.ArchFixture.ARCH;
 import static org.hyperprof.pmu.x86_64.ArchFixture.CORE2;
 import static org.hyperprof.pmu.x86_64.ArchFixture.configs;
 import static org.hyperprof.pmu.x86_64.ArchFixture.onCounter;
 import static org.hyperprof.pmu.x86_64.ArchFixture.onePerCycle;
 import static org.hyperprof.pmu.x86_64.ArchFixture.withCount;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EN;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_STATUS;
