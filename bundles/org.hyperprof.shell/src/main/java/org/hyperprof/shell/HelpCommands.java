@@ -7,6 +7,7 @@ import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -42,8 +43,9 @@ public class HelpCommands {
     private final Plugins<ReportRenderer> renderers;
     private final Plugins<ReportFileWriter> writers;
 
-    public HelpCommands() {
-        this(Console.system(), new Plugins<>(), new Plugins<>());
+    @Activate
+    public HelpCommands(@Reference(name = "reports") ReportPlugins reports) {
+        this(Console.system(), reports.renderers(), reports.writers());
     }
 
     public HelpCommands(Console console) {
@@ -158,25 +160,5 @@ public class HelpCommands {
         if (!c.details().isEmpty()) {
             out.println(c.details());
         }
-    }
-
-    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
-    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
-    }
-
-    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
-        renderers.remove(ref);
-    }
-
-    @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindWriter")
-    void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
-        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
-    }
-
-    void unbindWriter(ServiceReference<ReportFileWriter> ref) {
-        writers.remove(ref);
     }
 }

@@ -17,6 +17,7 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -42,9 +43,10 @@ public class PluginCommands {
     private final Plugins<ReportRenderer> renderers;
     private final Plugins<ReportFileWriter> writers;
 
-    public PluginCommands() {
+    @Activate
+    public PluginCommands(@Reference(name = "reports") ReportPlugins reports) {
         this(null, Console.system(), new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
-                new Plugins<>(), new Plugins<>());
+                reports.renderers(), reports.writers());
     }
 
     /** Plain-Java wiring without report file writers. */
@@ -295,25 +297,5 @@ public class PluginCommands {
 
     void unbindResolver(ServiceReference<SymbolResolver> ref) {
         resolvers.remove(ref);
-    }
-
-    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
-    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
-    }
-
-    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
-        renderers.remove(ref);
-    }
-
-    @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindWriter")
-    void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
-        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
-    }
-
-    void unbindWriter(ServiceReference<ReportFileWriter> ref) {
-        writers.remove(ref);
     }
 }

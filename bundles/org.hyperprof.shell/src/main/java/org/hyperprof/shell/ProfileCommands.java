@@ -18,12 +18,9 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
-import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 
 /** {@code hp:profile}: a one-shot profile from setup to report. */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=profile"})
@@ -36,8 +33,9 @@ public class ProfileCommands {
 
     @Activate
     public ProfileCommands(@Reference(name = "hosts") HostService hosts,
-            @Reference(name = "profiler") Profiler profiler, @Reference(name = "stops") StopRequests stops) {
-        this(hosts, profiler, stops, Console.system(), new Plugins<>());
+            @Reference(name = "profiler") Profiler profiler, @Reference(name = "stops") StopRequests stops,
+            @Reference(name = "reports") ReportPlugins reports) {
+        this(hosts, profiler, stops, Console.system(), reports.renderers());
     }
 
     /** Profiles no user can stop (tests, embedding). */
@@ -169,16 +167,5 @@ public class ProfileCommands {
                         + " samples" + (c.problem() == null ? "" : ": " + c.problem()));
             }
         }
-    }
-
-    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
-    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.plugins().add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"),
-                Plugins.provider(ref));
-    }
-
-    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
-        renderers.plugins().remove(ref);
     }
 }

@@ -14,7 +14,7 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
-import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -37,8 +37,9 @@ public class ReportCommands {
     /** Where exports go; optional and dynamic, so hp:report works without it. */
     private final AtomicReference<OutputFiles> output = new AtomicReference<>();
 
-    public ReportCommands() {
-        this(Console.system(), new Plugins<>(), new Plugins<>(), null);
+    @Activate
+    public ReportCommands(@Reference(name = "reports") ReportPlugins reports) {
+        this(Console.system(), reports.renderers(), reports.writers(), null);
     }
 
     public ReportCommands(Console console, Plugins<ReportRenderer> renderers) {
@@ -143,27 +144,6 @@ public class ReportCommands {
             case "svg" -> "open it in a web browser: file://" + file;
             default -> null;
         };
-    }
-
-    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRenderer")
-    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.plugins().add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"),
-                Plugins.provider(ref));
-    }
-
-    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
-        renderers.plugins().remove(ref);
-    }
-
-    @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindWriter")
-    void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
-        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
-    }
-
-    void unbindWriter(ServiceReference<ReportFileWriter> ref) {
-        writers.remove(ref);
     }
 
     @Reference(service = OutputFiles.class, cardinality = ReferenceCardinality.OPTIONAL,

@@ -10,7 +10,7 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.source.SampleSources;
-import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -28,8 +28,9 @@ public class SourceCommands {
     private final Renderers renderers;
     private volatile SampleSources sources;
 
-    public SourceCommands() {
-        this(Console.system(), null, new Plugins<>());
+    @Activate
+    public SourceCommands(@Reference(name = "reports") ReportPlugins reports) {
+        this(Console.system(), null, reports.renderers());
     }
 
     /** Plain-Java wiring; {@code sources} may be null (no pipeline). */
@@ -49,17 +50,6 @@ public class SourceCommands {
         if (sources == s) {
             sources = null;
         }
-    }
-
-    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindRenderer")
-    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.plugins().add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"),
-                ref.getBundle().getSymbolicName());
-    }
-
-    void unbindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.plugins().remove(ref);
     }
 
     @Descriptor("installed sample sources: source.name and what it reads")

@@ -3,14 +3,10 @@ package org.hyperprof.pmu.amd;
 import static org.hyperprof.pmu.amd.AmdRegisters.COUNTER_MASK;
 import static org.hyperprof.pmu.amd.AmdRegisters.COUNTER_WRAP;
 import static org.hyperprof.pmu.amd.AmdRegisters.DRIVER_LFSR_SEED;
-import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_EN;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_EVENT_HIGH;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_EVENT_HIGH_SHIFT;
-import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_EVENT_LOW;
-import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_INT;
 import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_KEPT_ON_CLEAR;
-import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_OS;
-import static org.hyperprof.pmu.amd.AmdRegisters.EVTSEL_USR;
+import static org.hyperprof.pmu.amd.AmdRegisters.F15H_PERF_CTL0;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_FETCHSAM;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_OPCNT;
 import static org.hyperprof.pmu.amd.AmdRegisters.IBS_CAPS_OPSAM;
@@ -53,8 +49,12 @@ import static org.hyperprof.pmu.amd.AmdRegisters.LEGACY_COUNTERS;
 import static org.hyperprof.pmu.amd.AmdRegisters.LVTPC;
 import static org.hyperprof.pmu.amd.AmdRegisters.PERFCTR0;
 import static org.hyperprof.pmu.amd.AmdRegisters.PERFEVTSEL0;
-import static org.hyperprof.pmu.amd.AmdRegisters.F15H_PERF_CTL0;
 import static org.hyperprof.pmu.amd.AmdRegisters.hex;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EVENT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_INT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_OS;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_USR;
 
 import java.util.Arrays;
 
@@ -329,7 +329,7 @@ final class AmdPmu extends PerfEvtSelPmu {
         // Reserved bits are dropped rather than faulting, as the P6 model does.
         long word = value & family.selectWritable();
         select[index] = word;
-        int code = (int) (word & EVTSEL_EVENT_LOW);
+        int code = (int) (word & EVTSEL_EVENT);
         if (family.extendedEventSelect()) {
             code |= (int) ((word & EVTSEL_EVENT_HIGH) >>> EVTSEL_EVENT_HIGH_SHIFT) << 8;
         }
@@ -437,7 +437,7 @@ final class AmdPmu extends PerfEvtSelPmu {
     /** EventSelect[7:0] in bits 7:0; family 10h on: EventSelect[11:8] in bits 35:32. */
     @Override
     protected long eventBits(int code) {
-        return (code & EVTSEL_EVENT_LOW) | ((long) (code >>> 8) << EVTSEL_EVENT_HIGH_SHIFT);
+        return (code & EVTSEL_EVENT) | ((long) (code >>> 8) << EVTSEL_EVENT_HIGH_SHIFT);
     }
 
     /** Each select has its own EN, set on every configured counter; then IBS starts. */

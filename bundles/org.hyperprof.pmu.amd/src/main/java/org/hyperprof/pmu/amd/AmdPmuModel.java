@@ -1,10 +1,5 @@
 package org.hyperprof.pmu.amd;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +10,9 @@ import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
-import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.ModelResources;
 
 /**
  * What the AMD models share: the event table read from the family's resources, event checking
@@ -33,44 +28,30 @@ import org.hyperprof.pmu.kit.EventTableReader;
  * (RdWrOpCnt) and bit 4 (OpCnt) may be; the default is the model's {@link #ibsCapabilities()}.</li>
  * </ul>
  */
-abstract class AmdPmuModel implements PmuModel {
+abstract class AmdPmuModel extends AbstractPmuModel {
     static final String OPTION_AUTOMASK = "lvtpc.automask";
     static final String OPTION_IBS_CAPS = "ibs.caps";
     private static final String DEFAULT_EVENT = "CPU_CLK_UNHALTED:100000:0:1:1";
 
     private final AmdFamily family;
-    private final EventTable table;
     /** Event code (0-0xFFF) to Signal ordinal (-1: no event with that code); the first table entry of a code wins. */
     private final int[] signalByCode;
     /** Checks events against the table and places them on the family's counters. */
     private final CounterAllocator allocator;
 
     AmdPmuModel(AmdFamily family) {
+        super(family.cpuType(), family.displayName(), family.counters(), AmdRegisters.COUNTER_WIDTH, loadTable(family),
+                DEFAULT_EVENT);
         this.family = family;
-        this.table = loadTable(family);
-        this.signalByCode = signalsByCode(table, family.maxEventCode());
-        this.allocator = new CounterAllocator(table, family.cpuType(), family.displayName(), DEFAULT_EVENT,
+        this.signalByCode = signalsByCode(events(), family.maxEventCode());
+        this.allocator = new CounterAllocator(events(), family.cpuType(), family.displayName(), DEFAULT_EVENT,
                 family.counters(), AmdRegisters.MAX_COUNT, "the AMD driver detects overflow as bit 31 clearing in a"
                         + " counter preloaded with -count");
     }
 
     private static EventTable loadTable(AmdFamily family) {
-        try (Reader events = resource(family, "events"); Reader unitMasks = resource(family, "unit_masks")) {
-            return EventTableReader.parse(family.cpuType(), events, unitMasks);
-        } catch (IOException e) {
-            throw new IllegalStateException("the " + family.cpuType() + " event table shipped in bundle"
-                    + " org.hyperprof.pmu.amd is unreadable: " + e.getMessage(), e);
-        }
-    }
-
-    private static Reader resource(AmdFamily family, String name) {
-        String path = family.resourceFolder() + "/" + name;
-        InputStream in = AmdPmuModel.class.getResourceAsStream(path);
-        if (in == null) {
-            throw new IllegalStateException("resource org/hyperprof/pmu/amd/" + path
-                    + " is missing from bundle org.hyperprof.pmu.amd; rebuild the bundle");
-        }
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
+        String folder = family.resourceFolder() + "/";
+        return ModelResources.eventTable(AmdPmuModel.class, family.cpuType(), folder + "events", folder + "unit_masks");
     }
 
     private static int[] signalsByCode(EventTable table, int maxCode) {
@@ -94,36 +75,6 @@ abstract class AmdPmuModel implements PmuModel {
         return family;
     }
 
-    @Override
-    public final String cpuType() {
-        return family.cpuType();
-    }
-
-    @Override
-    public final String displayName() {
-        return family.displayName();
-    }
-
-    @Override
-    public final int counterCount() {
-        return family.counters();
-    }
-
-    @Override
-    public final int counterWidth() {
-        return AmdRegisters.COUNTER_WIDTH;
-    }
-
-    @Override
-    public final EventTable events() {
-        return table;
-    }
-
-    @Override
-    public final String defaultEvent() {
-        return DEFAULT_EVENT;
-    }
-
     /** The IBS capability bits a family 10h part without later IBS features reports; 0 without IBS. */
     @Override
     public final long ibsCapabilities() {
@@ -136,23 +87,18 @@ abstract class AmdPmuModel implements PmuModel {
     }
 
     @Override
-    public final PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        if (cpu < 0) {
-            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
-        }
+    protected final PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         long caps = ibsCapabilities();
-        if (options != null) {
-            for (Map.Entry<String, String> option : options.entrySet()) {
-                String key = option.getKey();
-                String value = option.getValue() == null ? "" : option.getValue().trim();
-                if (OPTION_AUTOMASK.equals(key)) {
-                    checkNoAutomask(value);
-                } else if (OPTION_IBS_CAPS.equals(key) && family.ibs()) {
-                    caps = parseIbsCaps(value);
-                } else {
-                    throw new IllegalArgumentException("unknown " + cpuType() + " PMU option '" + key
-                            + "'; allowed options: " + allowedOptions());
-                }
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            String key = option.getKey();
+            String value = option.getValue() == null ? "" : option.getValue().trim();
+            if (OPTION_AUTOMASK.equals(key)) {
+                checkNoAutomask(value);
+            } else if (OPTION_IBS_CAPS.equals(key) && family.ibs()) {
+                caps = parseIbsCaps(value);
+            } else {
+                throw new IllegalArgumentException("unknown " + cpuType() + " PMU option '" + key
+                        + "'; allowed options: " + allowedOptions());
             }
         }
         return new AmdPmu(cpu, this, family, signalByCode, caps);

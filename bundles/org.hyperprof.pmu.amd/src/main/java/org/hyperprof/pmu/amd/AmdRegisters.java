@@ -1,5 +1,7 @@
 package org.hyperprof.pmu.amd;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.LOW_32;
+
 import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
@@ -33,35 +35,14 @@ final class AmdRegisters {
     static final long COUNTER_MASK = (1L << COUNTER_WIDTH) - 1;
     /** The value at which a 48-bit counter wraps to zero: 2^48. */
     static final long COUNTER_WRAP = 1L << COUNTER_WIDTH;
-    /** Bit 31 of a counter: OProfile's AMD overflow test ("bit 31 clear means it overflowed"). */
-    static final long BIT_31 = 1L << 31;
     /** The largest sampling period whose -count keeps bit 31 set until the counter wraps. */
     static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
     // ------------------------------------------------------------------ PerfEvtSel fields
+    // The P6 layout (PerfEvtSelFields; EN enables each select's own counter), and these.
 
-    /** EventSelect[7:0]. */
-    static final long EVTSEL_EVENT_LOW = 0xFFL;
-    static final int EVTSEL_UMASK_SHIFT = 8;
-    static final long EVTSEL_UMASK = 0xFFL << EVTSEL_UMASK_SHIFT;
-    /** Count when CPL is greater than 0. */
-    static final long EVTSEL_USR = 1L << 16;
-    /** Count when CPL is 0. */
-    static final long EVTSEL_OS = 1L << 17;
-    /** Edge detect: stored; the simulation counts signals directly. */
-    static final long EVTSEL_E = 1L << 18;
-    /** Pin control: stored; there are no PM pins to toggle. */
-    static final long EVTSEL_PC = 1L << 19;
-    /** Raise the PMI through LVTPC when this counter wraps. */
-    static final long EVTSEL_INT = 1L << 20;
     /** Reserved bit 21: OProfile keeps it when it clears a select. */
     static final long EVTSEL_RESERVED_21 = 1L << 21;
-    /** Enable: each select enables its own counter only. */
-    static final long EVTSEL_EN = 1L << 22;
-    /** Invert the counter-mask comparison: stored; the simulation counts signals directly. */
-    static final long EVTSEL_INV = 1L << 23;
-    static final int EVTSEL_CNTMASK_SHIFT = 24;
-    static final long EVTSEL_CNTMASK = 0xFFL << EVTSEL_CNTMASK_SHIFT;
     /** Family 10h+: EventSelect[11:8] sits in bits 35:32. */
     static final int EVTSEL_EVENT_HIGH_SHIFT = 32;
     static final long EVTSEL_EVENT_HIGH = 0xFL << EVTSEL_EVENT_HIGH_SHIFT;
@@ -70,7 +51,7 @@ final class AmdRegisters {
     /** Family 10h+ (SVM): count only in host mode. */
     static final long EVTSEL_HOST_ONLY = 1L << 41;
     /** K7/K8: the 32 architected bits; bits 63:32 are reserved. */
-    static final long EVTSEL_WRITABLE_K7 = 0xFFFF_FFFFL;
+    static final long EVTSEL_WRITABLE_K7 = LOW_32;
     /** Family 10h+: bits 31:0, 35:32 and 41:40 (OProfile's reserved mask is 0xFFFFFCF0_00200000). */
     static final long EVTSEL_WRITABLE_F10H = EVTSEL_WRITABLE_K7 | EVTSEL_EVENT_HIGH | EVTSEL_GUEST_ONLY
             | EVTSEL_HOST_ONLY;

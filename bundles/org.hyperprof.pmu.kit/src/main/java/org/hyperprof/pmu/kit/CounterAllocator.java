@@ -224,6 +224,23 @@ public final class CounterAllocator {
         return configs;
     }
 
+    /** An event of the table as a spec asks for it: the event, and the unit mask to program. */
+    public record Checked(EventDescriptor event, long unitMask) {
+    }
+
+    /**
+     * The checks {@link #allocate} makes of one event, in the same order and with the same
+     * messages, for a model that places its events by a rule of its own (the 970's event groups).
+     *
+     * @param spec  the event specification, not null
+     * @param index its position among the {@code n} specs given, from 0 (for messages)
+     * @throws EventSpecException at the first check that fails
+     */
+    public Checked check(EventSpec spec, int index, int n) throws EventSpecException {
+        EventDescriptor event = checkedEvent(Objects.requireNonNull(spec, "spec"), index, n);
+        return new Checked(event, checkedUnitMask(spec, event));
+    }
+
     private EventDescriptor checkedEvent(EventSpec spec, int index, int n) throws EventSpecException {
         String name = spec.eventName();
         if (name == null || name.isBlank()) {

@@ -39,15 +39,7 @@ public final class EventTableReader {
         Map<String, UnitMask> masks = parseUnitMasks(source + "/unit_masks", unitMasks);
         Map<String, EventDescriptor> byName = new LinkedHashMap<>();
         String file = source + "/events";
-        BufferedReader r = new BufferedReader(events);
-        String line;
-        int no = 0;
-        while ((line = r.readLine()) != null) {
-            no++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) {
-                continue;
-            }
+        DataFile.records(events, (no, t) -> {
             String head = t;
             String description = "";
             int colon = t.indexOf(" : ");
@@ -55,12 +47,8 @@ public final class EventTableReader {
                 head = t.substring(0, colon);
                 description = t.substring(colon + 3).strip();
             }
-            Map<String, String> f = fields(file, no, head);
-            for (String required : List.of("event", "counters", "um", "minimum", "name", "signal")) {
-                if (!f.containsKey(required)) {
-                    throw new EventTableException(file, no, "missing '" + required + ":' field in: " + t);
-                }
-            }
+            Map<String, String> f = DataFile.fields(file, no, head, "event", "counters", "um", "minimum", "name",
+                    "signal");
             UnitMask um = masks.get(f.get("um"));
             if (um == null) {
                 throw new EventTableException(file, no, "unit mask '" + f.get("um") + "' is not defined in unit_masks");
@@ -73,19 +61,19 @@ public final class EventTableReader {
             }
             long counters = 0;
             for (String c : f.get("counters").split(",")) {
-                int idx = (int) number(file, no, c);
+                int idx = (int) DataFile.number(file, no, c);
                 if (idx < 0 || idx > 63) {
                     throw new EventTableException(file, no, "counter " + idx + " out of range 0..63");
                 }
                 counters |= 1L << idx;
             }
             String name = f.get("name");
-            EventDescriptor d = new EventDescriptor(name, (int) number(file, no, f.get("event")), counters,
-                    number(file, no, f.get("minimum")), um, signal, description);
+            EventDescriptor d = new EventDescriptor(name, (int) DataFile.number(file, no, f.get("event")), counters,
+                    DataFile.number(file, no, f.get("minimum")), um, signal, description);
             if (byName.put(name, d) != null) {
                 throw new EventTableException(file, no, "event " + name + " is defined twice");
             }
-        }
+        });
         return EventTable.of(List.copyOf(byName.values()), masks);
     }
 
@@ -110,13 +98,13 @@ public final class EventTableReader {
                 String t = line.strip();
                 int sp = t.indexOf(' ');
                 String v = sp < 0 ? t : t.substring(0, sp);
-                values.add(new UnitMask.Value(number(file, no, v), sp < 0 ? "" : t.substring(sp + 1).strip()));
+                values.add(new UnitMask.Value(DataFile.number(file, no, v), sp < 0 ? "" : t.substring(sp + 1).strip()));
                 continue;
             }
             if (name != null) {
                 masks.put(name, finish(file, no, name, kind, dflt, values));
             }
-            Map<String, String> f = fields(file, no, line.strip());
+            Map<String, String> f = DataFile.fields(file, no, line.strip());
             name = f.get("name");
             if (name == null || !f.containsKey("type") || !f.containsKey("default")) {
                 throw new EventTableException(file, no, "expected 'name:X type:T default:V', got: " + line.strip());
@@ -127,7 +115,7 @@ public final class EventTableReader {
                 throw new EventTableException(file, no, "unit mask type '" + f.get("type")
                         + "' is not one of mandatory, exclusive, bitmask");
             }
-            dflt = number(file, no, f.get("default"));
+            dflt = DataFile.number(file, no, f.get("default"));
             values = new ArrayList<>();
         }
         if (name != null) {
@@ -147,26 +135,5 @@ public final class EventTableReader {
                     + " is not among its values");
         }
         return um;
-    }
-
-    private static Map<String, String> fields(String file, int no, String text) throws EventTableException {
-        Map<String, String> f = new LinkedHashMap<>();
-        for (String token : text.split("\\s+")) {
-            int c = token.indexOf(':');
-            if (c <= 0) {
-                throw new EventTableException(file, no, "expected key:value, got '" + token + "'");
-            }
-            f.put(token.substring(0, c), token.substring(c + 1));
-        }
-        return f;
-    }
-
-    private static long number(String file, int no, String s) throws EventTableException {
-        String t = s.strip();
-        try {
-            return t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
-        } catch (NumberFormatException e) {
-            throw new EventTableException(file, no, "'" + s + "' is not a number");
-        }
     }
 }

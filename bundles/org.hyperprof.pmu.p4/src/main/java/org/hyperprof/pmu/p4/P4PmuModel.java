@@ -1,10 +1,5 @@
 package org.hyperprof.pmu.p4;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,9 +11,9 @@ import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
-import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.ModelResources;
 
 /**
  * A Pentium 4 / NetBurst model: the wiring and OProfile's binding table, OProfile's event table
@@ -39,58 +34,35 @@ import org.hyperprof.pmu.kit.EventTableReader;
  * written for a P6 passes it to every model); the handler unmasks either way.</li>
  * </ul>
  */
-class P4PmuModel implements PmuModel {
+class P4PmuModel extends AbstractPmuModel {
     static final String DEFAULT_EVENT = "GLOBAL_POWER_EVENTS:100000:1:1:1";
     static final String OPTION_THREAD = "ht.thread";
     static final String OPTION_MODEL = "cpu.model";
     static final String OPTION_AUTOMASK = "lvtpc.automask";
     static final int DEFAULT_CPU_MODEL = 2;
-    private static final String BUNDLE = "org.hyperprof.pmu.p4";
 
-    private final String cpuType;
-    private final String displayName;
     private final boolean hyperThreading;
-    private final EventTable table;
     private final P4Wiring wiring;
     /** [unit * 64 + ESCR event select] to Signal ordinal, from the full i386/p4 table; -1 for none. */
     private final int[] signalByUnitEvent;
     /** Checks events against the table and places them on this logical CPU's counters. */
     private final CounterAllocator allocator;
 
+    /** OProfile's counters per logical CPU: 8 without Hyper-Threading, 4 per sibling with it. */
     P4PmuModel(String cpuType, String displayName, boolean hyperThreading) {
-        this.cpuType = cpuType;
-        this.displayName = displayName;
+        super(cpuType, displayName, hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS,
+                P4Registers.COUNTER_WIDTH, table(cpuType, hyperThreading ? "p4_ht" : "p4"), DEFAULT_EVENT);
         this.hyperThreading = hyperThreading;
-        try {
-            try (Reader in = resource("wiring")) {
-                this.wiring = P4Wiring.parse(cpuType + "/wiring", in);
-            }
-            EventTable full;
-            try (Reader events = resource("p4/events"); Reader masks = resource("unit_masks")) {
-                full = EventTableReader.parse("i386/p4", events, masks);
-            }
-            if (hyperThreading) {
-                try (Reader events = resource("p4_ht/events"); Reader masks = resource("unit_masks")) {
-                    this.table = EventTableReader.parse(cpuType, events, masks);
-                }
-            } else {
-                this.table = full;
-            }
-            this.signalByUnitEvent = signals(wiring, full);
-        } catch (IOException e) {
-            throw new IllegalStateException("the " + cpuType + " model data shipped in bundle " + BUNDLE
-                    + " is unreadable: " + e.getMessage(), e);
-        }
+        this.wiring = ModelResources.parse(P4PmuModel.class, "wiring", cpuType + " wiring",
+                in -> P4Wiring.parse(cpuType + "/wiring", in));
+        EventTable full = hyperThreading ? table("i386/p4", "p4") : events();
+        this.signalByUnitEvent = signals(wiring, full);
         this.allocator = allocator();
     }
 
-    private static Reader resource(String name) {
-        InputStream in = P4PmuModel.class.getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalStateException("resource org/hyperprof/pmu/p4/" + name + " is missing from bundle "
-                    + BUNDLE + "; rebuild the bundle");
-        }
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
+    /** The event table of {@code cpuType}, from the events of folder {@code dir} and the shared unit masks. */
+    private static EventTable table(String cpuType, String dir) {
+        return ModelResources.eventTable(P4PmuModel.class, cpuType, dir + "/events", "unit_masks");
     }
 
     /**
@@ -124,37 +96,6 @@ class P4PmuModel implements PmuModel {
     }
 
     @Override
-    public String cpuType() {
-        return cpuType;
-    }
-
-    @Override
-    public String displayName() {
-        return displayName;
-    }
-
-    /** OProfile's counters per logical CPU: 8 without Hyper-Threading, 4 per sibling with it. */
-    @Override
-    public int counterCount() {
-        return hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS;
-    }
-
-    @Override
-    public int counterWidth() {
-        return P4Registers.COUNTER_WIDTH;
-    }
-
-    @Override
-    public EventTable events() {
-        return table;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return DEFAULT_EVENT;
-    }
-
-    @Override
     public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
         return allocator.allocate(specs);
     }
@@ -171,7 +112,8 @@ class P4PmuModel implements PmuModel {
         for (int c = 0; c < counterCount(); c++) {
             names.add(P4Registers.counterName(wiring.hardwareCounter(c)));
         }
-        return new CounterAllocator(table, cpuType, displayName, DEFAULT_EVENT, counterCount(), P4Registers.MAX_COUNT,
+        return new CounterAllocator(events(), cpuType(), displayName(), DEFAULT_EVENT, counterCount(),
+                P4Registers.MAX_COUNT,
                 "the handler takes bit 31 of the -count preload clearing as an overflow")
                 .withCounterNoun("counters per logical CPU")
                 .withCounterNames(names)
@@ -180,42 +122,38 @@ class P4PmuModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        if (cpu < 0) {
-            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
-        }
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
+        String cpuType = cpuType();
         int thread = hyperThreading ? cpu % 2 : 0;
         int cpuModel = DEFAULT_CPU_MODEL;
         boolean autoMask = true;
-        if (options != null) {
-            for (Map.Entry<String, String> option : options.entrySet()) {
-                String key = option.getKey() == null ? "" : option.getKey();
-                String value = option.getValue() == null ? "" : option.getValue().trim();
-                switch (key) {
-                    case OPTION_THREAD -> {
-                        if (!hyperThreading) {
-                            throw new IllegalArgumentException(cpuType + " has one logical CPU per package; option "
-                                    + OPTION_THREAD + " applies to i386/p4-ht only");
-                        }
-                        thread = switch (value) {
-                            case "0" -> 0;
-                            case "1" -> 1;
-                            default -> throw new IllegalArgumentException(cpuType + " option " + OPTION_THREAD + "="
-                                    + value + " is not a sibling of a two-thread package; allowed values: 0, 1");
-                        };
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            String key = option.getKey() == null ? "" : option.getKey();
+            String value = option.getValue() == null ? "" : option.getValue().trim();
+            switch (key) {
+                case OPTION_THREAD -> {
+                    if (!hyperThreading) {
+                        throw new IllegalArgumentException(cpuType + " has one logical CPU per package; option "
+                                + OPTION_THREAD + " applies to i386/p4-ht only");
                     }
-                    case OPTION_MODEL -> cpuModel = cpuModel(value);
-                    case OPTION_AUTOMASK -> {
-                        if (!"true".equalsIgnoreCase(value) && !"false".equalsIgnoreCase(value)) {
-                            throw new IllegalArgumentException(cpuType + " option " + OPTION_AUTOMASK + "=" + value
-                                    + " is not a boolean; allowed values: true, false");
-                        }
-                        autoMask = "true".equalsIgnoreCase(value);
-                    }
-                    default -> throw new IllegalArgumentException("unknown " + cpuType + " PMU option '" + key
-                            + "'; allowed options: " + (hyperThreading ? OPTION_THREAD + " (0 or 1), " : "")
-                            + OPTION_MODEL + " (0, 1, 2, 3, 4 or 6), " + OPTION_AUTOMASK + " (true or false)");
+                    thread = switch (value) {
+                        case "0" -> 0;
+                        case "1" -> 1;
+                        default -> throw new IllegalArgumentException(cpuType + " option " + OPTION_THREAD + "="
+                                + value + " is not a sibling of a two-thread package; allowed values: 0, 1");
+                    };
                 }
+                case OPTION_MODEL -> cpuModel = cpuModel(value);
+                case OPTION_AUTOMASK -> {
+                    if (!"true".equalsIgnoreCase(value) && !"false".equalsIgnoreCase(value)) {
+                        throw new IllegalArgumentException(cpuType + " option " + OPTION_AUTOMASK + "=" + value
+                                + " is not a boolean; allowed values: true, false");
+                    }
+                    autoMask = "true".equalsIgnoreCase(value);
+                }
+                default -> throw new IllegalArgumentException("unknown " + cpuType + " PMU option '" + key
+                        + "'; allowed options: " + (hyperThreading ? OPTION_THREAD + " (0 or 1), " : "")
+                        + OPTION_MODEL + " (0, 1, 2, 3, 4 or 6), " + OPTION_AUTOMASK + " (true or false)");
             }
         }
         return new P4Pmu(cpu, this, wiring, signalByUnitEvent, hyperThreading, thread, cpuModel,
@@ -223,6 +161,7 @@ class P4PmuModel implements PmuModel {
     }
 
     private int cpuModel(String value) {
+        String cpuType = cpuType();
         int m;
         try {
             m = Integer.parseInt(value);
@@ -239,6 +178,6 @@ class P4PmuModel implements PmuModel {
 
     @Override
     public String toString() {
-        return "Pentium 4 PMU model " + cpuType + " (" + displayName + ")";
+        return "Pentium 4 PMU model " + cpuType() + " (" + displayName() + ")";
     }
 }

@@ -1,6 +1,5 @@
 package org.hyperprof.pmu.p4;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -9,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.hyperprof.pmu.kit.DataFile;
 import org.hyperprof.pmu.kit.EventTableException;
 
 
@@ -117,24 +117,16 @@ final class P4Wiring {
         P4Wiring w = new P4Wiring();
         Map<String, Integer> escrByName = new HashMap<>();
         Map<String, Integer> unitByName = new HashMap<>();
-        BufferedReader r = new BufferedReader(in);
-        String line;
-        int no = 0;
-        while ((line = r.readLine()) != null) {
-            no++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) {
-                continue;
-            }
+        int no = DataFile.records(in, (line, t) -> {
             String[] f = t.split("\\s+");
             switch (f[0]) {
-                case "vcounter" -> w.vcounter(file, no, f);
-                case "escr" -> w.escr(file, no, f, escrByName, unitByName);
-                case "binding" -> w.binding(file, no, f, escrByName);
-                default -> throw new EventTableException(file, no, "expected a 'vcounter', 'escr' or 'binding' line,"
-                        + " got: " + t);
+                case "vcounter" -> w.vcounter(file, line, f);
+                case "escr" -> w.escr(file, line, f, escrByName, unitByName);
+                case "binding" -> w.binding(file, line, f, escrByName);
+                default -> throw new EventTableException(file, line, "expected a 'vcounter', 'escr' or 'binding'"
+                        + " line, got: " + t);
             }
-        }
+        });
         for (int v = 0; v < VIRTUAL_COUNTERS; v++) {
             if (w.hardwareCounter[v] < 0) {
                 throw new EventTableException(file, no, "virtual counter " + v + " has no 'vcounter' line");
@@ -151,8 +143,8 @@ final class P4Wiring {
 
     private void vcounter(String file, int no, String[] f) throws EventTableException {
         expectFields(file, no, f, 3, 3, "vcounter <OProfile counter> <hardware counter>");
-        int v = (int) number(file, no, f[1], 0, VIRTUAL_COUNTERS - 1);
-        int hw = (int) number(file, no, f[2], 0, P4Registers.HARDWARE_COUNTERS - 1);
+        int v = (int) DataFile.number(file, no, f[1], 0, VIRTUAL_COUNTERS - 1);
+        int hw = (int) DataFile.number(file, no, f[2], 0, P4Registers.HARDWARE_COUNTERS - 1);
         if (hardwareCounter[v] >= 0) {
             throw new EventTableException(file, no, "virtual counter " + v + " is defined twice");
         }
@@ -163,21 +155,21 @@ final class P4Wiring {
             throws EventTableException {
         expectFields(file, no, f, 7, 8, "escr <name> <MSR> <group> <half> <ESCR-select> <unit> [models:A-B]");
         String name = f[1];
-        int address = (int) number(file, no, f[2], P4Registers.FIRST_ESCR, P4Registers.LAST_ESCR);
+        int address = (int) DataFile.number(file, no, f[2], P4Registers.FIRST_ESCR, P4Registers.LAST_ESCR);
         int group = Arrays.asList(P4Registers.GROUP_NAMES).indexOf(f[3]);
         if (group < 0) {
             throw new EventTableException(file, no, "group '" + f[3] + "' is not one of "
                     + String.join(", ", P4Registers.GROUP_NAMES));
         }
-        int half = (int) number(file, no, f[4], 0, 1);
-        int select = (int) number(file, no, f[5], 0, 7);
+        int half = (int) DataFile.number(file, no, f[4], 0, 1);
+        int select = (int) DataFile.number(file, no, f[5], 0, 7);
         int[] models = {0, 6};
         if (f.length == 8) {
             if (!f[7].startsWith("models:") || f[7].indexOf('-') < 0) {
                 throw new EventTableException(file, no, "expected models:A-B, got '" + f[7] + "'");
             }
             String[] ab = f[7].substring(7).split("-");
-            models = new int[] {(int) number(file, no, ab[0], 0, 15), (int) number(file, no, ab[1], 0, 15)};
+            models = new int[] {(int) DataFile.number(file, no, ab[0], 0, 15), (int) DataFile.number(file, no, ab[1], 0, 15)};
         }
         if (byName.containsKey(name) || escrAtAddress[address - P4Registers.FIRST_ESCR] >= 0) {
             throw new EventTableException(file, no, "ESCR " + name + " or its address is defined twice");
@@ -208,12 +200,12 @@ final class P4Wiring {
     private void binding(String file, int no, String[] f, Map<String, Integer> byName) throws EventTableException {
         expectFields(file, no, f, 6, 7,
                 "binding <number> <name> <ESCR-select> <event-select> <vcounter>:<ESCR> [<vcounter>:<ESCR>]");
-        int number = (int) number(file, no, f[1], 1, EVENTS);
+        int number = (int) DataFile.number(file, no, f[1], 1, EVENTS);
         if (bindings[number] != null) {
             throw new EventTableException(file, no, "event number " + number + " is bound twice");
         }
-        int select = (int) number(file, no, f[3], 0, 7);
-        int eventSelect = (int) number(file, no, f[4], 0, 0x3F);
+        int select = (int) DataFile.number(file, no, f[3], 0, 7);
+        int eventSelect = (int) DataFile.number(file, no, f[4], 0, 0x3F);
         int n = f.length - 5;
         int[] vcounters = new int[n];
         int[] escrs = new int[n];
@@ -222,7 +214,7 @@ final class P4Wiring {
             if (pair.length != 2) {
                 throw new EventTableException(file, no, "expected <vcounter>:<ESCR>, got '" + f[5 + i] + "'");
             }
-            int v = (int) number(file, no, pair[0], 0, VIRTUAL_COUNTERS - 1);
+            int v = (int) DataFile.number(file, no, pair[0], 0, VIRTUAL_COUNTERS - 1);
             Integer escr = byName.get(pair[1]);
             if (escr == null) {
                 throw new EventTableException(file, no, "ESCR '" + pair[1] + "' is not defined by an 'escr' line above");
@@ -251,18 +243,5 @@ final class P4Wiring {
         if (f.length < min || f.length > max) {
             throw new EventTableException(file, no, "expected '" + form + "', got " + f.length + " fields");
         }
-    }
-
-    private static long number(String file, int no, String s, long min, long max) throws EventTableException {
-        long v;
-        try {
-            v = s.startsWith("0x") || s.startsWith("0X") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new EventTableException(file, no, "'" + s + "' is not a number");
-        }
-        if (v < min || v > max) {
-            throw new EventTableException(file, no, s + " is out of range " + min + ".." + max);
-        }
-        return v;
     }
 }

@@ -1,10 +1,5 @@
 package org.hyperprof.pmu.p6;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -18,8 +13,9 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
-import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.ModelResources;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -39,7 +35,7 @@ import org.osgi.service.component.annotations.Component;
  * </ul>
  */
 @Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + P6PmuModel.CPU_TYPE_VALUE)
-public final class P6PmuModel implements PmuModel {
+public final class P6PmuModel extends AbstractPmuModel {
     /** The service's cpu.type. */
     static final String CPU_TYPE_VALUE = "i386/p6";
     static final String OPTION_AUTOMASK = "lvtpc.automask";
@@ -49,7 +45,6 @@ public final class P6PmuModel implements PmuModel {
             + P6Variant.allowedText() + ")";
 
     private final P6Variant variant;
-    private final EventTable table;
     /** Event code to Signal ordinal (-1: no event with that code); the first table entry of a code wins. */
     private final int[] signalByCode;
     /** This model and its siblings for the other P6 parts, sharing one table. */
@@ -59,8 +54,13 @@ public final class P6PmuModel implements PmuModel {
 
     /** The generic P6 model ({@code PIII}), with the event table read from the bundle's resources. */
     public P6PmuModel() {
-        this.variant = P6Variant.PIII;
-        this.table = loadTable();
+        this(P6Variant.PIII, loadTable());
+    }
+
+    private P6PmuModel(P6Variant variant, EventTable table) {
+        super(CPU_TYPE_VALUE, variant.displayName(), P6Registers.COUNTERS, P6Registers.COUNTER_WIDTH, table,
+                DEFAULT_EVENT);
+        this.variant = variant;
         this.signalByCode = signalsByCode(table);
         this.allocator = allocator(table, variant);
         Map<P6Variant, P6PmuModel> members = new EnumMap<>(P6Variant.class);
@@ -71,11 +71,12 @@ public final class P6PmuModel implements PmuModel {
     }
 
     private P6PmuModel(P6Variant variant, P6PmuModel generic) {
+        super(CPU_TYPE_VALUE, variant.displayName(), P6Registers.COUNTERS, P6Registers.COUNTER_WIDTH, generic.events(),
+                DEFAULT_EVENT);
         this.variant = variant;
-        this.table = generic.table;
         this.signalByCode = generic.signalByCode;
         this.family = generic.family;
-        this.allocator = allocator(table, variant);
+        this.allocator = allocator(events(), variant);
     }
 
     private static CounterAllocator allocator(EventTable table, P6Variant part) {
@@ -86,21 +87,7 @@ public final class P6PmuModel implements PmuModel {
     }
 
     private static EventTable loadTable() {
-        try (Reader events = resource("events"); Reader unitMasks = resource("unit_masks")) {
-            return EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
-        } catch (IOException e) {
-            throw new IllegalStateException("the P6 event table shipped in bundle org.hyperprof.pmu.p6 is unreadable: "
-                    + e.getMessage(), e);
-        }
-    }
-
-    private static Reader resource(String name) {
-        InputStream in = P6PmuModel.class.getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalStateException("resource org/hyperprof/pmu/p6/" + name
-                    + " is missing from bundle org.hyperprof.pmu.p6; rebuild the bundle");
-        }
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
+        return ModelResources.eventTable(P6PmuModel.class, CPU_TYPE_VALUE, "events", "unit_masks");
     }
 
     private static int[] signalsByCode(EventTable table) {
@@ -116,61 +103,26 @@ public final class P6PmuModel implements PmuModel {
     }
 
     @Override
-    public String cpuType() {
-        return CPU_TYPE_VALUE;
-    }
-
-    @Override
-    public String displayName() {
-        return variant.displayName();
-    }
-
-    @Override
-    public int counterCount() {
-        return P6Registers.COUNTERS;
-    }
-
-    @Override
-    public int counterWidth() {
-        return P6Registers.COUNTER_WIDTH;
-    }
-
-    @Override
-    public EventTable events() {
-        return table;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return DEFAULT_EVENT;
-    }
-
-    @Override
     public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
         return allocator.allocate(specs);
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        if (cpu < 0) {
-            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
-        }
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         P6Variant part = variant;
         boolean variantGiven = false;
         Boolean autoMask = null;
-        if (options != null) {
-            for (Map.Entry<String, String> option : options.entrySet()) {
-                String key = option.getKey();
-                String value = option.getValue() == null ? "" : option.getValue().trim();
-                if (OPTION_AUTOMASK.equals(key)) {
-                    autoMask = parseBoolean(value);
-                } else if (OPTION_VARIANT.equals(key)) {
-                    part = P6Variant.ofOption(value);
-                    variantGiven = true;
-                } else {
-                    throw new IllegalArgumentException("unknown P6 PMU option '" + key + "'; allowed options: "
-                            + ALLOWED_OPTIONS);
-                }
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            String key = option.getKey();
+            String value = option.getValue() == null ? "" : option.getValue().trim();
+            if (OPTION_AUTOMASK.equals(key)) {
+                autoMask = parseBoolean(value);
+            } else if (OPTION_VARIANT.equals(key)) {
+                part = P6Variant.ofOption(value);
+                variantGiven = true;
+            } else {
+                throw new IllegalArgumentException("unknown P6 PMU option '" + key + "'; allowed options: "
+                        + ALLOWED_OPTIONS);
             }
         }
         if (autoMask != null && variantGiven && autoMask != part.autoMasksLvtpc()) {

@@ -1,10 +1,15 @@
 package org.hyperprof.pmu.p6;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.BIT_31;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.LOW_32;
+
 import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
  * Register numbers and bit fields of the P6 performance-monitoring registers (Intel SDM, as
- * restated in pmu-facts section 2) and of the local APIC LVT performance counter entry.
+ * restated in pmu-facts section 2) and of the local APIC LVT performance counter entry. The event
+ * select fields are the P6 layout the x86 kit keeps once ({@code PerfEvtSelFields}, with LOW_32 and
+ * BIT_31: WRMSR to a counter takes only EAX, and OProfile's P6 overflow test looks at bit 31).
  */
 final class P6Registers {
     /** PerfCtr0, MSR 0xC1. */
@@ -26,38 +31,14 @@ final class P6Registers {
     static final long COUNTER_MASK = (1L << COUNTER_WIDTH) - 1;
     /** The value at which a 40-bit counter wraps to zero: 2^40. */
     static final long COUNTER_WRAP = 1L << COUNTER_WIDTH;
-    /** WRMSR to a counter takes only EAX, bits 31:0. */
-    static final long LOW_32 = 0xFFFF_FFFFL;
-    /** Bit 31 of a counter: OProfile's P6 overflow test looks at it (counter_width 32). */
-    static final long BIT_31 = 1L << 31;
     /** Bits 39:32 of a counter, the copies of bit 31 after a write. */
     static final long HIGH_8 = 0xFFL << 32;
     /** The largest sampling period whose -count keeps bit 31 set until the counter wraps. */
     static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
-    // PerfEvtSel0/1 fields; bits 63:32 are reserved and not stored.
-    static final long EVTSEL_EVENT = 0xFFL;
-    static final int EVTSEL_UMASK_SHIFT = 8;
-    static final long EVTSEL_UMASK = 0xFFL << EVTSEL_UMASK_SHIFT;
-    /** Count when CPL is greater than 0. */
-    static final long EVTSEL_USR = 1L << 16;
-    /** Count when CPL is 0. */
-    static final long EVTSEL_OS = 1L << 17;
-    /** Edge detect: stored; the simulation counts signals directly. */
-    static final long EVTSEL_E = 1L << 18;
-    /** Pin control: stored; there are no PM0/PM1 pins to toggle. */
-    static final long EVTSEL_PC = 1L << 19;
-    /** Raise the PMI through LVTPC when this counter overflows. */
-    static final long EVTSEL_INT = 1L << 20;
+    // PerfEvtSel0/1 fields: the P6 layout (PerfEvtSelFields) and these; bits 63:32 are reserved and not stored.
     /** Reserved bit 21: OProfile keeps it when it clears a select. */
     static final long EVTSEL_RESERVED_21 = 1L << 21;
-    /** Enable: only PerfEvtSel0's copy counts, and it enables both counters. */
-    static final long EVTSEL_EN = 1L << 22;
-    /** Invert the CMASK comparison: stored; the simulation counts signals directly. */
-    static final long EVTSEL_INV = 1L << 23;
-    static final int EVTSEL_CMASK_SHIFT = 24;
-    /** Counter mask threshold: stored; the simulation counts signals directly. */
-    static final long EVTSEL_CMASK = 0xFFL << EVTSEL_CMASK_SHIFT;
     /** The 32 architected bits of an event select. */
     static final long EVTSEL_WRITABLE = LOW_32;
 

@@ -1,12 +1,12 @@
 package org.hyperprof.pmu.p6;
 
 import static org.hyperprof.pmu.p6.P6Fixture.CLK;
-import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_EN;
-import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_INT;
-import static org.hyperprof.pmu.p6.P6Registers.EVTSEL_USR;
 import static org.hyperprof.pmu.p6.P6Registers.LVTPC;
 import static org.hyperprof.pmu.p6.P6Registers.PERFCTR0;
 import static org.hyperprof.pmu.p6.P6Registers.PERFEVTSEL0;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_INT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_USR;
 import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

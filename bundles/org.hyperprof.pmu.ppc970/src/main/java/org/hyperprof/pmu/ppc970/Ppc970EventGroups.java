@@ -1,19 +1,18 @@
 package org.hyperprof.pmu.ppc970;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.pmu.kit.DataFile;
 import org.hyperprof.pmu.kit.EventTableException;
 
 /**
@@ -114,22 +113,9 @@ final class Ppc970EventGroups {
         Map<Integer, GroupMapping> groups = new TreeMap<>();
         Map<Integer, Integer> lineOfCode = new LinkedHashMap<>();
         Map<Integer, Boolean> hypervisorOnly = new LinkedHashMap<>();
-        BufferedReader r = new BufferedReader(mappings);
-        String line;
-        int no = 0;
-        while ((line = r.readLine()) != null) {
-            no++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) {
-                continue;
-            }
-            Map<String, String> f = fields(file, no, t);
-            for (String required : List.of("event", "mmcr0", "mmcr1", "mmcra")) {
-                if (!f.containsKey(required)) {
-                    throw new EventTableException(file, no, "missing '" + required + ":' field in: " + t);
-                }
-            }
-            int code = (int) number(file, no, f.get("event"));
+        int lines = DataFile.records(mappings, (no, t) -> {
+            Map<String, String> f = DataFile.caselessFields(file, no, t, "event", "mmcr0", "mmcr1", "mmcra");
+            int code = (int) DataFile.number(file, no, f.get("event"));
             EventDescriptor event = byCode.get(code);
             if (event == null) {
                 throw new EventTableException(file, no, String.format(
@@ -143,8 +129,8 @@ final class Ppc970EventGroups {
                 throw new EventTableException(file, no, "state '" + state + "' is not one of any, hypervisor");
             }
             hypervisorOnly.put(code, state.equals("hypervisor"));
-            GroupMapping m = new GroupMapping(groupOf(code), number(file, no, f.get("mmcr0")),
-                    number(file, no, f.get("mmcr1")), number(file, no, f.get("mmcra")));
+            GroupMapping m = new GroupMapping(groupOf(code), DataFile.number(file, no, f.get("mmcr0")),
+                    DataFile.number(file, no, f.get("mmcr1")), DataFile.number(file, no, f.get("mmcra")));
             if ((m.mmcr0() & ~Ppc970Registers.MMCR0_WRITABLE) != 0 || (m.mmcra() & ~Ppc970Registers.MMCRA_WRITABLE) != 0) {
                 throw new EventTableException(file, no, "mmcr0 and mmcra are 32-bit values (low word), got " + t);
             }
@@ -155,13 +141,13 @@ final class Ppc970EventGroups {
                                 + " every event of a group shares one mapping",
                         m.group(), earlier.mmcr0(), earlier.mmcr1(), earlier.mmcra()));
             }
-        }
+        });
         Map<Long, Integer> decoded = new TreeMap<>();
         Map<Long, String> claimedBy = new LinkedHashMap<>();
         for (EventDescriptor e : byCode.values()) {
             Integer at = lineOfCode.get(e.code());
             if (at == null) {
-                throw new EventTableException(file, no, String.format(
+                throw new EventTableException(file, lines, String.format(
                         "event %s (0x%03x) has no line in event_mappings; OProfile needs its group's MMCR values",
                         e.name(), e.code()));
             }
@@ -236,27 +222,5 @@ final class Ppc970EventGroups {
     /** {@code counter 1 (PMC2)}. */
     static String counterText(int counter) {
         return "counter " + counter + " (PMC" + (counter + 1) + ")";
-    }
-
-    private static Map<String, String> fields(String file, int no, String text) throws EventTableException {
-        Map<String, String> f = new LinkedHashMap<>();
-        for (String token : text.split("\\s+")) {
-            int c = token.indexOf(':');
-            if (c <= 0) {
-                throw new EventTableException(file, no, "expected key:value, got '" + token + "'");
-            }
-            f.put(token.substring(0, c).toLowerCase(Locale.ROOT), token.substring(c + 1));
-        }
-        return f;
-    }
-
-    private static long number(String file, int no, String s) throws EventTableException {
-        String t = s.strip();
-        try {
-            return t.startsWith("0x") || t.startsWith("0X") ? Long.parseUnsignedLong(t.substring(2), 16)
-                    : Long.parseLong(t);
-        } catch (NumberFormatException e) {
-            throw new EventTableException(file, no, "'" + s + "' is not a number");
-        }
     }
 }

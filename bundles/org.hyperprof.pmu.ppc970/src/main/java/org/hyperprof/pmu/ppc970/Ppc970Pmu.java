@@ -40,6 +40,7 @@ import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.kit.SetupCheck;
 
 /**
  * The PowerPC 970 performance monitor of one physical CPU: PMC1-PMC8, MMCR0, MMCR1, MMCRA, SIAR
@@ -330,34 +331,12 @@ final class Ppc970Pmu implements PhysicalPmu {
 
     /** Rejects a configuration before any register changes, so a bad one leaves no half-written PMU. */
     private void check(CounterConfig[] configs) {
-        if (configs == null) {
-            throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
-                    + " (null entries for unused counters), got null");
-        }
-        int seen = 0;
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            if (i < 0 || i >= COUNTERS) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " does not exist; the 970 has counters 0..7 (PMC1..PMC8)");
-            }
-            if ((seen & (1 << i)) != 0) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " is configured twice; give each counter at most one configuration");
-            }
-            seen |= 1 << i;
-            if (c.count() <= 0 || c.count() > MAX_COUNT) {
-                throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
-                        + " is out of range 1.." + MAX_COUNT
-                        + " (the PMC is preloaded with 0x80000000 - count and samples when bit 31 sets)");
-            }
-            if (c.event() == null) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " has no event");
-            }
-        }
+        SetupCheck.check(cpu, configs, COUNTERS, "the 970 has counters 0..7 (PMC1..PMC8)", MAX_COUNT,
+                "the PMC is preloaded with 0x80000000 - count and samples when bit 31 sets", (i, c) -> {
+                    if (c.event() == null) {
+                        throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " has no event");
+                    }
+                });
     }
 
     /**

@@ -1,12 +1,6 @@
 package org.hyperprof.pmu.ppc970;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
@@ -16,8 +10,9 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.UnitMask;
-import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
+import org.hyperprof.pmu.kit.CounterAllocator;
+import org.hyperprof.pmu.kit.ModelResources;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -39,7 +34,7 @@ import org.osgi.service.component.annotations.Component;
  * </ul>
  */
 @Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + Ppc970PmuModel.CPU_TYPE_VALUE)
-public final class Ppc970PmuModel implements PmuModel {
+public final class Ppc970PmuModel extends AbstractPmuModel {
     /** The service's cpu.type. */
     static final String CPU_TYPE_VALUE = "ppc64/970";
     /** OProfile's name for the CPU ({@code op_cpu_type.c}). */
@@ -48,61 +43,33 @@ public final class Ppc970PmuModel implements PmuModel {
 
     private final EventTable table;
     private final Ppc970EventGroups groups;
+    /** The checks of one event that every model makes (placement is by group, below). */
+    private final CounterAllocator checks;
 
     /** The model with its event table and group mappings read from the bundle's resources. */
     public Ppc970PmuModel() {
-        try (Reader events = resource("events"); Reader unitMasks = resource("unit_masks");
-                Reader mappings = resource("event_mappings")) {
-            this.table = EventTableReader.parse(CPU_TYPE_VALUE, events, unitMasks);
-            this.groups = Ppc970EventGroups.parse(CPU_TYPE_VALUE, mappings, table);
-        } catch (IOException e) {
-            throw new IllegalStateException("the PowerPC 970 event table shipped in bundle org.hyperprof.pmu.ppc970"
-                    + " is unreadable: " + e.getMessage(), e);
-        }
+        this(readTable());
     }
 
-    private static Reader resource(String name) {
-        InputStream in = Ppc970PmuModel.class.getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalStateException("resource org/hyperprof/pmu/ppc970/" + name
-                    + " is missing from bundle org.hyperprof.pmu.ppc970; rebuild the bundle");
-        }
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
+    private Ppc970PmuModel(EventTable table) {
+        super(CPU_TYPE_VALUE, DISPLAY_NAME, Ppc970Registers.COUNTERS, Ppc970Registers.COUNTER_WIDTH, table,
+                DEFAULT_EVENT);
+        this.table = table;
+        this.checks = new CounterAllocator(table, CPU_TYPE_VALUE, DISPLAY_NAME, DEFAULT_EVENT, Ppc970Registers.COUNTERS,
+                Ppc970Registers.MAX_COUNT, "a 970 PMC is preloaded with 0x80000000 - count and samples when it turns"
+                        + " negative (bit 31 set)")
+                .withCounterNoun("counters (PMC1-PMC8)");
+        this.groups = ModelResources.parse(Ppc970PmuModel.class, "event_mappings", CPU_TYPE_VALUE + " event groups",
+                in -> Ppc970EventGroups.parse(CPU_TYPE_VALUE, in, table));
+    }
+
+    private static EventTable readTable() {
+        return ModelResources.eventTable(Ppc970PmuModel.class, CPU_TYPE_VALUE, "events", "unit_masks");
     }
 
     /** The group mappings and selector decoding shared by every CPU's register file. */
     Ppc970EventGroups groups() {
         return groups;
-    }
-
-    @Override
-    public String cpuType() {
-        return CPU_TYPE_VALUE;
-    }
-
-    @Override
-    public String displayName() {
-        return DISPLAY_NAME;
-    }
-
-    @Override
-    public int counterCount() {
-        return Ppc970Registers.COUNTERS;
-    }
-
-    @Override
-    public int counterWidth() {
-        return Ppc970Registers.COUNTER_WIDTH;
-    }
-
-    @Override
-    public EventTable events() {
-        return table;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return DEFAULT_EVENT;
     }
 
     /**
@@ -128,8 +95,9 @@ public final class Ppc970PmuModel implements PmuModel {
             if (spec == null) {
                 throw new EventSpecException("event " + (i + 1) + " of " + n + " is missing (null)");
             }
-            events[i] = checkedEvent(spec);
-            unitMasks[i] = checkedUnitMask(spec, events[i]);
+            CounterAllocator.Checked checked = checks.check(spec, i, n);
+            events[i] = checked.event();
+            unitMasks[i] = checked.unitMask();
         }
         int group = Ppc970EventGroups.groupOf(events[0].code());
         String[] takenBy = new String[Ppc970Registers.COUNTERS];
@@ -188,55 +156,8 @@ public final class Ppc970PmuModel implements PmuModel {
         return b.toString();
     }
 
-    private EventDescriptor checkedEvent(EventSpec spec) throws EventSpecException {
-        String name = spec.eventName();
-        EventDescriptor event = name == null ? null : table.find(name).orElse(null);
-        if (event == null) {
-            String hint = "";
-            if (name != null) {
-                EventDescriptor caseless = table.find(name.toUpperCase(Locale.ROOT)).orElse(null);
-                if (caseless != null) {
-                    hint = " (did you mean " + caseless.name() + "? names are upper case)";
-                }
-            }
-            throw new EventSpecException("unknown event '" + name + "' for CPU type " + CPU_TYPE_VALUE + " ("
-                    + DISPLAY_NAME + ")" + hint + "; allowed events: " + table.namesText());
-        }
-        if (spec.count() < event.minimumCount()) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name()
-                    + " is below its minimum of " + event.minimumCount() + "; give a count of at least "
-                    + event.minimumCount());
-        }
-        if (spec.count() > Ppc970Registers.MAX_COUNT) {
-            throw new EventSpecException("count " + spec.count() + " for " + event.name() + " is above "
-                    + Ppc970Registers.MAX_COUNT + ": a 970 PMC is preloaded with 0x80000000 - count and samples when"
-                    + " it turns negative (bit 31 set); give a count of at most " + Ppc970Registers.MAX_COUNT);
-        }
-        if (!spec.kernel() && !spec.user()) {
-            throw new EventSpecException(event.name() + " counts in neither kernel nor user mode;"
-                    + " set kernel or user to 1");
-        }
-        return event;
-    }
-
-    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
-        UnitMask um = event.unitMask();
-        if (spec.unitMask() == -1) {
-            return um.defaultValue();
-        }
-        if (!um.allows(spec.unitMask())) {
-            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed: %s"
-                    + " (970 events are chosen by group, never by unit mask)", spec.unitMask(), event.name(), um.name(),
-                    um.describeAllowed()));
-        }
-        return spec.unitMask();
-    }
-
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        if (cpu < 0) {
-            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
-        }
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         return new Ppc970Pmu(cpu, this, groups, Ppc970Options.parse(options));
     }
 

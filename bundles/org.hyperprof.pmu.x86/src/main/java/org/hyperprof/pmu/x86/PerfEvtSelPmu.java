@@ -1,5 +1,13 @@
 package org.hyperprof.pmu.x86;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.BIT_31;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EVENT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_INT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_OS;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_UMASK_SHIFT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_USR;
+
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.PmuModel;
@@ -10,18 +18,10 @@ import org.hyperprof.api.pmu.PmuModel;
  * clears every select but the bits the driver keeps and writes INT, USR, OS, the unit mask and the
  * event into it; EN starts the counter; the NMI handler takes a counter preloaded with
  * {@code -count} to have overflowed when its test bit (bit 31 unless the model says otherwise) is
- * clear, since these parts have no overflow flag the handler reads.
+ * clear, since these parts have no overflow flag the handler reads. The select fields are
+ * {@link PerfEvtSelFields}.
  */
 public abstract class PerfEvtSelPmu extends X86Pmu {
-    // The select fields the driver writes, where all three vendors' layouts agree.
-    private static final long EVENT = 0xFFL;
-    private static final int UMASK_SHIFT = 8;
-    private static final long USR = 1L << 16;
-    private static final long OS = 1L << 17;
-    private static final long INT = 1L << 20;
-    private static final long EN = 1L << 22;
-    private static final long BIT_31 = 1L << 31;
-
     protected PerfEvtSelPmu(int cpu, PmuModel model, int[] counterRegisters,
             int[] selects, boolean lvtpcAutoMask) {
         super(cpu, model, counterRegisters, selects, lvtpcAutoMask);
@@ -32,7 +32,7 @@ public abstract class PerfEvtSelPmu extends X86Pmu {
 
     /** The largest event code the select holds. */
     protected int maxEventCode() {
-        return (int) EVENT;
+        return (int) EVTSEL_EVENT;
     }
 
     /** The select bits that name event {@code code}. */
@@ -79,14 +79,14 @@ public abstract class PerfEvtSelPmu extends X86Pmu {
     protected final void program(int i, CounterConfig c) {
         write(counterRegisters()[i], -c.count());
         int select = controlRegisters()[i];
-        long word = (read(select) & keptOnClear()) | INT | (c.user() ? USR : 0) | (c.kernel() ? OS : 0)
-                | (c.unitMask() << UMASK_SHIFT) | eventBits(c.event().code());
+        long word = (read(select) & keptOnClear()) | EVTSEL_INT | (c.user() ? EVTSEL_USR : 0)
+                | (c.kernel() ? EVTSEL_OS : 0) | (c.unitMask() << EVTSEL_UMASK_SHIFT) | eventBits(c.event().code());
         write(select, word);
     }
 
     @Override
     protected final long enableBit() {
-        return EN;
+        return EVTSEL_EN;
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.kit.SetupCheck;
 
 /**
  * The driver steps Xenoprof runs on one x86 CPU's counters, the same on every x86 model (OProfile's
@@ -286,29 +287,7 @@ public abstract class X86Pmu implements PhysicalPmu {
 
     /** Rejects a configuration before any register changes, so a bad one leaves no half-written PMU. */
     private void check(CounterConfig[] configs) {
-        if (configs == null) {
-            throw new IllegalArgumentException("CPU " + cpu + ": setup needs an array of counter configurations"
-                    + " (null entries for unused counters), got null");
-        }
-        int seen = 0; // bit i: counter i already configured
-        for (CounterConfig c : configs) {
-            if (c == null) {
-                continue;
-            }
-            int i = c.counter();
-            if (i < 0 || i >= configurableCounters()) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i + " does not exist; "
-                        + counterRange());
-            }
-            if ((seen & (1 << i)) != 0) {
-                throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
-                        + " is configured twice; give each counter at most one configuration");
-            }
-            seen |= 1 << i;
-            if (c.count() <= 0 || c.count() > MAX_COUNT) {
-                throw new IllegalArgumentException("CPU " + cpu + ": count " + c.count() + " for counter " + i
-                        + " is out of range 1.." + MAX_COUNT + " (" + preloadRule() + ")");
-            }
+        SetupCheck.check(cpu, configs, configurableCounters(), counterRange(), MAX_COUNT, preloadRule(), (i, c) -> {
             if (c.unitMask() < 0 || c.unitMask() > (1L << unitMaskBits()) - 1) {
                 throw new IllegalArgumentException(String.format("CPU %d: unit mask 0x%x for counter %d does not fit"
                         + " the %d-bit %s", cpu, c.unitMask(), i, unitMaskBits(), unitMaskField()));
@@ -321,7 +300,7 @@ public abstract class X86Pmu implements PhysicalPmu {
                 throw new IllegalArgumentException("CPU " + cpu + ": counter " + i
                         + " counts in neither kernel nor user mode; set kernel or user");
             }
-        }
+        });
     }
 
     @Override

@@ -1,11 +1,7 @@
 package org.hyperprof.pmu.x86_64;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -16,8 +12,9 @@ import java.util.Properties;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.pmu.kit.DataFile;
 import org.hyperprof.pmu.kit.EventTableException;
-import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.pmu.kit.ModelResources;
 
 /**
  * A model's resources, read once: the event table ({@code events}, {@code unit_masks}), OProfile's
@@ -25,8 +22,6 @@ import org.hyperprof.pmu.kit.EventTableReader;
  * signal each event select counts.
  */
 final class ArchEventData {
-    private static final String BUNDLE = "org.hyperprof.pmu.x86_64";
-
     final String cpuType;
     final String displayName;
     final EventTable table;
@@ -51,42 +46,23 @@ final class ArchEventData {
 
     /** Reads the resources under {@code org/hyperprof/pmu/x86_64/<dir>/}. */
     static ArchEventData load(String cpuType, String dir) {
-        String where = "resource org/hyperprof/pmu/x86_64/" + dir + "/";
-        try {
-            EventTable table;
-            try (Reader events = resource(dir, "events"); Reader unitMasks = resource(dir, "unit_masks")) {
-                table = EventTableReader.parse(cpuType, events, unitMasks);
-            }
-            Map<String, Integer> filters;
-            try (Reader events = resource(dir, "events")) {
-                filters = filterBits(cpuType + "/events", events);
-            }
+        String where = "resource org/hyperprof/pmu/x86_64/" + dir + "/cpuid";
+        EventTable table = ModelResources.eventTable(ArchEventData.class, cpuType, dir + "/events",
+                dir + "/unit_masks");
+        Map<String, Integer> filters = ModelResources.parse(ArchEventData.class, dir + "/events",
+                cpuType + " event filters", in -> filterBits(cpuType + "/events", in));
+        return ModelResources.parse(ArchEventData.class, dir + "/cpuid", cpuType + " CPUID leaf", in -> {
             Properties p = new Properties();
-            try (Reader cpuid = resource(dir, "cpuid")) {
-                p.load(cpuid);
-            }
-            String display = required(p, where + "cpuid", "display");
+            p.load(in);
+            String display = required(p, where, "display");
             CpuidLeaf0A leaf;
             try {
-                leaf = CpuidLeaf0A.decode(hex(p, where + "cpuid", "eax"), hex(p, where + "cpuid", "ebx"),
-                        hex(p, where + "cpuid", "edx"));
+                leaf = CpuidLeaf0A.decode(hex(p, where, "eax"), hex(p, where, "ebx"), hex(p, where, "edx"));
             } catch (IllegalArgumentException e) {
-                throw new IOException(where + "cpuid describes an impossible leaf: " + e.getMessage(), e);
+                throw new IOException(where + " describes an impossible leaf: " + e.getMessage(), e);
             }
             return new ArchEventData(cpuType, display, table, leaf, filters);
-        } catch (IOException e) {
-            throw new IllegalStateException("the " + cpuType + " model data shipped in bundle " + BUNDLE
-                    + " is unreadable: " + e.getMessage(), e);
-        }
-    }
-
-    private static Reader resource(String dir, String name) {
-        InputStream in = ArchEventData.class.getResourceAsStream(dir + "/" + name);
-        if (in == null) {
-            throw new IllegalStateException("resource org/hyperprof/pmu/x86_64/" + dir + "/" + name
-                    + " is missing from bundle " + BUNDLE + "; rebuild the bundle");
-        }
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
+        });
     }
 
     private static String required(Properties p, String file, String key) throws IOException {
@@ -109,15 +85,7 @@ final class ArchEventData {
     /** OProfile's {@code filter:N} field of each event line, which the API's table parser does not keep. */
     static Map<String, Integer> filterBits(String file, Reader events) throws IOException {
         Map<String, Integer> bits = new HashMap<>();
-        BufferedReader r = new BufferedReader(events);
-        String line;
-        int no = 0;
-        while ((line = r.readLine()) != null) {
-            no++;
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) {
-                continue;
-            }
+        DataFile.records(events, (no, t) -> {
             int colon = t.indexOf(" : ");
             String head = colon >= 0 ? t.substring(0, colon) : t;
             String name = null;
@@ -142,7 +110,7 @@ final class ArchEventData {
                 }
                 bits.put(name, bit);
             }
-        }
+        });
         return Collections.unmodifiableMap(bits);
     }
 

@@ -1,15 +1,15 @@
 package org.hyperprof.pmu.x86_64;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EVENT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_INT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_OS;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_UMASK;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_USR;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.A_PMC0;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.DEBUGCTL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.DEBUGCTL_FREEZE_PERFMON_ON_PMI;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_ANY_THREAD;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EN;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_INT;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EVENT;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_OS;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_UMASK;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_USR;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_WRITABLE_V1;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_WRITABLE_V3;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_ANY_THREAD;

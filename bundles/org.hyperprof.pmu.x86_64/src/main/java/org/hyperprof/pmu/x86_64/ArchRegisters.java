@@ -1,5 +1,7 @@
 package org.hyperprof.pmu.x86_64;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.LOW_32;
+
 import org.hyperprof.pmu.x86.X86Pmu;
 
 /**
@@ -35,33 +37,12 @@ final class ArchRegisters {
     /** The architecture defines at most three fixed counters in versions 2 and 3. */
     static final int MAX_FIXED_COUNTERS = 3;
 
-    static final long LOW_32 = 0xFFFF_FFFFL;
-    static final long BIT_31 = 1L << 31;
     /** The largest sampling period whose -count, written through 32 bits, keeps bit 31 set until the wrap. */
     static final long MAX_COUNT = X86Pmu.MAX_COUNT;
 
-    // IA32_PERFEVTSELx fields (pmu-facts 5.3, the P6 layout with a per-select EN); bits 63:32 reserved.
-    static final long EVTSEL_EVENT = 0xFFL;
-    static final int EVTSEL_UMASK_SHIFT = 8;
-    static final long EVTSEL_UMASK = 0xFFL << EVTSEL_UMASK_SHIFT;
-    /** Count when CPL is greater than 0. */
-    static final long EVTSEL_USR = 1L << 16;
-    /** Count when CPL is 0. */
-    static final long EVTSEL_OS = 1L << 17;
-    /** Edge detect: stored; the simulation counts signals directly. */
-    static final long EVTSEL_E = 1L << 18;
-    /** Pin control: stored; there are no PMi pins. */
-    static final long EVTSEL_PC = 1L << 19;
-    /** Raise the PMI through LVTPC when this counter overflows. */
-    static final long EVTSEL_INT = 1L << 20;
+    // IA32_PERFEVTSELx fields: the P6 layout (PerfEvtSelFields) with a per-select EN; bits 63:32 reserved.
     /** AnyThread (version 3): count for all threads of the core; reserved before version 3. */
     static final long EVTSEL_ANY_THREAD = 1L << 21;
-    /** Enable: every select has its own. */
-    static final long EVTSEL_EN = 1L << 22;
-    /** Invert the CMASK comparison: stored. */
-    static final long EVTSEL_INV = 1L << 23;
-    /** Counter mask threshold: stored. */
-    static final long EVTSEL_CMASK = 0xFFL << 24;
     /** The bits a select stores before version 3 (bit 21 is reserved and reads 0). */
     static final long EVTSEL_WRITABLE_V1 = LOW_32 & ~EVTSEL_ANY_THREAD;
     /** The bits a select stores from version 3 on. */

@@ -9,9 +9,8 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
 
 /**
@@ -25,7 +24,7 @@ import org.hyperprof.pmu.kit.CounterAllocator;
  * availability from the new leaf), so {@code pmu.model().allocate(...)} checks against the CPU
  * it will run on.
  */
-class IntelArchPmuModel implements PmuModel {
+class IntelArchPmuModel extends AbstractPmuModel {
     static final String DEFAULT_EVENT = "CPU_CLK_UNHALTED:100000:0:1:1";
 
     private final ArchEventData data;
@@ -35,16 +34,19 @@ class IntelArchPmuModel implements PmuModel {
     private final CounterAllocator allocator;
 
     IntelArchPmuModel(String cpuType, String resourceDir, boolean allowVersionZero) {
-        this.data = ArchEventData.load(cpuType, resourceDir);
-        this.cpuid = data.cpuid;
-        this.allowVersionZero = allowVersionZero;
-        this.allocator = allocator();
+        this(ArchEventData.load(cpuType, resourceDir), null, allowVersionZero);
     }
 
-    private IntelArchPmuModel(IntelArchPmuModel base, CpuidLeaf0A cpuid) {
-        this.data = base.data;
-        this.cpuid = cpuid;
-        this.allowVersionZero = base.allowVersionZero;
+    /**
+     * The model of {@code data}'s part, or of a CPU whose CPUID leaf 0x0A is {@code cpuid}: the
+     * general-purpose counters and their width are the ones CPUID reports (Xen uses no more than eight).
+     */
+    private IntelArchPmuModel(ArchEventData data, CpuidLeaf0A cpuid, boolean allowVersionZero) {
+        super(data.cpuType, data.displayName, (cpuid == null ? data.cpuid : cpuid).gpCounters(),
+                (cpuid == null ? data.cpuid : cpuid).gpWidth(), data.table, DEFAULT_EVENT);
+        this.data = data;
+        this.cpuid = cpuid == null ? data.cpuid : cpuid;
+        this.allowVersionZero = allowVersionZero;
         this.allocator = allocator();
     }
 
@@ -68,44 +70,12 @@ class IntelArchPmuModel implements PmuModel {
 
     /** The same model on a CPU whose CPUID leaf 0x0A is {@code leaf}. */
     IntelArchPmuModel withCpuid(CpuidLeaf0A leaf) {
-        return new IntelArchPmuModel(this, leaf);
+        return new IntelArchPmuModel(data, leaf, allowVersionZero);
     }
 
     /** The CPUID leaf 0x0A this model describes. */
     CpuidLeaf0A cpuid() {
         return cpuid;
-    }
-
-    @Override
-    public String cpuType() {
-        return data.cpuType;
-    }
-
-    @Override
-    public String displayName() {
-        return data.displayName;
-    }
-
-    /** The general-purpose counters CPUID reports (Xen uses no more than eight). */
-    @Override
-    public int counterCount() {
-        return cpuid.gpCounters();
-    }
-
-    /** The general-purpose counter width CPUID reports. */
-    @Override
-    public int counterWidth() {
-        return cpuid.gpWidth();
-    }
-
-    @Override
-    public EventTable events() {
-        return data.table;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return DEFAULT_EVENT;
     }
 
     /** Whether this CPU counts {@code event}: false when OProfile's filter bit for it is set in CPUID. */
@@ -156,10 +126,7 @@ class IntelArchPmuModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        if (cpu < 0) {
-            throw new IllegalArgumentException("physical CPU number " + cpu + " is negative; CPUs are numbered from 0");
-        }
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         ArchPmuOptions o = ArchPmuOptions.parse(cpuType(), cpuid, allowVersionZero, options);
         IntelArchPmuModel owner = o.cpuidChanged() ? withCpuid(o.cpuid()) : this;
         return new ArchPerfmonPmu(cpu, owner, o.cpuid(), data.signalBySelect, o.clearStatusInHandler(),

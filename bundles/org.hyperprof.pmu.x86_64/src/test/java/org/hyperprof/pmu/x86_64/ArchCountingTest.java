@@ -1,13 +1,13 @@
 package org.hyperprof.pmu.x86_64;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_INT;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_OS;
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_USR;
 import static org.hyperprof.pmu.x86_64.ArchFixture.CLK;
 import static org.hyperprof.pmu.x86_64.ArchFixture.INST;
 import static org.hyperprof.pmu.x86_64.ArchFixture.LLC;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.DEBUGCTL;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EN;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_INT;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_OS;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_USR;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR0;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_CTRL;

@@ -1,8 +1,8 @@
 package org.hyperprof.pmu.x86_64;
 
+import static org.hyperprof.pmu.x86.PerfEvtSelFields.EVTSEL_EN;
 import static org.hyperprof.pmu.x86_64.ArchFixture.ARCH;
 import static org.hyperprof.pmu.x86_64.ArchFixture.CORE2;
-import static org.hyperprof.pmu.x86_64.ArchRegisters.EVTSEL_EN;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.FIXED_CTR_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_CTRL;
 import static org.hyperprof.pmu.x86_64.ArchRegisters.GLOBAL_STATUS;

@@ -6,6 +6,8 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.Rejections;
+import org.hyperprof.report.kit.SymbolImages;
 
 /**
  * What the flame graph keeps of one session: every distinct stack (domain, vCPU, callers, sampled
@@ -35,14 +37,12 @@ final class StackAggregate {
     /** Samples that ended at each trie node, per counter; a counter's array is made at its first sample. */
     private final long[][] selfSamples;
 
-    /** The image of each symbol, copied from the dictionary as ids appear (a local array per sample, not a service call). */
-    private int[] symbolImage = new int[256];
-    private int knownSymbols;
+    /** The image of each symbol the dictionary has named, to check every frame against. */
+    private final SymbolImages symbols = new SymbolImages();
 
     private long batches;
     private long samples;
-    private long rejectedSamples;
-    private String firstRejection;
+    private final Rejections rejections = new Rejections();
     private SessionSummary summary;
 
     StackAggregate(SessionInfo info) {
@@ -68,11 +68,11 @@ final class StackAggregate {
     synchronized void accept(SampleBatch batch) {
         SessionDictionary dictionary = info.dictionary();
         int imageCount = dictionary.imageCount();
-        learnSymbols(dictionary);
+        symbols.learn(dictionary);
         for (int i = 0; i < batch.size; i++) {
             String problem = check(batch, i, imageCount);
             if (problem != null) {
-                reject(batch, i, problem);
+                reject(i, problem);
                 continue;
             }
             int node = trie.child(StackTrie.ROOT, batch.domain[i]);
@@ -98,7 +98,9 @@ final class StackAggregate {
         for (int c = 0; c < counterCount; c++) {
             counts[c] = selfSamples[c] == null ? new long[trie.size()] : Arrays.copyOf(selfSamples[c], trie.size());
         }
-        return new Snapshot(info, trie.copy(), counts, batches, samples, rejectedSamples, firstRejection, summary);
+        Rejections.Books rejected = rejections.books();
+        return new Snapshot(info, trie.copy(), counts, batches, samples, rejected.samples(),
+                rejected.first(), summary);
     }
 
     private long[] countsOf(int counter, int node) {
@@ -127,7 +129,7 @@ final class StackAggregate {
         if (batch.mode[i] < 0) {
             return "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
         }
-        String frame = checkFrame(batch.image[i], batch.symbol[i], imageCount);
+        String frame = symbols.misfit(batch.image[i], batch.symbol[i], imageCount);
         if (frame != null) {
             return "the sampled " + frame;
         }
@@ -139,7 +141,7 @@ final class StackAggregate {
                     + " chain entries";
         }
         for (int e = from; e < to; e++) {
-            String caller = checkFrame(batch.chainImage[e], batch.chainSymbol[e], imageCount);
+            String caller = symbols.misfit(batch.chainImage[e], batch.chainSymbol[e], imageCount);
             if (caller != null) {
                 return "caller " + (e - from) + "'s " + caller;
             }
@@ -147,37 +149,11 @@ final class StackAggregate {
         return null;
     }
 
-    private String checkFrame(int image, int symbol, int imageCount) {
-        if (image < 0 || image >= imageCount) {
-            return "image id " + image + " is outside the dictionary's " + imageCount + " images";
-        }
-        if (symbol < SessionDictionary.NO_SYMBOL || symbol >= knownSymbols) {
-            return "symbol id " + symbol + " is outside the dictionary's " + knownSymbols + " symbols";
-        }
-        if (symbol >= 0 && symbolImage[symbol] != image) {
-            return "symbol id " + symbol + " belongs to image " + symbolImage[symbol] + ", not to image " + image;
-        }
-        return null;
-    }
 
-    private void learnSymbols(SessionDictionary dictionary) {
-        int count = dictionary.symbolCount();
-        if (count <= knownSymbols) {
-            return;
-        }
-        if (count > symbolImage.length) {
-            symbolImage = Arrays.copyOf(symbolImage, Math.max(count, symbolImage.length * 2));
-        }
-        for (int s = knownSymbols; s < count; s++) {
-            symbolImage[s] = dictionary.symbolImage(s);
-        }
-        knownSymbols = count;
-    }
 
-    private void reject(SampleBatch batch, int i, String why) {
-        rejectedSamples++;
-        if (firstRejection == null) {
-            firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
+    private void reject(int i, String why) {
+        if (rejections.count()) {
+            rejections.first(batches + 1, i, why);
         }
     }
 

@@ -2,6 +2,8 @@ package org.hyperprof.report.flamegraph;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.LongIntTable;
+
 /**
  * Interns call stacks as paths of a prefix tree held in primitive arrays. Each node is one frame
  * under its parent; the node a stack ends at is that stack's id, so a stack seen before is found
@@ -28,7 +30,7 @@ final class StackTrie {
     private int[] frame;
     private int[] depth;
     private int size;
-    private final LongIntMap children;
+    private final LongIntTable children;
 
     StackTrie() {
         parent = new int[256];
@@ -36,10 +38,10 @@ final class StackTrie {
         depth = new int[256];
         parent[ROOT] = -1;
         size = 1;
-        children = new LongIntMap(256);
+        children = new LongIntTable(256);
     }
 
-    private StackTrie(int[] parent, int[] frame, int[] depth, int size, LongIntMap children) {
+    private StackTrie(int[] parent, int[] frame, int[] depth, int size, LongIntTable children) {
         this.parent = parent;
         this.frame = frame;
         this.depth = depth;
@@ -63,8 +65,8 @@ final class StackTrie {
     /** The child of {@code parentNode} for {@code frameId}, created when the stack is new. */
     int child(int parentNode, int frameId) {
         long key = edge(parentNode, frameId);
-        int node = children.get(key);
-        if (node != LongIntMap.ABSENT) {
+        int node = children.get(key, -1);
+        if (node >= 0) {
             return node;
         }
         if (size == parent.length) {

@@ -16,6 +16,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.report.kit.LongIntTable;
 import org.hyperprof.testing.sample.TestDictionary;
 import org.junit.jupiter.api.Test;
 
@@ -188,14 +189,14 @@ class StackAggregateTest {
 
     @Test
     void theChildMapKeepsEveryEdgeAcrossGrowth() {
-        LongIntMap map = new LongIntMap(4);
+        LongIntTable map = new LongIntTable(4);
         for (int i = 0; i < 10_000; i++) {
             map.put(StackTrie.edge(i % 97, i * 31 - 5000), i);
         }
         for (int i = 0; i < 10_000; i++) {
-            assertEquals(i, map.get(StackTrie.edge(i % 97, i * 31 - 5000)));
+            assertEquals(i, map.get(StackTrie.edge(i % 97, i * 31 - 5000), -1));
         }
-        assertEquals(LongIntMap.ABSENT, map.get(StackTrie.edge(98, 1)));
+        assertEquals(-1, map.get(StackTrie.edge(98, 1), -1));
         assertEquals(10_000, map.size());
         assertThrows(IllegalArgumentException.class, () -> map.put(-5, 1));
     }

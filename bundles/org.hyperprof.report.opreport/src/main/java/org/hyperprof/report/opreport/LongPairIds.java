@@ -2,6 +2,8 @@ package org.hyperprof.report.opreport;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.Hashing;
+
 /**
  * Dense ids for pairs of {@code long}s: (domain, vCPU) contexts, (caller, callee) arcs of the call
  * graph, (symbol, PC) addresses of the per-instruction details. An open-addressing table of
@@ -115,12 +117,6 @@ final class LongPairIds {
 
     /** MurmurHash3's finalizer over both halves: PCs differ in low bits, contexts in high ones. */
     private static int slot(long a, long b, int mask) {
-        long h = a * 0x9E3779B97F4A7C15L + b;
-        h ^= h >>> 33;
-        h *= 0xFF51AFD7ED558CCDL;
-        h ^= h >>> 33;
-        h *= 0xC4CEB9FE1A85EC53L;
-        h ^= h >>> 33;
-        return (int) h & mask;
+        return (int) Hashing.mix(a * 0x9E3779B97F4A7C15L + b) & mask;
     }
 }

@@ -6,6 +6,9 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.LongIntTable;
+import org.hyperprof.report.kit.Rejections;
+import org.hyperprof.report.kit.SymbolImages;
 
 /**
  * What opreport keeps of one session, all in primitive maps keyed by (context, counter, id) where
@@ -48,13 +51,13 @@ final class SessionAggregate {
     private final int[] counterSlots;
 
     private final LongPairIds contexts = new LongPairIds(16, MAX_CONTEXTS);
-    private final LongIntCounts imageSamples = new LongIntCounts(64);
-    private final LongIntCounts symbolSamples = new LongIntCounts(1024);
+    private final LongIntTable imageSamples = new LongIntTable(64);
+    private final LongIntTable symbolSamples = new LongIntTable(1024);
     private final LongPairIds addresses;
-    private final LongIntCounts addressSamples = new LongIntCounts(1024);
+    private final LongIntTable addressSamples = new LongIntTable(1024);
     private final LongPairIds arcs;
-    private final LongIntCounts arcSamples = new LongIntCounts(256);
-    private final LongIntCounts callerOnlySamples = new LongIntCounts(256);
+    private final LongIntTable arcSamples = new LongIntTable(256);
+    private final LongIntTable callerOnlySamples = new LongIntTable(256);
 
     /** The last (domain, vCPU) and its context: consecutive samples mostly share it. */
     private int lastDomain = -1;
@@ -65,8 +68,7 @@ final class SessionAggregate {
      * The image each symbol belongs to, copied from the dictionary as new symbol ids appear: the
      * per-sample consistency check then reads a local int array, never the dictionary service.
      */
-    private int[] symbolImage = new int[256];
-    private int knownSymbols;
+    private final SymbolImages symbols = new SymbolImages();
 
     /**
      * The last sample each frame was counted in as a caller, so that a frame that appears twice in
@@ -79,9 +81,7 @@ final class SessionAggregate {
 
     private long batches;
     private long samples;
-    private long rejectedSamples;
-    private long rejectedBatches;
-    private String firstRejection;
+    private final Rejections rejections = new Rejections();
 
     private long samplesWithCallers;
     private long callerEntries;
@@ -153,8 +153,7 @@ final class SessionAggregate {
         int imageCount = dictionary.imageCount();
         learnSymbols(dictionary);
         learnImages(imageCount);
-        int symbolCount = knownSymbols;
-        long rejectedBefore = rejectedSamples;
+        long rejectedBefore = rejections.samples();
         int[] domain = batch.domain;
         int[] vcpu = batch.vcpu;
         byte[] counter = batch.counter;
@@ -169,15 +168,14 @@ final class SessionAggregate {
             int c = counterSlots[counter[i] & 0xFF];
             int img = image[i];
             int sym = symbol[i];
-            if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0 || img < 0
-                    || img >= imageCount || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
-                    || (sym >= 0 && symbolImage[sym] != img)) {
-                reject(batch, i, imageCount, symbolCount, null);
+            if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0
+                    || !symbols.holds(img, sym, imageCount)) {
+                reject(batch, i, imageCount, null);
                 continue;
             }
             int context = context(d, v);
             if (context == LongPairIds.FULL) {
-                reject(batch, i, imageCount, symbolCount, "(domain " + d + ", vcpu " + v + ") would be pair number "
+                reject(batch, i, imageCount, "(domain " + d + ", vcpu " + v + ") would be pair number "
                         + (MAX_CONTEXTS + 1) + "; opreport keeps at most " + MAX_CONTEXTS
                         + " (domain, vCPU) pairs per session");
                 continue;
@@ -195,13 +193,11 @@ final class SessionAggregate {
             int start = chainStart[i];
             int end = chainStart[i + 1];
             if (end != start) {
-                callers(batch, i, context, c, slot, start, end, imageCount, symbolCount);
+                callers(batch, i, context, c, slot, start, end, imageCount);
             }
         }
         batches++;
-        if (rejectedSamples > rejectedBefore) {
-            rejectedBatches++;
-        }
+        rejections.batchDone(rejectedBefore);
     }
 
     /**
@@ -209,7 +205,7 @@ final class SessionAggregate {
      * each caller frame once towards its inclusive samples.
      */
     private void callers(SampleBatch batch, int i, int context, int c, int leaf, int start, int end,
-            int imageCount, int symbolCount) {
+            int imageCount) {
         int[] chainImage = batch.chainImage;
         int[] chainSymbol = batch.chainSymbol;
         if (start < 0 || end < start || end > chainImage.length || end > chainSymbol.length
@@ -226,10 +222,9 @@ final class SessionAggregate {
         for (int k = start; k < end; k++) {
             int img = chainImage[k];
             int sym = chainSymbol[k];
-            if (img < 0 || img >= imageCount || sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount
-                    || (sym >= 0 && symbolImage[sym] != img)) {
+            if (!symbols.holds(img, sym, imageCount)) {
                 rejectedCallerEntries += end - k;
-                chainProblem(i, "caller " + (k - start + 1) + " " + describeIds(img, sym, imageCount, symbolCount)
+                chainProblem(i, "caller " + (k - start + 1) + " " + symbols.misfit(img, sym, imageCount)
                         + "; the chain is cut there");
                 break;
             }
@@ -278,11 +273,7 @@ final class SessionAggregate {
 
     /** Counts a batch that could not be read at all (null, or for no session this consumer knows). */
     synchronized void rejectBatch(String why, int size) {
-        rejectedBatches++;
-        rejectedSamples += Math.max(0, size);
-        if (firstRejection == null) {
-            firstRejection = why;
-        }
+        rejections.batch(why, size);
     }
 
     synchronized void end(SessionSummary ended) {
@@ -303,13 +294,14 @@ final class SessionAggregate {
      * asked for (they may be large; left out, they are empty in the copy).
      */
     synchronized Snapshot snapshot(boolean callgraph, boolean details) {
+        Rejections.Books rejected = rejections.books();
         return new Snapshot(info, contexts.copy(), imageSamples.copy(), symbolSamples.copy(),
                 details ? addresses.copy() : new LongPairIds(1, 1),
-                details ? addressSamples.copy() : new LongIntCounts(1),
-                callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntCounts(1),
-                callgraph ? callerOnlySamples.copy() : new LongIntCounts(1),
-                new Counts(batches, samples, rejectedSamples, rejectedBatches, firstRejection, samplesWithCallers,
-                        callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
+                details ? addressSamples.copy() : new LongIntTable(1),
+                callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntTable(1),
+                callgraph ? callerOnlySamples.copy() : new LongIntTable(1),
+                new Counts(batches, samples, rejected.samples(), rejected.batches(), rejected.first(),
+                        samplesWithCallers, callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
                         arcs.size(), samplesWithoutAddress, addresses.full(), addresses.size()),
                 summary);
     }
@@ -327,7 +319,7 @@ final class SessionAggregate {
     /** Samples aggregated so far for (domain, vCPU, counter, symbol); symbol -1 needs its image. */
     synchronized int symbolSamples(int domain, int vcpu, int counter, int symbol, int image) {
         int context = contextOf(domain, vcpu);
-        return context < 0 ? 0 : symbolSamples.get(key(context, counter, symbolSlot(symbol, image)));
+        return context < 0 ? 0 : symbolSamples.get(key(context, counter, symbolSlot(symbol, image)), 0);
     }
 
     /** Samples whose stack has {@code caller} directly above {@code callee} (symbol -1 needs its image). */
@@ -342,11 +334,11 @@ final class SessionAggregate {
         return sumOverVcpus(callerOnlySamples, domain, counter, symbolSlot(symbol, image));
     }
 
-    private int sumOverVcpus(LongIntCounts counts, int domain, int counter, int id) {
+    private int sumOverVcpus(LongIntTable counts, int domain, int counter, int id) {
         int sum = 0;
         for (int context = 0; context < contexts.size(); context++) {
             if (contexts.first(context) == domain) {
-                sum += counts.get(key(context, counter, id));
+                sum += counts.get(key(context, counter, id), 0);
             }
         }
         return sum;
@@ -371,22 +363,13 @@ final class SessionAggregate {
     }
 
     private void learnSymbols(SessionDictionary dictionary) {
-        int count = dictionary.symbolCount();
-        if (count <= knownSymbols) {
-            return;
-        }
-        if (count > symbolImage.length) {
-            symbolImage = Arrays.copyOf(symbolImage, Math.max(count, symbolImage.length * 2));
-        }
+        symbols.learn(dictionary);
+        int count = symbols.known();
         if (count > symbolStamp.length) {
             int old = symbolStamp.length;
             symbolStamp = Arrays.copyOf(symbolStamp, Math.max(count, old * 2));
             Arrays.fill(symbolStamp, old, symbolStamp.length, -1);
         }
-        for (int s = knownSymbols; s < count; s++) {
-            symbolImage[s] = dictionary.symbolImage(s);
-        }
-        knownSymbols = count;
     }
 
     private void learnImages(int imageCount) {
@@ -397,9 +380,8 @@ final class SessionAggregate {
         }
     }
 
-    private void reject(SampleBatch batch, int i, int imageCount, int symbolCount, String reason) {
-        rejectedSamples++;
-        if (firstRejection != null) {
+    private void reject(SampleBatch batch, int i, int imageCount, String reason) {
+        if (!rejections.count()) {
             return;
         }
         int d = batch.domain[i];
@@ -417,20 +399,9 @@ final class SessionAggregate {
         } else if (batch.mode[i] < 0) {
             why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
         } else {
-            why = describeIds(batch.image[i], batch.symbol[i], imageCount, symbolCount);
+            why = symbols.misfit(batch.image[i], batch.symbol[i], imageCount);
         }
-        firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
-    }
-
-    /** Why an (image, symbol) pair does not check out against the dictionary. */
-    private String describeIds(int img, int sym, int imageCount, int symbolCount) {
-        if (img < 0 || img >= imageCount) {
-            return "image id " + img + " is outside the dictionary's " + imageCount + " images";
-        }
-        if (sym < SessionDictionary.NO_SYMBOL || sym >= symbolCount) {
-            return "symbol id " + sym + " is outside the dictionary's " + symbolCount + " symbols";
-        }
-        return "symbol id " + sym + " belongs to image " + symbolImage[sym] + ", but the sample names image " + img;
+        rejections.first(batches + 1, i, why);
     }
 
     private void chainProblem(int i, String why) {
@@ -452,9 +423,9 @@ final class SessionAggregate {
      * second = vCPU), whose address ids are ids of {@code addresses} (first = symbol slot, second =
      * PC) and whose arc ids are ids of {@code arcs} (first = caller slot, second = callee slot).
      */
-    record Snapshot(SessionInfo info, LongPairIds contexts, LongIntCounts imageSamples, LongIntCounts symbolSamples,
-            LongPairIds addresses, LongIntCounts addressSamples, LongPairIds arcs, LongIntCounts arcSamples,
-            LongIntCounts callerOnlySamples, Counts counts, SessionSummary summary) {
+    record Snapshot(SessionInfo info, LongPairIds contexts, LongIntTable imageSamples, LongIntTable symbolSamples,
+            LongPairIds addresses, LongIntTable addressSamples, LongPairIds arcs, LongIntTable arcSamples,
+            LongIntTable callerOnlySamples, Counts counts, SessionSummary summary) {
 
         long batches() {
             return counts.batches();

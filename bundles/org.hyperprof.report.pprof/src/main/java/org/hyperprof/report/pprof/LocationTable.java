@@ -2,6 +2,8 @@ package org.hyperprof.report.pprof;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.Hashing;
+
 /**
  * The distinct program counters of a session, each with the image and symbol the daemon resolved
  * it to: a pprof {@code Location} each. Interning a PC that is already known allocates nothing;

@@ -1,11 +1,11 @@
 package org.hyperprof.report.pprof;
 
-import java.util.Arrays;
-
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.Rejections;
+import org.hyperprof.report.kit.SymbolImages;
 
 /**
  * What the pprof consumer keeps of one session: its locations (distinct PCs with image and symbol),
@@ -42,15 +42,12 @@ final class SessionStacks {
     /** The stack key being built for the current sample: reused, grown only for a deeper chain. */
     private final int[] key = new int[StackTable.HEADER + 1 + MAX_CALLERS];
 
-    /** The image of each symbol id, copied from the dictionary as new ids appear. */
-    private int[] symbolImage = new int[256];
-    private int knownSymbols;
+    /** The image of each symbol the dictionary has named, to check every frame against. */
+    private final SymbolImages symbols = new SymbolImages();
 
     private long batches;
     private long samples;
-    private long rejectedSamples;
-    private long rejectedBatches;
-    private String firstRejection;
+    private final Rejections rejections = new Rejections();
     private long cutChains;
     private String firstCutChain;
     private SessionSummary summary;
@@ -81,8 +78,8 @@ final class SessionStacks {
     synchronized void accept(SampleBatch batch) {
         SessionDictionary dictionary = info.dictionary();
         int imageCount = dictionary.imageCount();
-        learnSymbols(dictionary);
-        long rejectedBefore = rejectedSamples;
+        symbols.learn(dictionary);
+        long rejectedBefore = rejections.samples();
         int[] k = key;
         for (int i = 0; i < batch.size; i++) {
             int d = batch.domain[i];
@@ -92,7 +89,7 @@ final class SessionStacks {
             int img = batch.image[i];
             int sym = batch.symbol[i];
             if (d < 0 || d > MAX_DOMID || c < 0 || c >= counterCount || v < 0 || m < 0
-                    || !resolvable(img, sym, imageCount)) {
+                    || !symbols.holds(img, sym, imageCount)) {
                 reject(batch, i, imageCount);
                 continue;
             }
@@ -110,9 +107,7 @@ final class SessionStacks {
             samples++;
         }
         batches++;
-        if (rejectedSamples > rejectedBefore) {
-            rejectedBatches++;
-        }
+        rejections.batchDone(rejectedBefore);
     }
 
     private int appendCallers(SampleBatch batch, int i, int from, int to, int imageCount, int length) {
@@ -129,7 +124,7 @@ final class SessionStacks {
             }
             int img = batch.chainImage[j];
             int sym = batch.chainSymbol[j];
-            if (!resolvable(img, sym, imageCount)) {
+            if (!symbols.holds(img, sym, imageCount)) {
                 cutChain(batch, i, "caller " + (j - from) + " names image " + img + " and symbol " + sym
                         + ", which the session's dictionary does not hold together");
                 break;
@@ -139,18 +134,9 @@ final class SessionStacks {
         return length;
     }
 
-    private boolean resolvable(int img, int sym, int imageCount) {
-        return img >= 0 && img < imageCount && sym >= SessionDictionary.NO_SYMBOL && sym < knownSymbols
-                && (sym < 0 || symbolImage[sym] == img);
-    }
-
     /** Counts a batch that could not be read at all (e.g. its arrays do not hold its size). */
     synchronized void rejectBatch(String why, int size) {
-        rejectedBatches++;
-        rejectedSamples += Math.max(0, size);
-        if (firstRejection == null) {
-            firstRejection = why;
-        }
+        rejections.batch(why, size);
     }
 
     synchronized void end(SessionSummary ended) {
@@ -159,24 +145,12 @@ final class SessionStacks {
 
     /** A consistent copy of everything counted so far. */
     synchronized Snapshot snapshot() {
-        return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples, rejectedSamples,
-                rejectedBatches, firstRejection, cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
+        Rejections.Books rejected = rejections.books();
+        return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples,
+                rejected.samples(), rejected.batches(), rejected.first(), cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
                 summary);
     }
 
-    private void learnSymbols(SessionDictionary dictionary) {
-        int count = dictionary.symbolCount();
-        if (count <= knownSymbols) {
-            return;
-        }
-        if (count > symbolImage.length) {
-            symbolImage = Arrays.copyOf(symbolImage, Math.max(count, symbolImage.length * 2));
-        }
-        for (int s = knownSymbols; s < count; s++) {
-            symbolImage[s] = dictionary.symbolImage(s);
-        }
-        knownSymbols = count;
-    }
 
     private void cutChain(SampleBatch batch, int i, String why) {
         cutChains++;
@@ -186,8 +160,7 @@ final class SessionStacks {
     }
 
     private void reject(SampleBatch batch, int i, int imageCount) {
-        rejectedSamples++;
-        if (firstRejection != null) {
+        if (!rejections.count()) {
             return;
         }
         int d = batch.domain[i];
@@ -203,15 +176,10 @@ final class SessionStacks {
             why = "vcpu " + batch.vcpu[i] + " is negative";
         } else if (batch.mode[i] < 0) {
             why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
-        } else if (img < 0 || img >= imageCount) {
-            why = "image id " + img + " is outside the dictionary's " + imageCount + " images";
-        } else if (sym < SessionDictionary.NO_SYMBOL || sym >= knownSymbols) {
-            why = "symbol id " + sym + " is outside the dictionary's " + knownSymbols + " symbols";
         } else {
-            why = "symbol id " + sym + " belongs to image " + symbolImage[sym] + ", but the sample names image "
-                    + img;
+            why = symbols.misfit(img, sym, imageCount);
         }
-        firstRejection = "batch " + (batches + 1) + " sample " + i + ": " + why;
+        rejections.first(batches + 1, i, why);
     }
 
     /**

@@ -2,6 +2,8 @@ package org.hyperprof.report.pprof;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.Hashing;
+
 /**
  * Sample counts per distinct (domain, vCPU, mode, call stack) and counter: a pprof {@code Sample}
  * each. A stack key is an int sequence {@code domain, vcpu, mode, leaf location, caller location,

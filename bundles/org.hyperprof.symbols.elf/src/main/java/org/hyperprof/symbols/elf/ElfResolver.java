@@ -1,16 +1,14 @@
 package org.hyperprof.symbols.elf;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.Objects;
 
-import org.hyperprof.api.input.InputFileException;
 import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.symbols.kit.ImageInput;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.metatype.annotations.Designate;
@@ -154,39 +152,17 @@ public final class ElfResolver implements SymbolResolver {
      * asks {@code question}, within the read ceiling; the file is closed before this returns.
      */
     private <T> T read(ImageSource source, Question<T> question) throws SymbolFileException {
-        Objects.requireNonNull(source, "source");
+        ImageInput.checkFormat(source, FORMAT_NAME, "ELF images");
         String location = source.location();
-        if (!FORMAT_NAME.equals(source.format())) {
-            throw new SymbolFileException(location, -1, "has format '" + source.format()
-                    + "', but this resolver reads '" + FORMAT_NAME + "' (ELF images); ask the resolver registered for '"
-                    + source.format() + "'");
-        }
         try (SeekableByteChannel channel = source.content().openChannel()) {
-            ElfData data = channel != null ? ElfData.of(channel, limit, location) : ElfData.of(readWhole(source));
+            ElfData data = channel != null ? ElfData.of(channel, limit, location)
+                    : ElfData.of(ImageInput.readWhole(source, limit));
             return question.ask(ElfFile.parse(location, data));
         } catch (ElfData.ReadFailure e) {
-            throw unreadable(location, e.getCause());
+            throw ImageInput.unreadable(location, e.getCause());
         } catch (IOException e) {
-            throw unreadable(location, e);
+            throw ImageInput.unreadable(location, e);
         }
-    }
-
-    private byte[] readWhole(ImageSource source) throws IOException, SymbolFileException {
-        try (InputStream in = source.content().open()) {
-            if (in == null) {
-                throw new SymbolFileException(source.location(), -1,
-                        "cannot be opened: no such file or resource; check the image's symbol file location");
-            }
-            return limit.readAll(in, source.location());
-        }
-    }
-
-    private static SymbolFileException unreadable(String location, IOException e) {
-        if (e instanceof InputFileException input) {
-            return new SymbolFileException(location, input.problem(), e);
-        }
-        return new SymbolFileException(location, "cannot be read (" + e + "); check that the file exists and is"
-                + " readable", e);
     }
 
     @Override

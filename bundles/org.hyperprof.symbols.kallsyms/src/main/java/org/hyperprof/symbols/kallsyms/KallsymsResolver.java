@@ -1,16 +1,14 @@
 package org.hyperprof.symbols.kallsyms;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
-import org.hyperprof.api.input.InputFileException;
 import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.symbols.kit.ImageInput;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.metatype.annotations.Designate;
@@ -68,27 +66,9 @@ public final class KallsymsResolver implements SymbolResolver {
 
     @Override
     public SymbolTable load(ImageSource source) throws SymbolFileException {
-        Objects.requireNonNull(source, "source");
+        ImageInput.checkFormat(source, FORMAT_NAME, "System.map, nm or /proc/kallsyms text");
         String location = source.location();
-        if (!FORMAT_NAME.equals(source.format())) {
-            throw new SymbolFileException(location, -1, "has format '" + source.format()
-                    + "', but this resolver reads '" + FORMAT_NAME
-                    + "' text (System.map, nm, /proc/kallsyms); ask the resolver registered for '"
-                    + source.format() + "'");
-        }
-        byte[] data;
-        try (InputStream in = source.content().open()) {
-            if (in == null) {
-                throw new SymbolFileException(location, -1,
-                        "cannot be opened: no such file or resource; check the image's symbol file location");
-            }
-            data = limit.readAll(in, location);
-        } catch (InputFileException e) {
-            throw new SymbolFileException(location, e.problem(), e);
-        } catch (IOException e) {
-            throw new SymbolFileException(location,
-                    "cannot be read (" + e + "); check that the file exists and is readable", e);
-        }
+        byte[] data = ImageInput.readWhole(source, limit);
         return parser.parse(source.imageName(), location, data);
     }
 

@@ -1,5 +1,5 @@
 /**
- * What the counter-virtualization policies share: the policy component's name and description
+ * What the counter-virtualization policies share: the policy component's name, description and session opening
  * ({@link org.hyperprof.vpmu.kit.NamedPolicy}), the session bases ({@link
  * org.hyperprof.vpmu.kit.VirtualPmuSession}, {@link org.hyperprof.vpmu.kit.ContextSession}), the
  * model's registers ({@link org.hyperprof.vpmu.kit.ModelRegisters}), a vCPU's saved PMU registers

@@ -1,10 +1,6 @@
 package org.hyperprof.vpmu.lazy;
 
-import java.util.Objects;
-
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
-import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
@@ -23,21 +19,15 @@ public final class LazyPolicy extends NamedPolicy {
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "lazy";
 
-    /** Needs no collaborators; DS and plain Java use this constructor. */
+    /**
+     * Needs no collaborators; DS and plain Java use this constructor. {@link #open} throws
+     * IllegalArgumentException when {@code vpmu.freeze} has a value other than running or
+     * exit, or the scenario sets no price for PMU reads, writes,
+     * injections or IPIs (the host's message says which line to add)
+     */
     public LazyPolicy() {
         super(POLICY_NAME, "Xen vPMU: per-vCPU PMU state saved and loaded only while the vCPU's counters run, loaded"
                 + " lazily at its next PMU access otherwise, counters passed through while running;"
-                + " vpmu.freeze=running|exit");
-    }
-
-    /**
-     * @throws IllegalArgumentException when {@code vpmu.freeze} has a value other than running or
-     *                                  exit, or the scenario sets no price for PMU reads, writes,
-     *                                  injections or IPIs (the host's message says which line to add)
-     */
-    @Override
-    public PolicySession open(PolicyHost host) {
-        Objects.requireNonNull(host, "host: the policy needs the host whose counters it virtualizes");
-        return new LazySession(host);
+                + " vpmu.freeze=running|exit", LazySession::new);
     }
 }

@@ -1,10 +1,6 @@
 package org.hyperprof.vpmu.offset;
 
-import java.util.Objects;
-
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
-import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
@@ -27,12 +23,6 @@ public final class OffsetPolicy extends NamedPolicy {
     public OffsetPolicy() {
         super(POLICY_NAME, "Perfctr-Xen counter offsetting: per-vCPU logical counters (sum + raw - start), reads at"
                 + " switch-out, event selects rewritten only when they change, the switch path's events left out of"
-                + " guest counts");
-    }
-
-    @Override
-    public PolicySession open(PolicyHost host) {
-        Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
-        return new OffsetSession(host);
+                + " guest counts", OffsetSession::new);
     }
 }

@@ -1,10 +1,6 @@
 package org.hyperprof.vpmu.partitioned;
 
-import java.util.Objects;
-
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
-import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
@@ -24,12 +20,6 @@ public final class PartitionedPolicy extends NamedPolicy {
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public PartitionedPolicy() {
         super(POLICY_NAME, "Partitioned PMU: Xenoprof keeps the lower counters (vpmu.xenoprof-counters), guests save"
-                + " and restore the rest at switches; writes beyond a guest's share are refused");
-    }
-
-    @Override
-    public PolicySession open(PolicyHost host) {
-        Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
-        return new PartitionedSession(host);
+                + " and restore the rest at switches; writes beyond a guest's share are refused", PartitionedSession::new);
     }
 }

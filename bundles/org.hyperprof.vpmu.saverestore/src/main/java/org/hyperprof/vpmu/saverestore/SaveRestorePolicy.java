@@ -1,10 +1,6 @@
 package org.hyperprof.vpmu.saverestore;
 
-import java.util.Objects;
-
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
-import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
@@ -23,20 +19,14 @@ public final class SaveRestorePolicy extends NamedPolicy {
     /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
     public static final String POLICY_NAME = "saverestore";
 
-    /** Needs no collaborators; DS and plain Java use this constructor. */
+    /**
+     * Needs no collaborators; DS and plain Java use this constructor. {@link #open} throws
+     * IllegalArgumentException when {@code vpmu.freeze} has a value other than running or
+     * exit, or the scenario sets no price for PMU reads, writes or
+     * injections (the host's message says which line to add)
+     */
     public SaveRestorePolicy() {
         super(POLICY_NAME, "save/restore: a virtual PMU per guest vCPU, every register saved and restored at every"
-                + " vCPU switch; vpmu.freeze=running|exit decides whether hypervisor work for the guest counts");
-    }
-
-    /**
-     * @throws IllegalArgumentException when {@code vpmu.freeze} has a value other than running or
-     *                                  exit, or the scenario sets no price for PMU reads, writes or
-     *                                  injections (the host's message says which line to add)
-     */
-    @Override
-    public PolicySession open(PolicyHost host) {
-        Objects.requireNonNull(host, "host: the policy needs the host whose counters it virtualizes");
-        return new SaveRestoreSession(host);
+                + " vCPU switch; vpmu.freeze=running|exit decides whether hypervisor work for the guest counts", SaveRestoreSession::new);
     }
 }

@@ -1,10 +1,6 @@
 package org.hyperprof.vpmu.systemwide;
 
-import java.util.Objects;
-
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
-import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.vpmu.kit.NamedPolicy;
 import org.osgi.service.component.annotations.Component;
 
@@ -23,12 +19,6 @@ public final class SystemWidePolicy extends NamedPolicy {
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public SystemWidePolicy() {
         super(POLICY_NAME, "Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every"
-                + " overflow is a sample for the running domain; guests see no PMU");
-    }
-
-    @Override
-    public PolicySession open(PolicyHost host) {
-        Objects.requireNonNull(host, "host: the policy needs the host whose counters it governs");
-        return new SystemWideSession(host);
+                + " overflow is a sample for the running domain; guests see no PMU", SystemWideSession::new);
     }
 }

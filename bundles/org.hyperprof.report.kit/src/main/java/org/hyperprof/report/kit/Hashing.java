@@ -1,16 +1,17 @@
-package org.hyperprof.report.pprof;
+package org.hyperprof.report.kit;
 
-/** The hash mixing the primitive tables share. */
-final class Hashing {
+/** The hash mixing the reports' primitive tables share. */
+public final class Hashing {
 
     private Hashing() {
     }
 
     /**
      * A full 64-bit mix (MurmurHash3's finalizer): keys that differ in only a few bits, high or low
-     * (neighbouring PCs, consecutive ids), must land in unrelated slots.
+     * (neighbouring PCs, consecutive ids, a parent node and a frame packed in two halves), must land
+     * in unrelated slots.
      */
-    static long mix(long key) {
+    public static long mix(long key) {
         long h = key;
         h ^= h >>> 33;
         h *= 0xFF51AFD7ED558CCDL;

@@ -6,31 +6,33 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.hyperprof.report.kit.LongIntTable;
 import org.junit.jupiter.api.Test;
 
-class LongIntCountsTest {
+/** The kit's table as opreport counts in it: packed (context, counter, id) keys. */
+class LongIntTableCountsTest {
 
     @Test
     void aKeyNeverAddedCountsZeroAndAddsAccumulate() {
-        LongIntCounts counts = new LongIntCounts(4);
-        assertEquals(0, counts.get(42));
+        LongIntTable counts = new LongIntTable(4);
+        assertEquals(0, counts.get(42, 0));
         counts.add(42, 1);
         counts.add(42, 2);
-        assertEquals(3, counts.get(42));
+        assertEquals(3, counts.get(42, 0));
         assertEquals(1, counts.size());
     }
 
     @Test
     void keyZeroIsAnOrdinaryKey() {
-        LongIntCounts counts = new LongIntCounts(4);
+        LongIntTable counts = new LongIntTable(4);
         counts.add(0, 5);
-        assertEquals(5, counts.get(0));
+        assertEquals(5, counts.get(0, 0));
         assertEquals(1, counts.size());
     }
 
     @Test
     void growingKeepsEveryCountEvenForKeysThatDifferOnlyInTheirHighBits() {
-        LongIntCounts counts = new LongIntCounts(2);
+        LongIntTable counts = new LongIntTable(2);
         for (int domain = 0; domain < 3000; domain++) {
             long key = SessionAggregate.key(domain, domain % 4, 7);
             counts.add(key, domain + 1);
@@ -38,13 +40,13 @@ class LongIntCountsTest {
         }
         assertEquals(3000, counts.size());
         for (int domain = 0; domain < 3000; domain++) {
-            assertEquals(domain + 2, counts.get(SessionAggregate.key(domain, domain % 4, 7)), "domain " + domain);
+            assertEquals(domain + 2, counts.get(SessionAggregate.key(domain, domain % 4, 7), 0), "domain " + domain);
         }
     }
 
     @Test
     void forEachVisitsEveryKeyOnceWithItsCount() {
-        LongIntCounts counts = new LongIntCounts(4);
+        LongIntTable counts = new LongIntTable(4);
         for (long k = 0; k < 100; k++) {
             counts.add(k * 1_000_003L, (int) k);
         }
@@ -58,19 +60,19 @@ class LongIntCountsTest {
 
     @Test
     void aCopyDoesNotSeeLaterAdds() {
-        LongIntCounts counts = new LongIntCounts(4);
+        LongIntTable counts = new LongIntTable(4);
         counts.add(1, 1);
-        LongIntCounts copy = counts.copy();
+        LongIntTable copy = counts.copy();
         counts.add(1, 1);
         counts.add(2, 1);
-        assertEquals(1, copy.get(1));
-        assertEquals(0, copy.get(2));
+        assertEquals(1, copy.get(1, 0));
+        assertEquals(0, copy.get(2, 0));
         assertEquals(1, copy.size());
     }
 
     @Test
     void negativeKeysAreRefusedBecauseTheyMarkFreeSlots() {
-        LongIntCounts counts = new LongIntCounts(4);
+        LongIntTable counts = new LongIntTable(4);
         assertThrows(IllegalArgumentException.class, () -> counts.add(-1, 1));
     }
 }
