@@ -60,7 +60,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 3)
 @Fork(3)
 public class PipelineBenchmark {
-    static final int SAMPLES = 1 << 16;
+    static final int SAMPLES = 1 << 13;
     static final int BATCH = 4096;
 
     @Param({ "1.1" })
@@ -77,6 +77,11 @@ public class PipelineBenchmark {
     private long[] chainPcs;
     private int[] symbolIds;
     private int[] chainSymbolIds;
+    private int[] chainImageIds;
+    /** One call chain as the resolving source holds it before handing it on. */
+    private final long[] scratchPcs = new long[128];
+    private final int[] scratchImages = new int[128];
+    private final int[] scratchSymbols = new int[128];
     private Dispatcher dispatcher;
     private Dictionary dictionary;
     private ImageSymbols symbols;
@@ -169,6 +174,9 @@ public class PipelineBenchmark {
             symbolIds[i] = symbols.symbol(pcs[i]);
         }
         chainSymbolIds = new int[chainPcs.length];
+        chainImageIds = new int[chainPcs.length];
+        java.util.Arrays.fill(chainImageIds, image);
+        java.util.Arrays.fill(scratchImages, image);
         for (int i = 0; i < chainPcs.length; i++) {
             chainSymbolIds[i] = symbols.symbol(chainPcs[i]);
         }
@@ -203,13 +211,20 @@ public class PipelineBenchmark {
         ImageSymbols sym = symbols;
         BatchBuilder b = builder;
         int image = sym.image();
+        long[] framePcs = scratchPcs;
+        int[] frameImages = scratchImages;
+        int[] frameSymbols = scratchSymbols;
         for (int i = 0; i < SAMPLES; i++) {
             long pc = p[i];
             b.begin(0, 0, 0, 0, pc, image, sym.symbol(pc), 1, time++, 0, 1000, 1000);
-            for (int c = starts[i]; c < starts[i + 1]; c++) {
-                long ret = chain[c];
-                b.caller(ret, image, sym.symbol(ret));
+            int from = starts[i];
+            int n = starts[i + 1] - from;
+            for (int k = 0; k < n; k++) {
+                long ret = chain[from + k];
+                framePcs[k] = ret;
+                frameSymbols[k] = sym.symbol(ret);
             }
+            b.callers(framePcs, frameImages, frameSymbols, 0, n);
             b.end();
         }
     }
@@ -224,11 +239,10 @@ public class PipelineBenchmark {
         int[] chainIds = chainSymbolIds;
         BatchBuilder b = builder;
         int image = symbols.image();
+        int[] chainImages = chainImageIds;
         for (int i = 0; i < SAMPLES; i++) {
             b.begin(0, 0, 0, 0, p[i], image, ids[i], 1, time++, 0, 1000, 1000);
-            for (int c = starts[i]; c < starts[i + 1]; c++) {
-                b.caller(chain[c], image, chainIds[c]);
-            }
+            b.callers(chain, chainImages, chainIds, starts[i], starts[i + 1] - starts[i]);
             b.end();
         }
     }

@@ -262,6 +262,29 @@ public class BatchBuilder {
         return c;
     }
 
+    /**
+     * Appends {@code count} callers of the open sample at once, innermost first, from
+     * {@code from} in the given arrays: for a source that resolves a whole call chain before
+     * handing it on (one copy instead of a call per frame).
+     */
+    public final void callers(long[] callerPcs, int[] callerImages, int[] callerSymbols, int from, int count) {
+        if (!sampleOpen || count <= 0) {
+            return;
+        }
+        int c = chainCount;
+        if (c + count > chainPc.length) {
+            int n = Math.max(Math.max(16, chainPc.length * 2), c + count);
+            chainPc = Arrays.copyOf(chainPc, n);
+            chainImage = Arrays.copyOf(chainImage, n);
+            chainSymbol = Arrays.copyOf(chainSymbol, n);
+            growChainColumns(n);
+        }
+        System.arraycopy(callerPcs, from, chainPc, c, count);
+        System.arraycopy(callerImages, from, chainImage, c, count);
+        System.arraycopy(callerSymbols, from, chainSymbol, c, count);
+        chainCount = c + count;
+    }
+
     /** Where the open sample's callers start, for {@link #dropCallers}. */
     public final int chainMark() {
         return chainStart[size];

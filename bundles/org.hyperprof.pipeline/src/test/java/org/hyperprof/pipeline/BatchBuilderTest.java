@@ -71,4 +71,27 @@ class BatchBuilderTest {
         assertEquals(List.of("d0 v1 m1 c0 0x10 2:3 w100000 t1016 cpu0 42/43"), handed);
         assertEquals(1, builder.publishedSamples());
     }
+
+    @Test
+    void aWholeCallChainHandedOnAtOnceIsTheSameAsFrameByFrameAndTheArraysGrowForIt() {
+        long[] pcs = new long[40];
+        int[] images = new int[40];
+        int[] symbols = new int[40];
+        for (int c = 0; c < 40; c++) {
+            pcs[c] = 0x10 + 0x100 + c;
+            images[c] = 2;
+            symbols[c] = 4 + c;
+        }
+        builder.begin(0, 1, 1, 0, 0x10, 2, 3, 100000, 1016, 0, 42, 43);
+        builder.callers(pcs, images, symbols, 0, 40);
+        builder.end();
+        List<String> atOnce = new ArrayList<>(handed);
+        builder.flush();
+        atOnce = new ArrayList<>(handed);
+        handed.clear();
+        sample(0, 0x10, 40);
+        builder.flush();
+        assertEquals(handed, atOnce);
+        assertEquals(1, atOnce.size());
+    }
 }
