@@ -1,0 +1,740 @@
+package org.hyperprof.profiler;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.DomainState;
+import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostListener;
+import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.profiler.OpcontrolResult;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.xenoprof.DomainType;
+import org.hyperprof.api.xenoprof.Xenoprof;
+import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.PublishedSession;
+
+/**
+ * The opcontrol service: one oprofiled per domain of the current host, driven by opcontrol steps
+ * taken as that domain, and the simulated session the daemons feed.
+ *
+ * <p>The primary's daemon also reads the passive domains' buffers ({@code --passive-domains}) and
+ * resolves their samples coarsely ({@code domain<N>-xen/-kernel/-modules/-apps}, or the kernel
+ * image given with {@code --passive-images}); {@code --callgraph} turns on Xen's call traces.
+ * Domains destroyed or paused during a session are noticed at every step and at the session's
+ * end: a destroyed domain's daemon stops, a paused one cannot run, and the summary notes both.
+ * {@code --hold} and {@code --release} are simulation controls (not real opcontrol options) that
+ * make a daemon stop and resume draining.
+ *
+ * <p>The one-shot profile ({@link OneShotProfile}) takes its steps through {@link #run}, with the
+ * profiler's lock held.
+ */
+final class OpcontrolService {
+
+    private final HostService hostService;
+    private final ConsumerFeed feed;
+    private final Map<Integer, DomainDaemon> daemons = new TreeMap<>();
+    private final HostListener hostListener = this::hostStopped;
+    private Host boundHost;
+
+    OpcontrolService(HostService hostService, ConsumerFeed feed) {
+        this.hostService = hostService;
+        this.feed = feed;
+    }
+
+    /** Whether the daemons are those of {@code host}. Lock held. */
+    boolean boundTo(Host host) {
+        return boundHost == host;
+    }
+
+    /** The domains whose daemons run. Lock held. */
+    List<Integer> runningDaemons() {
+        List<Integer> running = new ArrayList<>();
+        for (DomainDaemon d : daemons.values()) {
+            if (d.running()) {
+                running.add(d.domid);
+            }
+        }
+        return running;
+    }
+
+    /** The profiler stops: the session ends, the daemons let go of their VIRQs, the host of its listener. */
+    void deactivate(String reason) {
+        synchronized (feed.lock) {
+            endSession(reason);
+            for (DomainDaemon d : daemons.values()) {
+                d.detach();
+            }
+            daemons.clear();
+            if (boundHost != null) {
+                boundHost.removeListener(hostListener);
+                boundHost = null;
+            }
+        }
+    }
+
+    /** {@link org.hyperprof.api.profiler.Profiler#opcontrol}. */
+    OpcontrolResult opcontrol(int domid, List<String> args) {
+        synchronized (feed.lock) {
+            if (feed.oneShotRunning) {
+                return new OpcontrolResult(false, "A one-shot profile is running on this host; opcontrol steps"
+                        + " would interfere with it. Wait until it has finished, then try again.");
+            }
+            Optional<Host> current = hostService.current();
+            if (current.isEmpty()) {
+                return new OpcontrolResult(false, "No simulated host is loaded, so there is no domain " + domid
+                        + " to run opcontrol in. Run hp:load first (hp:load " + HostService.DEFAULT_SCENARIO
+                        + " loads the default scenario), then opcontrol as one of its domains.");
+            }
+            return run(current.get(), domid, args == null ? List.of() : args);
+        }
+    }
+
+    /** One opcontrol step on {@code host}; the caller holds the lock. */
+    OpcontrolResult run(Host host, int domid, List<String> args) {
+        String stopped = stopReason(host);
+        if (stopped != null) {
+            return new OpcontrolResult(false, "Host " + host.name() + " has stopped: " + stopped
+                    + ". Load a scenario again with hp:load to profile.");
+        }
+        bindHost(host);
+        DomainInfo domain;
+        try {
+            domain = host.domain(domid);
+        } catch (IllegalArgumentException e) {
+            return new OpcontrolResult(false, "opcontrol cannot run as domain " + domid + ": " + e.getMessage());
+        }
+        OpcontrolCommand cmd;
+        try {
+            cmd = OpcontrolCommand.parse(args);
+        } catch (OpcontrolCommand.UsageException e) {
+            return new OpcontrolResult(false, e.getMessage());
+        }
+        checkDomains(host);
+        String cannotRun = cannotRun(host, domain, cmd);
+        if (cannotRun != null) {
+            return new OpcontrolResult(false, "opcontrol " + String.join(" ", args) + "   [as domain " + domid + ", "
+                    + domain.name() + "]" + System.lineSeparator() + cannotRun);
+        }
+        Xenoprof xen = host.xenoprof();
+        StepLog log = new StepLog(xen, domid);
+        log.line("opcontrol " + String.join(" ", args) + "   [as domain " + domid + ", " + domain.name() + "]");
+        DomainDaemon daemon = daemons.computeIfAbsent(domid, id -> new DomainDaemon(host, domain, xen, () -> feed.session));
+        try {
+            switch (cmd.action) {
+                case INIT -> {
+                    if (daemon.loaded()) {
+                        log.line("The Xenoprof driver of domain " + domid + " is already loaded.");
+                    } else {
+                        daemon.init(log);
+                    }
+                }
+                case START_DAEMON -> startDaemon(host, daemon, cmd, log);
+                case START -> start(host, daemon, log);
+                case STOP -> stop(daemon, log);
+                case DUMP -> dump(daemon, log);
+                case SHUTDOWN -> shutdown(daemon, log, false);
+                case DEINIT -> shutdown(daemon, log, true);
+                case STATUS -> status(host, daemon, log);
+                case RESET -> reset(daemon, log);
+                case HOLD -> daemon.hold(log);
+                case RELEASE -> release(daemon, log);
+                case WRITE_LISTS -> writeLists(daemon, cmd, log);
+            }
+        } catch (StepLog.StepFailed f) {
+            return new OpcontrolResult(false, log.text());
+        }
+        return new OpcontrolResult(!log.failed(), log.text());
+    }
+
+    /**
+     * Why nothing can run as this domain now, or null: a destroyed or paused domain runs no code,
+     * and an HVM guest's kernel has no Xenoprof driver.
+     */
+    private String cannotRun(Host host, DomainInfo domain, OpcontrolCommand cmd) {
+        int domid = domain.domid();
+        DomainState state = domainState(host, domid);
+        String primary = primaryText(host);
+        if (state == DomainState.DESTROYED) {
+            return "Domain " + domid + " (" + domain.name() + ") was destroyed: nothing runs in it any more, so it can"
+                    + " take no opcontrol step (its daemon, if it had one, ended with it). The session goes on without"
+                    + " it; " + primary + " ends it as usual (opcontrol --stop, then --shutdown as the primary).";
+        }
+        if (state == DomainState.PAUSED) {
+            return "Domain " + domid + " (" + domain.name() + ") is paused (xl pause): its vCPUs are not scheduled, so"
+                    + " nothing runs in it, opcontrol included, and its daemon cannot drain. Unpause it first"
+                    + " (xl unpause " + domid + "), then run opcontrol " + cmd.action.flag + " as domain " + domid + ".";
+        }
+        if (domain.hvm() && cmd.action != OpcontrolCommand.Action.STATUS) {
+            return "Domain " + domid + " (" + domain.name() + ") is an HVM guest. The Xenoprof driver is part of"
+                    + " XenLinux, the PV kernel; an HVM guest's kernel has none, so its OProfile never issues a"
+                    + " XENOPROF hypercall (it falls back to \"oprofile: using timer interrupt.\"). Were its"
+                    + " get_buffer issued by hand, Xen would return 0 with no usable buffer address on x86"
+                    + " (\"xenoprof unsupported with autotranslated guests\") and leave the pages shared with domain "
+                    + domid + ", so that a later set_passive of it would fail with -16 (EBUSY). An HVM guest is"
+                    + " profiled passively: " + primaryOrHardware(host) + " runs opcontrol --start-daemon"
+                    + " --passive-domains=" + domid + " (it reads the guest's samples and resolves its kernel with"
+                    + " --passive-images).";
+        }
+        return null;
+    }
+
+    private void startDaemon(Host host, DomainDaemon daemon, OpcontrolCommand cmd, StepLog log)
+            throws StepLog.StepFailed {
+        PublishedSession p = feed.published;
+        if (p != null) {
+            // Refused before any hypercall: a daemon started now would start or join a simulated session.
+            throw log.fail("Session " + p.sessionId() + " fed by " + p.source() + " is open: its consumers see"
+                    + " one session at a time, so no daemon may start a simulated one now. Wait until " + p.source()
+                    + " ends (its import or recording finishes), then run --start-daemon again.");
+        }
+        CounterConfig[] configs = checkEvents(host.model(), cmd.events, log);
+        int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
+        int[] passiveIds = parseList(cmd.passiveDomains, OpcontrolCommand.PASSIVE_FILE, log);
+        if (cmd.xenImage != null) {
+            log.line("  --xen=" + cmd.xenImage + ": hypervisor samples are resolved with the xen image of each domain's"
+                    + " memory map");
+        }
+        if (cmd.vmlinux != null) {
+            log.line("  --vmlinux=" + cmd.vmlinux + ": kernel samples are resolved with the kernel image of the"
+                    + " domain's memory map");
+        }
+        boolean hadSession = feed.session != null;
+        int depth = cmd.callgraph == OpcontrolCommand.NO_CALLGRAPH ? 0 : cmd.callgraph;
+        daemon.startDaemon(log, new DomainDaemon.Settings(configs, activeIds, passiveIds, cmd.passiveImages,
+                cmd.maxSamples, depth));
+        if (!daemon.primary() && !cmd.events.isEmpty()) {
+            log.note("--event only configures counters in the primary; domain " + daemon.domid + " uses the"
+                    + " primary's counters");
+            daemon.explainPrivileged(log, XenoprofOp.COUNTER);
+        }
+        if (daemon.primary()) {
+            if (hadSession) {
+                endSession("superseded: the primary started a new daemon");
+            }
+            startSession(host, daemon, log);
+        } else {
+            Session s = feed.session;
+            if (s != null && s.host == host) {
+                s.track(daemon.domid, daemon.readers(), roleOf(host, daemon.domid));
+                log.line("Domain " + daemon.domid + " joins session " + s.id + ".");
+            } else {
+                log.note("no session runs yet: domain " + daemon.domid + "'s samples join the session that the"
+                        + " primary's --start-daemon starts");
+            }
+        }
+    }
+
+    /** A domain list as its oprofilefs file parses it; null when not given. */
+    private static int[] parseList(String text, String file, StepLog log) throws StepLog.StepFailed {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return OpcontrolCommand.parseDomainList(text, file);
+        } catch (OpcontrolCommand.DomainListException e) {
+            throw log.fail("The write to " + file + " fails with " + StepLog.describe(-22) + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code opcontrol --active-domains=... [--passive-domains=...]} without an action. */
+    private void writeLists(DomainDaemon daemon, OpcontrolCommand cmd, StepLog log) throws StepLog.StepFailed {
+        int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
+        int[] passiveIds = parseList(cmd.passiveDomains, OpcontrolCommand.PASSIVE_FILE, log);
+        Session s = feed.session;
+        try {
+            daemon.writeLists(log, activeIds, passiveIds);
+        } finally {
+            if (s != null && daemon.primary()) {
+                s.refreshRoles();
+                for (DomainDaemon.PassiveDomain p : daemon.passives()) {
+                    s.track(p.domid, p.readers, DomainType.PASSIVE);
+                }
+            }
+        }
+    }
+
+    /** The events to count, checked against the CPU model before any hypercall (as opcontrol did with ophelp). */
+    private static CounterConfig[] checkEvents(PmuModel model, List<String> events, StepLog log)
+            throws StepLog.StepFailed {
+        if (model == null) {
+            throw log.fail("The host has no CPU model, so no events can be counted; load a scenario whose cpu.type"
+                    + " model bundle is installed.");
+        }
+        List<String> texts = events.isEmpty() ? List.of(model.defaultEvent()) : events;
+        List<EventSpec> specs = new ArrayList<>();
+        try {
+            for (String t : texts) {
+                specs.add(EventSpec.parse(t));
+            }
+            CounterConfig[] configs = model.allocate(specs);
+            if (configs == null || configs.length != specs.size()) {
+                throw log.fail("The " + model.cpuType() + " model did not assign a counter to every event " + texts
+                        + "; its bundle is defective.");
+            }
+            return configs;
+        } catch (EventSpecException e) {
+            throw log.fail("Invalid event for " + model.displayName() + " (" + model.cpuType() + "): " + e.getMessage());
+        }
+    }
+
+    private void startSession(Host host, DomainDaemon primary, StepLog log) {
+        long id = feed.nextSessionId();
+        Map<Integer, String> names = new LinkedHashMap<>();
+        for (DomainInfo d : host.domains()) {
+            names.put(d.domid(), d.name());
+        }
+        Dictionary dictionary = new Dictionary();
+        PmuModel model = host.model();
+        SessionInfo info = new SessionInfo(id, "simulator", host.name(),
+                primary.cpuType().isEmpty() ? model.cpuType() : primary.cpuType(), model.displayName(), host.mhz(),
+                primary.counters(), names, true, dictionary);
+        BatchBuilder collector = new BatchBuilder(id, feed.batchSize, BatchBuilder.Reuse.WHEN_RELEASED, 0,
+                feed.dispatcher::publish);
+        Session s = new Session(id, host, primary.domid, info, dictionary, collector, feed.symbolTables);
+        for (DomainDaemon d : daemons.values()) {
+            if (d.running()) {
+                s.track(d.domid, d.readers(), roleOf(host, d.domid));
+            }
+        }
+        for (DomainDaemon.PassiveDomain p : primary.passives()) {
+            s.track(p.domid, p.readers, DomainType.PASSIVE);
+        }
+        feed.session = s;
+        feed.dispatcher.sessionStarted(info);
+        log.line("Session " + id + " started on host " + host.name() + " (" + model.displayName() + ", "
+                + host.mhz() + " MHz); consumers: " + (feed.dispatcher.names().isEmpty() ? "none"
+                        : String.join(", ", feed.dispatcher.names())));
+    }
+
+    private static DomainType roleOf(Host host, int domid) {
+        try {
+            DomainType t = host.xenoprof().domainType(domid);
+            return t == null ? DomainType.IGNORED : t;
+        } catch (RuntimeException e) {
+            return DomainType.IGNORED;
+        }
+    }
+
+    private void start(Host host, DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        boolean was = daemon.started();
+        try {
+            daemon.start(log);
+        } catch (StepLog.StepFailed f) {
+            if (daemon.primary()) {
+                notReady(host, daemon, log);
+            }
+            throw f;
+        }
+        Session s = feed.session;
+        if (!was && daemon.primary() && s != null) {
+            s.samplingStarted();
+            s.refreshRoles();
+            log.line("  ground truth restarts now (session " + s.id + ")");
+        }
+    }
+
+    /** After a refused start: which listed active domains are not ready, and who must act. */
+    private void notReady(Host host, DomainDaemon primary, StepLog log) {
+        Xenoprof xen = host.xenoprof();
+        int[] listed;
+        try {
+            if (xen.state() != org.hyperprof.api.xenoprof.XenoprofState.READY) {
+                return;
+            }
+            listed = xen.activeList();
+        } catch (RuntimeException e) {
+            return;
+        }
+        List<Integer> passiveNow = new ArrayList<>();
+        try {
+            for (int id : xen.passiveList()) {
+                passiveNow.add(id);
+            }
+        } catch (RuntimeException e) {
+            passiveNow.clear();
+        }
+        List<String> waiting = new ArrayList<>();
+        for (int id : listed) {
+            if (id < 0 || roleOf(host, id) == DomainType.ACTIVE) {
+                continue;
+            }
+            DomainInfo d;
+            try {
+                d = host.domain(id);
+            } catch (RuntimeException e) {
+                waiting.add("domain " + id + " (no such domain any more)");
+                continue;
+            }
+            DomainDaemon dd = daemons.get(id);
+            String what;
+            if (d.hvm()) {
+                what = "an HVM guest, which can never call enable_virq: domain " + primary.domid + " runs --shutdown"
+                        + " and --start-daemon with it in --passive-domains instead";
+            } else if (passiveNow.contains(id)) {
+                what = "also in the passive list: set_passive shared its pages with domain " + primary.domid + ", so"
+                        + " its get_buffer fails with -16 (EBUSY); domain " + primary.domid + " runs --shutdown and"
+                        + " --start-daemon with it in one list only";
+            } else if (domainState(host, id) == DomainState.PAUSED) {
+                what = "paused: unpause it (xl unpause " + id + "), then domain " + id + " runs opcontrol --start-daemon";
+            } else if (dd != null && dd.running()) {
+                what = "its daemon runs but is not ready in this session: domain " + id + " runs --shutdown and"
+                        + " --start-daemon again";
+            } else {
+                what = "domain " + id + " runs opcontrol --start-daemon";
+            }
+            waiting.add("domain " + id + " (" + d.name() + "): " + what);
+        }
+        if (!waiting.isEmpty()) {
+            log.line("  Listed active " + Arrays.toString(listed) + "; not ready yet:");
+            for (String w : waiting) {
+                log.line("    " + w);
+            }
+            log.line("  Then domain " + primary.domid + " runs opcontrol --start again. (The real opcontrol went on to"
+                    + " claim the profiler was running, although nothing was profiled.)");
+        }
+    }
+
+    private void stop(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        boolean was = daemon.started();
+        Session s = feed.session;
+        if (s != null && daemon.primary()) {
+            s.refreshRoles();
+        }
+        daemon.stop(log);
+        if (was && daemon.primary() && s != null) {
+            s.samplingStopped();
+            s.collector.flush();
+        }
+    }
+
+    private void dump(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        if (!daemon.running()) {
+            throw log.fail("The daemon of domain " + daemon.domid + " (" + daemon.name + ") is not running, so nothing"
+                    + " reads its buffers and --dump has nothing to ask. Run opcontrol --start-daemon as domain "
+                    + daemon.domid + " first.");
+        }
+        if (daemon.held()) {
+            log.line("The daemon of domain " + daemon.domid + " is held (--hold): it ignores --dump; "
+                    + daemon.pendingEntries() + " entries wait in its buffers. opcontrol --release as domain "
+                    + daemon.domid + " lets it read again.");
+            return;
+        }
+        int n = daemon.drainAll(false);
+        Session s = feed.session;
+        if (s != null) {
+            s.collector.flush();
+        }
+        log.line("Drained " + n + " entries from the buffers of domain " + daemon.domid
+                + (s == null ? " (no session runs: they were dropped)" : " into session " + s.id) + ".");
+    }
+
+    private void release(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        daemon.release(log);
+        Session s = feed.session;
+        if (s != null) {
+            s.collector.flush();
+        }
+    }
+
+    private void shutdown(DomainDaemon daemon, StepLog log, boolean deinit) throws StepLog.StepFailed {
+        boolean wasPrimaryDaemon = daemon.primary() && daemon.running();
+        Session s = feed.session;
+        if (s != null) {
+            s.refreshRoles();
+            if (daemon.held() && daemon.running()) {
+                s.note("held:" + daemon.domid, heldText(daemon, "when it was shut down"));
+            }
+        }
+        StepLog.StepFailed failure = null;
+        try {
+            if (deinit) {
+                daemon.deinit(log);
+            } else {
+                daemon.shutdown(log);
+            }
+        } catch (StepLog.StepFailed f) {
+            failure = f;
+        }
+        if (wasPrimaryDaemon && s != null && feed.session == s) {
+            List<Integer> still = new ArrayList<>();
+            for (DomainDaemon d : daemons.values()) {
+                if (d.running()) {
+                    still.add(d.domid);
+                }
+            }
+            SessionSummary summary = endSession(SessionSummary.COMPLETED);
+            log.line("Session " + s.id + " ended.");
+            describeSummary(summary, log);
+            if (!still.isEmpty()) {
+                log.note("the daemons of domains " + still + " still run; shut them down first next time (domUs"
+                        + " before dom0): what they drain now belongs to no session");
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static String heldText(DomainDaemon d, String when) {
+        return "the daemon of domain " + d.domid + " (" + d.name + ") was held (opcontrol --hold, a simulation control)"
+                + " " + when + ": it read nothing while held; " + d.pendingEntries() + " entries stayed in its"
+                + " buffers (counted undrained), and the samples Xen could not write into its full rings are in their"
+                + " lost counts";
+    }
+
+    private void status(Host host, DomainDaemon daemon, StepLog log) {
+        Session s = feed.session;
+        daemon.status(log, s != null && s.host == host ? s : null);
+        Xenoprof x = host.xenoprof();
+        try {
+            log.line("Xenoprof on host " + host.name() + ": state " + x.state() + ", primary "
+                    + (x.primary() < 0 ? "none" : "domain " + x.primary()) + ", active list "
+                    + Arrays.toString(x.activeList()) + " (" + x.activated() + " of " + x.activeListSize()
+                    + " have called enable_virq), passive list " + Arrays.toString(x.passiveList())
+                    + ", backtrace depth " + x.backtraceDepth());
+            XenoprofStatistics st = x.statistics();
+            log.line("  " + Session.accounting(st).line());
+            log.line("  (active " + st.activeSamples() + ", passive " + st.passiveSamples() + ", others "
+                    + st.othersSamples() + ", invalid buffer " + st.invalidBufferSamples() + ", corrupted buffer "
+                    + st.corruptedBufferSamples() + ")");
+        } catch (RuntimeException e) {
+            log.line("Xenoprof state unavailable: " + e.getMessage());
+        }
+        if (s != null) {
+            log.line("Session " + s.id + ": " + s.collector.publishedSamples() + " samples in "
+                    + s.collector.publishedBatches() + " batches handed to consumers, " + s.collector.pending()
+                    + " pending; " + s.dictionary.imageCount() + " images, " + s.dictionary.symbolCount()
+                    + " symbols; consumers " + feed.dispatcher.names());
+            for (String p : s.symbolProblems()) {
+                log.line("  symbol problem: " + p);
+            }
+        } else {
+            log.line("No session runs.");
+        }
+    }
+
+    private void reset(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
+        if (!daemon.running()) {
+            throw log.fail("No daemon runs in domain " + daemon.domid + " (" + daemon.name + "), so it has no samples"
+                    + " of its own to reset (a passive domain's samples belong to the primary's daemon: the primary's"
+                    + " --reset clears them). Run opcontrol --start-daemon as domain " + daemon.domid + " first.");
+        }
+        int drained = daemon.drainAll(false);
+        Session s = feed.session;
+        if (s == null) {
+            log.line("No session runs; drained and dropped " + drained + " entries from the buffers of domain "
+                    + daemon.domid + ".");
+            return;
+        }
+        int discarded = 0;
+        for (int d : daemon.resetDomains()) {
+            discarded += s.collector.discardDomain(d);
+            DomainView v = s.existingView(d);
+            PassiveView pv = d == daemon.domid ? null : s.existingPassiveView(d);
+            synchronized (s.collector) {
+                if (v != null && d == daemon.domid) {
+                    v.resetTallies();
+                }
+                if (pv != null) {
+                    pv.resetTallies();
+                }
+            }
+        }
+        log.line("Reset domain " + daemon.domid + (daemon.resetDomains().size() > 1 ? " and its passive domains" : "")
+                + " in session " + s.id + ": discarded " + discarded + " samples not yet handed to consumers and"
+                + " cleared its counts. Batches consumers already received stay theirs (a consumer has no way to"
+                + " take samples back).");
+    }
+
+    private static void describeSummary(SessionSummary summary, StepLog log) {
+        if (summary == null) {
+            return;
+        }
+        log.line("  " + summary.accounting().line());
+        log.line("  profiled " + summary.simulatedCycles() + " cycles per CPU; end: " + summary.endReason());
+        for (ConsumerAccounting c : summary.consumers()) {
+            log.line("  consumer " + c.consumer() + ": received " + c.received() + ", missed " + c.missed()
+                    + (c.problem() == null ? "" : " (" + c.problem() + ")"));
+        }
+        for (String n : summary.notes()) {
+            log.line("  note: " + n);
+        }
+    }
+
+    // ---------------------------------------------------------------- domains coming and going
+
+    /**
+     * Notices domains destroyed or paused since the last look: a destroyed domain's daemon stops
+     * (and the primary stops reading a destroyed passive domain), the session notes what happened,
+     * and the other domains go on. Caller holds the lock.
+     */
+    void checkDomains(Host host) {
+        Session s = feed.session;
+        for (DomainDaemon d : daemons.values()) {
+            if (!d.gone() && domainState(host, d.domid) == DomainState.DESTROYED) {
+                boolean wasPrimaryDaemon = d.primary() && d.running();
+                String text = d.destroyed();
+                if (s != null) {
+                    s.note("destroyed:" + d.domid, text);
+                    if (wasPrimaryDaemon && s.primary == d.domid) {
+                        endSession("the primary, domain " + d.domid + ", was destroyed; nobody can stop the session");
+                        s = null;
+                    }
+                }
+            }
+            for (DomainDaemon.PassiveDomain p : d.passives()) {
+                if (!p.gone && domainState(host, p.domid) == DomainState.DESTROYED) {
+                    d.passiveDestroyed(p.domid);
+                }
+            }
+        }
+        if (s != null) {
+            for (int domid : s.trackedDomains()) {
+                DomainState st = domainState(host, domid);
+                if (st == DomainState.PAUSED && !s.noted("paused:" + domid)) {
+                    boolean passive = roleOf(host, domid) == DomainType.PASSIVE;
+                    s.note("paused:" + domid, "domain " + domid + " was paused during the session (xl pause): its"
+                            + " vCPUs ran no code while paused, so it has no samples for that time"
+                            + (passive ? "; as a passive domain its buffers stayed readable by the primary"
+                                    : "; its daemon could not run, so its VIRQs waited and its rings filled"));
+                } else if (st == DomainState.DESTROYED && !s.noted("destroyed:" + domid)) {
+                    s.note("destroyed:" + domid, "domain " + domid + " was destroyed during the session: Xen freed"
+                            + " its buffers and dropped it from its lists; what they held is counted undrained");
+                }
+            }
+        }
+    }
+
+    static DomainState domainState(Host host, int domid) {
+        try {
+            DomainState s = host.domainState(domid);
+            return s == null ? DomainState.RUNNING : s;
+        } catch (RuntimeException e) {
+            return DomainState.RUNNING;
+        }
+    }
+
+    private static String primaryText(Host host) {
+        int p = primaryId(host);
+        return p < 0 ? "the hardware domain" : "domain " + p + " (the primary)";
+    }
+
+    private static String primaryOrHardware(Host host) {
+        int p = primaryId(host);
+        if (p >= 0) {
+            return "domain " + p;
+        }
+        for (DomainInfo d : host.domains()) {
+            if (d.hardwareDomain()) {
+                return "domain " + d.domid();
+            }
+        }
+        return "the hardware domain";
+    }
+
+    private static int primaryId(Host host) {
+        try {
+            return host.xenoprof().primary();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+
+    // ---------------------------------------------------------------- sessions and hosts
+
+    /**
+     * Ends the current session: final drains, last batch, the consumers' end, the summary.
+     * Caller holds the lock (or is deactivating).
+     */
+    SessionSummary endSession(String reason) {
+        Session s = feed.session;
+        if (s == null) {
+            return null;
+        }
+        s.samplingStopped();
+        for (DomainDaemon d : daemons.values()) {
+            try {
+                if (d.held() && d.running()) {
+                    s.note("held:" + d.domid, heldText(d, "when the session ended"));
+                } else if (d.running() && domainState(s.host, d.domid) == DomainState.PAUSED) {
+                    s.note("paused-at-end:" + d.domid, "domain " + d.domid + " (" + d.name + ") was paused when the"
+                            + " session ended: its daemon could not run its last drain; " + d.pendingEntries()
+                            + " entries stayed in its buffers (counted undrained)");
+                }
+                d.drainAll(true);
+            } catch (RuntimeException e) {
+                s.symbolProblem("(drain of domain " + d.domid + ")", "the final drain of domain " + d.domid
+                        + " failed: " + e);
+            }
+        }
+        s.collector.close();
+        feed.session = null;
+        SessionSummary summary = feed.dispatcher.sessionEnded(s.id, consumers -> s.summarize(reason, consumers),
+                feed.endTimeoutNanos);
+        feed.lastSummary = summary;
+        return summary;
+    }
+
+    void bindHost(Host host) {
+        if (boundHost == host) {
+            return;
+        }
+        if (boundHost != null) {
+            Host old = boundHost;
+            old.removeListener(hostListener);
+            Session s = feed.session;
+            if (s != null && s.host == old) {
+                endSession("host " + old.name() + " was replaced by " + host.name());
+            }
+            forgetDaemons();
+        }
+        boundHost = host;
+        host.addListener(hostListener);
+    }
+
+    void forgetDaemons() {
+        for (DomainDaemon d : daemons.values()) {
+            d.abandon();
+        }
+        daemons.clear();
+    }
+
+    /** The host stopped (its model departed, or it was unloaded): end its session, keep what was collected. */
+    private void hostStopped(Host host, String reason) {
+        synchronized (feed.lock) {
+            Session s = feed.session;
+            if (s != null && s.host == host) {
+                endSession(reason == null ? "host " + host.name() + " stopped" : reason);
+            }
+            if (boundHost == host) {
+                forgetDaemons();
+                boundHost = null;
+            }
+        }
+    }
+
+    static String stopReason(Host host) {
+        try {
+            return host.stopReason();
+        } catch (RuntimeException e) {
+            return "its state cannot be read (" + e + ")";
+        }
+    }
+}
