@@ -1,5 +1,7 @@
 package org.hyperprof.hypervisor.xenoprof;
 
+import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.failed;
+import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.succeeded;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.beforeCheck;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.legalText;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.listText;
@@ -150,12 +152,6 @@ public final class XenoprofCore implements Xenoprof {
     private final AtomicLong controlVirqsUnbound = new AtomicLong();
     private final Deque<String> log = new ArrayDeque<>();
     private final Map<Long, CallRecord> records = new HashMap<>();
-
-    // The call being dispatched (under the lock): what failed and why, or what changed.
-    private String why;
-    private String next;
-    private String effect;
-    private int[] flushTargets;
 
     private record CallRecord(long result, String text) {
     }
@@ -506,21 +502,18 @@ public final class XenoprofCore implements Xenoprof {
         int[] flush;
         synchronized (lock) {
             XenoprofState before = state;
-            why = null;
-            next = null;
-            effect = null;
-            flushTargets = null;
-            result = dispatch(callerDomid, op, arg);
+            HypercallOutcome outcome = dispatch(callerDomid, op, arg);
+            result = outcome.result();
             XenoprofOp xop = XenoprofOp.ofNumber(op);
             if (result < 0) {
                 addLog("(XEN) xenoprof: operation " + op + " failed: " + result);
             }
             if (xop != null) {
-                String text = guide.describeCall(callerDomid, xop, result, before, why, next, effect);
+                String text = guide.describeCall(callerDomid, xop, result, before, outcome.why(), outcome.next(),
+                        outcome.effect());
                 records.put(key(callerDomid, xop), new CallRecord(result, text));
             }
-            flush = flushTargets;
-            flushTargets = null;
+            flush = outcome.flushTargets();
         }
         if (flush != null) {
             deliverFlush(flush);
@@ -528,7 +521,7 @@ public final class XenoprofCore implements Xenoprof {
         return result;
     }
 
-    private long dispatch(int caller, int op, Object arg) {
+    private HypercallOutcome dispatch(int caller, int op, Object arg) {
         XenoprofOp xop = XenoprofOp.ofNumber(op);
         if (xop == null) {
             return fail(Errno.EINVAL, "op " + op + " is outside 0.." + XenoprofOp.LAST_OP
@@ -542,13 +535,11 @@ public final class XenoprofCore implements Xenoprof {
                 return init(caller, arg);
             case RESET_ACTIVE_LIST:
                 resetActiveList();
-                effect = "active list emptied (adomains = activated = 0)";
-                return 0;
+                return succeeded("active list emptied (adomains = activated = 0)");
             case RESET_PASSIVE_LIST:
                 int had = pdomains;
                 resetPassiveList();
-                effect = had + " passive domain(s) returned to IGNORED and unshared from domain " + caller;
-                return 0;
+                return succeeded(had + " passive domain(s) returned to IGNORED and unshared from domain " + caller);
             case SET_ACTIVE:
                 return setActive(caller, arg);
             case SET_PASSIVE:
@@ -580,11 +571,11 @@ public final class XenoprofCore implements Xenoprof {
             case IBS_COUNTER:
                 return ibsCounter(arg);
             default:
-                return Errno.ENOSYS.ret();
+                return failed(Errno.ENOSYS, null, null);
         }
     }
 
-    private long init(int caller, Object arg) {
+    private HypercallOutcome init(int caller, Object arg) {
         if (!(arg instanceof XenoprofInit)) {
             return badArgument(XenoprofOp.INIT, "XenoprofInit (struct xenoprof_init)", arg);
         }
@@ -616,19 +607,17 @@ public final class XenoprofCore implements Xenoprof {
                         + " the LAPIC NMI stays reserved"
                         + (before == XenoprofState.PROFILING ? " and the counters keep running" : "");
             }
-            effect = "domain " + caller + " is the primary profiler; num_events=" + out.numEvents + ", cpu_type="
-                    + cpuType + quirk;
-        } else {
-            effect = "is_primary=0: domain " + caller + " is not the primary ("
-                    + (primary == NOBODY ? "only the hardware domain may become primary"
-                            : "the primary is domain " + primary)
-                    + "); num_events=" + out.numEvents + ", cpu_type=" + cpuType
-                    + "; it may profile itself once the primary lists it as active";
+            return succeeded("domain " + caller + " is the primary profiler; num_events="
+                    + out.numEvents + ", cpu_type=" + cpuType + quirk);
         }
-        return 0;
+        return succeeded("is_primary=0: domain " + caller + " is not the primary ("
+                + (primary == NOBODY ? "only the hardware domain may become primary"
+                        : "the primary is domain " + primary)
+                + "); num_events=" + out.numEvents + ", cpu_type=" + cpuType
+                + "; it may profile itself once the primary lists it as active");
     }
 
-    private long setActive(int caller, Object arg) {
+    private HypercallOutcome setActive(int caller, Object arg) {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.SET_ACTIVE);
         }
@@ -649,12 +638,11 @@ public final class XenoprofCore implements Xenoprof {
         activeDomains[adomains] = domid;
         activeReady[adomains] = false;
         adomains++;
-        effect = "domain " + domid + " appended to the active list (now " + listText(activeList())
-                + "); it is not ready until it calls enable_virq";
-        return 0;
+        return succeeded("domain " + domid + " appended to the active list (now " + listText(activeList())
+                + "); it is not ready until it calls enable_virq");
     }
 
-    private long setPassive(int caller, Object arg) {
+    private HypercallOutcome setPassive(int caller, Object arg) {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.SET_PASSIVE);
         }
@@ -696,10 +684,9 @@ public final class XenoprofCore implements Xenoprof {
             passive.bufGmaddr = x.machineAddress;
         }
         passiveDomains[pdomains++] = domid;
-        effect = "domain " + domid + " is PASSIVE: " + x.buffers.length + " buffer(s) of " + x.bufsize + " bytes ("
-                + x.maxSamples + " slots each) at machine address 0x" + Long.toHexString(x.machineAddress)
-                + ", shared with domain " + caller + tooFewSlots(x);
-        return 0;
+        return succeeded("domain " + domid + " is PASSIVE: " + x.buffers.length + " buffer(s) of " + x.bufsize
+                + " bytes (" + x.maxSamples + " slots each) at machine address 0x" + Long.toHexString(x.machineAddress)
+                + ", shared with domain " + caller + tooFewSlots(x));
     }
 
     /**
@@ -716,7 +703,7 @@ public final class XenoprofCore implements Xenoprof {
                 + " get_buffer or set_passive calls ask for, until domain " + x.domid + " is destroyed";
     }
 
-    private long reserveCounters() {
+    private HypercallOutcome reserveCounters() {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.RESERVE_COUNTERS);
         }
@@ -732,11 +719,10 @@ public final class XenoprofCore implements Xenoprof {
         }
         lapicNmiReserved = true;
         state = XenoprofState.COUNTERS_RESERVED;
-        effect = "saved the counter and control registers of " + n + " pCPU(s) and reserved the LAPIC NMI";
-        return 0;
+        return succeeded("saved the counter and control registers of " + n + " pCPU(s) and reserved the LAPIC NMI");
     }
 
-    private long counter(Object arg) {
+    private HypercallOutcome counter(Object arg) {
         if (state != XenoprofState.COUNTERS_RESERVED || adomains == 0) {
             return counterRefused(XenoprofOp.COUNTER);
         }
@@ -750,15 +736,14 @@ public final class XenoprofCore implements Xenoprof {
                     "domain " + primary + " configures counters 0.." + (modelCounters() - 1));
         }
         counters.store(c);
-        effect = String.format("counter %d stored: %s event 0x%02x count %d unit mask 0x%02x%s%s", c.ind,
+        return succeeded(String.format("counter %d stored: %s event 0x%02x count %d unit mask 0x%02x%s%s", c.ind,
                 c.enabled != 0 ? "enabled," : "disabled,", c.event, c.count, c.unitMask, c.kernel != 0 ? " kernel" : "",
                 c.user != 0 ? " user" : "")
                 + (c.ind >= modelCounters() ? " (Xen stores it, but this model has only " + modelCounters()
-                        + " counters, so setup_events will not program it)" : "");
-        return 0;
+                        + " counters, so setup_events will not program it)" : ""));
     }
 
-    private long setupEvents() {
+    private HypercallOutcome setupEvents() {
         if (state != XenoprofState.COUNTERS_RESERVED) {
             return wrongState(XenoprofOp.SETUP_EVENTS);
         }
@@ -797,11 +782,10 @@ public final class XenoprofCore implements Xenoprof {
             b.append("; IBS programmed: op ").append(ibsConfig.opEnabled() ? "on" : "off").append(", fetch ")
                     .append(ibsConfig.fetchEnabled() ? "on" : "off");
         }
-        effect = b.toString();
-        return 0;
+        return succeeded(b.toString());
     }
 
-    private long enableVirq(int caller) {
+    private HypercallOutcome enableVirq(int caller) {
         String primaryPart = "";
         if (caller == primary) {
             if (state != XenoprofState.READY) {
@@ -835,9 +819,8 @@ public final class XenoprofCore implements Xenoprof {
         x.type = DomainType.ACTIVE;
         activeReady[ind] = true;
         activated++;
-        effect = primaryPart + "domain " + caller + " is ACTIVE (ready " + Integer.toUnsignedString(activated) + " of "
-                + adomains + " listed)";
-        return 0;
+        return succeeded(primaryPart + "domain " + caller + " is ACTIVE (ready " + Integer.toUnsignedString(activated)
+                + " of " + adomains + " listed)");
     }
 
     private void installCallback() {
@@ -858,7 +841,7 @@ public final class XenoprofCore implements Xenoprof {
         callbackInstalled = true;
     }
 
-    private long start() {
+    private HypercallOutcome start() {
         if (state != XenoprofState.READY || activated != adomains) {
             if (state != XenoprofState.READY) {
                 return wrongState(XenoprofOp.START);
@@ -870,13 +853,12 @@ public final class XenoprofCore implements Xenoprof {
             machine.pmu(c).start();
         }
         state = XenoprofState.PROFILING;
-        effect = "counters enabled and LVTPC routed to NMI on " + n + " pCPU(s)"
+        return succeeded("counters enabled and LVTPC routed to NMI on " + n + " pCPU(s)"
                 + (adomains == 0 ? "; note: the active list is empty, so no domain is profiled"
-                        + (pdomains == 0 ? "" : " except the passive ones") : "");
-        return 0;
+                        + (pdomains == 0 ? "" : " except the passive ones") : ""));
     }
 
-    private long stop() {
+    private HypercallOutcome stop() {
         if (state != XenoprofState.PROFILING) {
             return wrongState(XenoprofOp.STOP);
         }
@@ -897,12 +879,12 @@ public final class XenoprofCore implements Xenoprof {
                 targets.add(v);
             }
         }
-        flushTargets = targets.stream().mapToInt(Integer::intValue).toArray();
+        int[] flushTargets = targets.stream().mapToInt(Integer::intValue).toArray();
         flushVirqs.addAndGet(flushTargets.length / 2);
         state = XenoprofState.READY;
-        effect = "counters stopped and LVTPC restored on " + n + " pCPU(s); VIRQ_XENOPROF sent to "
-                + flushTargets.length / 2 + " vCPU(s) of the ready active domains to flush their buffers";
-        return 0;
+        return succeeded("counters stopped and LVTPC restored on " + n + " pCPU(s); VIRQ_XENOPROF"
+                + " sent to " + flushTargets.length / 2 + " vCPU(s) of the ready active domains to flush their buffers")
+                .flushing(flushTargets);
     }
 
     private void deliverFlush(int[] targets) {
@@ -932,7 +914,7 @@ public final class XenoprofCore implements Xenoprof {
         }
     }
 
-    private long disableVirq(int caller) {
+    private HypercallOutcome disableVirq(int caller) {
         XenoprofDomain x = lookup(caller);
         if (state == XenoprofState.PROFILING && x != null && x.type == DomainType.ACTIVE) {
             return fail(Errno.EPERM, "domain " + caller + " is ACTIVE and the session is PROFILING: disable_virq is"
@@ -955,13 +937,12 @@ public final class XenoprofCore implements Xenoprof {
             x.unshare();
         }
         pmuOwnedByXenoprof = false;
-        effect = "domain " + caller + " is IGNORED and left the active list (ready "
+        return succeeded("domain " + caller + " is IGNORED and left the active list (ready "
                 + Integer.toUnsignedString(activated) + " of " + adomains
-                + " listed); its pages are unshared and the PMU is released";
-        return 0;
+                + " listed); its pages are unshared and the PMU is released");
     }
 
-    private long releaseCounters() {
+    private HypercallOutcome releaseCounters() {
         if (state != XenoprofState.COUNTERS_RESERVED && state != XenoprofState.READY) {
             return wrongState(XenoprofOp.RELEASE_COUNTERS);
         }
@@ -974,12 +955,11 @@ public final class XenoprofCore implements Xenoprof {
         callbackInstalled = false;
         int had = pdomains;
         resetPassiveList();
-        effect = "registers restored on " + n + " pCPU(s), LAPIC NMI released, NMI callback removed"
-                + (had > 0 ? ", " + had + " passive domain(s) reset" : "");
-        return 0;
+        return succeeded("registers restored on " + n + " pCPU(s), LAPIC NMI released, NMI callback removed"
+                + (had > 0 ? ", " + had + " passive domain(s) reset" : ""));
     }
 
-    private long shutdown() {
+    private HypercallOutcome shutdown() {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.SHUTDOWN);
         }
@@ -988,12 +968,11 @@ public final class XenoprofCore implements Xenoprof {
         adomains = 0;
         primary = NOBODY;
         backtraceDepth = 0;
-        effect = "domain " + was + " is no longer primary; lists and call-trace depth cleared; the state stays"
-                + " INITIALIZED (nothing returns to IDLE)";
-        return 0;
+        return succeeded("domain " + was + " is no longer primary; lists and call-trace depth cleared; the state stays"
+                + " INITIALIZED (nothing returns to IDLE)");
     }
 
-    private long getBuffer(int caller, Object arg) {
+    private HypercallOutcome getBuffer(int caller, Object arg) {
         if (machine.hvmVpmuOwnsPmu()) {
             return fail(Errno.EBUSY, "the HVM vPMU owns the PMU (an HVM guest is using its virtual counters), so"
                     + " Xenoprof cannot acquire it; the daemon of domain " + caller + " reports \"Failed to open"
@@ -1035,22 +1014,20 @@ public final class XenoprofCore implements Xenoprof {
             gb.bufGmaddr = x.machineAddress;
             where = " at machine address 0x" + Long.toHexString(x.machineAddress);
         }
-        effect = (allocated ? "allocated " : "re-shared ") + x.buffers.length + " buffer(s) of " + x.bufsize
+        return succeeded((allocated ? "allocated " : "re-shared ") + x.buffers.length + " buffer(s) of " + x.bufsize
                 + " bytes (" + x.maxSamples + " slots each)" + where + ", shared with domain " + caller
-                + ", head/tail zeroed; the PMU is owned by Xenoprof" + tooFewSlots(x);
-        return 0;
+                + ", head/tail zeroed; the PMU is owned by Xenoprof" + tooFewSlots(x));
     }
 
-    private long setBacktrace(Object arg) {
+    private HypercallOutcome setBacktrace(Object arg) {
         if (!(arg instanceof Long)) {
             return badArgument(XenoprofOp.SET_BACKTRACE, "Long depth (unsigned long)", arg);
         }
         backtraceDepth = (Long) arg;
-        effect = "call-trace depth is now " + Long.toUnsignedString(backtraceDepth);
-        return 0;
+        return succeeded("call-trace depth is now " + Long.toUnsignedString(backtraceDepth));
     }
 
-    private long ibsCounter(Object arg) {
+    private HypercallOutcome ibsCounter(Object arg) {
         if (state != XenoprofState.COUNTERS_RESERVED || adomains == 0) {
             return counterRefused(XenoprofOp.IBS_COUNTER);
         }
@@ -1061,20 +1038,18 @@ public final class XenoprofCore implements Xenoprof {
         // Each field is a uint64 flag or count: any non-zero flag is set, as C tests them.
         ibsConfig = new IbsConfig(c.opEnabled != 0, c.fetchEnabled != 0, c.maxCntFetch, c.maxCntOp, c.randEn != 0,
                 c.dispatchedOps != 0);
-        effect = "IBS configuration stored: op sampling " + (ibsConfig.opEnabled() ? "on, period "
+        return succeeded("IBS configuration stored: op sampling " + (ibsConfig.opEnabled() ? "on, period "
                 + Long.toUnsignedString(c.maxCntOp) : "off") + ", fetch sampling " + (ibsConfig.fetchEnabled()
                         ? "on, period " + Long.toUnsignedString(c.maxCntFetch) : "off")
                 + (ibsCaps() != 0 ? "; setup_events programs it on every pCPU"
-                        : "; this CPU model has no IBS (capabilities 0), so it has no effect");
-        return 0;
+                        : "; this CPU model has no IBS (capabilities 0), so it has no effect"));
     }
 
     /** {@code get_ibs_caps}: the model's IBS capability bits as a non-negative return value, 0 without IBS. */
-    private long getIbsCaps() {
+    private HypercallOutcome getIbsCaps() {
         long caps = ibsCaps();
-        effect = caps == 0 ? "no IBS on this CPU model: capabilities 0"
-                : "IBS capabilities 0x" + Long.toHexString(caps) + " (CPUID 0x8000001B EAX)";
-        return caps;
+        return succeeded(caps, caps == 0 ? "no IBS on this CPU model: capabilities 0"
+                : "IBS capabilities 0x" + Long.toHexString(caps) + " (CPUID 0x8000001B EAX)");
     }
 
     /** The model's IBS capability bits, masked to a non-negative value (CPUID EAX is 32 bits); 0 without a model. */
@@ -1443,19 +1418,17 @@ public final class XenoprofCore implements Xenoprof {
         return ((long) caller << 8) | op.number();
     }
 
-    private long fail(Errno errno, String reason, String nextStep) {
-        why = reason;
-        next = nextStep;
-        return errno.ret();
+    private HypercallOutcome fail(Errno errno, String reason, String nextStep) {
+        return failed(errno, reason, nextStep);
     }
 
-    private long badArgument(XenoprofOp op, String expected, Object got) {
+    private HypercallOutcome badArgument(XenoprofOp op, String expected, Object got) {
         return fail(Errno.EFAULT, op.cName() + " expects a " + expected + " argument, got "
                 + (got == null ? "null" : "a " + got.getClass().getSimpleName())
                 + ": to Xen that is a bad guest pointer", "call it again with a " + expected);
     }
 
-    private long notPrimary(int caller, XenoprofOp op) {
+    private HypercallOutcome notPrimary(int caller, XenoprofOp op) {
         String hw = guide.hardwareDomainName();
         if (primary == NOBODY) {
             String who = machine.hardwareDomain(caller) ? ""
@@ -1470,12 +1443,12 @@ public final class XenoprofCore implements Xenoprof {
                 + caller + " is not the primary" + driverNote, "domain " + primary + " runs " + opcontrolOf(op));
     }
 
-    private long wrongState(XenoprofOp op) {
+    private HypercallOutcome wrongState(XenoprofOp op) {
         return fail(Errno.EPERM, opName(op) + " is only legal in " + legalText(op) + "; the session is in "
                 + state + stateBecause(state), guide.wrongStateNext(op));
     }
 
-    private long counterRefused(XenoprofOp op) {
+    private HypercallOutcome counterRefused(XenoprofOp op) {
         if (state == XenoprofState.COUNTERS_RESERVED) {
             return fail(Errno.EPERM, opName(op) + " needs a non-empty active list, but adomains is 0 (nobody"
                     + " was listed, or reset_active_list emptied the list)",
@@ -1485,7 +1458,7 @@ public final class XenoprofCore implements Xenoprof {
         return wrongState(op);
     }
 
-    private long enableVirqNotListed(int caller, String primaryPart) {
+    private HypercallOutcome enableVirqNotListed(int caller, String primaryPart) {
         int hw = guide.primaryOrHardware();
         String prefix = beforeCheck(primaryPart);
         if (primary == NOBODY) {
@@ -1508,7 +1481,7 @@ public final class XenoprofCore implements Xenoprof {
                 listing + order + "; then domain " + caller + " runs `opcontrol --start-daemon`");
     }
 
-    private long pagesStillShared(XenoprofDomain x, int caller) {
+    private HypercallOutcome pagesStillShared(XenoprofDomain x, int caller) {
         String holder = "domain " + x.sharedWith;
         String undo;
         if ("set_passive".equals(x.sharedBy)) {
