@@ -84,6 +84,8 @@ final class DomainDaemon implements VirqHandler {
     private final Host host;
     private final Xenoprof xenoprof;
     private final Supplier<Session> sessions;
+    /** The driver's and the daemon's words for people. */
+    final DaemonGuide guide;
 
     // The guest kernel's driver state.
     private boolean loaded;
@@ -133,6 +135,7 @@ final class DomainDaemon implements VirqHandler {
         this.hvm = domain.hvm();
         this.xenoprof = xenoprof;
         this.sessions = sessions;
+        this.guide = new DaemonGuide(this, host, xenoprof);
     }
 
     boolean loaded() {
@@ -202,11 +205,7 @@ final class DomainDaemon implements VirqHandler {
      */
     void startDaemon(StepLog log, Settings settings) throws StepLog.StepFailed {
         if (running) {
-            throw log.fail("The daemon of domain " + domid + " (" + name + ") is already running (state "
-                    + stateText() + "). Its settings, the domain lists included, only change with a new daemon:"
-                    + " run opcontrol --shutdown as domain " + domid + " first"
-                    + (primary ? " (after the other domains' --shutdown), then --start-daemon with the new settings."
-                            : "."));
+            throw log.fail(guide.alreadyRunning());
         }
         if (!loaded) {
             init(log);
@@ -221,14 +220,14 @@ final class DomainDaemon implements VirqHandler {
                 writePassiveDomains(log, settings.passiveIds(), images);
             }
         } else {
-            ignoredInGuest(log, settings);
+            guide.ignoredInGuest(log, settings);
         }
         if (readers == null) {
             freezeRetired();
             XenoprofGetBuffer gb = new XenoprofGetBuffer(settings.maxSamples());
             long r = log.callTolerant(XenoprofOp.GET_BUFFER, gb, "{max_samples " + settings.maxSamples() + "}");
             if (r < 0) {
-                getBufferFailed(log, r);
+                guide.getBufferRefused(log, r, disableRefused);
                 throw new StepLog.StepFailed();
             }
             log.line("  -> nbuf " + gb.nbuf + ", bufsize " + gb.bufsize + ", buf_gmaddr 0x" + Long.toHexString(gb.bufGmaddr));
@@ -258,8 +257,7 @@ final class DomainDaemon implements VirqHandler {
             ringsReset();
         } catch (StepLog.StepFailed f) {
             unbind(log);
-            log.line("The daemon of domain " + domid + " could not open the profile device and exited (\"Failed to"
-                    + " open profile device\"); the buffers stay mapped for the next --start-daemon.");
+            log.line(guide.profileDeviceNotOpened());
             throw f;
         }
         running = true;
@@ -269,72 +267,6 @@ final class DomainDaemon implements VirqHandler {
                 + ", " + nbuf + " buffer(s) of " + bufferSlots() + " slots"
                 + (primary && passives.length > 0 ? "; passive domains " + passiveIds() : "")
                 + (primary && callgraph > 0 ? "; call traces of depth " + callgraph : "") + ").");
-    }
-
-    /** The driver's view of a refused get_buffer, on top of Xen's explanation: whose pages, and the way out. */
-    private void getBufferFailed(StepLog log, long result) {
-        log.line("The daemon of domain " + domid + " could not open the profile device (\"Failed to open profile"
-                + " device: " + (result == Errno.EBUSY.ret() ? "Device or resource busy" : "error " + result) + "\").");
-        if (result != Errno.EBUSY.ret()) {
-            return;
-        }
-        int p = primaryId();
-        boolean passive = false;
-        try {
-            for (int id : xenoprof.passiveList()) {
-                passive |= id == domid;
-            }
-        } catch (RuntimeException e) {
-            passive = false;
-        }
-        if (disableRefused) {
-            log.line("  Its pages are still shared with it: Xen refused the disable_virq of its last daemon, which was"
-                    + " shut down while the primary profiled. " + (p < 0 ? "The primary" : "Domain " + p) + " runs"
-                    + " opcontrol --stop (if it profiles), then domain " + domid + " runs --shutdown (the driver retries"
-                    + " disable_virq), then --start-daemon.");
-        } else if (passive) {
-            log.line("  Domain " + domid + " is in the passive list of " + (p < 0 ? "the primary" : "domain " + p)
-                    + ", which shared its pages with itself by set_passive: a domain is profiled in one mode at a time."
-                    + " Xen made domain " + domid + " IGNORED before refusing, so it is now profiled neither way."
-                    + " Domain " + (p < 0 ? "0" : p) + " runs --shutdown, then --start-daemon with domain " + domid
-                    + " in only one of --active-domains and --passive-domains.");
-        }
-    }
-
-    /** In a non-primary domain the driver silently ignores the domain lists and the depth. */
-    private void ignoredInGuest(StepLog log, Settings settings) {
-        String who = "only the primary (" + primaryText() + ")";
-        if (settings.activeIds() != null) {
-            log.note("domain " + domid + " is not the primary: its driver ignores active_domains, as the real"
-                    + " oprofilefs file did; " + who + " lists the active domains");
-            explainPrivileged(log, XenoprofOp.SET_ACTIVE);
-        }
-        if (settings.passiveIds() != null) {
-            log.note("domain " + domid + " is not the primary: its driver ignores passive_domains; " + who
-                    + " lists passive domains (opcontrol --start-daemon --passive-domains=... as the primary)");
-            explainPrivileged(log, XenoprofOp.SET_PASSIVE);
-        }
-        if (settings.callgraph() > 0) {
-            log.note("domain " + domid + " is not the primary: its driver passes no call-trace depth to Xen; " + who
-                    + " sets it with --callgraph, and it applies to every profiled domain (now " + depthNow() + ")");
-            explainPrivileged(log, XenoprofOp.SET_BACKTRACE);
-        }
-    }
-
-    /**
-     * What Xen would answer to a privileged call the driver of a non-primary domain never makes:
-     * the real return code and Xen's own explanation, without issuing the call.
-     */
-    void explainPrivileged(StepLog log, XenoprofOp op) {
-        long wouldBe = Errno.EPERM.ret();
-        String why;
-        try {
-            why = xenoprof.explain(domid, op, wouldBe);
-        } catch (RuntimeException e) {
-            why = null;
-        }
-        log.line("  (issued by hand, " + op.cName() + " by domain " + domid + " would return " + StepLog.describe(wouldBe)
-                + (why == null || why.isBlank() ? ")" : ": " + why.strip().replace(System.lineSeparator(), " ") + ")"));
     }
 
     private void writeActiveDomains(StepLog log, int[] ids) throws StepLog.StepFailed {
@@ -358,20 +290,7 @@ final class DomainDaemon implements VirqHandler {
             throw f;
         }
         activeDefined = true;
-        warnActiveList(log, ids);
-    }
-
-    /** Lists the driver accepts but that cannot work: an HVM guest listed as active. */
-    private void warnActiveList(StepLog log, int[] ids) {
-        for (int id : ids) {
-            DomainInfo d = domainOrNull(id);
-            if (d != null && d.hvm()) {
-                log.note("domain " + id + " (" + d.name() + ") is an HVM guest: it cannot be active on x86 (Xen gives"
-                        + " a translated guest no usable buffer address, and its kernel has no Xenoprof driver), so it"
-                        + " will never call enable_virq and domain " + domid + "'s --start will fail with -1 (EPERM)"
-                        + " until the list changes; profile it passively: --passive-domains=" + id);
-            }
-        }
+        guide.warnActiveList(log, ids);
     }
 
     /**
@@ -396,17 +315,14 @@ final class DomainDaemon implements VirqHandler {
             long r = log.callTolerant(XenoprofOp.SET_PASSIVE, p, "{domain_id " + id + ", max_samples "
                     + OpcontrolCommand.PASSIVE_MAX_SAMPLES + "}");
             if (r < 0) {
-                passiveSetFailed(log, id, r);
+                guide.passiveSetFailed(log, id, r);
                 abandonPassiveWrite(log, mapped, k > 0);
                 throw passiveWriteFailed(log);
             }
             log.line("  -> nbuf " + p.nbuf + ", bufsize " + p.bufsize + ", buf_gmaddr 0x" + Long.toHexString(p.bufGmaddr));
             BufferReader[] rs;
             if (id == domid) {
-                log.line("  domain " + id + " is the primary itself: the driver always keeps the coordinator active, and"
-                        + " a domain is profiled in one mode at a time. set_passive shared domain " + id + "'s own pages"
-                        + " with it as passive, so its get_buffer would fail with -16 (EBUSY); the driver does not map"
-                        + " them. Domain " + domid + " writes --passive-domains again without " + id);
+                log.line(guide.primaryListedAsPassive(id));
                 abandonPassiveWrite(log, mapped, true);
                 throw passiveWriteFailed(log);
             }
@@ -422,18 +338,11 @@ final class DomainDaemon implements VirqHandler {
                     images == null || k >= images.length ? null : images[k]));
             log.line("  map " + rs.length + " buffer(s) of passive domain " + id + " (vcpu_id "
                     + Arrays.toString(Arrays.stream(rs).mapToInt(b -> b.vcpu).toArray()) + ", " + (rs.length == 0 ? 0
-                            : rs[0].size) + " slots each)" + imageText(images, k, id));
+                            : rs[0].size) + " slots each)" + DaemonGuide.imageText(images, k, id));
             noteTooFewSlots(log, id, rs);
         }
         passives = mapped.toArray(new PassiveDomain[0]);
-        warnPassiveList(log, ids);
-    }
-
-    private static String imageText(PassiveView.KernelImage[] images, int k, int id) {
-        if (images == null || k >= images.length || images[k] == null) {
-            return "; kernel samples go to " + PassiveView.kernelImageName(id);
-        }
-        return "; its kernel is resolved with " + images[k].name();
+        guide.warnPassiveList(log, ids);
     }
 
     private StepLog.StepFailed passiveWriteFailed(StepLog log) {
@@ -451,50 +360,6 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    /** The driver's view of why a set_passive failed, on top of Xen's own explanation. */
-    private void passiveSetFailed(StepLog log, int id, long result) {
-        DomainInfo d = domainOrNull(id);
-        if (result == Errno.EINVAL.ret() && d == null) {
-            log.line("  domain " + id + " does not exist on this host; the domains are " + domainList()
-                    + ": domain " + domid + " lists only existing domains in --passive-domains");
-        } else if (result == Errno.EBUSY.ret()) {
-            log.line("  domain " + id + (d == null ? "" : " (" + d.name() + ")") + " shares its buffer pages already"
-                    + " (it opened its own profile device with get_buffer, i.e. it is or was active): a domain is"
-                    + " profiled in one mode at a time. Domain " + id + " runs opcontrol --shutdown, then domain "
-                    + domid + " writes the passive list again");
-        } else if (result == Errno.EPERM.ret() && xenState() != XenoprofState.INITIALIZED) {
-            log.line("  set_passive is only legal before the counters are reserved (state INITIALIZED), and the"
-                    + " session is " + xenState() + ": reset_passive_list (legal in any state) already emptied the"
-                    + " passive list, so no domain is profiled passively now. To change the list: the active domUs"
-                    + " run opcontrol --shutdown, then domain " + domid + " runs --shutdown and --start-daemon"
-                    + " --passive-domains=...");
-        }
-    }
-
-    /** Lists the driver accepts but that cannot work: a passive domain that is also active. */
-    private void warnPassiveList(StepLog log, int[] ids) {
-        int[] active;
-        try {
-            active = xenoprof.activeList();
-        } catch (RuntimeException e) {
-            active = new int[0];
-        }
-        for (int id : ids) {
-            boolean alsoActive = id == domid;
-            for (int a : active) {
-                alsoActive |= a == id;
-            }
-            if (alsoActive) {
-                log.note("domain " + id + " is in both the active and the passive list: a domain is profiled in one"
-                        + " mode at a time (§4.6). Its pages are now shared with domain " + domid + " by set_passive,"
-                        + " so " + (id == domid ? "this domain's own get_buffer" : "domain " + id
-                                + "'s --start-daemon (get_buffer)") + " will fail with -16 (EBUSY), and Xen will"
-                        + " make it IGNORED; domain " + domid + " writes the lists again with the domain in one of"
-                        + " them (the passive write begins with reset_passive_list)");
-            }
-        }
-    }
-
     /**
      * The kernel image of each passive domain, checked before any hypercall as opcontrol checked
      * its image files: an image of that domain's memory map (it must be its kernel), or a readable
@@ -503,10 +368,7 @@ final class DomainDaemon implements VirqHandler {
     private PassiveView.KernelImage[] kernelImages(StepLog log, int[] ids, List<String> entries)
             throws StepLog.StepFailed {
         if (entries.size() > ids.length) {
-            throw log.fail("--passive-images gives " + entries.size() + " images for " + ids.length + " passive"
-                    + " domain(s) " + joined(ids) + ": give at most one kernel image per passive domain, in the order"
-                    + " of --passive-domains (an empty entry leaves that kernel as " + PassiveView.kernelImageName(
-                            ids.length > 0 ? ids[0] : 1) + ")");
+            throw log.fail(DaemonGuide.tooManyPassiveImages(entries.size(), ids));
         }
         PassiveView.KernelImage[] out = new PassiveView.KernelImage[ids.length];
         for (int k = 0; k < entries.size(); k++) {
@@ -530,14 +392,10 @@ final class DomainDaemon implements VirqHandler {
         for (Mapping m : d.memoryMap()) {
             if (m.image().equals(entry)) {
                 if (m != kernel) {
-                    throw log.fail("--passive-images: '" + entry + "' is a " + String.valueOf(m.kind()).toLowerCase(
-                            java.util.Locale.ROOT) + " image of domain " + d.domid() + ", not its kernel: give each"
-                            + " passive domain's kernel image (domain " + d.domid() + "'s kernel is " + kernelName
-                            + "), or the path of its System.map");
+                    throw log.fail(DaemonGuide.notItsKernel(entry, m, d, kernelName));
                 }
                 if (m.symbols() == null) {
-                    log.note("the kernel image " + entry + " of domain " + d.domid() + " has no symbol file: its"
-                            + " samples are counted under " + entry + " with (no symbols)");
+                    log.note(DaemonGuide.kernelWithoutSymbols(entry, d));
                 }
                 return new PassiveView.KernelImage(entry, m.symbols(), m.loadBias());
             }
@@ -549,15 +407,10 @@ final class DomainDaemon implements VirqHandler {
             path = null;
         }
         if (path == null || !Files.isRegularFile(path) || !Files.isReadable(path)) {
-            throw log.fail("--passive-images: '" + entry + "' for domain " + d.domid() + " is neither an image of that"
-                    + " domain (its kernel is " + kernelName + ") nor a readable symbol file. Give the kernel's image"
-                    + " name or the path of its System.map or vmlinux, or an empty entry to leave it as "
-                    + PassiveView.kernelImageName(d.domid()));
+            throw log.fail(DaemonGuide.neitherImageNorFile(entry, d, kernelName));
         }
         if (kernel == null) {
-            log.note("domain " + d.domid() + "'s memory map has no kernel image, so the primary cannot tell where its"
-                    + " kernel lies: its kernel-mode samples go to " + PassiveView.kernelImageName(d.domid())
-                    + " and " + entry + " is not used");
+            log.note(DaemonGuide.noKernelInMap(entry, d));
             return null;
         }
         Path file = path;
@@ -589,7 +442,7 @@ final class DomainDaemon implements VirqHandler {
             init(log);
         }
         if (!primary) {
-            ignoredInGuest(log, new Settings(null, activeIds, passiveIds, List.of(), 0, 0));
+            guide.ignoredInGuest(log, new Settings(null, activeIds, passiveIds, List.of(), 0, 0));
             return;
         }
         XenoprofState before = xenState();
@@ -603,16 +456,11 @@ final class DomainDaemon implements VirqHandler {
             }
         } catch (StepLog.StepFailed f) {
             if (reserved && activeIds != null) {
-                log.line("  The lists only change before the counters are reserved (state INITIALIZED); the session"
-                        + " was " + before + ". reset_active_list is legal in any state, so the driver's two resets"
-                        + " made every ready domain, domain " + domid + " included, IGNORED again, with adomains and"
-                        + " activated 0: a following --start succeeds with nobody profiled. To profile other domains:"
-                        + " the active domUs run opcontrol --shutdown, then domain " + domid + " runs --shutdown and"
-                        + " --start-daemon with the new lists.");
+                log.line(guide.listsResetWhileReserved(before));
             }
             throw f;
         }
-        log.line("Written" + (running ? "; the running daemon's session now profiles " + xenoprofListsText()
+        log.line("Written" + (running ? "; the running daemon's session now profiles " + guide.xenoprofListsText()
                 : "; domain " + domid + "'s --start-daemon uses them") + ".");
     }
 
@@ -675,16 +523,13 @@ final class DomainDaemon implements VirqHandler {
         if (callgraph > 0) {
             long r = log.callOptional(XenoprofOp.SET_BACKTRACE, (long) callgraph, Integer.toString(callgraph));
             if (r < 0) {
-                log.note("Xen refused the call-trace depth: the driver sets its backtrace_depth back to 0 and the"
-                        + " daemon starts without call traces");
+                log.note(DaemonGuide.depthRefused());
                 callgraph = 0;
             }
         } else {
             int now = depthNow();
             if (now > 0) {
-                log.note("Xen's call-trace depth is still " + now + " from an earlier session: the driver passes a"
-                        + " depth only when --callgraph is above 0, and only XENOPROF_shutdown (--deinit in domain "
-                        + domid + ") clears it, so samples keep carrying call traces");
+                log.note(guide.depthStillSet(now));
             }
         }
     }
@@ -732,9 +577,8 @@ final class DomainDaemon implements VirqHandler {
         if (primary) {
             log.call(XenoprofOp.START, null, null);
         } else {
-            log.note("domain " + domid + " is not the primary: its driver makes no hypercall for --start; sampling"
-                    + " runs while the primary (" + primaryText() + ") has started it");
-            explainPrivileged(log, XenoprofOp.START);
+            log.note(guide.startNotPrimary());
+            guide.explainPrivileged(log, XenoprofOp.START);
         }
         started = true;
         log.line("Profiler running.");
@@ -752,8 +596,7 @@ final class DomainDaemon implements VirqHandler {
             log.line("  Xen sent VIRQ_XENOPROF to every vCPU of every active domain: their daemons drained"
                     + (passives.length > 0 ? " (the primary's drain includes the passive domains)" : ""));
         } else {
-            log.note("domain " + domid + " is not the primary: its driver makes no hypercall for --stop; sampling"
-                    + " goes on until the primary (" + primaryText() + ") stops it");
+            log.note(guide.stopNotPrimary());
         }
         started = false;
         log.line("Stopping profiling.");
@@ -790,7 +633,7 @@ final class DomainDaemon implements VirqHandler {
         long disabled = log.callTolerant(XenoprofOp.DISABLE_VIRQ, null, null);
         ok &= disabled >= 0;
         if (disabled == Errno.EPERM.ret() && !primary && before == XenoprofState.PROFILING) {
-            activeGuestWarning(log);
+            guide.activeGuestWarning(log);
             disableRefused = true;
         }
         if (primary) {
@@ -813,9 +656,7 @@ final class DomainDaemon implements VirqHandler {
      * Xen unshares the pages (once the primary has stopped profiling).
      */
     private void retryDisable(StepLog log) throws StepLog.StepFailed {
-        log.line("Daemon not running (domain " + domid + "), but Xen refused its disable_virq when it was shut down:"
-                + " Hyperprof's driver issues it again (the XenLinux driver had no way to), so that Xen unshares the"
-                + " pages of domain " + domid + ".");
+        log.line(guide.retryingDisable());
         long r = log.callTolerant(XenoprofOp.DISABLE_VIRQ, null, null);
         if (r >= 0) {
             disableRefused = false;
@@ -823,19 +664,6 @@ final class DomainDaemon implements VirqHandler {
             return;
         }
         throw new StepLog.StepFailed();
-    }
-
-    /** The XenLinux driver's WARN_ON when an active guest's disable_virq is refused while profiling. */
-    private void activeGuestWarning(StepLog log) {
-        int p = primaryId();
-        String primaryText = p < 0 ? "the primary" : "domain " + p;
-        log.line("  WARNING: xenoprof_shutdown: XENOPROF_disable_virq failed (the guest kernel WARNs and goes on)");
-        log.line("  Domain " + domid + " unmaps its buffer, but Xen keeps its pages shared and the domain ACTIVE"
-                + " while " + primaryText + " profiles: its samples keep landing in a ring nobody reads (lost once it"
-                + " is full), and its next --start-daemon will fail with -16 (EBUSY) at get_buffer, because the pages"
-                + " are still shared. The documented order stops the domUs after the primary's --stop: "
-                + primaryText + " runs opcontrol --stop, then domain " + domid + " runs --shutdown again (Hyperprof's"
-                + " driver then retries disable_virq; the XenLinux driver could not).");
     }
 
     /** {@code --deinit}: shut the daemon down if needed, unmap, and in the primary give up the role. */
@@ -866,24 +694,18 @@ final class DomainDaemon implements VirqHandler {
     void hold(StepLog log) throws StepLog.StepFailed {
         requireRunning(log, "--hold");
         if (held) {
-            log.line("The daemon of domain " + domid + " is already held; opcontrol --release as domain " + domid
-                    + " lets it read again.");
+            log.line(guide.alreadyHeld());
             return;
         }
         held = true;
-        log.line("Held (Hyperprof simulation control, not an opcontrol option): the daemon of domain " + domid
-                + " stops reading its buffers" + (passives.length > 0 ? " and those of its passive domains " + passiveIds()
-                        : "") + ". It ignores VIRQ_XENOPROF, --dump and the session's last drain; Xen keeps writing,"
-                + " and once a ring is full it counts the samples as lost. opcontrol --release as domain " + domid
-                + " resumes.");
+        log.line(guide.held(passives.length > 0, passiveIds()));
     }
 
     /** {@code --release} (simulation control): a held daemon reads again and drains at once. */
     void release(StepLog log) throws StepLog.StepFailed {
         requireRunning(log, "--release");
         if (!held) {
-            log.line("The daemon of domain " + domid + " is not held (opcontrol --hold as domain " + domid
-                    + " holds it); nothing to release.");
+            log.line(guide.notHeld());
             return;
         }
         held = false;
@@ -893,9 +715,7 @@ final class DomainDaemon implements VirqHandler {
 
     private void requireRunning(StepLog log, String step) throws StepLog.StepFailed {
         if (!running) {
-            throw log.fail("The daemon of domain " + domid + " (" + name + ") is not running, so " + step
-                    + " has nothing to act on. Run opcontrol --start-daemon as domain " + domid + " first"
-                    + (primary || !loaded ? "." : " (after the primary, " + primaryText() + ", has listed it in --active-domains)."));
+            throw log.fail(guide.notRunning(step));
         }
     }
 
@@ -1057,10 +877,7 @@ final class DomainDaemon implements VirqHandler {
         held = false;
         // Xen dropped the binding with the domain.
         virqBound = false;
-        return "domain " + domid + " (" + name + ") was destroyed during the session: "
-                + (wasRunning ? "its daemon stopped with it; it had drained " + drained + " entries, and " + left
-                        + " entries stayed in its buffers (counted undrained)" : "its daemon was not running")
-                + "; Xen dropped it from its active and passive lists, and the other domains went on";
+        return guide.destroyed(wasRunning, drained, left);
     }
 
     /**
@@ -1087,9 +904,7 @@ final class DomainDaemon implements VirqHandler {
             left += r.pending();
             drained += r.drainedEntries();
         }
-        String text = "passive domain " + p.domid + " (" + p.name + ") was destroyed during the session: the primary,"
-                + " domain " + domid + ", stopped reading its freed buffers; it had drained " + drained + " entries,"
-                + " and " + left + " entries stayed in them (counted undrained)";
+        String text = guide.passiveDestroyed(p, drained, left);
         Session s = sessions.get();
         if (s != null) {
             s.note("destroyed:" + p.domid, text);
@@ -1097,21 +912,7 @@ final class DomainDaemon implements VirqHandler {
         return text;
     }
 
-    private String primaryText() {
-        int p = primaryId();
-        return p < 0 ? "no domain is primary yet; the hardware domain becomes primary with its --start-daemon"
-                : "domain " + p;
-    }
-
-    private int primaryId() {
-        try {
-            return xenoprof.primary();
-        } catch (RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private int depthNow() {
+    int depthNow() {
         try {
             return xenoprof.backtraceDepth();
         } catch (RuntimeException e) {
@@ -1119,7 +920,7 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private XenoprofState xenState() {
+    XenoprofState xenState() {
         try {
             return xenoprof.state();
         } catch (RuntimeException e) {
@@ -1127,29 +928,12 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private String stateText() {
-        return String.valueOf(xenState());
-    }
-
-    private String xenoprofListsText() {
-        try {
-            return "active " + Arrays.toString(xenoprof.activeList()) + ", passive "
-                    + Arrays.toString(xenoprof.passiveList());
-        } catch (RuntimeException e) {
-            return "(lists unavailable: " + e.getMessage() + ")";
-        }
-    }
-
-    private DomainInfo domainOrNull(int id) {
+    DomainInfo domainOrNull(int id) {
         try {
             return host.domain(id);
         } catch (RuntimeException e) {
             return null;
         }
-    }
-
-    private String domainList() {
-        return host.domains().stream().map(d -> d.domid() + " (" + d.name() + ")").toList().toString();
     }
 
     private DomainState domainState(int id) {
@@ -1418,7 +1202,7 @@ final class DomainDaemon implements VirqHandler {
         return out;
     }
 
-    private static String joined(int[] ids) {
+    static String joined(int[] ids) {
         return Arrays.stream(ids).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining(","));
     }
 }

@@ -221,7 +221,7 @@ final class OpcontrolService {
         if (!daemon.primary() && !cmd.events.isEmpty()) {
             log.note("--event only configures counters in the primary; domain " + daemon.domid + " uses the"
                     + " primary's counters");
-            daemon.explainPrivileged(log, XenoprofOp.COUNTER);
+            daemon.guide.explainPrivileged(log, XenoprofOp.COUNTER);
         }
         if (daemon.primary()) {
             if (hadSession) {
