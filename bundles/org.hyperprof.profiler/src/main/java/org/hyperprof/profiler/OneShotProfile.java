@@ -5,7 +5,6 @@ import static org.hyperprof.profiler.OpcontrolService.stopReason;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -90,27 +89,22 @@ final class OneShotProfile {
             }
             PublishedSession open = feed.published;
             if (open != null) {
-                throw new ProfileException("Session " + open.sessionId() + " fed by " + open.source()
-                        + " is open; the consumers see one session at a time. Wait until it ends, then profile.");
+                throw new ProfileException(OpcontrolGuide.publishedSessionOpenForProfile(open));
             }
-            host = hostService.current().orElseThrow(() -> new ProfileException("No simulated host is loaded. Run"
-                    + " hp:load first (hp:load " + HostService.DEFAULT_SCENARIO + " loads the default scenario)."));
+            host = hostService.current().orElseThrow(() -> new ProfileException(OpcontrolGuide.noHostToProfile()));
             String stopped = stopReason(host);
             if (stopped != null) {
                 throw new ProfileException("Host " + host.name() + " has stopped: " + stopped
                         + ". Load a scenario again with hp:load.");
             }
             if (request.micros() <= 0 || request.micros() > Host.MAX_RUN_MICROS) {
-                throw new ProfileException("Profile duration " + request.micros() + " us: give 1 to "
-                        + Host.MAX_RUN_MICROS + " simulated microseconds (one simulated hour) to run.");
+                throw new ProfileException(OpcontrolGuide.durationOutOfRange(request.micros()));
             }
             opcontrol.bindHost(host);
             opcontrol.checkDomains(host);
             List<Integer> busy = opcontrol.runningDaemons();
             if (!busy.isEmpty()) {
-                throw new ProfileException("Daemons already run in domains " + busy + " (a session set up with"
-                        + " opcontrol, or a domain paused when the last profile ended). Finish it first: opcontrol"
-                        + " --shutdown as each domU (unpaused), then as the primary.");
+                throw new ProfileException(OpcontrolGuide.daemonsAlreadyRun(busy));
             }
             if (!systemWide) {
                 guests = openGuestsOnly(host, request);
@@ -172,8 +166,7 @@ final class OneShotProfile {
                     teardown(host, plan.dom0(), plan.others());
                 }
             }
-            throw new ProfileException("The simulation failed while profiling: " + e
-                    + ". The session was shut down; this is a defect of the hypervisor bundle.");
+            throw new ProfileException(OpcontrolGuide.simulationFailed(e));
         }
         synchronized (feed.lock) {
             feed.oneShotRunning = false;
@@ -194,9 +187,7 @@ final class OneShotProfile {
         if (ranMicros >= askedMicros) {
             return;
         }
-        String text = String.format(Locale.ROOT, "the run was stopped early on request after %.3f of %d ms"
-                + " simulated; the samples taken until then are kept and counted", ranMicros / 1000.0,
-                askedMicros / 1000);
+        String text = OpcontrolGuide.stoppedEarly(ranMicros, askedMicros);
         if (s != null) {
             s.note("stopped-early", text);
         }
@@ -294,25 +285,15 @@ final class OneShotProfile {
         List<String> notes = new ArrayList<>();
         if (!request.events().isEmpty() || !request.activeDomains().isEmpty() || !request.passiveDomains().isEmpty()
                 || !request.passiveImages().isEmpty() || request.callgraphDepth() > 0) {
-            notes.add("the request's events, domain lists and call-graph depth configure Xenoprof, which this"
-                    + " profile did not run (systemWide=false): each guest's profiler counts what it programmed");
+            notes.add(OpcontrolGuide.xenoprofSettingsUnused());
         }
         GuestSession g = openGuestSession(host, true, notes);
         if (g == null) {
             String policy = policyOf(host);
             if ("systemwide".equals(policy)) {
-                throw new ProfileException("Host " + host.name() + " runs the counter-virtualization policy"
-                        + " 'systemwide': Xenoprof owns the PMU and guests have none, so no guest can run a profiler of"
-                        + " its own and a profile without system-wide profiling (systemWide=false) has nothing to"
-                        + " read. Profile system-wide (Xenoprof, dom0 as primary), or load a scenario whose vpmu.policy"
-                        + " gives guests their PMU and has 'profiler' lines for the guests that should profile"
-                        + " themselves.");
+                throw new ProfileException(OpcontrolGuide.guestsHaveNoPmu(host));
             }
-            throw new ProfileException("Host " + host.name() + "'s policy " + (policy == null ? "" : "'" + policy
-                    + "' ") + "gives guests the PMU, but no guest runs a profiler of its own, so a profile without"
-                    + " system-wide profiling (systemWide=false) has nothing to read. Add 'profiler' lines to the"
-                    + " scenario for the guests that should profile themselves, or profile system-wide (Xenoprof,"
-                    + " dom0 as primary).");
+            throw new ProfileException(OpcontrolGuide.noGuestProfiler(host, policy));
         }
         return g;
     }
@@ -327,8 +308,7 @@ final class OneShotProfile {
             return openGuestSession(host, false, List.of());
         } catch (RuntimeException e) {
             if (s != null) {
-                s.note("guest-profilers", "the guests' own profilers could not be read (" + e + "); this profile"
-                        + " has Xenoprof's samples only. This is a defect of the hypervisor bundle.");
+                s.note("guest-profilers", OpcontrolGuide.guestProfilersUnreadable(e));
             }
             return null;
         }
@@ -435,22 +415,17 @@ final class OneShotProfile {
         for (int id : request.passiveDomains()) {
             DomainInfo d = existing(host, id, "profile domain " + id + " passively");
             if (d.hardwareDomain()) {
-                throw new ProfileException("Domain " + id + " is the hardware domain, the primary profiler: it is"
-                        + " always active, and a domain is profiled in one mode at a time. Leave it out of the"
-                        + " passive domains.");
+                throw new ProfileException(OpcontrolGuide.hardwareDomainAsPassive(id));
             }
             if (gone(host, id)) {
-                throw new ProfileException("Domain " + id + " was destroyed; it cannot be profiled. The host's domains"
-                        + " are " + domainList(host) + ".");
+                throw new ProfileException(OpcontrolGuide.destroyedDomain(id, host));
             }
             if (!passive.contains(id)) {
                 passive.add(id);
             }
         }
         if (request.passiveImages().size() > passive.size()) {
-            throw new ProfileException(request.passiveImages().size() + " passive images given for "
-                    + passive.size() + " passive domain(s) " + passive + ": give at most one kernel image per passive"
-                    + " domain, in the same order.");
+            throw new ProfileException(OpcontrolGuide.tooManyPassiveImages(request.passiveImages().size(), passive));
         }
         List<Integer> active = new ArrayList<>();
         if (request.activeDomains().isEmpty()) {
@@ -464,13 +439,10 @@ final class OneShotProfile {
             for (int id : request.activeDomains()) {
                 DomainInfo d = existing(host, id, "profile domain " + id + " actively");
                 if (passive.contains(id)) {
-                    throw new ProfileException("Domain " + id + " is asked for both as active and as passive: a domain"
-                            + " is profiled in one mode at a time (its pages can be shared with only one domain)."
-                            + " List it in one of the two.");
+                    throw new ProfileException(OpcontrolGuide.activeAndPassive(id));
                 }
                 if (d.hvm() && !d.hardwareDomain()) {
-                    throw new ProfileException("Domain " + id + " (" + d.name() + ") is an HVM guest: it cannot be"
-                            + " active on x86 (no Xenoprof driver, no usable buffer address). Profile it passively.");
+                    throw new ProfileException(OpcontrolGuide.hvmAsActive(id, d));
                 }
                 if (!active.contains(id)) {
                     active.add(id);
@@ -497,18 +469,13 @@ final class OneShotProfile {
         }
     }
 
-    private static String domainList(Host host) {
-        return host.domains().stream().map(d -> d.domid() + " (" + d.name() + ")").toList().toString();
-    }
-
     private static int hardwareDomain(Host host) throws ProfileException {
         for (DomainInfo d : host.domains()) {
             if (d.hardwareDomain()) {
                 return d.domid();
             }
         }
-        throw new ProfileException("Host " + host.name() + " has no hardware domain, and only the hardware domain"
-                + " may become the primary profiler; the scenario must mark one domain (dom0) as hardware domain.");
+        throw new ProfileException(OpcontrolGuide.noHardwareDomain(host));
     }
 
     private static String join(List<Integer> ids) {

@@ -92,14 +92,11 @@ final class OpcontrolService {
     OpcontrolResult opcontrol(int domid, List<String> args) {
         synchronized (feed.lock) {
             if (feed.oneShotRunning) {
-                return new OpcontrolResult(false, "A one-shot profile is running on this host; opcontrol steps"
-                        + " would interfere with it. Wait until it has finished, then try again.");
+                return new OpcontrolResult(false, OpcontrolGuide.oneShotRunning());
             }
             Optional<Host> current = hostService.current();
             if (current.isEmpty()) {
-                return new OpcontrolResult(false, "No simulated host is loaded, so there is no domain " + domid
-                        + " to run opcontrol in. Run hp:load first (hp:load " + HostService.DEFAULT_SCENARIO
-                        + " loads the default scenario), then opcontrol as one of its domains.");
+                return new OpcontrolResult(false, OpcontrolGuide.noHost(domid));
             }
             return run(current.get(), domid, args == null ? List.of() : args);
         }
@@ -126,7 +123,7 @@ final class OpcontrolService {
             return new OpcontrolResult(false, e.getMessage());
         }
         checkDomains(host);
-        String cannotRun = cannotRun(host, domain, cmd);
+        String cannotRun = OpcontrolGuide.cannotRun(host, domain, cmd);
         if (cannotRun != null) {
             return new OpcontrolResult(false, "opcontrol " + String.join(" ", args) + "   [as domain " + domid + ", "
                     + domain.name() + "]" + System.lineSeparator() + cannotRun);
@@ -162,46 +159,12 @@ final class OpcontrolService {
         return new OpcontrolResult(!log.failed(), log.text());
     }
 
-    /**
-     * Why nothing can run as this domain now, or null: a destroyed or paused domain runs no code,
-     * and an HVM guest's kernel has no Xenoprof driver.
-     */
-    private String cannotRun(Host host, DomainInfo domain, OpcontrolCommand cmd) {
-        int domid = domain.domid();
-        DomainState state = domainState(host, domid);
-        String primary = primaryText(host);
-        if (state == DomainState.DESTROYED) {
-            return "Domain " + domid + " (" + domain.name() + ") was destroyed: nothing runs in it any more, so it can"
-                    + " take no opcontrol step (its daemon, if it had one, ended with it). The session goes on without"
-                    + " it; " + primary + " ends it as usual (opcontrol --stop, then --shutdown as the primary).";
-        }
-        if (state == DomainState.PAUSED) {
-            return "Domain " + domid + " (" + domain.name() + ") is paused (xl pause): its vCPUs are not scheduled, so"
-                    + " nothing runs in it, opcontrol included, and its daemon cannot drain. Unpause it first"
-                    + " (xl unpause " + domid + "), then run opcontrol " + cmd.action.flag + " as domain " + domid + ".";
-        }
-        if (domain.hvm() && cmd.action != OpcontrolCommand.Action.STATUS) {
-            return "Domain " + domid + " (" + domain.name() + ") is an HVM guest. The Xenoprof driver is part of"
-                    + " XenLinux, the PV kernel; an HVM guest's kernel has none, so its OProfile never issues a"
-                    + " XENOPROF hypercall (it falls back to \"oprofile: using timer interrupt.\"). Were its"
-                    + " get_buffer issued by hand, Xen would return 0 with no usable buffer address on x86"
-                    + " (\"xenoprof unsupported with autotranslated guests\") and leave the pages shared with domain "
-                    + domid + ", so that a later set_passive of it would fail with -16 (EBUSY). An HVM guest is"
-                    + " profiled passively: " + primaryOrHardware(host) + " runs opcontrol --start-daemon"
-                    + " --passive-domains=" + domid + " (it reads the guest's samples and resolves its kernel with"
-                    + " --passive-images).";
-        }
-        return null;
-    }
-
     private void startDaemon(Host host, DomainDaemon daemon, OpcontrolCommand cmd, StepLog log)
             throws StepLog.StepFailed {
         PublishedSession p = feed.published;
         if (p != null) {
             // Refused before any hypercall: a daemon started now would start or join a simulated session.
-            throw log.fail("Session " + p.sessionId() + " fed by " + p.source() + " is open: its consumers see"
-                    + " one session at a time, so no daemon may start a simulated one now. Wait until " + p.source()
-                    + " ends (its import or recording finishes), then run --start-daemon again.");
+            throw log.fail(OpcontrolGuide.publishedSessionOpen(p));
         }
         CounterConfig[] configs = checkEvents(host.model(), cmd.events, log);
         int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
@@ -219,8 +182,7 @@ final class OpcontrolService {
         daemon.startDaemon(log, new DomainDaemon.Settings(configs, activeIds, passiveIds, cmd.passiveImages,
                 cmd.maxSamples, depth));
         if (!daemon.primary() && !cmd.events.isEmpty()) {
-            log.note("--event only configures counters in the primary; domain " + daemon.domid + " uses the"
-                    + " primary's counters");
+            log.note(OpcontrolGuide.eventsOnlyInPrimary(daemon));
             daemon.guide.explainPrivileged(log, XenoprofOp.COUNTER);
         }
         if (daemon.primary()) {
@@ -234,8 +196,7 @@ final class OpcontrolService {
                 s.track(daemon.domid, daemon.readers(), roleOf(host, daemon.domid));
                 log.line("Domain " + daemon.domid + " joins session " + s.id + ".");
             } else {
-                log.note("no session runs yet: domain " + daemon.domid + "'s samples join the session that the"
-                        + " primary's --start-daemon starts");
+                log.note(OpcontrolGuide.noSessionYet(daemon));
             }
         }
     }
@@ -322,7 +283,7 @@ final class OpcontrolService {
                         : String.join(", ", feed.dispatcher.names())));
     }
 
-    private static DomainType roleOf(Host host, int domid) {
+    static DomainType roleOf(Host host, int domid) {
         try {
             DomainType t = host.xenoprof().domainType(domid);
             return t == null ? DomainType.IGNORED : t;
@@ -337,7 +298,7 @@ final class OpcontrolService {
             daemon.start(log);
         } catch (StepLog.StepFailed f) {
             if (daemon.primary()) {
-                notReady(host, daemon, log);
+                OpcontrolGuide.notReady(host, daemon, daemons, log);
             }
             throw f;
         }
@@ -346,67 +307,6 @@ final class OpcontrolService {
             s.samplingStarted();
             s.refreshRoles();
             log.line("  ground truth restarts now (session " + s.id + ")");
-        }
-    }
-
-    /** After a refused start: which listed active domains are not ready, and who must act. */
-    private void notReady(Host host, DomainDaemon primary, StepLog log) {
-        Xenoprof xen = host.xenoprof();
-        int[] listed;
-        try {
-            if (xen.state() != org.hyperprof.api.xenoprof.XenoprofState.READY) {
-                return;
-            }
-            listed = xen.activeList();
-        } catch (RuntimeException e) {
-            return;
-        }
-        List<Integer> passiveNow = new ArrayList<>();
-        try {
-            for (int id : xen.passiveList()) {
-                passiveNow.add(id);
-            }
-        } catch (RuntimeException e) {
-            passiveNow.clear();
-        }
-        List<String> waiting = new ArrayList<>();
-        for (int id : listed) {
-            if (id < 0 || roleOf(host, id) == DomainType.ACTIVE) {
-                continue;
-            }
-            DomainInfo d;
-            try {
-                d = host.domain(id);
-            } catch (RuntimeException e) {
-                waiting.add("domain " + id + " (no such domain any more)");
-                continue;
-            }
-            DomainDaemon dd = daemons.get(id);
-            String what;
-            if (d.hvm()) {
-                what = "an HVM guest, which can never call enable_virq: domain " + primary.domid + " runs --shutdown"
-                        + " and --start-daemon with it in --passive-domains instead";
-            } else if (passiveNow.contains(id)) {
-                what = "also in the passive list: set_passive shared its pages with domain " + primary.domid + ", so"
-                        + " its get_buffer fails with -16 (EBUSY); domain " + primary.domid + " runs --shutdown and"
-                        + " --start-daemon with it in one list only";
-            } else if (domainState(host, id) == DomainState.PAUSED) {
-                what = "paused: unpause it (xl unpause " + id + "), then domain " + id + " runs opcontrol --start-daemon";
-            } else if (dd != null && dd.running()) {
-                what = "its daemon runs but is not ready in this session: domain " + id + " runs --shutdown and"
-                        + " --start-daemon again";
-            } else {
-                what = "domain " + id + " runs opcontrol --start-daemon";
-            }
-            waiting.add("domain " + id + " (" + d.name() + "): " + what);
-        }
-        if (!waiting.isEmpty()) {
-            log.line("  Listed active " + Arrays.toString(listed) + "; not ready yet:");
-            for (String w : waiting) {
-                log.line("    " + w);
-            }
-            log.line("  Then domain " + primary.domid + " runs opcontrol --start again. (The real opcontrol went on to"
-                    + " claim the profiler was running, although nothing was profiled.)");
         }
     }
 
@@ -425,14 +325,10 @@ final class OpcontrolService {
 
     private void dump(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
         if (!daemon.running()) {
-            throw log.fail("The daemon of domain " + daemon.domid + " (" + daemon.name + ") is not running, so nothing"
-                    + " reads its buffers and --dump has nothing to ask. Run opcontrol --start-daemon as domain "
-                    + daemon.domid + " first.");
+            throw log.fail(OpcontrolGuide.nothingToDump(daemon));
         }
         if (daemon.held()) {
-            log.line("The daemon of domain " + daemon.domid + " is held (--hold): it ignores --dump; "
-                    + daemon.pendingEntries() + " entries wait in its buffers. opcontrol --release as domain "
-                    + daemon.domid + " lets it read again.");
+            log.line(OpcontrolGuide.heldIgnoresDump(daemon));
             return;
         }
         int n = daemon.drainAll(false);
@@ -458,7 +354,7 @@ final class OpcontrolService {
         if (s != null) {
             s.refreshRoles();
             if (daemon.held() && daemon.running()) {
-                s.note("held:" + daemon.domid, heldText(daemon, "when it was shut down"));
+                s.note("held:" + daemon.domid, OpcontrolGuide.heldText(daemon, "when it was shut down"));
             }
         }
         StepLog.StepFailed failure = null;
@@ -482,20 +378,12 @@ final class OpcontrolService {
             log.line("Session " + s.id + " ended.");
             describeSummary(summary, log);
             if (!still.isEmpty()) {
-                log.note("the daemons of domains " + still + " still run; shut them down first next time (domUs"
-                        + " before dom0): what they drain now belongs to no session");
+                log.note(OpcontrolGuide.daemonsStillRun(still));
             }
         }
         if (failure != null) {
             throw failure;
         }
-    }
-
-    private static String heldText(DomainDaemon d, String when) {
-        return "the daemon of domain " + d.domid + " (" + d.name + ") was held (opcontrol --hold, a simulation control)"
-                + " " + when + ": it read nothing while held; " + d.pendingEntries() + " entries stayed in its"
-                + " buffers (counted undrained), and the samples Xen could not write into its full rings are in their"
-                + " lost counts";
     }
 
     private void status(Host host, DomainDaemon daemon, StepLog log) {
@@ -531,9 +419,7 @@ final class OpcontrolService {
 
     private void reset(DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {
         if (!daemon.running()) {
-            throw log.fail("No daemon runs in domain " + daemon.domid + " (" + daemon.name + "), so it has no samples"
-                    + " of its own to reset (a passive domain's samples belong to the primary's daemon: the primary's"
-                    + " --reset clears them). Run opcontrol --start-daemon as domain " + daemon.domid + " first.");
+            throw log.fail(OpcontrolGuide.nothingToReset(daemon));
         }
         int drained = daemon.drainAll(false);
         Session s = feed.session;
@@ -556,10 +442,7 @@ final class OpcontrolService {
                 }
             }
         }
-        log.line("Reset domain " + daemon.domid + (daemon.resetDomains().size() > 1 ? " and its passive domains" : "")
-                + " in session " + s.id + ": discarded " + discarded + " samples not yet handed to consumers and"
-                + " cleared its counts. Batches consumers already received stay theirs (a consumer has no way to"
-                + " take samples back).");
+        log.line(OpcontrolGuide.resetDone(daemon, s, discarded));
     }
 
     private static void describeSummary(SessionSummary summary, StepLog log) {
@@ -609,13 +492,9 @@ final class OpcontrolService {
                 DomainState st = domainState(host, domid);
                 if (st == DomainState.PAUSED && !s.noted("paused:" + domid)) {
                     boolean passive = roleOf(host, domid) == DomainType.PASSIVE;
-                    s.note("paused:" + domid, "domain " + domid + " was paused during the session (xl pause): its"
-                            + " vCPUs ran no code while paused, so it has no samples for that time"
-                            + (passive ? "; as a passive domain its buffers stayed readable by the primary"
-                                    : "; its daemon could not run, so its VIRQs waited and its rings filled"));
+                    s.note("paused:" + domid, OpcontrolGuide.pausedDuringSession(domid, passive));
                 } else if (st == DomainState.DESTROYED && !s.noted("destroyed:" + domid)) {
-                    s.note("destroyed:" + domid, "domain " + domid + " was destroyed during the session: Xen freed"
-                            + " its buffers and dropped it from its lists; what they held is counted undrained");
+                    s.note("destroyed:" + domid, OpcontrolGuide.destroyedDuringSession(domid));
                 }
             }
         }
@@ -629,33 +508,6 @@ final class OpcontrolService {
             return DomainState.RUNNING;
         }
     }
-
-    private static String primaryText(Host host) {
-        int p = primaryId(host);
-        return p < 0 ? "the hardware domain" : "domain " + p + " (the primary)";
-    }
-
-    private static String primaryOrHardware(Host host) {
-        int p = primaryId(host);
-        if (p >= 0) {
-            return "domain " + p;
-        }
-        for (DomainInfo d : host.domains()) {
-            if (d.hardwareDomain()) {
-                return "domain " + d.domid();
-            }
-        }
-        return "the hardware domain";
-    }
-
-    private static int primaryId(Host host) {
-        try {
-            return host.xenoprof().primary();
-        } catch (RuntimeException e) {
-            return -1;
-        }
-    }
-
 
     // ---------------------------------------------------------------- sessions and hosts
 
@@ -672,11 +524,9 @@ final class OpcontrolService {
         for (DomainDaemon d : daemons.values()) {
             try {
                 if (d.held() && d.running()) {
-                    s.note("held:" + d.domid, heldText(d, "when the session ended"));
+                    s.note("held:" + d.domid, OpcontrolGuide.heldText(d, "when the session ended"));
                 } else if (d.running() && domainState(s.host, d.domid) == DomainState.PAUSED) {
-                    s.note("paused-at-end:" + d.domid, "domain " + d.domid + " (" + d.name + ") was paused when the"
-                            + " session ended: its daemon could not run its last drain; " + d.pendingEntries()
-                            + " entries stayed in its buffers (counted undrained)");
+                    s.note("paused-at-end:" + d.domid, OpcontrolGuide.pausedAtEnd(d));
                 }
                 d.drainAll(true);
             } catch (RuntimeException e) {
