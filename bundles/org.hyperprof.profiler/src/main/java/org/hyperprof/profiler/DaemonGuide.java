@@ -339,7 +339,7 @@ final class DaemonGuide {
     }
 
     /** The session's note on a passive domain of this primary, destroyed during the session. */
-    String passiveDestroyed(DomainDaemon.PassiveDomain p, long drained, long left) {
+    String passiveDestroyed(PassiveDomain p, long drained, long left) {
         return "passive domain " + p.domid + " (" + p.name + ") was destroyed during the session: the primary,"
                 + " domain " + domid + ", stopped reading its freed buffers; it had drained " + drained + " entries,"
                 + " and " + left + " entries stayed in them (counted undrained)";

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import org.hyperprof.api.host.DomainInfo;
-import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.pmu.CounterConfig;
@@ -31,77 +30,40 @@ import org.hyperprof.api.xenoprof.XenoprofState;
 /**
  * One domain's Xenoprof driver and its oprofiled: what the guest kernel keeps (whether the driver
  * is loaded, whether it is the primary, the mapped buffers, the passive domains it mapped, the
- * VIRQ binding, the call-trace depth) and the daemon that drains the buffers on
- * {@code VIRQ_XENOPROF}.
+ * VIRQ binding, the call-trace depth), and the daemon ({@link Oprofiled}) that drains the buffers
+ * on {@code VIRQ_XENOPROF}.
  *
  * <p>The step methods ({@link #startDaemon} ...) run under the profiler's lock and issue exactly the
  * hypercalls the XenLinux driver issued for each opcontrol step, in the same order, as this domain.
- * Draining runs on whichever thread delivers the VIRQ (the simulation thread, or the thread whose
- * {@code stop} hypercall flushes), under this daemon's own monitor; it never makes a hypercall.
+ * Draining is the {@link Oprofiled}'s, under its own monitor; it never makes a hypercall.
  *
  * <p>Isolation: a daemon maps only its own buffers ({@code mapBuffers(self, self)}), and the
  * primary in addition those of the passive domains Xen accepted with {@code set_passive}. Every
- * sample carries the id of the domain whose buffer held it; the primary drains passive buffers
- * through the session's coarse view of that domain, one domain at a time (OProfile's domain
- * switch), and afterwards its own samples are its own again (the switch back to the coordinator).
+ * sample carries the id of the domain whose buffer held it.
  */
-final class DomainDaemon implements VirqHandler {
+final class DomainDaemon {
 
     /** The Linux driver created per-counter files for at most this many counters ({@code OP_MAX_COUNTER}). */
     static final int MAX_COUNTERS = 8;
-
-    /** A passive domain the primary's driver mapped: its buffers and the kernel image to resolve it with. */
-    static final class PassiveDomain {
-        final int domid;
-        final String name;
-        final BufferReader[] readers;
-        final PassiveView.KernelImage image;
-        /** Destroyed: its pages are freed, nobody reads them any more. */
-        volatile boolean gone;
-        private Session cachedSession;
-        private PassiveView cachedView;
-
-        PassiveDomain(int domid, String name, BufferReader[] readers, PassiveView.KernelImage image) {
-            this.domid = domid;
-            this.name = name;
-            this.readers = readers;
-            this.image = image;
-        }
-
-        boolean hasPending() {
-            for (BufferReader r : readers) {
-                if (r.pending() > 0) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
 
     final int domid;
     final String name;
     final boolean hvm;
     private final Host host;
     private final Xenoprof xenoprof;
-    private final Supplier<Session> sessions;
     /** The driver's and the daemon's words for people. */
     final DaemonGuide guide;
+    /** The daemon that reads the buffers this driver maps. */
+    private final Oprofiled oprofiled;
 
     // The guest kernel's driver state.
     private boolean loaded;
     private boolean primary;
     private int numEvents;
     private String cpuType = "";
-    private volatile BufferReader[] readers;
-    /** Readers by {@code vcpu_id}: buffers are found by the id Xen wrote, never by their index. */
-    private volatile BufferReader[] byVcpu = new BufferReader[0];
-    private volatile PassiveDomain[] passives = new PassiveDomain[0];
-    /** Readers the driver let go (unmapped): fixed before Xen resets the indices of their pages. */
-    private final List<BufferReader> retired = new ArrayList<>();
     private int nbuf;
     private int bufsize;
     private boolean virqBound;
-    private boolean running;
     private boolean started;
     /** The driver's {@code active_defined}: the active_domains file was written since the last release. */
     private boolean activeDefined;
@@ -114,19 +76,6 @@ final class DomainDaemon implements VirqHandler {
     /** The driver's {@code backtrace_depth} of this daemon run. */
     private int callgraph;
     private List<CounterConfig> counters = List.of();
-    /** The domain was destroyed: nothing runs in it any more. */
-    private volatile boolean gone;
-    /** Simulation control: the daemon stopped reading its buffers ({@code --hold}). */
-    private volatile boolean held;
-
-    // The daemon's books (guarded by this).
-    private long virqs;
-    private long virqsForUnknownVcpu;
-    private long virqsWhileHeld;
-    private long virqsWhileNotRunning;
-    private long passiveSwitches;
-    private Session cachedSession;
-    private DomainView cachedView;
 
     DomainDaemon(Host host, DomainInfo domain, Xenoprof xenoprof, Supplier<Session> sessions) {
         this.host = host;
@@ -134,8 +83,8 @@ final class DomainDaemon implements VirqHandler {
         this.name = domain.name();
         this.hvm = domain.hvm();
         this.xenoprof = xenoprof;
-        this.sessions = sessions;
         this.guide = new DaemonGuide(this, host, xenoprof);
+        this.oprofiled = new Oprofiled(domid, host, xenoprof, sessions, guide);
     }
 
     boolean loaded() {
@@ -147,7 +96,7 @@ final class DomainDaemon implements VirqHandler {
     }
 
     boolean running() {
-        return running;
+        return oprofiled.running();
     }
 
     boolean started() {
@@ -155,11 +104,11 @@ final class DomainDaemon implements VirqHandler {
     }
 
     boolean held() {
-        return held;
+        return oprofiled.held();
     }
 
     boolean gone() {
-        return gone;
+        return oprofiled.gone();
     }
 
     String cpuType() {
@@ -171,13 +120,12 @@ final class DomainDaemon implements VirqHandler {
     }
 
     BufferReader[] readers() {
-        BufferReader[] r = readers;
-        return r == null ? new BufferReader[0] : r.clone();
+        return oprofiled.readers();
     }
 
     /** The passive domains the driver has mapped now (primary only). */
     PassiveDomain[] passives() {
-        return passives.clone();
+        return oprofiled.passives();
     }
 
     // ---------------------------------------------------------------- opcontrol steps
@@ -189,6 +137,7 @@ final class DomainDaemon implements VirqHandler {
         loaded = true;
         primary = init.isPrimary != 0;
         numEvents = init.numEvents;
+        oprofiled.numEvents(numEvents);
         cpuType = init.cpuType == null ? "" : init.cpuType;
         log.line("  -> num_events " + numEvents + ", cpu_type " + cpuType + ", is_primary " + init.isPrimary
                 + (primary ? " (domain " + domid + " coordinates the session)" : ""));
@@ -204,7 +153,7 @@ final class DomainDaemon implements VirqHandler {
      * then what the daemon's open of {@code /dev/oprofile/buffer} does in the driver (§8.2).
      */
     void startDaemon(StepLog log, Settings settings) throws StepLog.StepFailed {
-        if (running) {
+        if (oprofiled.running()) {
             throw log.fail(guide.alreadyRunning());
         }
         if (!loaded) {
@@ -222,8 +171,8 @@ final class DomainDaemon implements VirqHandler {
         } else {
             guide.ignoredInGuest(log, settings);
         }
-        if (readers == null) {
-            freezeRetired();
+        if (!oprofiled.mapped()) {
+            oprofiled.freezeRetired();
             XenoprofGetBuffer gb = new XenoprofGetBuffer(settings.maxSamples());
             long r = log.callTolerant(XenoprofOp.GET_BUFFER, gb, "{max_samples " + settings.maxSamples() + "}");
             if (r < 0) {
@@ -234,12 +183,12 @@ final class DomainDaemon implements VirqHandler {
             mapOwn(log, gb);
         }
         try {
-            xenoprof.bindVirq(domid, this);
+            xenoprof.bindVirq(domid, oprofiled);
         } catch (RuntimeException e) {
             throw log.fail("binding VIRQ_XENOPROF of domain " + domid + " failed: " + e.getMessage());
         }
         virqBound = true;
-        log.line("  bind VIRQ_XENOPROF (" + VIRQ_XENOPROF + ") on every vCPU of domain " + domid);
+        log.line("  bind VIRQ_XENOPROF (" + VirqHandler.VIRQ_XENOPROF + ") on every vCPU of domain " + domid);
         try {
             if (primary) {
                 if (!activeDefined) {
@@ -252,20 +201,19 @@ final class DomainDaemon implements VirqHandler {
                 configureCounters(log, settings.configs());
                 log.call(XenoprofOp.SETUP_EVENTS, null, null);
             }
-            freezeRetired();
+            oprofiled.freezeRetired();
             log.call(XenoprofOp.ENABLE_VIRQ, null, null);
-            ringsReset();
+            oprofiled.ringsReset(primary);
         } catch (StepLog.StepFailed f) {
             unbind(log);
             log.line(guide.profileDeviceNotOpened());
             throw f;
         }
-        running = true;
+        oprofiled.run();
         started = false;
-        held = false;
         log.line("Daemon started (domain " + domid + ", " + name + ", " + (primary ? "primary" : "not primary")
-                + ", " + nbuf + " buffer(s) of " + bufferSlots() + " slots"
-                + (primary && passives.length > 0 ? "; passive domains " + passiveIds() : "")
+                + ", " + nbuf + " buffer(s) of " + oprofiled.bufferSlots() + " slots"
+                + (primary && oprofiled.hasPassives() ? "; passive domains " + oprofiled.passiveIds() : "")
                 + (primary && callgraph > 0 ? "; call traces of depth " + callgraph : "") + ").");
     }
 
@@ -341,7 +289,7 @@ final class DomainDaemon implements VirqHandler {
                             : rs[0].size) + " slots each)" + DaemonGuide.imageText(images, k, id));
             noteTooFewSlots(log, id, rs);
         }
-        passives = mapped.toArray(new PassiveDomain[0]);
+        oprofiled.mapPassives(mapped.toArray(new PassiveDomain[0]));
         guide.warnPassiveList(log, ids);
     }
 
@@ -353,7 +301,7 @@ final class DomainDaemon implements VirqHandler {
     /** Undoes the mappings of a failed write; empties Xen's list again when part of it had been accepted. */
     private void abandonPassiveWrite(StepLog log, List<PassiveDomain> mapped, boolean xenHasSome) {
         for (PassiveDomain p : mapped) {
-            retire(p.readers);
+            oprofiled.retire(p.readers);
         }
         if (xenHasSome) {
             log.callTolerant(XenoprofOp.RESET_PASSIVE_LIST, null, null);
@@ -460,7 +408,7 @@ final class DomainDaemon implements VirqHandler {
             }
             throw f;
         }
-        log.line("Written" + (running ? "; the running daemon's session now profiles " + guide.xenoprofListsText()
+        log.line("Written" + (oprofiled.running() ? "; the running daemon's session now profiles " + guide.xenoprofListsText()
                 : "; domain " + domid + "'s --start-daemon uses them") + ".");
     }
 
@@ -472,23 +420,14 @@ final class DomainDaemon implements VirqHandler {
             throw log.fail("mapping the buffers of domain " + domid + " failed: " + e.getMessage());
         }
         BufferReader[] rs = new BufferReader[shared.length];
-        int maxVcpu = -1;
         for (int i = 0; i < shared.length; i++) {
             rs[i] = new BufferReader(domid, shared[i]);
-            maxVcpu = Math.max(maxVcpu, rs[i].vcpu);
-        }
-        BufferReader[] index = new BufferReader[maxVcpu + 1];
-        for (BufferReader r : rs) {
-            if (r.vcpu >= 0) {
-                index[r.vcpu] = r;
-            }
         }
         nbuf = gb.nbuf;
         bufsize = gb.bufsize;
-        readers = rs;
-        byVcpu = index;
+        oprofiled.map(rs);
         log.line("  map " + shared.length + " buffer(s) of domain " + domid + " (vcpu_id "
-                + Arrays.toString(Arrays.stream(rs).mapToInt(r -> r.vcpu).toArray()) + ", " + bufferSlots()
+                + Arrays.toString(Arrays.stream(rs).mapToInt(r -> r.vcpu).toArray()) + ", " + oprofiled.bufferSlots()
                 + " slots each)");
         noteTooFewSlots(log, domid, rs);
     }
@@ -594,7 +533,7 @@ final class DomainDaemon implements VirqHandler {
         if (primary) {
             log.call(XenoprofOp.STOP, null, null);
             log.line("  Xen sent VIRQ_XENOPROF to every vCPU of every active domain: their daemons drained"
-                    + (passives.length > 0 ? " (the primary's drain includes the passive domains)" : ""));
+                    + (oprofiled.hasPassives() ? " (the primary's drain includes the passive domains)" : ""));
         } else {
             log.note(guide.stopNotPrimary());
         }
@@ -608,7 +547,7 @@ final class DomainDaemon implements VirqHandler {
      * goes through every step even when one fails, and then reports the failure.
      */
     void shutdown(StepLog log) throws StepLog.StepFailed {
-        if (!running) {
+        if (!oprofiled.running()) {
             if (disableRefused) {
                 retryDisable(log);
                 return;
@@ -621,13 +560,13 @@ final class DomainDaemon implements VirqHandler {
             ok &= log.callTolerant(XenoprofOp.STOP, null, null) >= 0;
         }
         started = false;
-        if (held) {
+        if (oprofiled.held()) {
             log.line("  the daemon of domain " + domid + " is held (--hold): it is killed without reading its buffers;"
-                    + " " + pendingEntries() + " entries stay in them, counted undrained");
+                    + " " + oprofiled.pendingEntries() + " entries stay in them, counted undrained");
         } else {
-            int entries = drainAll(true);
+            int entries = oprofiled.drainAll(true);
             log.line("  drained " + entries + " entries left in the buffers of domain " + domid
-                    + (passives.length > 0 ? " and of its passive domains" : ""));
+                    + (oprofiled.hasPassives() ? " and of its passive domains" : ""));
         }
         XenoprofState before = xenState();
         long disabled = log.callTolerant(XenoprofOp.DISABLE_VIRQ, null, null);
@@ -643,8 +582,7 @@ final class DomainDaemon implements VirqHandler {
         unbind(log);
         unmap(log);
         unmapPassive(log);
-        running = false;
-        held = false;
+        oprofiled.kill();
         log.line("Killing daemon (domain " + domid + ").");
         if (!ok) {
             throw new StepLog.StepFailed();
@@ -674,7 +612,7 @@ final class DomainDaemon implements VirqHandler {
         } catch (StepLog.StepFailed f) {
             ok = false;
         }
-        if (readers != null) {
+        if (oprofiled.mapped()) {
             unmap(log);
         }
         unmapPassive(log);
@@ -693,28 +631,28 @@ final class DomainDaemon implements VirqHandler {
     /** {@code --hold} (simulation control): the daemon stops reading its buffers. */
     void hold(StepLog log) throws StepLog.StepFailed {
         requireRunning(log, "--hold");
-        if (held) {
+        if (oprofiled.held()) {
             log.line(guide.alreadyHeld());
             return;
         }
-        held = true;
-        log.line(guide.held(passives.length > 0, passiveIds()));
+        oprofiled.hold();
+        log.line(guide.held(oprofiled.hasPassives(), oprofiled.passiveIds()));
     }
 
     /** {@code --release} (simulation control): a held daemon reads again and drains at once. */
     void release(StepLog log) throws StepLog.StepFailed {
         requireRunning(log, "--release");
-        if (!held) {
+        if (!oprofiled.held()) {
             log.line(guide.notHeld());
             return;
         }
-        held = false;
-        int n = drainAll(false);
+        oprofiled.release();
+        int n = oprofiled.drainAll(false);
         log.line("Released: the daemon of domain " + domid + " reads its buffers again and drained " + n + " entries.");
     }
 
     private void requireRunning(StepLog log, String step) throws StepLog.StepFailed {
-        if (!running) {
+        if (!oprofiled.running()) {
             throw log.fail(guide.notRunning(step));
         }
     }
@@ -732,13 +670,9 @@ final class DomainDaemon implements VirqHandler {
     }
 
     private void unmap(StepLog log) {
-        BufferReader[] rs = readers;
+        BufferReader[] rs = oprofiled.unmap();
         if (rs != null) {
-            synchronized (this) {
-                readers = null;
-                byVcpu = new BufferReader[0];
-            }
-            retire(rs);
+            oprofiled.retire(rs);
             if (typeOf(domid) != DomainType.ACTIVE) {
                 freeze(rs);
             }
@@ -768,13 +702,10 @@ final class DomainDaemon implements VirqHandler {
 
     /** The driver's unmap_passive_list. */
     private void unmapPassive(StepLog log) {
-        PassiveDomain[] ps = passives;
+        PassiveDomain[] ps = oprofiled.unmapPassives();
         if (ps.length > 0) {
-            synchronized (this) {
-                passives = new PassiveDomain[0];
-            }
             for (PassiveDomain p : ps) {
-                retire(p.readers);
+                oprofiled.retire(p.readers);
                 if (typeOf(p.domid) != DomainType.PASSIVE) {
                     freeze(p.readers);
                 }
@@ -784,47 +715,9 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private synchronized void retire(BufferReader[] rs) {
-        for (BufferReader r : rs) {
-            r.finishTraces();
-            retired.add(r);
-        }
-    }
-
-    /**
-     * enable_virq zeroed the indices of this domain's buffers, and, called by the primary, of every
-     * passive domain's: the readers start again at slot 0.
-     */
-    private synchronized void ringsReset() {
-        BufferReader[] rs = readers;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                r.ringReset();
-            }
-        }
-        if (primary) {
-            for (PassiveDomain p : passives) {
-                for (BufferReader r : p.readers) {
-                    r.ringReset();
-                }
-            }
-        }
-    }
-
-    /** Before Xen resets ring indices (get_buffer, enable_virq): fix what let-go readers left unread. */
-    private synchronized void freezeRetired() {
-        for (BufferReader r : retired) {
-            r.freeze();
-        }
-        retired.clear();
-    }
-
     /** The host is gone: forget the binding without touching the hypervisor. */
-    synchronized void abandon() {
-        readers = null;
-        byVcpu = new BufferReader[0];
-        passives = new PassiveDomain[0];
-        running = false;
+    void abandon() {
+        oprofiled.abandon();
         started = false;
         virqBound = false;
     }
@@ -847,37 +740,12 @@ final class DomainDaemon implements VirqHandler {
      *
      * @return a line on what it left, for the session's notes
      */
-    synchronized String destroyed() {
-        gone = true;
-        BufferReader[] rs = readers;
-        long left = 0;
-        long drained = 0;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                r.freeze();
-                left += r.pending();
-                drained += r.drainedEntries();
-            }
-        }
-        for (BufferReader r : retired) {
-            r.freeze();
-        }
-        retired.clear();
-        for (PassiveDomain p : passives) {
-            for (BufferReader r : p.readers) {
-                r.freeze();
-            }
-        }
-        readers = null;
-        byVcpu = new BufferReader[0];
-        passives = new PassiveDomain[0];
-        boolean wasRunning = running;
-        running = false;
+    String destroyed() {
+        String text = oprofiled.destroyed();
         started = false;
-        held = false;
         // Xen dropped the binding with the domain.
         virqBound = false;
-        return guide.destroyed(wasRunning, drained, left);
+        return text;
     }
 
     /**
@@ -886,38 +754,12 @@ final class DomainDaemon implements VirqHandler {
      *
      * @return a line for the session's notes, or null when the domain is not one of this daemon's
      */
-    synchronized String passiveDestroyed(int passiveId) {
-        for (PassiveDomain p : passives) {
-            if (p.domid == passiveId && !p.gone) {
-                return passiveGone(p);
-            }
-        }
-        return null;
-    }
-
-    private String passiveGone(PassiveDomain p) {
-        p.gone = true;
-        long left = 0;
-        long drained = 0;
-        for (BufferReader r : p.readers) {
-            r.freeze();
-            left += r.pending();
-            drained += r.drainedEntries();
-        }
-        String text = guide.passiveDestroyed(p, drained, left);
-        Session s = sessions.get();
-        if (s != null) {
-            s.note("destroyed:" + p.domid, text);
-        }
-        return text;
+    String passiveDestroyed(int passiveId) {
+        return oprofiled.passiveDestroyed(passiveId);
     }
 
     int depthNow() {
-        try {
-            return xenoprof.backtraceDepth();
-        } catch (RuntimeException e) {
-            return 0;
-        }
+        return oprofiled.callTraceDepth();
     }
 
     XenoprofState xenState() {
@@ -936,267 +778,47 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private DomainState domainState(int id) {
-        try {
-            DomainState s = host.domainState(id);
-            return s == null ? DomainState.RUNNING : s;
-        } catch (RuntimeException e) {
-            return DomainState.RUNNING;
-        }
-    }
-
-    private String passiveIds() {
-        return Arrays.toString(Arrays.stream(passives).mapToInt(p -> p.domid).toArray());
-    }
-
-    private int bufferSlots() {
-        BufferReader[] rs = readers;
-        return rs == null || rs.length == 0 ? 0 : rs[0].size;
-    }
-
     /** Entries waiting in the buffers this daemon reads. */
     long pendingEntries() {
-        long n = 0;
-        BufferReader[] rs = readers;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                n += r.pending();
-            }
-        }
-        for (PassiveDomain p : passives) {
-            if (!p.gone) {
-                for (BufferReader r : p.readers) {
-                    n += r.pending();
-                }
-            }
-        }
-        return n;
-    }
-
-    // ---------------------------------------------------------------- the daemon
-
-    /**
-     * VIRQ_XENOPROF on vCPU {@code vcpuId}: drain that vCPU's buffer, and in the primary every
-     * passive domain's buffers after it. A held daemon, or a guest that is paused (it cannot run
-     * its handler), leaves the rings as they are.
-     */
-    @Override
-    public void virq(int vcpuId) {
-        synchronized (this) {
-            virqs++;
-            if (held) {
-                virqsWhileHeld++;
-                return;
-            }
-            if (gone || domainState(domid) != DomainState.RUNNING) {
-                virqsWhileNotRunning++;
-                return;
-            }
-            BufferReader[] index = byVcpu;
-            if (vcpuId < 0 || vcpuId >= index.length || index[vcpuId] == null) {
-                virqsForUnknownVcpu++;
-            } else {
-                drain(index[vcpuId]);
-            }
-            if (passives.length > 0) {
-                drainPassive();
-            }
-        }
+        return oprofiled.pendingEntries();
     }
 
     /**
-     * Drains every buffer of the domain and, in the primary, of its passive domains (at stop,
-     * before shutdown, --dump, --release, session end). Nothing when the daemon does not run, is
-     * held, or when the domain is not running.
-     *
-     * @param last whether the readers are finished afterwards (a trace still waiting for its sample is truncated)
+     * Drains every buffer of the domain and, in the primary, of its passive domains: see
+     * {@link Oprofiled#drainAll}.
      */
-    synchronized int drainAll(boolean last) {
-        // Only a running daemon reads: buffers a failed --start-daemon left mapped wait for the next one.
-        if (!running || held || gone || domainState(domid) != DomainState.RUNNING) {
-            return 0;
-        }
-        int n = 0;
-        BufferReader[] rs = readers;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                n += drain(r);
-                if (last) {
-                    r.finishTraces();
-                }
-            }
-        }
-        n += drainPassive();
-        if (last) {
-            for (PassiveDomain p : passives) {
-                for (BufferReader r : p.readers) {
-                    r.finishTraces();
-                }
-            }
-        }
-        return n;
-    }
-
-    /** Caller holds this daemon's monitor. */
-    private int drain(BufferReader reader) {
-        Session s = sessions.get();
-        int depth = depthNow();
-        if (s == null) {
-            return reader.drain(null, null, depth, numEvents, null);
-        }
-        synchronized (s.collector) {
-            if (cachedSession != s) {
-                cachedView = s.view(domid);
-                cachedSession = s;
-            }
-            return reader.drain(cachedView, s.collector, depth, numEvents, s.weights);
-        }
-    }
-
-    /**
-     * The primary's passive drain (§8.3): for each passive domain with entries, a switch to that
-     * domain (its samples carry its id and resolve through its coarse view), then back to the
-     * coordinator. A destroyed passive domain's freed pages are no longer read. Caller holds this
-     * daemon's monitor.
-     */
-    private int drainPassive() {
-        PassiveDomain[] ps = passives;
-        if (ps.length == 0) {
-            return 0;
-        }
-        Session s = sessions.get();
-        int depth = depthNow();
-        int n = 0;
-        for (PassiveDomain p : ps) {
-            if (p.gone) {
-                continue;
-            }
-            if (domainState(p.domid) == DomainState.DESTROYED) {
-                passiveGone(p);
-                continue;
-            }
-            if (!p.hasPending()) {
-                continue;
-            }
-            passiveSwitches++;
-            if (s == null) {
-                for (BufferReader r : p.readers) {
-                    n += r.drain(null, null, depth, numEvents, null);
-                }
-                continue;
-            }
-            synchronized (s.collector) {
-                if (p.cachedSession != s) {
-                    p.cachedView = s.passiveView(domid, p.domid, p.image);
-                    p.cachedSession = s;
-                }
-                if (p.cachedView == null) {
-                    // Not this session's primary: the passive buffers are not its to read.
-                    continue;
-                }
-                for (BufferReader r : p.readers) {
-                    n += r.drain(p.cachedView, s.collector, depth, numEvents, s.weights);
-                }
-            }
-        }
-        return n;
+    int drainAll(boolean last) {
+        return oprofiled.drainAll(last);
     }
 
     // ---------------------------------------------------------------- status
 
-    synchronized void status(StepLog log, Session session) {
-        log.line("Domain " + domid + " (" + name + (hvm ? ", HVM" : "") + ", " + domainState(domid) + "):");
-        log.line("  driver:  " + (loaded ? "loaded, cpu_type " + cpuType + ", num_events " + numEvents + ", "
-                + (primary ? "primary profiler" : "not primary") : "not loaded (no XENOPROF_init yet)"));
-        log.line("  daemon:  " + (gone ? "gone (the domain was destroyed)" : running ? "running"
-                + (started ? ", profiler started" : ", profiler not started") + (held ? ", HELD (--hold)" : "")
-                : "not running") + ", VIRQ " + (virqBound ? "bound" : "not bound") + ", " + virqs + " VIRQs handled"
-                + (virqsForUnknownVcpu > 0 ? " (" + virqsForUnknownVcpu + " for a vCPU without buffer)" : "")
-                + (virqsWhileHeld > 0 ? ", " + virqsWhileHeld + " ignored while held" : "")
-                + (virqsWhileNotRunning > 0 ? ", " + virqsWhileNotRunning + " arrived while the domain could not run"
-                        : ""));
-        if (primary && !counters.isEmpty()) {
-            for (CounterConfig c : counters) {
-                log.line("  counter " + c.counter() + ": " + c.event().name() + " count " + c.count() + " unit mask 0x"
-                        + Long.toHexString(c.unitMask()) + " kernel " + (c.kernel() ? 1 : 0) + " user " + (c.user() ? 1 : 0));
-            }
-        }
-        if (primary && callgraph > 0) {
-            log.line("  call traces: depth " + callgraph);
-        }
-        BufferReader[] rs = readers;
-        if (rs == null) {
-            log.line("  buffers: not mapped");
-        } else {
-            log.line("  buffers: " + nbuf + " of " + bufsize + " bytes (" + bufferSlots() + " slots)");
-            for (BufferReader r : rs) {
-                log.line(bufferLine(r));
-            }
-        }
-        if (passives.length > 0) {
-            log.line("  passive domains " + passiveIds() + ": drained after the daemon's own buffers, "
-                    + passiveSwitches + " domain switches so far");
-        }
-        for (PassiveDomain p : passives) {
-            log.line("  passive domain " + p.domid + " (" + p.name + ")" + (p.gone ? ": destroyed, no longer read" : "")
-                    + ": " + (p.image == null ? "kernel as " + PassiveView.kernelImageName(p.domid)
-                            : "kernel resolved with " + p.image.name()));
-            for (BufferReader r : p.readers) {
-                log.line(bufferLine(r));
-            }
-        }
-        DomainView v = session == null ? null : session.existingView(domid);
-        if (v != null) {
-            synchronized (session.collector) {
-                log.line("  collected in session " + session.id + ": " + v.samples() + " samples (user "
-                        + v.samplesInMode(0) + ", kernel " + v.samplesInMode(1) + ", xen " + v.samplesInMode(2) + ")");
-                for (String row : v.imageTallies(8)) {
-                    log.line("    " + row);
+    void status(StepLog log, Session session) {
+        synchronized (oprofiled) {
+            log.line("Domain " + domid + " (" + name + (hvm ? ", HVM" : "") + ", " + oprofiled.domainState(domid)
+                    + "):");
+            log.line("  driver:  " + (loaded ? "loaded, cpu_type " + cpuType + ", num_events " + numEvents + ", "
+                    + (primary ? "primary profiler" : "not primary") : "not loaded (no XENOPROF_init yet)"));
+            log.line(oprofiled.daemonLine(started, virqBound));
+            if (primary && !counters.isEmpty()) {
+                for (CounterConfig c : counters) {
+                    log.line("  counter " + c.counter() + ": " + c.event().name() + " count " + c.count()
+                            + " unit mask 0x" + Long.toHexString(c.unitMask()) + " kernel " + (c.kernel() ? 1 : 0)
+                            + " user " + (c.user() ? 1 : 0));
                 }
             }
-        }
-        for (PassiveDomain p : passives) {
-            PassiveView pv = session == null ? null : session.existingPassiveView(p.domid);
-            if (pv != null) {
-                synchronized (session.collector) {
-                    log.line("  collected for passive domain " + p.domid + ": " + pv.samples() + " samples");
-                    for (String row : pv.tallies()) {
-                        log.line("    " + row);
-                    }
-                }
+            if (primary && callgraph > 0) {
+                log.line("  call traces: depth " + callgraph);
             }
+            oprofiled.bufferStatus(log, session, nbuf, bufsize);
         }
-    }
-
-    private static String bufferLine(BufferReader r) {
-        SharedBuffer b = r.buffer;
-        StringBuilder line = new StringBuilder(String.format(
-                "    vcpu %d: head %d tail %d, samples user %d kernel %d xen %d, lost %d, drained %d entries (%d samples, %d callers)",
-                r.vcpu, b.head(), b.tail(), b.userSamples(), b.kernelSamples(), b.xenSamples(),
-                b.lostSamples(), r.drainedEntries(), r.samples(), r.callerEntries()));
-        if (r.badHeadReads() + r.badTailReads() > 0) {
-            line.append(", ignored ").append(r.badHeadReads()).append(" bad head and ")
-                    .append(r.badTailReads()).append(" bad tail reads");
-        }
-        if (r.danglingEscapes() + r.unknownEscapes() > 0) {
-            line.append(", ").append(r.danglingEscapes()).append(" escape records without sample, ")
-                    .append(r.unknownEscapes()).append(" unknown escapes");
-        }
-        if (r.orphanEntries() + r.badEvents() + r.badModes() > 0) {
-            line.append(", skipped ").append(r.orphanEntries()).append(" stray return addresses, ")
-                    .append(r.badEvents()).append(" bad counter indices, ").append(r.badModes()).append(" bad modes");
-        }
-        if (r.unattributedEntries() > 0) {
-            line.append(", ").append(r.unattributedEntries()).append(" entries drained outside a session");
-        }
-        return line.toString();
     }
 
     /** --reset: forget the tallies of this domain's views (and, in the primary, of its passive domains). */
     List<Integer> resetDomains() {
         List<Integer> out = new ArrayList<>();
         out.add(domid);
-        for (PassiveDomain p : passives) {
+        for (PassiveDomain p : oprofiled.passives()) {
             out.add(p.domid);
         }
         return out;

@@ -223,7 +223,7 @@ final class OpcontrolService {
         } finally {
             if (s != null && daemon.primary()) {
                 s.refreshRoles();
-                for (DomainDaemon.PassiveDomain p : daemon.passives()) {
+                for (PassiveDomain p : daemon.passives()) {
                     s.track(p.domid, p.readers, DomainType.PASSIVE);
                 }
             }
@@ -273,7 +273,7 @@ final class OpcontrolService {
                 s.track(d.domid, d.readers(), roleOf(host, d.domid));
             }
         }
-        for (DomainDaemon.PassiveDomain p : primary.passives()) {
+        for (PassiveDomain p : primary.passives()) {
             s.track(p.domid, p.readers, DomainType.PASSIVE);
         }
         feed.session = s;
@@ -481,7 +481,7 @@ final class OpcontrolService {
                     }
                 }
             }
-            for (DomainDaemon.PassiveDomain p : d.passives()) {
+            for (PassiveDomain p : d.passives()) {
                 if (!p.gone && domainState(host, p.domid) == DomainState.DESTROYED) {
                     d.passiveDestroyed(p.domid);
                 }
