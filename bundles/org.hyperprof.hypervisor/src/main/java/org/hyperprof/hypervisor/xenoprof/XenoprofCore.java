@@ -2,6 +2,25 @@ package org.hyperprof.hypervisor.xenoprof;
 
 import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.failed;
 import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.succeeded;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.ACTIVE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.CORRUPTED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.GUEST_ROUTED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.IBS_BLOCKS;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.IBS_ENTRIES;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.IDLE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.INVALID;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.LOST;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.OTHERS;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.PASSIVE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.POLICY_DROPPED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TOTAL;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TRACE_CORRUPTED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TRACE_ESCAPE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TRACE_LOST;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_COALESCED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_DELIVERED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_RAISED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_UNBOUND;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.beforeCheck;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.legalText;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.listText;
@@ -22,12 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.IbsConfig;
-import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.SharedBuffer;
@@ -48,8 +64,8 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  * NMI callback that logs samples, and {@code VIRQ_XENOPROF}.
  *
  * <p>Control operations are serialised by one lock, as {@code xenoprof_lock} serialises them. The
- * NMI path ({@link #nmi}, {@link #nmiContinuation}) takes no lock and never allocates: it touches
- * only its pCPU's slot and counters and the target ring.
+ * NMI path ({@link #nmi}, {@link #nmiContinuation}, and each pCPU's {@link PcpuSampler}) takes no
+ * lock and never allocates: it touches only its pCPU's slot and counters and the target ring.
  *
  * <p>Xen's quirks are kept on purpose (section 3.5 of the facts): the primary's {@code init}
  * resets the state to INITIALIZED from anywhere; the list resets have no state check; the active
@@ -85,31 +101,6 @@ public final class XenoprofCore implements Xenoprof {
 
     private static final int NOBODY = XenoprofDomain.NOBODY;
     private static final int LOG_LINES = 64;
-
-    // Per-pCPU counter slots (NMI path, no lock).
-    private static final int TOTAL = 0;
-    private static final int ACTIVE = 1;
-    private static final int PASSIVE = 2;
-    private static final int LOST = 3;
-    private static final int OTHERS = 4;
-    private static final int IDLE = 5;
-    private static final int INVALID = 6;
-    private static final int CORRUPTED = 7;
-    private static final int GUEST_ROUTED = 8;
-    private static final int POLICY_DROPPED = 9;
-    private static final int TRACE_LOST = 10;
-    private static final int TRACE_CORRUPTED = 11;
-    private static final int TRACE_ESCAPE = 12;
-    private static final int VIRQ_RAISED = 13;
-    private static final int VIRQ_COALESCED = 14;
-    private static final int VIRQ_DELIVERED = 15;
-    private static final int VIRQ_UNBOUND = 16;
-    private static final int IBS_BLOCKS = 17;
-    private static final int IBS_ENTRIES = 18;
-    private static final int SLOTS = 19;
-
-    /** Room for the largest IBS block: fetch (8 entries) and op (14) on one NMI. */
-    static final int IBS_ENTRIES_MAX = 32;
 
     private final Machine machine;
     /** {@link Machine#hypervisorFramePointers()}, fixed when Xen was built. */
@@ -218,14 +209,7 @@ public final class XenoprofCore implements Xenoprof {
             if ((s.xenoprofSamples > 0 || ibs > 0) && mode != MODE_XEN) {
                 XenoprofDomain x = lookup(domid);
                 if (x != null && x.type == DomainType.ACTIVE) {
-                    if (s.virqPending) {
-                        s.counts[VIRQ_COALESCED]++;
-                    } else {
-                        s.virqPending = true;
-                        s.virqDomid = domid;
-                        s.virqVcpu = vcpu;
-                        s.counts[VIRQ_RAISED]++;
-                    }
+                    s.raiseVirq(domid, vcpu);
                 }
             }
             return s.taken;
@@ -275,10 +259,10 @@ public final class XenoprofCore implements Xenoprof {
         int domid = s.virqDomid;
         VirqHandler h = handler(domid);
         if (h == null) {
-            s.counts[VIRQ_UNBOUND]++;
+            s.virqUnbound();
             return;
         }
-        s.counts[VIRQ_DELIVERED]++;
+        s.virqDelivered();
         h.virq(s.virqVcpu);
     }
 
@@ -291,200 +275,13 @@ public final class XenoprofCore implements Xenoprof {
         return all[pcpu];
     }
 
-    private XenoprofDomain lookup(int domid) {
+    /** {@code d->xenoprof} of {@code domid}, or null; lock-free (the NMI path reads it). */
+    XenoprofDomain lookup(int domid) {
         return domid >= 0 && domid < DOMID_FIRST_RESERVED ? domains.get(domid) : null;
     }
 
     private VirqHandler handler(int domid) {
         return domid >= 0 && domid < DOMID_FIRST_RESERVED ? handlers.get(domid) : null;
-    }
-
-    /**
-     * One physical CPU's share of the NMI path: the sink {@code check_ctrs} reports to (allocated
-     * once, reused for every NMI), the pending-VIRQ slot, and the pCPU's sample counters.
-     */
-    private final class PcpuSampler implements OverflowSink {
-        final int pcpu;
-        final long[] counts = new long[SLOTS];
-        /** Where {@code checkIbs} writes an IBS block; allocated once. */
-        final long[] ibsEntries = new long[IBS_ENTRIES_MAX];
-        int discarded;
-        /** The sink of {@link #discardNmi}: counts, logs nothing. */
-        final OverflowSink discard = counter -> discarded++;
-        boolean virqPending;
-        int virqDomid;
-        int virqVcpu;
-
-        // The NMI being handled.
-        int domid;
-        int vcpu;
-        int mode;
-        CpuMode cpuMode;
-        long pc;
-        long[] stack;
-        int stackDepth;
-        OverflowRouter router;
-        int taken;
-        int xenoprofSamples;
-
-        PcpuSampler(int pcpu) {
-            this.pcpu = pcpu;
-        }
-
-        void begin(int d, int v, int m, long p, long[] st, int depth, OverflowRouter r) {
-            domid = d;
-            vcpu = v;
-            mode = m;
-            cpuMode = CpuMode.ofCode(m);
-            pc = p;
-            stack = st;
-            stackDepth = depth;
-            router = r;
-            taken = 0;
-            xenoprofSamples = 0;
-        }
-
-        void end() {
-            stack = null;
-            router = null;
-        }
-
-        @Override
-        public void overflow(int counter) {
-            OverflowRoute route = router.route(pcpu, domid, vcpu, counter, cpuMode);
-            if (route == OverflowRoute.XENOPROF) {
-                taken++;
-                xenoprofSamples++;
-                logEvent(counter);
-            } else if (route == OverflowRoute.DROP) {
-                taken++;
-                counts[TOTAL]++;
-                counts[OTHERS]++;
-                counts[POLICY_DROPPED]++;
-                if (domid == IDLE_DOMID) {
-                    counts[IDLE]++;
-                }
-            } else if (route == OverflowRoute.GUEST) {
-                counts[GUEST_ROUTED]++;
-            } else {
-                throw new IllegalStateException("the overflow router returned no route for counter " + counter
-                        + " on pcpu " + pcpu + "; expected XENOPROF, GUEST or DROP");
-            }
-        }
-
-        /**
-         * An IBS block of {@code n} entries into the current vCPU's buffer, each {@code {word, mode, 0}}:
-         * one sample for the books, written whole or lost whole.
-         */
-        void logIbs(int n) {
-            taken++;
-            counts[TOTAL]++;
-            counts[IBS_BLOCKS]++;
-            XenoprofDomain x = lookup(domid);
-            DomainType type = x == null ? DomainType.IGNORED : x.type;
-            if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
-                counts[OTHERS]++;
-                if (domid == IDLE_DOMID) {
-                    counts[IDLE]++;
-                }
-                return;
-            }
-            XenoprofBuffer buf = x.buffer(vcpu);
-            if (buf == null) {
-                counts[INVALID]++;
-                return;
-            }
-            int r = buf.addBlock(ibsEntries, n, mode, 0);
-            if (r == XenoprofBuffer.ADDED) {
-                counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
-                counts[IBS_ENTRIES] += n;
-                buf.countSampleMode(mode);
-            } else {
-                sampleFailed(buf, r);
-            }
-        }
-
-        /** {@code xenoprof_log_event}: one sample into the current vCPU's buffer, or counted as dropped. */
-        private void logEvent(int counter) {
-            counts[TOTAL]++;
-            XenoprofDomain x = lookup(domid);
-            DomainType type = x == null ? DomainType.IGNORED : x.type;
-            if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
-                counts[OTHERS]++;
-                if (domid == IDLE_DOMID) {
-                    counts[IDLE]++;
-                }
-                return;
-            }
-            XenoprofBuffer buf = x.buffer(vcpu);
-            if (buf == null) {
-                counts[INVALID]++;
-                return;
-            }
-            long depth = backtraceDepth;
-            if (depth != 0) {
-                // Room for the escape record and the sample, judged on head and tail read once, raw.
-                if (buf.freeSlots() < 2) {
-                    buf.countLost();
-                    counts[LOST]++;
-                    return;
-                }
-                int r = buf.add(SharedBuffer.ESCAPE_CODE, mode, SharedBuffer.TRACE_BEGIN);
-                if (r != XenoprofBuffer.ADDED) {
-                    sampleFailed(buf, r);
-                    return;
-                }
-            }
-            int r = buf.add(pc, mode, counter);
-            if (r == XenoprofBuffer.ADDED) {
-                counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
-                buf.countSampleMode(mode);
-            } else {
-                sampleFailed(buf, r);
-            }
-            // Xen's frames are walked only in a build with frame pointers; a guest's always (32-bit
-            // frames for 32-bit PV guests and HVM guests outside long mode: the simulated stack holds
-            // the return addresses whatever their width).
-            if (depth != 0 && (mode != MODE_XEN || framePointers)) {
-                walkStack(buf, depth);
-            }
-        }
-
-        private void sampleFailed(XenoprofBuffer buf, int result) {
-            if (result == XenoprofBuffer.FULL) {
-                buf.countLost();
-                counts[LOST]++;
-            } else {
-                buf.countCorrupted();
-                counts[CORRUPTED]++;
-            }
-        }
-
-        /** Up to {@code depth} return addresses, each {@code {ret, mode, 0}}; stops at the first refusal. */
-        private void walkStack(XenoprofBuffer buf, long depth) {
-            int frames = stackDepth;
-            if (depth > 0 && depth < frames) {
-                frames = (int) depth;
-            }
-            for (int i = 0; i < frames; i++) {
-                long ret = stack[i];
-                if (ret == SharedBuffer.ESCAPE_CODE) {
-                    // A broken frame must not forge an escape record.
-                    counts[TRACE_ESCAPE]++;
-                    return;
-                }
-                int r = buf.add(ret, mode, 0);
-                if (r == XenoprofBuffer.FULL) {
-                    buf.countTraceEntryLost();
-                    counts[TRACE_LOST]++;
-                    return;
-                }
-                if (r == XenoprofBuffer.CORRUPTED) {
-                    counts[TRACE_CORRUPTED]++;
-                    return;
-                }
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -829,13 +626,13 @@ public final class XenoprofCore implements Xenoprof {
         if (all.length != n) {
             all = new PcpuSampler[n];
             for (int c = 0; c < n; c++) {
-                all[c] = new PcpuSampler(c);
+                all[c] = new PcpuSampler(c, this, framePointers);
             }
             samplers = all;
         } else {
             for (PcpuSampler s : all) {
                 // xenoprof_reset_stat: a new session's statistics start from zero.
-                Arrays.fill(s.counts, 0);
+                s.resetCounts();
             }
         }
         callbackInstalled = true;
@@ -1294,6 +1091,11 @@ public final class XenoprofCore implements Xenoprof {
         }
     }
 
+    /** {@code backtrace_depth} as Xen keeps it (unsigned long); lock-free (the NMI path reads it). */
+    long rawBacktraceDepth() {
+        return backtraceDepth;
+    }
+
     /** {@code backtrace_depth}, saturated at {@link Integer#MAX_VALUE} (Xen's is an unsigned long). */
     @Override
     public int backtraceDepth() {
@@ -1390,13 +1192,7 @@ public final class XenoprofCore implements Xenoprof {
     }
 
     private long[] sum() {
-        long[] t = new long[SLOTS];
-        for (PcpuSampler s : samplers) {
-            for (int i = 0; i < SLOTS; i++) {
-                t[i] += s.counts[i];
-            }
-        }
-        return t;
+        return PcpuSampler.sum(samplers);
     }
 
     // ---------------------------------------------------------------------------------------------
