@@ -44,9 +44,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * session while a simulated one runs is refused, and so is starting a simulated one while a
  * published one is open.
  *
- * <p>Locks, always taken in this order: the profiler's lock (opcontrol steps, session start and
- * end), a daemon's monitor (draining one domain's buffers), a session's collector (appending
- * samples, publishing batches). A VIRQ handler never takes the profiler's lock, and no hypercall
+ * <p>Locks, always taken in this order: the profiler's lock ({@link ConsumerFeed#lock}: opcontrol
+ * steps, session start and end), a daemon's monitor (its {@link Oprofiled}'s: draining one domain's
+ * buffers), a session's collector (appending samples, publishing batches). A VIRQ handler never takes the profiler's lock, and no hypercall
  * is made while a daemon's monitor or a collector is held.
  */
 @Component(service = {Profiler.class, SessionPublisher.class}, configurationPid = ProfilerImpl.PID)
