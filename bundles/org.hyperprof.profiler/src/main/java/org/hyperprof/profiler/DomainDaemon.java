@@ -1,21 +1,13 @@
 package org.hyperprof.profiler;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
 import org.hyperprof.api.host.DomainInfo;
-import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
-import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.SharedBuffer;
@@ -31,75 +23,40 @@ import org.hyperprof.api.xenoprof.XenoprofState;
 /**
  * One domain's Xenoprof driver and its oprofiled: what the guest kernel keeps (whether the driver
  * is loaded, whether it is the primary, the mapped buffers, the passive domains it mapped, the
- * VIRQ binding, the call-trace depth) and the daemon that drains the buffers on
- * {@code VIRQ_XENOPROF}.
+ * VIRQ binding, the call-trace depth), and the daemon ({@link Oprofiled}) that drains the buffers
+ * on {@code VIRQ_XENOPROF}.
  *
  * <p>The step methods ({@link #startDaemon} ...) run under the profiler's lock and issue exactly the
  * hypercalls the XenLinux driver issued for each opcontrol step, in the same order, as this domain.
- * Draining runs on whichever thread delivers the VIRQ (the simulation thread, or the thread whose
- * {@code stop} hypercall flushes), under this daemon's own monitor; it never makes a hypercall.
+ * Draining is the {@link Oprofiled}'s, under its own monitor; it never makes a hypercall.
  *
  * <p>Isolation: a daemon maps only its own buffers ({@code mapBuffers(self, self)}), and the
  * primary in addition those of the passive domains Xen accepted with {@code set_passive}. Every
- * sample carries the id of the domain whose buffer held it; the primary drains passive buffers
- * through the session's coarse view of that domain, one domain at a time (OProfile's domain
- * switch), and afterwards its own samples are its own again (the switch back to the coordinator).
+ * sample carries the id of the domain whose buffer held it.
  */
-final class DomainDaemon implements VirqHandler {
+final class DomainDaemon {
 
     /** The Linux driver created per-counter files for at most this many counters ({@code OP_MAX_COUNTER}). */
     static final int MAX_COUNTERS = 8;
-
-    /** A passive domain the primary's driver mapped: its buffers and the kernel image to resolve it with. */
-    static final class PassiveDomain {
-        final int domid;
-        final String name;
-        final BufferReader[] readers;
-        final PassiveView.KernelImage image;
-        /** Destroyed: its pages are freed, nobody reads them any more. */
-        volatile boolean gone;
-        private Session cachedSession;
-        private PassiveView cachedView;
-
-        PassiveDomain(int domid, String name, BufferReader[] readers, PassiveView.KernelImage image) {
-            this.domid = domid;
-            this.name = name;
-            this.readers = readers;
-            this.image = image;
-        }
-
-        boolean hasPending() {
-            for (BufferReader r : readers) {
-                if (r.pending() > 0) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
 
     final int domid;
     final String name;
     final boolean hvm;
     private final Host host;
     private final Xenoprof xenoprof;
-    private final Supplier<Session> sessions;
+    /** The driver's and the daemon's words for people. */
+    final DaemonGuide guide;
+    /** The daemon that reads the buffers this driver maps. */
+    private final Oprofiled oprofiled;
 
     // The guest kernel's driver state.
     private boolean loaded;
     private boolean primary;
     private int numEvents;
     private String cpuType = "";
-    private volatile BufferReader[] readers;
-    /** Readers by {@code vcpu_id}: buffers are found by the id Xen wrote, never by their index. */
-    private volatile BufferReader[] byVcpu = new BufferReader[0];
-    private volatile PassiveDomain[] passives = new PassiveDomain[0];
-    /** Readers the driver let go (unmapped): fixed before Xen resets the indices of their pages. */
-    private final List<BufferReader> retired = new ArrayList<>();
     private int nbuf;
     private int bufsize;
     private boolean virqBound;
-    private boolean running;
     private boolean started;
     /** The driver's {@code active_defined}: the active_domains file was written since the last release. */
     private boolean activeDefined;
@@ -112,19 +69,6 @@ final class DomainDaemon implements VirqHandler {
     /** The driver's {@code backtrace_depth} of this daemon run. */
     private int callgraph;
     private List<CounterConfig> counters = List.of();
-    /** The domain was destroyed: nothing runs in it any more. */
-    private volatile boolean gone;
-    /** Simulation control: the daemon stopped reading its buffers ({@code --hold}). */
-    private volatile boolean held;
-
-    // The daemon's books (guarded by this).
-    private long virqs;
-    private long virqsForUnknownVcpu;
-    private long virqsWhileHeld;
-    private long virqsWhileNotRunning;
-    private long passiveSwitches;
-    private Session cachedSession;
-    private DomainView cachedView;
 
     DomainDaemon(Host host, DomainInfo domain, Xenoprof xenoprof, Supplier<Session> sessions) {
         this.host = host;
@@ -132,7 +76,8 @@ final class DomainDaemon implements VirqHandler {
         this.name = domain.name();
         this.hvm = domain.hvm();
         this.xenoprof = xenoprof;
-        this.sessions = sessions;
+        this.guide = new DaemonGuide(this, host, xenoprof);
+        this.oprofiled = new Oprofiled(domid, host, xenoprof, sessions, guide);
     }
 
     boolean loaded() {
@@ -144,7 +89,7 @@ final class DomainDaemon implements VirqHandler {
     }
 
     boolean running() {
-        return running;
+        return oprofiled.running();
     }
 
     boolean started() {
@@ -152,11 +97,11 @@ final class DomainDaemon implements VirqHandler {
     }
 
     boolean held() {
-        return held;
+        return oprofiled.held();
     }
 
     boolean gone() {
-        return gone;
+        return oprofiled.gone();
     }
 
     String cpuType() {
@@ -168,13 +113,12 @@ final class DomainDaemon implements VirqHandler {
     }
 
     BufferReader[] readers() {
-        BufferReader[] r = readers;
-        return r == null ? new BufferReader[0] : r.clone();
+        return oprofiled.readers();
     }
 
     /** The passive domains the driver has mapped now (primary only). */
     PassiveDomain[] passives() {
-        return passives.clone();
+        return oprofiled.passives();
     }
 
     // ---------------------------------------------------------------- opcontrol steps
@@ -186,6 +130,7 @@ final class DomainDaemon implements VirqHandler {
         loaded = true;
         primary = init.isPrimary != 0;
         numEvents = init.numEvents;
+        oprofiled.numEvents(numEvents);
         cpuType = init.cpuType == null ? "" : init.cpuType;
         log.line("  -> num_events " + numEvents + ", cpu_type " + cpuType + ", is_primary " + init.isPrimary
                 + (primary ? " (domain " + domid + " coordinates the session)" : ""));
@@ -201,19 +146,16 @@ final class DomainDaemon implements VirqHandler {
      * then what the daemon's open of {@code /dev/oprofile/buffer} does in the driver (§8.2).
      */
     void startDaemon(StepLog log, Settings settings) throws StepLog.StepFailed {
-        if (running) {
-            throw log.fail("The daemon of domain " + domid + " (" + name + ") is already running (state "
-                    + stateText() + "). Its settings, the domain lists included, only change with a new daemon:"
-                    + " run opcontrol --shutdown as domain " + domid + " first"
-                    + (primary ? " (after the other domains' --shutdown), then --start-daemon with the new settings."
-                            : "."));
+        if (oprofiled.running()) {
+            throw log.fail(guide.alreadyRunning());
         }
         if (!loaded) {
             init(log);
         }
         if (primary) {
             PassiveView.KernelImage[] images = settings.passiveIds() == null ? null
-                    : kernelImages(log, settings.passiveIds(), settings.passiveImages());
+                    : PassiveImages.check(log, this::domainOrNull, settings.passiveIds(),
+                            settings.passiveImages());
             if (settings.activeIds() != null) {
                 writeActiveDomains(log, settings.activeIds());
             }
@@ -221,26 +163,26 @@ final class DomainDaemon implements VirqHandler {
                 writePassiveDomains(log, settings.passiveIds(), images);
             }
         } else {
-            ignoredInGuest(log, settings);
+            guide.ignoredInGuest(log, settings);
         }
-        if (readers == null) {
-            freezeRetired();
+        if (!oprofiled.mapped()) {
+            oprofiled.freezeRetired();
             XenoprofGetBuffer gb = new XenoprofGetBuffer(settings.maxSamples());
             long r = log.callTolerant(XenoprofOp.GET_BUFFER, gb, "{max_samples " + settings.maxSamples() + "}");
             if (r < 0) {
-                getBufferFailed(log, r);
+                guide.getBufferRefused(log, r, disableRefused);
                 throw new StepLog.StepFailed();
             }
             log.line("  -> nbuf " + gb.nbuf + ", bufsize " + gb.bufsize + ", buf_gmaddr 0x" + Long.toHexString(gb.bufGmaddr));
             mapOwn(log, gb);
         }
         try {
-            xenoprof.bindVirq(domid, this);
+            xenoprof.bindVirq(domid, oprofiled);
         } catch (RuntimeException e) {
             throw log.fail("binding VIRQ_XENOPROF of domain " + domid + " failed: " + e.getMessage());
         }
         virqBound = true;
-        log.line("  bind VIRQ_XENOPROF (" + VIRQ_XENOPROF + ") on every vCPU of domain " + domid);
+        log.line("  bind VIRQ_XENOPROF (" + VirqHandler.VIRQ_XENOPROF + ") on every vCPU of domain " + domid);
         try {
             if (primary) {
                 if (!activeDefined) {
@@ -253,88 +195,20 @@ final class DomainDaemon implements VirqHandler {
                 configureCounters(log, settings.configs());
                 log.call(XenoprofOp.SETUP_EVENTS, null, null);
             }
-            freezeRetired();
+            oprofiled.freezeRetired();
             log.call(XenoprofOp.ENABLE_VIRQ, null, null);
-            ringsReset();
+            oprofiled.ringsReset(primary);
         } catch (StepLog.StepFailed f) {
             unbind(log);
-            log.line("The daemon of domain " + domid + " could not open the profile device and exited (\"Failed to"
-                    + " open profile device\"); the buffers stay mapped for the next --start-daemon.");
+            log.line(guide.profileDeviceNotOpened());
             throw f;
         }
-        running = true;
+        oprofiled.run();
         started = false;
-        held = false;
         log.line("Daemon started (domain " + domid + ", " + name + ", " + (primary ? "primary" : "not primary")
-                + ", " + nbuf + " buffer(s) of " + bufferSlots() + " slots"
-                + (primary && passives.length > 0 ? "; passive domains " + passiveIds() : "")
+                + ", " + nbuf + " buffer(s) of " + oprofiled.bufferSlots() + " slots"
+                + (primary && oprofiled.hasPassives() ? "; passive domains " + oprofiled.passiveIds() : "")
                 + (primary && callgraph > 0 ? "; call traces of depth " + callgraph : "") + ").");
-    }
-
-    /** The driver's view of a refused get_buffer, on top of Xen's explanation: whose pages, and the way out. */
-    private void getBufferFailed(StepLog log, long result) {
-        log.line("The daemon of domain " + domid + " could not open the profile device (\"Failed to open profile"
-                + " device: " + (result == Errno.EBUSY.ret() ? "Device or resource busy" : "error " + result) + "\").");
-        if (result != Errno.EBUSY.ret()) {
-            return;
-        }
-        int p = primaryId();
-        boolean passive = false;
-        try {
-            for (int id : xenoprof.passiveList()) {
-                passive |= id == domid;
-            }
-        } catch (RuntimeException e) {
-            passive = false;
-        }
-        if (disableRefused) {
-            log.line("  Its pages are still shared with it: Xen refused the disable_virq of its last daemon, which was"
-                    + " shut down while the primary profiled. " + (p < 0 ? "The primary" : "Domain " + p) + " runs"
-                    + " opcontrol --stop (if it profiles), then domain " + domid + " runs --shutdown (the driver retries"
-                    + " disable_virq), then --start-daemon.");
-        } else if (passive) {
-            log.line("  Domain " + domid + " is in the passive list of " + (p < 0 ? "the primary" : "domain " + p)
-                    + ", which shared its pages with itself by set_passive: a domain is profiled in one mode at a time."
-                    + " Xen made domain " + domid + " IGNORED before refusing, so it is now profiled neither way."
-                    + " Domain " + (p < 0 ? "0" : p) + " runs --shutdown, then --start-daemon with domain " + domid
-                    + " in only one of --active-domains and --passive-domains.");
-        }
-    }
-
-    /** In a non-primary domain the driver silently ignores the domain lists and the depth. */
-    private void ignoredInGuest(StepLog log, Settings settings) {
-        String who = "only the primary (" + primaryText() + ")";
-        if (settings.activeIds() != null) {
-            log.note("domain " + domid + " is not the primary: its driver ignores active_domains, as the real"
-                    + " oprofilefs file did; " + who + " lists the active domains");
-            explainPrivileged(log, XenoprofOp.SET_ACTIVE);
-        }
-        if (settings.passiveIds() != null) {
-            log.note("domain " + domid + " is not the primary: its driver ignores passive_domains; " + who
-                    + " lists passive domains (opcontrol --start-daemon --passive-domains=... as the primary)");
-            explainPrivileged(log, XenoprofOp.SET_PASSIVE);
-        }
-        if (settings.callgraph() > 0) {
-            log.note("domain " + domid + " is not the primary: its driver passes no call-trace depth to Xen; " + who
-                    + " sets it with --callgraph, and it applies to every profiled domain (now " + depthNow() + ")");
-            explainPrivileged(log, XenoprofOp.SET_BACKTRACE);
-        }
-    }
-
-    /**
-     * What Xen would answer to a privileged call the driver of a non-primary domain never makes:
-     * the real return code and Xen's own explanation, without issuing the call.
-     */
-    void explainPrivileged(StepLog log, XenoprofOp op) {
-        long wouldBe = Errno.EPERM.ret();
-        String why;
-        try {
-            why = xenoprof.explain(domid, op, wouldBe);
-        } catch (RuntimeException e) {
-            why = null;
-        }
-        log.line("  (issued by hand, " + op.cName() + " by domain " + domid + " would return " + StepLog.describe(wouldBe)
-                + (why == null || why.isBlank() ? ")" : ": " + why.strip().replace(System.lineSeparator(), " ") + ")"));
     }
 
     private void writeActiveDomains(StepLog log, int[] ids) throws StepLog.StepFailed {
@@ -358,20 +232,7 @@ final class DomainDaemon implements VirqHandler {
             throw f;
         }
         activeDefined = true;
-        warnActiveList(log, ids);
-    }
-
-    /** Lists the driver accepts but that cannot work: an HVM guest listed as active. */
-    private void warnActiveList(StepLog log, int[] ids) {
-        for (int id : ids) {
-            DomainInfo d = domainOrNull(id);
-            if (d != null && d.hvm()) {
-                log.note("domain " + id + " (" + d.name() + ") is an HVM guest: it cannot be active on x86 (Xen gives"
-                        + " a translated guest no usable buffer address, and its kernel has no Xenoprof driver), so it"
-                        + " will never call enable_virq and domain " + domid + "'s --start will fail with -1 (EPERM)"
-                        + " until the list changes; profile it passively: --passive-domains=" + id);
-            }
-        }
+        guide.warnActiveList(log, ids);
     }
 
     /**
@@ -396,17 +257,14 @@ final class DomainDaemon implements VirqHandler {
             long r = log.callTolerant(XenoprofOp.SET_PASSIVE, p, "{domain_id " + id + ", max_samples "
                     + OpcontrolCommand.PASSIVE_MAX_SAMPLES + "}");
             if (r < 0) {
-                passiveSetFailed(log, id, r);
+                guide.passiveSetFailed(log, id, r);
                 abandonPassiveWrite(log, mapped, k > 0);
                 throw passiveWriteFailed(log);
             }
             log.line("  -> nbuf " + p.nbuf + ", bufsize " + p.bufsize + ", buf_gmaddr 0x" + Long.toHexString(p.bufGmaddr));
             BufferReader[] rs;
             if (id == domid) {
-                log.line("  domain " + id + " is the primary itself: the driver always keeps the coordinator active, and"
-                        + " a domain is profiled in one mode at a time. set_passive shared domain " + id + "'s own pages"
-                        + " with it as passive, so its get_buffer would fail with -16 (EBUSY); the driver does not map"
-                        + " them. Domain " + domid + " writes --passive-domains again without " + id);
+                log.line(guide.primaryListedAsPassive(id));
                 abandonPassiveWrite(log, mapped, true);
                 throw passiveWriteFailed(log);
             }
@@ -422,18 +280,11 @@ final class DomainDaemon implements VirqHandler {
                     images == null || k >= images.length ? null : images[k]));
             log.line("  map " + rs.length + " buffer(s) of passive domain " + id + " (vcpu_id "
                     + Arrays.toString(Arrays.stream(rs).mapToInt(b -> b.vcpu).toArray()) + ", " + (rs.length == 0 ? 0
-                            : rs[0].size) + " slots each)" + imageText(images, k, id));
+                            : rs[0].size) + " slots each)" + DaemonGuide.imageText(images, k, id));
             noteTooFewSlots(log, id, rs);
         }
-        passives = mapped.toArray(new PassiveDomain[0]);
-        warnPassiveList(log, ids);
-    }
-
-    private static String imageText(PassiveView.KernelImage[] images, int k, int id) {
-        if (images == null || k >= images.length || images[k] == null) {
-            return "; kernel samples go to " + PassiveView.kernelImageName(id);
-        }
-        return "; its kernel is resolved with " + images[k].name();
+        oprofiled.mapPassives(mapped.toArray(new PassiveDomain[0]));
+        guide.warnPassiveList(log, ids);
     }
 
     private StepLog.StepFailed passiveWriteFailed(StepLog log) {
@@ -444,138 +295,11 @@ final class DomainDaemon implements VirqHandler {
     /** Undoes the mappings of a failed write; empties Xen's list again when part of it had been accepted. */
     private void abandonPassiveWrite(StepLog log, List<PassiveDomain> mapped, boolean xenHasSome) {
         for (PassiveDomain p : mapped) {
-            retire(p.readers);
+            oprofiled.retire(p.readers);
         }
         if (xenHasSome) {
             log.callTolerant(XenoprofOp.RESET_PASSIVE_LIST, null, null);
         }
-    }
-
-    /** The driver's view of why a set_passive failed, on top of Xen's own explanation. */
-    private void passiveSetFailed(StepLog log, int id, long result) {
-        DomainInfo d = domainOrNull(id);
-        if (result == Errno.EINVAL.ret() && d == null) {
-            log.line("  domain " + id + " does not exist on this host; the domains are " + domainList()
-                    + ": domain " + domid + " lists only existing domains in --passive-domains");
-        } else if (result == Errno.EBUSY.ret()) {
-            log.line("  domain " + id + (d == null ? "" : " (" + d.name() + ")") + " shares its buffer pages already"
-                    + " (it opened its own profile device with get_buffer, i.e. it is or was active): a domain is"
-                    + " profiled in one mode at a time. Domain " + id + " runs opcontrol --shutdown, then domain "
-                    + domid + " writes the passive list again");
-        } else if (result == Errno.EPERM.ret() && xenState() != XenoprofState.INITIALIZED) {
-            log.line("  set_passive is only legal before the counters are reserved (state INITIALIZED), and the"
-                    + " session is " + xenState() + ": reset_passive_list (legal in any state) already emptied the"
-                    + " passive list, so no domain is profiled passively now. To change the list: the active domUs"
-                    + " run opcontrol --shutdown, then domain " + domid + " runs --shutdown and --start-daemon"
-                    + " --passive-domains=...");
-        }
-    }
-
-    /** Lists the driver accepts but that cannot work: a passive domain that is also active. */
-    private void warnPassiveList(StepLog log, int[] ids) {
-        int[] active;
-        try {
-            active = xenoprof.activeList();
-        } catch (RuntimeException e) {
-            active = new int[0];
-        }
-        for (int id : ids) {
-            boolean alsoActive = id == domid;
-            for (int a : active) {
-                alsoActive |= a == id;
-            }
-            if (alsoActive) {
-                log.note("domain " + id + " is in both the active and the passive list: a domain is profiled in one"
-                        + " mode at a time (§4.6). Its pages are now shared with domain " + domid + " by set_passive,"
-                        + " so " + (id == domid ? "this domain's own get_buffer" : "domain " + id
-                                + "'s --start-daemon (get_buffer)") + " will fail with -16 (EBUSY), and Xen will"
-                        + " make it IGNORED; domain " + domid + " writes the lists again with the domain in one of"
-                        + " them (the passive write begins with reset_passive_list)");
-            }
-        }
-    }
-
-    /**
-     * The kernel image of each passive domain, checked before any hypercall as opcontrol checked
-     * its image files: an image of that domain's memory map (it must be its kernel), or a readable
-     * symbol file (System.map / nm text, or ELF).
-     */
-    private PassiveView.KernelImage[] kernelImages(StepLog log, int[] ids, List<String> entries)
-            throws StepLog.StepFailed {
-        if (entries.size() > ids.length) {
-            throw log.fail("--passive-images gives " + entries.size() + " images for " + ids.length + " passive"
-                    + " domain(s) " + joined(ids) + ": give at most one kernel image per passive domain, in the order"
-                    + " of --passive-domains (an empty entry leaves that kernel as " + PassiveView.kernelImageName(
-                            ids.length > 0 ? ids[0] : 1) + ")");
-        }
-        PassiveView.KernelImage[] out = new PassiveView.KernelImage[ids.length];
-        for (int k = 0; k < entries.size(); k++) {
-            String e = entries.get(k);
-            if (e.isEmpty()) {
-                continue;
-            }
-            DomainInfo d = domainOrNull(ids[k]);
-            if (d == null) {
-                // set_passive will refuse the domain with -EINVAL and explain it.
-                continue;
-            }
-            out[k] = kernelImage(log, d, e);
-        }
-        return out;
-    }
-
-    private PassiveView.KernelImage kernelImage(StepLog log, DomainInfo d, String entry) throws StepLog.StepFailed {
-        Mapping kernel = PassiveView.kernelMapping(d);
-        String kernelName = kernel == null ? "none" : kernel.image();
-        for (Mapping m : d.memoryMap()) {
-            if (m.image().equals(entry)) {
-                if (m != kernel) {
-                    throw log.fail("--passive-images: '" + entry + "' is a " + String.valueOf(m.kind()).toLowerCase(
-                            java.util.Locale.ROOT) + " image of domain " + d.domid() + ", not its kernel: give each"
-                            + " passive domain's kernel image (domain " + d.domid() + "'s kernel is " + kernelName
-                            + "), or the path of its System.map");
-                }
-                if (m.symbols() == null) {
-                    log.note("the kernel image " + entry + " of domain " + d.domid() + " has no symbol file: its"
-                            + " samples are counted under " + entry + " with (no symbols)");
-                }
-                return new PassiveView.KernelImage(entry, m.symbols(), m.loadBias());
-            }
-        }
-        Path path;
-        try {
-            path = Path.of(entry);
-        } catch (InvalidPathException ex) {
-            path = null;
-        }
-        if (path == null || !Files.isRegularFile(path) || !Files.isReadable(path)) {
-            throw log.fail("--passive-images: '" + entry + "' for domain " + d.domid() + " is neither an image of that"
-                    + " domain (its kernel is " + kernelName + ") nor a readable symbol file. Give the kernel's image"
-                    + " name or the path of its System.map or vmlinux, or an empty entry to leave it as "
-                    + PassiveView.kernelImageName(d.domid()));
-        }
-        if (kernel == null) {
-            log.note("domain " + d.domid() + "'s memory map has no kernel image, so the primary cannot tell where its"
-                    + " kernel lies: its kernel-mode samples go to " + PassiveView.kernelImageName(d.domid())
-                    + " and " + entry + " is not used");
-            return null;
-        }
-        Path file = path;
-        ImageSource source = new ImageSource(entry, formatOf(file), file.toString(), () -> Files.newInputStream(file));
-        return new PassiveView.KernelImage(entry, source, 0);
-    }
-
-    /** ELF files by their magic number, everything else as System.map / nm text. */
-    private static String formatOf(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] magic = in.readNBytes(4);
-            if (magic.length == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F') {
-                return "elf";
-            }
-        } catch (IOException e) {
-            // Unreadable now: the resolver reports it when it loads the file.
-        }
-        return "kallsyms";
     }
 
     /**
@@ -589,7 +313,7 @@ final class DomainDaemon implements VirqHandler {
             init(log);
         }
         if (!primary) {
-            ignoredInGuest(log, new Settings(null, activeIds, passiveIds, List.of(), 0, 0));
+            guide.ignoredInGuest(log, new Settings(null, activeIds, passiveIds, List.of(), 0, 0));
             return;
         }
         XenoprofState before = xenState();
@@ -603,16 +327,11 @@ final class DomainDaemon implements VirqHandler {
             }
         } catch (StepLog.StepFailed f) {
             if (reserved && activeIds != null) {
-                log.line("  The lists only change before the counters are reserved (state INITIALIZED); the session"
-                        + " was " + before + ". reset_active_list is legal in any state, so the driver's two resets"
-                        + " made every ready domain, domain " + domid + " included, IGNORED again, with adomains and"
-                        + " activated 0: a following --start succeeds with nobody profiled. To profile other domains:"
-                        + " the active domUs run opcontrol --shutdown, then domain " + domid + " runs --shutdown and"
-                        + " --start-daemon with the new lists.");
+                log.line(guide.listsResetWhileReserved(before));
             }
             throw f;
         }
-        log.line("Written" + (running ? "; the running daemon's session now profiles " + xenoprofListsText()
+        log.line("Written" + (oprofiled.running() ? "; the running daemon's session now profiles " + guide.xenoprofListsText()
                 : "; domain " + domid + "'s --start-daemon uses them") + ".");
     }
 
@@ -624,23 +343,14 @@ final class DomainDaemon implements VirqHandler {
             throw log.fail("mapping the buffers of domain " + domid + " failed: " + e.getMessage());
         }
         BufferReader[] rs = new BufferReader[shared.length];
-        int maxVcpu = -1;
         for (int i = 0; i < shared.length; i++) {
             rs[i] = new BufferReader(domid, shared[i]);
-            maxVcpu = Math.max(maxVcpu, rs[i].vcpu);
-        }
-        BufferReader[] index = new BufferReader[maxVcpu + 1];
-        for (BufferReader r : rs) {
-            if (r.vcpu >= 0) {
-                index[r.vcpu] = r;
-            }
         }
         nbuf = gb.nbuf;
         bufsize = gb.bufsize;
-        readers = rs;
-        byVcpu = index;
+        oprofiled.map(rs);
         log.line("  map " + shared.length + " buffer(s) of domain " + domid + " (vcpu_id "
-                + Arrays.toString(Arrays.stream(rs).mapToInt(r -> r.vcpu).toArray()) + ", " + bufferSlots()
+                + Arrays.toString(Arrays.stream(rs).mapToInt(r -> r.vcpu).toArray()) + ", " + oprofiled.bufferSlots()
                 + " slots each)");
         noteTooFewSlots(log, domid, rs);
     }
@@ -675,16 +385,13 @@ final class DomainDaemon implements VirqHandler {
         if (callgraph > 0) {
             long r = log.callOptional(XenoprofOp.SET_BACKTRACE, (long) callgraph, Integer.toString(callgraph));
             if (r < 0) {
-                log.note("Xen refused the call-trace depth: the driver sets its backtrace_depth back to 0 and the"
-                        + " daemon starts without call traces");
+                log.note(DaemonGuide.depthRefused());
                 callgraph = 0;
             }
         } else {
             int now = depthNow();
             if (now > 0) {
-                log.note("Xen's call-trace depth is still " + now + " from an earlier session: the driver passes a"
-                        + " depth only when --callgraph is above 0, and only XENOPROF_shutdown (--deinit in domain "
-                        + domid + ") clears it, so samples keep carrying call traces");
+                log.note(guide.depthStillSet(now));
             }
         }
     }
@@ -732,9 +439,8 @@ final class DomainDaemon implements VirqHandler {
         if (primary) {
             log.call(XenoprofOp.START, null, null);
         } else {
-            log.note("domain " + domid + " is not the primary: its driver makes no hypercall for --start; sampling"
-                    + " runs while the primary (" + primaryText() + ") has started it");
-            explainPrivileged(log, XenoprofOp.START);
+            log.note(guide.startNotPrimary());
+            guide.explainPrivileged(log, XenoprofOp.START);
         }
         started = true;
         log.line("Profiler running.");
@@ -750,10 +456,9 @@ final class DomainDaemon implements VirqHandler {
         if (primary) {
             log.call(XenoprofOp.STOP, null, null);
             log.line("  Xen sent VIRQ_XENOPROF to every vCPU of every active domain: their daemons drained"
-                    + (passives.length > 0 ? " (the primary's drain includes the passive domains)" : ""));
+                    + (oprofiled.hasPassives() ? " (the primary's drain includes the passive domains)" : ""));
         } else {
-            log.note("domain " + domid + " is not the primary: its driver makes no hypercall for --stop; sampling"
-                    + " goes on until the primary (" + primaryText() + ") stops it");
+            log.note(guide.stopNotPrimary());
         }
         started = false;
         log.line("Stopping profiling.");
@@ -765,7 +470,7 @@ final class DomainDaemon implements VirqHandler {
      * goes through every step even when one fails, and then reports the failure.
      */
     void shutdown(StepLog log) throws StepLog.StepFailed {
-        if (!running) {
+        if (!oprofiled.running()) {
             if (disableRefused) {
                 retryDisable(log);
                 return;
@@ -778,19 +483,19 @@ final class DomainDaemon implements VirqHandler {
             ok &= log.callTolerant(XenoprofOp.STOP, null, null) >= 0;
         }
         started = false;
-        if (held) {
+        if (oprofiled.held()) {
             log.line("  the daemon of domain " + domid + " is held (--hold): it is killed without reading its buffers;"
-                    + " " + pendingEntries() + " entries stay in them, counted undrained");
+                    + " " + oprofiled.pendingEntries() + " entries stay in them, counted undrained");
         } else {
-            int entries = drainAll(true);
+            int entries = oprofiled.drainAll(true);
             log.line("  drained " + entries + " entries left in the buffers of domain " + domid
-                    + (passives.length > 0 ? " and of its passive domains" : ""));
+                    + (oprofiled.hasPassives() ? " and of its passive domains" : ""));
         }
         XenoprofState before = xenState();
         long disabled = log.callTolerant(XenoprofOp.DISABLE_VIRQ, null, null);
         ok &= disabled >= 0;
         if (disabled == Errno.EPERM.ret() && !primary && before == XenoprofState.PROFILING) {
-            activeGuestWarning(log);
+            guide.activeGuestWarning(log);
             disableRefused = true;
         }
         if (primary) {
@@ -800,8 +505,7 @@ final class DomainDaemon implements VirqHandler {
         unbind(log);
         unmap(log);
         unmapPassive(log);
-        running = false;
-        held = false;
+        oprofiled.kill();
         log.line("Killing daemon (domain " + domid + ").");
         if (!ok) {
             throw new StepLog.StepFailed();
@@ -813,9 +517,7 @@ final class DomainDaemon implements VirqHandler {
      * Xen unshares the pages (once the primary has stopped profiling).
      */
     private void retryDisable(StepLog log) throws StepLog.StepFailed {
-        log.line("Daemon not running (domain " + domid + "), but Xen refused its disable_virq when it was shut down:"
-                + " Hyperprof's driver issues it again (the XenLinux driver had no way to), so that Xen unshares the"
-                + " pages of domain " + domid + ".");
+        log.line(guide.retryingDisable());
         long r = log.callTolerant(XenoprofOp.DISABLE_VIRQ, null, null);
         if (r >= 0) {
             disableRefused = false;
@@ -823,19 +525,6 @@ final class DomainDaemon implements VirqHandler {
             return;
         }
         throw new StepLog.StepFailed();
-    }
-
-    /** The XenLinux driver's WARN_ON when an active guest's disable_virq is refused while profiling. */
-    private void activeGuestWarning(StepLog log) {
-        int p = primaryId();
-        String primaryText = p < 0 ? "the primary" : "domain " + p;
-        log.line("  WARNING: xenoprof_shutdown: XENOPROF_disable_virq failed (the guest kernel WARNs and goes on)");
-        log.line("  Domain " + domid + " unmaps its buffer, but Xen keeps its pages shared and the domain ACTIVE"
-                + " while " + primaryText + " profiles: its samples keep landing in a ring nobody reads (lost once it"
-                + " is full), and its next --start-daemon will fail with -16 (EBUSY) at get_buffer, because the pages"
-                + " are still shared. The documented order stops the domUs after the primary's --stop: "
-                + primaryText + " runs opcontrol --stop, then domain " + domid + " runs --shutdown again (Hyperprof's"
-                + " driver then retries disable_virq; the XenLinux driver could not).");
     }
 
     /** {@code --deinit}: shut the daemon down if needed, unmap, and in the primary give up the role. */
@@ -846,7 +535,7 @@ final class DomainDaemon implements VirqHandler {
         } catch (StepLog.StepFailed f) {
             ok = false;
         }
-        if (readers != null) {
+        if (oprofiled.mapped()) {
             unmap(log);
         }
         unmapPassive(log);
@@ -865,37 +554,29 @@ final class DomainDaemon implements VirqHandler {
     /** {@code --hold} (simulation control): the daemon stops reading its buffers. */
     void hold(StepLog log) throws StepLog.StepFailed {
         requireRunning(log, "--hold");
-        if (held) {
-            log.line("The daemon of domain " + domid + " is already held; opcontrol --release as domain " + domid
-                    + " lets it read again.");
+        if (oprofiled.held()) {
+            log.line(guide.alreadyHeld());
             return;
         }
-        held = true;
-        log.line("Held (Hyperprof simulation control, not an opcontrol option): the daemon of domain " + domid
-                + " stops reading its buffers" + (passives.length > 0 ? " and those of its passive domains " + passiveIds()
-                        : "") + ". It ignores VIRQ_XENOPROF, --dump and the session's last drain; Xen keeps writing,"
-                + " and once a ring is full it counts the samples as lost. opcontrol --release as domain " + domid
-                + " resumes.");
+        oprofiled.hold();
+        log.line(guide.held(oprofiled.hasPassives(), oprofiled.passiveIds()));
     }
 
     /** {@code --release} (simulation control): a held daemon reads again and drains at once. */
     void release(StepLog log) throws StepLog.StepFailed {
         requireRunning(log, "--release");
-        if (!held) {
-            log.line("The daemon of domain " + domid + " is not held (opcontrol --hold as domain " + domid
-                    + " holds it); nothing to release.");
+        if (!oprofiled.held()) {
+            log.line(guide.notHeld());
             return;
         }
-        held = false;
-        int n = drainAll(false);
+        oprofiled.release();
+        int n = oprofiled.drainAll(false);
         log.line("Released: the daemon of domain " + domid + " reads its buffers again and drained " + n + " entries.");
     }
 
     private void requireRunning(StepLog log, String step) throws StepLog.StepFailed {
-        if (!running) {
-            throw log.fail("The daemon of domain " + domid + " (" + name + ") is not running, so " + step
-                    + " has nothing to act on. Run opcontrol --start-daemon as domain " + domid + " first"
-                    + (primary || !loaded ? "." : " (after the primary, " + primaryText() + ", has listed it in --active-domains)."));
+        if (!oprofiled.running()) {
+            throw log.fail(guide.notRunning(step));
         }
     }
 
@@ -912,13 +593,9 @@ final class DomainDaemon implements VirqHandler {
     }
 
     private void unmap(StepLog log) {
-        BufferReader[] rs = readers;
+        BufferReader[] rs = oprofiled.unmap();
         if (rs != null) {
-            synchronized (this) {
-                readers = null;
-                byVcpu = new BufferReader[0];
-            }
-            retire(rs);
+            oprofiled.retire(rs);
             if (typeOf(domid) != DomainType.ACTIVE) {
                 freeze(rs);
             }
@@ -948,13 +625,10 @@ final class DomainDaemon implements VirqHandler {
 
     /** The driver's unmap_passive_list. */
     private void unmapPassive(StepLog log) {
-        PassiveDomain[] ps = passives;
+        PassiveDomain[] ps = oprofiled.unmapPassives();
         if (ps.length > 0) {
-            synchronized (this) {
-                passives = new PassiveDomain[0];
-            }
             for (PassiveDomain p : ps) {
-                retire(p.readers);
+                oprofiled.retire(p.readers);
                 if (typeOf(p.domid) != DomainType.PASSIVE) {
                     freeze(p.readers);
                 }
@@ -964,47 +638,9 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private synchronized void retire(BufferReader[] rs) {
-        for (BufferReader r : rs) {
-            r.finishTraces();
-            retired.add(r);
-        }
-    }
-
-    /**
-     * enable_virq zeroed the indices of this domain's buffers, and, called by the primary, of every
-     * passive domain's: the readers start again at slot 0.
-     */
-    private synchronized void ringsReset() {
-        BufferReader[] rs = readers;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                r.ringReset();
-            }
-        }
-        if (primary) {
-            for (PassiveDomain p : passives) {
-                for (BufferReader r : p.readers) {
-                    r.ringReset();
-                }
-            }
-        }
-    }
-
-    /** Before Xen resets ring indices (get_buffer, enable_virq): fix what let-go readers left unread. */
-    private synchronized void freezeRetired() {
-        for (BufferReader r : retired) {
-            r.freeze();
-        }
-        retired.clear();
-    }
-
     /** The host is gone: forget the binding without touching the hypervisor. */
-    synchronized void abandon() {
-        readers = null;
-        byVcpu = new BufferReader[0];
-        passives = new PassiveDomain[0];
-        running = false;
+    void abandon() {
+        oprofiled.abandon();
         started = false;
         virqBound = false;
     }
@@ -1027,40 +663,12 @@ final class DomainDaemon implements VirqHandler {
      *
      * @return a line on what it left, for the session's notes
      */
-    synchronized String destroyed() {
-        gone = true;
-        BufferReader[] rs = readers;
-        long left = 0;
-        long drained = 0;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                r.freeze();
-                left += r.pending();
-                drained += r.drainedEntries();
-            }
-        }
-        for (BufferReader r : retired) {
-            r.freeze();
-        }
-        retired.clear();
-        for (PassiveDomain p : passives) {
-            for (BufferReader r : p.readers) {
-                r.freeze();
-            }
-        }
-        readers = null;
-        byVcpu = new BufferReader[0];
-        passives = new PassiveDomain[0];
-        boolean wasRunning = running;
-        running = false;
+    String destroyed() {
+        String text = oprofiled.destroyed();
         started = false;
-        held = false;
         // Xen dropped the binding with the domain.
         virqBound = false;
-        return "domain " + domid + " (" + name + ") was destroyed during the session: "
-                + (wasRunning ? "its daemon stopped with it; it had drained " + drained + " entries, and " + left
-                        + " entries stayed in its buffers (counted undrained)" : "its daemon was not running")
-                + "; Xen dropped it from its active and passive lists, and the other domains went on";
+        return text;
     }
 
     /**
@@ -1069,57 +677,15 @@ final class DomainDaemon implements VirqHandler {
      *
      * @return a line for the session's notes, or null when the domain is not one of this daemon's
      */
-    synchronized String passiveDestroyed(int passiveId) {
-        for (PassiveDomain p : passives) {
-            if (p.domid == passiveId && !p.gone) {
-                return passiveGone(p);
-            }
-        }
-        return null;
+    String passiveDestroyed(int passiveId) {
+        return oprofiled.passiveDestroyed(passiveId);
     }
 
-    private String passiveGone(PassiveDomain p) {
-        p.gone = true;
-        long left = 0;
-        long drained = 0;
-        for (BufferReader r : p.readers) {
-            r.freeze();
-            left += r.pending();
-            drained += r.drainedEntries();
-        }
-        String text = "passive domain " + p.domid + " (" + p.name + ") was destroyed during the session: the primary,"
-                + " domain " + domid + ", stopped reading its freed buffers; it had drained " + drained + " entries,"
-                + " and " + left + " entries stayed in them (counted undrained)";
-        Session s = sessions.get();
-        if (s != null) {
-            s.note("destroyed:" + p.domid, text);
-        }
-        return text;
+    int depthNow() {
+        return oprofiled.callTraceDepth();
     }
 
-    private String primaryText() {
-        int p = primaryId();
-        return p < 0 ? "no domain is primary yet; the hardware domain becomes primary with its --start-daemon"
-                : "domain " + p;
-    }
-
-    private int primaryId() {
-        try {
-            return xenoprof.primary();
-        } catch (RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private int depthNow() {
-        try {
-            return xenoprof.backtraceDepth();
-        } catch (RuntimeException e) {
-            return 0;
-        }
-    }
-
-    private XenoprofState xenState() {
+    XenoprofState xenState() {
         try {
             return xenoprof.state();
         } catch (RuntimeException e) {
@@ -1127,20 +693,7 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private String stateText() {
-        return String.valueOf(xenState());
-    }
-
-    private String xenoprofListsText() {
-        try {
-            return "active " + Arrays.toString(xenoprof.activeList()) + ", passive "
-                    + Arrays.toString(xenoprof.passiveList());
-        } catch (RuntimeException e) {
-            return "(lists unavailable: " + e.getMessage() + ")";
-        }
-    }
-
-    private DomainInfo domainOrNull(int id) {
+    DomainInfo domainOrNull(int id) {
         try {
             return host.domain(id);
         } catch (RuntimeException e) {
@@ -1148,277 +701,53 @@ final class DomainDaemon implements VirqHandler {
         }
     }
 
-    private String domainList() {
-        return host.domains().stream().map(d -> d.domid() + " (" + d.name() + ")").toList().toString();
-    }
-
-    private DomainState domainState(int id) {
-        try {
-            DomainState s = host.domainState(id);
-            return s == null ? DomainState.RUNNING : s;
-        } catch (RuntimeException e) {
-            return DomainState.RUNNING;
-        }
-    }
-
-    private String passiveIds() {
-        return Arrays.toString(Arrays.stream(passives).mapToInt(p -> p.domid).toArray());
-    }
-
-    private int bufferSlots() {
-        BufferReader[] rs = readers;
-        return rs == null || rs.length == 0 ? 0 : rs[0].size;
-    }
-
     /** Entries waiting in the buffers this daemon reads. */
     long pendingEntries() {
-        long n = 0;
-        BufferReader[] rs = readers;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                n += r.pending();
-            }
-        }
-        for (PassiveDomain p : passives) {
-            if (!p.gone) {
-                for (BufferReader r : p.readers) {
-                    n += r.pending();
-                }
-            }
-        }
-        return n;
-    }
-
-    // ---------------------------------------------------------------- the daemon
-
-    /**
-     * VIRQ_XENOPROF on vCPU {@code vcpuId}: drain that vCPU's buffer, and in the primary every
-     * passive domain's buffers after it. A held daemon, or a guest that is paused (it cannot run
-     * its handler), leaves the rings as they are.
-     */
-    @Override
-    public void virq(int vcpuId) {
-        synchronized (this) {
-            virqs++;
-            if (held) {
-                virqsWhileHeld++;
-                return;
-            }
-            if (gone || domainState(domid) != DomainState.RUNNING) {
-                virqsWhileNotRunning++;
-                return;
-            }
-            BufferReader[] index = byVcpu;
-            if (vcpuId < 0 || vcpuId >= index.length || index[vcpuId] == null) {
-                virqsForUnknownVcpu++;
-            } else {
-                drain(index[vcpuId]);
-            }
-            if (passives.length > 0) {
-                drainPassive();
-            }
-        }
+        return oprofiled.pendingEntries();
     }
 
     /**
-     * Drains every buffer of the domain and, in the primary, of its passive domains (at stop,
-     * before shutdown, --dump, --release, session end). Nothing when the daemon does not run, is
-     * held, or when the domain is not running.
-     *
-     * @param last whether the readers are finished afterwards (a trace still waiting for its sample is truncated)
+     * Drains every buffer of the domain and, in the primary, of its passive domains: see
+     * {@link Oprofiled#drainAll}.
      */
-    synchronized int drainAll(boolean last) {
-        // Only a running daemon reads: buffers a failed --start-daemon left mapped wait for the next one.
-        if (!running || held || gone || domainState(domid) != DomainState.RUNNING) {
-            return 0;
-        }
-        int n = 0;
-        BufferReader[] rs = readers;
-        if (rs != null) {
-            for (BufferReader r : rs) {
-                n += drain(r);
-                if (last) {
-                    r.finishTraces();
-                }
-            }
-        }
-        n += drainPassive();
-        if (last) {
-            for (PassiveDomain p : passives) {
-                for (BufferReader r : p.readers) {
-                    r.finishTraces();
-                }
-            }
-        }
-        return n;
-    }
-
-    /** Caller holds this daemon's monitor. */
-    private int drain(BufferReader reader) {
-        Session s = sessions.get();
-        int depth = depthNow();
-        if (s == null) {
-            return reader.drain(null, null, depth, numEvents, null);
-        }
-        synchronized (s.collector) {
-            if (cachedSession != s) {
-                cachedView = s.view(domid);
-                cachedSession = s;
-            }
-            return reader.drain(cachedView, s.collector, depth, numEvents, s.weights);
-        }
-    }
-
-    /**
-     * The primary's passive drain (§8.3): for each passive domain with entries, a switch to that
-     * domain (its samples carry its id and resolve through its coarse view), then back to the
-     * coordinator. A destroyed passive domain's freed pages are no longer read. Caller holds this
-     * daemon's monitor.
-     */
-    private int drainPassive() {
-        PassiveDomain[] ps = passives;
-        if (ps.length == 0) {
-            return 0;
-        }
-        Session s = sessions.get();
-        int depth = depthNow();
-        int n = 0;
-        for (PassiveDomain p : ps) {
-            if (p.gone) {
-                continue;
-            }
-            if (domainState(p.domid) == DomainState.DESTROYED) {
-                passiveGone(p);
-                continue;
-            }
-            if (!p.hasPending()) {
-                continue;
-            }
-            passiveSwitches++;
-            if (s == null) {
-                for (BufferReader r : p.readers) {
-                    n += r.drain(null, null, depth, numEvents, null);
-                }
-                continue;
-            }
-            synchronized (s.collector) {
-                if (p.cachedSession != s) {
-                    p.cachedView = s.passiveView(domid, p.domid, p.image);
-                    p.cachedSession = s;
-                }
-                if (p.cachedView == null) {
-                    // Not this session's primary: the passive buffers are not its to read.
-                    continue;
-                }
-                for (BufferReader r : p.readers) {
-                    n += r.drain(p.cachedView, s.collector, depth, numEvents, s.weights);
-                }
-            }
-        }
-        return n;
+    int drainAll(boolean last) {
+        return oprofiled.drainAll(last);
     }
 
     // ---------------------------------------------------------------- status
 
-    synchronized void status(StepLog log, Session session) {
-        log.line("Domain " + domid + " (" + name + (hvm ? ", HVM" : "") + ", " + domainState(domid) + "):");
-        log.line("  driver:  " + (loaded ? "loaded, cpu_type " + cpuType + ", num_events " + numEvents + ", "
-                + (primary ? "primary profiler" : "not primary") : "not loaded (no XENOPROF_init yet)"));
-        log.line("  daemon:  " + (gone ? "gone (the domain was destroyed)" : running ? "running"
-                + (started ? ", profiler started" : ", profiler not started") + (held ? ", HELD (--hold)" : "")
-                : "not running") + ", VIRQ " + (virqBound ? "bound" : "not bound") + ", " + virqs + " VIRQs handled"
-                + (virqsForUnknownVcpu > 0 ? " (" + virqsForUnknownVcpu + " for a vCPU without buffer)" : "")
-                + (virqsWhileHeld > 0 ? ", " + virqsWhileHeld + " ignored while held" : "")
-                + (virqsWhileNotRunning > 0 ? ", " + virqsWhileNotRunning + " arrived while the domain could not run"
-                        : ""));
-        if (primary && !counters.isEmpty()) {
-            for (CounterConfig c : counters) {
-                log.line("  counter " + c.counter() + ": " + c.event().name() + " count " + c.count() + " unit mask 0x"
-                        + Long.toHexString(c.unitMask()) + " kernel " + (c.kernel() ? 1 : 0) + " user " + (c.user() ? 1 : 0));
-            }
-        }
-        if (primary && callgraph > 0) {
-            log.line("  call traces: depth " + callgraph);
-        }
-        BufferReader[] rs = readers;
-        if (rs == null) {
-            log.line("  buffers: not mapped");
-        } else {
-            log.line("  buffers: " + nbuf + " of " + bufsize + " bytes (" + bufferSlots() + " slots)");
-            for (BufferReader r : rs) {
-                log.line(bufferLine(r));
-            }
-        }
-        if (passives.length > 0) {
-            log.line("  passive domains " + passiveIds() + ": drained after the daemon's own buffers, "
-                    + passiveSwitches + " domain switches so far");
-        }
-        for (PassiveDomain p : passives) {
-            log.line("  passive domain " + p.domid + " (" + p.name + ")" + (p.gone ? ": destroyed, no longer read" : "")
-                    + ": " + (p.image == null ? "kernel as " + PassiveView.kernelImageName(p.domid)
-                            : "kernel resolved with " + p.image.name()));
-            for (BufferReader r : p.readers) {
-                log.line(bufferLine(r));
-            }
-        }
-        DomainView v = session == null ? null : session.existingView(domid);
-        if (v != null) {
-            synchronized (session.collector) {
-                log.line("  collected in session " + session.id + ": " + v.samples() + " samples (user "
-                        + v.samplesInMode(0) + ", kernel " + v.samplesInMode(1) + ", xen " + v.samplesInMode(2) + ")");
-                for (String row : v.imageTallies(8)) {
-                    log.line("    " + row);
+    void status(StepLog log, Session session) {
+        synchronized (oprofiled) {
+            log.line("Domain " + domid + " (" + name + (hvm ? ", HVM" : "") + ", " + oprofiled.domainState(domid)
+                    + "):");
+            log.line("  driver:  " + (loaded ? "loaded, cpu_type " + cpuType + ", num_events " + numEvents + ", "
+                    + (primary ? "primary profiler" : "not primary") : "not loaded (no XENOPROF_init yet)"));
+            log.line(oprofiled.daemonLine(started, virqBound));
+            if (primary && !counters.isEmpty()) {
+                for (CounterConfig c : counters) {
+                    log.line("  counter " + c.counter() + ": " + c.event().name() + " count " + c.count()
+                            + " unit mask 0x" + Long.toHexString(c.unitMask()) + " kernel " + (c.kernel() ? 1 : 0)
+                            + " user " + (c.user() ? 1 : 0));
                 }
             }
-        }
-        for (PassiveDomain p : passives) {
-            PassiveView pv = session == null ? null : session.existingPassiveView(p.domid);
-            if (pv != null) {
-                synchronized (session.collector) {
-                    log.line("  collected for passive domain " + p.domid + ": " + pv.samples() + " samples");
-                    for (String row : pv.tallies()) {
-                        log.line("    " + row);
-                    }
-                }
+            if (primary && callgraph > 0) {
+                log.line("  call traces: depth " + callgraph);
             }
+            oprofiled.bufferStatus(log, session, nbuf, bufsize);
         }
-    }
-
-    private static String bufferLine(BufferReader r) {
-        SharedBuffer b = r.buffer;
-        StringBuilder line = new StringBuilder(String.format(
-                "    vcpu %d: head %d tail %d, samples user %d kernel %d xen %d, lost %d, drained %d entries (%d samples, %d callers)",
-                r.vcpu, b.head(), b.tail(), b.userSamples(), b.kernelSamples(), b.xenSamples(),
-                b.lostSamples(), r.drainedEntries(), r.samples(), r.callerEntries()));
-        if (r.badHeadReads() + r.badTailReads() > 0) {
-            line.append(", ignored ").append(r.badHeadReads()).append(" bad head and ")
-                    .append(r.badTailReads()).append(" bad tail reads");
-        }
-        if (r.danglingEscapes() + r.unknownEscapes() > 0) {
-            line.append(", ").append(r.danglingEscapes()).append(" escape records without sample, ")
-                    .append(r.unknownEscapes()).append(" unknown escapes");
-        }
-        if (r.orphanEntries() + r.badEvents() + r.badModes() > 0) {
-            line.append(", skipped ").append(r.orphanEntries()).append(" stray return addresses, ")
-                    .append(r.badEvents()).append(" bad counter indices, ").append(r.badModes()).append(" bad modes");
-        }
-        if (r.unattributedEntries() > 0) {
-            line.append(", ").append(r.unattributedEntries()).append(" entries drained outside a session");
-        }
-        return line.toString();
     }
 
     /** --reset: forget the tallies of this domain's views (and, in the primary, of its passive domains). */
     List<Integer> resetDomains() {
         List<Integer> out = new ArrayList<>();
         out.add(domid);
-        for (PassiveDomain p : passives) {
+        for (PassiveDomain p : oprofiled.passives()) {
             out.add(p.domid);
         }
         return out;
     }
 
-    private static String joined(int[] ids) {
+    static String joined(int[] ids) {
         return Arrays.stream(ids).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining(","));
     }
 }

@@ -1,5 +1,26 @@
 package org.hyperprof.hypervisor.xenoprof;
 
+import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.failed;
+import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.succeeded;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.ACTIVE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.CORRUPTED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.GUEST_ROUTED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.IBS_BLOCKS;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.IBS_ENTRIES;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.IDLE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.INVALID;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.LOST;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.OTHERS;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.PASSIVE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.POLICY_DROPPED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TOTAL;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TRACE_CORRUPTED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TRACE_ESCAPE;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.TRACE_LOST;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_COALESCED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_DELIVERED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_RAISED;
+import static org.hyperprof.hypervisor.xenoprof.PcpuSampler.VIRQ_UNBOUND;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.beforeCheck;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.legalText;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.listText;
@@ -20,12 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.IbsConfig;
-import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.SharedBuffer;
@@ -46,8 +64,8 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  * NMI callback that logs samples, and {@code VIRQ_XENOPROF}.
  *
  * <p>Control operations are serialised by one lock, as {@code xenoprof_lock} serialises them. The
- * NMI path ({@link #nmi}, {@link #nmiContinuation}) takes no lock and never allocates: it touches
- * only its pCPU's slot and counters and the target ring.
+ * NMI path ({@link #nmi}, {@link #nmiContinuation}, and each pCPU's {@link PcpuSampler}) takes no
+ * lock and never allocates: it touches only its pCPU's slot and counters and the target ring.
  *
  * <p>Xen's quirks are kept on purpose (section 3.5 of the facts): the primary's {@code init}
  * resets the state to INITIALIZED from anywhere; the list resets have no state check; the active
@@ -83,31 +101,6 @@ public final class XenoprofCore implements Xenoprof {
 
     private static final int NOBODY = XenoprofDomain.NOBODY;
     private static final int LOG_LINES = 64;
-
-    // Per-pCPU counter slots (NMI path, no lock).
-    private static final int TOTAL = 0;
-    private static final int ACTIVE = 1;
-    private static final int PASSIVE = 2;
-    private static final int LOST = 3;
-    private static final int OTHERS = 4;
-    private static final int IDLE = 5;
-    private static final int INVALID = 6;
-    private static final int CORRUPTED = 7;
-    private static final int GUEST_ROUTED = 8;
-    private static final int POLICY_DROPPED = 9;
-    private static final int TRACE_LOST = 10;
-    private static final int TRACE_CORRUPTED = 11;
-    private static final int TRACE_ESCAPE = 12;
-    private static final int VIRQ_RAISED = 13;
-    private static final int VIRQ_COALESCED = 14;
-    private static final int VIRQ_DELIVERED = 15;
-    private static final int VIRQ_UNBOUND = 16;
-    private static final int IBS_BLOCKS = 17;
-    private static final int IBS_ENTRIES = 18;
-    private static final int SLOTS = 19;
-
-    /** Room for the largest IBS block: fetch (8 entries) and op (14) on one NMI. */
-    static final int IBS_ENTRIES_MAX = 32;
 
     private final Machine machine;
     /** {@link Machine#hypervisorFramePointers()}, fixed when Xen was built. */
@@ -150,12 +143,6 @@ public final class XenoprofCore implements Xenoprof {
     private final AtomicLong controlVirqsUnbound = new AtomicLong();
     private final Deque<String> log = new ArrayDeque<>();
     private final Map<Long, CallRecord> records = new HashMap<>();
-
-    // The call being dispatched (under the lock): what failed and why, or what changed.
-    private String why;
-    private String next;
-    private String effect;
-    private int[] flushTargets;
 
     private record CallRecord(long result, String text) {
     }
@@ -222,14 +209,7 @@ public final class XenoprofCore implements Xenoprof {
             if ((s.xenoprofSamples > 0 || ibs > 0) && mode != MODE_XEN) {
                 XenoprofDomain x = lookup(domid);
                 if (x != null && x.type == DomainType.ACTIVE) {
-                    if (s.virqPending) {
-                        s.counts[VIRQ_COALESCED]++;
-                    } else {
-                        s.virqPending = true;
-                        s.virqDomid = domid;
-                        s.virqVcpu = vcpu;
-                        s.counts[VIRQ_RAISED]++;
-                    }
+                    s.raiseVirq(domid, vcpu);
                 }
             }
             return s.taken;
@@ -279,10 +259,10 @@ public final class XenoprofCore implements Xenoprof {
         int domid = s.virqDomid;
         VirqHandler h = handler(domid);
         if (h == null) {
-            s.counts[VIRQ_UNBOUND]++;
+            s.virqUnbound();
             return;
         }
-        s.counts[VIRQ_DELIVERED]++;
+        s.virqDelivered();
         h.virq(s.virqVcpu);
     }
 
@@ -295,200 +275,13 @@ public final class XenoprofCore implements Xenoprof {
         return all[pcpu];
     }
 
-    private XenoprofDomain lookup(int domid) {
+    /** {@code d->xenoprof} of {@code domid}, or null; lock-free (the NMI path reads it). */
+    XenoprofDomain lookup(int domid) {
         return domid >= 0 && domid < DOMID_FIRST_RESERVED ? domains.get(domid) : null;
     }
 
     private VirqHandler handler(int domid) {
         return domid >= 0 && domid < DOMID_FIRST_RESERVED ? handlers.get(domid) : null;
-    }
-
-    /**
-     * One physical CPU's share of the NMI path: the sink {@code check_ctrs} reports to (allocated
-     * once, reused for every NMI), the pending-VIRQ slot, and the pCPU's sample counters.
-     */
-    private final class PcpuSampler implements OverflowSink {
-        final int pcpu;
-        final long[] counts = new long[SLOTS];
-        /** Where {@code checkIbs} writes an IBS block; allocated once. */
-        final long[] ibsEntries = new long[IBS_ENTRIES_MAX];
-        int discarded;
-        /** The sink of {@link #discardNmi}: counts, logs nothing. */
-        final OverflowSink discard = counter -> discarded++;
-        boolean virqPending;
-        int virqDomid;
-        int virqVcpu;
-
-        // The NMI being handled.
-        int domid;
-        int vcpu;
-        int mode;
-        CpuMode cpuMode;
-        long pc;
-        long[] stack;
-        int stackDepth;
-        OverflowRouter router;
-        int taken;
-        int xenoprofSamples;
-
-        PcpuSampler(int pcpu) {
-            this.pcpu = pcpu;
-        }
-
-        void begin(int d, int v, int m, long p, long[] st, int depth, OverflowRouter r) {
-            domid = d;
-            vcpu = v;
-            mode = m;
-            cpuMode = CpuMode.ofCode(m);
-            pc = p;
-            stack = st;
-            stackDepth = depth;
-            router = r;
-            taken = 0;
-            xenoprofSamples = 0;
-        }
-
-        void end() {
-            stack = null;
-            router = null;
-        }
-
-        @Override
-        public void overflow(int counter) {
-            OverflowRoute route = router.route(pcpu, domid, vcpu, counter, cpuMode);
-            if (route == OverflowRoute.XENOPROF) {
-                taken++;
-                xenoprofSamples++;
-                logEvent(counter);
-            } else if (route == OverflowRoute.DROP) {
-                taken++;
-                counts[TOTAL]++;
-                counts[OTHERS]++;
-                counts[POLICY_DROPPED]++;
-                if (domid == IDLE_DOMID) {
-                    counts[IDLE]++;
-                }
-            } else if (route == OverflowRoute.GUEST) {
-                counts[GUEST_ROUTED]++;
-            } else {
-                throw new IllegalStateException("the overflow router returned no route for counter " + counter
-                        + " on pcpu " + pcpu + "; expected XENOPROF, GUEST or DROP");
-            }
-        }
-
-        /**
-         * An IBS block of {@code n} entries into the current vCPU's buffer, each {@code {word, mode, 0}}:
-         * one sample for the books, written whole or lost whole.
-         */
-        void logIbs(int n) {
-            taken++;
-            counts[TOTAL]++;
-            counts[IBS_BLOCKS]++;
-            XenoprofDomain x = lookup(domid);
-            DomainType type = x == null ? DomainType.IGNORED : x.type;
-            if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
-                counts[OTHERS]++;
-                if (domid == IDLE_DOMID) {
-                    counts[IDLE]++;
-                }
-                return;
-            }
-            XenoprofBuffer buf = x.buffer(vcpu);
-            if (buf == null) {
-                counts[INVALID]++;
-                return;
-            }
-            int r = buf.addBlock(ibsEntries, n, mode, 0);
-            if (r == XenoprofBuffer.ADDED) {
-                counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
-                counts[IBS_ENTRIES] += n;
-                buf.countSampleMode(mode);
-            } else {
-                sampleFailed(buf, r);
-            }
-        }
-
-        /** {@code xenoprof_log_event}: one sample into the current vCPU's buffer, or counted as dropped. */
-        private void logEvent(int counter) {
-            counts[TOTAL]++;
-            XenoprofDomain x = lookup(domid);
-            DomainType type = x == null ? DomainType.IGNORED : x.type;
-            if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
-                counts[OTHERS]++;
-                if (domid == IDLE_DOMID) {
-                    counts[IDLE]++;
-                }
-                return;
-            }
-            XenoprofBuffer buf = x.buffer(vcpu);
-            if (buf == null) {
-                counts[INVALID]++;
-                return;
-            }
-            long depth = backtraceDepth;
-            if (depth != 0) {
-                // Room for the escape record and the sample, judged on head and tail read once, raw.
-                if (buf.freeSlots() < 2) {
-                    buf.countLost();
-                    counts[LOST]++;
-                    return;
-                }
-                int r = buf.add(SharedBuffer.ESCAPE_CODE, mode, SharedBuffer.TRACE_BEGIN);
-                if (r != XenoprofBuffer.ADDED) {
-                    sampleFailed(buf, r);
-                    return;
-                }
-            }
-            int r = buf.add(pc, mode, counter);
-            if (r == XenoprofBuffer.ADDED) {
-                counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
-                buf.countSampleMode(mode);
-            } else {
-                sampleFailed(buf, r);
-            }
-            // Xen's frames are walked only in a build with frame pointers; a guest's always (32-bit
-            // frames for 32-bit PV guests and HVM guests outside long mode: the simulated stack holds
-            // the return addresses whatever their width).
-            if (depth != 0 && (mode != MODE_XEN || framePointers)) {
-                walkStack(buf, depth);
-            }
-        }
-
-        private void sampleFailed(XenoprofBuffer buf, int result) {
-            if (result == XenoprofBuffer.FULL) {
-                buf.countLost();
-                counts[LOST]++;
-            } else {
-                buf.countCorrupted();
-                counts[CORRUPTED]++;
-            }
-        }
-
-        /** Up to {@code depth} return addresses, each {@code {ret, mode, 0}}; stops at the first refusal. */
-        private void walkStack(XenoprofBuffer buf, long depth) {
-            int frames = stackDepth;
-            if (depth > 0 && depth < frames) {
-                frames = (int) depth;
-            }
-            for (int i = 0; i < frames; i++) {
-                long ret = stack[i];
-                if (ret == SharedBuffer.ESCAPE_CODE) {
-                    // A broken frame must not forge an escape record.
-                    counts[TRACE_ESCAPE]++;
-                    return;
-                }
-                int r = buf.add(ret, mode, 0);
-                if (r == XenoprofBuffer.FULL) {
-                    buf.countTraceEntryLost();
-                    counts[TRACE_LOST]++;
-                    return;
-                }
-                if (r == XenoprofBuffer.CORRUPTED) {
-                    counts[TRACE_CORRUPTED]++;
-                    return;
-                }
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -506,21 +299,18 @@ public final class XenoprofCore implements Xenoprof {
         int[] flush;
         synchronized (lock) {
             XenoprofState before = state;
-            why = null;
-            next = null;
-            effect = null;
-            flushTargets = null;
-            result = dispatch(callerDomid, op, arg);
+            HypercallOutcome outcome = dispatch(callerDomid, op, arg);
+            result = outcome.result();
             XenoprofOp xop = XenoprofOp.ofNumber(op);
             if (result < 0) {
                 addLog("(XEN) xenoprof: operation " + op + " failed: " + result);
             }
             if (xop != null) {
-                String text = guide.describeCall(callerDomid, xop, result, before, why, next, effect);
+                String text = guide.describeCall(callerDomid, xop, result, before, outcome.why(), outcome.next(),
+                        outcome.effect());
                 records.put(key(callerDomid, xop), new CallRecord(result, text));
             }
-            flush = flushTargets;
-            flushTargets = null;
+            flush = outcome.flushTargets();
         }
         if (flush != null) {
             deliverFlush(flush);
@@ -528,7 +318,7 @@ public final class XenoprofCore implements Xenoprof {
         return result;
     }
 
-    private long dispatch(int caller, int op, Object arg) {
+    private HypercallOutcome dispatch(int caller, int op, Object arg) {
         XenoprofOp xop = XenoprofOp.ofNumber(op);
         if (xop == null) {
             return fail(Errno.EINVAL, "op " + op + " is outside 0.." + XenoprofOp.LAST_OP
@@ -542,13 +332,11 @@ public final class XenoprofCore implements Xenoprof {
                 return init(caller, arg);
             case RESET_ACTIVE_LIST:
                 resetActiveList();
-                effect = "active list emptied (adomains = activated = 0)";
-                return 0;
+                return succeeded("active list emptied (adomains = activated = 0)");
             case RESET_PASSIVE_LIST:
                 int had = pdomains;
                 resetPassiveList();
-                effect = had + " passive domain(s) returned to IGNORED and unshared from domain " + caller;
-                return 0;
+                return succeeded(had + " passive domain(s) returned to IGNORED and unshared from domain " + caller);
             case SET_ACTIVE:
                 return setActive(caller, arg);
             case SET_PASSIVE:
@@ -580,11 +368,11 @@ public final class XenoprofCore implements Xenoprof {
             case IBS_COUNTER:
                 return ibsCounter(arg);
             default:
-                return Errno.ENOSYS.ret();
+                return failed(Errno.ENOSYS, null, null);
         }
     }
 
-    private long init(int caller, Object arg) {
+    private HypercallOutcome init(int caller, Object arg) {
         if (!(arg instanceof XenoprofInit)) {
             return badArgument(XenoprofOp.INIT, "XenoprofInit (struct xenoprof_init)", arg);
         }
@@ -616,19 +404,17 @@ public final class XenoprofCore implements Xenoprof {
                         + " the LAPIC NMI stays reserved"
                         + (before == XenoprofState.PROFILING ? " and the counters keep running" : "");
             }
-            effect = "domain " + caller + " is the primary profiler; num_events=" + out.numEvents + ", cpu_type="
-                    + cpuType + quirk;
-        } else {
-            effect = "is_primary=0: domain " + caller + " is not the primary ("
-                    + (primary == NOBODY ? "only the hardware domain may become primary"
-                            : "the primary is domain " + primary)
-                    + "); num_events=" + out.numEvents + ", cpu_type=" + cpuType
-                    + "; it may profile itself once the primary lists it as active";
+            return succeeded("domain " + caller + " is the primary profiler; num_events="
+                    + out.numEvents + ", cpu_type=" + cpuType + quirk);
         }
-        return 0;
+        return succeeded("is_primary=0: domain " + caller + " is not the primary ("
+                + (primary == NOBODY ? "only the hardware domain may become primary"
+                        : "the primary is domain " + primary)
+                + "); num_events=" + out.numEvents + ", cpu_type=" + cpuType
+                + "; it may profile itself once the primary lists it as active");
     }
 
-    private long setActive(int caller, Object arg) {
+    private HypercallOutcome setActive(int caller, Object arg) {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.SET_ACTIVE);
         }
@@ -649,12 +435,11 @@ public final class XenoprofCore implements Xenoprof {
         activeDomains[adomains] = domid;
         activeReady[adomains] = false;
         adomains++;
-        effect = "domain " + domid + " appended to the active list (now " + listText(activeList())
-                + "); it is not ready until it calls enable_virq";
-        return 0;
+        return succeeded("domain " + domid + " appended to the active list (now " + listText(activeList())
+                + "); it is not ready until it calls enable_virq");
     }
 
-    private long setPassive(int caller, Object arg) {
+    private HypercallOutcome setPassive(int caller, Object arg) {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.SET_PASSIVE);
         }
@@ -696,10 +481,9 @@ public final class XenoprofCore implements Xenoprof {
             passive.bufGmaddr = x.machineAddress;
         }
         passiveDomains[pdomains++] = domid;
-        effect = "domain " + domid + " is PASSIVE: " + x.buffers.length + " buffer(s) of " + x.bufsize + " bytes ("
-                + x.maxSamples + " slots each) at machine address 0x" + Long.toHexString(x.machineAddress)
-                + ", shared with domain " + caller + tooFewSlots(x);
-        return 0;
+        return succeeded("domain " + domid + " is PASSIVE: " + x.buffers.length + " buffer(s) of " + x.bufsize
+                + " bytes (" + x.maxSamples + " slots each) at machine address 0x" + Long.toHexString(x.machineAddress)
+                + ", shared with domain " + caller + tooFewSlots(x));
     }
 
     /**
@@ -716,7 +500,7 @@ public final class XenoprofCore implements Xenoprof {
                 + " get_buffer or set_passive calls ask for, until domain " + x.domid + " is destroyed";
     }
 
-    private long reserveCounters() {
+    private HypercallOutcome reserveCounters() {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.RESERVE_COUNTERS);
         }
@@ -732,11 +516,10 @@ public final class XenoprofCore implements Xenoprof {
         }
         lapicNmiReserved = true;
         state = XenoprofState.COUNTERS_RESERVED;
-        effect = "saved the counter and control registers of " + n + " pCPU(s) and reserved the LAPIC NMI";
-        return 0;
+        return succeeded("saved the counter and control registers of " + n + " pCPU(s) and reserved the LAPIC NMI");
     }
 
-    private long counter(Object arg) {
+    private HypercallOutcome counter(Object arg) {
         if (state != XenoprofState.COUNTERS_RESERVED || adomains == 0) {
             return counterRefused(XenoprofOp.COUNTER);
         }
@@ -750,15 +533,14 @@ public final class XenoprofCore implements Xenoprof {
                     "domain " + primary + " configures counters 0.." + (modelCounters() - 1));
         }
         counters.store(c);
-        effect = String.format("counter %d stored: %s event 0x%02x count %d unit mask 0x%02x%s%s", c.ind,
+        return succeeded(String.format("counter %d stored: %s event 0x%02x count %d unit mask 0x%02x%s%s", c.ind,
                 c.enabled != 0 ? "enabled," : "disabled,", c.event, c.count, c.unitMask, c.kernel != 0 ? " kernel" : "",
                 c.user != 0 ? " user" : "")
                 + (c.ind >= modelCounters() ? " (Xen stores it, but this model has only " + modelCounters()
-                        + " counters, so setup_events will not program it)" : "");
-        return 0;
+                        + " counters, so setup_events will not program it)" : ""));
     }
 
-    private long setupEvents() {
+    private HypercallOutcome setupEvents() {
         if (state != XenoprofState.COUNTERS_RESERVED) {
             return wrongState(XenoprofOp.SETUP_EVENTS);
         }
@@ -797,11 +579,10 @@ public final class XenoprofCore implements Xenoprof {
             b.append("; IBS programmed: op ").append(ibsConfig.opEnabled() ? "on" : "off").append(", fetch ")
                     .append(ibsConfig.fetchEnabled() ? "on" : "off");
         }
-        effect = b.toString();
-        return 0;
+        return succeeded(b.toString());
     }
 
-    private long enableVirq(int caller) {
+    private HypercallOutcome enableVirq(int caller) {
         String primaryPart = "";
         if (caller == primary) {
             if (state != XenoprofState.READY) {
@@ -835,9 +616,8 @@ public final class XenoprofCore implements Xenoprof {
         x.type = DomainType.ACTIVE;
         activeReady[ind] = true;
         activated++;
-        effect = primaryPart + "domain " + caller + " is ACTIVE (ready " + Integer.toUnsignedString(activated) + " of "
-                + adomains + " listed)";
-        return 0;
+        return succeeded(primaryPart + "domain " + caller + " is ACTIVE (ready " + Integer.toUnsignedString(activated)
+                + " of " + adomains + " listed)");
     }
 
     private void installCallback() {
@@ -846,19 +626,19 @@ public final class XenoprofCore implements Xenoprof {
         if (all.length != n) {
             all = new PcpuSampler[n];
             for (int c = 0; c < n; c++) {
-                all[c] = new PcpuSampler(c);
+                all[c] = new PcpuSampler(c, this, framePointers);
             }
             samplers = all;
         } else {
             for (PcpuSampler s : all) {
                 // xenoprof_reset_stat: a new session's statistics start from zero.
-                Arrays.fill(s.counts, 0);
+                s.resetCounts();
             }
         }
         callbackInstalled = true;
     }
 
-    private long start() {
+    private HypercallOutcome start() {
         if (state != XenoprofState.READY || activated != adomains) {
             if (state != XenoprofState.READY) {
                 return wrongState(XenoprofOp.START);
@@ -870,13 +650,12 @@ public final class XenoprofCore implements Xenoprof {
             machine.pmu(c).start();
         }
         state = XenoprofState.PROFILING;
-        effect = "counters enabled and LVTPC routed to NMI on " + n + " pCPU(s)"
+        return succeeded("counters enabled and LVTPC routed to NMI on " + n + " pCPU(s)"
                 + (adomains == 0 ? "; note: the active list is empty, so no domain is profiled"
-                        + (pdomains == 0 ? "" : " except the passive ones") : "");
-        return 0;
+                        + (pdomains == 0 ? "" : " except the passive ones") : ""));
     }
 
-    private long stop() {
+    private HypercallOutcome stop() {
         if (state != XenoprofState.PROFILING) {
             return wrongState(XenoprofOp.STOP);
         }
@@ -897,12 +676,12 @@ public final class XenoprofCore implements Xenoprof {
                 targets.add(v);
             }
         }
-        flushTargets = targets.stream().mapToInt(Integer::intValue).toArray();
+        int[] flushTargets = targets.stream().mapToInt(Integer::intValue).toArray();
         flushVirqs.addAndGet(flushTargets.length / 2);
         state = XenoprofState.READY;
-        effect = "counters stopped and LVTPC restored on " + n + " pCPU(s); VIRQ_XENOPROF sent to "
-                + flushTargets.length / 2 + " vCPU(s) of the ready active domains to flush their buffers";
-        return 0;
+        return succeeded("counters stopped and LVTPC restored on " + n + " pCPU(s); VIRQ_XENOPROF"
+                + " sent to " + flushTargets.length / 2 + " vCPU(s) of the ready active domains to flush their buffers")
+                .flushing(flushTargets);
     }
 
     private void deliverFlush(int[] targets) {
@@ -932,7 +711,7 @@ public final class XenoprofCore implements Xenoprof {
         }
     }
 
-    private long disableVirq(int caller) {
+    private HypercallOutcome disableVirq(int caller) {
         XenoprofDomain x = lookup(caller);
         if (state == XenoprofState.PROFILING && x != null && x.type == DomainType.ACTIVE) {
             return fail(Errno.EPERM, "domain " + caller + " is ACTIVE and the session is PROFILING: disable_virq is"
@@ -955,13 +734,12 @@ public final class XenoprofCore implements Xenoprof {
             x.unshare();
         }
         pmuOwnedByXenoprof = false;
-        effect = "domain " + caller + " is IGNORED and left the active list (ready "
+        return succeeded("domain " + caller + " is IGNORED and left the active list (ready "
                 + Integer.toUnsignedString(activated) + " of " + adomains
-                + " listed); its pages are unshared and the PMU is released";
-        return 0;
+                + " listed); its pages are unshared and the PMU is released");
     }
 
-    private long releaseCounters() {
+    private HypercallOutcome releaseCounters() {
         if (state != XenoprofState.COUNTERS_RESERVED && state != XenoprofState.READY) {
             return wrongState(XenoprofOp.RELEASE_COUNTERS);
         }
@@ -974,12 +752,11 @@ public final class XenoprofCore implements Xenoprof {
         callbackInstalled = false;
         int had = pdomains;
         resetPassiveList();
-        effect = "registers restored on " + n + " pCPU(s), LAPIC NMI released, NMI callback removed"
-                + (had > 0 ? ", " + had + " passive domain(s) reset" : "");
-        return 0;
+        return succeeded("registers restored on " + n + " pCPU(s), LAPIC NMI released, NMI callback removed"
+                + (had > 0 ? ", " + had + " passive domain(s) reset" : ""));
     }
 
-    private long shutdown() {
+    private HypercallOutcome shutdown() {
         if (state != XenoprofState.INITIALIZED) {
             return wrongState(XenoprofOp.SHUTDOWN);
         }
@@ -988,12 +765,11 @@ public final class XenoprofCore implements Xenoprof {
         adomains = 0;
         primary = NOBODY;
         backtraceDepth = 0;
-        effect = "domain " + was + " is no longer primary; lists and call-trace depth cleared; the state stays"
-                + " INITIALIZED (nothing returns to IDLE)";
-        return 0;
+        return succeeded("domain " + was + " is no longer primary; lists and call-trace depth cleared; the state stays"
+                + " INITIALIZED (nothing returns to IDLE)");
     }
 
-    private long getBuffer(int caller, Object arg) {
+    private HypercallOutcome getBuffer(int caller, Object arg) {
         if (machine.hvmVpmuOwnsPmu()) {
             return fail(Errno.EBUSY, "the HVM vPMU owns the PMU (an HVM guest is using its virtual counters), so"
                     + " Xenoprof cannot acquire it; the daemon of domain " + caller + " reports \"Failed to open"
@@ -1035,22 +811,20 @@ public final class XenoprofCore implements Xenoprof {
             gb.bufGmaddr = x.machineAddress;
             where = " at machine address 0x" + Long.toHexString(x.machineAddress);
         }
-        effect = (allocated ? "allocated " : "re-shared ") + x.buffers.length + " buffer(s) of " + x.bufsize
+        return succeeded((allocated ? "allocated " : "re-shared ") + x.buffers.length + " buffer(s) of " + x.bufsize
                 + " bytes (" + x.maxSamples + " slots each)" + where + ", shared with domain " + caller
-                + ", head/tail zeroed; the PMU is owned by Xenoprof" + tooFewSlots(x);
-        return 0;
+                + ", head/tail zeroed; the PMU is owned by Xenoprof" + tooFewSlots(x));
     }
 
-    private long setBacktrace(Object arg) {
+    private HypercallOutcome setBacktrace(Object arg) {
         if (!(arg instanceof Long)) {
             return badArgument(XenoprofOp.SET_BACKTRACE, "Long depth (unsigned long)", arg);
         }
         backtraceDepth = (Long) arg;
-        effect = "call-trace depth is now " + Long.toUnsignedString(backtraceDepth);
-        return 0;
+        return succeeded("call-trace depth is now " + Long.toUnsignedString(backtraceDepth));
     }
 
-    private long ibsCounter(Object arg) {
+    private HypercallOutcome ibsCounter(Object arg) {
         if (state != XenoprofState.COUNTERS_RESERVED || adomains == 0) {
             return counterRefused(XenoprofOp.IBS_COUNTER);
         }
@@ -1061,20 +835,18 @@ public final class XenoprofCore implements Xenoprof {
         // Each field is a uint64 flag or count: any non-zero flag is set, as C tests them.
         ibsConfig = new IbsConfig(c.opEnabled != 0, c.fetchEnabled != 0, c.maxCntFetch, c.maxCntOp, c.randEn != 0,
                 c.dispatchedOps != 0);
-        effect = "IBS configuration stored: op sampling " + (ibsConfig.opEnabled() ? "on, period "
+        return succeeded("IBS configuration stored: op sampling " + (ibsConfig.opEnabled() ? "on, period "
                 + Long.toUnsignedString(c.maxCntOp) : "off") + ", fetch sampling " + (ibsConfig.fetchEnabled()
                         ? "on, period " + Long.toUnsignedString(c.maxCntFetch) : "off")
                 + (ibsCaps() != 0 ? "; setup_events programs it on every pCPU"
-                        : "; this CPU model has no IBS (capabilities 0), so it has no effect");
-        return 0;
+                        : "; this CPU model has no IBS (capabilities 0), so it has no effect"));
     }
 
     /** {@code get_ibs_caps}: the model's IBS capability bits as a non-negative return value, 0 without IBS. */
-    private long getIbsCaps() {
+    private HypercallOutcome getIbsCaps() {
         long caps = ibsCaps();
-        effect = caps == 0 ? "no IBS on this CPU model: capabilities 0"
-                : "IBS capabilities 0x" + Long.toHexString(caps) + " (CPUID 0x8000001B EAX)";
-        return caps;
+        return succeeded(caps, caps == 0 ? "no IBS on this CPU model: capabilities 0"
+                : "IBS capabilities 0x" + Long.toHexString(caps) + " (CPUID 0x8000001B EAX)");
     }
 
     /** The model's IBS capability bits, masked to a non-negative value (CPUID EAX is 32 bits); 0 without a model. */
@@ -1319,6 +1091,11 @@ public final class XenoprofCore implements Xenoprof {
         }
     }
 
+    /** {@code backtrace_depth} as Xen keeps it (unsigned long); lock-free (the NMI path reads it). */
+    long rawBacktraceDepth() {
+        return backtraceDepth;
+    }
+
     /** {@code backtrace_depth}, saturated at {@link Integer#MAX_VALUE} (Xen's is an unsigned long). */
     @Override
     public int backtraceDepth() {
@@ -1415,13 +1192,7 @@ public final class XenoprofCore implements Xenoprof {
     }
 
     private long[] sum() {
-        long[] t = new long[SLOTS];
-        for (PcpuSampler s : samplers) {
-            for (int i = 0; i < SLOTS; i++) {
-                t[i] += s.counts[i];
-            }
-        }
-        return t;
+        return PcpuSampler.sum(samplers);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1443,19 +1214,17 @@ public final class XenoprofCore implements Xenoprof {
         return ((long) caller << 8) | op.number();
     }
 
-    private long fail(Errno errno, String reason, String nextStep) {
-        why = reason;
-        next = nextStep;
-        return errno.ret();
+    private HypercallOutcome fail(Errno errno, String reason, String nextStep) {
+        return failed(errno, reason, nextStep);
     }
 
-    private long badArgument(XenoprofOp op, String expected, Object got) {
+    private HypercallOutcome badArgument(XenoprofOp op, String expected, Object got) {
         return fail(Errno.EFAULT, op.cName() + " expects a " + expected + " argument, got "
                 + (got == null ? "null" : "a " + got.getClass().getSimpleName())
                 + ": to Xen that is a bad guest pointer", "call it again with a " + expected);
     }
 
-    private long notPrimary(int caller, XenoprofOp op) {
+    private HypercallOutcome notPrimary(int caller, XenoprofOp op) {
         String hw = guide.hardwareDomainName();
         if (primary == NOBODY) {
             String who = machine.hardwareDomain(caller) ? ""
@@ -1470,12 +1239,12 @@ public final class XenoprofCore implements Xenoprof {
                 + caller + " is not the primary" + driverNote, "domain " + primary + " runs " + opcontrolOf(op));
     }
 
-    private long wrongState(XenoprofOp op) {
+    private HypercallOutcome wrongState(XenoprofOp op) {
         return fail(Errno.EPERM, opName(op) + " is only legal in " + legalText(op) + "; the session is in "
                 + state + stateBecause(state), guide.wrongStateNext(op));
     }
 
-    private long counterRefused(XenoprofOp op) {
+    private HypercallOutcome counterRefused(XenoprofOp op) {
         if (state == XenoprofState.COUNTERS_RESERVED) {
             return fail(Errno.EPERM, opName(op) + " needs a non-empty active list, but adomains is 0 (nobody"
                     + " was listed, or reset_active_list emptied the list)",
@@ -1485,7 +1254,7 @@ public final class XenoprofCore implements Xenoprof {
         return wrongState(op);
     }
 
-    private long enableVirqNotListed(int caller, String primaryPart) {
+    private HypercallOutcome enableVirqNotListed(int caller, String primaryPart) {
         int hw = guide.primaryOrHardware();
         String prefix = beforeCheck(primaryPart);
         if (primary == NOBODY) {
@@ -1508,7 +1277,7 @@ public final class XenoprofCore implements Xenoprof {
                 listing + order + "; then domain " + caller + " runs `opcontrol --start-daemon`");
     }
 
-    private long pagesStillShared(XenoprofDomain x, int caller) {
+    private HypercallOutcome pagesStillShared(XenoprofDomain x, int caller) {
         String holder = "domain " + x.sharedWith;
         String undo;
         if ("set_passive".equals(x.sharedBy)) {

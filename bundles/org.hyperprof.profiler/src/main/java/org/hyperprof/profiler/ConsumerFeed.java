@@ -1,0 +1,73 @@
+package org.hyperprof.profiler;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.pipeline.Dispatcher;
+import org.hyperprof.pipeline.PublishedSession;
+import org.hyperprof.pipeline.SymbolTables;
+
+/**
+ * What the profiler's parts share: the consumers (the pipeline's {@link Dispatcher}), the symbol
+ * tables, the batch settings, and which session feeds the consumers now. The consumers see one
+ * session at a time: the simulated one the opcontrol steps run, a published one (a perf.data
+ * import, a live recording), or a one-shot profile's (with the guests' own profilers' session
+ * beside it).
+ *
+ * <p>{@link #lock} is the profiler's lock (opcontrol steps, session start and end); the fields
+ * below it are read and written under it, except where they say otherwise.
+ */
+final class ConsumerFeed {
+
+    final Object lock = new Object();
+    final Dispatcher dispatcher;
+    final SymbolTables symbolTables = new SymbolTables();
+    /** Samples per batch handed to the consumers. */
+    final int batchSize;
+    /** How long the end of a session waits for the consumers to take what is queued for them. */
+    final long endTimeoutNanos;
+    private final AtomicLong nextSessionId;
+
+    /** The simulated session the daemons feed, or null; read without the lock by VIRQ handlers. */
+    volatile Session session;
+    /** The session a publisher feeds, or null. */
+    PublishedSession published;
+    /** A one-shot profile runs: no opcontrol step and no published session may start. */
+    boolean oneShotRunning;
+    /** The session of the guests' own profilers during a one-shot profile, or null. */
+    GuestSession guestSession;
+    /** The summary of the session that ended last; read without the lock. */
+    volatile SessionSummary lastSummary;
+
+    ConsumerFeed(int batchSize, int queueCapacity, long endTimeoutNanos) {
+        this.batchSize = batchSize;
+        this.endTimeoutNanos = endTimeoutNanos;
+        this.dispatcher = new Dispatcher(queueCapacity);
+        // Ids stay unique across restarts of the component within one framework run.
+        this.nextSessionId = new AtomicLong(System.currentTimeMillis());
+    }
+
+    long nextSessionId() {
+        return nextSessionId.incrementAndGet();
+    }
+
+    /**
+     * Starts a published session for every consumer (the path of a publisher's session, and of the
+     * guests' own profilers' session). The caller holds the lock and has checked that it may start.
+     */
+    PublishedSession openChannel(String source, String hostName, String cpuType, String cpuName, long mhz,
+            List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
+            boolean groundTruth, boolean canWait, PublishedSession.Ending ending) {
+        long id = nextSessionId();
+        SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
+                cpuName == null ? "" : cpuName, mhz, counters, domains, groundTruth, dictionary);
+        PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos, ending);
+        dispatcher.sessionStarted(info, canWait);
+        return p;
+    }
+}
