@@ -125,6 +125,17 @@ final class BufferReader {
     private long unreachedSamples;
     private boolean frozen;
     private long frozenPending;
+    /**
+     * Where Xen's head stood, and how many samples it had written, when a session began following
+     * this ring (set by the thread that starts the session, then {@link #boundary} raised; taken by
+     * the draining thread). The entries from the reader's tail up to that head are the earlier
+     * session's (its books count them undrained): the next drain passes over them unread, so a
+     * daemon held across two sessions never hands the new one samples Xen wrote for the old.
+     */
+    private int boundaryHead;
+    private long boundaryWrote;
+    private volatile boolean boundary;
+    private long carriedEntries;
 
     /**
      * A ring of a guest's own profiler: its samples are user (0) or kernel (1), never xen, and
@@ -169,6 +180,39 @@ final class BufferReader {
         finishTraces();
         ownTail = 0;
         samplesSeen = xenWrote();
+    }
+
+    /**
+     * A session starts following this ring (called by the thread that starts it): what Xen wrote
+     * before now, and the reader has not read, belongs to the earlier session. With indices a guest
+     * moved, the drain's own checks decide instead.
+     */
+    void sessionStarts() {
+        if (frozen || size < 2) {
+            return;
+        }
+        int head = buffer.head();
+        if (head < 0 || head >= size) {
+            return;
+        }
+        boundaryHead = head;
+        boundaryWrote = xenWrote();
+        boundary = true;
+    }
+
+    /** Entries an earlier session left in front of the reader's tail, or 0 (a read-only look). */
+    private int carried(int headNow) {
+        if (!boundary) {
+            return 0;
+        }
+        int carried = distance(ownTail, boundaryHead);
+        // A drain since the boundary already went past it: nothing of the earlier session is left.
+        return carried <= distance(ownTail, headNow) ? carried : 0;
+    }
+
+    /** Entries passed over unread because an earlier session left them ({@link #sessionStarts()}). */
+    long carriedEntries() {
+        return carriedEntries;
     }
 
     /**
@@ -225,6 +269,9 @@ final class BufferReader {
         if (head < 0 || head >= size) {
             badHeadReads++;
             return 0;
+        }
+        if (boundary) {
+            passOverCarried(head);
         }
         int tail = buffer.tail();
         int d = Math.max(0, depth);
@@ -287,6 +334,21 @@ final class BufferReader {
             buffer.writeTail(head);
         }
         return read;
+    }
+
+    /** Moves the reader's tail past the entries an earlier session left, as if they had been read then. */
+    private void passOverCarried(int head) {
+        int n = carried(head);
+        boundary = false;
+        samplesSeen = Math.max(samplesSeen, boundaryWrote);
+        if (n <= 0 || buffer.tail() != ownTail) {
+            return;
+        }
+        finishTraces();
+        buffer.fill(ownTail, n, READ_EIP, READ_MODE, READ_EVENT);
+        ownTail = (ownTail + n) % size;
+        buffer.writeTail(ownTail);
+        carriedEntries += n;
     }
 
     /**
@@ -512,7 +574,8 @@ final class BufferReader {
         if (frozen) {
             return (int) frozenPending;
         }
-        return livePending();
+        int head = buffer.head();
+        return Math.max(0, livePending() - (head >= 0 && head < size ? carried(head) : 0));
     }
 
     /** What the next drain would read: from the reader's own tail, or from a tail moved forward. */

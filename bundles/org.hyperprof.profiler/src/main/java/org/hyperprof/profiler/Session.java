@@ -269,6 +269,8 @@ final class Session implements DomainView.ProblemLog {
                 }
             }
             if (known == null) {
+                // What an earlier session left in the ring is that session's: passed over, not drained here.
+                r.sessionStarts();
                 buffers.add(new BufferRecord(domid, r, role));
             } else {
                 known.role = role;
