@@ -2,7 +2,6 @@ package org.hyperprof.itests;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Hashtable;
@@ -104,8 +103,13 @@ public class ConsumerIsolationIT extends InFramework {
     }
 
     private ServiceRegistration<SampleConsumer> register(String name, SampleConsumer consumer) {
+        return register(name, consumer, "queued");
+    }
+
+    private ServiceRegistration<SampleConsumer> register(String name, SampleConsumer consumer, String delivery) {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put(SampleConsumer.NAME, name);
+        props.put(SampleConsumer.DELIVERY, delivery);
         return context.registerService(SampleConsumer.class, consumer, props);
     }
 
@@ -121,7 +125,9 @@ public class ConsumerIsolationIT extends InFramework {
         ServiceRegistration<SampleConsumer> t = register("throwing", throwing);
         ServiceRegistration<SampleConsumer> s = register("stalling", stalling);
         CountingConsumer counting = new CountingConsumer();
-        ServiceRegistration<SampleConsumer> c = register("counting", counting);
+        // Lossless, as a store registers: the simulator waits for it, so on a machine of any load it
+        // gets every sample while the stalled consumer beside it misses.
+        ServiceRegistration<SampleConsumer> c = register("counting", counting, "lossless");
         try {
             // The stall ends once 70 batches were published (the throwing consumer hears every one):
             // more than the stalled consumer holds, one in hand and 64 queued, on a machine of any
@@ -152,11 +158,12 @@ public class ConsumerIsolationIT extends InFramework {
             assertEquals("the healthy consumer got every sample", delivered, healthy.received());
             assertEquals(0, healthy.missed());
             assertEquals(delivered, counting.samples.get());
-            // opreport's queue is bounded like every consumer's: on a loaded machine it may fall behind
-            // by itself (a lossless consumer is the pipeline's to offer), so only its books are exact.
+            // opreport's queue is bounded like every queued consumer's: on a loaded machine it may fall
+            // behind by itself, and then says so; its books are exact either way.
             ConsumerAccounting op = books(summary, "opreport");
             assertEquals(delivered, op.received() + op.missed());
-            assertNull(op.problem());
+            assertTrue("opreport's only possible problem is its own pace: " + op.problem(),
+                    op.problem() == null || op.problem().startsWith("too slow"));
 
             ConsumerAccounting th = books(summary, "throwing");
             assertEquals("every sample the throwing consumer was handed is missed", delivered,
