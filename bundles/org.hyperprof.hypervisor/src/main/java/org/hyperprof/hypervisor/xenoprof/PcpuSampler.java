@@ -123,45 +123,56 @@ final class PcpuSampler implements OverflowSink {
         taken++;
         counts[TOTAL]++;
         counts[IBS_BLOCKS]++;
+        XenoprofDomain x = profiledDomain();
+        XenoprofBuffer buf = x == null ? null : bufferOf(x);
+        if (buf != null && added(x, buf, buf.addBlock(ibsEntries, n, mode, 0))) {
+            counts[IBS_ENTRIES] += n;
+        }
+    }
+
+    /**
+     * The domain running now when Xenoprof profiles it (active or passive); else null, the sample
+     * counted as another domain's (and the idle domain's).
+     */
+    private XenoprofDomain profiledDomain() {
         XenoprofDomain x = core.lookup(domid);
         DomainType type = x == null ? DomainType.IGNORED : x.type;
-        if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
-            counts[OTHERS]++;
-            if (domid == XenoprofCore.IDLE_DOMID) {
-                counts[IDLE]++;
-            }
-            return;
+        if (type == DomainType.ACTIVE || type == DomainType.PASSIVE) {
+            return x;
         }
+        counts[OTHERS]++;
+        if (domid == XenoprofCore.IDLE_DOMID) {
+            counts[IDLE]++;
+        }
+        return null;
+    }
+
+    /** The current vCPU's buffer of a profiled domain, or null with the sample counted invalid. */
+    private XenoprofBuffer bufferOf(XenoprofDomain x) {
         XenoprofBuffer buf = x.buffer(vcpu);
         if (buf == null) {
             counts[INVALID]++;
-            return;
         }
-        int r = buf.addBlock(ibsEntries, n, mode, 0);
-        if (r == XenoprofBuffer.ADDED) {
-            counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
-            counts[IBS_ENTRIES] += n;
-            buf.countSampleMode(mode);
-        } else {
-            sampleFailed(buf, r);
+        return buf;
+    }
+
+    /** Counts what writing a sample into the buffer came to; whether it was added. */
+    private boolean added(XenoprofDomain x, XenoprofBuffer buf, int result) {
+        if (result != XenoprofBuffer.ADDED) {
+            sampleFailed(buf, result);
+            return false;
         }
+        counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
+        buf.countSampleMode(mode);
+        return true;
     }
 
     /** {@code xenoprof_log_event}: one sample into the current vCPU's buffer, or counted as dropped. */
     private void logEvent(int counter) {
         counts[TOTAL]++;
-        XenoprofDomain x = core.lookup(domid);
-        DomainType type = x == null ? DomainType.IGNORED : x.type;
-        if (type != DomainType.ACTIVE && type != DomainType.PASSIVE) {
-            counts[OTHERS]++;
-            if (domid == XenoprofCore.IDLE_DOMID) {
-                counts[IDLE]++;
-            }
-            return;
-        }
-        XenoprofBuffer buf = x.buffer(vcpu);
+        XenoprofDomain x = profiledDomain();
+        XenoprofBuffer buf = x == null ? null : bufferOf(x);
         if (buf == null) {
-            counts[INVALID]++;
             return;
         }
         long depth = core.rawBacktraceDepth();
@@ -178,13 +189,7 @@ final class PcpuSampler implements OverflowSink {
                 return;
             }
         }
-        int r = buf.add(pc, mode, counter);
-        if (r == XenoprofBuffer.ADDED) {
-            counts[x.type == DomainType.ACTIVE ? ACTIVE : PASSIVE]++;
-            buf.countSampleMode(mode);
-        } else {
-            sampleFailed(buf, r);
-        }
+        added(x, buf, buf.add(pc, mode, counter));
         // Xen's frames are walked only in a build with frame pointers; a guest's always (32-bit
         // frames for 32-bit PV guests and HVM guests outside long mode: the simulated stack holds
         // the return addresses whatever their width).
