@@ -97,21 +97,41 @@ final class PerfBatches extends BatchBuilder {
         ipInChain[i] = false;
     }
 
-    /** The current sample's callchain began with its own address. */
-    void ipInChain() {
-        ipInChain[pending()] = true;
+    /** A sample's resolved callers, innermost first: one set per import, reused for every sample. */
+    static final class Frames {
+        long[] pc = new long[0];
+        int[] image = new int[0];
+        int[] symbol = new int[0];
+        int[] key = new int[0];
+        byte[] cpumode = new byte[0];
+
+        /** Room for {@code n} frames (grown only for a chain longer than any before). */
+        Frames ensure(int n) {
+            if (pc.length < n) {
+                int c = Math.max(n, 128);
+                pc = new long[c];
+                image = new int[c];
+                symbol = new int[c];
+                key = new int[c];
+                cpumode = new byte[c];
+            }
+            return this;
+        }
     }
 
-    /** A caller of the current sample (innermost first), resolved in context {@code frameCpumode}. */
-    void frame(long pc, int image, int symbol, int key, int frameCpumode) {
-        int c = caller(pc, image, symbol);
-        chainFrame[c] = key;
-        chainCpumode[c] = (byte) frameCpumode;
+    /** Whether the current sample's callchain began with its own address (dropped from its callers). */
+    void ipInChain(boolean began) {
+        ipInChain[pending()] = began;
     }
 
-    /** Drops the current sample's frames from {@code mark} on (a corrupt callchain). */
-    void dropFrames(int mark) {
-        dropCallers(mark);
-        ipInChain[pending()] = false;
+    /** The current sample's callers, all at once: the batch's columns, then perf report's key and context of each. */
+    void frames(Frames f, int n) {
+        if (n <= 0) {
+            return;
+        }
+        int at = chainMark();
+        callers(f.pc, f.image, f.symbol, 0, n);
+        System.arraycopy(f.key, 0, chainFrame, at, n);
+        System.arraycopy(f.cpumode, 0, chainCpumode, at, n);
     }
 }

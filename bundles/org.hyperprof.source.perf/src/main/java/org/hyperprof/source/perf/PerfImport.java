@@ -111,6 +111,8 @@ public final class PerfImport {
     private PerfReport report;
     private SessionPublisher.Channel channel;
     private PerfBatches builder;
+    /** A sample's callers as they are resolved, handed to the builder at once when the chain is whole. */
+    private final PerfBatches.Frames frames = new PerfBatches.Frames();
     private AsyncSink asyncReport;
     private long lastFlushNanos;
 
@@ -848,7 +850,8 @@ public final class PerfImport {
             Machines m, int pid) {
         int context = guest ? CPUMODE_GUEST_USER : CPUMODE_USER;
         boolean first = true;
-        int mark = b.chainMark();
+        PerfBatches.Frames f = frames.ensure((to - from) >>> 3);
+        int n = 0;
         for (int j = from; j < to; j += 8) {
             long x = chain.getLong(j);
             if (isMarker(x)) {
@@ -863,8 +866,9 @@ public final class PerfImport {
                 } else if (x == CONTEXT_GUEST_USER) {
                     context = CPUMODE_GUEST_USER;
                 } else {
+                    // A corrupt callchain: none of its frames is kept (as perf report drops it).
                     invalidContexts++;
-                    b.dropFrames(mark);
+                    b.ipInChain(false);
                     return;
                 }
                 continue;
@@ -872,13 +876,19 @@ public final class PerfImport {
             if (first) {
                 first = false;
                 if (x == ip) {
-                    b.ipInChain();
+                    b.ipInChain(true);
                     continue;
                 }
             }
             m.resolve(context, pid, x);
-            b.frame(x, m.image, m.symbol, m.rawFrame(), context);
+            f.pc[n] = x;
+            f.image[n] = m.image;
+            f.symbol[n] = m.symbol;
+            f.key[n] = m.rawFrame();
+            f.cpumode[n] = (byte) context;
+            n++;
         }
+        b.frames(f, n);
     }
 
     /** Resolves the samples counted while symbols loaded (waiting for them now) and counts them in the report. */
