@@ -289,15 +289,20 @@ class DispatchTest {
 
     // ---------------------------------------------------------------- books: received + missed = published
 
-    @Test
-    void aConsumerLeavingWhilePublishHoldsItsTargetsMissesThatBatchAndTheSessionGoesOn() throws Exception {
-        AtomicReference<Runnable> atTargets = new AtomicReference<>();
-        Dispatcher d = new Dispatcher(8, () -> {
+    /** A dispatcher that runs what {@code atTargets} holds, once, when a publish has taken its targets. */
+    private static Dispatcher runningAtTargets(AtomicReference<Runnable> atTargets) {
+        return new Dispatcher(8, () -> {
             Runnable r = atTargets.getAndSet(null);
             if (r != null) {
                 r.run();
             }
         });
+    }
+
+    @Test
+    void aConsumerLeavingWhilePublishHoldsItsTargetsMissesThatBatchAndTheSessionGoesOn() throws Exception {
+        AtomicReference<Runnable> atTargets = new AtomicReference<>();
+        Dispatcher d = runningAtTargets(atTargets);
         try {
             RecordingConsumer stays = new RecordingConsumer();
             RecordingConsumer leaves = new RecordingConsumer();
@@ -327,12 +332,7 @@ class DispatchTest {
     @Test
     void aConsumerArrivingWhilePublishHoldsItsTargetsMissesThatBatch() throws Exception {
         AtomicReference<Runnable> atTargets = new AtomicReference<>();
-        Dispatcher d = new Dispatcher(8, () -> {
-            Runnable r = atTargets.getAndSet(null);
-            if (r != null) {
-                r.run();
-            }
-        });
+        Dispatcher d = runningAtTargets(atTargets);
         try {
             RecordingConsumer early = new RecordingConsumer();
             RecordingConsumer late = new RecordingConsumer();
