@@ -12,19 +12,27 @@ import org.hyperprof.api.symbols.SymbolTable;
  * met, which grows with them (code addresses are few: an image's sampled PCs and return
  * addresses). No allocation but when that table grows. Not thread-safe: one resolving thread (or
  * the caller's lock).
+ *
+ * <p>A slot is one long: the address as an offset from the image's first symbol (upper half) and
+ * the id (lower half), so the table is half the size it would be with the address in full and
+ * stays in the cache while batches stream through it. An address more than 4 GiB past the first
+ * symbol (or before it) is looked up in the table every time: no image's code spans that.
  */
 public final class ImageSymbols {
-    /** An address no slot holds yet (no image maps code there). */
-    private static final long EMPTY = Long.MIN_VALUE;
+    /** No address is at this offset (the largest one is never stored). */
+    private static final long EMPTY = -1L;
+    private static final long NO_OFFSET = 0xFFFF_FFFFL;
     private static final int NOT_YET = -2;
 
     private final Dictionary dictionary;
     private final int image;
     private final SymbolTable table;
+    /** The first symbol's address: slots hold offsets from it. */
+    private final long base;
     /** By table index: the dictionary's id, or {@link #NOT_YET}. */
     private final int[] ids;
-    /** Open addressing, key and id side by side (one cache line per probe): address, id, address, id, ... */
-    private long[] slots = new long[2 << 12];
+    /** Open addressing: offset << 32 | id, {@link #EMPTY} where none. */
+    private long[] slots = new long[1 << 12];
     private int shift = 64 - 12;
     private int used;
 
@@ -32,9 +40,10 @@ public final class ImageSymbols {
         this.dictionary = dictionary;
         this.image = image;
         this.table = table;
+        this.base = table.size() == 0 ? 0 : table.start(0);
         this.ids = new int[table.size()];
         Arrays.fill(ids, NOT_YET);
-        emptied(slots);
+        Arrays.fill(slots, EMPTY);
     }
 
     /** The image's dictionary id. */
@@ -44,26 +53,27 @@ public final class ImageSymbols {
 
     /** The dictionary's symbol id of the symbol covering {@code address}, or {@link SessionDictionary#NO_SYMBOL}. */
     public int symbol(long address) {
+        long offset = address - base;
+        if (Long.compareUnsigned(offset, NO_OFFSET) >= 0) {
+            return resolve(address);
+        }
         long[] t = slots;
-        int mask = t.length - 2;
-        int at = (int) ((address * 0x9E3779B97F4A7C15L) >>> shift) << 1;
+        int mask = t.length - 1;
+        int at = (int) ((offset * 0x9E3779B97F4A7C15L) >>> shift);
         while (true) {
-            long k = t[at];
-            if (k == address && address != EMPTY) {
-                return (int) t[at + 1];
+            long slot = t[at];
+            if (slot >>> 32 == offset) {
+                return (int) slot;
             }
-            if (k == EMPTY) {
+            if (slot == EMPTY) {
                 break;
             }
-            at = (at + 2) & mask;
+            at = (at + 1) & mask;
         }
         int id = resolve(address);
-        if (address != EMPTY) {
-            t[at] = address;
-            t[at + 1] = id;
-            if (++used > t.length >>> 2) {
-                grow();
-            }
+        t[at] = offset << 32 | (id & 0xFFFF_FFFFL);
+        if (++used > t.length >>> 1) {
+            grow();
         }
         return id;
     }
@@ -81,27 +91,19 @@ public final class ImageSymbols {
         return id;
     }
 
-    private static void emptied(long[] t) {
-        for (int i = 0; i < t.length; i += 2) {
-            t[i] = EMPTY;
-        }
-    }
-
     private void grow() {
         long[] old = slots;
         long[] t = new long[old.length * 2];
-        emptied(t);
+        Arrays.fill(t, EMPTY);
         shift--;
-        int mask = t.length - 2;
-        for (int i = 0; i < old.length; i += 2) {
-            long k = old[i];
-            if (k != EMPTY) {
-                int at = (int) ((k * 0x9E3779B97F4A7C15L) >>> shift) << 1;
+        int mask = t.length - 1;
+        for (long slot : old) {
+            if (slot != EMPTY) {
+                int at = (int) (((slot >>> 32) * 0x9E3779B97F4A7C15L) >>> shift);
                 while (t[at] != EMPTY) {
-                    at = (at + 2) & mask;
+                    at = (at + 1) & mask;
                 }
-                t[at] = k;
-                t[at + 1] = old[i + 1];
+                t[at] = slot;
             }
         }
         slots = t;

@@ -39,11 +39,11 @@ class ImageSymbolsTest {
 
     @Test
     void everyAddressMetKeepsItsAnswerAsTheTableOfAddressesGrows() {
-        // 20,000 addresses, inside and outside the two symbols and far above them: the table grows
+        // 20,000 addresses, inside and outside the two symbols and above them: the table grows
         // several times, and each address still answers as the symbol table does.
         for (int round = 0; round < 2; round++) {
             for (long i = 0; i < 20_000; i++) {
-                long address = (i % 3 == 0 ? 0x1000 : i % 3 == 1 ? 0x2000 : 0x3000) + (i % 0x200) + (i << 36);
+                long address = (i % 3 == 0 ? 0x1000 : i % 3 == 1 ? 0x2000 : 0x3000) + (i % 0x200) + (i << 16);
                 int expected = table.lookup(address) < 0 ? SessionDictionary.NO_SYMBOL
                         : symbols.symbol(table.start(table.lookup(address)));
                 assertEquals(expected, symbols.symbol(address), "address 0x" + Long.toHexString(address));
@@ -51,5 +51,21 @@ class ImageSymbolsTest {
         }
         assertEquals(SessionDictionary.NO_SYMBOL, symbols.symbol(Long.MIN_VALUE), "the empty slot's mark is no address");
         assertEquals("main", name(symbols.symbol(0x1000)));
+    }
+
+    @Test
+    void anAddressBeyondTheReachOfTheTableOfAddressesIsLookedUpEachTime() {
+        // Slots hold offsets of up to 4 GiB from the first symbol; a symbol further away (a kernel
+        // module far above the kernel) and addresses before the first still answer as the table does.
+        SymbolTable far = new SymbolTable("far", new long[] {0x1000, 0x1_0000_2000L, 0xffff_ffff_c000_0000L},
+                new long[] {0x100, 0x100, 0x100}, new String[] {"near", "beyond", "module"}, new String[3]);
+        ImageSymbols farSymbols = new ImageSymbols(dictionary, image, far);
+        for (int round = 0; round < 2; round++) {
+            assertEquals("near", name(farSymbols.symbol(0x1010)));
+            assertEquals("beyond", name(farSymbols.symbol(0x1_0000_2010L)));
+            assertEquals("module", name(farSymbols.symbol(0xffff_ffff_c000_0010L)));
+            assertEquals(SessionDictionary.NO_SYMBOL, farSymbols.symbol(0x0fff), "before the first symbol");
+            assertEquals(SessionDictionary.NO_SYMBOL, farSymbols.symbol(0x1000 + 0xffff_ffffL), "the offset no slot holds");
+        }
     }
 }
