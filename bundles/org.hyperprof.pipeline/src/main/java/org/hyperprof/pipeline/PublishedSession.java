@@ -97,22 +97,8 @@ public final class PublishedSession implements SessionPublisher.Channel {
     @Override
     public SessionSummary close(Accounting accounting, Map<String, Long> counters, List<String> notes,
             String endReason) {
-        Objects.requireNonNull(accounting, "accounting");
-        SessionSummary s = summary;
-        if (s != null) {
-            return s;
-        }
-        Map<String, Long> books = counters == null ? Map.of() : counters;
-        List<String> lines = new ArrayList<>(notes == null ? List.of() : notes);
-        if (!accounting.balanced()) {
-            lines.add("the source's books do not balance: " + accounting.line());
-        }
-        if (accounting.delivered() != published) {
-            lines.add("the source counts " + accounting.delivered() + " samples delivered but published "
-                    + published + " to the consumers");
-        }
-        String reason = endReason == null || endReason.isBlank() ? SessionSummary.COMPLETED : endReason;
-        return end(accounting, List.of(), null, 0, books, lines, reason);
+        return close(accounting, List.of(), null, 0, counters == null ? Map.of() : counters,
+                notes == null ? List.of() : notes, endReason);
     }
 
     /**
