@@ -251,6 +251,17 @@ final class ConsumerChannel {
         }
     }
 
+    /** A consumer's start or end call: what it throws is a problem in its books, never the source's. */
+    private static void call(ConsumerBooks books, String method, Runnable call) {
+        try {
+            call.run();
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable t) {
+            books.problem(method + " threw " + t);
+        }
+    }
+
     private void deliverBatch(SampleBatch batch, ConsumerBooks books) {
         try {
             consumer.samples(batch);
@@ -284,21 +295,9 @@ final class ConsumerChannel {
                 b.done();
             }
         } else if (m instanceof Started s) {
-            try {
-                consumer.sessionStarted(s.info());
-            } catch (VirtualMachineError e) {
-                throw e;
-            } catch (Throwable t) {
-                s.books().problem("sessionStarted threw " + t);
-            }
+            call(s.books(), "sessionStarted", () -> consumer.sessionStarted(s.info()));
         } else if (m instanceof Ended e) {
-            try {
-                consumer.sessionEnded(e.summary());
-            } catch (VirtualMachineError err) {
-                throw err;
-            } catch (Throwable t) {
-                e.books().problem("sessionEnded threw " + t);
-            }
+            call(e.books(), "sessionEnded", () -> consumer.sessionEnded(e.summary()));
         }
     }
 }

@@ -596,7 +596,7 @@ final class DomainDaemon {
         BufferReader[] rs = oprofiled.unmap();
         if (rs != null) {
             oprofiled.retire(rs);
-            if (typeOf(domid) != DomainType.ACTIVE) {
+            if (Session.roleOf(xenoprof, domid) != DomainType.ACTIVE) {
                 freeze(rs);
             }
             log.line("  unmap the buffers of domain " + domid);
@@ -614,22 +614,13 @@ final class DomainDaemon {
         }
     }
 
-    private DomainType typeOf(int id) {
-        try {
-            DomainType t = xenoprof.domainType(id);
-            return t == null ? DomainType.IGNORED : t;
-        } catch (RuntimeException e) {
-            return DomainType.IGNORED;
-        }
-    }
-
     /** The driver's unmap_passive_list. */
     private void unmapPassive(StepLog log) {
         PassiveDomain[] ps = oprofiled.unmapPassives();
         if (ps.length > 0) {
             for (PassiveDomain p : ps) {
                 oprofiled.retire(p.readers);
-                if (typeOf(p.domid) != DomainType.PASSIVE) {
+                if (Session.roleOf(xenoprof, p.domid) != DomainType.PASSIVE) {
                     freeze(p.readers);
                 }
             }

@@ -284,12 +284,7 @@ final class OpcontrolService {
     }
 
     static DomainType roleOf(Host host, int domid) {
-        try {
-            DomainType t = host.xenoprof().domainType(domid);
-            return t == null ? DomainType.IGNORED : t;
-        } catch (RuntimeException e) {
-            return DomainType.IGNORED;
-        }
+        return Session.roleOf(host.xenoprof(), domid);
     }
 
     private void start(Host host, DomainDaemon daemon, StepLog log) throws StepLog.StepFailed {

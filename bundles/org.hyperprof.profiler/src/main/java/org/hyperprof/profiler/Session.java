@@ -301,6 +301,11 @@ final class Session implements DomainView.ProblemLog {
     }
 
     private DomainType roleOf(int domid) {
+        return roleOf(xenoprof, domid);
+    }
+
+    /** The domain's Xenoprof role now; a domain Xenoprof cannot say anything of is ignored. */
+    static DomainType roleOf(Xenoprof xenoprof, int domid) {
         try {
             DomainType t = xenoprof.domainType(domid);
             return t == null ? DomainType.IGNORED : t;
