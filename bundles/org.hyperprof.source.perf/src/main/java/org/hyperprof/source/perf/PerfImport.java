@@ -18,6 +18,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.BatchBuilder;
 import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * Imports one recording: reads it, tracks its machines and processes, resolves every sample and
@@ -92,7 +93,7 @@ public final class PerfImport {
         }
     }
 
-    private final SymbolResolvers resolvers;
+    private final SymbolTables symbolTables;
     private final ImportOptions options;
     private final boolean callGraph;
 
@@ -140,8 +141,8 @@ public final class PerfImport {
      * @param callGraph whether the importer's own report builds the call graph (the batches carry
      *                  callchains whenever {@link ImportOptions#callchains()} is on)
      */
-    public PerfImport(SymbolResolvers resolvers, ImportOptions options, boolean callGraph) {
-        this.resolvers = resolvers;
+    public PerfImport(SymbolTables symbolTables, ImportOptions options, boolean callGraph) {
+        this.symbolTables = symbolTables;
         this.options = options;
         this.callGraph = callGraph && options.callchains();
     }
@@ -698,7 +699,7 @@ public final class PerfImport {
         }
         this.info = recording;
         this.dictionary = new Dictionary();
-        this.symbolizer = new Symbolizer(resolvers, options, recording);
+        this.symbolizer = new Symbolizer(symbolTables, options, recording);
         this.loading = symbolizer;
         this.machines = new Machines(dictionary, symbolizer, recording);
         machines.rawFrames(options.callchains());
