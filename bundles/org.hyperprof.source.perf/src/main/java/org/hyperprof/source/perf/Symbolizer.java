@@ -577,26 +577,10 @@ final class Symbolizer {
     /** The running kernel's build-id from /sys/kernel/notes, or null. */
     private static String runningKernelBuildId() {
         try {
-            byte[] notes = Files.readAllBytes(Path.of("/sys/kernel/notes"));
-            Bytes b = new Bytes(false);
-            int p = 0;
-            while (p + 12 <= notes.length) {
-                long namesz = b.u32(notes, p);
-                long descsz = b.u32(notes, p + 4);
-                int type = b.s32(notes, p + 8);
-                long nameEnd = p + 12 + ((namesz + 3) & ~3L);
-                if (nameEnd + descsz > notes.length) {
-                    return null;
-                }
-                if (type == ElfImage.NT_GNU_BUILD_ID && namesz == 4 && notes[p + 12] == 'G') {
-                    return Bytes.hex(notes, (int) nameEnd, (int) descsz);
-                }
-                p = (int) (nameEnd + ((descsz + 3) & ~3L));
-            }
+            return ElfImage.buildId(new Bytes(false), Files.readAllBytes(Path.of("/sys/kernel/notes")));
         } catch (IOException | SecurityException e) {
             return null;
         }
-        return null;
     }
 
     // ---------------------------------------------------------------- JIT maps
@@ -614,10 +598,7 @@ final class Symbolizer {
             return;
         }
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        long[] starts = new long[lines.size()];
-        long[] sizes = new long[lines.size()];
-        String[] names = new String[lines.size()];
-        int n = 0;
+        SymbolRows rows = new SymbolRows(lines.size());
         for (String line : lines) {
             String[] f = line.trim().split("\\s+", 3);
             if (f.length < 3) {
@@ -627,41 +608,18 @@ final class Symbolizer {
                 long start = Long.parseUnsignedLong(strip0x(f[0]), 16);
                 long size = Long.parseUnsignedLong(strip0x(f[1]), 16);
                 if (size > 0) {
-                    starts[n] = start;
-                    sizes[n] = size;
-                    names[n] = f[2];
-                    n++;
+                    rows.add(start, size, f[2]);
                 }
             } catch (NumberFormatException e) {
                 // Not a symbol line; perf skips such lines too.
             }
         }
-        if (n == 0) {
+        if (rows.count == 0) {
             dso.why = file + " holds no symbol lines (START SIZE name)";
             return;
         }
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compareUnsigned(starts[a], starts[b]));
-        long[] s = new long[n];
-        long[] z = new long[n];
-        String[] m = new String[n];
-        String[] mod = new String[n];
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            int o = order[i];
-            if (k > 0 && s[k - 1] == starts[o]) {
-                k--; // code regenerated at the same address: the later line names it
-            }
-            s[k] = starts[o];
-            z[k] = sizes[o];
-            m[k] = names[o];
-            k++;
-        }
-        dso.table = new SymbolTable(dso.name, Arrays.copyOf(s, k), Arrays.copyOf(z, k), Arrays.copyOf(m, k),
-                Arrays.copyOf(mod, k));
+        rows.sortByStart(); // of lines at one address the later names it: code regenerated there
+        dso.table = rows.table(dso.name);
     }
 
     private static String strip0x(String s) {
