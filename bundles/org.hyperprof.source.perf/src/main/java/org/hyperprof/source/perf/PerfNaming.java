@@ -51,7 +51,6 @@ final class PerfNaming {
     private static final int STT_GNU_IFUNC = 10;
     private static final int STB_LOCAL = 0;
     private static final int STB_GLOBAL = 1;
-    private static final int STB_WEAK = 2;
     private static final long MAX_SECTION = 256L << 20;
 
     private PerfNaming() {
@@ -342,34 +341,19 @@ final class PerfNaming {
 
     /** Whether symbol {@code a} (later in the table) ranks strictly before {@code b}: ties keep the earlier. */
     private static boolean better(Symtab s, int a, int b) {
-        long sizeA = s.size(a);
-        long sizeB = s.size(b);
-        if ((sizeA != 0) != (sizeB != 0)) {
-            return sizeA != 0;
-        }
-        int bindA = s.binding(a);
-        int bindB = s.binding(b);
-        if ((bindA == STB_WEAK) != (bindB == STB_WEAK)) {
-            return bindB == STB_WEAK;
-        }
-        if ((bindA == STB_GLOBAL) != (bindB == STB_GLOBAL)) {
-            return bindA == STB_GLOBAL;
-        }
-        byte[] strtab = s.strtab;
         int nameA = s.nameAt(a);
         int nameB = s.nameAt(b);
-        int underA = 0;
-        while (nameA + underA < strtab.length && strtab[nameA + underA] == '_') {
-            underA++;
+        return PerfSymbolTree.choose(s.size(a), s.binding(a), underscores(s.strtab, nameA),
+                length(s.strtab, nameA), s.size(b), s.binding(b), underscores(s.strtab, nameB),
+                length(s.strtab, nameB)) > 0;
+    }
+
+    private static int underscores(byte[] strtab, int from) {
+        int n = 0;
+        while (from + n < strtab.length && strtab[from + n] == '_') {
+            n++;
         }
-        int underB = 0;
-        while (nameB + underB < strtab.length && strtab[nameB + underB] == '_') {
-            underB++;
-        }
-        if (underA != underB) {
-            return underA < underB;
-        }
-        return length(strtab, nameA) > length(strtab, nameB);
+        return n;
     }
 
     // ---------------------------------------------------------------- sizes

@@ -333,42 +333,34 @@ final class PerfSymbolTree {
         }
     }
 
-    /** perf's {@code choose_best_symbol}: true when {@code a} stays. */
+    /** perf's {@code choose_best_symbol}: true when {@code a} stays (of equals, one not named SyS...). */
     private boolean firstIsBetter(int a, int b) {
-        long la = end[a] - start[a];
-        long lb = end[b] - start[b];
-        if (lb == 0 && la > 0) {
-            return true;
+        int c = choose(end[a] - start[a], binding[a], underscores[a], nameLength[a], end[b] - start[b], binding[b],
+                underscores[b], nameLength[b]);
+        return c != 0 ? c > 0 : !sys[a];
+    }
+
+    /**
+     * perf's {@code choose_best_symbol} between two symbols at one start, up to its last rule (the
+     * SyS prefix): the one with a size, else the one not weak, else the global one, else the one
+     * with fewer leading underscores, else the longer name. Positive when the first wins, negative
+     * when the second does, 0 when nothing tells them apart.
+     */
+    static int choose(long sizeA, int bindingA, int underscoresA, int lengthA, long sizeB, int bindingB,
+            int underscoresB, int lengthB) {
+        if ((sizeA != 0) != (sizeB != 0)) {
+            return sizeA != 0 ? 1 : -1;
         }
-        if (la == 0 && lb > 0) {
-            return false;
+        if ((bindingA == STB_WEAK) != (bindingB == STB_WEAK)) {
+            return bindingB == STB_WEAK ? 1 : -1;
         }
-        boolean wa = binding[a] == STB_WEAK;
-        boolean wb = binding[b] == STB_WEAK;
-        if (wb && !wa) {
-            return true;
+        if ((bindingA == STB_GLOBAL) != (bindingB == STB_GLOBAL)) {
+            return bindingA == STB_GLOBAL ? 1 : -1;
         }
-        if (wa && !wb) {
-            return false;
+        if (underscoresA != underscoresB) {
+            return underscoresA < underscoresB ? 1 : -1;
         }
-        boolean ga = binding[a] == STB_GLOBAL;
-        boolean gb = binding[b] == STB_GLOBAL;
-        if (ga && !gb) {
-            return true;
-        }
-        if (gb && !ga) {
-            return false;
-        }
-        if (underscores[b] > underscores[a]) {
-            return true;
-        }
-        if (underscores[a] > underscores[b]) {
-            return false;
-        }
-        if (nameLength[a] != nameLength[b]) {
-            return nameLength[a] > nameLength[b];
-        }
-        return !sys[a];
+        return Integer.compare(lengthA, lengthB);
     }
 
     /** perf's {@code symbols__find}: the node the walk from the root stops at for {@code ip}, or NIL. */
@@ -412,7 +404,8 @@ final class PerfSymbolTree {
         for (int x = first(); x != NIL; x = next(x)) {
             order[k++] = x;
         }
-        Overlaps out = new Overlaps();
+        // A cluster of m symbols has at most 2m + 1 bounds, so at most 2m ranges.
+        Overlaps out = new Overlaps(2 * n);
         int i = 0;
         while (i < k) {
             int a = order[i];
@@ -474,20 +467,22 @@ final class PerfSymbolTree {
      * in each (NIL for none); adjacent ranges with the same node are merged.
      */
     static final class Overlaps {
-        long[] from = new long[16];
-        long[] to = new long[16];
-        int[] node = new int[16];
+        long[] from;
+        long[] to;
+        int[] node;
         int count;
+
+        /** With room for every range there can be. */
+        Overlaps(int capacity) {
+            from = new long[capacity];
+            to = new long[capacity];
+            node = new int[capacity];
+        }
 
         void add(long f, long t, int n) {
             if (count > 0 && to[count - 1] == f && node[count - 1] == n) {
                 to[count - 1] = t;
                 return;
-            }
-            if (count == from.length) {
-                from = Arrays.copyOf(from, count * 2);
-                to = Arrays.copyOf(to, count * 2);
-                node = Arrays.copyOf(node, count * 2);
             }
             from[count] = f;
             to[count] = t;
