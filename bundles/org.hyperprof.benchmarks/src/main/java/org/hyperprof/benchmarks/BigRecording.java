@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.source.perf.ImportOptions;
 import org.hyperprof.source.perf.PerfDataException;
 import org.hyperprof.source.perf.PerfDataReader;
 import org.hyperprof.source.perf.PerfImport;
-import org.hyperprof.source.perf.SymbolResolvers;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 
@@ -62,15 +62,15 @@ final class BigRecording {
     }
 
     /** Symbol resolvers as the framework binds them: ELF and kallsyms. */
-    static SymbolResolvers resolvers() {
-        SymbolResolvers r = new SymbolResolvers();
-        r.add(SymbolResolvers.ELF, new ElfResolver());
-        r.add(SymbolResolvers.KALLSYMS, new KallsymsResolver());
+    static SymbolTables resolvers() {
+        SymbolTables r = new SymbolTables();
+        r.addResolver(ElfResolver.FORMAT_NAME, new ElfResolver());
+        r.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         return r;
     }
 
     /** Imports the recording without consumers: the flat report, or with {@code callGraph} both. */
-    static PerfImport.Result importOnce(Path file, SymbolResolvers resolvers, boolean callGraph)
+    static PerfImport.Result importOnce(Path file, SymbolTables resolvers, boolean callGraph)
             throws PerfDataException {
         try (PerfDataReader r = PerfDataReader.open(file)) {
             return new PerfImport(resolvers, ImportOptions.defaults().withCallchains(callGraph), callGraph).run(r, null,

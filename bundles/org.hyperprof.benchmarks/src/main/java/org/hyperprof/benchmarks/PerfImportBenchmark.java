@@ -3,8 +3,8 @@ package org.hyperprof.benchmarks;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.source.perf.PerfImport;
-import org.hyperprof.source.perf.SymbolResolvers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PerfImportBenchmark {
 
     private Path recording;
-    private SymbolResolvers resolvers;
+    private SymbolTables resolvers;
 
     @Setup
     public void record() throws Exception {

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.source.perf.PerfImport;
-import org.hyperprof.source.perf.SymbolResolvers;
 
 /**
  * Times {@code perf report} and Hyperprof's import side by side on the same recording
@@ -48,7 +48,7 @@ public final class PerfReportComparison {
 
         String[] flat = {"--stdio", "--no-children", "--sort", "dso,sym", "-g", "none"};
         String[] graph = {"--stdio", "--no-children", "--sort", "dso,sym"};
-        SymbolResolvers warm = BigRecording.resolvers();
+        SymbolTables warm = BigRecording.resolvers();
         Run warmFlat = () -> BigRecording.importOnce(file, warm, false);
         Run warmGraph = () -> BigRecording.importOnce(file, warm, true);
         Run coldFlat = () -> BigRecording.importOnce(file, BigRecording.resolvers(), false);

@@ -3,11 +3,14 @@ package org.hyperprof.itests;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.util.List;
+
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.pipeline.SymbolTables;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -48,5 +51,14 @@ public class DefaultScenarioProfileIT extends InFramework {
         for (var domain : host.domains()) {
             assertTrue("report names " + domain.name() + ":\n" + text, text.contains(domain.name()));
         }
+    }
+
+    @Test
+    public void theResolversAreBoundOnceInThePipelinesSymbolTables() throws Exception {
+        hosts();
+        profiler();
+        SymbolTables tables = Services.await(context, SymbolTables.class, null);
+        assertEquals("the kallsyms bundle's resolver, bound by its symbols.format", List.of("kallsyms"),
+                tables.formats());
     }
 }

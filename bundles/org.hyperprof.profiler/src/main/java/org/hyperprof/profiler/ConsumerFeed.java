@@ -26,7 +26,8 @@ final class ConsumerFeed {
 
     final Object lock = new Object();
     final Dispatcher dispatcher;
-    final SymbolTables symbolTables = new SymbolTables();
+    /** The pipeline's symbol tables, shared with every other source. */
+    final SymbolTables symbolTables;
     /** Samples per batch handed to the consumers. */
     final int batchSize;
     /** How long the end of a session waits for the consumers to take what is queued for them. */
@@ -44,7 +45,8 @@ final class ConsumerFeed {
     /** The summary of the session that ended last; read without the lock. */
     volatile SessionSummary lastSummary;
 
-    ConsumerFeed(int batchSize, int queueCapacity, long endTimeoutNanos) {
+    ConsumerFeed(SymbolTables symbolTables, int batchSize, int queueCapacity, long endTimeoutNanos) {
+        this.symbolTables = symbolTables;
         this.batchSize = batchSize;
         this.endTimeoutNanos = endTimeoutNanos;
         this.dispatcher = new Dispatcher(queueCapacity);

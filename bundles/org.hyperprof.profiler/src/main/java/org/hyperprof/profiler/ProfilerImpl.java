@@ -18,6 +18,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.pipeline.Delivery;
+import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -31,8 +32,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * The daemon side of Hyperprof: one oprofiled per domain of the current host, driven by opcontrol
  * steps taken as that domain, and the session that feeds the sample consumers.
  *
- * <p>Wired by DS (the host service statically, resolvers and consumers dynamically), or in plain
- * Java: {@code new ProfilerImpl(hostService)}, then {@link #addResolver}, {@link #addConsumer}.
+ * <p>Wired by DS (the host service and the pipeline's shared symbol tables statically, consumers
+ * dynamically), or in plain Java: {@code new ProfilerImpl(hostService)}, then
+ * {@link #addResolver}, {@link #addConsumer}.
  * The component binds the services and composes three parts that share the consumers
  * ({@link ConsumerFeed}): the opcontrol service ({@link OpcontrolService}: the per-domain daemons
  * and the steps a user drives), the one-shot profile ({@link OneShotProfile}) and the published
@@ -74,11 +76,20 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         this(hostService, DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_CAPACITY, DEFAULT_END_TIMEOUT);
     }
 
-    /** The DS constructor: settings from Configuration Admin, defaults when none are set. */
+    /**
+     * The DS constructor: the pipeline's shared symbol tables, settings from Configuration Admin,
+     * defaults when none are set.
+     */
     @Activate
-    public ProfilerImpl(@Reference(name = "hostService") HostService hostService, ProfilerConfiguration config) {
-        this(hostService, config.batch_size(), config.consumer_queue_batches(),
+    public ProfilerImpl(@Reference(name = "hostService") HostService hostService,
+            @Reference(name = "symbolTables") SymbolTables symbolTables, ProfilerConfiguration config) {
+        this(hostService, symbolTables, config.batch_size(), config.consumer_queue_batches(),
                 Duration.ofSeconds(config.session_end_timeout_seconds()));
+    }
+
+    /** With symbol tables of its own, resolvers added by {@link #addResolver}. */
+    public ProfilerImpl(HostService hostService, int batchSize, int queueCapacity, Duration endTimeout) {
+        this(hostService, new SymbolTables(), batchSize, queueCapacity, endTimeout);
     }
 
     /**
@@ -86,7 +97,8 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
      * @param queueCapacity batches each consumer's queue holds
      * @param endTimeout    how long a session's end waits for slow consumers
      */
-    public ProfilerImpl(HostService hostService, int batchSize, int queueCapacity, Duration endTimeout) {
+    private ProfilerImpl(HostService hostService, SymbolTables symbolTables, int batchSize, int queueCapacity,
+            Duration endTimeout) {
         if (hostService == null) {
             throw new IllegalArgumentException("a HostService is required: the profiler drives the current host");
         }
@@ -99,7 +111,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         if (endTimeout.isNegative()) {
             throw new IllegalArgumentException("session end wait " + endTimeout + " must not be negative");
         }
-        this.feed = new ConsumerFeed(batchSize, queueCapacity, endTimeout.toNanos());
+        this.feed = new ConsumerFeed(symbolTables, batchSize, queueCapacity, endTimeout.toNanos());
         this.opcontrol = new OpcontrolService(hostService, feed);
         this.oneShot = new OneShotProfile(hostService, feed, opcontrol);
         this.publisher = new PublishedSessions(feed);
@@ -118,16 +130,6 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         feed.dispatcher.remove(consumerName(consumer, properties), consumer);
     }
 
-    @Reference(service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindResolver")
-    void bindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        addResolver(resolverFormat(resolver, properties), resolver);
-    }
-
-    void unbindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        removeResolver(resolverFormat(resolver, properties), resolver);
-    }
-
     /** Binds a consumer; one arriving mid-session gets sessionStarted, then the batches from then on. */
     public void addConsumer(String name, SampleConsumer consumer) {
         feed.dispatcher.add(name, consumer);
@@ -138,6 +140,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         return feed.dispatcher.remove(name);
     }
 
+    /** Binds a resolver in the profiler's symbol tables (for plain-Java wiring; DS binds them in the pipeline). */
     public void addResolver(String format, SymbolResolver resolver) {
         feed.symbolTables.addResolver(format, resolver);
     }
@@ -149,11 +152,6 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     private static String consumerName(SampleConsumer consumer, Map<String, Object> properties) {
         Object n = properties.get(SampleConsumer.NAME);
         return n != null ? n.toString() : consumer.getClass().getName();
-    }
-
-    private static String resolverFormat(SymbolResolver resolver, Map<String, Object> properties) {
-        Object f = properties.get(SymbolResolver.FORMAT);
-        return f != null ? f.toString() : resolver.format();
     }
 
     @Deactivate

@@ -25,6 +25,7 @@ import org.hyperprof.hypervisor.sim.scenario.Scenario;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioLimits;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioOrigin;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioParser;
+import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
@@ -42,7 +43,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * policy of the current host departs, the host stops and says which bundle left.
  *
  * <p>Scenario images whose symbols are not System.map text ({@code format=elf}, ...) are read by
- * the {@link SymbolResolver} services installed for their format ({@value SymbolResolver#FORMAT}).
+ * the {@link SymbolResolver} services installed for their format ({@value SymbolResolver#FORMAT}),
+ * through the pipeline's shared {@link SymbolTables}: the profiler finds the tables a load read.
  *
  * <p>Plain Java: {@code new HostServiceImpl()}, then {@link #addModel} and {@link #addPolicy} for
  * each model and policy (with the name of the bundle that would provide it), {@link #addResolver}
@@ -61,16 +63,28 @@ public final class HostServiceImpl implements HostService {
 
     private final Map<String, Provided<PmuModel>> models = new LinkedHashMap<>();
     private final Map<String, Provided<CounterVirtualizationPolicy>> policies = new LinkedHashMap<>();
-    private final Map<String, SymbolResolver> resolvers = new LinkedHashMap<>();
+    private final SymbolTables symbolTables;
     private SimHost current;
     private volatile ScenarioLimits limits = ScenarioLimits.DEFAULT;
 
-    /** Constructor for DS and for plain Java wiring. */
+    /** Constructor for plain Java wiring, with symbol tables of its own. */
     public HostServiceImpl() {
+        this(new SymbolTables());
+    }
+
+    /** With the symbol tables (and their resolvers) the profiler shares. */
+    public HostServiceImpl(SymbolTables symbolTables) {
+        this.symbolTables = Objects.requireNonNull(symbolTables, "symbolTables");
+    }
+
+    /** The DS constructor: the pipeline's shared symbol tables and the settings of Configuration Admin. */
+    @Activate
+    public HostServiceImpl(@Reference(name = "symbolTables") SymbolTables symbolTables, HostConfiguration config) {
+        this(symbolTables);
+        configure(config);
     }
 
     /** Takes the settings of Configuration Admin; a change applies from the next load. */
-    @Activate
     @Modified
     void configure(HostConfiguration config) {
         try {
@@ -107,22 +121,6 @@ public final class HostServiceImpl implements HostService {
 
     void unbindPolicy(CounterVirtualizationPolicy policy) {
         removePolicy(policy);
-    }
-
-    @Reference(name = "resolver", service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindResolver")
-    void bindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        addResolver(formatOf(resolver, properties), resolver);
-    }
-
-    void unbindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        removeResolver(formatOf(resolver, properties), resolver);
-    }
-
-    /** The service's {@value SymbolResolver#FORMAT} property, else what the resolver says it reads. */
-    private static String formatOf(SymbolResolver resolver, Map<String, Object> properties) {
-        Object format = properties.get(SymbolResolver.FORMAT);
-        return format instanceof String s && !s.isBlank() ? s : resolver.format();
     }
 
     @Deactivate
@@ -207,33 +205,22 @@ public final class HostServiceImpl implements HostService {
     /**
      * Makes a symbol resolver available to scenarios that give their images {@code format=<format>}
      * (normally {@code format} is {@code resolver.format()}). The resolver is handed each image as
-     * an {@code ImageSource} of its own format. A later resolver for the same format replaces it.
+     * an {@code ImageSource} of its own format. One bound already for the format serves until it leaves.
      */
     public void addResolver(String format, SymbolResolver resolver) {
-        Objects.requireNonNull(resolver, "resolver");
-        if (format == null || format.isBlank()) {
-            throw new IllegalArgumentException("a symbol resolver needs the format name scenarios use (e.g. elf);"
-                    + " got " + (format == null ? "null" : "a blank name"));
-        }
-        synchronized (this) {
-            resolvers.put(format, resolver);
-        }
+        symbolTables.addResolver(format, resolver);
     }
 
     /** A symbol resolver departs. Hosts already loaded keep the symbols it read. */
     public void removeResolver(String format, SymbolResolver resolver) {
-        synchronized (this) {
-            if (resolvers.get(format) == resolver) {
-                resolvers.remove(format);
-            }
-        }
+        symbolTables.removeResolver(format, resolver);
     }
 
     /** The symbol formats scenarios may use: the built-in text format and each installed resolver's. */
-    public synchronized List<String> installedSymbolFormats() {
+    public List<String> installedSymbolFormats() {
         List<String> out = new ArrayList<>();
         out.add(ScenarioParser.SYMBOL_FORMAT + " (built in)");
-        resolvers.forEach((format, r) -> out.add(format + " (" + r + ")"));
+        symbolTables.serving().forEach((format, r) -> out.add(format + " (" + r + ")"));
         return out;
     }
 
@@ -279,15 +266,11 @@ public final class HostServiceImpl implements HostService {
     /** The scenario, parsed but not loaded: an embedded one by name, or a file by path. */
     public Scenario parse(String scenario) throws ScenarioException {
         Objects.requireNonNull(scenario, "scenario");
-        Map<String, SymbolResolver> formats;
-        synchronized (this) {
-            formats = Map.copyOf(resolvers);
-        }
         List<String> embedded = scenarios();
         ScenarioLimits ceilings = limits;
         if (embedded.contains(scenario)) {
             return ScenarioParser.parse(ScenarioOrigin.embedded(resources(), SCENARIO_FOLDER,
-                    scenario + SCENARIO_SUFFIX), formats, ceilings);
+                    scenario + SCENARIO_SUFFIX), symbolTables, ceilings);
         }
         Path path;
         try {
@@ -300,7 +283,7 @@ public final class HostServiceImpl implements HostService {
                     + " nor a readable scenario file; give one of those names or the path of a .scenario file");
         }
         // What the path names (a FIFO, a device, a directory) is checked where the file is opened.
-        return ScenarioParser.parse(ScenarioOrigin.file(path), formats, ceilings);
+        return ScenarioParser.parse(ScenarioOrigin.file(path), symbolTables, ceilings);
     }
 
     /**

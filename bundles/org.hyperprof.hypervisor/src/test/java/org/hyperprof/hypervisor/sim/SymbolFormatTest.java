@@ -22,6 +22,7 @@ import org.hyperprof.hypervisor.sim.scenario.Scenario;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioOrigin;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioParser;
 import org.hyperprof.hypervisor.sim.scenario.SymbolFile;
+import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,12 +98,13 @@ class SymbolFormatTest {
     }
 
     @Test
-    void theServiceOffersTheResolversBoundToItByTheirFormatProperty() throws Exception {
-        HostServiceImpl service = Fixtures.service();
+    void theServiceOffersTheResolversOfTheSharedSymbolTables() throws Exception {
+        SymbolTables shared = new SymbolTables();
+        HostServiceImpl service = new HostServiceImpl(shared);
         SymbolResolver elf = new FixedResolver("elf", null);
-        service.bindResolver(elf, Map.of(SymbolResolver.FORMAT, "elf"));
+        shared.addResolver("elf", elf);
         assertEquals(List.of("kallsyms (built in)", "elf (fixed elf)"), service.installedSymbolFormats());
-        service.unbindResolver(elf, Map.of(SymbolResolver.FORMAT, "elf"));
+        shared.removeResolver("elf", elf);
         assertEquals(List.of("kallsyms (built in)"), service.installedSymbolFormats());
         assertThrows(IllegalArgumentException.class, () -> service.addResolver(" ", elf));
     }

@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Decoded SAMPLE records as primitive columns, one entry per record: what the reader hands on
  * (no object per sample). Callchains are not copied out of the records: entry {@code i}'s
  * {@link #chainLength} entries (context markers included) start at byte {@link #chainAt} of the
- * bytes its batch names ({@link RawBatch#chains()}).
+ * bytes its batch names ({@link RecordBatch#chains()}).
  */
 final class DecodedSamples {
 

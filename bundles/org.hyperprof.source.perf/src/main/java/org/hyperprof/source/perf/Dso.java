@@ -43,7 +43,7 @@ final class Dso {
     /** Kernel: the kallsyms file its table came from, for notes. */
     java.nio.file.Path kallsymsFile;
     /** Kernel: the loaded kallsyms, for its relocation once the kernel map is known. */
-    SymbolResolvers.Loaded loaded;
+    org.hyperprof.pipeline.SymbolTables.Entry loaded;
     /** Kernel: the relocation between recorded addresses and the kallsyms file's (recorded - file). */
     long delta;
     /** Kernel: the recorded address of the relocation reference symbol, or 0 when no kernel MMAP named it. */

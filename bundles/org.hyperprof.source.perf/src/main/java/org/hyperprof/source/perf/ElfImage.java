@@ -215,8 +215,8 @@ final class ElfImage {
         return names[(int) at + wanted.length] == 0;
     }
 
-    /** The GNU build-id in a note section's bytes, or null. */
-    private static String buildId(Bytes b, byte[] notes) {
+    /** The GNU build-id in a note section's bytes (an ELF file's, or the running kernel's /sys/kernel/notes), or null. */
+    static String buildId(Bytes b, byte[] notes) {
         int p = 0;
         while (p + 12 <= notes.length) {
             long namesz = b.u32(notes, p);

@@ -220,7 +220,7 @@ final class Machines {
             String f = b.filename();
             boolean jitMap = f.startsWith("/tmp/perf-") && f.endsWith(".map");
             if (b.pid() == HOST_PID && b.cpumode() == CPUMODE_USER && f.startsWith("/") && !jitMap) {
-                symbolizer.prefetch(hostDso(HOST_PID, new RawBatch.Mmap(CPUMODE_USER, HOST_PID, HOST_PID, 0, 0, 0, f,
+                symbolizer.prefetch(hostDso(HOST_PID, new RecordBatch.Mmap(CPUMODE_USER, HOST_PID, HOST_PID, 0, 0, 0, f,
                         PROT_EXEC, 0, b.id())));
             }
         }
@@ -264,7 +264,7 @@ final class Machines {
      * a host kernel map for the kernel's own when its name starts as {@code [kernel.kallsyms]}
      * does (all but the bracket), its reference symbol being whatever follows those 17 characters.
      */
-    void mmap(RawBatch.Mmap m) {
+    void mmap(RecordBatch.Mmap m) {
         int cpumode = m.cpumode();
         int pid = m.pid();
         int tid = m.tid();
@@ -392,7 +392,7 @@ final class Machines {
 
     /** Anonymous memory, which perf names {@code /tmp/perf-PID.map} (where a JIT writes its symbols). */
     /** Anonymous memory (perf's is_anon_memory, or a huge-page mapping), or memory perf knows has no file. */
-    private static boolean withoutFile(RawBatch.Mmap m) {
+    private static boolean withoutFile(RecordBatch.Mmap m) {
         String f = m.filename();
         return f.equals("//anon") || f.startsWith("/dev/zero") || f.startsWith("/anon_hugepage")
                 || (m.flags() & MAP_HUGETLB) != 0 || f.startsWith("[stack") || f.startsWith("/SYSV")
@@ -404,12 +404,12 @@ final class Machines {
      * executable memory without a file is named {@code /tmp/perf-PID.map}, where a JIT writes its
      * symbols.
      */
-    static String hostImageName(int pid, RawBatch.Mmap m) {
+    static String hostImageName(int pid, RecordBatch.Mmap m) {
         return withoutFile(m) && (m.prot() & PROT_EXEC) != 0 ? "/tmp/perf-" + pid + ".map" : m.filename();
     }
 
     /** The kind of the host image a mapping belongs to. */
-    static Dso.Kind hostImageKind(RawBatch.Mmap m) {
+    static Dso.Kind hostImageKind(RecordBatch.Mmap m) {
         String f = m.filename();
         if (withoutFile(m)) {
             return (m.prot() & PROT_EXEC) != 0 ? Dso.Kind.ANON : Dso.Kind.NO_FILE;
@@ -422,7 +422,7 @@ final class Machines {
     }
 
     /** The host image for a mapping, made on first sight (perf's naming of special maps). */
-    private Dso hostDso(int pid, RawBatch.Mmap m) {
+    private Dso hostDso(int pid, RecordBatch.Mmap m) {
         String filename = m.filename();
         String buildId = m.buildId();
         String name = hostImageName(pid, m);
@@ -779,18 +779,8 @@ final class Machines {
      * (and the answer set) when {@code link} lies in such a range.
      */
     private boolean overlap(Dso d, long link) {
-        long[] from = d.overlapFrom;
-        int lo = 0;
-        int hi = from.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(from[mid], link) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        if (hi < 0 || Long.compareUnsigned(link, d.overlapTo[hi]) >= 0) {
+        int hi = AddressRanges.holding(d.overlapFrom, d.overlapTo, d.overlapFrom.length, link);
+        if (hi < 0) {
             return false;
         }
         int idx = d.overlapTable[hi];
@@ -841,18 +831,8 @@ final class Machines {
 
     /** The table index whose zero-size symbol perf stretches over {@code link}, or -1. */
     private static int extension(Dso d, long link) {
-        long[] starts = d.extensionStart;
-        int lo = 0;
-        int hi = starts.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(starts[mid], link) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return hi >= 0 && Long.compareUnsigned(link, d.extensionEnd[hi]) < 0 ? d.extensionIndex[hi] : -1;
+        int i = AddressRanges.holding(d.extensionStart, d.extensionEnd, d.extensionStart.length, link);
+        return i >= 0 ? d.extensionIndex[i] : -1;
     }
 
     private int imageOf(Dso d) {

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.SessionSummary;
-import org.hyperprof.api.symbols.SymbolResolver;
+import org.hyperprof.pipeline.SymbolTables;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -42,7 +43,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * then the report when perf exits.</li>
  * </ul>
  * The profiler's {@link SessionPublisher} is optional: without it the commands still print their
- * reports. Symbols come from the resolver services bound by {@code symbols.format}.
+ * reports. Symbols come from the pipeline's shared {@link SymbolTables}.
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=import",
         "osgi.command.function=record"})
@@ -51,16 +52,20 @@ public final class PerfCommands {
     /** The Debian package that holds perf. */
     static final String PERF_PACKAGE = "linux-perf";
 
-    private final SymbolResolvers resolvers;
+    private final SymbolTables symbolTables;
     private final Supplier<PrintStream> out;
     private final Supplier<PrintStream> err;
     private final String perf;
     private final ImportOptions baseOptions;
     private volatile SessionPublisher publisher;
 
-    /** DS: prints to the calling Gogo session's streams, runs {@code perf} from the PATH. */
-    public PerfCommands() {
-        this(null, new SymbolResolvers(), () -> System.out, () -> System.err, "perf", ImportOptions.defaults());
+    /**
+     * DS: symbols from the pipeline's shared tables, prints to the calling Gogo session's streams,
+     * runs {@code perf} from the PATH.
+     */
+    @Activate
+    public PerfCommands(@Reference(name = "symbolTables") SymbolTables symbolTables) {
+        this(null, symbolTables, () -> System.out, () -> System.err, "perf", ImportOptions.defaults());
     }
 
     /**
@@ -69,15 +74,15 @@ public final class PerfCommands {
      * @param publisher where sessions are published, or null
      * @param perf      the perf executable
      */
-    public PerfCommands(SessionPublisher publisher, SymbolResolvers resolvers, PrintStream out, PrintStream err,
+    public PerfCommands(SessionPublisher publisher, SymbolTables symbolTables, PrintStream out, PrintStream err,
             String perf, ImportOptions options) {
-        this(publisher, resolvers, () -> out, () -> err, perf, options);
+        this(publisher, symbolTables, () -> out, () -> err, perf, options);
     }
 
-    private PerfCommands(SessionPublisher publisher, SymbolResolvers resolvers, Supplier<PrintStream> out,
+    private PerfCommands(SessionPublisher publisher, SymbolTables symbolTables, Supplier<PrintStream> out,
             Supplier<PrintStream> err, String perf, ImportOptions options) {
         this.publisher = publisher;
-        this.resolvers = resolvers;
+        this.symbolTables = symbolTables;
         this.out = out;
         this.err = err;
         this.perf = perf;
@@ -94,21 +99,6 @@ public final class PerfCommands {
         if (this.publisher == p) {
             this.publisher = null;
         }
-    }
-
-    @Reference(service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindResolver")
-    void bindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        resolvers.add(format(resolver, properties), resolver);
-    }
-
-    void unbindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        resolvers.remove(format(resolver, properties), resolver);
-    }
-
-    private static String format(SymbolResolver resolver, Map<String, Object> properties) {
-        Object f = properties.get(SymbolResolver.FORMAT);
-        return f != null ? f.toString() : resolver.format();
     }
 
     // ---------------------------------------------------------------- hp:import
@@ -134,7 +124,7 @@ public final class PerfCommands {
             try (PerfDataReader reader = PerfDataReader.open(file, io.maxHeaderBytes())) {
                 o.println("Importing " + file + " ...");
                 long t0 = System.nanoTime();
-                PerfImport.Result r = new PerfImport(resolvers, io, opt.callgraph).run(reader,
+                PerfImport.Result r = new PerfImport(symbolTables, io, opt.callgraph).run(reader,
                         opt.reportOnly ? null : publisher, "perf.data", null, false);
                 print(o, r, opt, System.nanoTime() - t0);
             }
@@ -178,7 +168,7 @@ public final class PerfCommands {
             PerfImport.Result r = null;
             ImportOptions io = options(opt);
             try (PerfDataReader reader = PerfDataReader.open(p.getInputStream(), "perf record", io.maxHeaderBytes())) {
-                r = new PerfImport(resolvers, io, opt.callgraph).run(reader, publisher, "perf record",
+                r = new PerfImport(symbolTables, io, opt.callgraph).run(reader, publisher, "perf record",
                         (samples, delivered) -> {
                             long now = System.nanoTime();
                             if (now - lastPrint[0] >= TimeUnit.SECONDS.toNanos(1)) {

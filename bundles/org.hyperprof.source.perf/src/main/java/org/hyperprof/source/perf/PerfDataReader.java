@@ -76,7 +76,7 @@ public final class PerfDataReader implements Closeable {
     private final InputStream stream;
     private final PerfInput input;
     /** The batch being filled, or null. */
-    private RawBatch batch;
+    private RecordBatch batch;
     /** MMAP file names and COMM names, each met again given back as the String made the first time. */
     private final RecordStrings names = new RecordStrings();
     /** Whether {@link #sampleRun} may take runs of samples (turned off to check it against the general path). */
@@ -853,9 +853,9 @@ public final class PerfDataReader implements Closeable {
         maxTimeB = part.maxTimeB;
         roundsEnded += part.roundsEnded - LEAD_IN_ROUNDS;
         roundEndAt = part.roundEndAt;
-        RawBatch b = batch();
+        RecordBatch b = batch();
         b.timedCount = 0;
-        RawBatch left = part.batch;
+        RecordBatch left = part.batch;
         if (left != null) {
             for (int k = 0; k < left.timedCount; k++) {
                 requeue(left.columns.fileOffset[left.timed[k]]);
@@ -880,8 +880,8 @@ public final class PerfDataReader implements Closeable {
     // ---------------------------------------------------------------- batches
 
     /** The batch being filled. */
-    private RawBatch batch() {
-        RawBatch b = batch;
+    private RecordBatch batch() {
+        RecordBatch b = batch;
         if (b == null) {
             b = newBatch();
             batch = b;
@@ -889,20 +889,20 @@ public final class PerfDataReader implements Closeable {
         return b;
     }
 
-    private RawBatch newBatch() {
-        RawBatch b = events.take();
-        return b != null ? b : new RawBatch(BATCH_RECORDS, stableData(), byteOrder());
+    private RecordBatch newBatch() {
+        RecordBatch b = events.take();
+        return b != null ? b : new RecordBatch(BATCH_RECORDS, stableData(), byteOrder());
     }
 
     private void handOver() {
-        RawBatch b = batch;
+        RecordBatch b = batch;
         batch = null;
         events.handOver(b);
     }
 
     /** At the end of the read: the open round, sorted, and the batch handed on. */
     private void handOnAll() {
-        RawBatch b = batch;
+        RecordBatch b = batch;
         if (b != null) {
             endRound(b, b.timedCount);
             handOver();
@@ -917,7 +917,7 @@ public final class PerfDataReader implements Closeable {
      * full enough, the queue moving to the next one.
      */
     private void roundFinished() {
-        RawBatch b = batch();
+        RecordBatch b = batch();
         b.sortRound();
         int n = flushable(b, nextFlushB);
         if (n > 0) {
@@ -928,7 +928,7 @@ public final class PerfDataReader implements Closeable {
         roundsEnded++;
         endRound(b, n);
         if (headerDelivered) {
-            b.event(RawBatch.ROUND, samplesRead);
+            b.event(RecordBatch.ROUND, samplesRead);
         }
         if (partOf != null && roundsEnded == LEAD_IN_ROUNDS) {
             leadIn = new LeadIn(this, b.timedCount);
@@ -939,7 +939,7 @@ public final class PerfDataReader implements Closeable {
     }
 
     /** How many of the (sorted) queued records of {@code b} are at most {@code limitB}. */
-    private static int flushable(RawBatch b, long limitB) {
+    private static int flushable(RecordBatch b, long limitB) {
         int lo = 0;
         int hi = b.timedCount;
         long[] time = b.columns.time;
@@ -957,9 +957,9 @@ public final class PerfDataReader implements Closeable {
 
     /** Hands the batch on; its queued records move to the next batch. */
     private void handOverKeepingQueue() {
-        RawBatch b = batch;
+        RecordBatch b = batch;
         if (b != null && b.timedCount > 0) {
-            RawBatch next = newBatch();
+            RecordBatch next = newBatch();
             next.takeRound(b, 0);
             handOver();
             batch = next;
@@ -972,13 +972,13 @@ public final class PerfDataReader implements Closeable {
      * Sorts the open round and appends its {@code n} oldest entries to the order, parsing its
      * side-band records; the rest stay in the round.
      */
-    private void endRound(RawBatch b, int n) {
+    private void endRound(RecordBatch b, int n) {
         b.sortRound();
         ByteBuffer data = b.stable != null ? b.stable : b.arena;
         int[] timed = b.timed;
         for (int k = 0; k < n; k++) {
             int i = timed[k];
-            if (b.kind[i] == RawBatch.RECORD) {
+            if (b.kind[i] == RecordBatch.RECORD) {
                 Object parsed = parse(data, b.recordOffset[i], b.columns.fileOffset[i]);
                 if (parsed == null) {
                     continue;
@@ -999,17 +999,17 @@ public final class PerfDataReader implements Closeable {
      * next batch and stays open.
      */
     private void splitRound() {
-        RawBatch old = batch;
+        RecordBatch old = batch;
         old.sortRound();
         int half = old.timedCount / 2;
-        RawBatch next = newBatch();
+        RecordBatch next = newBatch();
         next.takeRound(old, half);
         endRound(old, half);
         handOver();
         batch = next;
     }
 
-    private boolean roundTooLarge(RawBatch b) {
+    private boolean roundTooLarge(RecordBatch b) {
         return b.timedCount > roundLimitRecords || (b.stable == null && b.arenaUsed > roundLimitBytes);
     }
 
@@ -1034,7 +1034,7 @@ public final class PerfDataReader implements Closeable {
         if (a.unknownSampleBits != 0 || a.has(S_READ) || a.sampleTimeOffset < 0 || unordered) {
             return p;
         }
-        RawBatch rb = batch();
+        RecordBatch rb = batch();
         DecodedSamples d = rb.columns;
         int fixed = a.sampleFixedSize;
         boolean chains = (a.sampleType & S_CALLCHAIN) != 0;
@@ -1093,7 +1093,7 @@ public final class PerfDataReader implements Closeable {
             d.period[i] = periodAt >= 0 ? b.getLong(q + periodAt) : period;
             d.chainAt[i] = chainAt;
             d.chainLength[i] = (int) nr;
-            rb.kind[i] = RawBatch.SAMPLE;
+            rb.kind[i] = RecordBatch.SAMPLE;
             timed[inRound++] = i;
             i++;
             p += size;
@@ -1275,9 +1275,9 @@ public final class PerfDataReader implements Closeable {
 
     /** Queues a side-band record of time {@code t} by its time, its bytes kept (parsed when handed on). */
     private void queueRecord(ByteBuffer b, int p, int size, long at, long t) {
-        RawBatch rb = batch();
+        RecordBatch rb = batch();
         int i = rb.add();
-        rb.kind[i] = RawBatch.RECORD;
+        rb.kind[i] = RecordBatch.RECORD;
         rb.columns.attr[i] = null;
         rb.columns.chainLength[i] = 0;
         rb.columns.time[i] = t;
@@ -1324,7 +1324,7 @@ public final class PerfDataReader implements Closeable {
     private void deliverHeader() {
         if (!headerDelivered) {
             headerDelivered = true;
-            batch().event(RawBatch.HEADER, info);
+            batch().event(RecordBatch.HEADER, info);
         }
     }
 
@@ -1359,14 +1359,14 @@ public final class PerfDataReader implements Closeable {
      * counted invalid. {@code again}: a record queued before, queued again outside the books.
      */
     private void queueSample(ByteBuffer b, int p, int size, long at, EventAttr a, boolean again) {
-        RawBatch rb = batch();
+        RecordBatch rb = batch();
         int i = rb.add();
         DecodedSamples d = rb.columns;
         if (!decodeSample(b, p, size, at, a, d, i)) {
             rb.removeLast();
             return;
         }
-        rb.kind[i] = RawBatch.SAMPLE;
+        rb.kind[i] = RecordBatch.SAMPLE;
         if (rb.stable == null && d.chainLength[i] > 0) {
             // A stream's buffer moves on: the callchain is kept with the batch.
             d.chainAt[i] = rb.keep(b, d.chainAt[i], 8 * d.chainLength[i]);
@@ -1564,15 +1564,15 @@ public final class PerfDataReader implements Closeable {
         int size = Short.toUnsignedInt(b.getShort(p + 6));
         switch (type) {
             case MMAP, MMAP2 -> {
-                parsedKind = RawBatch.MMAP;
+                parsedKind = RecordBatch.MMAP;
                 return mmap(b, p, type, misc, size, at);
             }
             case COMM -> {
-                parsedKind = RawBatch.COMM;
+                parsedKind = RecordBatch.COMM;
                 return comm(b, p, misc, size, at);
             }
             case FORK, EXIT -> {
-                parsedKind = type == FORK ? RawBatch.FORK : RawBatch.EXIT;
+                parsedKind = type == FORK ? RecordBatch.FORK : RecordBatch.EXIT;
                 return task(b, p, type, size, at);
             }
             default -> {
@@ -1693,7 +1693,7 @@ public final class PerfDataReader implements Closeable {
         return attrCount > 0 ? attrs[0].trailerSize : 0;
     }
 
-    private RawBatch.Mmap mmap(ByteBuffer b, int p, int type, int misc, int size, long at) {
+    private RecordBatch.Mmap mmap(ByteBuffer b, int p, int type, int misc, int size, long at) {
         boolean two = type == MMAP2;
         int nameAt = two ? 72 : 40;
         int end = size - trailerSizeOf(b, p, size);
@@ -1719,11 +1719,11 @@ public final class PerfDataReader implements Closeable {
         // MMAP has no prot and flags: perf takes it as executable unless it is a data mapping.
         int prot = two ? b.getInt(p + 64) : (misc & MISC_MMAP_DATA) != 0 ? 0 : PROT_EXEC;
         int flags = two ? b.getInt(p + 68) : 0;
-        return new RawBatch.Mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getInt(p + 12), b.getLong(p + 16),
+        return new RecordBatch.Mmap(misc & CPUMODE_MASK, b.getInt(p + 8), b.getInt(p + 12), b.getLong(p + 16),
                 b.getLong(p + 24), b.getLong(p + 32), filename, prot, flags, buildId);
     }
 
-    private RawBatch.Comm comm(ByteBuffer b, int p, int misc, int size, long at) {
+    private RecordBatch.Comm comm(ByteBuffer b, int p, int misc, int size, long at) {
         int end = size - trailerSizeOf(b, p, size);
         if (end < 17) {
             invalidRecord(at, "COMM", size, 17);
@@ -1736,16 +1736,16 @@ public final class PerfDataReader implements Closeable {
                     + size + " bytes; skipped and counted as invalid");
             return null;
         }
-        return new RawBatch.Comm(b.getInt(p + 8), b.getInt(p + 12), comm);
+        return new RecordBatch.Comm(b.getInt(p + 8), b.getInt(p + 12), comm);
     }
 
-    private RawBatch.Task task(ByteBuffer b, int p, int type, int size, long at) {
+    private RecordBatch.Task task(ByteBuffer b, int p, int type, int size, long at) {
         if (size < 32) {
             invalidRecord(at, PerfNames.record(type), size, 32);
             return null;
         }
         boolean exec = (Short.toUnsignedInt(b.getShort(p + 4)) & MISC_FORK_EXEC) != 0;
-        return new RawBatch.Task(b.getInt(p + 8), b.getInt(p + 12), b.getInt(p + 16), b.getInt(p + 20), exec);
+        return new RecordBatch.Task(b.getInt(p + 8), b.getInt(p + 12), b.getInt(p + 16), b.getInt(p + 20), exec);
     }
 
     // ---------------------------------------------------------------- books and notes

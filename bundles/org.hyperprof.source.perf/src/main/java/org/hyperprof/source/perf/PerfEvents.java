@@ -1,21 +1,21 @@
 package org.hyperprof.source.perf;
 
 /**
- * Where the reader hands its records: in {@link RawBatch}es, in perf report's order (records
+ * Where the reader hands its records: in {@link RecordBatch}es, in perf report's order (records
  * queued by time and handed on at round ends; records without a time as they are read). Strings are made for the rare records (MMAP, COMM);
  * samples come as decoded columns, with no object per sample.
  */
 interface PerfEvents {
 
     /** An empty batch for the reader to fill, or null for a new one; may wait while every batch is in use. */
-    RawBatch take();
+    RecordBatch take();
 
     /**
      * A batch to act on, {@code order[0..ordered)}: the recording's header (once, before any other
      * record), samples, side-band records and round ends. It is the receiver's until it comes back
      * through {@link #take}.
      */
-    void handOver(RawBatch batch);
+    void handOver(RecordBatch batch);
 
     /** Whether each round is handed over at its end (a recording being made now), not only a full batch. */
     boolean eachRound();

@@ -18,6 +18,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.BatchBuilder;
 import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * Imports one recording: reads it, tracks its machines and processes, resolves every sample and
@@ -92,7 +93,7 @@ public final class PerfImport {
         }
     }
 
-    private final SymbolResolvers resolvers;
+    private final SymbolTables symbolTables;
     private final ImportOptions options;
     private final boolean callGraph;
 
@@ -140,8 +141,8 @@ public final class PerfImport {
      * @param callGraph whether the importer's own report builds the call graph (the batches carry
      *                  callchains whenever {@link ImportOptions#callchains()} is on)
      */
-    public PerfImport(SymbolResolvers resolvers, ImportOptions options, boolean callGraph) {
-        this.resolvers = resolvers;
+    public PerfImport(SymbolTables symbolTables, ImportOptions options, boolean callGraph) {
+        this.symbolTables = symbolTables;
         this.options = options;
         this.callGraph = callGraph && options.callchains();
     }
@@ -204,14 +205,14 @@ public final class PerfImport {
     }
 
     /** Acts on one batch of decoded records, in order. */
-    private void process(RawBatch raw) {
+    private void process(RecordBatch raw) {
         int[] order = raw.order;
         for (int k = 0, n = raw.ordered; k < n; k++) {
             int i = order[k];
             switch (raw.kind[i]) {
-                case RawBatch.SAMPLE -> sample(raw, i);
-                case RawBatch.ROUND -> roundFinished((Long) raw.event[i]);
-                case RawBatch.HEADER -> header((RecordingInfo) raw.event[i]);
+                case RecordBatch.SAMPLE -> sample(raw, i);
+                case RecordBatch.ROUND -> roundFinished((Long) raw.event[i]);
+                case RecordBatch.HEADER -> header((RecordingInfo) raw.event[i]);
                 default -> sideBand(raw.kind[i], raw.event[i]);
             }
         }
@@ -220,8 +221,8 @@ public final class PerfImport {
     /** Acts on a side-band record: MMAP, COMM, FORK or EXIT. */
     private void sideBand(byte kind, Object event) {
         switch (kind) {
-            case RawBatch.MMAP -> {
-                RawBatch.Mmap m = (RawBatch.Mmap) event;
+            case RecordBatch.MMAP -> {
+                RecordBatch.Mmap m = (RecordBatch.Mmap) event;
                 if (deferring && m.cpumode() != CPUMODE_USER && machines.deferred() > 0) {
                     // A kernel's map: the samples deferred so far resolve against the one before.
                     endDeferral();
@@ -229,16 +230,16 @@ public final class PerfImport {
                 }
                 machines.mmap(m);
             }
-            case RawBatch.COMM -> {
-                RawBatch.Comm c = (RawBatch.Comm) event;
+            case RecordBatch.COMM -> {
+                RecordBatch.Comm c = (RecordBatch.Comm) event;
                 machines.comm(c.pid(), c.tid(), c.comm());
             }
-            case RawBatch.FORK -> {
-                RawBatch.Task t = (RawBatch.Task) event;
+            case RecordBatch.FORK -> {
+                RecordBatch.Task t = (RecordBatch.Task) event;
                 forks++;
                 machines.fork(t.pid(), t.ppid(), t.tid(), t.ptid(), t.exec());
             }
-            case RawBatch.EXIT -> exits++;
+            case RecordBatch.EXIT -> exits++;
             default -> throw new IllegalStateException("raw batch entry of kind " + kind);
         }
     }
@@ -270,7 +271,7 @@ public final class PerfImport {
             }
             ReadHere here = new ReadHere() {
                 @Override
-                void act(RawBatch batch) {
+                void act(RecordBatch batch) {
                     process(batch);
                 }
             };
@@ -377,7 +378,7 @@ public final class PerfImport {
 
     /**
      * Reading and resolving on two threads: the reader decodes and orders records into
-     * {@link RawBatch}es on a thread of its own while the calling thread resolves the batch before
+     * {@link RecordBatch}es on a thread of its own while the calling thread resolves the batch before
      * (and feeds the consumers). A few batches circulate between the two, so memory stays bounded.
      */
     private static final class Pipeline implements PerfEvents {
@@ -398,9 +399,9 @@ public final class PerfImport {
         private final java.util.concurrent.atomic.AtomicLong recordsAhead = new java.util.concurrent.atomic.AtomicLong();
         private final PerfDataReader reader;
         private final boolean live;
-        private final java.util.concurrent.ArrayBlockingQueue<RawBatch> full =
+        private final java.util.concurrent.ArrayBlockingQueue<RecordBatch> full =
                 new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
-        private final java.util.concurrent.ArrayBlockingQueue<RawBatch> free =
+        private final java.util.concurrent.ArrayBlockingQueue<RecordBatch> free =
                 new java.util.concurrent.ArrayBlockingQueue<>(MAX_BATCHES + 1);
         /** Batches made so far, by the reading thread: {@link #BATCHES} as needed, more while stalled. */
         private int made;
@@ -424,18 +425,18 @@ public final class PerfImport {
             this.live = live;
         }
 
-        private RawBatch newBatch() {
-            return new RawBatch(PerfDataReader.BATCH_RECORDS, reader.stableData(), reader.byteOrder());
+        private RecordBatch newBatch() {
+            return new RecordBatch(PerfDataReader.BATCH_RECORDS, reader.stableData(), reader.byteOrder());
         }
 
         /** Runs the import; returns the error that stopped the reading, or null. */
-        PerfDataException run(java.util.function.Consumer<RawBatch> resolve) {
+        PerfDataException run(java.util.function.Consumer<RecordBatch> resolve) {
             Thread t = new Thread(this::read, "hyperprof-perf-reader");
             t.setDaemon(true);
             t.start();
             try {
                 while (true) {
-                    RawBatch b = take(full);
+                    RecordBatch b = take(full);
                     resolve.accept(b);
                     if (b.last) {
                         Throwable f = b.failure;
@@ -473,7 +474,7 @@ public final class PerfImport {
                 failure = e;
             }
             // The reader handed on everything it read; an empty batch says how the reading ended.
-            RawBatch end;
+            RecordBatch end;
             try {
                 end = take();
             } catch (Cancelled e) {
@@ -489,8 +490,8 @@ public final class PerfImport {
         }
 
         @Override
-        public RawBatch take() {
-            RawBatch next = free.poll();
+        public RecordBatch take() {
+            RecordBatch next = free.poll();
             // The first BATCHES are made as the reading needs them: a small recording (or a fuzzer's
             // input) reads into one or two, and does not pay for clearing the rest.
             if (next == null && (made < BATCHES || made < MAX_BATCHES && recordsAhead.get() < MAX_RECORDS_AHEAD
@@ -502,7 +503,7 @@ public final class PerfImport {
         }
 
         @Override
-        public void handOver(RawBatch batch) {
+        public void handOver(RecordBatch batch) {
             recordsAhead.addAndGet(batch.count);
             put(batch);
         }
@@ -512,7 +513,7 @@ public final class PerfImport {
             return live;
         }
 
-        private void put(RawBatch b) {
+        private void put(RecordBatch b) {
             while (!cancelled) {
                 try {
                     if (full.offer(b, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
@@ -525,10 +526,10 @@ public final class PerfImport {
             throw new Cancelled();
         }
 
-        private RawBatch take(java.util.concurrent.ArrayBlockingQueue<RawBatch> q) {
+        private RecordBatch take(java.util.concurrent.ArrayBlockingQueue<RecordBatch> q) {
             while (!cancelled || q == full) {
                 try {
-                    RawBatch b = q.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    RecordBatch b = q.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
                     if (b != null) {
                         return b;
                     }
@@ -698,7 +699,7 @@ public final class PerfImport {
         }
         this.info = recording;
         this.dictionary = new Dictionary();
-        this.symbolizer = new Symbolizer(resolvers, options, recording);
+        this.symbolizer = new Symbolizer(symbolTables, options, recording);
         this.loading = symbolizer;
         this.machines = new Machines(dictionary, symbolizer, recording);
         machines.rawFrames(options.callchains());
@@ -792,7 +793,7 @@ public final class PerfImport {
         return out;
     }
 
-    private void sample(RawBatch raw, int i) {
+    private void sample(RecordBatch raw, int i) {
         DecodedSamples d = raw.columns;
         EventAttr attr = d.attr[i];
         int index = attr.index;

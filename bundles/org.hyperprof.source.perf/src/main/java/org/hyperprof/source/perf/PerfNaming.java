@@ -51,7 +51,6 @@ final class PerfNaming {
     private static final int STT_GNU_IFUNC = 10;
     private static final int STB_LOCAL = 0;
     private static final int STB_GLOBAL = 1;
-    private static final int STB_WEAK = 2;
     private static final long MAX_SECTION = 256L << 20;
 
     private PerfNaming() {
@@ -297,42 +296,30 @@ final class PerfNaming {
 
     private static String[] elfNames(Symtab s, SymbolTable table, Starts starts) {
         try {
-            Elf e = s.elf;
-            byte[] syms = s.syms;
             byte[] strtab = s.strtab;
             if (strtab == null) {
                 return null;
             }
-            int entry = e.is64 ? 24 : 16;
-            int count = syms.length / entry;
             int size = table.size();
             String[] out = new String[size];
             // The best alias seen per table index, as (symbol index); -1 = none yet.
             int[] best = new int[size];
             Arrays.fill(best, -1);
             int[] seen = new int[size];
-            for (int i = 1; i < count; i++) {
-                int p = i * entry;
-                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
-                int type = info & 15;
-                if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+            for (int i = 1; i < s.count(); i++) {
+                if (!s.definedFunction(i)) {
                     continue;
                 }
-                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
-                if (shndx == 0 || (shndx >= 0xff00 && shndx != 0xffff)) {
+                int nameOff = s.nameAt(i);
+                if (nameOff <= 0 || nameOff >= strtab.length || strtab[nameOff] == 0) {
                     continue;
                 }
-                long nameOff = e.b.u32(syms, p);
-                if (nameOff <= 0 || nameOff >= strtab.length || strtab[(int) nameOff] == 0) {
-                    continue;
-                }
-                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
-                int idx = starts.of(value);
+                int idx = starts.of(s.value(i));
                 if (idx < 0) {
                     continue;
                 }
                 seen[idx]++;
-                if (best[idx] < 0 || better(e, syms, strtab, entry, i, best[idx])) {
+                if (best[idx] < 0 || better(s, i, best[idx])) {
                     best[idx] = i;
                 }
             }
@@ -340,12 +327,8 @@ final class PerfNaming {
                 if (seen[idx] < 2) {
                     continue;
                 }
-                int p = best[idx] * entry;
-                int nameOff = (int) e.b.u32(syms, p);
-                int end = nameOff;
-                while (end < strtab.length && strtab[end] != 0) {
-                    end++;
-                }
+                int nameOff = s.nameAt(best[idx]);
+                int end = nameOff + length(strtab, nameOff);
                 if (!same(strtab, nameOff, end, table.name(idx))) {
                     out[idx] = new String(strtab, nameOff, end - nameOff, StandardCharsets.UTF_8);
                 }
@@ -357,36 +340,20 @@ final class PerfNaming {
     }
 
     /** Whether symbol {@code a} (later in the table) ranks strictly before {@code b}: ties keep the earlier. */
-    private static boolean better(Elf e, byte[] syms, byte[] strtab, int entry, int a, int b) {
-        int pa = a * entry;
-        int pb = b * entry;
-        long sizeA = e.is64 ? e.b.u64(syms, pa + 16) : e.b.u32(syms, pa + 8);
-        long sizeB = e.is64 ? e.b.u64(syms, pb + 16) : e.b.u32(syms, pb + 8);
-        if ((sizeA != 0) != (sizeB != 0)) {
-            return sizeA != 0;
+    private static boolean better(Symtab s, int a, int b) {
+        int nameA = s.nameAt(a);
+        int nameB = s.nameAt(b);
+        return PerfSymbolTree.choose(s.size(a), s.binding(a), underscores(s.strtab, nameA),
+                length(s.strtab, nameA), s.size(b), s.binding(b), underscores(s.strtab, nameB),
+                length(s.strtab, nameB)) > 0;
+    }
+
+    private static int underscores(byte[] strtab, int from) {
+        int n = 0;
+        while (from + n < strtab.length && strtab[from + n] == '_') {
+            n++;
         }
-        int bindA = (syms[pa + (e.is64 ? 4 : 12)] & 0xFF) >>> 4;
-        int bindB = (syms[pb + (e.is64 ? 4 : 12)] & 0xFF) >>> 4;
-        if ((bindA == STB_WEAK) != (bindB == STB_WEAK)) {
-            return bindB == STB_WEAK;
-        }
-        if ((bindA == STB_GLOBAL) != (bindB == STB_GLOBAL)) {
-            return bindA == STB_GLOBAL;
-        }
-        int nameA = (int) e.b.u32(syms, pa);
-        int nameB = (int) e.b.u32(syms, pb);
-        int underA = 0;
-        while (nameA + underA < strtab.length && strtab[nameA + underA] == '_') {
-            underA++;
-        }
-        int underB = 0;
-        while (nameB + underB < strtab.length && strtab[nameB + underB] == '_') {
-            underB++;
-        }
-        if (underA != underB) {
-            return underA < underB;
-        }
-        return length(strtab, nameA) > length(strtab, nameB);
+        return n;
     }
 
     // ---------------------------------------------------------------- sizes
@@ -397,36 +364,19 @@ final class PerfNaming {
      * across section ends, where the table stops at the next function or its section's end. Null
      * when the file cannot be read as expected.
      */
-    static boolean[] zeroSized(Path file, SymbolTable table) {
-        Symtab s = Symtab.read(file);
-        return s == null ? null : zeroSized(s, table, new Starts(table));
-    }
-
     private static boolean[] zeroSized(Symtab s, SymbolTable table, Starts starts) {
         try {
-            Elf e = s.elf;
-            byte[] syms = s.syms;
-            int entry = e.is64 ? 24 : 16;
-            int count = syms.length / entry;
             boolean[] zero = new boolean[table.size()];
             boolean[] sized = new boolean[table.size()];
-            for (int i = 1; i < count; i++) {
-                int p = i * entry;
-                int type = syms[p + (e.is64 ? 4 : 12)] & 15;
-                if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+            for (int i = 1; i < s.count(); i++) {
+                if (!s.definedFunction(i)) {
                     continue;
                 }
-                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
-                if (shndx == 0 || (shndx >= 0xff00 && shndx != 0xffff)) {
-                    continue;
-                }
-                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
-                int idx = starts.of(value);
+                int idx = starts.of(s.value(i));
                 if (idx < 0) {
                     continue;
                 }
-                long size = e.is64 ? e.b.u64(syms, p + 16) : e.b.u32(syms, p + 8);
-                if (size != 0) {
+                if (s.size(i) != 0) {
                     sized[idx] = true;
                 } else {
                     zero[idx] = true;
@@ -455,68 +405,34 @@ final class PerfNaming {
     private static SymbolTable labels(Symtab s, SymbolTable functions, String imageName, Starts functionStarts) {
         try {
             Elf e = s.elf;
-            byte[] syms = s.syms;
             byte[] strtab = s.strtab;
             if (strtab == null) {
                 return null;
             }
-            int entry = e.is64 ? 24 : 16;
-            int count = syms.length / entry;
-            long[] addr = new long[16];
-            long[] end = new long[16];
-            int[] nameAt = new int[16];
-            int n = 0;
-            for (int i = 1; i < count; i++) {
-                int p = i * entry;
-                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
-                if ((info & 15) != STT_NOTYPE) {
+            SymbolRows rows = new SymbolRows(16);
+            for (int i = 1; i < s.count(); i++) {
+                if (s.type(i) != STT_NOTYPE) {
                     continue;
                 }
-                int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
+                int shndx = s.section(i);
                 if (shndx == 0 || shndx >= e.count || (e.flags[shndx] & SHF_EXECINSTR) == 0) {
                     continue;
                 }
-                int nameOff = (int) e.b.u32(syms, p);
+                int nameOff = s.nameAt(i);
                 if (nameOff <= 0 || nameOff >= strtab.length || strtab[nameOff] == 0 || strtab[nameOff] == '$') {
                     continue;
                 }
-                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+                long value = s.value(i);
                 if (functionStarts.of(value) >= 0) {
                     continue;
                 }
-                if (n == addr.length) {
-                    addr = Arrays.copyOf(addr, n * 2);
-                    end = Arrays.copyOf(end, n * 2);
-                    nameAt = Arrays.copyOf(nameAt, n * 2);
-                }
-                addr[n] = value;
-                end[n] = e.addr[shndx] + e.size[shndx];
-                nameAt[n] = nameOff;
-                n++;
+                // The value is the label's section end, until the sizes are settled below.
+                rows.add(value, e.addr[shndx] + e.size[shndx], s.name(nameOff));
             }
-            if (n == 0) {
-                return null;
-            }
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            long[] a = addr;
-            Arrays.sort(order, (x, y) -> Long.compareUnsigned(a[x], a[y]));
-            long[] starts = new long[n];
-            long[] sizes = new long[n];
-            String[] names = new String[n];
-            int k = 0;
-            for (int j = 0; j < n; j++) {
-                int i = order[j];
-                if (k > 0 && starts[k - 1] == addr[i]) {
-                    k--; // of labels at one address the last one covers the bytes, as in perf
-                }
-                starts[k] = addr[i];
-                sizes[k] = end[i];
-                names[k] = new String(strtab, nameAt[i], length(strtab, nameAt[i]), StandardCharsets.UTF_8);
-                k++;
-            }
+            rows.sortByStart(); // of labels at one address the last one covers the bytes, as in perf
+            long[] starts = rows.starts;
+            long[] sizes = rows.values;
+            int k = rows.count;
             // Each label reaches to the next symbol above it (label or function) or its section's end.
             for (int j = 0; j < k; j++) {
                 long bound = sizes[j];
@@ -529,20 +445,8 @@ final class PerfNaming {
                 }
                 sizes[j] = bound - starts[j];
             }
-            int m = 0;
-            for (int j = 0; j < k; j++) {
-                if (sizes[j] > 0) {
-                    starts[m] = starts[j];
-                    sizes[m] = sizes[j];
-                    names[m] = names[j];
-                    m++;
-                }
-            }
-            if (m == 0) {
-                return null;
-            }
-            return new SymbolTable(imageName, Arrays.copyOf(starts, m), Arrays.copyOf(sizes, m),
-                    Arrays.copyOf(names, m), new String[m]);
+            rows.dropEmpty();
+            return rows.table(imageName);
         } catch (RuntimeException e) {
             return null;
         }
@@ -606,10 +510,7 @@ final class PerfNaming {
             }
             long base = e.addr[plt];
             long header = entrySize;
-            long[] starts = new long[n];
-            long[] sizes = new long[n];
-            String[] names = new String[n];
-            int k = 0;
+            SymbolRows stubs = new SymbolRows(n);
             for (int i = 0; i < n; i++) {
                 int p = i * relEntry;
                 long info = e.is64 ? e.b.u64(relocs, p + 8) : e.b.u32(relocs, p + 4);
@@ -623,16 +524,9 @@ final class PerfNaming {
                         function = new String(strs, nameOff, length(strs, nameOff), StandardCharsets.UTF_8);
                     }
                 }
-                starts[k] = base + header + i * entrySize;
-                sizes[k] = entrySize;
-                names[k] = function + "@plt";
-                k++;
+                stubs.add(base + header + i * entrySize, entrySize, function + "@plt");
             }
-            if (k == 0) {
-                return null;
-            }
-            return new SymbolTable(imageName, Arrays.copyOf(starts, k), Arrays.copyOf(sizes, k),
-                    Arrays.copyOf(names, k), new String[k]);
+            return stubs.table(imageName);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -650,17 +544,17 @@ final class PerfNaming {
     private static final int GIVES_UP = -1;
 
     /**
-     * Whether perf's {@code dso__load_sym} loads the symbol at {@code p} of a symbol table: a named,
+     * Whether perf's {@code dso__load_sym} loads symbol {@code i} of a symbol table: a named,
      * defined function, data object or label (no type, not hidden or internal, in a section named
      * like text or data), in a loaded section, not absolute; {@link #GIVES_UP} for a section index
      * the file does not have, where perf stops reading the table and loads nothing.
      */
-    private static int perfLoads(Elf e, byte[] syms, int p) {
-        int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
-        int other = syms[p + (e.is64 ? 5 : 13)] & 3;
-        int type = info & 15;
-        int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
-        int nameOff = (int) e.b.u32(syms, p);
+    private static int perfLoads(Symtab s, int i) {
+        Elf e = s.elf;
+        int other = s.visibility(i);
+        int type = s.type(i);
+        int shndx = s.section(i);
+        int nameOff = s.nameAt(i);
         if (nameOff == 0 || shndx == 0 || shndx == SHN_ABS) {
             return SKIPS;
         }
@@ -698,29 +592,22 @@ final class PerfNaming {
             return null;
         }
         try {
-            Elf e = s.elf;
-            byte[] syms = s.syms;
             byte[] strtab = s.strtab;
-            int entry = e.is64 ? 24 : 16;
-            int count = syms.length / entry;
             PerfSymbolTree tree = new PerfSymbolTree();
-            for (int i = 0; i < count; i++) {
-                int p = i * entry;
-                int loads = perfLoads(e, syms, p);
+            for (int i = 0; i < s.count(); i++) {
+                int loads = perfLoads(s, i);
                 if (loads == GIVES_UP) {
                     return null;
                 }
                 if (loads == SKIPS) {
                     continue;
                 }
-                int nameOff = (int) e.b.u32(syms, p);
+                int nameOff = s.nameAt(i);
                 if (nameOff >= strtab.length) {
                     return null;
                 }
-                int info = syms[p + (e.is64 ? 4 : 12)] & 0xFF;
-                long value = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
-                long size = e.is64 ? e.b.u64(syms, p + 16) : e.b.u32(syms, p + 8);
-                tree.insert(value, size, info >>> 4, strtab, nameOff, nameOff + length(strtab, nameOff), i);
+                tree.insert(s.value(i), s.size(i), s.binding(i), strtab, nameOff, nameOff + length(strtab, nameOff),
+                        i);
             }
             if (tree.size() == 0) {
                 return null;
@@ -748,8 +635,7 @@ final class PerfNaming {
                 starts[r] = tree.start(n);
                 origins[r] = tree.origin(n);
                 if (origins[r] >= 0) {
-                    int nameOff = (int) e.b.u32(syms, origins[r] * entry);
-                    names[r] = new String(strtab, nameOff, length(strtab, nameOff), StandardCharsets.UTF_8);
+                    names[r] = s.name(s.nameAt(origins[r]));
                 } else {
                     names[r] = plt.name(-2 - origins[r]);
                 }
@@ -776,10 +662,63 @@ final class PerfNaming {
         /** Null when it could not be read (what needs names then gives up). */
         final byte[] strtab;
 
+        /** Bytes per entry: an Elf64_Sym or an Elf32_Sym. */
+        private final int entry;
+
         private Symtab(Elf elf, byte[] syms, byte[] strtab) {
             this.elf = elf;
             this.syms = syms;
             this.strtab = strtab;
+            this.entry = elf.is64 ? 24 : 16;
+        }
+
+        int count() {
+            return syms.length / entry;
+        }
+
+        /** Symbol {@code i}'s type (st_info's low nibble). */
+        int type(int i) {
+            return syms[i * entry + (elf.is64 ? 4 : 12)] & 15;
+        }
+
+        /** Symbol {@code i}'s binding (st_info's high nibble). */
+        int binding(int i) {
+            return (syms[i * entry + (elf.is64 ? 4 : 12)] & 0xFF) >>> 4;
+        }
+
+        /** Symbol {@code i}'s visibility (st_other's low bits). */
+        int visibility(int i) {
+            return syms[i * entry + (elf.is64 ? 5 : 13)] & 3;
+        }
+
+        /** Symbol {@code i}'s section index (st_shndx). */
+        int section(int i) {
+            return elf.b.u16(syms, i * entry + (elf.is64 ? 6 : 14));
+        }
+
+        /** Where symbol {@code i}'s name starts in the string table (st_name; negative past 2 GB). */
+        int nameAt(int i) {
+            return (int) elf.b.u32(syms, i * entry);
+        }
+
+        long value(int i) {
+            return elf.is64 ? elf.b.u64(syms, i * entry + 8) : elf.b.u32(syms, i * entry + 4);
+        }
+
+        long size(int i) {
+            return elf.is64 ? elf.b.u64(syms, i * entry + 16) : elf.b.u32(syms, i * entry + 8);
+        }
+
+        /** The name starting at {@code nameAt} of the string table. */
+        String name(int nameAt) {
+            return new String(strtab, nameAt, length(strtab, nameAt), StandardCharsets.UTF_8);
+        }
+
+        /** Whether symbol {@code i} is a function (or ifunc) defined in a section (not undefined, not reserved). */
+        boolean definedFunction(int i) {
+            int type = type(i);
+            int shndx = section(i);
+            return (type == STT_FUNC || type == STT_GNU_IFUNC) && shndx != 0 && (shndx < 0xff00 || shndx == 0xffff);
         }
 
         /** The file's symbols, or null when the file cannot be read as expected. */
@@ -843,16 +782,11 @@ final class PerfNaming {
             return null;
         }
         try {
-            Elf e = s.elf;
-            byte[] syms = s.syms;
-            int entry = e.is64 ? 24 : 16;
-            int count = syms.length / entry;
-            long[] starts = new long[count];
+            long[] starts = new long[s.count()];
             int n = 0;
-            for (int i = 1; i < count; i++) {
-                int p = i * entry;
-                if (perfLoads(e, syms, p) == LOADS) {
-                    starts[n++] = e.is64 ? e.b.u64(syms, p + 8) : e.b.u32(syms, p + 4);
+            for (int i = 1; i < s.count(); i++) {
+                if (perfLoads(s, i) == LOADS) {
+                    starts[n++] = s.value(i);
                 }
             }
             long[] sorted = Arrays.copyOf(starts, n);
@@ -893,16 +827,13 @@ final class PerfNaming {
             return false;
         }
         Elf e = s.elf;
-        byte[] syms = s.syms;
-        int entry = e.is64 ? 24 : 16;
-        for (int i = 1; i < syms.length / entry; i++) {
-            int p = i * entry;
-            int type = syms[p + (e.is64 ? 4 : 12)] & 15;
+        for (int i = 1; i < s.count(); i++) {
+            int type = s.type(i);
             if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT_TYPE && type != STT_NOTYPE) {
                 continue;
             }
-            int shndx = e.b.u16(syms, p + (e.is64 ? 6 : 14));
-            if (e.b.u32(syms, p) == 0 || shndx == 0 || shndx >= e.count || (e.flags[shndx] & SHF_ALLOC) == 0) {
+            int shndx = s.section(i);
+            if (s.nameAt(i) == 0 || shndx == 0 || shndx >= e.count || (e.flags[shndx] & SHF_ALLOC) == 0) {
                 continue;
             }
             // A label (no type) counts only in code, as perf loads labels only there.

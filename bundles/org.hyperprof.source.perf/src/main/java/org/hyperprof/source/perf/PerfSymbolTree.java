@@ -25,6 +25,8 @@ import java.util.Arrays;
 final class PerfSymbolTree {
 
     static final int NIL = -1;
+    private static final int LEFT = 0;
+    private static final int RIGHT = 1;
     private static final int STB_GLOBAL = 1;
     private static final int STB_WEAK = 2;
 
@@ -37,8 +39,8 @@ final class PerfSymbolTree {
     private boolean[] sys = new boolean[64];
     /** What the node stands for, as the caller numbered it. */
     private int[] origin = new int[64];
-    private int[] left = new int[64];
-    private int[] right = new int[64];
+    /** A node's two children: {@code child[2 * node + LEFT]}, {@code child[2 * node + RIGHT]}. */
+    private int[] child = new int[128];
     private int[] parent = new int[64];
     private boolean[] red = new boolean[64];
     private int root = NIL;
@@ -95,8 +97,7 @@ final class PerfSymbolTree {
             underscores = Arrays.copyOf(underscores, c);
             sys = Arrays.copyOf(sys, c);
             origin = Arrays.copyOf(origin, c);
-            left = Arrays.copyOf(left, c);
-            right = Arrays.copyOf(right, c);
+            child = Arrays.copyOf(child, 2 * c);
             parent = Arrays.copyOf(parent, c);
             red = Arrays.copyOf(red, c);
         }
@@ -105,8 +106,8 @@ final class PerfSymbolTree {
         end[n] = size != 0 ? s + size : s;
         binding[n] = (byte) b;
         origin[n] = o;
-        left[n] = NIL;
-        right[n] = NIL;
+        kid(n, LEFT, NIL);
+        kid(n, RIGHT, NIL);
         parent[n] = NIL;
         red[n] = true;
         return n;
@@ -114,22 +115,34 @@ final class PerfSymbolTree {
 
     // ---------------------------------------------------------------- red-black tree
 
+    // Each case of the balancing has a mirror image: written once, for a side and its other.
+    private int kid(int n, int side) {
+        return child[2 * n + side];
+    }
+
+    private void kid(int n, int side, int k) {
+        child[2 * n + side] = k;
+    }
+
+    /** The side of {@code p} that {@code n} hangs on (LEFT for a NIL {@code n} under a NIL left child). */
+    private int sideOf(int n, int p) {
+        return n == kid(p, LEFT) ? LEFT : RIGHT;
+    }
+
     private void link(int n) {
         int p = NIL;
         int x = root;
-        boolean goLeft = false;
+        int side = RIGHT;
         while (x != NIL) {
             p = x;
-            goLeft = Long.compareUnsigned(start[n], start[x]) < 0;
-            x = goLeft ? left[x] : right[x];
+            side = Long.compareUnsigned(start[n], start[x]) < 0 ? LEFT : RIGHT;
+            x = kid(x, side);
         }
         parent[n] = p;
         if (p == NIL) {
             root = n;
-        } else if (goLeft) {
-            left[p] = n;
         } else {
-            right[p] = n;
+            kid(p, side, n);
         }
         insertFixup(n);
     }
@@ -138,64 +151,39 @@ final class PerfSymbolTree {
         while (z != root && red[parent[z]]) {
             int p = parent[z];
             int g = parent[p];
-            if (p == left[g]) {
-                int u = right[g];
-                if (u != NIL && red[u]) {
-                    red[p] = false;
-                    red[u] = false;
-                    red[g] = true;
-                    z = g;
-                    continue;
-                }
-                if (z == right[p]) {
-                    z = p;
-                    rotateLeft(z);
-                    p = parent[z];
-                }
+            int side = sideOf(p, g);
+            int other = 1 - side;
+            int u = kid(g, other);
+            if (u != NIL && red[u]) {
                 red[p] = false;
+                red[u] = false;
                 red[g] = true;
-                rotateRight(g);
-            } else {
-                int u = left[g];
-                if (u != NIL && red[u]) {
-                    red[p] = false;
-                    red[u] = false;
-                    red[g] = true;
-                    z = g;
-                    continue;
-                }
-                if (z == left[p]) {
-                    z = p;
-                    rotateRight(z);
-                    p = parent[z];
-                }
-                red[p] = false;
-                red[g] = true;
-                rotateLeft(g);
+                z = g;
+                continue;
             }
+            if (z == kid(p, other)) {
+                z = p;
+                rotate(z, side);
+                p = parent[z];
+            }
+            red[p] = false;
+            red[g] = true;
+            rotate(g, other);
         }
         red[root] = false;
     }
 
-    private void rotateLeft(int x) {
-        int y = right[x];
-        right[x] = left[y];
-        if (left[y] != NIL) {
-            parent[left[y]] = x;
+    /** Rotates {@code x} down to its {@code side}: its child on the other side takes its place. */
+    private void rotate(int x, int side) {
+        int other = 1 - side;
+        int y = kid(x, other);
+        int inner = kid(y, side);
+        kid(x, other, inner);
+        if (inner != NIL) {
+            parent[inner] = x;
         }
         replaceChild(x, y);
-        left[y] = x;
-        parent[x] = y;
-    }
-
-    private void rotateRight(int x) {
-        int y = left[x];
-        left[x] = right[y];
-        if (right[y] != NIL) {
-            parent[right[y]] = x;
-        }
-        replaceChild(x, y);
-        right[y] = x;
+        kid(y, side, x);
         parent[x] = y;
     }
 
@@ -207,10 +195,8 @@ final class PerfSymbolTree {
         }
         if (p == NIL) {
             root = y;
-        } else if (x == left[p]) {
-            left[p] = y;
         } else {
-            right[p] = y;
+            kid(p, sideOf(x, p), y);
         }
     }
 
@@ -218,30 +204,27 @@ final class PerfSymbolTree {
         int x;
         int xParent;
         boolean removedRed;
-        if (left[z] == NIL || right[z] == NIL) {
-            x = left[z] != NIL ? left[z] : right[z];
+        if (kid(z, LEFT) == NIL || kid(z, RIGHT) == NIL) {
+            x = kid(z, LEFT) != NIL ? kid(z, LEFT) : kid(z, RIGHT);
             xParent = parent[z];
             removedRed = red[z];
             replaceChild(z, x);
         } else {
             // The successor takes z's place and colour; its right child takes the successor's place.
-            int y = right[z];
-            while (left[y] != NIL) {
-                y = left[y];
-            }
+            int y = leftmost(kid(z, RIGHT));
             removedRed = red[y];
-            x = right[y];
+            x = kid(y, RIGHT);
             if (parent[y] == z) {
                 xParent = y;
             } else {
                 xParent = parent[y];
                 replaceChild(y, x);
-                right[y] = right[z];
-                parent[right[y]] = y;
+                kid(y, RIGHT, kid(z, RIGHT));
+                parent[kid(y, RIGHT)] = y;
             }
             replaceChild(z, y);
-            left[y] = left[z];
-            parent[left[y]] = y;
+            kid(y, LEFT, kid(z, LEFT));
+            parent[kid(y, LEFT)] = y;
             red[y] = red[z];
         }
         if (!removedRed) {
@@ -255,56 +238,31 @@ final class PerfSymbolTree {
 
     private void eraseFixup(int x, int p) {
         while (x != root && !isRed(x)) {
-            if (x == left[p]) {
-                int w = right[p];
-                if (isRed(w)) {
-                    red[w] = false;
-                    red[p] = true;
-                    rotateLeft(p);
-                    w = right[p];
-                }
-                if (!isRed(left[w]) && !isRed(right[w])) {
-                    red[w] = true;
-                    x = p;
-                    p = parent[x];
-                } else {
-                    if (!isRed(right[w])) {
-                        red[left[w]] = false;
-                        red[w] = true;
-                        rotateRight(w);
-                        w = right[p];
-                    }
-                    red[w] = red[p];
-                    red[p] = false;
-                    red[right[w]] = false;
-                    rotateLeft(p);
-                    x = root;
-                }
+            int side = sideOf(x, p);
+            int other = 1 - side;
+            int w = kid(p, other);
+            if (isRed(w)) {
+                red[w] = false;
+                red[p] = true;
+                rotate(p, side);
+                w = kid(p, other);
+            }
+            if (!isRed(kid(w, LEFT)) && !isRed(kid(w, RIGHT))) {
+                red[w] = true;
+                x = p;
+                p = parent[x];
             } else {
-                int w = left[p];
-                if (isRed(w)) {
-                    red[w] = false;
-                    red[p] = true;
-                    rotateRight(p);
-                    w = left[p];
-                }
-                if (!isRed(left[w]) && !isRed(right[w])) {
+                if (!isRed(kid(w, other))) {
+                    red[kid(w, side)] = false;
                     red[w] = true;
-                    x = p;
-                    p = parent[x];
-                } else {
-                    if (!isRed(left[w])) {
-                        red[right[w]] = false;
-                        red[w] = true;
-                        rotateLeft(w);
-                        w = left[p];
-                    }
-                    red[w] = red[p];
-                    red[p] = false;
-                    red[left[w]] = false;
-                    rotateRight(p);
-                    x = root;
+                    rotate(w, other);
+                    w = kid(p, other);
                 }
+                red[w] = red[p];
+                red[p] = false;
+                red[kid(w, other)] = false;
+                rotate(p, side);
+                x = root;
             }
         }
         if (x != NIL) {
@@ -313,26 +271,22 @@ final class PerfSymbolTree {
     }
 
     private int first() {
-        int n = root;
-        if (n == NIL) {
-            return NIL;
-        }
-        while (left[n] != NIL) {
-            n = left[n];
+        return root == NIL ? NIL : leftmost(root);
+    }
+
+    private int leftmost(int n) {
+        while (kid(n, LEFT) != NIL) {
+            n = kid(n, LEFT);
         }
         return n;
     }
 
     private int next(int n) {
-        if (right[n] != NIL) {
-            n = right[n];
-            while (left[n] != NIL) {
-                n = left[n];
-            }
-            return n;
+        if (kid(n, RIGHT) != NIL) {
+            return leftmost(kid(n, RIGHT));
         }
         int p = parent[n];
-        while (p != NIL && n == right[p]) {
+        while (p != NIL && n == kid(p, RIGHT)) {
             n = p;
             p = parent[p];
         }
@@ -379,42 +333,34 @@ final class PerfSymbolTree {
         }
     }
 
-    /** perf's {@code choose_best_symbol}: true when {@code a} stays. */
+    /** perf's {@code choose_best_symbol}: true when {@code a} stays (of equals, one not named SyS...). */
     private boolean firstIsBetter(int a, int b) {
-        long la = end[a] - start[a];
-        long lb = end[b] - start[b];
-        if (lb == 0 && la > 0) {
-            return true;
+        int c = choose(end[a] - start[a], binding[a], underscores[a], nameLength[a], end[b] - start[b], binding[b],
+                underscores[b], nameLength[b]);
+        return c != 0 ? c > 0 : !sys[a];
+    }
+
+    /**
+     * perf's {@code choose_best_symbol} between two symbols at one start, up to its last rule (the
+     * SyS prefix): the one with a size, else the one not weak, else the global one, else the one
+     * with fewer leading underscores, else the longer name. Positive when the first wins, negative
+     * when the second does, 0 when nothing tells them apart.
+     */
+    static int choose(long sizeA, int bindingA, int underscoresA, int lengthA, long sizeB, int bindingB,
+            int underscoresB, int lengthB) {
+        if ((sizeA != 0) != (sizeB != 0)) {
+            return sizeA != 0 ? 1 : -1;
         }
-        if (la == 0 && lb > 0) {
-            return false;
+        if ((bindingA == STB_WEAK) != (bindingB == STB_WEAK)) {
+            return bindingB == STB_WEAK ? 1 : -1;
         }
-        boolean wa = binding[a] == STB_WEAK;
-        boolean wb = binding[b] == STB_WEAK;
-        if (wb && !wa) {
-            return true;
+        if ((bindingA == STB_GLOBAL) != (bindingB == STB_GLOBAL)) {
+            return bindingA == STB_GLOBAL ? 1 : -1;
         }
-        if (wa && !wb) {
-            return false;
+        if (underscoresA != underscoresB) {
+            return underscoresA < underscoresB ? 1 : -1;
         }
-        boolean ga = binding[a] == STB_GLOBAL;
-        boolean gb = binding[b] == STB_GLOBAL;
-        if (ga && !gb) {
-            return true;
-        }
-        if (gb && !ga) {
-            return false;
-        }
-        if (underscores[b] > underscores[a]) {
-            return true;
-        }
-        if (underscores[a] > underscores[b]) {
-            return false;
-        }
-        if (nameLength[a] != nameLength[b]) {
-            return nameLength[a] > nameLength[b];
-        }
-        return !sys[a];
+        return Integer.compare(lengthA, lengthB);
     }
 
     /** perf's {@code symbols__find}: the node the walk from the root stops at for {@code ip}, or NIL. */
@@ -422,9 +368,9 @@ final class PerfSymbolTree {
         int n = root;
         while (n != NIL) {
             if (Long.compareUnsigned(ip, start[n]) < 0) {
-                n = left[n];
+                n = kid(n, LEFT);
             } else if (Long.compareUnsigned(ip, end[n]) > 0 || (ip == end[n] && ip != start[n])) {
-                n = right[n];
+                n = kid(n, RIGHT);
             } else {
                 return n;
             }
@@ -458,7 +404,8 @@ final class PerfSymbolTree {
         for (int x = first(); x != NIL; x = next(x)) {
             order[k++] = x;
         }
-        Overlaps out = new Overlaps();
+        // A cluster of m symbols has at most 2m + 1 bounds, so at most 2m ranges.
+        Overlaps out = new Overlaps(2 * n);
         int i = 0;
         while (i < k) {
             int a = order[i];
@@ -520,20 +467,22 @@ final class PerfSymbolTree {
      * in each (NIL for none); adjacent ranges with the same node are merged.
      */
     static final class Overlaps {
-        long[] from = new long[16];
-        long[] to = new long[16];
-        int[] node = new int[16];
+        long[] from;
+        long[] to;
+        int[] node;
         int count;
+
+        /** With room for every range there can be. */
+        Overlaps(int capacity) {
+            from = new long[capacity];
+            to = new long[capacity];
+            node = new int[capacity];
+        }
 
         void add(long f, long t, int n) {
             if (count > 0 && to[count - 1] == f && node[count - 1] == n) {
                 to[count - 1] = t;
                 return;
-            }
-            if (count == from.length) {
-                from = Arrays.copyOf(from, count * 2);
-                to = Arrays.copyOf(to, count * 2);
-                node = Arrays.copyOf(node, count * 2);
             }
             from[count] = f;
             to[count] = t;
@@ -550,17 +499,7 @@ final class PerfSymbolTree {
 
         /** The range holding {@code address}, or -1. */
         int find(long address) {
-            int lo = 0;
-            int hi = count - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (Long.compareUnsigned(from[mid], address) <= 0) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return hi >= 0 && Long.compareUnsigned(address, to[hi]) < 0 ? hi : -1;
+            return AddressRanges.holding(from, to, count, address);
         }
     }
 }

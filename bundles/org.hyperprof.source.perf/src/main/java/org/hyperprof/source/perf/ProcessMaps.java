@@ -56,20 +56,10 @@ final class ProcessMaps {
                 foundPgoff = pgoff[i];
                 return dso[i];
             }
-            int lo = 0;
-            int hi = count - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (Long.compareUnsigned(start[mid], address) <= 0) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            if (hi < 0 || Long.compareUnsigned(address, end[hi]) >= 0) {
+            i = AddressRanges.holding(start, end, count, address);
+            if (i < 0) {
                 return null;
             }
-            i = hi;
             before = last;
             last = i;
         }

@@ -10,15 +10,15 @@ abstract class ReadHere implements PerfEvents {
      * Two batches in turn: the reader takes the next batch before it hands the full one over (the
      * records still queued move to the next), so with one spare it would make a batch each time.
      */
-    private RawBatch spare;
-    private RawBatch spare2;
+    private RecordBatch spare;
+    private RecordBatch spare2;
 
     /** Acts on the records of a batch, {@code order[0..ordered)}. */
-    abstract void act(RawBatch batch);
+    abstract void act(RecordBatch batch);
 
     @Override
-    public final RawBatch take() {
-        RawBatch b = spare;
+    public final RecordBatch take() {
+        RecordBatch b = spare;
         if (b != null) {
             spare = null;
         } else {
@@ -29,7 +29,7 @@ abstract class ReadHere implements PerfEvents {
     }
 
     @Override
-    public final void handOver(RawBatch batch) {
+    public final void handOver(RecordBatch batch) {
         act(batch);
         batch.clear();
         if (spare == null) {

@@ -160,7 +160,7 @@ final class RecordingPart extends ReadHere implements Runnable {
     // ---------------------------------------------------------------- the records
 
     @Override
-    void act(RawBatch raw) {
+    void act(RecordBatch raw) {
         if (cancelled) {
             throw new GiveUp("cancelled");
         }
@@ -169,11 +169,11 @@ final class RecordingPart extends ReadHere implements Runnable {
         for (int k = 0, n = raw.ordered; k < n; k++) {
             int i = order[k];
             if (rounds < PerfDataReader.LEAD_IN_ROUNDS) {
-                rounds += raw.kind[i] == RawBatch.ROUND ? 1 : 0;
+                rounds += raw.kind[i] == RecordBatch.ROUND ? 1 : 0;
                 continue;
             }
             switch (raw.kind[i]) {
-                case RawBatch.SAMPLE -> {
+                case RecordBatch.SAMPLE -> {
                     if (d.attr[i].index >= 256) {
                         throw new GiveUp("a sample of an event beyond the 256th");
                     }
@@ -191,18 +191,18 @@ final class RecordingPart extends ReadHere implements Runnable {
                         throw new GiveUp("a sample of a guest or of the hypervisor");
                     }
                 }
-                case RawBatch.MMAP -> {
-                    RawBatch.Mmap m = (RawBatch.Mmap) raw.event[i];
+                case RecordBatch.MMAP -> {
+                    RecordBatch.Mmap m = (RecordBatch.Mmap) raw.event[i];
                     if (m.cpumode() != CPUMODE_USER) {
                         throw new GiveUp("a kernel's map");
                     }
                     int pid = threads.find(m.pid(), m.tid());
                     newMaps(pid);
                     map(pid, m);
-                    side(RawBatch.MMAP, m);
+                    side(RecordBatch.MMAP, m);
                 }
-                case RawBatch.FORK -> {
-                    RawBatch.Task t = (RawBatch.Task) raw.event[i];
+                case RecordBatch.FORK -> {
+                    RecordBatch.Task t = (RecordBatch.Task) raw.event[i];
                     threads.make(t.ptid(), t.ppid());
                     threads.make(t.tid(), t.pid());
                     if (t.pid() != t.ppid()) {
@@ -210,15 +210,15 @@ final class RecordingPart extends ReadHere implements Runnable {
                         ProcessMaps parent = t.exec() ? null : mapsMade.get(t.ppid());
                         mapsMade.put(t.pid(), parent != null ? parent.copy() : new ProcessMaps());
                     }
-                    side(RawBatch.FORK, t);
+                    side(RecordBatch.FORK, t);
                 }
-                case RawBatch.COMM -> {
-                    RawBatch.Comm c = (RawBatch.Comm) raw.event[i];
+                case RecordBatch.COMM -> {
+                    RecordBatch.Comm c = (RecordBatch.Comm) raw.event[i];
                     threads.find(c.pid(), c.tid());
-                    side(RawBatch.COMM, c);
+                    side(RecordBatch.COMM, c);
                 }
-                case RawBatch.EXIT -> side(RawBatch.EXIT, raw.event[i]);
-                case RawBatch.ROUND -> {
+                case RecordBatch.EXIT -> side(RecordBatch.EXIT, raw.event[i]);
+                case RecordBatch.ROUND -> {
                     // Rounds matter only to a live import's consumers.
                 }
                 default -> throw new GiveUp("a record of kind " + raw.kind[i]);
@@ -245,7 +245,7 @@ final class RecordingPart extends ReadHere implements Runnable {
     }
 
     /** A user mapping made in the part, as the import's {@link Machines#mmap} makes it. */
-    private void map(int pid, RawBatch.Mmap m) {
+    private void map(int pid, RecordBatch.Mmap m) {
         String name = Machines.hostImageName(pid, m);
         Dso image = images.get(name);
         if (image == null) {

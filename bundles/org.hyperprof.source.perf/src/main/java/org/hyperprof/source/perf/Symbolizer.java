@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * Finds each image's symbols the way perf report does, and loads them through the resolver
@@ -46,13 +48,18 @@ import org.hyperprof.api.symbols.SymbolTable;
  */
 final class Symbolizer {
 
-    private final SymbolResolvers resolvers;
+    /** The symbol format of user images and vdso (the ELF resolver's). */
+    static final String ELF = "elf";
+    /** The symbol format of kernels (the kallsyms resolver's). */
+    static final String KALLSYMS = "kallsyms";
+
+    private final SymbolTables symbolTables;
     private final ImportOptions options;
     private final RecordingInfo info;
     private final List<Dso> withoutSymbols = new ArrayList<>();
 
-    Symbolizer(SymbolResolvers resolvers, ImportOptions options, RecordingInfo info) {
-        this.resolvers = resolvers;
+    Symbolizer(SymbolTables symbolTables, ImportOptions options, RecordingInfo info) {
+        this.symbolTables = symbolTables;
         this.options = options;
         this.info = info;
     }
@@ -104,11 +111,11 @@ final class Symbolizer {
         if (dso.refSymbol == null || dso.refAddress == 0) {
             return;
         }
-        SymbolResolvers.Loaded loaded = dso.loaded;
+        SymbolTables.Entry loaded = dso.loaded;
         String refName = dso.refSymbol;
         // The reference symbol may be an alias the table dropped: look for it in the file's text.
         Long found = loaded.derived("ref:" + refName, () -> {
-            byte[] text = loaded.content();
+            byte[] text = text(loaded, dso.kallsymsFile);
             long a = text == null ? -1 : PerfNaming.kallsymsAddress(text, refName);
             return a == -1 ? null : a;
         });
@@ -209,7 +216,7 @@ final class Symbolizer {
                 case ANON -> jitMap(dso);
                 default -> dso.why = null;
             }
-        } catch (SymbolFileException | SymbolResolvers.NoResolverException | IOException | RuntimeException e) {
+        } catch (SymbolFileException | SymbolTables.NoResolverException | IOException | RuntimeException e) {
             dso.table = null;
             dso.why = e.getMessage();
         }
@@ -224,7 +231,7 @@ final class Symbolizer {
     private record Candidate(Path path, boolean binary) {
     }
 
-    private void elf(Dso dso, boolean vdso) throws SymbolFileException, SymbolResolvers.NoResolverException,
+    private void elf(Dso dso, boolean vdso) throws SymbolFileException, SymbolTables.NoResolverException,
             IOException {
         String buildId = dso.buildId;
         Path original = vdso ? null : Path.of(dso.name);
@@ -323,12 +330,12 @@ final class Symbolizer {
             dso.buildId = buildId;
         }
         List<SymbolTable> fallback = new ArrayList<>();
-        SymbolResolvers.Loaded loaded = null;
+        SymbolTables.Entry loaded = null;
         try {
-            loaded = resolvers.load(dso.name, SymbolResolvers.ELF, symbols.path);
-            dso.table = loaded.table;
+            loaded = symbolTables.entry(ELF, ImageSource.ofFile(dso.name, ELF, symbols.path), null);
+            dso.table = loaded.table();
             Path symbolFile = symbols.path;
-            SymbolTable functions = loaded.table;
+            SymbolTable functions = loaded.table();
             String name = dso.name;
             // perf's names, the symbols without size and the labels, from one reading of the symbols.
             PerfNaming.ElfExtras extras = loaded.derived("elf-extras",
@@ -490,7 +497,7 @@ final class Symbolizer {
 
     // ---------------------------------------------------------------- kernels
 
-    private void kernel(Dso dso) throws SymbolFileException, SymbolResolvers.NoResolverException, IOException {
+    private void kernel(Dso dso) throws SymbolFileException, SymbolTables.NoResolverException, IOException {
         Path file;
         if (dso.machinePid == -1) {
             file = options.kallsyms();
@@ -513,7 +520,7 @@ final class Symbolizer {
         // resolver parses the table (the two together are most of a cold import's wait).
         java.util.concurrent.CompletableFuture<PerfNaming.KallsymsRuns> runs = null;
         byte[] early = null;
-        if (Files.isRegularFile(file) && !resolvers.cached(SymbolResolvers.KALLSYMS, file)) {
+        if (Files.isRegularFile(file) && !symbolTables.cached(KALLSYMS, file)) {
             early = PerfNaming.readText(file);
             if (early != null) {
                 byte[] text = early;
@@ -524,8 +531,8 @@ final class Symbolizer {
                 });
             }
         }
-        SymbolResolvers.Loaded loaded = resolvers.load(dso.name, SymbolResolvers.KALLSYMS, file, early);
-        SymbolTable t = loaded.table;
+        SymbolTables.Entry loaded = symbolTables.entry(KALLSYMS, ImageSource.ofFile(dso.name, KALLSYMS, file), early);
+        SymbolTable t = loaded.table();
         dso.kallsymsFile = file;
         if (early != null) {
             // The kernel map's reference symbol (perf record names _text) while the bytes are at hand.
@@ -537,12 +544,13 @@ final class Symbolizer {
         }
         dso.table = t;
         byte[] scanned = early;
+        Path kallsyms = file;
         java.util.concurrent.CompletableFuture<PerfNaming.KallsymsRuns> found = runs;
         dso.perfNames = loaded.derived("perf-names", () -> {
             if (found != null) {
                 return PerfNaming.kallsymsNames(scanned, found.join(), t);
             }
-            byte[] text = loaded.content();
+            byte[] text = text(loaded, kallsyms);
             return text == null ? null : PerfNaming.kallsymsNames(text, t);
         });
         dso.loaded = loaded;
@@ -557,32 +565,22 @@ final class Symbolizer {
         }
     }
 
+    /** A kallsyms file's text: the bytes the tables read to key it (procfs), else read now; null when unreadable. */
+    private static byte[] text(SymbolTables.Entry loaded, Path file) {
+        byte[] held = loaded.content();
+        return held != null ? held : PerfNaming.readText(file);
+    }
+
     /** A note about kernel symbols that were loaded but may not fit the recording, or null. */
     volatile String mismatchNote;
 
     /** The running kernel's build-id from /sys/kernel/notes, or null. */
     private static String runningKernelBuildId() {
         try {
-            byte[] notes = Files.readAllBytes(Path.of("/sys/kernel/notes"));
-            Bytes b = new Bytes(false);
-            int p = 0;
-            while (p + 12 <= notes.length) {
-                long namesz = b.u32(notes, p);
-                long descsz = b.u32(notes, p + 4);
-                int type = b.s32(notes, p + 8);
-                long nameEnd = p + 12 + ((namesz + 3) & ~3L);
-                if (nameEnd + descsz > notes.length) {
-                    return null;
-                }
-                if (type == ElfImage.NT_GNU_BUILD_ID && namesz == 4 && notes[p + 12] == 'G') {
-                    return Bytes.hex(notes, (int) nameEnd, (int) descsz);
-                }
-                p = (int) (nameEnd + ((descsz + 3) & ~3L));
-            }
+            return ElfImage.buildId(new Bytes(false), Files.readAllBytes(Path.of("/sys/kernel/notes")));
         } catch (IOException | SecurityException e) {
             return null;
         }
-        return null;
     }
 
     // ---------------------------------------------------------------- JIT maps
@@ -600,10 +598,7 @@ final class Symbolizer {
             return;
         }
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        long[] starts = new long[lines.size()];
-        long[] sizes = new long[lines.size()];
-        String[] names = new String[lines.size()];
-        int n = 0;
+        SymbolRows rows = new SymbolRows(lines.size());
         for (String line : lines) {
             String[] f = line.trim().split("\\s+", 3);
             if (f.length < 3) {
@@ -613,41 +608,18 @@ final class Symbolizer {
                 long start = Long.parseUnsignedLong(strip0x(f[0]), 16);
                 long size = Long.parseUnsignedLong(strip0x(f[1]), 16);
                 if (size > 0) {
-                    starts[n] = start;
-                    sizes[n] = size;
-                    names[n] = f[2];
-                    n++;
+                    rows.add(start, size, f[2]);
                 }
             } catch (NumberFormatException e) {
                 // Not a symbol line; perf skips such lines too.
             }
         }
-        if (n == 0) {
+        if (rows.count == 0) {
             dso.why = file + " holds no symbol lines (START SIZE name)";
             return;
         }
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compareUnsigned(starts[a], starts[b]));
-        long[] s = new long[n];
-        long[] z = new long[n];
-        String[] m = new String[n];
-        String[] mod = new String[n];
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            int o = order[i];
-            if (k > 0 && s[k - 1] == starts[o]) {
-                k--; // code regenerated at the same address: the later line names it
-            }
-            s[k] = starts[o];
-            z[k] = sizes[o];
-            m[k] = names[o];
-            k++;
-        }
-        dso.table = new SymbolTable(dso.name, Arrays.copyOf(s, k), Arrays.copyOf(z, k), Arrays.copyOf(m, k),
-                Arrays.copyOf(mod, k));
+        rows.sortByStart(); // of lines at one address the later names it: code regenerated there
+        dso.table = rows.table(dso.name);
     }
 
     private static String strip0x(String s) {

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Arrays;
 
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.pipeline.SymbolTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class BadRecordingTest {
     private PerfImport.Result importBytes(byte[] bytes) throws Exception {
         Path f = Files.write(dir.resolve("r.data"), bytes);
         try (PerfDataReader r = PerfDataReader.open(f)) {
-            return new PerfImport(new SymbolResolvers(), ImportOptions.defaults(), true).run(r, null, "perf.data",
+            return new PerfImport(new SymbolTables(), ImportOptions.defaults(), true).run(r, null, "perf.data",
                     null, false);
         }
     }
@@ -314,7 +315,7 @@ class BadRecordingTest {
         PerfDataException e = assertThrows(PerfDataException.class, () -> PerfDataReader.open(f, 512 << 10));
         assertTrue(e.getMessage().contains("--max-header-mb"), e.getMessage());
         try (PerfDataReader r = PerfDataReader.open(f, 2 << 20)) {
-            PerfImport.Result res = new PerfImport(new SymbolResolvers(), ImportOptions.defaults(), false).run(r,
+            PerfImport.Result res = new PerfImport(new SymbolTables(), ImportOptions.defaults(), false).run(r,
                     null, "perf.data", null, false);
             assertEquals(1, res.accounting().delivered());
         }

@@ -11,7 +11,7 @@ final class Capture implements PerfEvents {
     int batches;
 
     @Override
-    public RawBatch take() {
+    public RecordBatch take() {
         return null;
     }
 
@@ -21,33 +21,33 @@ final class Capture implements PerfEvents {
     }
 
     @Override
-    public void handOver(RawBatch b) {
+    public void handOver(RecordBatch b) {
         batches++;
         DecodedSamples d = b.columns;
         for (int k = 0; k < b.ordered; k++) {
             int r = b.order[k];
             switch (b.kind[r]) {
-                case RawBatch.SAMPLE -> lines.add(sample(d, b.chains(), r));
-                case RawBatch.HEADER -> {
+                case RecordBatch.SAMPLE -> lines.add(sample(d, b.chains(), r));
+                case RecordBatch.HEADER -> {
                     info = (RecordingInfo) b.event[r];
                     headers++;
                     lines.add("header");
                 }
-                case RawBatch.MMAP -> {
-                    RawBatch.Mmap m = (RawBatch.Mmap) b.event[r];
+                case RecordBatch.MMAP -> {
+                    RecordBatch.Mmap m = (RecordBatch.Mmap) b.event[r];
                     lines.add("mmap pid=" + m.pid() + " " + m.filename() + " @0x" + Long.toHexString(m.start())
                             + (m.buildId() != null ? " build-id " + m.buildId() : ""));
                 }
-                case RawBatch.COMM -> {
-                    RawBatch.Comm c = (RawBatch.Comm) b.event[r];
+                case RecordBatch.COMM -> {
+                    RecordBatch.Comm c = (RecordBatch.Comm) b.event[r];
                     lines.add("comm pid=" + c.pid() + " " + c.comm());
                 }
-                case RawBatch.FORK -> {
-                    RawBatch.Task t = (RawBatch.Task) b.event[r];
+                case RecordBatch.FORK -> {
+                    RecordBatch.Task t = (RecordBatch.Task) b.event[r];
                     lines.add("fork " + t.pid() + "<-" + t.ppid());
                 }
-                case RawBatch.EXIT -> lines.add("exit " + ((RawBatch.Task) b.event[r]).pid());
-                case RawBatch.ROUND -> lines.add("round");
+                case RecordBatch.EXIT -> lines.add("exit " + ((RecordBatch.Task) b.event[r]).pid());
+                case RecordBatch.ROUND -> lines.add("round");
                 default -> throw new AssertionError("entry of kind " + b.kind[r] + " handed on");
             }
         }

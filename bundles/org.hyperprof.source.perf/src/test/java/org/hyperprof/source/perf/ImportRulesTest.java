@@ -1,11 +1,8 @@
 package org.hyperprof.source.perf;
 
-import org.hyperprof.api.symbols.SymbolFileException;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import static org.hyperprof.source.perf.PerfDataWriter.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +14,8 @@ import java.util.Map;
 
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.api.symbols.SymbolFileException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -455,7 +454,8 @@ class ImportRulesTest {
     @Test
     void aSymbolFileThatIsADeviceIsRefusedNotReadForever() {
         SymbolFileException e = assertThrows(SymbolFileException.class,
-                () -> Wiring.resolvers().load("vmlinux", SymbolResolvers.KALLSYMS, Path.of("/dev/zero")));
+                () -> Wiring.resolvers().table(ImageSource.ofFile("vmlinux", Symbolizer.KALLSYMS,
+                        Path.of("/dev/zero"))));
         assertTrue(e.getMessage().contains("character device"), e.getMessage());
     }
 

@@ -22,6 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * The reader over mutated recordings (bits flipped, bytes overwritten, files cut, sizes, types and
@@ -321,7 +322,7 @@ class MutatedRecordingPropertyTest {
         List<PerfDataMutants.Mutant> handWritten = new java.util.ArrayList<>();
         handWritten.addAll(new PerfDataMutants(fileForm, 14_001).next(HAND_WRITTEN_MUTANTS, 0));
         handWritten.addAll(new PerfDataMutants(pipeForm, 14_002).next(HAND_WRITTEN_MUTANTS, HAND_WRITTEN_MUTANTS));
-        SymbolResolvers resolvers = Wiring.resolvers();
+        SymbolTables resolvers = Wiring.resolvers();
         ImportOptions handOptions = options();
         for (PerfDataMutants.Mutant m : handWritten) {
             importMutant(m, resolvers, handOptions);
@@ -403,7 +404,7 @@ class MutatedRecordingPropertyTest {
      * whatever the bytes (only typed errors, books that balance, a report of what was delivered)
      * and says how it ended.
      */
-    private static Verdict importMutant(PerfDataMutants.Mutant m, SymbolResolvers resolvers, ImportOptions options)
+    private static Verdict importMutant(PerfDataMutants.Mutant m, SymbolTables resolvers, ImportOptions options)
             throws IOException {
         boolean pipe = m.recipe().startsWith("pipe");
         int way = m.number() % 4;

@@ -10,10 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.hyperprof.pipeline.SymbolTables;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-
-import com.code_intelligence.jazzer.junit.FuzzTest;
 
 /**
  * perf.data recordings as anyone may hand them over, in file mode (read from a file, in parts when
@@ -30,7 +30,7 @@ class PerfDataFuzzTest {
 
     private static Path dir;
     private static Path recording;
-    private static SymbolResolvers resolvers;
+    private static SymbolTables resolvers;
     private static ImportOptions options;
 
     @BeforeAll

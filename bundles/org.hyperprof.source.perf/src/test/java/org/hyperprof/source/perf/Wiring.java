@@ -1,5 +1,6 @@
 package org.hyperprof.source.perf;
 
+import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 
@@ -9,10 +10,10 @@ final class Wiring {
     private Wiring() {
     }
 
-    static SymbolResolvers resolvers() {
-        SymbolResolvers r = new SymbolResolvers();
-        r.add(SymbolResolvers.ELF, new ElfResolver());
-        r.add(SymbolResolvers.KALLSYMS, new KallsymsResolver());
+    static SymbolTables resolvers() {
+        SymbolTables r = new SymbolTables();
+        r.addResolver(Symbolizer.ELF, new ElfResolver());
+        r.addResolver(Symbolizer.KALLSYMS, new KallsymsResolver());
         return r;
     }
 }

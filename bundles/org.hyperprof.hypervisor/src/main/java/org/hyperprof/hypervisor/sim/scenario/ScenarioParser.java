@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.input.InputFileException;
@@ -28,6 +27,7 @@ import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * Reads the line-oriented scenario format. The format is documented in the header of the embedded
@@ -74,7 +74,7 @@ public final class ScenarioParser {
     private final String location;
     private final ScenarioLimits limits;
     /** Resolvers of the symbol formats other than the built-in one, by the name scenarios use. */
-    private final Map<String, SymbolResolver> resolvers;
+    private final SymbolTables symbolTables;
 
     // Host statements.
     private String name;
@@ -116,10 +116,10 @@ public final class ScenarioParser {
     private DomainBuilder domain;
     private RegionBuilder region;
 
-    private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits) {
+    private ScenarioParser(ScenarioOrigin origin, SymbolTables symbolTables, ScenarioLimits limits) {
         this.origin = origin;
         this.location = origin.location();
-        this.resolvers = resolvers;
+        this.symbolTables = symbolTables;
         this.limits = limits;
     }
 
@@ -155,7 +155,18 @@ public final class ScenarioParser {
      */
     public static Scenario parse(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits)
             throws ScenarioException {
-        Map<String, SymbolResolver> installed = Map.copyOf(resolvers);
+        SymbolTables installed = new SymbolTables();
+        resolvers.forEach(installed::addResolver);
+        return parse(origin, installed, limits);
+    }
+
+    /**
+     * As {@link #parse(ScenarioOrigin, Map, ScenarioLimits)}, with the resolvers and the cached
+     * tables of the pipeline's symbol tables: an image with {@code format=<name>} is read by the
+     * resolver serving that name.
+     */
+    public static Scenario parse(ScenarioOrigin origin, SymbolTables symbolTables, ScenarioLimits limits)
+            throws ScenarioException {
         List<String> text;
         try (InputStream in = limits.scenario().bound(origin.open(), origin.location());
                 BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
@@ -165,7 +176,7 @@ public final class ScenarioParser {
         } catch (IOException e) {
             throw unreadable(origin, e);
         }
-        return new ScenarioParser(origin, installed, limits).parse(text);
+        return new ScenarioParser(origin, symbolTables, limits).parse(text);
     }
 
     private static ScenarioException unreadable(ScenarioOrigin origin, IOException e) {
@@ -830,29 +841,21 @@ public final class ScenarioParser {
                         + " path)");
             }
         } else {
-            SymbolResolver resolver = resolvers.get(format);
+            SymbolResolver resolver = symbolTables.resolver(format);
             if (resolver == null) {
-                List<String> installed = new ArrayList<>();
-                installed.add(SYMBOL_FORMAT + " (built in)");
-                installed.addAll(new TreeSet<>(resolvers.keySet()));
-                throw error(line, "image '" + t[1] + "' has symbol format '" + format + "', but no symbol resolver"
-                        + " for '" + format + "' is installed; installed formats: " + String.join(", ", installed)
-                        + ". Install and start the bundle that reads '" + format + "' symbols, or give the image a"
-                        + " System.map (format=" + SYMBOL_FORMAT + ")");
+                throw noResolver(line, t[1], format);
             }
             // The resolver is handed the image in its own format: the profiler looks the same name up later.
             source = new ImageSource(t[1], resolver.format(), fileLocation, content);
             SymbolTable table;
             try {
-                table = resolver.load(source);
+                table = symbolTables.table(format, source);
+            } catch (SymbolTables.NoResolverException e) {
+                throw noResolver(line, t[1], format); // it departed meanwhile
             } catch (SymbolFileException e) {
                 missingFile(t, file, onDisk, line, e);
                 throw new ScenarioException(location + ":" + line + ": the " + format + " symbols of image '" + t[1]
                         + "' cannot be read: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                missingFile(t, file, onDisk, line, e);
-                throw new ScenarioException(location + ":" + line + ": the " + format + " resolver " + resolver
-                        + " failed on image '" + t[1] + "' (" + fileLocation + "): " + e, e);
             }
             if (table == null || table.size() == 0) {
                 throw error(line, "the " + format + " symbols of image '" + t[1] + "' (" + fileLocation + ") hold no"
@@ -861,6 +864,16 @@ public final class ScenarioParser {
             symbols = SymbolFile.of(fileLocation, table);
         }
         return new ImageSpec(t[1], kind, start, end, bias, source, symbols, line);
+    }
+
+    private ScenarioException noResolver(int line, String image, String format) {
+        List<String> installed = new ArrayList<>();
+        installed.add(SYMBOL_FORMAT + " (built in)");
+        installed.addAll(symbolTables.formats());
+        return error(line, "image '" + image + "' has symbol format '" + format + "', but no symbol resolver for '"
+                + format + "' is installed; installed formats: " + String.join(", ", installed) + ". Install and start"
+                + " the bundle that reads '" + format + "' symbols, or give the image a System.map (format="
+                + SYMBOL_FORMAT + ")");
     }
 
     /**

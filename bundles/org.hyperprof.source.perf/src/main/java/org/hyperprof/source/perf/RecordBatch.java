@@ -5,10 +5,12 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Records as the reader decodes them, handed from the reading thread to the resolving one:
- * samples as primitive columns ({@link DecodedSamples}), the rare side-band records as small
- * objects, and the order to act on them in ({@link #order}). Reused: the resolving side hands each
- * batch back when done with it.
+ * perf.data records as the reader decodes them, in perf report's order: the reader's stage, before
+ * any address is resolved, handed from the reading thread to the resolving one. Samples are
+ * primitive columns ({@link DecodedSamples}), the rare side-band records small objects, and
+ * {@link #order} the order to act on them in. The resolving thread turns them into the pipeline's
+ * sample batches (its {@code BatchBuilder}); a record batch never leaves this bundle. Reused: the
+ * resolving side hands each one back when done with it.
  *
  * <h2>Order</h2>
  * perf report queues records by time and, at each FINISHED_ROUND, hands on those up to the newest
@@ -28,7 +30,7 @@ import java.util.Arrays;
  * copied into the batch's own {@link #arena}. Queued side-band records wait as bytes (kind
  * {@link #RECORD}, in the mapping or copied) and are parsed when handed on, in time order.
  */
-final class RawBatch {
+final class RecordBatch {
 
     static final byte SAMPLE = 0;
     static final byte MMAP = 1;
@@ -57,17 +59,17 @@ final class RawBatch {
 
     /** One value per entry; {@link DecodedSamples#attr} is null for entries that are not samples. */
     final DecodedSamples columns;
-    byte[] kind;
+    byte[] kind = {};
     /** The side-band record of an entry that is not a sample (a round's end: the samples read so far, a Long). */
-    Object[] event;
+    Object[] event = {};
     /** Where a {@link #RECORD} entry's bytes start (in {@link #stable}, or in {@link #arena}). */
-    int[] recordOffset;
+    int[] recordOffset = {};
     int count;
     /** The entries to act on, in order: {@code order[0..ordered)}. */
-    int[] order;
+    int[] order = {};
     int ordered;
     /** The open round's timed entries, in the order read. */
-    int[] timed;
+    int[] timed = {};
     int timedCount;
 
     /** The mapped recording that entries point into, or null for a stream. */
@@ -88,15 +90,9 @@ final class RawBatch {
     /**
      * @param stable the mapped recording, or null for a stream (its bytes are then copied)
      */
-    RawBatch(int capacity, ByteBuffer stable, ByteOrder byteOrder) {
+    RecordBatch(int capacity, ByteBuffer stable, ByteOrder byteOrder) {
         columns = new DecodedSamples(capacity);
-        kind = new byte[capacity];
-        event = new Object[capacity];
-        recordOffset = new int[capacity];
-        order = new int[capacity];
-        timed = new int[capacity];
-        mergeBuffer = new int[capacity];
-        runs = new int[capacity + 1];
+        resize(capacity);
         this.stable = stable;
         this.byteOrder = byteOrder;
         arenaBytes = new byte[stable == null ? capacity * 64 : 0];
@@ -135,6 +131,11 @@ final class RawBatch {
 
     private void grow(int n) {
         columns.grow(n);
+        resize(n);
+    }
+
+    /** Room for {@code n} entries in the arrays beside the columns, keeping the ones there. */
+    private void resize(int n) {
         kind = Arrays.copyOf(kind, n);
         event = Arrays.copyOf(event, n);
         recordOffset = Arrays.copyOf(recordOffset, n);
@@ -233,7 +234,7 @@ final class RawBatch {
      * Moves timed entries {@code timed[from..timedCount)} of {@code old} (sorted) into this batch's
      * open round, with their bytes: the newer part of a round too large to keep whole.
      */
-    void takeRound(RawBatch old, int from) {
+    void takeRound(RecordBatch old, int from) {
         for (int k = from; k < old.timedCount; k++) {
             int r = old.timed[k];
             int i = add();
