@@ -110,22 +110,22 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindConsumer")
     void bindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        feed.dispatcher.add(consumerName(consumer, properties), consumer,
+        feed.dispatcher.add(SampleConsumer.IDENTITY.of(properties, consumer), consumer,
                 Delivery.of(properties.get(SampleConsumer.DELIVERY)));
     }
 
     void unbindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        feed.dispatcher.remove(consumerName(consumer, properties), consumer);
+        feed.dispatcher.remove(SampleConsumer.IDENTITY.of(properties, consumer), consumer);
     }
 
     @Reference(service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindResolver")
     void bindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        addResolver(resolverFormat(resolver, properties), resolver);
+        addResolver(SymbolResolver.IDENTITY.of(properties, resolver), resolver);
     }
 
     void unbindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        removeResolver(resolverFormat(resolver, properties), resolver);
+        removeResolver(SymbolResolver.IDENTITY.of(properties, resolver), resolver);
     }
 
     /** Binds a consumer; one arriving mid-session gets sessionStarted, then the batches from then on. */
@@ -144,16 +144,6 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
 
     public void removeResolver(String format, SymbolResolver resolver) {
         feed.symbolTables.removeResolver(format, resolver);
-    }
-
-    private static String consumerName(SampleConsumer consumer, Map<String, Object> properties) {
-        Object n = properties.get(SampleConsumer.NAME);
-        return n != null ? n.toString() : consumer.getClass().getName();
-    }
-
-    private static String resolverFormat(SymbolResolver resolver, Map<String, Object> properties) {
-        Object f = properties.get(SymbolResolver.FORMAT);
-        return f != null ? f.toString() : resolver.format();
     }
 
     @Deactivate

@@ -1,22 +1,22 @@
 package org.hyperprof.pmu.amd;
 
 /**
- * What tells the AMD models apart (pmu-facts sections 4.1-4.5): OProfile's cpu_type and name, the
- * number of counters and where their MSRs are, whether the event select has the family 10h
- * extensions (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS.
+ * What tells the AMD models apart (pmu-facts sections 4.1-4.5): OProfile's CPU name, the number of
+ * counters and where their MSRs are, whether the event select has the family 10h extensions
+ * (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS. The cpu_type
+ * is each model component's own ({@link org.hyperprof.api.pmu.PmuModel.CpuType}).
  * The event tables are resources in the folder each family names.
  */
 enum AmdFamily {
     /** K7: four counters at the legacy MSRs, 8-bit event select. */
-    ATHLON("i386/athlon", "Athlon", "athlon", 4, false, false, false),
+    ATHLON("Athlon", "athlon", 4, false, false, false),
     /** K8 (family 0Fh). */
-    HAMMER("x86-64/hammer", "AMD64 processors", "hammer", 4, false, false, false),
+    HAMMER("AMD64 processors", "hammer", 4, false, false, false),
     /** Family 10h: 12-bit event select, Host/Guest-only bits, IBS. */
-    FAMILY10("x86-64/family10", "AMD64 family10", "family10", 4, false, true, true),
+    FAMILY10("AMD64 family10", "family10", 4, false, true, true),
     /** Family 15h: six counters at 0xC0010200 + 2i (controls) and 0xC0010201 + 2i (counters). */
-    FAMILY15H("x86-64/family15h", "AMD64 family15h", "family15h", 6, true, true, false);
+    FAMILY15H("AMD64 family15h", "family15h", 6, true, true, false);
 
-    private final String cpuType;
     private final String displayName;
     private final String resourceFolder;
     private final int counters;
@@ -24,20 +24,14 @@ enum AmdFamily {
     private final boolean extendedEventSelect;
     private final boolean ibs;
 
-    AmdFamily(String cpuType, String displayName, String resourceFolder, int counters, boolean f15hMsrs,
-            boolean extendedEventSelect, boolean ibs) {
-        this.cpuType = cpuType;
+    AmdFamily(String displayName, String resourceFolder, int counters, boolean f15hMsrs, boolean extendedEventSelect,
+            boolean ibs) {
         this.displayName = displayName;
         this.resourceFolder = resourceFolder;
         this.counters = counters;
         this.f15hMsrs = f15hMsrs;
         this.extendedEventSelect = extendedEventSelect;
         this.ibs = ibs;
-    }
-
-    /** OProfile's cpu_type. */
-    String cpuType() {
-        return cpuType;
     }
 
     /** OProfile's CPU name, as opreport prints it. */

@@ -507,7 +507,7 @@ final class AmdPmu extends PerfEvtSelPmu {
     @Override
     public void setupIbs(IbsConfig config) {
         if (!family.ibs()) {
-            throw new IllegalStateException(family.cpuType() + " has no Instruction-Based Sampling (IBS)");
+            throw new IllegalStateException(model().cpuType() + " has no Instruction-Based Sampling (IBS)");
         }
         if (config == null) {
             throw new IllegalArgumentException("CPU " + cpu + ": IBS configuration is null; give an IbsConfig"
@@ -704,7 +704,7 @@ final class AmdPmu extends PerfEvtSelPmu {
 
     private IllegalArgumentException unknownRegister(int register) {
         return new IllegalArgumentException(hex(register) + " is not a " + family.displayName() + " ("
-                + family.cpuType() + ") performance-monitoring register; the part has " + family.registersText());
+                + model().cpuType() + ") performance-monitoring register; the part has " + family.registersText());
     }
 
     @Override

@@ -34,7 +34,8 @@ import org.osgi.service.component.annotations.Component;
  * <li>{@code variant} = {@code ppro|pii|piii|p6_mobile}: the part, as OProfile names it.</li>
  * </ul>
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + P6PmuModel.CPU_TYPE_VALUE)
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(P6PmuModel.CPU_TYPE_VALUE)
 public final class P6PmuModel extends AbstractPmuModel {
     /** The service's cpu.type. */
     static final String CPU_TYPE_VALUE = "i386/p6";

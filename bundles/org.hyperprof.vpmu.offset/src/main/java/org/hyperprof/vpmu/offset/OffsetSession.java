@@ -81,8 +81,8 @@ final class OffsetSession extends VirtualPmuSession {
     private long[] vControl = new long[0];
     private long[] vInterrupt = new long[0];
 
-    OffsetSession(PolicyHost host) {
-        super(host, OffsetPolicy.POLICY_NAME);
+    OffsetSession(PolicyHost host, String policy) {
+        super(host, policy);
         this.nc = model.counters();
         this.nk = model.controls();
         this.ni = model.interrupts();

@@ -107,8 +107,8 @@ final class PartitionedSession extends VirtualPmuSession {
 
     private volatile long interruptAccesses;
 
-    PartitionedSession(PolicyHost host) {
-        super(host, PartitionedPolicy.POLICY_NAME);
+    PartitionedSession(PolicyHost host, String policy) {
+        super(host, policy);
         this.nc = model.counters();
         this.nk = model.controls();
         this.ni = model.interrupts();
