@@ -2,7 +2,7 @@ package org.hyperprof.pmu.p6;
 
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -64,10 +64,10 @@ public final class P6PmuModel extends AbstractPmuModel {
         this.variant = variant;
         this.signalByCode = signalsByCode(table);
         this.allocator = allocator(table, variant);
-        Map<P6Variant, P6PmuModel> members = new EnumMap<>(P6Variant.class);
+        Map<P6Variant, P6PmuModel> members = new HashMap<>();
         this.family = Collections.unmodifiableMap(members);
-        for (P6Variant v : P6Variant.values()) {
-            members.put(v, v == variant ? this : new P6PmuModel(v, this));
+        for (P6Variant v : P6Variant.ALL) {
+            members.put(v, v.equals(variant) ? this : new P6PmuModel(v, this));
         }
     }
 

@@ -1,6 +1,8 @@
 package org.hyperprof.pmu.ppc970;
 
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The options of {@link Ppc970PmuModel#createPmu}: the points on which the sources disagree or
@@ -109,25 +111,33 @@ record Ppc970Options(MmcraSampledBits mmcraRead, MmcraSampledBits mmcraHardware,
     }
 
     private static FcsStates fcsStates(String value) {
-        for (FcsStates s : FcsStates.values()) {
-            if (s.optionValue.equals(value)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("PowerPC 970 option " + FCS_STATES + "=" + value
-                + " is not known; allowed values: privileged (FCS freezes MSR[PR]=0: supervisor and hypervisor),"
-                + " supervisor (FCS freezes MSR[HV,PR]=00 only, as Power ISA 2.06 defines it)");
+        return choose(FCS_STATES, value, List.of(FcsStates.values()), FcsStates::optionValue, "known",
+                "privileged (FCS freezes MSR[PR]=0: supervisor and hypervisor), supervisor (FCS freezes MSR[HV,PR]=00"
+                        + " only, as Power ISA 2.06 defines it)");
     }
 
     private static PmxeClear pmxeClear(String value) {
-        for (PmxeClear p : PmxeClear.values()) {
-            if (p.optionValue.equals(value)) {
-                return p;
+        return choose(PMXE_CLEAR, value, List.of(PmxeClear.values()), PmxeClear::optionValue, "known",
+                "alert (PMXE clears when the alert is raised), interrupt (PMXE clears when the CPU takes the"
+                        + " perfmon interrupt)");
+    }
+
+    /**
+     * The choice of option {@code key} whose value is {@code value}.
+     *
+     * @param what    what a known value is, for the message ("known", "a known MMCRA bit assignment")
+     * @param allowed the allowed values with what each means, for the message
+     * @throws IllegalArgumentException naming the option, the value and the allowed values
+     */
+    static <T> T choose(String key, String value, List<T> choices, Function<T, String> optionValue, String what,
+            String allowed) {
+        for (T choice : choices) {
+            if (optionValue.apply(choice).equals(value)) {
+                return choice;
             }
         }
-        throw new IllegalArgumentException("PowerPC 970 option " + PMXE_CLEAR + "=" + value
-                + " is not known; allowed values: alert (PMXE clears when the alert is raised),"
-                + " interrupt (PMXE clears when the CPU takes the perfmon interrupt)");
+        throw new IllegalArgumentException("PowerPC 970 option " + key + "=" + value + " is not " + what
+                + "; allowed values: " + allowed);
     }
 
     private static boolean msrPmm(String value) {
