@@ -16,7 +16,6 @@ public final class SystemWidePolicy extends NamedPolicy {
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public SystemWidePolicy() {
         super("Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every"
-                + " overflow is a sample for the running domain; guests see no PMU",
-                (host, policy) -> new SystemWideSession(host));
+                + " overflow is a sample for the running domain; guests see no PMU", SystemWideSession::new);
     }
 }
