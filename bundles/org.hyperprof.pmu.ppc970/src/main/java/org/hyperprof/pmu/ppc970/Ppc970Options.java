@@ -1,6 +1,7 @@
 package org.hyperprof.pmu.ppc970;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -42,18 +43,13 @@ record Ppc970Options(MmcraSampledBits mmcraRead, MmcraSampledBits mmcraHardware,
     /** What MMCR0[FCS] ("freeze in supervisor state") covers. */
     enum FcsStates {
         /** MSR[PR]=0: supervisor and hypervisor code (the 970 user manual's wording). */
-        PRIVILEGED("privileged"),
+        PRIVILEGED,
         /** MSR[HV,PR]=00: supervisor code only (Power ISA 2.06 narrowing); FCH alone freezes the hypervisor. */
-        SUPERVISOR("supervisor");
+        SUPERVISOR;
 
-        private final String optionValue;
-
-        FcsStates(String optionValue) {
-            this.optionValue = optionValue;
-        }
-
+        /** The value of {@code fcs.states} that chooses it: its name in lower case. */
         String optionValue() {
-            return optionValue;
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -63,21 +59,16 @@ record Ppc970Options(MmcraSampledBits mmcraRead, MmcraSampledBits mmcraHardware,
          * At the alert: PMAO is set and PMXE cleared together, so later conditions raise no second
          * alert and SIAR keeps the first sample until software re-enables PMXE.
          */
-        ALERT("alert"),
+        ALERT,
         /**
          * When the CPU takes the interrupt (the Xen-PPC discussion's wording): until then PMXE
          * stays set, and each further condition latches SIAR and MMCRA's sampled bits again.
          */
-        INTERRUPT("interrupt");
+        INTERRUPT;
 
-        private final String optionValue;
-
-        PmxeClear(String optionValue) {
-            this.optionValue = optionValue;
-        }
-
+        /** The value of {@code pmxe.clear} that chooses it: its name in lower case. */
         String optionValue() {
-            return optionValue;
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
