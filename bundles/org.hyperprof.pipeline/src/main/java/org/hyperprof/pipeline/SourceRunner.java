@@ -37,16 +37,11 @@ public final class SourceRunner implements SampleSources {
     @Reference(service = SampleSource.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "removeSource")
     public void addSource(SampleSource source, Map<String, Object> properties) {
-        sources.put(name(source, properties), source);
+        sources.put(SampleSource.IDENTITY.of(properties, source), source);
     }
 
     public void removeSource(SampleSource source, Map<String, Object> properties) {
-        sources.remove(name(source, properties), source);
-    }
-
-    private static String name(SampleSource source, Map<String, Object> properties) {
-        Object n = properties.get(SampleSource.NAME);
-        return n == null || n.toString().isBlank() ? source.getClass().getName() : n.toString();
+        sources.remove(SampleSource.IDENTITY.of(properties, source), source);
     }
 
     @Override

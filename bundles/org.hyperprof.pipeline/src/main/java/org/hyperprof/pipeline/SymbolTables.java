@@ -28,7 +28,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
- * The symbol resolvers bound now (by {@value SymbolResolver#FORMAT}) and the tables they loaded,
+ * The symbol resolvers bound now (by their identity, {@value SymbolResolver#FORMAT}) and the tables they loaded,
  * one cache shared by every source (the simulator's daemons, perf.data imports) and by the host
  * that loads scenarios. A table is read once per location, and where the location is a file once
  * per version of it (path, size, modification time; a file that reports size 0, as
@@ -116,17 +116,11 @@ public final class SymbolTables {
     @Reference(name = "resolver", service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindResolver")
     void bindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        addResolver(formatOf(resolver, properties), resolver);
+        addResolver(SymbolResolver.IDENTITY.of(properties, resolver), resolver);
     }
 
     void unbindResolver(SymbolResolver resolver, Map<String, Object> properties) {
-        removeResolver(formatOf(resolver, properties), resolver);
-    }
-
-    /** The service's {@value SymbolResolver#FORMAT} property, else what the resolver says it reads. */
-    private static String formatOf(SymbolResolver resolver, Map<String, Object> properties) {
-        Object format = properties.get(SymbolResolver.FORMAT);
-        return format instanceof String s && !s.isBlank() ? s : resolver.format();
+        removeResolver(SymbolResolver.IDENTITY.of(properties, resolver), resolver);
     }
 
     /**

@@ -69,16 +69,17 @@ class SymbolTablesTest {
     }
 
     @Test
-    void aResolverIsBoundByItsFormatPropertyElseByTheFormatItSays() {
+    void aResolverIsBoundByItsFormatPropertyAndOneWithoutItIsRefusedNamingTheProperty() {
         CountingResolver a = new CountingResolver("a");
         CountingResolver b = new CountingResolver("b");
         tables.bindResolver(a, Map.of(SymbolResolver.FORMAT, "nm"));
-        tables.bindResolver(b, Map.of());
-        assertEquals(List.of("nm", "text"), tables.formats());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> tables.bindResolver(b, Map.of()));
+        assertTrue(e.getMessage().contains(SymbolResolver.FORMAT), e.getMessage());
+        assertEquals(List.of("nm"), tables.formats());
         assertSame(a, tables.resolver("nm"));
-        assertSame(b, tables.resolver("text"));
         tables.unbindResolver(a, Map.of(SymbolResolver.FORMAT, "nm"));
-        assertEquals(List.of("text"), tables.formats());
+        assertEquals(List.of(), tables.formats());
         assertThrows(IllegalArgumentException.class, () -> tables.addResolver(" ", a));
     }
 

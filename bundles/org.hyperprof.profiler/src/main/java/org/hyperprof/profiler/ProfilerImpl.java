@@ -122,12 +122,12 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindConsumer")
     void bindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        feed.dispatcher.add(consumerName(consumer, properties), consumer,
+        feed.dispatcher.add(SampleConsumer.IDENTITY.of(properties, consumer), consumer,
                 Delivery.of(properties.get(SampleConsumer.DELIVERY)));
     }
 
     void unbindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        feed.dispatcher.remove(consumerName(consumer, properties), consumer);
+        feed.dispatcher.remove(SampleConsumer.IDENTITY.of(properties, consumer), consumer);
     }
 
     /** Binds a consumer; one arriving mid-session gets sessionStarted, then the batches from then on. */
@@ -147,11 +147,6 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
 
     public void removeResolver(String format, SymbolResolver resolver) {
         feed.symbolTables.removeResolver(format, resolver);
-    }
-
-    private static String consumerName(SampleConsumer consumer, Map<String, Object> properties) {
-        Object n = properties.get(SampleConsumer.NAME);
-        return n != null ? n.toString() : consumer.getClass().getName();
     }
 
     @Deactivate

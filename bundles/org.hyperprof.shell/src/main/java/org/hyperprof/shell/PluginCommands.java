@@ -259,7 +259,7 @@ public class PluginCommands {
     @Reference(service = PmuModel.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindModel")
     void bindModel(PmuModel model, ServiceReference<PmuModel> ref) {
-        models.add(ref, model, Plugins.name(ref, PmuModel.CPU_TYPE, model.cpuType()), Plugins.provider(ref));
+        models.add(ref, model, Plugins.name(ref, PmuModel.IDENTITY), Plugins.provider(ref));
     }
 
     void unbindModel(ServiceReference<PmuModel> ref) {
@@ -269,7 +269,7 @@ public class PluginCommands {
     @Reference(service = CounterVirtualizationPolicy.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
     void bindPolicy(CounterVirtualizationPolicy policy, ServiceReference<CounterVirtualizationPolicy> ref) {
-        policies.add(ref, policy, Plugins.name(ref, CounterVirtualizationPolicy.NAME, policy.name()),
+        policies.add(ref, policy, Plugins.name(ref, CounterVirtualizationPolicy.IDENTITY),
                 Plugins.provider(ref));
     }
 
@@ -280,7 +280,7 @@ public class PluginCommands {
     @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindConsumer")
     void bindConsumer(SampleConsumer consumer, ServiceReference<SampleConsumer> ref) {
-        consumers.add(ref, consumer, Plugins.name(ref, SampleConsumer.NAME, "(no consumer.name)"),
+        consumers.add(ref, consumer, Plugins.name(ref, SampleConsumer.IDENTITY),
                 Plugins.provider(ref));
     }
 
@@ -291,7 +291,7 @@ public class PluginCommands {
     @Reference(service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindResolver")
     void bindResolver(SymbolResolver resolver, ServiceReference<SymbolResolver> ref) {
-        resolvers.add(ref, resolver, Plugins.name(ref, SymbolResolver.FORMAT, resolver.format()),
+        resolvers.add(ref, resolver, Plugins.name(ref, SymbolResolver.IDENTITY),
                 Plugins.provider(ref));
     }
 

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
+import org.hyperprof.api.plugin.PluginIdentity;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.ServiceReference;
 
@@ -60,13 +61,9 @@ public final class Plugins<S> {
         return s.isEmpty() ? "none" : s;
     }
 
-    /** A service property as text: the property if it is set, else the fallback. */
-    public static String name(ServiceReference<?> ref, String property, String fallback) {
-        Object v = ref.getProperty(property);
-        if (v instanceof String[] a && a.length > 0) {
-            return a[0];
-        }
-        return v == null ? fallback : v.toString();
+    /** The plug-in's name, its kind's identity property, or {@code (no <property>)} to list one registered without. */
+    public static String name(ServiceReference<?> ref, PluginIdentity identity) {
+        return identity.find(ref::getProperty).orElse("(no " + identity.property() + ")");
     }
 
     /** {@code symbolic.name version} of the bundle that registered the service. */

@@ -33,7 +33,7 @@ public final class ReportPlugins {
     @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindRenderer")
     void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
+        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.IDENTITY), Plugins.provider(ref));
     }
 
     void unbindRenderer(ServiceReference<ReportRenderer> ref) {
@@ -43,7 +43,7 @@ public final class ReportPlugins {
     @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindWriter")
     void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
-        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.NAME, "(no report.name)"), Plugins.provider(ref));
+        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.IDENTITY), Plugins.provider(ref));
     }
 
     void unbindWriter(ServiceReference<ReportFileWriter> ref) {

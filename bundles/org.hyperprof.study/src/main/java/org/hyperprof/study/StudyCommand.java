@@ -99,10 +99,9 @@ public class StudyCommand {
     @Reference(name = "policy", service = CounterVirtualizationPolicy.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
     void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
-        Object name = reference.getProperty(CounterVirtualizationPolicy.NAME);
-        if (name != null) {
-            policies.put(reference, name.toString());
-        }
+        // One without its name is left out: the host cannot load it either, and says why when it binds it.
+        CounterVirtualizationPolicy.IDENTITY.find(reference::getProperty)
+                .ifPresent(name -> policies.put(reference, name));
     }
 
     void unbindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {

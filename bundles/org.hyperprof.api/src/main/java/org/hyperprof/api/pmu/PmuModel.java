@@ -1,14 +1,23 @@
 package org.hyperprof.api.pmu;
 
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
 import java.util.List;
 import java.util.Map;
 
+import org.hyperprof.api.plugin.PluginIdentity;
 import org.osgi.annotation.versioning.ConsumerType;
+import org.osgi.service.component.annotations.ComponentPropertyType;
 
 /**
  * A CPU model's performance-monitoring unit, registered as a service by a model bundle with the
  * {@value #CPU_TYPE} property in OProfile's naming ({@code i386/p6}, {@code i386/p4},
- * {@code x86-64/hammer}, {@code i386/arch_perfmon}, {@code ppc64/970}).
+ * {@code x86-64/hammer}, {@code i386/arch_perfmon}, {@code ppc64/970}). That property is the
+ * model's identity, stated once by its component with {@link CpuType}; hosts and tools read it
+ * through {@link #IDENTITY}.
  *
  * <p>The model describes its counters and events and creates one register-level
  * {@link PhysicalPmu} per physical CPU of a simulated host. The core never names a concrete
@@ -20,7 +29,26 @@ public interface PmuModel {
     /** Service property: OProfile's cpu_type string. */
     String CPU_TYPE = "cpu.type";
 
-    /** OProfile's cpu_type, as {@code XENOPROF_init} returns it (at most 63 characters). */
+    /** A model is known by its {@value #CPU_TYPE} property. */
+    PluginIdentity IDENTITY = new PluginIdentity(CPU_TYPE, "CPU model", "i386/p6");
+
+    /**
+     * The {@value #CPU_TYPE} property, as a model's component states it once:
+     * {@code @Component(service = PmuModel.class) @PmuModel.CpuType("i386/p6")}. It is kept at run
+     * time so that a model made in plain Java answers {@link #cpuType()} from the same statement.
+     */
+    @ComponentPropertyType
+    @Retention(RUNTIME)
+    @Target(TYPE)
+    @interface CpuType {
+        /** OProfile's cpu_type. */
+        String value();
+    }
+
+    /**
+     * OProfile's cpu_type, as {@code XENOPROF_init} returns it (at most 63 characters): the value of
+     * the model's {@value #CPU_TYPE} property (its {@link CpuType}), never another name.
+     */
     String cpuType();
 
     /** The processor name as opreport's header line prints it, e.g. {@code PIII}. */

@@ -3,6 +3,7 @@ package org.hyperprof.api.report;
 import java.io.IOException;
 import java.util.List;
 
+import org.hyperprof.api.plugin.PluginIdentity;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -11,7 +12,11 @@ import org.osgi.annotation.versioning.ConsumerType;
  */
 @ConsumerType
 public interface ReportRenderer {
+    /** Service property: the report's name, as the shell's commands take it. */
     String NAME = "report.name";
+
+    /** A renderer (and a {@link ReportFileWriter}) is known by its {@value #NAME} property. */
+    PluginIdentity IDENTITY = new PluginIdentity(NAME, "report", "opreport");
 
     /** The sessions it can render, oldest first. */
     List<Long> sessions();

@@ -1,5 +1,6 @@
 package org.hyperprof.api.sample;
 
+import org.hyperprof.api.plugin.PluginIdentity;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -31,6 +32,9 @@ import org.osgi.annotation.versioning.ConsumerType;
 public interface SampleConsumer {
     /** Service property: the consumer's name, as reports and the shell show it. */
     String NAME = "consumer.name";
+
+    /** A consumer is known by its {@value #NAME} property. */
+    PluginIdentity IDENTITY = new PluginIdentity(NAME, "sample consumer", "opreport");
 
     /** Service property: {@code queued} (default), {@code lossless} or {@code tap}. */
     String DELIVERY = "consumer.delivery";

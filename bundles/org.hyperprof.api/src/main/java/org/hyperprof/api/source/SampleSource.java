@@ -3,6 +3,7 @@ package org.hyperprof.api.source;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import org.hyperprof.api.plugin.PluginIdentity;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -21,6 +22,9 @@ import org.osgi.annotation.versioning.ConsumerType;
 public interface SampleSource {
     /** Service property: the source's name, as {@code hp:read NAME FILE} takes it. */
     String NAME = "source.name";
+
+    /** A source is known by its {@value #NAME} property. */
+    PluginIdentity IDENTITY = new PluginIdentity(NAME, "sample source", "folded");
 
     /** One line for {@code hp:sources}: what files it reads, where they come from. */
     String description();

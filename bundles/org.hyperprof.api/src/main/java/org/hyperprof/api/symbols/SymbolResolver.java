@@ -1,17 +1,45 @@
 package org.hyperprof.api.symbols;
 
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+import org.hyperprof.api.plugin.PluginIdentity;
 import org.osgi.annotation.versioning.ConsumerType;
+import org.osgi.service.component.annotations.ComponentPropertyType;
 
 /**
- * Loads symbol tables of one file format, registered with the {@value #FORMAT} property. The
- * profiler caches and shares the tables it gets.
+ * Loads symbol tables of one file format, registered with the {@value #FORMAT} property. That
+ * property is the resolver's identity, stated once by its component with {@link Format}; whoever
+ * binds resolvers reads it through {@link #IDENTITY}. The profiler caches and shares the tables it
+ * gets.
  */
 @ConsumerType
 public interface SymbolResolver {
     /** Service property: the format name, e.g. {@code kallsyms} or {@code elf}. */
     String FORMAT = "symbols.format";
 
-    /** The format this resolver reads. */
+    /** A resolver is known by its {@value #FORMAT} property. */
+    PluginIdentity IDENTITY = new PluginIdentity(FORMAT, "symbol resolver", "kallsyms");
+
+    /**
+     * The {@value #FORMAT} property, as a resolver's component states it once:
+     * {@code @Component(service = SymbolResolver.class) @SymbolResolver.Format("elf")}.
+     */
+    @ComponentPropertyType
+    @Retention(RUNTIME)
+    @Target(TYPE)
+    @interface Format {
+        /** The property is {@code symbols.format}. */
+        String PREFIX_ = "symbols.";
+
+        /** The format name. */
+        String value();
+    }
+
+    /** The format this resolver reads: the value of its {@value #FORMAT} property (its {@link Format}). */
     String format();
 
     /**

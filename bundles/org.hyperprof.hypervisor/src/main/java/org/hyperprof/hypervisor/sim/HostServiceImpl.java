@@ -9,11 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
@@ -105,8 +107,8 @@ public final class HostServiceImpl implements HostService {
 
     @Reference(name = "model", service = PmuModel.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindModel")
-    void bindModel(ServiceReference<PmuModel> reference, PmuModel model) {
-        addModel(model, bundleName(reference));
+    void bindModel(ServiceReference<PmuModel> reference, PmuModel model, Map<String, Object> properties) {
+        addModel(PmuModel.IDENTITY.of(properties, model), model, bundleName(reference));
     }
 
     void unbindModel(PmuModel model) {
@@ -115,8 +117,9 @@ public final class HostServiceImpl implements HostService {
 
     @Reference(name = "policy", service = CounterVirtualizationPolicy.class,
             cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
-    void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference, CounterVirtualizationPolicy policy) {
-        addPolicy(policy, bundleName(reference));
+    void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference, CounterVirtualizationPolicy policy,
+            Map<String, Object> properties) {
+        addPolicy(CounterVirtualizationPolicy.IDENTITY.of(properties, policy), policy, bundleName(reference));
     }
 
     void unbindPolicy(CounterVirtualizationPolicy policy) {
@@ -145,60 +148,65 @@ public final class HostServiceImpl implements HostService {
 
     /** Makes a CPU model available under its {@code cpu.type}, provided by bundle {@code bundleName}. */
     public void addModel(PmuModel model, String bundleName) {
-        Objects.requireNonNull(model, "model");
-        synchronized (this) {
-            models.put(model.cpuType(), new Provided<>(model, bundleName));
-        }
+        addModel(model.cpuType(), model, bundleName);
+    }
+
+    /** Makes a CPU model available under {@code cpuType}, its {@code cpu.type} property. */
+    public void addModel(String cpuType, PmuModel model, String bundleName) {
+        offer(models, cpuType, model, bundleName);
     }
 
     /** A CPU model departs: the current host, if it uses the model, stops and says why. */
     public void removeModel(PmuModel model) {
-        SimHost stopped = null;
-        String bundle = null;
-        synchronized (this) {
-            Provided<PmuModel> p = models.get(model.cpuType());
-            if (p != null && p.service == model) {
-                models.remove(model.cpuType());
-                bundle = p.bundle;
-            }
-            if (current != null && current.uses(model)) {
-                stopped = current;
-                bundle = bundle == null ? current.modelBundle() : bundle;
-            }
-        }
-        if (stopped != null) {
-            stopped.stop("CPU model " + model.cpuType() + " (bundle " + bundle + ") departed; the host stopped,"
-                    + " samples already taken are kept; reinstall/start the bundle and load the scenario again");
-        }
+        withdraw(models, model, current -> current.uses(model) ? current.modelBundle() : null,
+                "CPU model " + model.cpuType());
     }
 
     /** Makes a counter-virtualization policy available under its {@code vpmu.policy} name. */
     public void addPolicy(CounterVirtualizationPolicy policy, String bundleName) {
-        Objects.requireNonNull(policy, "policy");
-        synchronized (this) {
-            policies.put(policy.name(), new Provided<>(policy, bundleName));
-        }
+        addPolicy(policy.name(), policy, bundleName);
+    }
+
+    /** Makes a counter-virtualization policy available under {@code name}, its {@code vpmu.policy} property. */
+    public void addPolicy(String name, CounterVirtualizationPolicy policy, String bundleName) {
+        offer(policies, name, policy, bundleName);
     }
 
     /** A policy departs: the current host, if it uses the policy, stops and says why. */
     public void removePolicy(CounterVirtualizationPolicy policy) {
+        withdraw(policies, policy, current -> current.uses(policy) ? current.policyBundle() : null,
+                "counter-virtualization policy " + policy.name());
+    }
+
+    private synchronized <T> void offer(Map<String, Provided<T>> installed, String name, T service, String bundle) {
+        installed.put(Objects.requireNonNull(name, "name"), new Provided<>(Objects.requireNonNull(service), bundle));
+    }
+
+    /**
+     * Takes {@code service} out of {@code installed}; when the current host uses it ({@code usedFrom}
+     * gives the bundle the host took it from, else null) the host stops, naming {@code what} and the bundle.
+     */
+    private <T> void withdraw(Map<String, Provided<T>> installed, T service, Function<SimHost, String> usedFrom,
+            String what) {
         SimHost stopped = null;
         String bundle = null;
         synchronized (this) {
-            Provided<CounterVirtualizationPolicy> p = policies.get(policy.name());
-            if (p != null && p.service == policy) {
-                policies.remove(policy.name());
-                bundle = p.bundle;
+            for (Iterator<Provided<T>> i = installed.values().iterator(); i.hasNext();) {
+                Provided<T> p = i.next();
+                if (p.service == service) {
+                    i.remove();
+                    bundle = p.bundle;
+                }
             }
-            if (current != null && current.uses(policy)) {
+            String hostBundle = current == null ? null : usedFrom.apply(current);
+            if (hostBundle != null) {
                 stopped = current;
-                bundle = bundle == null ? current.policyBundle() : bundle;
+                bundle = bundle == null ? hostBundle : bundle;
             }
         }
         if (stopped != null) {
-            stopped.stop("counter-virtualization policy " + policy.name() + " (bundle " + bundle + ") departed; the"
-                    + " host stopped, samples already taken are kept; reinstall/start the bundle and load the"
-                    + " scenario again");
+            stopped.stop(what + " (bundle " + bundle + ") departed; the host stopped, samples already taken are kept;"
+                    + " reinstall/start the bundle and load the scenario again");
         }
     }
 

@@ -1,74 +1,32 @@
 package org.hyperprof.pmu.amd;
 
 /**
- * What tells the AMD models apart (pmu-facts sections 4.1-4.5): OProfile's cpu_type and name, the
- * number of counters and where their MSRs are, whether the event select has the family 10h
- * extensions (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS.
+ * What tells the AMD models apart (pmu-facts sections 4.1-4.5): OProfile's CPU name, the number of
+ * counters and where their MSRs are, whether the event select has the family 10h extensions
+ * (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS. The cpu_type
+ * is each model component's own ({@link org.hyperprof.api.pmu.PmuModel.CpuType}).
  * The event tables are resources in the folder each family names.
+ *
+ * @param displayName         OProfile's CPU name, as opreport prints it
+ * @param resourceFolder      the resource folder (next to the classes) holding {@code events} and
+ *                            {@code unit_masks}
+ * @param counters            number of core counters Xenoprof may configure
+ * @param f15hMsrs            whether the counters are addressed at the family 15h MSRs (the legacy
+ *                            MSRs then alias counters 0-3)
+ * @param extendedEventSelect whether event selects carry EventSelect[11:8] in bits 35:32 and the
+ *                            Host/Guest-only bits
+ * @param ibs                 whether the part has Instruction-Based Sampling
  */
-enum AmdFamily {
+record AmdFamily(String displayName, String resourceFolder, int counters, boolean f15hMsrs,
+        boolean extendedEventSelect, boolean ibs) {
     /** K7: four counters at the legacy MSRs, 8-bit event select. */
-    ATHLON("i386/athlon", "Athlon", "athlon", 4, false, false, false),
+    static final AmdFamily ATHLON = new AmdFamily("Athlon", "athlon", 4, false, false, false);
     /** K8 (family 0Fh). */
-    HAMMER("x86-64/hammer", "AMD64 processors", "hammer", 4, false, false, false),
+    static final AmdFamily HAMMER = new AmdFamily("AMD64 processors", "hammer", 4, false, false, false);
     /** Family 10h: 12-bit event select, Host/Guest-only bits, IBS. */
-    FAMILY10("x86-64/family10", "AMD64 family10", "family10", 4, false, true, true),
+    static final AmdFamily FAMILY10 = new AmdFamily("AMD64 family10", "family10", 4, false, true, true);
     /** Family 15h: six counters at 0xC0010200 + 2i (controls) and 0xC0010201 + 2i (counters). */
-    FAMILY15H("x86-64/family15h", "AMD64 family15h", "family15h", 6, true, true, false);
-
-    private final String cpuType;
-    private final String displayName;
-    private final String resourceFolder;
-    private final int counters;
-    private final boolean f15hMsrs;
-    private final boolean extendedEventSelect;
-    private final boolean ibs;
-
-    AmdFamily(String cpuType, String displayName, String resourceFolder, int counters, boolean f15hMsrs,
-            boolean extendedEventSelect, boolean ibs) {
-        this.cpuType = cpuType;
-        this.displayName = displayName;
-        this.resourceFolder = resourceFolder;
-        this.counters = counters;
-        this.f15hMsrs = f15hMsrs;
-        this.extendedEventSelect = extendedEventSelect;
-        this.ibs = ibs;
-    }
-
-    /** OProfile's cpu_type. */
-    String cpuType() {
-        return cpuType;
-    }
-
-    /** OProfile's CPU name, as opreport prints it. */
-    String displayName() {
-        return displayName;
-    }
-
-    /** The resource folder (next to the classes) holding {@code events} and {@code unit_masks}. */
-    String resourceFolder() {
-        return resourceFolder;
-    }
-
-    /** Number of core counters Xenoprof may configure. */
-    int counters() {
-        return counters;
-    }
-
-    /** Whether the counters are addressed at the family 15h MSRs (the legacy MSRs then alias counters 0-3). */
-    boolean f15hMsrs() {
-        return f15hMsrs;
-    }
-
-    /** Whether event selects carry EventSelect[11:8] in bits 35:32 and the Host/Guest-only bits. */
-    boolean extendedEventSelect() {
-        return extendedEventSelect;
-    }
-
-    /** Whether the part has Instruction-Based Sampling. */
-    boolean ibs() {
-        return ibs;
-    }
+    static final AmdFamily FAMILY15H = new AmdFamily("AMD64 family15h", "family15h", 6, true, true, false);
 
     /** The largest event code the select can hold. */
     int maxEventCode() {

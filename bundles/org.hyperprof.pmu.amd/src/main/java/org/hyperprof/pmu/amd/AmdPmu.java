@@ -194,28 +194,26 @@ final class AmdPmu extends PerfEvtSelPmu {
 
     /** Counter index of a counter MSR (legacy or family 15h), or -1. */
     private int counterIndex(int register) {
-        int legacy = register - PERFCTR0;
-        if (legacy >= 0 && legacy < LEGACY_COUNTERS) {
-            return legacy;
-        }
-        if (family.f15hMsrs()) {
-            int d = register - F15H_PERF_CTL0;
-            if (d >= 0 && d < 2 * counters && (d & 1) == 1) {
-                return d >> 1;
-            }
-        }
-        return -1;
+        return index(register, PERFCTR0, 1);
     }
 
     /** Counter index of an event-select MSR (legacy or family 15h), or -1. */
     private int controlIndex(int register) {
-        int legacy = register - PERFEVTSEL0;
+        return index(register, PERFEVTSEL0, 0);
+    }
+
+    /**
+     * Counter index of a register of one kind, or -1: legacy registers are consecutive from
+     * {@code legacyBase}; family 15h interleaves controls (even offsets) and counters (odd) from PERF_CTL0.
+     */
+    private int index(int register, int legacyBase, int f15hParity) {
+        int legacy = register - legacyBase;
         if (legacy >= 0 && legacy < LEGACY_COUNTERS) {
             return legacy;
         }
         if (family.f15hMsrs()) {
             int d = register - F15H_PERF_CTL0;
-            if (d >= 0 && d < 2 * counters && (d & 1) == 0) {
+            if (d >= 0 && d < 2 * counters && (d & 1) == f15hParity) {
                 return d >> 1;
             }
         }
@@ -507,7 +505,7 @@ final class AmdPmu extends PerfEvtSelPmu {
     @Override
     public void setupIbs(IbsConfig config) {
         if (!family.ibs()) {
-            throw new IllegalStateException(family.cpuType() + " has no Instruction-Based Sampling (IBS)");
+            throw new IllegalStateException(model().cpuType() + " has no Instruction-Based Sampling (IBS)");
         }
         if (config == null) {
             throw new IllegalArgumentException("CPU " + cpu + ": IBS configuration is null; give an IbsConfig"
@@ -704,7 +702,7 @@ final class AmdPmu extends PerfEvtSelPmu {
 
     private IllegalArgumentException unknownRegister(int register) {
         return new IllegalArgumentException(hex(register) + " is not a " + family.displayName() + " ("
-                + family.cpuType() + ") performance-monitoring register; the part has " + family.registersText());
+                + model().cpuType() + ") performance-monitoring register; the part has " + family.registersText());
     }
 
     @Override

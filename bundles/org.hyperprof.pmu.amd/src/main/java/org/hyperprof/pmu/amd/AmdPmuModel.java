@@ -39,19 +39,20 @@ abstract class AmdPmuModel extends AbstractPmuModel {
     /** Checks events against the table and places them on the family's counters. */
     private final CounterAllocator allocator;
 
-    AmdPmuModel(AmdFamily family) {
-        super(family.cpuType(), family.displayName(), family.counters(), AmdRegisters.COUNTER_WIDTH, loadTable(family),
+    /** @param cpuType the cpu_type the subclass registers with ({@link org.hyperprof.api.pmu.PmuModel.CpuType}) */
+    AmdPmuModel(String cpuType, AmdFamily family) {
+        super(cpuType, family.displayName(), family.counters(), AmdRegisters.COUNTER_WIDTH, loadTable(cpuType, family),
                 DEFAULT_EVENT);
         this.family = family;
         this.signalByCode = signalsByCode(events(), family.maxEventCode());
-        this.allocator = new CounterAllocator(events(), family.cpuType(), family.displayName(), DEFAULT_EVENT,
+        this.allocator = new CounterAllocator(events(), cpuType, family.displayName(), DEFAULT_EVENT,
                 family.counters(), AmdRegisters.MAX_COUNT, "the AMD driver detects overflow as bit 31 clearing in a"
                         + " counter preloaded with -count");
     }
 
-    private static EventTable loadTable(AmdFamily family) {
+    private static EventTable loadTable(String cpuType, AmdFamily family) {
         String folder = family.resourceFolder() + "/";
-        return ModelResources.eventTable(AmdPmuModel.class, family.cpuType(), folder + "events", folder + "unit_masks");
+        return ModelResources.eventTable(AmdPmuModel.class, cpuType, folder + "events", folder + "unit_masks");
     }
 
     private static int[] signalsByCode(EventTable table, int maxCode) {

@@ -8,10 +8,13 @@ import org.osgi.service.component.annotations.Component;
  * event selects and Host/Guest-only bits, plus Instruction-Based Sampling (fetch and op sampling,
  * Xenoprof operations 16 and 17, the pseudo-PC blocks 13 and 14).
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=x86-64/family10")
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(Family10PmuModel.CPU_TYPE_VALUE)
 public final class Family10PmuModel extends AmdPmuModel {
+    static final String CPU_TYPE_VALUE = "x86-64/family10";
+
     /** The model with its event table read from the bundle's resources. */
     public Family10PmuModel() {
-        super(AmdFamily.FAMILY10);
+        super(CPU_TYPE_VALUE, AmdFamily.FAMILY10);
     }
 }

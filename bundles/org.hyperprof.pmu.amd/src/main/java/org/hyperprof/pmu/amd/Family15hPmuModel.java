@@ -8,10 +8,13 @@ import org.osgi.service.component.annotations.Component;
  * PERF_CTL i = MSR 0xC0010200 + 2i and PERF_CTR i = 0xC0010201 + 2i (the legacy MSRs alias counters
  * 0-3), with the per-event counter constraints of its event table.
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=x86-64/family15h")
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(Family15hPmuModel.CPU_TYPE_VALUE)
 public final class Family15hPmuModel extends AmdPmuModel {
+    static final String CPU_TYPE_VALUE = "x86-64/family15h";
+
     /** The model with its event table read from the bundle's resources. */
     public Family15hPmuModel() {
-        super(AmdFamily.FAMILY15H);
+        super(CPU_TYPE_VALUE, AmdFamily.FAMILY15H);
     }
 }

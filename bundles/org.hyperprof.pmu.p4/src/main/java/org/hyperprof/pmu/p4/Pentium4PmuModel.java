@@ -9,7 +9,8 @@ import org.osgi.service.component.annotations.Component;
  *
  * <p>Options of {@link #createPmu}: {@code cpu.model}, {@code lvtpc.automask} (see {@link P4PmuModel}).
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + Pentium4PmuModel.CPU_TYPE_VALUE)
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(Pentium4PmuModel.CPU_TYPE_VALUE)
 public final class Pentium4PmuModel extends P4PmuModel {
     static final String CPU_TYPE_VALUE = "i386/p4";
 

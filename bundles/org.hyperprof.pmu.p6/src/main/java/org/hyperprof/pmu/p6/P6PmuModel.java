@@ -2,7 +2,7 @@ package org.hyperprof.pmu.p6;
 
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,7 +34,8 @@ import org.osgi.service.component.annotations.Component;
  * <li>{@code variant} = {@code ppro|pii|piii|p6_mobile}: the part, as OProfile names it.</li>
  * </ul>
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + P6PmuModel.CPU_TYPE_VALUE)
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(P6PmuModel.CPU_TYPE_VALUE)
 public final class P6PmuModel extends AbstractPmuModel {
     /** The service's cpu.type. */
     static final String CPU_TYPE_VALUE = "i386/p6";
@@ -63,10 +64,10 @@ public final class P6PmuModel extends AbstractPmuModel {
         this.variant = variant;
         this.signalByCode = signalsByCode(table);
         this.allocator = allocator(table, variant);
-        Map<P6Variant, P6PmuModel> members = new EnumMap<>(P6Variant.class);
+        Map<P6Variant, P6PmuModel> members = new HashMap<>();
         this.family = Collections.unmodifiableMap(members);
-        for (P6Variant v : P6Variant.values()) {
-            members.put(v, v == variant ? this : new P6PmuModel(v, this));
+        for (P6Variant v : P6Variant.ALL) {
+            members.put(v, v.equals(variant) ? this : new P6PmuModel(v, this));
         }
     }
 

@@ -1,39 +1,23 @@
 package org.hyperprof.pmu.ppc970;
 
+import java.util.List;
+
 /**
  * Which of MMCRA's IBM bits 35 and 36 holds the sampled MSR[HV] and which the sampled MSR[PR].
  * The sources disagree (pmu-facts 6.4): Xen-PPC (written for 970 blades) and Linux say 35 = HV,
  * 36 = PR; Apple's XNU header says the opposite.
+ *
+ * @param optionValue     what {@code mmcra.hvpr} and {@code mmcra.hvpr.hardware} call it
+ * @param hypervisorBit   the MMCRA bit that holds MSR[HV] at sample time under this assignment
+ * @param problemStateBit the MMCRA bit that holds MSR[PR] at sample time under this assignment
  */
-enum MmcraSampledBits {
+record MmcraSampledBits(String optionValue, long hypervisorBit, long problemStateBit) {
     /** Xen-PPC {@code SAMPHV}/{@code SAMPPR} and Linux {@code MMCRA_SIHV}/{@code MMCRA_SIPR}: 35 = HV, 36 = PR. */
-    LINUX("linux", Ppc970Registers.MMCRA_BIT35, Ppc970Registers.MMCRA_BIT36),
+    static final MmcraSampledBits LINUX = new MmcraSampledBits("linux", Ppc970Registers.MMCRA_BIT35,
+            Ppc970Registers.MMCRA_BIT36);
     /** Apple XNU's {@code hw_perfmon_mmcr.h}: 35 = problem state, 36 = hypervisor state. */
-    XNU("xnu", Ppc970Registers.MMCRA_BIT36, Ppc970Registers.MMCRA_BIT35);
-
-    private final String optionValue;
-    private final long hypervisorBit;
-    private final long problemStateBit;
-
-    MmcraSampledBits(String optionValue, long hypervisorBit, long problemStateBit) {
-        this.optionValue = optionValue;
-        this.hypervisorBit = hypervisorBit;
-        this.problemStateBit = problemStateBit;
-    }
-
-    String optionValue() {
-        return optionValue;
-    }
-
-    /** The MMCRA bit that holds MSR[HV] at sample time under this assignment. */
-    long hypervisorBit() {
-        return hypervisorBit;
-    }
-
-    /** The MMCRA bit that holds MSR[PR] at sample time under this assignment. */
-    long problemStateBit() {
-        return problemStateBit;
-    }
+    static final MmcraSampledBits XNU = new MmcraSampledBits("xnu", Ppc970Registers.MMCRA_BIT36,
+            Ppc970Registers.MMCRA_BIT35);
 
     /** The two sampled bits as this assignment writes them for code at {@code cpl}. */
     long encode(int cpl) {
@@ -53,13 +37,8 @@ enum MmcraSampledBits {
     }
 
     static MmcraSampledBits ofOption(String key, String value) {
-        for (MmcraSampledBits b : values()) {
-            if (b.optionValue.equals(value)) {
-                return b;
-            }
-        }
-        throw new IllegalArgumentException("PowerPC 970 option " + key + "=" + value
-                + " is not a known MMCRA bit assignment; allowed values: linux (bit 35 = HV, bit 36 = PR, as"
-                + " Xen-PPC and Linux read them), xnu (bit 35 = PR, bit 36 = HV, as Apple's XNU reads them)");
+        return Ppc970Options.choose(key, value, List.of(LINUX, XNU), MmcraSampledBits::optionValue,
+                "a known MMCRA bit assignment", "linux (bit 35 = HV, bit 36 = PR, as Xen-PPC and Linux read them),"
+                        + " xnu (bit 35 = PR, bit 36 = HV, as Apple's XNU reads them)");
     }
 }

@@ -1,6 +1,9 @@
 package org.hyperprof.pmu.ppc970;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The options of {@link Ppc970PmuModel#createPmu}: the points on which the sources disagree or
@@ -40,18 +43,13 @@ record Ppc970Options(MmcraSampledBits mmcraRead, MmcraSampledBits mmcraHardware,
     /** What MMCR0[FCS] ("freeze in supervisor state") covers. */
     enum FcsStates {
         /** MSR[PR]=0: supervisor and hypervisor code (the 970 user manual's wording). */
-        PRIVILEGED("privileged"),
+        PRIVILEGED,
         /** MSR[HV,PR]=00: supervisor code only (Power ISA 2.06 narrowing); FCH alone freezes the hypervisor. */
-        SUPERVISOR("supervisor");
+        SUPERVISOR;
 
-        private final String optionValue;
-
-        FcsStates(String optionValue) {
-            this.optionValue = optionValue;
-        }
-
+        /** The value of {@code fcs.states} that chooses it: its name in lower case. */
         String optionValue() {
-            return optionValue;
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -61,21 +59,16 @@ record Ppc970Options(MmcraSampledBits mmcraRead, MmcraSampledBits mmcraHardware,
          * At the alert: PMAO is set and PMXE cleared together, so later conditions raise no second
          * alert and SIAR keeps the first sample until software re-enables PMXE.
          */
-        ALERT("alert"),
+        ALERT,
         /**
          * When the CPU takes the interrupt (the Xen-PPC discussion's wording): until then PMXE
          * stays set, and each further condition latches SIAR and MMCRA's sampled bits again.
          */
-        INTERRUPT("interrupt");
+        INTERRUPT;
 
-        private final String optionValue;
-
-        PmxeClear(String optionValue) {
-            this.optionValue = optionValue;
-        }
-
+        /** The value of {@code pmxe.clear} that chooses it: its name in lower case. */
         String optionValue() {
-            return optionValue;
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -109,25 +102,33 @@ record Ppc970Options(MmcraSampledBits mmcraRead, MmcraSampledBits mmcraHardware,
     }
 
     private static FcsStates fcsStates(String value) {
-        for (FcsStates s : FcsStates.values()) {
-            if (s.optionValue.equals(value)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("PowerPC 970 option " + FCS_STATES + "=" + value
-                + " is not known; allowed values: privileged (FCS freezes MSR[PR]=0: supervisor and hypervisor),"
-                + " supervisor (FCS freezes MSR[HV,PR]=00 only, as Power ISA 2.06 defines it)");
+        return choose(FCS_STATES, value, List.of(FcsStates.values()), FcsStates::optionValue, "known",
+                "privileged (FCS freezes MSR[PR]=0: supervisor and hypervisor), supervisor (FCS freezes MSR[HV,PR]=00"
+                        + " only, as Power ISA 2.06 defines it)");
     }
 
     private static PmxeClear pmxeClear(String value) {
-        for (PmxeClear p : PmxeClear.values()) {
-            if (p.optionValue.equals(value)) {
-                return p;
+        return choose(PMXE_CLEAR, value, List.of(PmxeClear.values()), PmxeClear::optionValue, "known",
+                "alert (PMXE clears when the alert is raised), interrupt (PMXE clears when the CPU takes the"
+                        + " perfmon interrupt)");
+    }
+
+    /**
+     * The choice of option {@code key} whose value is {@code value}.
+     *
+     * @param what    what a known value is, for the message ("known", "a known MMCRA bit assignment")
+     * @param allowed the allowed values with what each means, for the message
+     * @throws IllegalArgumentException naming the option, the value and the allowed values
+     */
+    static <T> T choose(String key, String value, List<T> choices, Function<T, String> optionValue, String what,
+            String allowed) {
+        for (T choice : choices) {
+            if (optionValue.apply(choice).equals(value)) {
+                return choice;
             }
         }
-        throw new IllegalArgumentException("PowerPC 970 option " + PMXE_CLEAR + "=" + value
-                + " is not known; allowed values: alert (PMXE clears when the alert is raised),"
-                + " interrupt (PMXE clears when the CPU takes the perfmon interrupt)");
+        throw new IllegalArgumentException("PowerPC 970 option " + key + "=" + value + " is not " + what
+                + "; allowed values: " + allowed);
     }
 
     private static boolean msrPmm(String value) {

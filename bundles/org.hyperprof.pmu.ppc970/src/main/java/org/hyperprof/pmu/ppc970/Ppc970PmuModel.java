@@ -33,7 +33,8 @@ import org.osgi.service.component.annotations.Component;
  * <li>{@code msr.pmm} = {@code 0|1}: MSR[PMM] of the profiled code (default 0).</li>
  * </ul>
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + Ppc970PmuModel.CPU_TYPE_VALUE)
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(Ppc970PmuModel.CPU_TYPE_VALUE)
 public final class Ppc970PmuModel extends AbstractPmuModel {
     /** The service's cpu.type. */
     static final String CPU_TYPE_VALUE = "ppc64/970";

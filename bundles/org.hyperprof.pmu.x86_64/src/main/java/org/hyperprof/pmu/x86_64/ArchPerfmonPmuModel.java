@@ -13,7 +13,8 @@ import org.osgi.service.component.annotations.Component;
  * {@code cpuid.gp}, {@code cpuid.width}, {@code cpuid.fixed}, {@code cpuid.fixed.width},
  * {@code cpuid.ebx}, {@code handler.clearstatus}, {@code msr.fullwidth}, {@code lvtpc.automask}).
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + ArchPerfmonPmuModel.CPU_TYPE_VALUE)
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(ArchPerfmonPmuModel.CPU_TYPE_VALUE)
 public final class ArchPerfmonPmuModel extends IntelArchPmuModel {
     static final String CPU_TYPE_VALUE = "i386/arch_perfmon";
 

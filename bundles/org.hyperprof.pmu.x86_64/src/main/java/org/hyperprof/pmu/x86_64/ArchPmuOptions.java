@@ -21,8 +21,15 @@ import java.util.Map;
  * true, as on every arch-perfmon core (pmu-facts 1.1). False is a what-if override (a host
  * description written for a P6 passes it to every model); the handler unmasks either way.</li>
  * </ul>
+ *
+ * @param cpuid                the CPU's leaf 0x0A after the overrides
+ * @param cpuidChanged         whether any cpuid.* option changed the model's leaf
+ * @param clearStatusInHandler whether the handler also clears the overflowed counters' status bits
+ * @param fullWidthWrites      whether the full-width counter aliases exist
+ * @param autoMask             whether the APIC masks LVTPC when it delivers a PMI
  */
-final class ArchPmuOptions {
+record ArchPmuOptions(CpuidLeaf0A cpuid, boolean cpuidChanged, boolean clearStatusInHandler, boolean fullWidthWrites,
+        boolean autoMask) {
     static final String VERSION = "cpuid.version";
     static final String GP = "cpuid.gp";
     static final String WIDTH = "cpuid.width";
@@ -35,44 +42,6 @@ final class ArchPmuOptions {
     static final String ALLOWED = VERSION + " (1..3), " + GP + " (1..8), " + WIDTH + " (32..48), " + FIXED
             + " (0..3), " + FIXED_WIDTH + " (32..48), " + EBX + " (0x0..0xffffffff), " + CLEAR_STATUS
             + " (true or false), " + FULL_WIDTH + " (true or false), " + AUTOMASK + " (true or false)";
-
-    private final CpuidLeaf0A cpuid;
-    private final boolean cpuidChanged;
-    private final boolean clearStatusInHandler;
-    private final boolean fullWidthWrites;
-    private final boolean autoMask;
-
-    private ArchPmuOptions(CpuidLeaf0A cpuid, boolean cpuidChanged, boolean clearStatusInHandler,
-            boolean fullWidthWrites, boolean autoMask) {
-        this.cpuid = cpuid;
-        this.cpuidChanged = cpuidChanged;
-        this.clearStatusInHandler = clearStatusInHandler;
-        this.fullWidthWrites = fullWidthWrites;
-        this.autoMask = autoMask;
-    }
-
-    /** The CPU's leaf 0x0A after the overrides. */
-    CpuidLeaf0A cpuid() {
-        return cpuid;
-    }
-
-    /** Whether any cpuid.* option changed the model's leaf. */
-    boolean cpuidChanged() {
-        return cpuidChanged;
-    }
-
-    boolean clearStatusInHandler() {
-        return clearStatusInHandler;
-    }
-
-    boolean fullWidthWrites() {
-        return fullWidthWrites;
-    }
-
-    /** Whether the APIC masks LVTPC when it delivers a PMI. */
-    boolean autoMask() {
-        return autoMask;
-    }
 
     /**
      * Reads the options against the model's leaf.

@@ -11,7 +11,8 @@ import org.osgi.service.component.annotations.Component;
  * allowed here and reproduces a BIOS that reports an empty leaf, for which Xen assumes version 2,
  * two 40-bit counters and keeps its overflow test at bit 31.
  */
-@Component(service = PmuModel.class, property = PmuModel.CPU_TYPE + "=" + Core2PmuModel.CPU_TYPE_VALUE)
+@Component(service = PmuModel.class)
+@PmuModel.CpuType(Core2PmuModel.CPU_TYPE_VALUE)
 public final class Core2PmuModel extends IntelArchPmuModel {
     static final String CPU_TYPE_VALUE = "i386/core_2";
 

@@ -43,12 +43,12 @@ import org.osgi.service.metatype.annotations.Designate;
  * stays within a constant times what was read. Stateless: one instance may be shared by any number
  * of threads.
  */
-@Component(service = SymbolResolver.class, property = SymbolResolver.FORMAT + "=" + ElfResolver.FORMAT_NAME,
-        configurationPid = ElfResolver.PID)
+@Component(service = SymbolResolver.class, configurationPid = ElfResolver.PID)
+@SymbolResolver.Format(ElfResolver.FORMAT_NAME)
 @Designate(ocd = ElfConfiguration.class)
 public final class ElfResolver implements SymbolResolver {
 
-    /** The format this resolver registers for. */
+    /** The format this resolver registers for (its {@code symbols.format}), stated here once. */
     public static final String FORMAT_NAME = "elf";
     /** The resolver's Configuration Admin PID. */
     public static final String PID = "org.hyperprof.symbols.elf";

@@ -35,6 +35,7 @@ import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.input.InputTooLargeException;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
 import org.hyperprof.symbols.elf.ElfBuilder.Section;
 import org.hyperprof.symbols.elf.ElfBuilder.Symbols;
@@ -76,8 +77,9 @@ class CraftedImagesTest {
         try (InputStream in = ElfResolver.class.getResourceAsStream("ElfResolver.class")) {
             String classFile = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
             assertTrue(classFile.contains("Lorg/osgi/service/component/annotations/Component;"));
-            assertTrue(classFile.contains("symbols.format=elf"));
         }
+        // DS registers the component's format statement as its symbols.format property.
+        assertEquals("elf", ElfResolver.class.getAnnotation(SymbolResolver.Format.class).value());
     }
 
     @Nested

@@ -19,12 +19,12 @@ import org.osgi.service.metatype.annotations.Designate;
  * of {@link KallsymsParser}. A file is read whole, at most {@code max.file.mb} MiB of it
  * (Configuration Admin PID {@value #PID}); the parser's memory is a constant times that.
  */
-@Component(service = SymbolResolver.class, property = SymbolResolver.FORMAT + "=" + KallsymsResolver.FORMAT_NAME,
-        configurationPid = KallsymsResolver.PID)
+@Component(service = SymbolResolver.class, configurationPid = KallsymsResolver.PID)
+@SymbolResolver.Format(KallsymsResolver.FORMAT_NAME)
 @Designate(ocd = KallsymsConfiguration.class)
 public final class KallsymsResolver implements SymbolResolver {
 
-    /** The format this resolver registers for. */
+    /** The format this resolver registers for (its {@code symbols.format}), stated here once. */
     public static final String FORMAT_NAME = "kallsyms";
     /** The resolver's Configuration Admin PID. */
     public static final String PID = "org.hyperprof.symbols.kallsyms";

@@ -3,6 +3,7 @@ package org.hyperprof.testing.pmu;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,6 +38,8 @@ public abstract class PmuModelContract {
     @TestFactory
     Stream<DynamicContainer> everyModelKeepsTheContract() {
         return models().stream().map(model -> DynamicContainer.dynamicContainer(model.cpuType(), Stream.of(
+                DynamicTest.dynamicTest("it is known by the cpu.type its component states, and says that name",
+                        () -> knownByTheCpuTypeItRegistersWith(model)),
                 DynamicTest.dynamicTest("a PMU knows its CPU and model", () -> knowsItsCpuAndModel(model)),
                 DynamicTest.dynamicTest("one counter register per counter, every register distinct and readable",
                         () -> registersAreDistinctAndReadable(model)),
@@ -81,6 +84,15 @@ public abstract class PmuModelContract {
         rates[Signal.CYCLES.ordinal()] = 1000;
         rates[Signal.INSTRUCTIONS.ordinal()] = 800;
         return SignalRates.of(rates);
+    }
+
+    private static void knownByTheCpuTypeItRegistersWith(PmuModel model) {
+        PmuModel.CpuType stated = model.getClass().getAnnotation(PmuModel.CpuType.class);
+        assertNotNull(stated, model.getClass().getName() + " states its cpu.type with @PmuModel.CpuType");
+        // What a host binds the model under: the property DS registers from that statement.
+        String identity = PmuModel.IDENTITY.of(Map.of(PmuModel.CPU_TYPE, stated.value()), model);
+        assertEquals(identity, model.cpuType(), "XENOPROF_init's cpu_type is the name the host found the model by");
+        assertEquals(identity, model.createPmu(0, Map.of()).model().cpuType(), "the CPUs it makes say the same");
     }
 
     private static void knowsItsCpuAndModel(PmuModel model) {

@@ -7,20 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicySession;
-import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -123,6 +125,27 @@ public abstract class VirtualPmuPolicyContract {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
+    }
+
+    // ------------------------------------------------------------------------------ identity
+
+    @Test
+    void itIsKnownByTheVpmuPolicyItsComponentStatesAndSaysThatName() {
+        assertKnownByTheNameItRegistersWith(policy);
+    }
+
+    /**
+     * The rule every policy keeps, whether or not it offers guests a PMU: its component states its
+     * {@value CounterVirtualizationPolicy#NAME} once, and {@link CounterVirtualizationPolicy#name()}
+     * is the name the host binds it under.
+     */
+    public static void assertKnownByTheNameItRegistersWith(CounterVirtualizationPolicy policy) {
+        CounterVirtualizationPolicy.Policy stated = policy.getClass()
+                .getAnnotation(CounterVirtualizationPolicy.Policy.class);
+        assertNotNull(stated, policy.getClass().getName() + " states its name with @CounterVirtualizationPolicy.Policy");
+        // What a host binds the policy under: the property DS registers from that statement.
+        assertEquals(CounterVirtualizationPolicy.IDENTITY.of(Map.of(CounterVirtualizationPolicy.NAME, stated.value()),
+                policy), policy.name());
     }
 
     // ------------------------------------------------------------------------------ sessions

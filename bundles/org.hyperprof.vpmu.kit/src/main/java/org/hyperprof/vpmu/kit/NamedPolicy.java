@@ -1,7 +1,7 @@
 package org.hyperprof.vpmu.kit;
 
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
@@ -10,21 +10,30 @@ import org.hyperprof.api.vpmu.PolicySession;
 /**
  * A counter-virtualization policy known by its name, the value of its
  * {@value CounterVirtualizationPolicy#NAME} service property, and a one-line description, that
- * opens one session of its own kind per host.
+ * opens one session of its own kind per host. The name is stated once, by the component's
+ * {@link CounterVirtualizationPolicy.Policy} annotation: DS registers it as the property, and this
+ * base reads the same annotation, so {@link #name()} is that property also in plain Java.
  */
 public abstract class NamedPolicy implements CounterVirtualizationPolicy {
     private final String name;
     private final String description;
-    private final Function<PolicyHost, PolicySession> sessions;
+    private final BiFunction<PolicyHost, String, PolicySession> sessions;
 
     /**
-     * @param name        the policy's name, as its service property gives it
      * @param description one line for {@code hp:policies}
-     * @param sessions    opens the policy's session on a host (never given null); it may throw
+     * @param sessions    opens the policy's session on a host (never given null), given the policy's name
+     *                    for its messages; it may throw
      *                    {@link IllegalArgumentException} for host options or prices it cannot work with
+     * @throws IllegalStateException when the policy's class states no name with {@code @Policy}
      */
-    protected NamedPolicy(String name, String description, Function<PolicyHost, PolicySession> sessions) {
-        this.name = name;
+    protected NamedPolicy(String description, BiFunction<PolicyHost, String, PolicySession> sessions) {
+        Policy stated = getClass().getAnnotation(Policy.class);
+        if (stated == null || stated.value().isBlank()) {
+            throw new IllegalStateException(getClass().getName() + " states no name: a policy's component is"
+                    + " annotated @CounterVirtualizationPolicy.Policy(\"<name>\"), which DS registers as its "
+                    + NAME + " property");
+        }
+        this.name = stated.value();
         this.description = description;
         this.sessions = Objects.requireNonNull(sessions, "sessions");
     }
@@ -47,7 +56,7 @@ public abstract class NamedPolicy implements CounterVirtualizationPolicy {
     @Override
     public final PolicySession open(PolicyHost host) {
         Objects.requireNonNull(host, "host: the " + name + " policy needs the host whose counters it governs");
-        return sessions.apply(host);
+        return sessions.apply(host, name);
     }
 
     @Override

@@ -56,29 +56,24 @@ public final class VcpuSlots {
     /** The slot of a vCPU, or -1 if it was never seen. */
     public int find(int domid, int vcpu) {
         int key = key(domid, vcpu);
-        for (int i = hash(key) & mask;; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == key) {
-                return slotOfKey[i];
-            }
-            if (k == EMPTY) {
-                return -1;
-            }
-        }
+        int i = probe(key);
+        return keys[i] == key ? slotOfKey[i] : -1;
     }
 
     /** The slot of a vCPU, assigning the next free one on first sight. */
     public int findOrAdd(int domid, int vcpu) {
         int key = key(domid, vcpu);
-        for (int i = hash(key) & mask;; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == key) {
-                return slotOfKey[i];
-            }
-            if (k == EMPTY) {
-                return add(i, key, domid, vcpu);
-            }
+        int i = probe(key);
+        return keys[i] == key ? slotOfKey[i] : add(i, key, domid, vcpu);
+    }
+
+    /** The index of {@code key} in the table, or of the empty entry where it would go. */
+    private int probe(int key) {
+        int i = hash(key) & mask;
+        while (keys[i] != key && keys[i] != EMPTY) {
+            i = (i + 1) & mask;
         }
+        return i;
     }
 
     private int add(int index, int key, int domid, int vcpu) {

@@ -5,19 +5,17 @@ import java.util.Map;
 
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
 
 /**
  * A policy's session on one host that offers guests a PMU of the host's model: it works the
  * physical CPUs' register files, keeps per-vCPU state in arrays indexed by a slot each guest vCPU
  * gets at first sight, charges its work to Xen's vPMU functions and reports the statistics every
- * policy reports. Every hook names one of the host's physical CPUs and fails once the session is
- * closed.
+ * policy reports.
  *
  * <p>Hooks run on the simulation thread and allocate only when a vCPU is first seen (the per-slot
  * arrays grow); statistics are volatile and may be read from any thread.
  */
-public abstract class VirtualPmuSession implements PolicySession {
+public abstract class VirtualPmuSession extends SessionOnHost {
     // The hypervisor functions the policies' work is charged to (Xen's vPMU).
     protected static final String SAVE = "vpmu_save";
     protected static final String LOAD = "vpmu_load";
@@ -25,13 +23,6 @@ public abstract class VirtualPmuSession implements PolicySession {
     protected static final String WRMSR = "vpmu_do_wrmsr";
     protected static final String INTERRUPT = "vpmu_do_interrupt";
 
-    protected final PolicyHost host;
-    /** The policy's name, as its messages say it. */
-    private final String policy;
-    /** Closed from whichever thread tears the host down; read on the simulation thread. */
-    private volatile boolean closed;
-    /** The host's physical CPUs, read once: a host does not gain or lose CPUs. */
-    protected final int pcpus;
     /** Per physical CPU: its register file. */
     protected final PhysicalPmu[] pmus;
     protected final ModelRegisters model;
@@ -52,9 +43,7 @@ public abstract class VirtualPmuSession implements PolicySession {
     protected volatile long cyclesSubtracted;
 
     protected VirtualPmuSession(PolicyHost host, String policy) {
-        this.host = host;
-        this.policy = policy;
-        this.pcpus = host.pcpuCount();
+        super(host, policy);
         // A host without CPUs is for the policy to refuse in its own words, not for an array.
         pmus = new PhysicalPmu[Math.max(pcpus, 0)];
         for (int p = 0; p < pcpus; p++) {
@@ -69,44 +58,6 @@ public abstract class VirtualPmuSession implements PolicySession {
         return true;
     }
 
-    /** Counting goes on while the hypervisor works for the guest: nothing to do but the check. */
-    @Override
-    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-    }
-
-    /** Counting goes on while the hypervisor works for the guest: nothing to do but the check. */
-    @Override
-    public void hypervisorExit(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-    }
-
-    /** Ends the session; closing again does nothing. The hardware is left as it is. */
-    @Override
-    public final void close() {
-        closed = true;
-    }
-
-    /** @throws IllegalArgumentException when {@code pcpu} is no physical CPU of the host */
-    protected final void check(int pcpu) {
-        checkOpen();
-        if (pcpu < 0 || pcpu >= pcpus) {
-            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
-                    + " (0 to " + (pcpus - 1) + ")");
-        }
-    }
-
-    protected final void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the " + policy + " counter policy session is closed; "
-                    + "open a new session with CounterVirtualizationPolicy.open(host)");
-        }
-    }
-
-    protected final String policy() {
-        return policy;
-    }
-
     /** The guest vCPU's slot, assigned at its first sight, when the per-slot arrays grow. */
     protected final int slotOf(int domid, int vcpu) {
         int slot = slots.findOrAdd(domid, vcpu);
@@ -115,6 +66,14 @@ public abstract class VirtualPmuSession implements PolicySession {
             slotCapacity = slots.slotCapacity();
             growSlots(from, slotCapacity);
         }
+        return slot;
+    }
+
+    /** A guest's access to a PMU register: checks the CPU, counts the access and gives the vCPU's slot. */
+    protected final int guestAccess(int pcpu, int domid, int vcpu) {
+        check(pcpu);
+        int slot = slotOf(domid, vcpu);
+        guestAccesses++;
         return slot;
     }
 

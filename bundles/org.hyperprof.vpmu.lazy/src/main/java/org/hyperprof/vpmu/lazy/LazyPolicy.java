@@ -12,12 +12,9 @@ import org.osgi.service.component.annotations.Component;
  * loaded and running, its counter registers are passed through to the guest. Host option
  * {@code vpmu.freeze} = {@code running} (default) or {@code exit}, as for {@code saverestore}.
  */
-@Component(service = CounterVirtualizationPolicy.class,
-        property = CounterVirtualizationPolicy.NAME + "=" + LazyPolicy.POLICY_NAME)
+@Component(service = CounterVirtualizationPolicy.class)
+@CounterVirtualizationPolicy.Policy("lazy")
 public final class LazyPolicy extends NamedPolicy {
-
-    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
-    public static final String POLICY_NAME = "lazy";
 
     /**
      * Needs no collaborators; DS and plain Java use this constructor. {@link #open} throws
@@ -26,7 +23,7 @@ public final class LazyPolicy extends NamedPolicy {
      * injections or IPIs (the host's message says which line to add)
      */
     public LazyPolicy() {
-        super(POLICY_NAME, "Xen vPMU: per-vCPU PMU state saved and loaded only while the vCPU's counters run, loaded"
+        super("Xen vPMU: per-vCPU PMU state saved and loaded only while the vCPU's counters run, loaded"
                 + " lazily at its next PMU access otherwise, counters passed through while running;"
                 + " vpmu.freeze=running|exit", LazySession::new);
     }

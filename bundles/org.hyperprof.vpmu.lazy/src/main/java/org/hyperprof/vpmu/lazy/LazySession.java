@@ -50,8 +50,8 @@ final class LazySession extends ContextSession {
     private volatile long lazyLoads;
     private volatile long forcedSaves;
 
-    LazySession(PolicyHost host) {
-        super(host, LazyPolicy.POLICY_NAME);
+    LazySession(PolicyHost host, String policy) {
+        super(host, policy);
         ipiCost = host.cost(PolicyHost.COST_IPI);
     }
 

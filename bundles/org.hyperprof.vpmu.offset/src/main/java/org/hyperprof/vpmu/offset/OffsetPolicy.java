@@ -12,16 +12,13 @@ import org.osgi.service.component.annotations.Component;
  * the start values (sampling counters are written with their logical value so they overflow on
  * time), keeping the switch path's events out of the guest's counts.
  */
-@Component(service = CounterVirtualizationPolicy.class,
-        property = CounterVirtualizationPolicy.NAME + "=" + OffsetPolicy.POLICY_NAME)
+@Component(service = CounterVirtualizationPolicy.class)
+@CounterVirtualizationPolicy.Policy("offset")
 public final class OffsetPolicy extends NamedPolicy {
-
-    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
-    public static final String POLICY_NAME = "offset";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public OffsetPolicy() {
-        super(POLICY_NAME, "Perfctr-Xen counter offsetting: per-vCPU logical counters (sum + raw - start), reads at"
+        super("Perfctr-Xen counter offsetting: per-vCPU logical counters (sum + raw - start), reads at"
                 + " switch-out, event selects rewritten only when they change, the switch path's events left out of"
                 + " guest counts", OffsetSession::new);
     }

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.vpmu.kit.VirtualControls;
 import org.hyperprof.vpmu.kit.VirtualPmuSession;
 
 /**
@@ -61,7 +62,6 @@ final class OffsetSession extends VirtualPmuSession {
     private final long intBit;
     private final long mask;
     private final long[] powerOnControl;
-    private final long[] powerOnInterrupt;
     private final long[] powerOnCounter;
     private final long costRead;
     private final long costWrite;
@@ -77,15 +77,16 @@ final class OffsetSession extends VirtualPmuSession {
     private final boolean[] lastRawKnown;
 
     // Per vCPU slot.
+    /** Every control and interrupt register as the guest sees it. */
+    private final VirtualControls virtual;
     private long[] sum = new long[0];
-    private long[] vControl = new long[0];
-    private long[] vInterrupt = new long[0];
 
-    OffsetSession(PolicyHost host) {
-        super(host, OffsetPolicy.POLICY_NAME);
+    OffsetSession(PolicyHost host, String policy) {
+        super(host, policy);
         this.nc = model.counters();
         this.nk = model.controls();
         this.ni = model.interrupts();
+        this.virtual = new VirtualControls(model);
         if (nc > 64) {
             throw new IllegalArgumentException("the " + host.model().cpuType() + " model has " + nc
                     + " counters; the offset policy handles at most 64 per CPU");
@@ -97,7 +98,6 @@ final class OffsetSession extends VirtualPmuSession {
         int width = host.model().counterWidth();
         this.mask = width >= 64 ? -1L : (1L << width) - 1;
         this.powerOnControl = model.powerOnControls();
-        this.powerOnInterrupt = model.powerOnInterrupts();
         this.powerOnCounter = model.powerOnCounters();
         this.costRead = host.cost(PolicyHost.COST_PMU_READ);
         this.costWrite = host.cost(PolicyHost.COST_PMU_WRITE);
@@ -194,9 +194,7 @@ final class OffsetSession extends VirtualPmuSession {
 
     @Override
     public long guestRead(int pcpu, int domid, int vcpu, int register) {
-        check(pcpu);
-        int s = slotOf(domid, vcpu);
-        guestAccesses++;
+        int s = guestAccess(pcpu, domid, vcpu);
         int i = model.counterIndex(register);
         if (i >= 0) {
             if (live(pcpu, s) && uses(s, i)) {
@@ -206,22 +204,12 @@ final class OffsetSession extends VirtualPmuSession {
             }
             return sum[s * nc + i];
         }
-        int k = model.controlIndex(register);
-        if (k >= 0) {
-            return vControl[s * nk + k];
-        }
-        int j = model.interruptIndex(register);
-        if (j >= 0) {
-            return vInterrupt[s * ni + j];
-        }
-        return model.read(register); // throws the model's "no such register" error
+        return virtual.read(s, register);
     }
 
     @Override
     public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
-        check(pcpu);
-        int s = slotOf(domid, vcpu);
-        guestAccesses++;
+        int s = guestAccess(pcpu, domid, vcpu);
         if (host.xenoprofOwnsPmu()) {
             refused++;
             return false;
@@ -244,7 +232,7 @@ final class OffsetSession extends VirtualPmuSession {
         int j = model.interruptIndex(register);
         if (j >= 0) {
             long stored = model.written(register, value);
-            vInterrupt[s * ni + j] = stored;
+            virtual.setInterrupt(s, j, stored);
             if (loaded[pcpu] == s && hwInterrupt[pcpu * ni + j] != stored) {
                 pmus[pcpu].write(register, stored);
                 hwInterrupt[pcpu * ni + j] = stored;
@@ -327,7 +315,7 @@ final class OffsetSession extends VirtualPmuSession {
     private void writeControl(int pcpu, int s, int k, long stored, boolean live) {
         int h = pcpu * nk + k;
         if (!live) {
-            vControl[s * nk + k] = stored;
+            virtual.setControl(s, k, stored);
             if (loaded[pcpu] == s && hwControl[h] != stored) {
                 // Switched in, counters not armed yet: the select goes out now, the counters at the exit.
                 pmus[pcpu].write(model.control(k), stored);
@@ -348,7 +336,7 @@ final class OffsetSession extends VirtualPmuSession {
                 cycles += costRead;
             }
         }
-        vControl[s * nk + k] = stored;
+        virtual.setControl(s, k, stored);
         if (hwControl[h] != stored) {
             pmus[pcpu].write(model.control(k), stored);
             hwControl[h] = stored;
@@ -373,22 +361,22 @@ final class OffsetSession extends VirtualPmuSession {
     private int program(int pcpu, int s) {
         int writes = 0;
         for (int k = 0; k < nk; k++) {
-            long want = vControl[s * nk + k];
-            if (hwControl[pcpu * nk + k] != want) {
-                pmus[pcpu].write(model.control(k), want);
-                hwControl[pcpu * nk + k] = want;
-                writes++;
-            }
+            writes += program(pcpu, model.control(k), hwControl, pcpu * nk + k, virtual.control(s, k));
         }
         for (int j = 0; j < ni; j++) {
-            long want = vInterrupt[s * ni + j];
-            if (hwInterrupt[pcpu * ni + j] != want) {
-                pmus[pcpu].write(model.interrupt(j), want);
-                hwInterrupt[pcpu * ni + j] = want;
-                writes++;
-            }
+            writes += program(pcpu, model.interrupt(j), hwInterrupt, pcpu * ni + j, virtual.interrupt(s, j));
         }
         return writes;
+    }
+
+    /** Writes {@code want} into {@code register} unless the hardware holds it ({@code held[h]}); the writes made. */
+    private int program(int pcpu, int register, long[] held, int h, long want) {
+        if (held[h] == want) {
+            return 0;
+        }
+        pmus[pcpu].write(register, want);
+        held[h] = want;
+        return 1;
     }
 
     /** Stops the selects that could raise an interrupt for no one (all non-power-on ones when INT is unknown). */
@@ -408,18 +396,18 @@ final class OffsetSession extends VirtualPmuSession {
 
     private boolean uses(int s, int i) {
         if (paired) {
-            return vControl[s * nk + i] != powerOnControl[i];
+            return virtual.control(s, i) != powerOnControl[i];
         }
         return controlsSet(s);
     }
 
     private boolean samples(int s, int i) {
-        return intBit == 0 || (vControl[s * nk + i] & intBit) != 0;
+        return intBit == 0 || (virtual.control(s, i) & intBit) != 0;
     }
 
     private boolean controlsSet(int s) {
         for (int k = 0; k < nk; k++) {
-            if (vControl[s * nk + k] != powerOnControl[k]) {
+            if (virtual.control(s, k) != powerOnControl[k]) {
                 return true;
             }
         }
@@ -435,12 +423,9 @@ final class OffsetSession extends VirtualPmuSession {
     @Override
     protected void growSlots(int from, int to) {
         sum = Arrays.copyOf(sum, to * nc);
-        vControl = Arrays.copyOf(vControl, to * nk);
-        vInterrupt = Arrays.copyOf(vInterrupt, to * ni);
         for (int s = from; s < to; s++) {
             System.arraycopy(powerOnCounter, 0, sum, s * nc, nc);
-            System.arraycopy(powerOnControl, 0, vControl, s * nk, nk);
-            System.arraycopy(powerOnInterrupt, 0, vInterrupt, s * ni, ni);
         }
+        virtual.grow(from, to);
     }
 }

@@ -17,6 +17,7 @@ import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.pmu.amd.HammerPmuModel;
 import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.testing.vpmu.VirtualPmuPolicyContract;
 import org.hyperprof.testing.vpmu.truth.CountingHost;
 import org.hyperprof.testing.vpmu.truth.CountingPmu;
 import org.hyperprof.testing.vpmu.truth.Machine;
@@ -77,6 +78,7 @@ class OffsetPolicyTest {
     void isRegisteredAsOffsetWithAOneLineDescription() {
         OffsetPolicy policy = new OffsetPolicy();
         assertEquals("offset", policy.name());
+        VirtualPmuPolicyContract.assertKnownByTheNameItRegistersWith(policy);
         assertFalse(policy.description().contains("\n"));
         assertTrue(policy.description().startsWith("Perfctr-Xen"), policy.description());
         NullPointerException e = assertThrows(NullPointerException.class, () -> policy.open(null));

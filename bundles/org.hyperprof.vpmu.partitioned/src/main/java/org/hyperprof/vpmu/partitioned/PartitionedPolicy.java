@@ -10,16 +10,13 @@ import org.osgi.service.component.annotations.Component;
  * Xenoprof's and the rest are the guests' share, saved and restored per vCPU at switches; a guest
  * write beyond its share is refused with a reason.
  */
-@Component(service = CounterVirtualizationPolicy.class,
-        property = CounterVirtualizationPolicy.NAME + "=" + PartitionedPolicy.POLICY_NAME)
+@Component(service = CounterVirtualizationPolicy.class)
+@CounterVirtualizationPolicy.Policy("partitioned")
 public final class PartitionedPolicy extends NamedPolicy {
-
-    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
-    public static final String POLICY_NAME = "partitioned";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public PartitionedPolicy() {
-        super(POLICY_NAME, "Partitioned PMU: Xenoprof keeps the lower counters (vpmu.xenoprof-counters), guests save"
+        super("Partitioned PMU: Xenoprof keeps the lower counters (vpmu.xenoprof-counters), guests save"
                 + " and restore the rest at switches; writes beyond a guest's share are refused", PartitionedSession::new);
     }
 }

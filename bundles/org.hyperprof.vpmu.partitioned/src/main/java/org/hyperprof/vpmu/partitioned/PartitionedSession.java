@@ -7,6 +7,7 @@ import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.vpmu.kit.VirtualControls;
 import org.hyperprof.vpmu.kit.VirtualPmuSession;
 
 /**
@@ -73,14 +74,12 @@ final class PartitionedSession extends VirtualPmuSession {
 
     private final int nc;
     private final int nk;
-    private final int ni;
     /** Xenoprof's counters: 0 .. xen-1. */
     private final int xen;
     /** Size of the guests' share: counters xen .. nc-1. */
     private final int share;
     private final long[] powerOnCounter;
     private final long[] powerOnControl;
-    private final long[] powerOnInterrupt;
     /** Per counter: the mask of its width (what -1 written into it reads back as). */
     private final long[] widthMask;
     private final long costRead;
@@ -98,20 +97,19 @@ final class PartitionedSession extends VirtualPmuSession {
     private final long[] armed;
 
     // Per vCPU slot.
+    /** Every control and interrupt register as the guest sees it. */
+    private final VirtualControls virtual;
     private int[] loadedOn = new int[0];
     private long[] ctxCounter = new long[0];
     private long[] ctxControl = new long[0];
-    /** Every control register as the guest sees it (virtual for those outside the paired share). */
-    private long[] vControl = new long[0];
-    private long[] vInterrupt = new long[0];
 
     private volatile long interruptAccesses;
 
-    PartitionedSession(PolicyHost host) {
-        super(host, PartitionedPolicy.POLICY_NAME);
+    PartitionedSession(PolicyHost host, String policy) {
+        super(host, policy);
         this.nc = model.counters();
         this.nk = model.controls();
-        this.ni = model.interrupts();
+        this.virtual = new VirtualControls(model);
         String cpuType = host.model().cpuType();
         if (nk < nc) {
             throw new IllegalArgumentException("the partitioned policy needs a select per counter to give guests"
@@ -122,7 +120,6 @@ final class PartitionedSession extends VirtualPmuSession {
         this.share = nc - xen;
         this.powerOnCounter = model.powerOnCounters();
         this.powerOnControl = model.powerOnControls();
-        this.powerOnInterrupt = model.powerOnInterrupts();
         this.widthMask = new long[nc];
         for (int i = 0; i < nc; i++) {
             widthMask[i] = model.written(model.counter(i), -1L);
@@ -247,9 +244,7 @@ final class PartitionedSession extends VirtualPmuSession {
 
     @Override
     public long guestRead(int pcpu, int domid, int vcpu, int register) {
-        check(pcpu);
-        int s = slotOf(domid, vcpu);
-        guestAccesses++;
+        int s = guestAccess(pcpu, domid, vcpu);
         int i = model.counterIndex(register);
         if (i >= 0) {
             if (i < xen) {
@@ -261,22 +256,12 @@ final class PartitionedSession extends VirtualPmuSession {
             }
             return ctxCounter[s * share + i - xen];
         }
-        int k = model.controlIndex(register);
-        if (k >= 0) {
-            return vControl[s * nk + k];
-        }
-        int j = model.interruptIndex(register);
-        if (j >= 0) {
-            return vInterrupt[s * ni + j];
-        }
-        return model.read(register); // the model's "no such register" error
+        return virtual.read(s, register);
     }
 
     @Override
     public boolean guestWrite(int pcpu, int domid, int vcpu, int register, long value) {
-        check(pcpu);
-        int s = slotOf(domid, vcpu);
-        guestAccesses++;
+        int s = guestAccess(pcpu, domid, vcpu);
         boolean here = loaded[pcpu] == s;
         int i = model.counterIndex(register);
         if (i >= 0) {
@@ -306,10 +291,10 @@ final class PartitionedSession extends VirtualPmuSession {
                     refused++;
                     return false;
                 }
-                vControl[s * nk + k] = stored;
+                virtual.setControl(s, k, stored);
                 return true;
             }
-            vControl[s * nk + k] = stored;
+            virtual.setControl(s, k, stored);
             ctxControl[s * share + k - xen] = stored;
             if (here) {
                 pmus[pcpu].write(register, stored);
@@ -319,7 +304,7 @@ final class PartitionedSession extends VirtualPmuSession {
         }
         int j = model.interruptIndex(register);
         if (j >= 0) {
-            vInterrupt[s * ni + j] = model.written(register, value); // Xenoprof owns the interrupt routing
+            virtual.setInterrupt(s, j, model.written(register, value)); // Xenoprof owns the interrupt routing
             return true;
         }
         model.write(register, value); // the model's "no such register" error
@@ -426,14 +411,11 @@ final class PartitionedSession extends VirtualPmuSession {
         loadedOn = Arrays.copyOf(loadedOn, to);
         ctxCounter = Arrays.copyOf(ctxCounter, to * share);
         ctxControl = Arrays.copyOf(ctxControl, to * share);
-        vControl = Arrays.copyOf(vControl, to * nk);
-        vInterrupt = Arrays.copyOf(vInterrupt, to * ni);
         for (int s = from; s < to; s++) {
             loadedOn[s] = -1;
             System.arraycopy(powerOnCounter, xen, ctxCounter, s * share, share);
             System.arraycopy(powerOnControl, xen, ctxControl, s * share, share);
-            System.arraycopy(powerOnControl, 0, vControl, s * nk, nk);
-            System.arraycopy(powerOnInterrupt, 0, vInterrupt, s * ni, ni);
         }
+        virtual.grow(from, to);
     }
 }

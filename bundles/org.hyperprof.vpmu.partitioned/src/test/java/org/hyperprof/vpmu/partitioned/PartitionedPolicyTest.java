@@ -18,6 +18,7 @@ import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.pmu.amd.HammerPmuModel;
 import org.hyperprof.pmu.p6.P6PmuModel;
+import org.hyperprof.testing.vpmu.VirtualPmuPolicyContract;
 import org.hyperprof.testing.vpmu.truth.CountingHost;
 import org.hyperprof.testing.vpmu.truth.CountingPmu;
 import org.hyperprof.testing.vpmu.truth.Machine;
@@ -117,6 +118,7 @@ class PartitionedPolicyTest {
     void isRegisteredAsPartitionedAndSharesThePmuWithXenoprof() {
         PartitionedPolicy policy = new PartitionedPolicy();
         assertEquals("partitioned", policy.name());
+        VirtualPmuPolicyContract.assertKnownByTheNameItRegistersWith(policy);
         assertFalse(policy.description().contains("\n"));
         boot(P6, 1, Map.of());
         assertTrue(session.sharesPmuWithXenoprof());

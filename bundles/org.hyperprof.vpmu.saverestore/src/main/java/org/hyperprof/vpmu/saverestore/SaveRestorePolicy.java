@@ -12,12 +12,9 @@ import org.osgi.service.component.annotations.Component;
  * (VMware's "vcpu" mode); {@code exit} stops them at every hypervisor entry and restarts them at the
  * exit (VMware's "guest" mode).
  */
-@Component(service = CounterVirtualizationPolicy.class,
-        property = CounterVirtualizationPolicy.NAME + "=" + SaveRestorePolicy.POLICY_NAME)
+@Component(service = CounterVirtualizationPolicy.class)
+@CounterVirtualizationPolicy.Policy("saverestore")
 public final class SaveRestorePolicy extends NamedPolicy {
-
-    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
-    public static final String POLICY_NAME = "saverestore";
 
     /**
      * Needs no collaborators; DS and plain Java use this constructor. {@link #open} throws
@@ -26,7 +23,8 @@ public final class SaveRestorePolicy extends NamedPolicy {
      * injections (the host's message says which line to add)
      */
     public SaveRestorePolicy() {
-        super(POLICY_NAME, "save/restore: a virtual PMU per guest vCPU, every register saved and restored at every"
-                + " vCPU switch; vpmu.freeze=running|exit decides whether hypervisor work for the guest counts", SaveRestoreSession::new);
+        super("save/restore: a virtual PMU per guest vCPU, every register saved and restored at every"
+                + " vCPU switch; vpmu.freeze=running|exit decides whether hypervisor work for the guest counts",
+                SaveRestoreSession::new);
     }
 }

@@ -27,8 +27,8 @@ import org.hyperprof.vpmu.kit.ContextSession;
  */
 final class SaveRestoreSession extends ContextSession {
 
-    SaveRestoreSession(PolicyHost host) {
-        super(host, SaveRestorePolicy.POLICY_NAME);
+    SaveRestoreSession(PolicyHost host, String policy) {
+        super(host, policy);
     }
 
     @Override

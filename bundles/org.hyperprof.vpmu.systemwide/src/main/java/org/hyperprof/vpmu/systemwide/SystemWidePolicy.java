@@ -9,16 +9,13 @@ import org.osgi.service.component.annotations.Component;
  * keep counting across vCPU switches and hypervisor entries, every overflow becomes a sample in the
  * Xenoprof buffer of the domain that was running, and guests are offered no PMU at all.
  */
-@Component(service = CounterVirtualizationPolicy.class,
-        property = CounterVirtualizationPolicy.NAME + "=" + SystemWidePolicy.POLICY_NAME)
+@Component(service = CounterVirtualizationPolicy.class)
+@CounterVirtualizationPolicy.Policy("systemwide")
 public final class SystemWidePolicy extends NamedPolicy {
-
-    /** The value of the {@value CounterVirtualizationPolicy#NAME} property. */
-    public static final String POLICY_NAME = "systemwide";
 
     /** Needs no collaborators; DS and plain Java use this constructor. */
     public SystemWidePolicy() {
-        super(POLICY_NAME, "Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every"
+        super("Xenoprof: the hypervisor owns the counters, which run across vCPU switches; every"
                 + " overflow is a sample for the running domain; guests see no PMU", SystemWideSession::new);
     }
 }

@@ -3,23 +3,21 @@ package org.hyperprof.vpmu.systemwide;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.vpmu.kit.SessionOnHost;
 
 /**
  * The system-wide policy on one host. It never touches the counters and never charges the host:
  * the counters belong to the hypervisor and run on whoever is current, so switches, hypervisor
- * entries and exits are no events for them. No method allocates.
+ * entries and exits are no events for them (hypervisor work counts on the same counters and is
+ * sampled in Xen mode). No method allocates.
  */
-final class SystemWideSession implements PolicySession {
+final class SystemWideSession extends SessionOnHost {
 
-    private final PolicyHost host;
-    /** Closed from whichever thread tears the host down; read on the simulation thread. */
-    private volatile boolean closed;
     /** Guest PMU writes dropped; read from other threads as a statistic. */
     private volatile long refused;
 
-    SystemWideSession(PolicyHost host) {
-        this.host = host;
+    SystemWideSession(PolicyHost host, String policy) {
+        super(host, policy);
     }
 
     @Override
@@ -27,17 +25,6 @@ final class SystemWideSession implements PolicySession {
         check(pcpu);
         // The counters keep running for the next vCPU: its samples are told apart by the
         // current domain at overflow time, not by saving and restoring counter state.
-    }
-
-    @Override
-    public void hypervisorEntry(int pcpu, int domid, int vcpu) {
-        check(pcpu);
-        // Hypervisor work counts on the same counters and is sampled in Xen mode.
-    }
-
-    @Override
-    public void hypervisorExit(int pcpu, int domid, int vcpu) {
-        check(pcpu);
     }
 
     /**
@@ -84,27 +71,5 @@ final class SystemWideSession implements PolicySession {
     public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
         check(pcpu);
         return OverflowRoute.XENOPROF;
-    }
-
-    /** Ends the session; closing again does nothing. */
-    @Override
-    public void close() {
-        closed = true;
-    }
-
-    private void check(int pcpu) {
-        checkOpen();
-        int pcpus = host.pcpuCount();
-        if (pcpu < 0 || pcpu >= pcpus) {
-            throw new IllegalArgumentException("physical CPU " + pcpu + " does not exist: the host has " + pcpus
-                    + " (0 to " + (pcpus - 1) + ")");
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the systemwide counter policy session is closed; "
-                    + "open a new session with CounterVirtualizationPolicy.open(host)");
-        }
     }
 }

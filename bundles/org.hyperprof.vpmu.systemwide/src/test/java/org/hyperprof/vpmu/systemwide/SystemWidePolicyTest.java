@@ -19,6 +19,7 @@ import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.testing.vpmu.VirtualPmuPolicyContract;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -102,7 +103,7 @@ class SystemWidePolicyTest {
     @Test
     void isRegisteredAsSystemwide() {
         assertEquals("systemwide", policy.name());
-        assertEquals(SystemWidePolicy.POLICY_NAME, policy.name());
+        VirtualPmuPolicyContract.assertKnownByTheNameItRegistersWith(policy);
     }
 
     @Test
