@@ -1,17 +1,21 @@
 package org.hyperprof.api.input;
 
-/** An input holds more than its reader's ceiling ({@link InputLimit}); nothing of it was kept. */
+/** An input holds more than its reader's ceiling; nothing of it was kept. */
 public class InputTooLargeException extends InputFileException {
     private static final long serialVersionUID = 1L;
-    private final InputLimit limit;
+    private final long maxBytes;
 
-    public InputTooLargeException(String location, InputLimit limit, String problem) {
+    /**
+     * @param maxBytes the ceiling that was passed: the most bytes the reader takes in of this input
+     * @param problem  what is wrong and how the user raises the ceiling, without the location
+     */
+    public InputTooLargeException(String location, long maxBytes, String problem) {
         super(location, problem);
-        this.limit = limit;
+        this.maxBytes = maxBytes;
     }
 
-    /** The ceiling that was passed. */
-    public InputLimit limit() {
-        return limit;
+    /** The ceiling that was passed, in bytes. */
+    public long maxBytes() {
+        return maxBytes;
     }
 }

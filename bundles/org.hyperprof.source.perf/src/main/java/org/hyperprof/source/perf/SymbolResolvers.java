@@ -9,13 +9,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.hyperprof.api.input.InputFile;
 import org.hyperprof.api.input.InputFileException;
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.InputFile;
+import org.hyperprof.input.InputLimit;
+import org.hyperprof.input.SymbolFiles;
 
 /**
  * The symbol resolvers bound now, by their {@code symbols.format} ({@code elf} for user images and
@@ -180,7 +181,7 @@ public final class SymbolResolvers {
         try {
             byte[] bytes = content != null ? content : held;
             ImageSource.Content open = bytes != null ? () -> new java.io.ByteArrayInputStream(bytes)
-                    : ImageSource.Content.file(file);
+                    : SymbolFiles.content(file);
             ImageSource source = new ImageSource(imageName, format, file.toString(), open);
             // Bytes in hand are parsed in place by a resolver that can (kallsyms), not read again.
             loaded = bytes != null ? r.load(source, java.nio.ByteBuffer.wrap(bytes)) : r.load(source);
