@@ -6,7 +6,8 @@
  * ({@link org.hyperprof.report.kit.ReportAggregate}: the check of each sample against the session
  * and the books of what it took and rejected, {@link org.hyperprof.report.kit.Rejections}), the
  * open-addressing {@code long -> int} table their aggregates count and intern in
- * ({@link org.hyperprof.report.kit.LongIntTable}), the 64-bit hash mix of their primitive tables
+ * ({@link org.hyperprof.report.kit.LongIntTable}), the index of their tables whose entries live in
+ * their own arrays ({@link org.hyperprof.report.kit.EntrySlots}), the 64-bit hash mix of their primitive tables
  * ({@link org.hyperprof.report.kit.Hashing}) and the symbol-to-image map they learn from a session's
  * dictionary to check every frame of a batch ({@link org.hyperprof.report.kit.SymbolImages}).
  *
