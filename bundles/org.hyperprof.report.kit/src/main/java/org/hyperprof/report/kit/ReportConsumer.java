@@ -1,7 +1,6 @@
 package org.hyperprof.report.kit;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 import org.hyperprof.api.report.ReportException;
@@ -69,7 +68,7 @@ public abstract class ReportConsumer<A extends ReportAggregate> implements Sampl
 
     /** A format name as a request gives it, trimmed and in lower case ({@code ""} for none). */
     protected static String formatName(String format) {
-        return format == null ? "" : format.trim().toLowerCase(Locale.ROOT);
+        return RequestOptions.name(format);
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.hyperprof.report.opreport;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 import org.hyperprof.api.report.ReportException;
+import org.hyperprof.report.kit.RequestOptions;
 
 /**
  * The opreport options a {@code ReportRequest} may carry, named after OProfile's opreport options
@@ -71,9 +70,9 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
         boolean truth = false;
         boolean noTruth = false;
         int top = DEFAULT_TOP;
-        Set<String> unknown = new TreeSet<>();
+        RequestOptions read = new RequestOptions("opreport", DESCRIPTIONS);
         for (String raw : options) {
-            String option = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
+            String option = RequestOptions.name(raw);
             if (option.equals("images")) {
                 images = true;
             } else if (option.equals("symbols")) {
@@ -102,13 +101,10 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
             } else if (option.startsWith("top=")) {
                 top = parseTop(raw.trim());
             } else {
-                unknown.add(raw == null ? "null" : "'" + raw + "'");
+                read.unknown(raw);
             }
         }
-        if (!unknown.isEmpty()) {
-            throw new ReportException("unknown opreport option" + (unknown.size() > 1 ? "s " : " ")
-                    + String.join(", ", unknown) + "; the options are: " + String.join("; ", DESCRIPTIONS));
-        }
+        read.check();
         if (truth && noTruth) {
             throw new ReportException("options 'truth' and 'notruth' contradict each other; give one of them"
                     + " (without either, the true share is shown when the session has ground truth)");
@@ -130,7 +126,7 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
 
     /** The values of {@code merge=a,b,...}: domain, vcpu, cpu or all. */
     private static List<String> parseMerge(String option) throws ReportException {
-        String list = option.substring("merge=".length()).trim().toLowerCase(Locale.ROOT);
+        String list = RequestOptions.name(RequestOptions.value(option, "merge"));
         if (list.isEmpty()) {
             throw new ReportException("option '" + option + "': say what to merge, e.g. merge=domain; merge= takes"
                     + " domain, vcpu (or cpu) or all, comma-separated");
@@ -147,7 +143,7 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
     }
 
     private static int parseTop(String option) throws ReportException {
-        String value = option.substring("top=".length()).trim();
+        String value = RequestOptions.value(option, "top");
         long top;
         try {
             top = Long.parseLong(value);
