@@ -23,20 +23,13 @@ record FlameOptions(int counter, boolean vcpus) {
 
     /** Parses {@code options}; the counter is checked against the session when the report is made. */
     static FlameOptions parse(Set<String> options) throws ReportException {
+        RequestOptions request = new RequestOptions("flamegraph", DESCRIPTIONS, options);
+        boolean vcpus = request.flag("vcpus");
         int counter = 0;
-        boolean vcpus = false;
-        RequestOptions read = new RequestOptions("flamegraph", DESCRIPTIONS);
-        for (String raw : options) {
-            String option = RequestOptions.name(raw);
-            if (option.equals("vcpus")) {
-                vcpus = true;
-            } else if (option.startsWith("counter=")) {
-                counter = parseCounter(raw.trim());
-            } else {
-                read.unknown(raw);
-            }
+        for (String option : request.withValue("counter")) {
+            counter = parseCounter(option);
         }
-        read.check();
+        request.check();
         return new FlameOptions(counter, vcpus);
     }
 

@@ -59,52 +59,32 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
             Truth.AUTO, DEFAULT_TOP);
 
     static ReportOptions parse(Set<String> options) throws ReportException {
-        boolean images = false;
-        boolean symbols = false;
-        boolean callgraph = false;
-        boolean details = false;
-        boolean global = false;
-        boolean vcpu = false;
+        RequestOptions request = new RequestOptions("opreport", DESCRIPTIONS, options);
+        boolean images = request.flag("images");
+        boolean symbols = request.flag("symbols");
+        boolean callgraph = request.flag("callgraph");
+        boolean details = request.flag("details");
+        boolean global = request.flag("global");
+        boolean vcpu = request.flag("vcpu");
+        boolean truth = request.flag("truth");
+        boolean noTruth = request.flag("notruth");
         boolean mergeDomains = false;
         String mergeVcpus = null;
-        boolean truth = false;
-        boolean noTruth = false;
-        int top = DEFAULT_TOP;
-        RequestOptions read = new RequestOptions("opreport", DESCRIPTIONS);
-        for (String raw : options) {
-            String option = RequestOptions.name(raw);
-            if (option.equals("images")) {
-                images = true;
-            } else if (option.equals("symbols")) {
-                symbols = true;
-            } else if (option.equals("callgraph")) {
-                callgraph = true;
-            } else if (option.equals("details")) {
-                details = true;
-            } else if (option.equals("global")) {
-                global = true;
-            } else if (option.equals("vcpu")) {
-                vcpu = true;
-            } else if (option.startsWith("merge=")) {
-                for (String what : parseMerge(raw.trim())) {
-                    if (what.equals("domain") || what.equals("all")) {
-                        mergeDomains = true;
-                    }
-                    if (!what.equals("domain")) {
-                        mergeVcpus = what;
-                    }
+        for (String option : request.withValue("merge")) {
+            for (String what : parseMerge(option)) {
+                if (what.equals("domain") || what.equals("all")) {
+                    mergeDomains = true;
                 }
-            } else if (option.equals("truth")) {
-                truth = true;
-            } else if (option.equals("notruth")) {
-                noTruth = true;
-            } else if (option.startsWith("top=")) {
-                top = parseTop(raw.trim());
-            } else {
-                read.unknown(raw);
+                if (!what.equals("domain")) {
+                    mergeVcpus = what;
+                }
             }
         }
-        read.check();
+        int top = DEFAULT_TOP;
+        for (String option : request.withValue("top")) {
+            top = parseTop(option);
+        }
+        request.check();
         if (truth && noTruth) {
             throw new ReportException("options 'truth' and 'notruth' contradict each other; give one of them"
                     + " (without either, the true share is shown when the session has ground truth)");
