@@ -49,8 +49,8 @@ public record InputLimit(String what, long maxBytes, String raise) {
      */
     public void check(long bytes, String location) throws InputTooLargeException {
         if (Long.compareUnsigned(bytes, maxBytes) > 0) {
-            throw new InputTooLargeException(location, maxBytes, "is " + size(bytes) + ", more than the " + size(maxBytes)
-                    + " Hyperprof reads of " + article() + "; " + advice());
+            throw new InputTooLargeException(location, maxBytes, "is " + size(bytes) + ", more than the "
+                    + size(maxBytes) + " Hyperprof reads of " + article() + "; " + advice());
         }
     }
 

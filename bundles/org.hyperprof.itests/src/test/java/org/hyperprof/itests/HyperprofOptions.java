@@ -36,7 +36,10 @@ final class HyperprofOptions {
         return repo;
     }
 
-    /** Felix with DS, Configuration Admin and the Hyperprof core (input and output files included) and P6 model, plus {@code extra}. */
+    /**
+     * Felix with DS, Configuration Admin and the Hyperprof core (input and output files included) and
+     * P6 model, plus {@code extra}.
+     */
     static Option[] core(Option... extra) {
         return options(
                 systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"),

@@ -28,7 +28,8 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = { SampleConsumer.class, ReportRenderer.class, ReportFileWriter.class }, property = {
         SampleConsumer.NAME + "=" + FlameGraphConsumer.NAME, ReportRenderer.NAME + "=" + FlameGraphConsumer.NAME })
-public final class FlameGraphConsumer extends ReportConsumer<StackAggregate> implements ReportRenderer, ReportFileWriter {
+public final class FlameGraphConsumer extends ReportConsumer<StackAggregate>
+        implements ReportRenderer, ReportFileWriter {
 
     /** Its {@code consumer.name} and {@code report.name}. */
     public static final String NAME = "flamegraph";
