@@ -17,6 +17,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.SymbolFiles;
 import org.hyperprof.pipeline.BatchBuilder;
 import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.Dictionary;
@@ -121,7 +122,7 @@ public class PipelineBenchmark {
     public void setUp() throws IOException, SymbolFileException {
         Path libjvm = Path.of(System.getProperty("java.home"), "lib", "server", "libjvm.so");
         SymbolTable table = new ElfResolver().load(new ImageSource("libjvm.so", "elf", libjvm.toString(),
-                ImageSource.Content.file(libjvm)));
+                SymbolFiles.content(libjvm)));
         List<Integer> functions = new ArrayList<>();
         for (int i = 0; i < table.size(); i++) {
             if (table.symbolSize(i) >= 8) {

@@ -36,7 +36,10 @@ final class HyperprofOptions {
         return repo;
     }
 
-    /** Felix with DS, Configuration Admin and the Hyperprof core (output files included) and P6 model, plus {@code extra}. */
+    /**
+     * Felix with DS, Configuration Admin and the Hyperprof core (input and output files included) and
+     * P6 model, plus {@code extra}.
+     */
     static Option[] core(Option... extra) {
         return options(
                 systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"),
@@ -54,6 +57,7 @@ final class HyperprofOptions {
                 bundle(bundleUrl("scr")),
                 bundle(bundleUrl("configadmin")),
                 bundle(bundleUrl("api")),
+                bundle(bundleUrl("input")),
                 bundle(bundleUrl("output")),
                 bundle(bundleUrl("pipeline")),
                 bundle(bundleUrl("p6")),

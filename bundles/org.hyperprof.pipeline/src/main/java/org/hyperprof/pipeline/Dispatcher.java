@@ -27,7 +27,7 @@ import org.hyperprof.api.sample.SessionSummary;
  * its {@code sessionId} names (a batch of no live session is not delivered), and each session ends
  * on its own. A consumer sees each session's calls in order (started, samples*, ended); the calls
  * of two live sessions interleave, which consumers keyed by session id (such as
- * {@code SessionShelf}) handle.
+ * the reports' {@code org.hyperprof.report.kit.SessionShelf}) handle.
  */
 public final class Dispatcher {
 

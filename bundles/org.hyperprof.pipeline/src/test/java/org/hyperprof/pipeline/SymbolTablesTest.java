@@ -20,6 +20,7 @@ import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.SymbolFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +66,7 @@ class SymbolTablesTest {
     private final SymbolTables tables = new SymbolTables();
 
     private static ImageSource file(Path p) {
-        return ImageSource.ofFile("app", "text", p);
+        return SymbolFiles.source("app", "text", p);
     }
 
     @Test

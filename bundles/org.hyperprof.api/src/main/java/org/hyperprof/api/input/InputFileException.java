@@ -2,6 +2,8 @@ package org.hyperprof.api.input;
 
 import java.io.IOException;
 
+import org.hyperprof.api.internal.VisibleText;
+
 /**
  * An input Hyperprof will not read: a path that names no regular file, or content beyond its
  * reader's ceiling. An {@link IOException}, so that every reader's existing "cannot read" path

@@ -7,15 +7,15 @@ package org.hyperprof.api.input;
  */
 public class NotAFileException extends InputFileException {
     private static final long serialVersionUID = 1L;
-    private final InputFile.Kind kind;
+    private final FileKind kind;
 
-    public NotAFileException(String location, InputFile.Kind kind, String problem) {
+    public NotAFileException(String location, FileKind kind, String problem) {
         super(location, problem);
         this.kind = kind;
     }
 
     /** What the path names. */
-    public InputFile.Kind kind() {
+    public FileKind kind() {
         return kind;
     }
 }

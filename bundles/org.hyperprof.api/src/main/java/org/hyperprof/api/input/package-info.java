@@ -1,8 +1,11 @@
 /**
- * Files and text that come from users: what a path names is checked before anything opens it
- * ({@link org.hyperprof.api.input.InputFile}), every reader takes in at most its kind's ceiling
- * ({@link org.hyperprof.api.input.InputLimit}), and text echoed from an input is made visible
- * ({@link org.hyperprof.api.input.VisibleText}).
+ * The errors of an input Hyperprof will not read, as they cross service boundaries (a resolver or
+ * a source throws them, the pipeline and the shell show them): a path that names no regular file
+ * ({@link org.hyperprof.api.input.NotAFileException}, with what it names,
+ * {@link org.hyperprof.api.input.FileKind}) and content beyond its reader's ceiling
+ * ({@link org.hyperprof.api.input.InputTooLargeException}). Their messages show invisible
+ * characters as escapes. Reading a user's path by these rules is the {@code org.hyperprof.input}
+ * bundle's.
  */
 @org.osgi.annotation.bundle.Export
 @org.osgi.annotation.versioning.Version("1.0.0")

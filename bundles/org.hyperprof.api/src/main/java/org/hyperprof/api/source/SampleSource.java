@@ -30,8 +30,9 @@ public interface SampleSource {
     String description();
 
     /**
-     * Reads {@code file} into {@code feed}. Open the file with
-     * {@link org.hyperprof.api.input.InputFile}, so a FIFO or a device is refused as everywhere.
+     * Reads {@code file} into {@code feed}. Open the file with the {@code org.hyperprof.input}
+     * bundle's {@code InputFile}, so a FIFO or a device is refused as everywhere
+     * ({@link org.hyperprof.api.input.NotAFileException}).
      *
      * @throws SourceFormatException content that is not the source's format: the file, the line or
      *                               offset, what was expected there and what to do

@@ -2,7 +2,7 @@ package org.hyperprof.api.source;
 
 import java.io.IOException;
 
-import org.hyperprof.api.input.VisibleText;
+import org.hyperprof.api.internal.VisibleText;
 
 /**
  * A file that is not in its source's format: names the file, where (a line for text formats, a byte

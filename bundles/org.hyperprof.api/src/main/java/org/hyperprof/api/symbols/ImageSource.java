@@ -3,10 +3,6 @@ package org.hyperprof.api.symbols;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Path;
-import java.util.Objects;
-
-import org.hyperprof.api.input.InputFile;
 
 /**
  * Where an image's symbols come from.
@@ -15,21 +11,16 @@ import org.hyperprof.api.input.InputFile;
  * @param format    the symbol file format, matched against resolvers' {@value SymbolResolver#FORMAT}
  *                  property ({@code kallsyms} for System.map, /proc/kallsyms and nm text; {@code elf})
  * @param location  the file's path or resource name, for messages
- * @param content   opens the file's bytes; for a file a user named, {@link Content#file(Path)}
+ * @param content   opens the file's bytes; for a file a user named, the {@code org.hyperprof.input}
+ *                  bundle's {@code SymbolFiles.content(Path)}, which checks what the path names
  */
 public record ImageSource(String imageName, String format, String location, Content content) {
-
-    /** The symbols of {@code file}, which is checked each time it is opened ({@link Content#file}). */
-    public static ImageSource ofFile(String imageName, String format, Path file) {
-        return new ImageSource(imageName, format, file.toString(), Content.file(file));
-    }
 
     /** Opens an image's symbol file. */
     @FunctionalInterface
     public interface Content {
         /**
-         * Opens the content as a stream, read to its end. Readers bound it with their
-         * {@link org.hyperprof.api.input.InputLimit}.
+         * Opens the content as a stream, read to its end. Readers bound it with their ceiling.
          *
          * @throws org.hyperprof.api.input.NotAFileException when the content is a path that names
          *                                                    no regular file
@@ -47,33 +38,6 @@ public record ImageSource(String imageName, String format, String location, Cont
          */
         default SeekableByteChannel openChannel() throws IOException {
             return null;
-        }
-
-        /**
-         * The content of a file a user named: each time it is opened, what the path names is checked
-         * first ({@link InputFile}), so a directory, FIFO, device or socket is refused with a
-         * {@link org.hyperprof.api.input.NotAFileException} instead of being read (a FIFO would
-         * block, {@code /dev/zero} never ends). A regular file offers a channel; one that reports
-         * size 0 (a procfs file such as {@code /proc/kallsyms}) is read as a stream.
-         */
-        static Content file(Path path) {
-            Objects.requireNonNull(path, "path");
-            return new Content() {
-                @Override
-                public InputStream open() throws IOException {
-                    return InputFile.open(path, "symbol file");
-                }
-
-                @Override
-                public SeekableByteChannel openChannel() throws IOException {
-                    return InputFile.openChannel(path, "symbol file");
-                }
-
-                @Override
-                public String toString() {
-                    return path.toString();
-                }
-            };
         }
     }
 }

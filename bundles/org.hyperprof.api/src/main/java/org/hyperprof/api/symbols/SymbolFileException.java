@@ -3,7 +3,7 @@ package org.hyperprof.api.symbols;
 /**
  * A symbol file is malformed or unreadable. Names the file and where: a line for text formats,
  * a byte offset for binary ones, and what was expected there. Characters that would print as
- * nothing are escaped in the message ({@link org.hyperprof.api.input.VisibleText}).
+ * nothing are escaped in the message ({@code \t}, {@code \uFEFF}).
  */
 public class SymbolFileException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -16,13 +16,13 @@ public class SymbolFileException extends Exception {
      * @param message  what was found and what was expected
      */
     public SymbolFileException(String file, long position, String message) {
-        super(org.hyperprof.api.input.VisibleText.of(file + (position >= 0 ? ":" + position : "") + ": " + message));
+        super(org.hyperprof.api.internal.VisibleText.of(file + (position >= 0 ? ":" + position : "") + ": " + message));
         this.file = file;
         this.position = position;
     }
 
     public SymbolFileException(String file, String message, Throwable cause) {
-        super(org.hyperprof.api.input.VisibleText.of(file + ": " + message), cause);
+        super(org.hyperprof.api.internal.VisibleText.of(file + ": " + message), cause);
         this.file = file;
         this.position = -1;
     }

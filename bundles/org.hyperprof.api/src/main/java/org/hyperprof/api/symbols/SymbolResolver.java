@@ -45,11 +45,12 @@ public interface SymbolResolver {
     /**
      * Reads the image's symbol file. The rules every resolver keeps with outside input: it reads
      * the content through {@link ImageSource.Content#openChannel()} when it needs only parts of it,
-     * else through {@link ImageSource.Content#open()}; it reads at most its own ceiling
-     * ({@link org.hyperprof.api.input.InputLimit}, which a setting of the resolver raises) and keeps
-     * its memory within a constant times the bytes it read; a content that is no regular file
-     * ({@link org.hyperprof.api.input.InputFileException}) or passes the ceiling is a
-     * {@link SymbolFileException} naming the file and what to do.
+     * else through {@link ImageSource.Content#open()}; it reads at most its own ceiling (which a
+     * setting of the resolver raises; the {@code org.hyperprof.input} bundle's {@code InputLimit}
+     * keeps one) and keeps its memory within a constant times the bytes it read; a content that is
+     * no regular file ({@link org.hyperprof.api.input.NotAFileException}) or passes the ceiling
+     * ({@link org.hyperprof.api.input.InputTooLargeException}) is a {@link SymbolFileException}
+     * naming the file and what to do.
      *
      * @throws SymbolFileException naming the file and the line or offset of the first problem;
      *                             nothing is half-loaded

@@ -17,10 +17,10 @@ import java.util.List;
 
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.ScenarioException;
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.input.InputTooLargeException;
 import org.hyperprof.api.input.NotAFileException;
 import org.hyperprof.hypervisor.sim.scenario.ScenarioLimits;
+import org.hyperprof.input.InputLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,7 +3,6 @@ package org.hyperprof.report.flamegraph;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 import org.hyperprof.api.output.Content;
@@ -11,11 +10,9 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionShelf;
-import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.ReportConsumer;
+import org.hyperprof.report.kit.SessionShelf;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -31,7 +28,8 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = { SampleConsumer.class, ReportRenderer.class, ReportFileWriter.class }, property = {
         SampleConsumer.NAME + "=" + FlameGraphConsumer.NAME, ReportRenderer.NAME + "=" + FlameGraphConsumer.NAME })
-public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer, ReportFileWriter {
+public final class FlameGraphConsumer extends ReportConsumer<StackAggregate>
+        implements ReportRenderer, ReportFileWriter {
 
     /** Its {@code consumer.name} and {@code report.name}. */
     public static final String NAME = "flamegraph";
@@ -49,9 +47,6 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
             SVG + ": a self-contained interactive SVG flame graph (hover, click to zoom, search),"
                     + " coloured by hypervisor, kernel and user code");
 
-    /** The kept sessions, each with its aggregate, and the deliveries that named none. */
-    private final SessionShelf<StackAggregate> shelf;
-
     /** Keeps the last {@value #DEFAULT_RETAINED_SESSIONS} sessions (DS uses this constructor). */
     public FlameGraphConsumer() {
         this(DEFAULT_RETAINED_SESSIONS);
@@ -59,34 +54,11 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
 
     /** Keeps the last {@code retainedSessions} sessions for writing. */
     public FlameGraphConsumer(int retainedSessions) {
-        this.shelf = new SessionShelf<>("the flame graph", "write its flame graph", retainedSessions,
-                StackAggregate::new);
-    }
-
-    // ---------------------------------------------------------------- SampleConsumer
-
-    @Override
-    public void sessionStarted(SessionInfo session) {
-        shelf.started(session);
-    }
-
-    /** Counts the batch; never throws for bad content (see {@link StackAggregate#accept}). */
-    @Override
-    public void samples(SampleBatch batch) {
-        shelf.deliver(batch, StackAggregate::accept);
-    }
-
-    @Override
-    public void sessionEnded(SessionSummary summary) {
-        shelf.ended(summary, StackAggregate::end);
+        super("flame graph consumer", new SessionShelf<>("the flame graph", "write its flame graph",
+                retainedSessions, StackAggregate::new));
     }
 
     // ---------------------------------------------------------------- ReportRenderer and ReportFileWriter
-
-    @Override
-    public List<Long> sessions() {
-        return shelf.sessions();
-    }
 
     @Override
     public List<String> options() {
@@ -117,8 +89,8 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
 
     /** The whole text of {@code format} for {@code request}. */
     private String text(ReportRequest request, String format) throws ReportException {
-        StackAggregate session = shelf.resolve(request).aggregate();
-        String f = format == null ? "" : format.trim().toLowerCase(Locale.ROOT);
+        StackAggregate session = aggregate(request);
+        String f = formatName(format);
         if (!f.equals(FOLDED) && !f.equals(SVG)) {
             throw new ReportException("the flame graph writes no format '" + format + "'; its formats are: "
                     + String.join("; ", FORMATS));
@@ -133,10 +105,5 @@ public final class FlameGraphConsumer implements SampleConsumer, ReportRenderer,
     long[] strays() {
         SessionShelf.Strays strays = shelf.strays();
         return new long[] { strays.deliveries(), strays.samples() };
-    }
-
-    @Override
-    public String toString() {
-        return "flame graph consumer (" + sessions().size() + " sessions kept)";
     }
 }

@@ -1,11 +1,10 @@
 package org.hyperprof.report.flamegraph;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 import org.hyperprof.api.report.ReportException;
+import org.hyperprof.report.kit.RequestOptions;
 
 /**
  * The options a flame-graph {@code ReportRequest} may carry.
@@ -24,28 +23,18 @@ record FlameOptions(int counter, boolean vcpus) {
 
     /** Parses {@code options}; the counter is checked against the session when the report is made. */
     static FlameOptions parse(Set<String> options) throws ReportException {
+        RequestOptions request = new RequestOptions("flamegraph", DESCRIPTIONS, options);
+        boolean vcpus = request.flag("vcpus");
         int counter = 0;
-        boolean vcpus = false;
-        Set<String> unknown = new TreeSet<>();
-        for (String raw : options) {
-            String option = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
-            if (option.equals("vcpus")) {
-                vcpus = true;
-            } else if (option.startsWith("counter=")) {
-                counter = parseCounter(raw.trim());
-            } else {
-                unknown.add(raw == null ? "null" : "'" + raw + "'");
-            }
+        for (String option : request.withValue("counter")) {
+            counter = parseCounter(option);
         }
-        if (!unknown.isEmpty()) {
-            throw new ReportException("unknown flamegraph option" + (unknown.size() > 1 ? "s " : " ")
-                    + String.join(", ", unknown) + "; the options are: " + String.join("; ", DESCRIPTIONS));
-        }
+        request.check();
         return new FlameOptions(counter, vcpus);
     }
 
     private static int parseCounter(String option) throws ReportException {
-        String value = option.substring("counter=".length()).trim();
+        String value = RequestOptions.value(option, "counter");
         int counter;
         try {
             counter = Integer.parseInt(value);

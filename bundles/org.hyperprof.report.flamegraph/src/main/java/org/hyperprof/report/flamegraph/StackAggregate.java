@@ -3,11 +3,10 @@ package org.hyperprof.report.flamegraph;
 import java.util.Arrays;
 
 import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.kit.Rejections;
-import org.hyperprof.report.kit.SymbolImages;
+import org.hyperprof.report.kit.ReportAggregate;
 
 /**
  * What the flame graph keeps of one session: every distinct stack (domain, vCPU, callers, sampled
@@ -20,59 +19,33 @@ import org.hyperprof.report.kit.SymbolImages;
  * thread while reports may be written from the shell, so every method synchronizes on this object
  * and a report works from a {@link #snapshot()} copy.
  */
-final class StackAggregate {
+final class StackAggregate extends ReportAggregate {
 
-    /** Domain ids are Xen's {@code domid_t}: 16 bits (the idle domain is 0x7FFF). */
-    static final int MAX_DOMID = 0xFFFF;
-
-    /** Xenoprof carries the counter index in a byte-sized {@code event} field. */
-    static final int MAX_COUNTERS = 0x100;
-
-    final SessionInfo info;
-    private final int counterCount;
-    /** Counter number (Xenoprof's event field) to position in the session's counter list. */
-    private final int[] counterSlots;
     private final StackTrie trie = new StackTrie();
 
     /** Samples that ended at each trie node, per counter; a counter's array is made at its first sample. */
     private final long[][] selfSamples;
 
-    /** The image of each symbol the dictionary has named, to check every frame against. */
-    private final SymbolImages symbols = new SymbolImages();
-
-    private long batches;
-    private long samples;
-    private final Rejections rejections = new Rejections();
-    private SessionSummary summary;
-
     StackAggregate(SessionInfo info) {
-        if (info.counters().size() > MAX_COUNTERS) {
-            throw new IllegalArgumentException("session " + info.sessionId() + " has " + info.counters().size()
-                    + " counters; Xenoprof's event field holds at most " + MAX_COUNTERS);
-        }
-        this.info = info;
-        this.counterCount = info.counters().size();
-        this.counterSlots = info.counterSlots();
+        super(info, 0);
         this.selfSamples = new long[counterCount][];
     }
 
-    long sessionId() {
-        return info.sessionId();
-    }
-
     /**
-     * Counts a batch. A sample whose ids fall outside the dictionary, whose symbol belongs to
-     * another image, or whose call chain lies outside the batch's arrays is rejected and counted,
-     * never aggregated; the rest of the batch still counts.
+     * A sample whose ids fall outside the dictionary, whose symbol belongs to another image, or
+     * whose call chain lies outside the batch's arrays or names a frame the dictionary does not
+     * hold is rejected and counted, never aggregated.
      */
-    synchronized void accept(SampleBatch batch) {
-        SessionDictionary dictionary = info.dictionary();
-        int imageCount = dictionary.imageCount();
-        symbols.learn(dictionary);
+    @Override
+    protected void count(SampleBatch batch, int imageCount) {
         for (int i = 0; i < batch.size; i++) {
-            String problem = check(batch, i, imageCount);
-            if (problem != null) {
-                reject(i, problem);
+            if (!fits(batch, i, imageCount)) {
+                reject(batch, i, imageCount);
+                continue;
+            }
+            String chain = chainMisfit(batch, i, imageCount);
+            if (chain != null) {
+                reject(i, chain);
                 continue;
             }
             int node = trie.child(StackTrie.ROOT, batch.domain[i]);
@@ -82,14 +55,9 @@ final class StackAggregate {
                 node = trie.child(node, StackTrie.codeFrame(batch.chainSymbol[c], batch.chainImage[c]));
             }
             node = trie.child(node, StackTrie.codeFrame(batch.symbol[i], batch.image[i]));
-            countsOf(counterSlots[batch.counter[i] & 0xFF], node)[node]++;
+            countsOf(counterSlot(batch, i), node)[node]++;
             samples++;
         }
-        batches++;
-    }
-
-    synchronized void end(SessionSummary ended) {
-        this.summary = ended;
     }
 
     /** A consistent copy of everything counted so far. */
@@ -100,7 +68,7 @@ final class StackAggregate {
         }
         Rejections.Books rejected = rejections.books();
         return new Snapshot(info, trie.copy(), counts, batches, samples, rejected.samples(),
-                rejected.first(), summary);
+                rejected.first(), summary());
     }
 
     private long[] countsOf(int counter, int node) {
@@ -113,26 +81,8 @@ final class StackAggregate {
         return counts;
     }
 
-    /** Why sample {@code i} cannot be aggregated, or null when it can. Allocates only for a bad sample. */
-    private String check(SampleBatch batch, int i, int imageCount) {
-        int d = batch.domain[i];
-        if (d < 0 || d > MAX_DOMID) {
-            return "domain " + d + " is not a 16-bit domain id";
-        }
-        if (batch.vcpu[i] < 0) {
-            return "vCPU " + batch.vcpu[i] + " is negative";
-        }
-        int c = counterSlots[batch.counter[i] & 0xFF];
-        if (c < 0 || c >= counterCount) {
-            return "counter " + batch.counter[i] + " is not one of the session's " + counterCount + " counters";
-        }
-        if (batch.mode[i] < 0) {
-            return "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
-        }
-        String frame = symbols.misfit(batch.image[i], batch.symbol[i], imageCount);
-        if (frame != null) {
-            return "the sampled " + frame;
-        }
+    /** Why sample {@code i}'s call chain cannot be stacked, or null when it can. Allocates only for a bad chain. */
+    private String chainMisfit(SampleBatch batch, int i, int imageCount) {
         int from = batch.chainStart[i];
         int to = batch.chainStart[i + 1];
         int entries = Math.min(batch.chainImage.length, batch.chainSymbol.length);
@@ -147,14 +97,6 @@ final class StackAggregate {
             }
         }
         return null;
-    }
-
-
-
-    private void reject(int i, String why) {
-        if (rejections.count()) {
-            rejections.first(batches + 1, i, why);
-        }
     }
 
     /**

@@ -93,7 +93,7 @@ class StackAggregateTest {
         StackAggregate.Snapshot s = aggregate.snapshot();
         assertEquals(5, s.samples());
         assertEquals(1, s.rejectedSamples());
-        assertEquals("batch 1 sample 3: the sampled image id 99 is outside the dictionary's 7 images",
+        assertEquals("batch 1 sample 3: image id 99 is outside the dictionary's 7 images",
                 s.firstRejection());
     }
 
@@ -137,7 +137,7 @@ class StackAggregateTest {
     @Test
     void badDomainVcpuCounterAndModeAreRejectedWithTheReason() {
         NetworkStacks n = new NetworkStacks(1);
-        String[] expected = { "domain 65536 is not a 16-bit domain id", "vCPU -1 is negative",
+        String[] expected = { "domain 65536 is not a 16-bit domain id", "vcpu -1 is negative",
                 "counter 1 is not one of the session's 1 counters", "mode -1 is negative" };
         Batches[] bad = { new Batches(1).add(1, 0x10000, CpuMode.USER, n.rcv22, n.main),
                 new Batches(1).add(1, 1, -1, CpuMode.USER, 0, n.rcv22, n.main),

@@ -2,6 +2,7 @@ package org.hyperprof.report.opreport;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.EntrySlots;
 import org.hyperprof.report.kit.Hashing;
 
 /**
@@ -19,11 +20,9 @@ final class LongPairIds {
     /** What {@link #id} answers for a new pair once {@code limit} ids are handed out. */
     static final int FULL = -1;
 
-    /** Marks a free table slot; ids are stored plus one. */
-    private static final int FREE = 0;
-
     private final int limit;
-    private int[] table;
+    /** The index over the ids by their pairs' hashes. */
+    private final EntrySlots slots;
     private long[] first;
     private long[] second;
     private int size;
@@ -34,14 +33,14 @@ final class LongPairIds {
         }
         this.limit = limit;
         int capacity = Integer.highestOneBit(Math.max(8, expectedPairs * 2 - 1)) << 1;
-        table = new int[capacity];
+        slots = new EntrySlots(capacity, this::hashOf);
         first = new long[capacity / 2];
         second = new long[capacity / 2];
     }
 
     private LongPairIds(LongPairIds from) {
         this.limit = from.limit;
-        this.table = from.table.clone();
+        this.slots = from.slots.copy(this::hashOf);
         this.first = Arrays.copyOf(from.first, from.size);
         this.second = Arrays.copyOf(from.second, from.size);
         this.size = from.size;
@@ -49,18 +48,15 @@ final class LongPairIds {
 
     /** The id of ({@code a}, {@code b}), handing out the next one for a new pair, or {@link #FULL}. */
     int id(long a, long b) {
-        int mask = table.length - 1;
-        int slot = slot(a, b, mask);
-        while (true) {
-            int stored = table[slot];
-            if (stored == FREE) {
+        long hash = hash(a, b);
+        for (int slot = slots.first(hash); ; slot = slots.next(slot)) {
+            int id = slots.entry(slot);
+            if (id == EntrySlots.FREE) {
                 break;
             }
-            int id = stored - 1;
             if (first[id] == a && second[id] == b) {
                 return id;
             }
-            slot = (slot + 1) & mask;
         }
         if (size == limit) {
             return FULL;
@@ -72,10 +68,7 @@ final class LongPairIds {
         }
         first[id] = a;
         second[id] = b;
-        table[slot] = id + 1;
-        if (size * 2 > table.length) {
-            grow();
-        }
+        slots.add(id, hash);
         return id;
     }
 
@@ -102,21 +95,11 @@ final class LongPairIds {
         return new LongPairIds(this);
     }
 
-    private void grow() {
-        int[] bigger = new int[table.length * 2];
-        int mask = bigger.length - 1;
-        for (int id = 0; id < size; id++) {
-            int slot = slot(first[id], second[id], mask);
-            while (bigger[slot] != FREE) {
-                slot = (slot + 1) & mask;
-            }
-            bigger[slot] = id + 1;
-        }
-        table = bigger;
+    private long hashOf(int id) {
+        return hash(first[id], second[id]);
     }
 
-    /** MurmurHash3's finalizer over both halves: PCs differ in low bits, contexts in high ones. */
-    private static int slot(long a, long b, int mask) {
-        return (int) Hashing.mix(a * 0x9E3779B97F4A7C15L + b) & mask;
+    private static long hash(long a, long b) {
+        return Hashing.mix(a * 0x9E3779B97F4A7C15L + b);
     }
 }

@@ -7,11 +7,9 @@ import java.util.Objects;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionShelf;
-import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.ReportConsumer;
+import org.hyperprof.report.kit.SessionShelf;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -29,16 +27,13 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = { SampleConsumer.class, ReportRenderer.class }, property = {
         SampleConsumer.NAME + "=" + OpreportConsumer.NAME, ReportRenderer.NAME + "=" + OpreportConsumer.NAME })
-public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
+public final class OpreportConsumer extends ReportConsumer<SessionAggregate> implements ReportRenderer {
 
     /** Its {@code consumer.name} and {@code report.name}. */
     public static final String NAME = "opreport";
 
     /** Sessions kept for rendering when no other number is given. */
     public static final int DEFAULT_RETAINED_SESSIONS = 16;
-
-    /** The kept sessions, each with its aggregate, and the deliveries that named none. */
-    private final SessionShelf<SessionAggregate> shelf;
 
     /** Keeps the last {@value #DEFAULT_RETAINED_SESSIONS} sessions (DS uses this constructor). */
     public OpreportConsumer() {
@@ -47,33 +42,11 @@ public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
 
     /** Keeps the last {@code retainedSessions} sessions for rendering. */
     public OpreportConsumer(int retainedSessions) {
-        this.shelf = new SessionShelf<>(NAME, "ask for its report", retainedSessions, SessionAggregate::new);
-    }
-
-    // ---------------------------------------------------------------- SampleConsumer
-
-    @Override
-    public void sessionStarted(SessionInfo session) {
-        shelf.started(session);
-    }
-
-    /** Counts the batch; never throws for bad content (see {@link SessionAggregate#accept}). */
-    @Override
-    public void samples(SampleBatch batch) {
-        shelf.deliver(batch, SessionAggregate::accept);
-    }
-
-    @Override
-    public void sessionEnded(SessionSummary summary) {
-        shelf.ended(summary, SessionAggregate::end);
+        super("opreport consumer", new SessionShelf<>(NAME, "ask for its report", retainedSessions,
+                SessionAggregate::new));
     }
 
     // ---------------------------------------------------------------- ReportRenderer
-
-    @Override
-    public List<Long> sessions() {
-        return shelf.sessions();
-    }
 
     @Override
     public List<String> options() {
@@ -86,15 +59,10 @@ public final class OpreportConsumer implements SampleConsumer, ReportRenderer {
     @Override
     public void render(ReportRequest request, Appendable out) throws IOException, ReportException {
         Objects.requireNonNull(out, "out");
-        SessionAggregate session = shelf.resolve(request).aggregate();
+        SessionAggregate session = aggregate(request);
         ReportOptions options = ReportOptions.parse(request.options());
         SessionAggregate.Snapshot snapshot = session.snapshot(options.callgraph(), options.details());
         String text = new OpreportText(snapshot, options).render(request.domain(), shelf.strays());
         out.append(text);
-    }
-
-    @Override
-    public String toString() {
-        return "opreport consumer (" + sessions().size() + " sessions kept)";
     }
 }

@@ -28,9 +28,9 @@ import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionShelf;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.report.kit.SessionShelf;
 
 /**
  * Renders one session snapshot as opreport text. Built fresh for every report (off the delivery

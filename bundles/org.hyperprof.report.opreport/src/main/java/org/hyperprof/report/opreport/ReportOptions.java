@@ -1,11 +1,10 @@
 package org.hyperprof.report.opreport;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 import org.hyperprof.api.report.ReportException;
+import org.hyperprof.report.kit.RequestOptions;
 
 /**
  * The opreport options a {@code ReportRequest} may carry, named after OProfile's opreport options
@@ -60,55 +59,32 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
             Truth.AUTO, DEFAULT_TOP);
 
     static ReportOptions parse(Set<String> options) throws ReportException {
-        boolean images = false;
-        boolean symbols = false;
-        boolean callgraph = false;
-        boolean details = false;
-        boolean global = false;
-        boolean vcpu = false;
+        RequestOptions request = new RequestOptions("opreport", DESCRIPTIONS, options);
+        boolean images = request.flag("images");
+        boolean symbols = request.flag("symbols");
+        boolean callgraph = request.flag("callgraph");
+        boolean details = request.flag("details");
+        boolean global = request.flag("global");
+        boolean vcpu = request.flag("vcpu");
+        boolean truth = request.flag("truth");
+        boolean noTruth = request.flag("notruth");
         boolean mergeDomains = false;
         String mergeVcpus = null;
-        boolean truth = false;
-        boolean noTruth = false;
-        int top = DEFAULT_TOP;
-        Set<String> unknown = new TreeSet<>();
-        for (String raw : options) {
-            String option = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
-            if (option.equals("images")) {
-                images = true;
-            } else if (option.equals("symbols")) {
-                symbols = true;
-            } else if (option.equals("callgraph")) {
-                callgraph = true;
-            } else if (option.equals("details")) {
-                details = true;
-            } else if (option.equals("global")) {
-                global = true;
-            } else if (option.equals("vcpu")) {
-                vcpu = true;
-            } else if (option.startsWith("merge=")) {
-                for (String what : parseMerge(raw.trim())) {
-                    if (what.equals("domain") || what.equals("all")) {
-                        mergeDomains = true;
-                    }
-                    if (!what.equals("domain")) {
-                        mergeVcpus = what;
-                    }
+        for (String option : request.withValue("merge")) {
+            for (String what : parseMerge(option)) {
+                if (what.equals("domain") || what.equals("all")) {
+                    mergeDomains = true;
                 }
-            } else if (option.equals("truth")) {
-                truth = true;
-            } else if (option.equals("notruth")) {
-                noTruth = true;
-            } else if (option.startsWith("top=")) {
-                top = parseTop(raw.trim());
-            } else {
-                unknown.add(raw == null ? "null" : "'" + raw + "'");
+                if (!what.equals("domain")) {
+                    mergeVcpus = what;
+                }
             }
         }
-        if (!unknown.isEmpty()) {
-            throw new ReportException("unknown opreport option" + (unknown.size() > 1 ? "s " : " ")
-                    + String.join(", ", unknown) + "; the options are: " + String.join("; ", DESCRIPTIONS));
+        int top = DEFAULT_TOP;
+        for (String option : request.withValue("top")) {
+            top = parseTop(option);
         }
+        request.check();
         if (truth && noTruth) {
             throw new ReportException("options 'truth' and 'notruth' contradict each other; give one of them"
                     + " (without either, the true share is shown when the session has ground truth)");
@@ -130,7 +106,7 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
 
     /** The values of {@code merge=a,b,...}: domain, vcpu, cpu or all. */
     private static List<String> parseMerge(String option) throws ReportException {
-        String list = option.substring("merge=".length()).trim().toLowerCase(Locale.ROOT);
+        String list = RequestOptions.name(RequestOptions.value(option, "merge"));
         if (list.isEmpty()) {
             throw new ReportException("option '" + option + "': say what to merge, e.g. merge=domain; merge= takes"
                     + " domain, vcpu (or cpu) or all, comma-separated");
@@ -147,7 +123,7 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
     }
 
     private static int parseTop(String option) throws ReportException {
-        String value = option.substring("top=".length()).trim();
+        String value = RequestOptions.value(option, "top");
         long top;
         try {
             top = Long.parseLong(value);

@@ -3,12 +3,11 @@ package org.hyperprof.report.opreport;
 import java.util.Arrays;
 
 import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.kit.LongIntTable;
 import org.hyperprof.report.kit.Rejections;
-import org.hyperprof.report.kit.SymbolImages;
+import org.hyperprof.report.kit.ReportAggregate;
 
 /**
  * What opreport keeps of one session, all in primitive maps keyed by (context, counter, id) where
@@ -28,13 +27,7 @@ import org.hyperprof.report.kit.SymbolImages;
  * every method synchronizes on this object, and a report works from a {@link #snapshot()} copy so
  * that rendering never holds up aggregation for longer than the copies take.
  */
-final class SessionAggregate {
-
-    /** Domain ids are Xen's {@code domid_t}: 16 bits (the idle domain is 0x7FFF). */
-    static final int MAX_DOMID = 0xFFFF;
-
-    /** Xenoprof carries the counter index in a byte-sized {@code event} field. */
-    static final int MAX_COUNTERS = 0x100;
+final class SessionAggregate extends ReportAggregate {
 
     /** Distinct (domain, vCPU) pairs per session; the context takes key bits 62..40 (23 bits). */
     static final int MAX_CONTEXTS = 1 << 16;
@@ -44,11 +37,6 @@ final class SessionAggregate {
 
     /** Distinct caller&rarr;callee arcs kept for the call graph per session. */
     static final int MAX_ARCS = 1 << 20;
-
-    final SessionInfo info;
-    private final int counterCount;
-    /** Counter number (Xenoprof's event field) to position in the session's counter list. */
-    private final int[] counterSlots;
 
     private final LongPairIds contexts = new LongPairIds(16, MAX_CONTEXTS);
     private final LongIntTable imageSamples = new LongIntTable(64);
@@ -65,12 +53,6 @@ final class SessionAggregate {
     private int lastContext = -1;
 
     /**
-     * The image each symbol belongs to, copied from the dictionary as new symbol ids appear: the
-     * per-sample consistency check then reads a local int array, never the dictionary service.
-     */
-    private final SymbolImages symbols = new SymbolImages();
-
-    /**
      * The last sample each frame was counted in as a caller, so that a frame that appears twice in
      * one stack (recursion) adds one inclusive sample, not two. Frames are symbols, or for frames
      * without symbol their image.
@@ -79,17 +61,12 @@ final class SessionAggregate {
     private long[] imageStamp = new long[64];
     private long stackSerial;
 
-    private long batches;
-    private long samples;
-    private final Rejections rejections = new Rejections();
-
     private long samplesWithCallers;
     private long callerEntries;
     private long rejectedCallerEntries;
     private String firstChainProblem;
     private long arcsNotKept;
     private long samplesWithoutAddress;
-    private SessionSummary summary;
 
     SessionAggregate(SessionInfo info) {
         this(info, MAX_ADDRESSES, MAX_ARCS);
@@ -97,21 +74,11 @@ final class SessionAggregate {
 
     /** With other bounds on the addresses and arcs it keeps (tests reach the bounds this way). */
     SessionAggregate(SessionInfo info, int maxAddresses, int maxArcs) {
-        if (info.counters().size() > MAX_COUNTERS) {
-            throw new IllegalArgumentException("session " + info.sessionId() + " has " + info.counters().size()
-                    + " counters; Xenoprof's event field holds at most " + MAX_COUNTERS);
-        }
-        this.info = info;
-        this.counterCount = info.counters().size();
-        this.counterSlots = info.counterSlots();
+        super(info, 0);
         this.addresses = new LongPairIds(1024, maxAddresses);
         this.arcs = new LongPairIds(256, maxArcs);
         Arrays.fill(symbolStamp, -1);
         Arrays.fill(imageStamp, -1);
-    }
-
-    long sessionId() {
-        return info.sessionId();
     }
 
     /**
@@ -143,39 +110,31 @@ final class SessionAggregate {
     }
 
     /**
-     * Counts a batch. A sample whose ids fall outside the dictionary (or whose symbol belongs to
-     * another image) is rejected and counted, never aggregated; the rest of the batch still counts.
      * A call-chain entry that does not check out ends that sample's chain there (the sample itself
      * counts) and is counted with the entries after it.
      */
-    synchronized void accept(SampleBatch batch) {
-        SessionDictionary dictionary = info.dictionary();
-        int imageCount = dictionary.imageCount();
-        learnSymbols(dictionary);
-        learnImages(imageCount);
-        long rejectedBefore = rejections.samples();
+    @Override
+    protected void count(SampleBatch batch, int imageCount) {
+        growStamps(imageCount);
         int[] domain = batch.domain;
         int[] vcpu = batch.vcpu;
-        byte[] counter = batch.counter;
-        byte[] mode = batch.mode;
         long[] pc = batch.pc;
         int[] image = batch.image;
         int[] symbol = batch.symbol;
         int[] chainStart = batch.chainStart;
         for (int i = 0; i < batch.size; i++) {
-            int d = domain[i];
-            int v = vcpu[i];
-            int c = counterSlots[counter[i] & 0xFF];
-            int img = image[i];
-            int sym = symbol[i];
-            if (d < 0 || d > MAX_DOMID || v < 0 || c < 0 || c >= counterCount || mode[i] < 0
-                    || !symbols.holds(img, sym, imageCount)) {
-                reject(batch, i, imageCount, null);
+            if (!fits(batch, i, imageCount)) {
+                reject(batch, i, imageCount);
                 continue;
             }
+            int d = domain[i];
+            int v = vcpu[i];
+            int c = counterSlot(batch, i);
+            int img = image[i];
+            int sym = symbol[i];
             int context = context(d, v);
             if (context == LongPairIds.FULL) {
-                reject(batch, i, imageCount, "(domain " + d + ", vcpu " + v + ") would be pair number "
+                reject(i, "(domain " + d + ", vcpu " + v + ") would be pair number "
                         + (MAX_CONTEXTS + 1) + "; opreport keeps at most " + MAX_CONTEXTS
                         + " (domain, vCPU) pairs per session");
                 continue;
@@ -196,8 +155,6 @@ final class SessionAggregate {
                 callers(batch, i, context, c, slot, start, end, imageCount);
             }
         }
-        batches++;
-        rejections.batchDone(rejectedBefore);
     }
 
     /**
@@ -271,19 +228,6 @@ final class SessionAggregate {
         return context;
     }
 
-    /** Counts a batch that could not be read at all (null, or for no session this consumer knows). */
-    synchronized void rejectBatch(String why, int size) {
-        rejections.batch(why, size);
-    }
-
-    synchronized void end(SessionSummary ended) {
-        this.summary = ended;
-    }
-
-    synchronized boolean ended() {
-        return summary != null;
-    }
-
     /** A consistent copy of everything counted so far. */
     synchronized Snapshot snapshot() {
         return snapshot(true, true);
@@ -303,7 +247,7 @@ final class SessionAggregate {
                 new Counts(batches, samples, rejected.samples(), rejected.batches(), rejected.first(),
                         samplesWithCallers, callerEntries, rejectedCallerEntries, firstChainProblem, arcsNotKept, arcs.full(),
                         arcs.size(), samplesWithoutAddress, addresses.full(), addresses.size()),
-                summary);
+                summary());
     }
 
     /** Samples aggregated so far for (domain, counter, image), over all the domain's vCPUs. */
@@ -362,51 +306,25 @@ final class SessionAggregate {
         return -1;
     }
 
-    private void learnSymbols(SessionDictionary dictionary) {
-        symbols.learn(dictionary);
-        int count = symbols.known();
-        if (count > symbolStamp.length) {
-            int old = symbolStamp.length;
-            symbolStamp = Arrays.copyOf(symbolStamp, Math.max(count, old * 2));
-            Arrays.fill(symbolStamp, old, symbolStamp.length, -1);
-        }
+    /** Grows the caller stamps to the symbols learned and the dictionary's images, new slots unstamped. */
+    private void growStamps(int imageCount) {
+        symbolStamp = grown(symbolStamp, symbols.known());
+        imageStamp = grown(imageStamp, imageCount);
     }
 
-    private void learnImages(int imageCount) {
-        if (imageCount > imageStamp.length) {
-            int old = imageStamp.length;
-            imageStamp = Arrays.copyOf(imageStamp, Math.max(imageCount, old * 2));
-            Arrays.fill(imageStamp, old, imageStamp.length, -1);
+    private static long[] grown(long[] stamps, int count) {
+        if (count <= stamps.length) {
+            return stamps;
         }
-    }
-
-    private void reject(SampleBatch batch, int i, int imageCount, String reason) {
-        if (!rejections.count()) {
-            return;
-        }
-        int d = batch.domain[i];
-        int c = counterSlots[batch.counter[i] & 0xFF];
-        String why;
-        if (reason != null) {
-            why = reason;
-        } else if (d < 0 || d > MAX_DOMID) {
-            why = "domain " + d + " is not a 16-bit domain id";
-        } else if (batch.vcpu[i] < 0) {
-            why = "vcpu " + batch.vcpu[i] + " is negative (vCPU ids count from 0)";
-        } else if (c < 0 || c >= counterCount) {
-            why = "counter " + batch.counter[i] + " is not one of the session's " + counterCount + " counters "
-                    + info.counters().stream().map(k -> String.valueOf(k.counter())).toList();
-        } else if (batch.mode[i] < 0) {
-            why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
-        } else {
-            why = symbols.misfit(batch.image[i], batch.symbol[i], imageCount);
-        }
-        rejections.first(batches + 1, i, why);
+        int old = stamps.length;
+        long[] more = Arrays.copyOf(stamps, Math.max(count, old * 2));
+        Arrays.fill(more, old, more.length, -1);
+        return more;
     }
 
     private void chainProblem(int i, String why) {
         if (firstChainProblem == null) {
-            firstChainProblem = "batch " + (batches + 1) + " sample " + i + ": " + why;
+            firstChainProblem = at(i, why);
         }
     }
 

@@ -18,6 +18,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.report.kit.SessionShelf;
 import org.hyperprof.testing.sample.TestDictionary;
 import org.junit.jupiter.api.Test;
 
@@ -336,6 +337,6 @@ class CallGraphTest {
 
     static String render(SessionAggregate aggregate, int domain, String... options) throws Exception {
         return new OpreportText(aggregate.snapshot(), ReportOptions.parse(Set.of(options)))
-                .render(domain, org.hyperprof.api.sample.SessionShelf.Strays.NONE);
+                .render(domain, SessionShelf.Strays.NONE);
     }
 }

@@ -2,6 +2,7 @@ package org.hyperprof.report.pprof;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.EntrySlots;
 import org.hyperprof.report.kit.Hashing;
 
 /**
@@ -27,8 +28,8 @@ final class LocationTable {
     private int[] symbols;
     private int size;
     private int exact;
-    /** Slot to location index + 1; 0 marks a free slot. */
-    private int[] slots;
+    /** The index over the locations (null in a read-only copy). */
+    private final EntrySlots slots;
     private long folded;
 
     LocationTable(int exactLimit) {
@@ -39,7 +40,7 @@ final class LocationTable {
         pcs = new long[64];
         images = new int[64];
         symbols = new int[64];
-        slots = new int[128];
+        slots = new EntrySlots(128, this::hashOf);
     }
 
     private LocationTable(LocationTable from) {
@@ -49,7 +50,7 @@ final class LocationTable {
         symbols = Arrays.copyOf(from.symbols, from.size);
         size = from.size;
         exact = from.exact;
-        slots = new int[0];
+        slots = null;
         folded = from.folded;
     }
 
@@ -74,18 +75,11 @@ final class LocationTable {
 
     /** The location index of (image, symbol, pc), or -1. */
     int find(int image, int symbol, long pc) {
-        int mask = slots.length - 1;
-        int slot = slot(image, symbol, pc, mask);
-        while (true) {
-            int entry = slots[slot];
-            if (entry == 0) {
-                return -1;
-            }
-            int index = entry - 1;
-            if (pcs[index] == pc && images[index] == image && symbols[index] == symbol) {
+        for (int slot = slots.first(hash(image, symbol, pc)); ; slot = slots.next(slot)) {
+            int index = slots.entry(slot);
+            if (index == EntrySlots.FREE || pcs[index] == pc && images[index] == image && symbols[index] == symbol) {
                 return index;
             }
-            slot = (slot + 1) & mask;
         }
     }
 
@@ -131,26 +125,15 @@ final class LocationTable {
         images[index] = image;
         symbols[index] = symbol;
         size = index + 1;
-        place(index);
-        if (size * 2 > slots.length) {
-            slots = new int[slots.length * 2];
-            for (int i = 0; i < size; i++) {
-                place(i);
-            }
-        }
+        slots.add(index, hash(image, symbol, pc));
         return index;
     }
 
-    private void place(int index) {
-        int mask = slots.length - 1;
-        int slot = slot(images[index], symbols[index], pcs[index], mask);
-        while (slots[slot] != 0) {
-            slot = (slot + 1) & mask;
-        }
-        slots[slot] = index + 1;
+    private long hashOf(int index) {
+        return hash(images[index], symbols[index], pcs[index]);
     }
 
-    private static int slot(int image, int symbol, long pc, int mask) {
-        return (int) Hashing.mix(pc ^ Hashing.mix(((long) image << 32) | (symbol & 0xFFFFFFFFL))) & mask;
+    private static long hash(int image, int symbol, long pc) {
+        return Hashing.mix(pc ^ Hashing.mix(((long) image << 32) | (symbol & 0xFFFFFFFFL)));
     }
 }

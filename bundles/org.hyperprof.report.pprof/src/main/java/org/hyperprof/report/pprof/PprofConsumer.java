@@ -1,8 +1,8 @@
 package org.hyperprof.report.pprof;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.zip.GZIPOutputStream;
 
@@ -11,11 +11,10 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionShelf;
-import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.ReportConsumer;
+import org.hyperprof.report.kit.SessionShelf;
 import org.hyperprof.report.pprof.proto.Profile;
 import org.osgi.service.component.annotations.Component;
 
@@ -36,7 +35,7 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = { SampleConsumer.class, ReportFileWriter.class }, property = {
         SampleConsumer.NAME + "=" + PprofConsumer.NAME, ReportRenderer.NAME + "=" + PprofConsumer.NAME })
-public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
+public final class PprofConsumer extends ReportConsumer<SessionStacks> implements ReportFileWriter {
 
     /** Its {@code consumer.name}, {@code report.name} and its one format. */
     public static final String NAME = "pprof";
@@ -48,9 +47,6 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
     public static final int DEFAULT_RETAINED_SESSIONS = 16;
     public static final int DEFAULT_EXACT_LOCATIONS = 1 << 20;
     public static final int DEFAULT_STACKS = 1 << 20;
-
-    /** The kept sessions, each with its aggregate, and the deliveries that named none. */
-    private final SessionShelf<SessionStacks> shelf;
 
     /** The DS constructor: default limits, the system clock for the profile's start time. */
     public PprofConsumer() {
@@ -64,38 +60,20 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
      * @param wallClockMillis  the clock that stamps a session's start ({@code time_nanos})
      */
     public PprofConsumer(int retainedSessions, int exactLocations, int stackLimit, LongSupplier wallClockMillis) {
+        super("pprof consumer", new SessionShelf<>(NAME, "write it", retainedSessions,
+                sessionsOf(exactLocations, stackLimit, wallClockMillis)));
+    }
+
+    /** What makes a session's stacks; fails early on a bad limit, not at the first session. */
+    private static Function<SessionInfo, SessionStacks> sessionsOf(int exactLocations, int stackLimit,
+            LongSupplier wallClockMillis) {
         Objects.requireNonNull(wallClockMillis, "wallClockMillis");
-        // Fails early on a bad limit, not at the first session.
         new LocationTable(exactLocations);
         new StackTable(1, stackLimit);
-        this.shelf = new SessionShelf<>(NAME, "write it", retainedSessions,
-                info -> new SessionStacks(info, wallClockMillis.getAsLong(), exactLocations, stackLimit));
-    }
-
-    // ---------------------------------------------------------------- SampleConsumer
-
-    @Override
-    public void sessionStarted(SessionInfo session) {
-        shelf.started(session);
-    }
-
-    /** Counts the batch; never throws for bad content (see {@link SessionStacks#accept}). */
-    @Override
-    public void samples(SampleBatch batch) {
-        shelf.deliver(batch, SessionStacks::accept);
-    }
-
-    @Override
-    public void sessionEnded(SessionSummary summary) {
-        shelf.ended(summary, SessionStacks::end);
+        return info -> new SessionStacks(info, wallClockMillis.getAsLong(), exactLocations, stackLimit);
     }
 
     // ---------------------------------------------------------------- ReportFileWriter
-
-    @Override
-    public List<Long> sessions() {
-        return shelf.sessions();
-    }
 
     @Override
     public List<String> formats() {
@@ -111,14 +89,14 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
         if (request == null) {
             throw new ReportException("no report request; ask for a session (or the latest) and a domain (or all)");
         }
-        if (format == null || !NAME.equals(format.trim().toLowerCase(Locale.ROOT))) {
+        if (!NAME.equals(formatName(format))) {
             throw new ReportException("pprof writes the format 'pprof' only, not '" + format + "'; formats: " + FORMAT);
         }
         if (!request.options().isEmpty()) {
             throw new ReportException("pprof takes no options, but got " + new java.util.TreeSet<>(request.options())
                     + "; pick the domain through the request, and views (focus, tags, sample type) in pprof itself");
         }
-        SessionStacks session = shelf.resolve(request).aggregate();
+        SessionStacks session = aggregate(request);
         Profile profile = ProfileBuilder.build(session.snapshot(), request.domain(), strays());
         return out -> {
             GZIPOutputStream gzip = new GZIPOutputStream(out);
@@ -135,10 +113,5 @@ public final class PprofConsumer implements SampleConsumer, ReportFileWriter {
         }
         return "the pprof consumer could not attribute " + strays.deliveries() + " deliveries (" + strays.samples()
                 + " samples) to a session it keeps; first: " + strays.first();
-    }
-
-    @Override
-    public String toString() {
-        return "pprof consumer (" + sessions().size() + " sessions kept)";
     }
 }

@@ -1,11 +1,10 @@
 package org.hyperprof.report.pprof;
 
 import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.kit.Rejections;
-import org.hyperprof.report.kit.SymbolImages;
+import org.hyperprof.report.kit.ReportAggregate;
 
 /**
  * What the pprof consumer keeps of one session: its locations (distinct PCs with image and symbol),
@@ -17,13 +16,7 @@ import org.hyperprof.report.kit.SymbolImages;
  * {@link #snapshot()} copy, so writing never holds up aggregation for longer than a few array
  * copies.
  */
-final class SessionStacks {
-
-    /** Domain ids are Xen's {@code domid_t}: 16 bits (the idle domain is 0x7FFF). */
-    static final int MAX_DOMID = 0xFFFF;
-
-    /** Xenoprof carries the counter index in a byte-sized {@code event} field. */
-    static final int MAX_COUNTERS = 0x100;
+final class SessionStacks extends ReportAggregate {
 
     /** Callers kept per sample; deeper chains are cut there (and counted). */
     static final int MAX_CALLERS = 256;
@@ -31,83 +24,45 @@ final class SessionStacks {
     /** The Xenoprof mode of hypervisor samples; Xen counts any mode above it as hypervisor too. */
     static final int MODE_XEN = 2;
 
-    final SessionInfo info;
     private final long startedMillis;
-    private final int counterCount;
-    /** Counter number (Xenoprof's event field) to position in the session's counter list. */
-    private final int[] counterSlots;
     private final LocationTable locations;
     private final StackTable stacks;
 
     /** The stack key being built for the current sample: reused, grown only for a deeper chain. */
     private final int[] key = new int[StackTable.HEADER + 1 + MAX_CALLERS];
 
-    /** The image of each symbol the dictionary has named, to check every frame against. */
-    private final SymbolImages symbols = new SymbolImages();
-
-    private long batches;
-    private long samples;
-    private final Rejections rejections = new Rejections();
     private long cutChains;
     private String firstCutChain;
-    private SessionSummary summary;
 
     SessionStacks(SessionInfo info, long startedMillis, int exactLocationLimit, int stackLimit) {
-        if (info.counters().isEmpty() || info.counters().size() > MAX_COUNTERS) {
-            throw new IllegalArgumentException("session " + info.sessionId() + " has " + info.counters().size()
-                    + " counters; a profile needs 1 to " + MAX_COUNTERS + " (Xenoprof's event field is a byte)");
-        }
-        this.info = info;
+        super(info, 1);
         this.startedMillis = startedMillis;
-        this.counterCount = info.counters().size();
-        this.counterSlots = info.counterSlots();
         this.locations = new LocationTable(exactLocationLimit);
         this.stacks = new StackTable(counterCount, stackLimit);
     }
 
-    long sessionId() {
-        return info.sessionId();
-    }
-
-    /**
-     * Counts a batch. A sample whose ids fall outside the dictionary (or whose symbol belongs to
-     * another image) is rejected and counted, never aggregated; the rest of the batch still counts.
-     * A caller entry that is invalid cuts the chain there: the sample counts with the callers
-     * before it.
-     */
-    synchronized void accept(SampleBatch batch) {
-        SessionDictionary dictionary = info.dictionary();
-        int imageCount = dictionary.imageCount();
-        symbols.learn(dictionary);
-        long rejectedBefore = rejections.samples();
+    /** A caller entry that is invalid cuts the chain there: the sample counts with the callers before it. */
+    @Override
+    protected void count(SampleBatch batch, int imageCount) {
         int[] k = key;
         for (int i = 0; i < batch.size; i++) {
-            int d = batch.domain[i];
-            int c = counterSlots[batch.counter[i] & 0xFF];
-            int v = batch.vcpu[i];
-            int m = batch.mode[i];
-            int img = batch.image[i];
-            int sym = batch.symbol[i];
-            if (d < 0 || d > MAX_DOMID || c < 0 || c >= counterCount || v < 0 || m < 0
-                    || !symbols.holds(img, sym, imageCount)) {
+            if (!fits(batch, i, imageCount)) {
                 reject(batch, i, imageCount);
                 continue;
             }
-            k[0] = d;
-            k[1] = v;
-            k[2] = Math.min(m, MODE_XEN);
-            k[3] = locations.intern(img, sym, batch.pc[i]);
+            k[0] = batch.domain[i];
+            k[1] = batch.vcpu[i];
+            k[2] = Math.min(batch.mode[i], MODE_XEN);
+            k[3] = locations.intern(batch.image[i], batch.symbol[i], batch.pc[i]);
             int length = StackTable.HEADER + 1;
             int from = batch.chainStart[i];
             int to = batch.chainStart[i + 1];
             if (to > from) {
                 length = appendCallers(batch, i, from, to, imageCount, length);
             }
-            stacks.count(k, length, c);
+            stacks.count(k, length, counterSlot(batch, i));
             samples++;
         }
-        batches++;
-        rejections.batchDone(rejectedBefore);
     }
 
     private int appendCallers(SampleBatch batch, int i, int from, int to, int imageCount, int length) {
@@ -134,52 +89,20 @@ final class SessionStacks {
         return length;
     }
 
-    /** Counts a batch that could not be read at all (e.g. its arrays do not hold its size). */
-    synchronized void rejectBatch(String why, int size) {
-        rejections.batch(why, size);
-    }
-
-    synchronized void end(SessionSummary ended) {
-        this.summary = ended;
-    }
-
     /** A consistent copy of everything counted so far. */
     synchronized Snapshot snapshot() {
         Rejections.Books rejected = rejections.books();
         return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples,
                 rejected.samples(), rejected.batches(), rejected.first(), cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
-                summary);
+                summary());
     }
 
 
     private void cutChain(SampleBatch batch, int i, String why) {
         cutChains++;
         if (firstCutChain == null) {
-            firstCutChain = "batch " + (batches + 1) + " sample " + i + ": " + why;
+            firstCutChain = at(i, why);
         }
-    }
-
-    private void reject(SampleBatch batch, int i, int imageCount) {
-        if (!rejections.count()) {
-            return;
-        }
-        int d = batch.domain[i];
-        int c = counterSlots[batch.counter[i] & 0xFF];
-        int img = batch.image[i];
-        int sym = batch.symbol[i];
-        String why;
-        if (d < 0 || d > MAX_DOMID) {
-            why = "domain " + d + " is not a 16-bit domain id";
-        } else if (c < 0 || c >= counterCount) {
-            why = "counter " + batch.counter[i] + " is not one of the session's " + counterCount + " counters";
-        } else if (batch.vcpu[i] < 0) {
-            why = "vcpu " + batch.vcpu[i] + " is negative";
-        } else if (batch.mode[i] < 0) {
-            why = "mode " + batch.mode[i] + " is negative (Xenoprof modes are 0 user, 1 kernel, 2 xen)";
-        } else {
-            why = symbols.misfit(img, sym, imageCount);
-        }
-        rejections.first(batches + 1, i, why);
     }
 
     /**

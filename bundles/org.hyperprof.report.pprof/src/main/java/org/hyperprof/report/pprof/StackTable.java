@@ -2,6 +2,7 @@ package org.hyperprof.report.pprof;
 
 import java.util.Arrays;
 
+import org.hyperprof.report.kit.EntrySlots;
 import org.hyperprof.report.kit.Hashing;
 
 /**
@@ -32,8 +33,8 @@ final class StackTable {
     private long[] hashes = new long[64];
     private long[] counts;
     private int size;
-    /** Slot to stack index + 1; 0 marks a free slot. */
-    private int[] slots = new int[128];
+    /** The index over the stacks by their hashes (null in a read-only copy). */
+    private final EntrySlots slots;
     private long cutSamples;
 
     StackTable(int counters, int stackLimit) {
@@ -46,6 +47,7 @@ final class StackTable {
         this.counters = counters;
         this.stackLimit = stackLimit;
         counts = new long[64 * counters];
+        slots = new EntrySlots(128, stack -> hashes[stack]);
     }
 
     private StackTable(StackTable from) {
@@ -58,7 +60,7 @@ final class StackTable {
         hashes = new long[0];
         counts = Arrays.copyOf(from.counts, from.size * from.counters);
         size = from.size;
-        slots = new int[0];
+        slots = null;
         cutSamples = from.cutSamples;
     }
 
@@ -132,19 +134,12 @@ final class StackTable {
     }
 
     private int find(int[] key, int length, long hash) {
-        int mask = slots.length - 1;
-        int slot = (int) hash & mask;
-        while (true) {
-            int entry = slots[slot];
-            if (entry == 0) {
-                return -1;
-            }
-            int stack = entry - 1;
-            if (hashes[stack] == hash && lengths[stack] == length
+        for (int slot = slots.first(hash); ; slot = slots.next(slot)) {
+            int stack = slots.entry(slot);
+            if (stack == EntrySlots.FREE || hashes[stack] == hash && lengths[stack] == length
                     && Arrays.equals(keys, offsets[stack], offsets[stack] + length, key, 0, length)) {
                 return stack;
             }
-            slot = (slot + 1) & mask;
         }
     }
 
@@ -166,23 +161,8 @@ final class StackTable {
         hashes[stack] = hash;
         used += length;
         size = stack + 1;
-        place(stack);
-        if (size * 2 > slots.length) {
-            slots = new int[slots.length * 2];
-            for (int s = 0; s < size; s++) {
-                place(s);
-            }
-        }
+        slots.add(stack, hash);
         return stack;
-    }
-
-    private void place(int stack) {
-        int mask = slots.length - 1;
-        int slot = (int) hashes[stack] & mask;
-        while (slots[slot] != 0) {
-            slot = (slot + 1) & mask;
-        }
-        slots[slot] = stack + 1;
     }
 
     private static long hash(int[] key, int length) {

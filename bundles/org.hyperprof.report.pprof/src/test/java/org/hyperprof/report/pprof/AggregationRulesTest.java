@@ -96,7 +96,7 @@ class AggregationRulesTest {
                 new ChainBatches(5).add(1, -3, 0, CpuMode.KERNEL, 0, net.netifRxAt).build());
         assertEquals(0, p.getSampleCount());
         assertTrue(Profiles.comments(p).contains("rejected 2 samples in 2 batches; first: batch 1 sample 0:"
-                + " vcpu -1 is negative"), () -> Profiles.comments(p).toString());
+                + " vcpu -1 is negative (vCPU ids count from 0)"), () -> Profiles.comments(p).toString());
     }
 
     @Test

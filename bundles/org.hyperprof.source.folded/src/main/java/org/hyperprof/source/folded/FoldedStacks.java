@@ -9,11 +9,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.hyperprof.api.input.InputFile;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.source.SampleFeed;
 import org.hyperprof.api.source.SampleSource;
 import org.hyperprof.api.source.SourceFormatException;
+import org.hyperprof.input.InputFile;
 import org.osgi.service.component.annotations.Component;
 
 /**

@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-import org.hyperprof.api.input.InputFile;
+import org.hyperprof.api.input.FileKind;
+import org.hyperprof.input.InputFile;
 
 /**
  * The check every path a user gives the perf commands passes before it is opened: it must name a
@@ -23,7 +24,7 @@ final class InputFiles {
 
     /** Why {@code path} cannot be read as a file, with what to do, or null when it is a regular file. */
     static String problem(Path path) {
-        InputFile.Kind kind;
+        FileKind kind;
         try {
             kind = InputFile.kind(path);
         } catch (NoSuchFileException e) {

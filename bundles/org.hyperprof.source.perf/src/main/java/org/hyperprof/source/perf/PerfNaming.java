@@ -1030,13 +1030,13 @@ final class PerfNaming {
     }
 
     /** The most of a kallsyms text read whole here (/proc/kallsyms: some 10 MB). */
-    private static final org.hyperprof.api.input.InputLimit TEXT = org.hyperprof.api.input.InputLimit.ofMegabytes(
+    private static final org.hyperprof.input.InputLimit TEXT = org.hyperprof.input.InputLimit.ofMegabytes(
             "kallsyms text", 256, "no setting: a kallsyms file this large is no symbol table");
 
     /** Reads a whole small text file (kallsyms) through the one input check, or null. */
     static byte[] readText(Path file) {
         try {
-            return TEXT.readAll(org.hyperprof.api.input.InputFile.open(file, "kallsyms file"), file.toString());
+            return TEXT.readAll(org.hyperprof.input.InputFile.open(file, "kallsyms file"), file.toString());
         } catch (IOException | RuntimeException e) {
             return null;
         }

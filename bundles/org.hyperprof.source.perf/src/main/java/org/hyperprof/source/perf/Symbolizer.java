@@ -11,6 +11,7 @@ import java.util.List;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.SymbolFiles;
 import org.hyperprof.pipeline.SymbolTables;
 
 /**
@@ -332,7 +333,7 @@ final class Symbolizer {
         List<SymbolTable> fallback = new ArrayList<>();
         SymbolTables.Entry loaded = null;
         try {
-            loaded = symbolTables.entry(ELF, ImageSource.ofFile(dso.name, ELF, symbols.path), null);
+            loaded = symbolTables.entry(ELF, SymbolFiles.source(dso.name, ELF, symbols.path), null);
             dso.table = loaded.table();
             Path symbolFile = symbols.path;
             SymbolTable functions = loaded.table();
@@ -531,7 +532,7 @@ final class Symbolizer {
                 });
             }
         }
-        SymbolTables.Entry loaded = symbolTables.entry(KALLSYMS, ImageSource.ofFile(dso.name, KALLSYMS, file), early);
+        SymbolTables.Entry loaded = symbolTables.entry(KALLSYMS, SymbolFiles.source(dso.name, KALLSYMS, file), early);
         SymbolTable t = loaded.table();
         dso.kallsymsFile = file;
         if (early != null) {

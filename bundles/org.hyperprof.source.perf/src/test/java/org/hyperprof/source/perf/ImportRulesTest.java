@@ -16,6 +16,7 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.input.SymbolFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -454,7 +455,7 @@ class ImportRulesTest {
     @Test
     void aSymbolFileThatIsADeviceIsRefusedNotReadForever() {
         SymbolFileException e = assertThrows(SymbolFileException.class,
-                () -> Wiring.resolvers().table(ImageSource.ofFile("vmlinux", Symbolizer.KALLSYMS,
+                () -> Wiring.resolvers().table(SymbolFiles.source("vmlinux", Symbolizer.KALLSYMS,
                         Path.of("/dev/zero"))));
         assertTrue(e.getMessage().contains("character device"), e.getMessage());
     }

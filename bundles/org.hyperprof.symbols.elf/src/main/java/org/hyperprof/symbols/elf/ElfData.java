@@ -6,7 +6,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.hyperprof.api.input.InputLimit;
+import org.hyperprof.input.InputLimit;
 
 /**
  * The bytes of one ELF file: all of them in memory (a file that came as a stream), or read from the

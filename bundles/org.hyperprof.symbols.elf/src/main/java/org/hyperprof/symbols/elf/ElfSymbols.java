@@ -274,7 +274,7 @@ final class ElfSymbols {
             nameFrom[k] = (int) nameIndex;
             nameLength[k] = (int) (end - stringsAt - nameIndex);
         }
-        if (Long.compareUnsigned(f.shSize[strtab], org.hyperprof.api.input.InputLimit.MAX_ARRAY) > 0) {
+        if (Long.compareUnsigned(f.shSize[strtab], org.hyperprof.input.InputLimit.MAX_ARRAY) > 0) {
             throw f.error(f.shField(strtab, f.is64 ? 32 : 20), "sh_size", "string table " + f.sectionLabel(strtab)
                     + " is " + hex(f.shSize[strtab]) + " bytes, more than one table can hold in memory");
         }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.input.SymbolFiles;
 
 /**
  * Runs the real GNU tools ({@code readelf}, {@code nm}, {@code gcc}) and parses what they print, so
@@ -27,7 +28,7 @@ final class Binutils {
 
     /** A file as users give it: read through its channel, where the resolver looks. */
     static ImageSource image(Path file) {
-        return ImageSource.ofFile(file.getFileName().toString(), "elf", file);
+        return SymbolFiles.source(file.getFileName().toString(), "elf", file);
     }
 
     /** The same file as a stream only, which the resolver reads whole. */

@@ -31,12 +31,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.input.InputTooLargeException;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.InputLimit;
 import org.hyperprof.symbols.elf.ElfBuilder.Section;
 import org.hyperprof.symbols.elf.ElfBuilder.Symbols;
 import org.junit.jupiter.api.Nested;

@@ -12,12 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.input.InputTooLargeException;
 import org.hyperprof.api.input.NotAFileException;
-import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.InputLimit;
+import org.hyperprof.input.SymbolFiles;
 import org.hyperprof.symbols.elf.ElfBuilder.Section;
 import org.hyperprof.symbols.elf.ElfBuilder.Symbols;
 import org.junit.jupiter.api.Test;
@@ -56,7 +56,7 @@ class LargeImagesTest {
         assertTrue(length > 600 * MB);
 
         long before = allocated();
-        SymbolTable table = resolver.load(ImageSource.ofFile("vmlinux", "elf", file));
+        SymbolTable table = resolver.load(SymbolFiles.source("vmlinux", "elf", file));
         long allocated = allocated() - before;
 
         assertEquals(List.of("_stext", "schedule", "do_idle"), names(table));
@@ -69,10 +69,10 @@ class LargeImagesTest {
     void theJdksLibjvmLoadsUnderTheDefaultCeilingReadingItsSymbolsNotItsCode() throws Exception {
         Path libjvm = RealImagesTest.LIBJVM;
         Binutils.assumeFile(libjvm);
-        SymbolTable warm = resolver.load(ImageSource.ofFile("libjvm.so", "elf", libjvm)); // classes loaded
+        SymbolTable warm = resolver.load(SymbolFiles.source("libjvm.so", "elf", libjvm)); // classes loaded
 
         long before = allocated();
-        SymbolTable fromFile = resolver.load(ImageSource.ofFile("libjvm.so", "elf", libjvm));
+        SymbolTable fromFile = resolver.load(SymbolFiles.source("libjvm.so", "elf", libjvm));
         long allocated = allocated() - before;
         SymbolTable fromStream = resolver.load(Binutils.stream(libjvm));
 
@@ -108,7 +108,7 @@ class LargeImagesTest {
 
         long before = allocated();
         SymbolFileException e = assertThrows(SymbolFileException.class,
-                () -> ceiling.load(ImageSource.ofFile("vmlinux", "elf", file)));
+                () -> ceiling.load(SymbolFiles.source("vmlinux", "elf", file)));
         long allocated = allocated() - before;
 
         assertEquals(file + ": holds more than 64 MiB, the most Hyperprof reads of an ELF image; check that it is"
@@ -133,12 +133,12 @@ class LargeImagesTest {
     @Test
     void aDeviceOrADirectoryGivenAsAnImageIsRefusedNamingItAndWhatToDo(@TempDir Path dir) {
         SymbolFileException device = assertThrows(SymbolFileException.class,
-                () -> resolver.load(ImageSource.ofFile("vmlinux", "elf", Path.of("/dev/zero"))));
+                () -> resolver.load(SymbolFiles.source("vmlinux", "elf", Path.of("/dev/zero"))));
         assertTrue(device.getMessage().startsWith("/dev/zero: is a character device, not a regular file"),
                 device.getMessage());
         assertInstanceOf(NotAFileException.class, device.getCause());
         SymbolFileException folder = assertThrows(SymbolFileException.class,
-                () -> resolver.load(ImageSource.ofFile("vmlinux", "elf", dir)));
+                () -> resolver.load(SymbolFiles.source("vmlinux", "elf", dir)));
         assertTrue(folder.getMessage().startsWith(dir + ": is a directory, not a regular file"), folder.getMessage());
     }
 

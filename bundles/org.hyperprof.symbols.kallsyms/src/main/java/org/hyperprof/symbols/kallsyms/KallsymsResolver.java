@@ -3,11 +3,11 @@ package org.hyperprof.symbols.kallsyms;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.InputLimit;
 import org.hyperprof.symbols.kit.ImageInput;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

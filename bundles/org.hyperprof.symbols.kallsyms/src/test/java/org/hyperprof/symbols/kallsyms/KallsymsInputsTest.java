@@ -12,12 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.input.InputTooLargeException;
 import org.hyperprof.api.input.NotAFileException;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.InputLimit;
+import org.hyperprof.input.SymbolFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +38,7 @@ class KallsymsInputsTest {
         assumeTrue(Files.exists(Path.of("/dev/zero")));
         long before = allocated();
         SymbolFileException e = assertThrows(SymbolFileException.class,
-                () -> resolver.load(ImageSource.ofFile("vmlinux", "kallsyms", Path.of("/dev/zero"))));
+                () -> resolver.load(SymbolFiles.source("vmlinux", "kallsyms", Path.of("/dev/zero"))));
         long allocated = allocated() - before;
         assertEquals("/dev/zero: is a character device, not a regular file: Hyperprof reads a symbol file only from a"
                 + " regular file; a device such as /dev/zero or a terminal never ends: give a regular file",
@@ -52,7 +53,7 @@ class KallsymsInputsTest {
         String line = "c0100000 T startup_32\n";
         Files.writeString(map, line.repeat((int) (MB / line.length()) + 1));
         SymbolFileException e = assertThrows(SymbolFileException.class,
-                () -> new KallsymsResolver(1).load(ImageSource.ofFile("vmlinux", "kallsyms", map)));
+                () -> new KallsymsResolver(1).load(SymbolFiles.source("vmlinux", "kallsyms", map)));
         assertEquals(map + ": is " + InputLimit.size(Files.size(map)) + ", more than the 1 MiB Hyperprof reads of a"
                 + " System.map or kallsyms file; check that it is the file you meant, or raise the limit (max.file.mb"
                 + " of PID org.hyperprof.symbols.kallsyms in Configuration Admin)", e.getMessage());
@@ -67,7 +68,7 @@ class KallsymsInputsTest {
         try (InputStream in = Files.newInputStream(kallsyms)) {
             length = in.transferTo(java.io.OutputStream.nullOutputStream());
         }
-        ImageSource source = ImageSource.ofFile("vmlinux", "kallsyms", kallsyms);
+        ImageSource source = SymbolFiles.source("vmlinux", "kallsyms", kallsyms);
         assumeTrue(length > MB, "a /proc/kallsyms of more than 1 MiB");
         SymbolFileException e = assertThrows(SymbolFileException.class, () -> new KallsymsResolver(1).load(source));
         assertTrue(e.getMessage().startsWith("/proc/kallsyms: holds more than 1 MiB, the most Hyperprof reads of a"

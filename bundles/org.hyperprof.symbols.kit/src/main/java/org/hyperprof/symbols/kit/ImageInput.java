@@ -5,9 +5,9 @@ import java.io.InputStream;
 import java.util.Objects;
 
 import org.hyperprof.api.input.InputFileException;
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
+import org.hyperprof.input.InputLimit;
 
 /** How a symbol resolver takes in an {@link ImageSource}, with the same rules and errors in every resolver. */
 public final class ImageInput {

@@ -1,6 +1,6 @@
 package org.hyperprof.hypervisor.sim.scenario;
 
-import org.hyperprof.api.input.InputLimit;
+import org.hyperprof.input.InputLimit;
 
 /**
  * The most a scenario load reads: of the scenario's text, and of each symbol file in the built-in

@@ -6,8 +6,9 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Objects;
 
-import org.hyperprof.api.input.InputFile;
 import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.input.InputFile;
+import org.hyperprof.input.SymbolFiles;
 
 /**
  * Where a scenario file comes from, and where the files it names by relative path are: next to it
@@ -64,7 +65,7 @@ public abstract class ScenarioOrigin {
             public ImageSource.Content neighbour(String name) {
                 Path absolute = absolute(name);
                 if (absolute != null) {
-                    return ImageSource.Content.file(absolute);
+                    return SymbolFiles.content(absolute);
                 }
                 String resource = base + name;
                 return () -> openResource(loader, resource);
@@ -99,7 +100,7 @@ public abstract class ScenarioOrigin {
 
             @Override
             public ImageSource.Content neighbour(String name) {
-                return ImageSource.Content.file(dir.resolve(name).normalize());
+                return SymbolFiles.content(dir.resolve(name).normalize());
             }
 
             @Override

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.host.ScenarioException;
-import org.hyperprof.api.input.InputLimit;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.input.InputLimit;
 
 /**
  * The functions of one image as the simulator needs them: where each named function starts and

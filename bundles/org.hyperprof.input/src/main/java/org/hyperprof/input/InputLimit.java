@@ -1,10 +1,12 @@
-package org.hyperprof.api.input;
+package org.hyperprof.input;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Objects;
+
+import org.hyperprof.api.input.InputTooLargeException;
 
 /**
  * The most bytes a reader takes in of one kind of input, and how the user raises it. Every reader of
@@ -47,14 +49,14 @@ public record InputLimit(String what, long maxBytes, String raise) {
      */
     public void check(long bytes, String location) throws InputTooLargeException {
         if (Long.compareUnsigned(bytes, maxBytes) > 0) {
-            throw new InputTooLargeException(location, this, "is " + size(bytes) + ", more than the " + size(maxBytes)
-                    + " Hyperprof reads of " + article() + "; " + advice());
+            throw new InputTooLargeException(location, "is " + size(bytes) + ", more than the "
+                    + size(maxBytes) + " Hyperprof reads of " + article() + "; " + advice());
         }
     }
 
     /** The error of a reader that counts what it read itself: more than the limit came in. */
     public InputTooLargeException exceeded(String location) {
-        return new InputTooLargeException(location, this, "holds more than " + size(maxBytes) + ", the most"
+        return new InputTooLargeException(location, "holds more than " + size(maxBytes) + ", the most"
                 + " Hyperprof reads of " + article() + "; " + advice());
     }
 
@@ -90,7 +92,7 @@ public record InputLimit(String what, long maxBytes, String raise) {
                     break;
                 }
                 if (buffer.length == cap) {
-                    throw new InputTooLargeException(location, this, "holds more than " + size(cap)
+                    throw new InputTooLargeException(location, "holds more than " + size(cap)
                             + ", the most one stream can hold in memory; give the file itself");
                 }
                 buffer = Arrays.copyOf(buffer, (int) Math.min(cap, buffer.length * 2L));

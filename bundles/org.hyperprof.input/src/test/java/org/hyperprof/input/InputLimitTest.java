@@ -1,8 +1,7 @@
-package org.hyperprof.api.input;
+package org.hyperprof.input;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
@@ -10,6 +9,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.hyperprof.api.input.InputTooLargeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +25,6 @@ class InputLimitTest {
                 () -> tenBytes.readAll(new ByteArrayInputStream(new byte[11]), "a"));
         assertEquals("a: holds more than 10 bytes, the most Hyperprof reads of a scenario; check that it is the file"
                 + " you meant, or raise the limit (scenario.max.mb)", e.getMessage());
-        assertSame(tenBytes, e.limit());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.hyperprof.api.input;
+package org.hyperprof.api.internal;
 
 /**
  * Text from an input, made safe to print: every character that would print as nothing or move the

@@ -1,4 +1,4 @@
-package org.hyperprof.api.input;
+package org.hyperprof.input;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+
+import org.hyperprof.api.input.FileKind;
+import org.hyperprof.api.input.NotAFileException;
 
 /**
  * The one place where a path a user gives (a scenario, a symbol file, an image) becomes something
@@ -22,28 +25,6 @@ import java.nio.file.attribute.BasicFileAttributes;
  * byte of it is read.
  */
 public final class InputFile {
-
-    /** What a path names. */
-    public enum Kind {
-        REGULAR("a regular file"),
-        DIRECTORY("a directory"),
-        FIFO("a FIFO (named pipe)"),
-        CHARACTER_DEVICE("a character device"),
-        BLOCK_DEVICE("a block device"),
-        SOCKET("a socket"),
-        OTHER("neither a regular file nor a directory");
-
-        private final String text;
-
-        Kind(String text) {
-            this.text = text;
-        }
-
-        /** {@code a FIFO (named pipe)}, for messages. */
-        public String text() {
-            return text;
-        }
-    }
 
     // File type bits of st_mode (stat(2)).
     private static final int S_IFMT = 0170000;
@@ -61,26 +42,26 @@ public final class InputFile {
      * @throws java.nio.file.NoSuchFileException when nothing is there
      * @throws IOException                       when its attributes cannot be read
      */
-    public static Kind kind(Path path) throws IOException {
+    public static FileKind kind(Path path) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
         if (attributes.isRegularFile()) {
-            return Kind.REGULAR;
+            return FileKind.REGULAR;
         }
         if (attributes.isDirectory()) {
-            return Kind.DIRECTORY;
+            return FileKind.DIRECTORY;
         }
         try {
             Object mode = Files.getAttribute(path, "unix:mode");
             if (mode instanceof Integer m) {
                 switch (m & S_IFMT) {
                     case S_IFIFO:
-                        return Kind.FIFO;
+                        return FileKind.FIFO;
                     case S_IFCHR:
-                        return Kind.CHARACTER_DEVICE;
+                        return FileKind.CHARACTER_DEVICE;
                     case S_IFBLK:
-                        return Kind.BLOCK_DEVICE;
+                        return FileKind.BLOCK_DEVICE;
                     case S_IFSOCK:
-                        return Kind.SOCKET;
+                        return FileKind.SOCKET;
                     default:
                         break;
                 }
@@ -88,7 +69,7 @@ public final class InputFile {
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             // No unix view on this file system: it is "not a regular file", which is all that matters.
         }
-        return Kind.OTHER;
+        return FileKind.OTHER;
     }
 
     /**
@@ -100,8 +81,8 @@ public final class InputFile {
      * @throws java.nio.file.NoSuchFileException when nothing is there
      */
     public static long check(Path path, String what) throws IOException {
-        Kind kind = kind(path);
-        if (kind != Kind.REGULAR) {
+        FileKind kind = kind(path);
+        if (kind != FileKind.REGULAR) {
             throw new NotAFileException(path.toString(), kind, describe(path, kind, what));
         }
         return Files.size(path);
@@ -130,7 +111,7 @@ public final class InputFile {
         return size == 0 ? null : FileChannel.open(path, StandardOpenOption.READ);
     }
 
-    private static String describe(Path path, Kind kind, String what) {
+    private static String describe(Path path, FileKind kind, String what) {
         String target = "";
         try {
             Path real = path.toRealPath();

@@ -1,4 +1,4 @@
-package org.hyperprof.api.sample;
+package org.hyperprof.report.kit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +9,10 @@ import java.util.function.Function;
 
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
 
 /**
  * The last few sessions a report-writing consumer keeps, each with its own aggregate: what every

@@ -1,4 +1,4 @@
-package org.hyperprof.api.input;
+package org.hyperprof.api.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package org.hyperprof.api.sample;
+package org.hyperprof.report.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,6 +14,10 @@ import java.util.Set;
 
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
 import org.junit.jupiter.api.Test;
 
 /** Keeping the last sessions of a report consumer, routing deliveries to them, and counting strays. */

@@ -1,4 +1,4 @@
-package org.hyperprof.api.input;
+package org.hyperprof.input;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
+import org.hyperprof.api.input.FileKind;
+import org.hyperprof.api.input.NotAFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +30,7 @@ class InputFileTest {
     @Test
     void aRegularFileIsReadAndOffersAChannel() throws Exception {
         Path file = Files.write(dir.resolve("a.map"), new byte[] {1, 2, 3});
-        assertEquals(InputFile.Kind.REGULAR, InputFile.kind(file));
+        assertEquals(FileKind.REGULAR, InputFile.kind(file));
         try (InputStream in = InputFile.open(file, "symbol file")) {
             assertArrayEquals(new byte[] {1, 2, 3}, in.readAllBytes());
         }
@@ -50,7 +52,7 @@ class InputFileTest {
     @Test
     void aDirectoryIsRefusedSayingWhatToGiveInstead() {
         NotAFileException e = assertThrows(NotAFileException.class, () -> InputFile.open(dir, "scenario"));
-        assertEquals(InputFile.Kind.DIRECTORY, e.kind());
+        assertEquals(FileKind.DIRECTORY, e.kind());
         assertEquals(dir + ": is a directory, not a regular file: Hyperprof reads a scenario only from a regular file;"
                 + " give the path of the scenario in it", e.getMessage());
         assertEquals(dir.toString(), e.location());
@@ -62,7 +64,7 @@ class InputFileTest {
         assumeTrue(Files.exists(zero));
         Path link = Files.createSymbolicLink(dir.resolve("System.map"), zero);
         NotAFileException e = assertThrows(NotAFileException.class, () -> InputFile.openChannel(link, "symbol file"));
-        assertEquals(InputFile.Kind.CHARACTER_DEVICE, e.kind());
+        assertEquals(FileKind.CHARACTER_DEVICE, e.kind());
         assertEquals(link + ": is a character device (through a link to /dev/zero), not a regular file: Hyperprof"
                 + " reads a symbol file only from a regular file; a device such as /dev/zero or a terminal never ends:"
                 + " give a regular file", e.getMessage());
@@ -74,7 +76,7 @@ class InputFileTest {
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(UnixDomainSocketAddress.of(socket));
             NotAFileException e = assertThrows(NotAFileException.class, () -> InputFile.open(socket, "scenario"));
-            assertEquals(InputFile.Kind.SOCKET, e.kind());
+            assertEquals(FileKind.SOCKET, e.kind());
             assertTrue(e.getMessage().startsWith(socket + ": is a socket, not a regular file"), e.getMessage());
         }
     }
