@@ -4,30 +4,21 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.input.InputFileException;
 import org.hyperprof.api.pmu.CpuMode;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
-import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
-import org.hyperprof.api.symbols.SymbolTable;
 
 /**
  * Reads the line-oriented scenario format. The format is documented in the header of the embedded
@@ -65,16 +56,13 @@ public final class ScenarioParser {
      * for gigabytes (128 vCPUs of many domains with a million slots each).
      */
     static final long MAX_GUEST_BUFFER_SLOTS = 1L << 24;
-    private static final int WEIGHT_DECIMALS = 6;
 
     /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
     private static final char BYTE_ORDER_MARK = '\uFEFF';
 
-    private final ScenarioOrigin origin;
     private final String location;
-    private final ScenarioLimits limits;
-    /** Resolvers of the symbol formats other than the built-in one, by the name scenarios use. */
-    private final Map<String, SymbolResolver> resolvers;
+    private final ScenarioTokens tokens;
+    private final ImageReader images;
 
     // Host statements.
     private String name;
@@ -92,7 +80,7 @@ public final class ScenarioParser {
     private long sliceMin = 2_000;
     private long sliceMax = 8_000;
     private final Map<String, long[]> profiles = new HashMap<>();
-    private long[] hypervisorRates = defaultRates();
+    private long[] hypervisorRates = ScenarioTokens.defaultRates();
     private PendingCost contextSwitch;
     private PendingCost nmiHandler;
     private PendingCost idleLoop;
@@ -117,10 +105,9 @@ public final class ScenarioParser {
     private RegionBuilder region;
 
     private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits) {
-        this.origin = origin;
         this.location = origin.location();
-        this.resolvers = resolvers;
-        this.limits = limits;
+        this.tokens = new ScenarioTokens(location);
+        this.images = new ImageReader(origin, limits, resolvers, tokens);
     }
 
     /**
@@ -197,22 +184,23 @@ public final class ScenarioParser {
     private void statement(String[] t, String content, int line) throws ScenarioException {
         String keyword = t[0];
         if (name == null && !keyword.equals("scenario")) {
-            throw error(line, "the file must begin with 'scenario <name>'; found '" + keyword + "'");
+            throw tokens.error(line, "the file must begin with 'scenario <name>'; found '" + keyword + "'");
         }
         if (HOST_KEYWORDS.contains(keyword)) {
             if (domain != null || !domains.isEmpty()) {
-                throw error(line, "'" + keyword + "' is a host statement; host statements come before the first"
+                throw tokens.error(line, "'" + keyword + "' is a host statement; host statements come before the first"
                         + " 'domain'");
             }
             if (!REPEATABLE.contains(keyword) && lines.containsKey(keyword)) {
-                throw error(line, "'" + keyword + "' is given twice (first on line " + lines.get(keyword) + ")");
+                throw tokens.error(line, "'" + keyword + "' is given twice (first on line " + lines.get(keyword) + ")");
             }
             lines.putIfAbsent(keyword, line);
             host(keyword, t, content, line);
         } else if (DOMAIN_KEYWORDS.contains(keyword)) {
             domainStatement(keyword, t, line);
         } else {
-            throw error(line, "unknown statement '" + keyword + "'; expected one of " + String.join(", ", HOST_KEYWORDS)
+            throw tokens.error(line, "unknown statement '" + keyword + "'; expected one of "
+                    + String.join(", ", HOST_KEYWORDS)
                     + " (host) or " + String.join(", ", DOMAIN_KEYWORDS) + " (domains)");
         }
     }
@@ -222,131 +210,132 @@ public final class ScenarioParser {
     private void host(String keyword, String[] t, String content, int line) throws ScenarioException {
         switch (keyword) {
             case "scenario" -> {
-                arity(t, 2, line, "scenario <name>");
+                tokens.arity(t, 2, line, "scenario <name>");
                 name = t[1];
             }
             case "description" -> {
                 if (t.length < 2) {
-                    throw error(line, "expected 'description <one line of text>'");
+                    throw tokens.error(line, "expected 'description <one line of text>'");
                 }
                 description = content.substring("description".length()).strip();
             }
             case "cpu.type" -> {
-                arity(t, 2, line, "cpu.type <OProfile cpu_type, e.g. i386/p6>");
+                tokens.arity(t, 2, line, "cpu.type <OProfile cpu_type, e.g. i386/p6>");
                 cpuType = t[1];
             }
             case "cpu.mhz" -> {
-                arity(t, 2, line, "cpu.mhz <clock in MHz>");
-                mhz = number(t[1], line, "cpu.mhz", 1, 1_000_000);
+                tokens.arity(t, 2, line, "cpu.mhz <clock in MHz>");
+                mhz = tokens.number(t[1], line, "cpu.mhz", 1, 1_000_000);
             }
             case "cpu.count" -> {
-                arity(t, 2, line, "cpu.count <number of physical CPUs>");
-                pcpus = (int) number(t[1], line, "cpu.count", 1, 4096);
+                tokens.arity(t, 2, line, "cpu.count <number of physical CPUs>");
+                pcpus = (int) tokens.number(t[1], line, "cpu.count", 1, 4096);
             }
             case "seed" -> {
-                arity(t, 2, line, "seed <integer>");
-                seed = number(t[1], line, "seed", Long.MIN_VALUE, Long.MAX_VALUE);
+                tokens.arity(t, 2, line, "seed <integer>");
+                seed = tokens.number(t[1], line, "seed", Long.MIN_VALUE, Long.MAX_VALUE);
             }
             case "pmu.option" -> {
-                arity(t, 2, line, "pmu.option <key>=<value>, e.g. pmu.option lvtpc.automask=true");
-                String[] kv = keyValue(t[1], line, "pmu.option <key>=<value>");
+                tokens.arity(t, 2, line, "pmu.option <key>=<value>, e.g. pmu.option lvtpc.automask=true");
+                String[] kv = tokens.keyValue(t[1], line, "pmu.option <key>=<value>");
                 if (pmuOptions.containsKey(kv[0])) {
-                    throw error(line, "pmu.option " + kv[0] + " is given twice");
+                    throw tokens.error(line, "pmu.option " + kv[0] + " is given twice");
                 }
                 pmuOptions.put(kv[0], kv[1]);
             }
             case "vpmu.policy" -> {
-                arity(t, 2, line, "vpmu.policy <policy name, e.g. systemwide>");
+                tokens.arity(t, 2, line, "vpmu.policy <policy name, e.g. systemwide>");
                 policy = t[1];
             }
             case "pv.kernel.cpl" -> {
-                arity(t, 2, line, "pv.kernel.cpl <0-3>");
-                pvKernelCpl = (int) number(t[1], line, "pv.kernel.cpl", 0, 3);
+                tokens.arity(t, 2, line, "pv.kernel.cpl <0-3>");
+                pvKernelCpl = (int) tokens.number(t[1], line, "pv.kernel.cpl", 0, 3);
             }
             case "sched.timeslice.us" -> {
-                arity(t, 2, line, "sched.timeslice.us <microseconds>");
-                timesliceMicros = number(t[1], line, keyword, 1, 10_000_000);
+                tokens.arity(t, 2, line, "sched.timeslice.us <microseconds>");
+                timesliceMicros = tokens.number(t[1], line, keyword, 1, 10_000_000);
             }
             case "sched.accounting.us" -> {
-                arity(t, 2, line, "sched.accounting.us <microseconds>");
-                accountingMicros = number(t[1], line, keyword, 1, 10_000_000);
+                tokens.arity(t, 2, line, "sched.accounting.us <microseconds>");
+                accountingMicros = tokens.number(t[1], line, keyword, 1, 10_000_000);
             }
             case "sim.quantum.us" -> {
-                arity(t, 2, line, "sim.quantum.us <microseconds>");
-                quantumMicros = number(t[1], line, keyword, 1, 1_000_000);
+                tokens.arity(t, 2, line, "sim.quantum.us <microseconds>");
+                quantumMicros = tokens.number(t[1], line, keyword, 1, 1_000_000);
             }
             case "slice.cycles" -> {
-                arity(t, 3, line, "slice.cycles <shortest> <longest>");
-                sliceMin = number(t[1], line, "the shortest slice", 1, 1L << 40);
-                sliceMax = number(t[2], line, "the longest slice", sliceMin, 1L << 40);
+                tokens.arity(t, 3, line, "slice.cycles <shortest> <longest>");
+                sliceMin = tokens.number(t[1], line, "the shortest slice", 1, 1L << 40);
+                sliceMax = tokens.number(t[2], line, "the longest slice", sliceMin, 1L << 40);
             }
             case "rates" -> {
                 if (t.length < 3) {
-                    throw error(line, "expected 'rates <profile> <SIGNAL>=<events per 1000 cycles> ...'");
+                    throw tokens.error(line, "expected 'rates <profile> <SIGNAL>=<events per 1000 cycles> ...'");
                 }
                 if (profiles.containsKey(t[1])) {
-                    throw error(line, "rate profile '" + t[1] + "' is defined twice");
+                    throw tokens.error(line, "rate profile '" + t[1] + "' is defined twice");
                 }
-                long[] rates = defaultRates();
+                long[] rates = ScenarioTokens.defaultRates();
                 for (int i = 2; i < t.length; i++) {
-                    rate(t[i], rates, line);
+                    tokens.rate(t[i], rates, line);
                 }
                 profiles.put(t[1], rates);
             }
             case "cost.rates" -> {
-                arity(t, 2, line, "cost.rates <rate profile>");
+                tokens.arity(t, 2, line, "cost.rates <rate profile>");
                 hypervisorRates = profile(t[1], line);
             }
             case "cost.switch" -> contextSwitch = cost(t, line, "cost.switch <cycles> <function>=<weight> ...");
             case "cost.nmi" -> nmiHandler = cost(t, line, "cost.nmi <cycles> <function>=<weight> ...");
             case "cost.idle" -> {
-                arity(t, 3, line, "cost.idle <cycles> <function>");
-                idleLoop = new PendingCost(number(t[1], line, "cost.idle cycles", 0, 1L << 40),
+                tokens.arity(t, 3, line, "cost.idle <cycles> <function>");
+                idleLoop = new PendingCost(tokens.number(t[1], line, "cost.idle cycles", 0, 1L << 40),
                         List.of(t[2]), List.of(1L), line);
                 workPerEvent.add(new WorkPerEvent("cost.idle", idleLoop.cycles, line));
             }
             case "cost.halt" -> {
-                arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
+                tokens.arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
                 halt = new PendingCost(0, List.of(t[1]), List.of(1L), line);
             }
             case "xen.frame-pointers" -> {
-                arity(t, 2, line, "xen.frame-pointers yes|no");
+                tokens.arity(t, 2, line, "xen.frame-pointers yes|no");
                 if (!t[1].equals("yes") && !t[1].equals("no")) {
-                    throw error(line, "xen.frame-pointers " + t[1] + " is neither yes nor no (whether the"
+                    throw tokens.error(line, "xen.frame-pointers " + t[1] + " is neither yes nor no (whether the"
                             + " hypervisor was built with frame pointers; release builds: no)");
                 }
                 xenFramePointers = t[1].equals("yes");
             }
             case "host.option" -> {
-                arity(t, 2, line, "host.option <key>=<value>, e.g. host.option " + PostponedHandling.OPTION + "=owner");
-                String[] kv = keyValue(t[1], line, "host.option <key>=<value>");
+                tokens.arity(t, 2, line, "host.option <key>=<value>, e.g. host.option " + PostponedHandling.OPTION
+                        + "=owner");
+                String[] kv = tokens.keyValue(t[1], line, "host.option <key>=<value>");
                 if (hostOptions.containsKey(kv[0])) {
-                    throw error(line, "host.option " + kv[0] + " is given twice");
+                    throw tokens.error(line, "host.option " + kv[0] + " is given twice");
                 }
                 try {
                     HostOptions.check(kv[0], kv[1]);
                 } catch (IllegalArgumentException e) {
-                    throw error(line, e.getMessage());
+                    throw tokens.error(line, e.getMessage());
                 }
                 hostOptions.put(kv[0], kv[1]);
             }
             case "cost.vpmu" -> {
-                arity(t, 3, line, "cost.vpmu <name> <cycles>");
+                tokens.arity(t, 3, line, "cost.vpmu <name> <cycles>");
                 if (vpmuCosts.containsKey(t[1])) {
-                    throw error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
+                    throw tokens.error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
                 }
-                vpmuCosts.put(t[1], number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
+                vpmuCosts.put(t[1], tokens.number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
                 workPerEvent.add(new WorkPerEvent("cost.vpmu " + t[1], vpmuCosts.get(t[1]), line));
             }
             case "cost.trap.hvm" -> {
-                arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
-                trapHvm = new PendingCost(number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
+                tokens.arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
+                trapHvm = new PendingCost(tokens.number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
                 workPerEvent.add(new WorkPerEvent("cost.trap.hvm", trapHvm.cycles, line));
             }
             case "cost.trap.pv" -> {
-                arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
-                trapPv = new PendingCost(number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
+                tokens.arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
+                trapPv = new PendingCost(tokens.number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
                 workPerEvent.add(new WorkPerEvent("cost.trap.pv", trapPv.cycles, line));
             }
@@ -354,10 +343,10 @@ public final class ScenarioParser {
             case "poll.points" -> functionList(t, line, pollPoints, "poll.points <hypervisor function> ...");
             case "hypervisor" -> {
                 if (t.length < 4) {
-                    throw error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]"
+                    throw tokens.error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]"
                             + " [format=<symbol format>]'");
                 }
-                hypervisor = image(t, ImageKind.HYPERVISOR, line, "hypervisor");
+                hypervisor = images.image(t, ImageKind.HYPERVISOR, line, "hypervisor");
             }
             default -> throw new IllegalStateException(keyword);
         }
@@ -366,31 +355,31 @@ public final class ScenarioParser {
     private void functionList(String[] t, int line, Map<String, Integer> into, String expected)
             throws ScenarioException {
         if (t.length < 2) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
         for (int i = 1; i < t.length; i++) {
             Integer first = into.putIfAbsent(t[i], line);
             if (first != null) {
-                throw error(line, t[0] + " names '" + t[i] + "' twice (first on line " + first + ")");
+                throw tokens.error(line, t[0] + " names '" + t[i] + "' twice (first on line " + first + ")");
             }
         }
     }
 
     private PendingCost cost(String[] t, int line, String expected) throws ScenarioException {
         if (t.length < 2) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
-        long cycles = number(t[1], line, t[0] + " cycles", 0, 1L << 40);
+        long cycles = tokens.number(t[1], line, t[0] + " cycles", 0, 1L << 40);
         workPerEvent.add(new WorkPerEvent(t[0], cycles, line));
         if (cycles > 0 && t.length < 3) {
-            throw error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
+            throw tokens.error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
         }
         List<String> names = new ArrayList<>();
         List<Long> weights = new ArrayList<>();
         for (int i = 2; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
+            String[] kv = tokens.keyValue(t[i], line, expected);
             names.add(kv[0]);
-            weights.add(weight(kv[1], line, "weight of " + kv[0]));
+            weights.add(tokens.weight(kv[1], line, "weight of " + kv[0]));
         }
         return new PendingCost(cycles, names, weights, line);
     }
@@ -404,22 +393,24 @@ public final class ScenarioParser {
             return;
         }
         if (domain == null) {
-            throw error(line, "'" + keyword + "' belongs to a domain; expected 'domain <domid> <name> ...' before it");
+            throw tokens.error(line, "'" + keyword + "' belongs to a domain; expected 'domain <domid> <name>"
+                    + " ...' before it");
         }
         switch (keyword) {
             case "kernel" -> {
                 if (domain.kernelSeen) {
-                    throw error(line, "domain " + domain.domid + " has a second kernel; a domain runs one kernel"
+                    throw tokens.error(line, "domain " + domain.domid + " has a second kernel; a domain runs one kernel"
                             + " (load further code as 'module' or 'process')");
                 }
                 if (!domain.images.isEmpty()) {
-                    throw error(line, "the kernel must be the domain's first image (before modules and processes)");
+                    throw tokens.error(line, "the kernel must be the domain's first image (before modules and"
+                            + " processes)");
                 }
                 domain.kernelSeen = true;
-                addImage(image(t, ImageKind.KERNEL, line, "kernel"), line);
+                addImage(images.image(t, ImageKind.KERNEL, line, "kernel"), line);
             }
-            case "module" -> addImage(image(t, ImageKind.MODULE, line, "module"), line);
-            case "process" -> addImage(image(t, ImageKind.USER, line, "process"), line);
+            case "module" -> addImage(images.image(t, ImageKind.MODULE, line, "module"), line);
+            case "process" -> addImage(images.image(t, ImageKind.USER, line, "process"), line);
             case "region" -> {
                 finishRegion(line);
                 region = startRegion(t, line);
@@ -430,7 +421,8 @@ public final class ScenarioParser {
             }
             case "symbol" -> {
                 if (region == null) {
-                    throw error(line, "'symbol' belongs to a region; expected 'region <name> <mode> <image> weight=<w>'"
+                    throw tokens.error(line, "'symbol' belongs to a region; expected 'region <name> <mode>"
+                            + " <image> weight=<w>'"
                             + " before it");
                 }
                 region.symbols.add(symbol(t, line));
@@ -444,16 +436,16 @@ public final class ScenarioParser {
         String expected = "profiler <EVENT:count[:unitmask[:kernel[:user]]]> handler=<kernel function>"
                 + " [handler.cycles=<n>] [buffer=<slots>] [counter=<n>]";
         if (domain.profilerLine > 0) {
-            throw error(line, "domain " + domain.domid + " already runs a profiler (line " + domain.profilerLine
+            throw tokens.error(line, "domain " + domain.domid + " already runs a profiler (line " + domain.profilerLine
                     + "); a guest runs one");
         }
         if (t.length < 3) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
         try {
             org.hyperprof.api.pmu.EventSpec.parse(t[1]);
         } catch (org.hyperprof.api.pmu.EventSpecException e) {
-            throw error(line, e.getMessage());
+            throw tokens.error(line, e.getMessage());
         }
         domain.profilerEvent = t[1];
         domain.profilerLine = line;
@@ -461,18 +453,19 @@ public final class ScenarioParser {
         domain.profilerBuffer = DEFAULT_GUEST_BUFFER;
         domain.profilerCounter = -1;
         for (int i = 2; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
+            String[] kv = tokens.keyValue(t[i], line, expected);
             switch (kv[0]) {
                 case "handler" -> domain.profilerHandler = kv[1];
-                case "handler.cycles" -> domain.profilerHandlerCycles = number(kv[1], line, "handler.cycles", 1,
+                case "handler.cycles" -> domain.profilerHandlerCycles = tokens.number(kv[1], line, "handler.cycles", 1,
                         1L << 32);
-                case "buffer" -> domain.profilerBuffer = (int) number(kv[1], line, "buffer slots", 2, 1 << 20);
-                case "counter" -> domain.profilerCounter = (int) number(kv[1], line, "counter", 0, 31);
-                default -> throw error(line, "unknown profiler setting '" + kv[0] + "'; expected '" + expected + "'");
+                case "buffer" -> domain.profilerBuffer = (int) tokens.number(kv[1], line, "buffer slots", 2, 1 << 20);
+                case "counter" -> domain.profilerCounter = (int) tokens.number(kv[1], line, "counter", 0, 31);
+                default -> throw tokens.error(line, "unknown profiler setting '" + kv[0] + "'; expected '"
+                        + expected + "'");
             }
         }
         if (domain.profilerHandler == null) {
-            throw error(line, "the profiler names no handler; expected '" + expected + "'");
+            throw tokens.error(line, "the profiler names no handler; expected '" + expected + "'");
         }
         workPerEvent.add(new WorkPerEvent("the profiler's handler.cycles", domain.profilerHandlerCycles, line));
     }
@@ -481,45 +474,46 @@ public final class ScenarioParser {
         String expected = "domain <domid> <name> type=pv|hvm vcpus=<n> load=<fraction 0-1> [burst.us=<n>]"
                 + " [hardware=yes|no]";
         if (t.length < 3) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
         if (hypervisor == null) {
-            throw error(line, "domains run on a hypervisor; expected 'hypervisor <image> <start>-<end> <symbol file>'"
-                    + " before the first domain");
+            throw tokens.error(line, "domains run on a hypervisor; expected 'hypervisor <image>"
+                    + " <start>-<end> <symbol file>' before the first domain");
         }
-        int domid = (int) number(t[1], line, "domid", 0, 0x7FEF);
+        int domid = (int) tokens.number(t[1], line, "domid", 0, 0x7FEF);
         for (DomainSpec d : domains) {
             if (d.domid() == domid) {
-                throw error(line, "domain " + domid + " is declared twice (first on line " + d.line() + ")");
+                throw tokens.error(line, "domain " + domid + " is declared twice (first on line " + d.line() + ")");
             }
             if (d.name().equals(t[2])) {
-                throw error(line, "domain name '" + t[2] + "' is used twice (first on line " + d.line() + ")");
+                throw tokens.error(line, "domain name '" + t[2] + "' is used twice (first on line " + d.line() + ")");
             }
         }
-        Map<String, String> attrs = attributes(t, 3, line, expected,
+        Map<String, String> attrs = tokens.attributes(t, 3, line, expected,
                 Set.of("type", "vcpus", "load", "burst.us", "hardware"));
         DomainBuilder d = new DomainBuilder();
         d.domid = domid;
         d.name = t[2];
         d.line = line;
-        String type = required(attrs, "type", line, expected);
+        String type = tokens.required(attrs, "type", line, expected);
         if (!type.equals("pv") && !type.equals("hvm")) {
-            throw error(line, "type=" + type + " is neither pv nor hvm");
+            throw tokens.error(line, "type=" + type + " is neither pv nor hvm");
         }
         d.hvm = type.equals("hvm");
-        d.vcpus = (int) number(required(attrs, "vcpus", line, expected), line, "vcpus", 1, 128);
-        d.loadPpm = fraction(required(attrs, "load", line, expected), line);
-        d.burstMicros = attrs.containsKey("burst.us") ? number(attrs.get("burst.us"), line, "burst.us", 1, 10_000_000)
+        d.vcpus = (int) tokens.number(tokens.required(attrs, "vcpus", line, expected), line, "vcpus", 1, 128);
+        d.loadPpm = tokens.fraction(tokens.required(attrs, "load", line, expected), line);
+        d.burstMicros = attrs.containsKey("burst.us")
+                ? tokens.number(attrs.get("burst.us"), line, "burst.us", 1, 10_000_000)
                 : 1_000;
         String hw = attrs.getOrDefault("hardware", "no");
         if (!hw.equals("yes") && !hw.equals("no")) {
-            throw error(line, "hardware=" + hw + " is neither yes nor no");
+            throw tokens.error(line, "hardware=" + hw + " is neither yes nor no");
         }
         d.hardware = hw.equals("yes");
         if (d.hardware) {
             for (DomainSpec other : domains) {
                 if (other.hardwareDomain()) {
-                    throw error(line, "domain " + other.domid() + " (line " + other.line() + ") is already the"
+                    throw tokens.error(line, "domain " + other.domid() + " (line " + other.line() + ") is already the"
                             + " hardware domain; a host has one");
                 }
             }
@@ -529,20 +523,20 @@ public final class ScenarioParser {
 
     private void addImage(ImageSpec image, int line) throws ScenarioException {
         if (!domain.kernelSeen) {
-            throw error(line, "the domain's first image must be its 'kernel'");
+            throw tokens.error(line, "the domain's first image must be its 'kernel'");
         }
         for (ImageSpec other : domain.images) {
             if (other.name().equals(image.name())) {
-                throw error(line, "image '" + image.name() + "' is loaded twice in domain " + domain.domid
+                throw tokens.error(line, "image '" + image.name() + "' is loaded twice in domain " + domain.domid
                         + " (first on line " + other.line() + ")");
             }
             if (other.overlaps(image)) {
-                throw error(line, "image '" + image.name() + "' overlaps '" + other.name() + "' (line " + other.line()
-                        + ") in domain " + domain.domid + "; each address belongs to one image");
+                throw tokens.error(line, "image '" + image.name() + "' overlaps '" + other.name() + "' (line "
+                        + other.line() + ") in domain " + domain.domid + "; each address belongs to one image");
             }
         }
         if (hypervisor.overlaps(image)) {
-            throw error(line, "image '" + image.name() + "' overlaps the hypervisor image '" + hypervisor.name()
+            throw tokens.error(line, "image '" + image.name() + "' overlaps the hypervisor image '" + hypervisor.name()
                     + "', which every domain maps at the same place");
         }
         domain.images.add(image);
@@ -552,13 +546,13 @@ public final class ScenarioParser {
         String expected = "region <name> <user|kernel|hypervisor> <image> weight=<w> [rates=<profile>] [ee=0|1]"
                 + " [<SIGNAL>=<rate> ...]";
         if (t.length < 5) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
         CpuMode mode = switch (t[2]) {
             case "user" -> CpuMode.USER;
             case "kernel" -> CpuMode.KERNEL;
             case "hypervisor" -> CpuMode.HYPERVISOR;
-            default -> throw error(line, "mode '" + t[2] + "' is not one of user, kernel, hypervisor");
+            default -> throw tokens.error(line, "mode '" + t[2] + "' is not one of user, kernel, hypervisor");
         };
         ImageSpec image = findImage(t[3], line);
         boolean fits = switch (mode) {
@@ -567,7 +561,7 @@ public final class ScenarioParser {
             case HYPERVISOR -> image.kind() == ImageKind.HYPERVISOR;
         };
         if (!fits) {
-            throw error(line, "image '" + image.name() + "' is a " + image.kind().name().toLowerCase(Locale.ROOT)
+            throw tokens.error(line, "image '" + image.name() + "' is a " + image.kind().name().toLowerCase(Locale.ROOT)
                     + " image; " + t[2] + " code runs in " + switch (mode) {
                         case USER -> "a process image";
                         case KERNEL -> "the kernel or a module";
@@ -579,31 +573,31 @@ public final class ScenarioParser {
         r.mode = mode;
         r.image = image;
         r.line = line;
-        r.rates = defaultRates();
+        r.rates = ScenarioTokens.defaultRates();
         boolean weightSeen = false;
         // The profile first, so that the region's own SIGNAL=rate attributes override it wherever they stand.
         for (int i = 4; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
+            String[] kv = tokens.keyValue(t[i], line, expected);
             if (kv[0].equals("rates")) {
                 r.rates = profile(kv[1], line);
             }
         }
         for (int i = 4; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
+            String[] kv = tokens.keyValue(t[i], line, expected);
             switch (kv[0]) {
                 case "weight" -> {
-                    r.weight = weight(kv[1], line, "region weight");
+                    r.weight = tokens.weight(kv[1], line, "region weight");
                     weightSeen = true;
                 }
                 case "rates" -> {
                     // applied above
                 }
-                case "ee" -> r.interruptsEnabled = eeFlag(kv[1], line);
-                default -> rate(t[i], r.rates, line);
+                case "ee" -> r.interruptsEnabled = tokens.eeFlag(kv[1], line);
+                default -> tokens.rate(t[i], r.rates, line);
             }
         }
         if (!weightSeen) {
-            throw error(line, "region '" + r.name + "' has no weight; expected '" + expected + "'");
+            throw tokens.error(line, "region '" + r.name + "' has no weight; expected '" + expected + "'");
         }
         return r;
     }
@@ -611,13 +605,13 @@ public final class ScenarioParser {
     private WeightedSymbol symbol(String[] t, int line) throws ScenarioException {
         String expected = "symbol <function>[<caller<caller...] <weight> [ee=0|1] [<SIGNAL>=<rate> ...]";
         if (t.length < 3) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
         String[] chain = t[1].split("<", -1);
-        SymbolRef fn = function(region.image, chain[0], line);
+        SymbolRef fn = images.function(region.image, chain[0], line);
         List<SymbolRef> callers = new ArrayList<>();
         if (chain.length - 1 > MAX_CALLERS) {
-            throw error(line, "the caller chain has " + (chain.length - 1) + " callers; at most " + MAX_CALLERS
+            throw tokens.error(line, "the caller chain has " + (chain.length - 1) + " callers; at most " + MAX_CALLERS
                     + " are kept");
         }
         for (int i = 1; i < chain.length; i++) {
@@ -629,7 +623,7 @@ public final class ScenarioParser {
                 c = c.substring(colon + 1);
             }
             if (!sameStack(region.mode, image.kind())) {
-                throw error(line, "caller '" + chain[i] + "' of " + region.mode.name().toLowerCase(Locale.ROOT)
+                throw tokens.error(line, "caller '" + chain[i] + "' of " + region.mode.name().toLowerCase(Locale.ROOT)
                         + " code '" + chain[0] + "' is " + stackName(image.kind()) + " code; a call trace stays on"
                         + " the interrupted stack (Xen walks its frame pointers, which end where the stack ends), so"
                         + " the callers of " + region.mode.name().toLowerCase(Locale.ROOT) + " code are "
@@ -639,16 +633,16 @@ public final class ScenarioParser {
                             case HYPERVISOR -> "functions of the hypervisor image";
                         });
             }
-            callers.add(function(image, c, line));
+            callers.add(images.function(image, c, line));
         }
-        long w = weight(t[2], line, "weight of " + chain[0]);
+        long w = tokens.weight(t[2], line, "weight of " + chain[0]);
         long[] rates = region.rates.clone();
         Boolean ee = null;
         for (int i = 3; i < t.length; i++) {
             if (t[i].startsWith("ee=")) {
-                ee = eeFlag(t[i].substring(3), line);
+                ee = tokens.eeFlag(t[i].substring(3), line);
             } else {
-                rate(t[i], rates, line);
+                tokens.rate(t[i], rates, line);
             }
         }
         // The symbol's own ee= first, then its region's, then the host's ee.off list of hypervisor functions.
@@ -678,22 +672,13 @@ public final class ScenarioParser {
         };
     }
 
-    /** {@code ee=0|1}: MSR[EE] of the code. */
-    private boolean eeFlag(String value, int line) throws ScenarioException {
-        return switch (value) {
-            case "1" -> true;
-            case "0" -> false;
-            default -> throw error(line, "ee=" + value + " is not 0 or 1 (MSR[EE] of the code: 0 = external"
-                    + " interrupts disabled, a PowerPC PMU interrupt waits until code with ee=1 runs)");
-        };
-    }
-
     private void finishRegion(int line) throws ScenarioException {
         if (region == null) {
             return;
         }
         if (region.symbols.isEmpty()) {
-            throw error(region.line, "region '" + region.name + "' has no symbols; expected 'symbol <function> <weight>'"
+            throw tokens.error(region.line, "region '" + region.name + "' has no symbols; expected"
+                    + " 'symbol <function> <weight>'"
                     + " lines after it");
         }
         domain.regions.add(new RegionSpec(region.name, region.mode, region.image, region.weight, region.symbols,
@@ -707,25 +692,26 @@ public final class ScenarioParser {
         }
         finishRegion(line);
         if (!domain.kernelSeen) {
-            throw error(domain.line, "domain " + domain.domid + " has no kernel; expected 'kernel <image>"
+            throw tokens.error(domain.line, "domain " + domain.domid + " has no kernel; expected 'kernel <image>"
                     + " <start>-<end> <symbol file>' after the domain line");
         }
         if (domain.loadPpm > 0 && domain.regions.isEmpty()) {
-            throw error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload; expected"
+            throw tokens.error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload;"
+                    + " expected"
                     + " 'region ...' lines, or load=0");
         }
         GuestProfilerSpec profiler = null;
         if (domain.profilerLine > 0) {
             guestBufferSlots += (long) domain.vcpus * domain.profilerBuffer;
             if (guestBufferSlots > MAX_GUEST_BUFFER_SLOTS) {
-                throw error(domain.profilerLine, "the guest profilers' buffers would hold " + guestBufferSlots
+                throw tokens.error(domain.profilerLine, "the guest profilers' buffers would hold " + guestBufferSlots
                         + " slots with this one's " + domain.vcpus + " x " + domain.profilerBuffer + " (vCPUs x"
                         + " buffer=); all together they may hold at most " + MAX_GUEST_BUFFER_SLOTS + " (10 bytes"
                         + " each): give smaller buffer= values");
             }
             ImageSpec kernel = domain.images.get(0);
             profiler = new GuestProfilerSpec(domain.profilerEvent,
-                    function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
+                    images.function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
                     domain.profilerBuffer, domain.profilerCounter, domain.profilerLine);
         }
         domains.add(new DomainSpec(domain.domid, domain.name, domain.hvm, domain.vcpus, domain.hardware,
@@ -750,7 +736,7 @@ public final class ScenarioParser {
         long slice = timesliceMicros * mhz;
         for (WorkPerEvent w : workPerEvent) {
             if (w.cycles > slice) {
-                throw error(w.line, w.what + " " + w.cycles + " cycles is out of range; expected 0 to " + slice
+                throw tokens.error(w.line, w.what + " " + w.cycles + " cycles is out of range; expected 0 to " + slice
                         + ", one time slice (sched.timeslice.us " + timesliceMicros + " at cpu.mhz " + mhz + "):"
                         + " work that takes longer than a time slice at each event leaves the guests no time to run");
             }
@@ -758,14 +744,14 @@ public final class ScenarioParser {
         HypervisorCost sw = resolve(contextSwitch);
         HypervisorCost nmi = resolve(nmiHandler);
         HypervisorCost idle = resolve(idleLoop);
-        SymbolRef haltFn = function(hypervisor, halt.names.get(0), halt.line);
+        SymbolRef haltFn = images.function(hypervisor, halt.names.get(0), halt.line);
         List<SymbolRef> off = new ArrayList<>();
         for (Map.Entry<String, Integer> e : interruptsOff.entrySet()) {
-            off.add(function(hypervisor, e.getKey(), e.getValue()));
+            off.add(images.function(hypervisor, e.getKey(), e.getValue()));
         }
         List<SymbolRef> polls = new ArrayList<>();
         for (Map.Entry<String, Integer> e : pollPoints.entrySet()) {
-            polls.add(function(hypervisor, e.getKey(), e.getValue()));
+            polls.add(images.function(hypervisor, e.getKey(), e.getValue()));
         }
         return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMin, sliceMax, hypervisorRates, sw, nmi, idle,
@@ -775,7 +761,7 @@ public final class ScenarioParser {
 
     private VirtualPmuSpec.Trap trap(PendingCost cost) throws ScenarioException {
         return cost == null ? null
-                : new VirtualPmuSpec.Trap(cost.cycles, function(hypervisor, cost.names.get(0), cost.line));
+                : new VirtualPmuSpec.Trap(cost.cycles, images.function(hypervisor, cost.names.get(0), cost.line));
     }
 
     private HypervisorCost resolve(PendingCost cost) throws ScenarioException {
@@ -784,149 +770,13 @@ public final class ScenarioParser {
         }
         List<WeightedSymbol> fns = new ArrayList<>();
         for (int i = 0; i < cost.names.size(); i++) {
-            fns.add(new WeightedSymbol(function(hypervisor, cost.names.get(i), cost.line), cost.weights.get(i),
+            fns.add(new WeightedSymbol(images.function(hypervisor, cost.names.get(i), cost.line), cost.weights.get(i),
                     List.of(), hypervisorRates, cost.line));
         }
         return new HypervisorCost(cost.cycles, fns);
     }
 
     // -------------------------------------------------------------------------------------- pieces
-
-    private ImageSpec image(String[] t, ImageKind kind, int line, String keyword) throws ScenarioException {
-        String expected = keyword + " <image> <start>-<end> <symbol file> [bias=<address>] [format=<symbol format>]";
-        if (t.length < 4 || t.length > 6) {
-            throw error(line, "expected '" + expected + "'");
-        }
-        String[] range = t[2].split("-", -1);
-        if (range.length != 2) {
-            throw error(line, "'" + t[2] + "' is not an address range; expected <start>-<end>, e.g."
-                    + " 0xc0100000-0xc0400000");
-        }
-        long start = address(range[0], line);
-        long end = address(range[1], line);
-        if (Long.compareUnsigned(start, end) >= 0) {
-            throw error(line, "the range " + t[2] + " is empty; the end must lie above the start");
-        }
-        Map<String, String> attrs = attributes(t, 4, line, expected, Set.of("bias", "format"));
-        long bias = attrs.containsKey("bias") ? address(attrs.get("bias"), line) : 0;
-        String format = attrs.getOrDefault("format", SYMBOL_FORMAT);
-        String file = expand(t[3], line);
-        String fileLocation = origin.neighbourLocation(file);
-        Path onDisk = origin.neighbourFile(file);
-        ImageSource.Content content = origin.neighbour(file);
-        ImageSource source;
-        SymbolFile symbols;
-        if (format.equals(SYMBOL_FORMAT)) {
-            source = new ImageSource(t[1], SYMBOL_FORMAT, fileLocation, content);
-            try {
-                symbols = SymbolFile.read(source, end - bias, limits.symbolFiles());
-            } catch (InputFileException e) {
-                throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "': symbol file "
-                        + e.getMessage(), e);
-            } catch (IOException e) {
-                missingFile(t, file, onDisk, line, e);
-                throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
-                        + e.getMessage() + " (symbol files are named relative to the scenario, or by an absolute"
-                        + " path)");
-            }
-        } else {
-            SymbolResolver resolver = resolvers.get(format);
-            if (resolver == null) {
-                List<String> installed = new ArrayList<>();
-                installed.add(SYMBOL_FORMAT + " (built in)");
-                installed.addAll(new TreeSet<>(resolvers.keySet()));
-                throw error(line, "image '" + t[1] + "' has symbol format '" + format + "', but no symbol resolver"
-                        + " for '" + format + "' is installed; installed formats: " + String.join(", ", installed)
-                        + ". Install and start the bundle that reads '" + format + "' symbols, or give the image a"
-                        + " System.map (format=" + SYMBOL_FORMAT + ")");
-            }
-            // The resolver is handed the image in its own format: the profiler looks the same name up later.
-            source = new ImageSource(t[1], resolver.format(), fileLocation, content);
-            SymbolTable table;
-            try {
-                table = resolver.load(source);
-            } catch (SymbolFileException e) {
-                missingFile(t, file, onDisk, line, e);
-                throw new ScenarioException(location + ":" + line + ": the " + format + " symbols of image '" + t[1]
-                        + "' cannot be read: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                missingFile(t, file, onDisk, line, e);
-                throw new ScenarioException(location + ":" + line + ": the " + format + " resolver " + resolver
-                        + " failed on image '" + t[1] + "' (" + fileLocation + "): " + e, e);
-            }
-            if (table == null || table.size() == 0) {
-                throw error(line, "the " + format + " symbols of image '" + t[1] + "' (" + fileLocation + ") hold no"
-                        + " function; a workload needs the functions it names");
-            }
-            symbols = SymbolFile.of(fileLocation, table);
-        }
-        return new ImageSpec(t[1], kind, start, end, bias, source, symbols, line);
-    }
-
-    /**
-     * When reading an image's file failed because the file on disk is not there, says so plainly:
-     * the scenario names a real file of the machine, which this machine lacks.
-     */
-    private void missingFile(String[] t, String file, Path onDisk, int line, Exception cause)
-            throws ScenarioException {
-        if (onDisk == null || Files.isRegularFile(onDisk) || !notFound(cause)) {
-            return;
-        }
-        throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "' names the file " + onDisk
-                + (file.equals(t[3]) ? "" : " (written " + t[3] + ")") + ", which does not exist on this machine"
-                + (Files.isDirectory(onDisk) ? " as a file (it is a directory)" : "") + "; the scenario needs that"
-                + " file: install it, or change the path", cause);
-    }
-
-    /** Whether reading failed because a file was not there (somewhere in the causes). */
-    private static boolean notFound(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof java.nio.file.NoSuchFileException || c instanceof java.io.FileNotFoundException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Expands {@code ${java.home}} (the running JDK's home) and {@code ${sys:NAME}} (the Java system
-     * property NAME) in an image's file name, so that a scenario can name real files of the machine
-     * it runs on.
-     */
-    private String expand(String name, int line) throws ScenarioException {
-        int open = name.indexOf("${");
-        if (open < 0) {
-            return name;
-        }
-        StringBuilder out = new StringBuilder();
-        int from = 0;
-        while (open >= 0) {
-            int close = name.indexOf('}', open + 2);
-            if (close < 0) {
-                throw error(line, "'" + name + "' opens '${' without a closing '}'; write ${java.home} or"
-                        + " ${sys:<system property>}");
-            }
-            String variable = name.substring(open + 2, close);
-            String property;
-            if (variable.equals("java.home")) {
-                property = "java.home";
-            } else if (variable.startsWith("sys:") && variable.length() > 4) {
-                property = variable.substring(4);
-            } else {
-                throw error(line, "unknown variable ${" + variable + "} in '" + name + "'; known: ${java.home} (the"
-                        + " running JDK's home) and ${sys:<name>} (a Java system property)");
-            }
-            String value = System.getProperty(property);
-            if (value == null) {
-                throw error(line, "${" + variable + "} in '" + name + "': the system property '" + property
-                        + "' is not set in this JVM; set it (-D" + property + "=...) or write the path out");
-            }
-            out.append(name, from, open).append(value);
-            from = close + 1;
-            open = name.indexOf("${", from);
-        }
-        return out.append(name.substring(from)).toString();
-    }
 
     private ImageSpec findImage(String imageName, int line) throws ScenarioException {
         if (hypervisor.name().equals(imageName)) {
@@ -940,201 +790,18 @@ public final class ScenarioParser {
             }
             known.add(i.name());
         }
-        throw error(line, "image '" + imageName + "' is not loaded in domain " + domain.domid + "; its images are "
+        throw tokens.error(line, "image '" + imageName + "' is not loaded in domain " + domain.domid + "; its images"
+                + " are "
                 + known + " (declare it with kernel, module or process first)");
-    }
-
-    private SymbolRef function(ImageSpec image, String fn, int line) throws ScenarioException {
-        if (fn.isEmpty()) {
-            throw error(line, "a function name is empty (check the '<' of the caller chain)");
-        }
-        int index = image.symbols().indexOf(fn);
-        if (index == -2) {
-            throw error(line, "function '" + fn + "' is defined more than once in " + image.symbols().location()
-                    + "; a workload must name a function it can place unambiguously");
-        }
-        if (index < 0 && image.symbols().aliasOf(fn) >= 0) {
-            String kept = image.symbols().name(image.symbols().aliasOf(fn));
-            throw error(line, "function '" + fn + "' of image '" + image.name() + "' shares its address with '" + kept
-                    + "', which " + image.symbols().location() + " names first: reports name that address '" + kept
-                    + "', so a workload names it so too");
-        }
-        if (index < 0) {
-            List<String> similar = image.symbols().similar(fn);
-            throw error(line, "image '" + image.name() + "' has no function '" + fn + "' in "
-                    + image.symbols().location() + (similar.isEmpty() ? "" : "; similar: " + similar));
-        }
-        long s = image.runtimeStart(index);
-        if (Long.compareUnsigned(s, image.start()) < 0 || Long.compareUnsigned(s, image.end()) >= 0) {
-            throw error(line, String.format("function '%s' of %s lies at 0x%x, outside the image's range 0x%x-0x%x"
-                    + " (check the range and bias)", fn, image.name(), s, image.start(), image.end()));
-        }
-        return new SymbolRef(image, index);
     }
 
     private long[] profile(String profileName, int line) throws ScenarioException {
         long[] p = profiles.get(profileName);
         if (p == null) {
-            throw error(line, "rate profile '" + profileName + "' is not defined; defined: " + profiles.keySet()
+            throw tokens.error(line, "rate profile '" + profileName + "' is not defined; defined: " + profiles.keySet()
                     + " (define it with 'rates <profile> <SIGNAL>=<rate> ...' among the host statements)");
         }
         return p.clone();
-    }
-
-    private void rate(String token, long[] rates, int line) throws ScenarioException {
-        String[] kv = keyValue(token, line, "<SIGNAL>=<events per 1000 cycles>");
-        Signal signal;
-        try {
-            signal = Signal.valueOf(kv[0]);
-        } catch (IllegalArgumentException e) {
-            throw error(line, "'" + kv[0] + "' is not a signal; expected one of " + Arrays.toString(Signal.values()));
-        }
-        long value = number(kv[1], line, "rate of " + kv[0], 0, 1_000_000);
-        if (signal == Signal.CYCLES && value != SignalRates.SCALE) {
-            throw error(line, "CYCLES=" + value + ": running code emits exactly " + SignalRates.SCALE
-                    + " unhalted cycles per " + SignalRates.SCALE + " cycles (halted time is the idle domain's)");
-        }
-        rates[signal.ordinal()] = value;
-    }
-
-    private Map<String, String> attributes(String[] t, int from, int line, String expected, Set<String> allowed)
-            throws ScenarioException {
-        Map<String, String> out = new HashMap<>();
-        for (int i = from; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
-            if (!allowed.contains(kv[0])) {
-                throw error(line, "unknown attribute '" + kv[0] + "'; expected '" + expected + "'");
-            }
-            if (out.put(kv[0], kv[1]) != null) {
-                throw error(line, "attribute '" + kv[0] + "' is given twice");
-            }
-        }
-        return out;
-    }
-
-    private String required(Map<String, String> attrs, String key, int line, String expected)
-            throws ScenarioException {
-        String v = attrs.get(key);
-        if (v == null) {
-            throw error(line, "missing " + key + "=...; expected '" + expected + "'");
-        }
-        return v;
-    }
-
-    private String[] keyValue(String token, int line, String expected) throws ScenarioException {
-        int eq = token.indexOf('=');
-        if (eq <= 0 || eq == token.length() - 1) {
-            throw error(line, "'" + token + "' is not <key>=<value>; expected '" + expected + "'");
-        }
-        return new String[] {token.substring(0, eq), token.substring(eq + 1)};
-    }
-
-    private long number(String s, int line, String what, long min, long max) throws ScenarioException {
-        long v;
-        try {
-            v = s.startsWith("0x") || s.startsWith("0X") ? Long.parseUnsignedLong(s.substring(2), 16)
-                    : Long.parseLong(s.replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw error(line, what + " '" + s + "' is not an integer (decimal, or hexadecimal with 0x)");
-        }
-        if (v < min || v > max) {
-            throw error(line, what + " " + s + " is out of range; expected " + min + " to " + max);
-        }
-        return v;
-    }
-
-    private long address(String s, int line) throws ScenarioException {
-        if (!(s.startsWith("0x") || s.startsWith("0X")) || s.length() < 3) {
-            throw error(line, "address '" + s + "' must be hexadecimal with 0x, e.g. 0xc0100000");
-        }
-        try {
-            return Long.parseUnsignedLong(s.substring(2), 16);
-        } catch (NumberFormatException e) {
-            throw error(line, "address '" + s + "' is not hexadecimal");
-        }
-    }
-
-    /**
-     * The most characters a weight or a fraction is read from: BigDecimal's reading cost grows with the
-     * digits, and no weight needs more than 13 digits before the point and 6 after it.
-     */
-    private static final int MAX_DECIMAL_CHARS = 40;
-    /** Digits before the point of the largest weight, 2^40 (about 1.1 * 10^12). */
-    private static final int WEIGHT_INTEGER_DIGITS = 13;
-
-    /** {@code s} as a decimal number, or null where it is none or longer than {@link #MAX_DECIMAL_CHARS}. */
-    private static BigDecimal decimal(String s) {
-        if (s.length() > MAX_DECIMAL_CHARS) {
-            return null;
-        }
-        try {
-            return new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** A token as a message quotes it: whole if it could be a number, else its start and its length. */
-    private static String quoted(String s) {
-        return s.length() <= MAX_DECIMAL_CHARS ? "'" + s + "'"
-                : "'" + s.substring(0, MAX_DECIMAL_CHARS) + "...' (" + s.length() + " characters)";
-    }
-
-    /** Digits before the point, from the precision and scale alone: comparing 1e999999999 with a bound would compute its power of ten. */
-    private static long integerDigits(BigDecimal d) {
-        return (long) d.precision() - d.scale();
-    }
-
-    /** A positive decimal weight, kept in millionths so that choices stay exact integer arithmetic. */
-    private long weight(String s, int line, String what) throws ScenarioException {
-        BigDecimal d = decimal(s);
-        if (d == null) {
-            throw error(line, what + " " + quoted(s) + " is not a decimal number");
-        }
-        if (d.signum() <= 0) {
-            throw error(line, what + " " + s + " must be above 0");
-        }
-        if (d.scale() > WEIGHT_DECIMALS) {
-            throw error(line, what + " " + s + " has more than " + WEIGHT_DECIMALS + " decimals");
-        }
-        if (integerDigits(d) > WEIGHT_INTEGER_DIGITS) {
-            throw error(line, what + " " + s + " is too large (weights are relative; use smaller numbers)");
-        }
-        BigDecimal scaled = d.movePointRight(WEIGHT_DECIMALS);
-        if (scaled.compareTo(BigDecimal.valueOf(1L << 40)) > 0) {
-            throw error(line, what + " " + s + " is too large (weights are relative; use smaller numbers)");
-        }
-        return scaled.longValueExact();
-    }
-
-    /** A busy fraction 0..1 in parts per million. */
-    private long fraction(String s, int line) throws ScenarioException {
-        BigDecimal d = decimal(s);
-        if (d == null) {
-            throw error(line, "load " + quoted(s) + " is not a decimal fraction such as 0.85");
-        }
-        if (d.signum() < 0 || d.scale() > WEIGHT_DECIMALS || integerDigits(d) > 1 || d.compareTo(BigDecimal.ONE) > 0) {
-            throw error(line, "load " + s + " must be a fraction from 0 to 1 with at most 6 decimals (busy share of"
-                    + " each vCPU)");
-        }
-        return d.movePointRight(WEIGHT_DECIMALS).longValueExact();
-    }
-
-    private void arity(String[] t, int n, int line, String expected) throws ScenarioException {
-        if (t.length != n) {
-            throw error(line, "expected '" + expected + "'; found " + (t.length - 1) + " argument"
-                    + (t.length == 2 ? "" : "s"));
-        }
-    }
-
-    private ScenarioException error(int line, String message) {
-        return new ScenarioException(location + ":" + line + ": " + message);
-    }
-
-    private static long[] defaultRates() {
-        long[] r = new long[Signal.COUNT];
-        r[Signal.CYCLES.ordinal()] = SignalRates.SCALE;
-        return r;
     }
 
     private record PendingCost(long cycles, List<String> names, List<Long> weights, int line) {
