@@ -5,6 +5,8 @@ import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.succeeded;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.badArgument;
 import static org.hyperprof.hypervisor.xenoprof.SessionGuide.opName;
 
+import java.util.function.Function;
+
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.PmuModel;
@@ -60,13 +62,11 @@ final class CounterControl {
     }
 
     HypercallOutcome counter(Object arg) {
-        if (session.state() != XenoprofState.COUNTERS_RESERVED || session.adomains() == 0) {
-            return counterRefused(XenoprofOp.COUNTER);
-        }
-        if (!(arg instanceof XenoprofCounter)) {
-            return badArgument(XenoprofOp.COUNTER, "XenoprofCounter (struct xenoprof_counter)", arg);
-        }
-        XenoprofCounter c = (XenoprofCounter) arg;
+        return store(XenoprofOp.COUNTER, arg, XenoprofCounter.class, "XenoprofCounter (struct xenoprof_counter)",
+                this::storeCounter);
+    }
+
+    private HypercallOutcome storeCounter(XenoprofCounter c) {
         if (!CounterSettings.storable(c.ind)) {
             return failed(Errno.E2BIG, "counter index " + Integer.toUnsignedString(c.ind) + " is not below "
                     + CounterSettings.OP_MAX_COUNTER + " (OP_MAX_COUNTER)" + modelCounterNote(),
@@ -175,13 +175,11 @@ final class CounterControl {
     }
 
     HypercallOutcome ibsCounter(Object arg) {
-        if (session.state() != XenoprofState.COUNTERS_RESERVED || session.adomains() == 0) {
-            return counterRefused(XenoprofOp.IBS_COUNTER);
-        }
-        if (!(arg instanceof XenoprofIbsCounter)) {
-            return badArgument(XenoprofOp.IBS_COUNTER, "XenoprofIbsCounter (struct xenoprof_ibs_counter)", arg);
-        }
-        XenoprofIbsCounter c = (XenoprofIbsCounter) arg;
+        return store(XenoprofOp.IBS_COUNTER, arg, XenoprofIbsCounter.class,
+                "XenoprofIbsCounter (struct xenoprof_ibs_counter)", this::storeIbs);
+    }
+
+    private HypercallOutcome storeIbs(XenoprofIbsCounter c) {
         // Each field is a uint64 flag or count: any non-zero flag is set, as C tests them.
         ibsConfig = new IbsConfig(c.opEnabled != 0, c.fetchEnabled != 0, c.maxCntFetch, c.maxCntOp, c.randEn != 0,
                 c.dispatchedOps != 0);
@@ -203,6 +201,21 @@ final class CounterControl {
     private long ibsCaps() {
         PmuModel model = machine.model();
         return model == null ? 0 : model.ibsCapabilities() & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * {@code counter} and {@code ibs_counter}: each stores a configuration, only in COUNTERS_RESERVED
+     * with a non-empty active list, and only from an argument of {@code type}.
+     */
+    private <T> HypercallOutcome store(XenoprofOp op, Object arg, Class<T> type, String expected,
+            Function<T, HypercallOutcome> storer) {
+        if (session.state() != XenoprofState.COUNTERS_RESERVED || session.adomains() == 0) {
+            return counterRefused(op);
+        }
+        if (!type.isInstance(arg)) {
+            return badArgument(op, expected, arg);
+        }
+        return storer.apply(type.cast(arg));
     }
 
     /** Why {@code counter} or {@code ibs_counter} was refused: the state, or an empty active list. */

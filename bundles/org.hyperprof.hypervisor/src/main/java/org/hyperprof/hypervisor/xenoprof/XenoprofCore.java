@@ -80,7 +80,6 @@ public final class XenoprofCore implements Xenoprof {
     public static final int MODE_KERNEL = 1;
     public static final int MODE_XEN = 2;
 
-
     private final Machine machine;
     private final SessionGuide guide;
     /** {@code xenoprof_lock}: every control operation and every query of the lists holds it. */
