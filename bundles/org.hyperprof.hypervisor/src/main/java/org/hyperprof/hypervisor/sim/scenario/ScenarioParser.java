@@ -9,13 +9,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.input.InputFileException;
-import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolResolver;
@@ -49,13 +47,6 @@ public final class ScenarioParser {
             "poll.points", "cost.vpmu");
     private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
             "symbol", "profiler");
-    /** Slots of a guest profiler's per-vCPU buffer unless the scenario says otherwise. */
-    private static final int DEFAULT_GUEST_BUFFER = 4096;
-    /**
-     * Slots of all guest profilers' buffers together (10 bytes each): a few lines could otherwise ask
-     * for gigabytes (128 vCPUs of many domains with a million slots each).
-     */
-    static final long MAX_GUEST_BUFFER_SLOTS = 1L << 24;
 
     /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
     private static final char BYTE_ORDER_MARK = '\uFEFF';
@@ -63,6 +54,7 @@ public final class ScenarioParser {
     private final String location;
     private final ScenarioTokens tokens;
     private final ImageReader images;
+    private final RateProfiles profiles;
 
     // Host statements.
     private String name;
@@ -79,7 +71,6 @@ public final class ScenarioParser {
     private long quantumMicros = 20;
     private long sliceMin = 2_000;
     private long sliceMax = 8_000;
-    private final Map<String, long[]> profiles = new HashMap<>();
     private long[] hypervisorRates = ScenarioTokens.defaultRates();
     private PendingCost contextSwitch;
     private PendingCost nmiHandler;
@@ -97,17 +88,15 @@ public final class ScenarioParser {
     private final Map<String, Integer> lines = new HashMap<>();
     /** Cycles of hypervisor or handler work per event, each checked against one time slice at the end. */
     private final List<WorkPerEvent> workPerEvent = new ArrayList<>();
-    private long guestBufferSlots;
 
-    // Domains under construction.
-    private final List<DomainSpec> domains = new ArrayList<>();
-    private DomainBuilder domain;
-    private RegionBuilder region;
+    /** The domain section, from its first statement on (host statements come before it). */
+    private DomainSection domainSection;
 
     private ScenarioParser(ScenarioOrigin origin, Map<String, SymbolResolver> resolvers, ScenarioLimits limits) {
         this.location = origin.location();
         this.tokens = new ScenarioTokens(location);
         this.images = new ImageReader(origin, limits, resolvers, tokens);
+        this.profiles = new RateProfiles(tokens);
     }
 
     /**
@@ -177,7 +166,9 @@ public final class ScenarioParser {
             String[] tokens = content.split("\\s+");
             statement(tokens, content, lineNo);
         }
-        finishDomain(lineNo + 1);
+        if (domainSection != null) {
+            domainSection.finishDomain(lineNo + 1);
+        }
         return build(lineNo + 1);
     }
 
@@ -187,7 +178,7 @@ public final class ScenarioParser {
             throw tokens.error(line, "the file must begin with 'scenario <name>'; found '" + keyword + "'");
         }
         if (HOST_KEYWORDS.contains(keyword)) {
-            if (domain != null || !domains.isEmpty()) {
+            if (domainSection != null) {
                 throw tokens.error(line, "'" + keyword + "' is a host statement; host statements come before the first"
                         + " 'domain'");
             }
@@ -197,7 +188,11 @@ public final class ScenarioParser {
             lines.putIfAbsent(keyword, line);
             host(keyword, t, content, line);
         } else if (DOMAIN_KEYWORDS.contains(keyword)) {
-            domainStatement(keyword, t, line);
+            if (domainSection == null) {
+                domainSection = new DomainSection(tokens, images, profiles, hypervisor, interruptsOff.keySet(),
+                        workPerEvent);
+            }
+            domainSection.statement(keyword, t, line);
         } else {
             throw tokens.error(line, "unknown statement '" + keyword + "'; expected one of "
                     + String.join(", ", HOST_KEYWORDS)
@@ -268,22 +263,10 @@ public final class ScenarioParser {
                 sliceMin = tokens.number(t[1], line, "the shortest slice", 1, 1L << 40);
                 sliceMax = tokens.number(t[2], line, "the longest slice", sliceMin, 1L << 40);
             }
-            case "rates" -> {
-                if (t.length < 3) {
-                    throw tokens.error(line, "expected 'rates <profile> <SIGNAL>=<events per 1000 cycles> ...'");
-                }
-                if (profiles.containsKey(t[1])) {
-                    throw tokens.error(line, "rate profile '" + t[1] + "' is defined twice");
-                }
-                long[] rates = ScenarioTokens.defaultRates();
-                for (int i = 2; i < t.length; i++) {
-                    tokens.rate(t[i], rates, line);
-                }
-                profiles.put(t[1], rates);
-            }
+            case "rates" -> profiles.define(t, line);
             case "cost.rates" -> {
                 tokens.arity(t, 2, line, "cost.rates <rate profile>");
-                hypervisorRates = profile(t[1], line);
+                hypervisorRates = profiles.get(t[1], line);
             }
             case "cost.switch" -> contextSwitch = cost(t, line, "cost.switch <cycles> <function>=<weight> ...");
             case "cost.nmi" -> nmiHandler = cost(t, line, "cost.nmi <cycles> <function>=<weight> ...");
@@ -384,344 +367,10 @@ public final class ScenarioParser {
         return new PendingCost(cycles, names, weights, line);
     }
 
-    // ------------------------------------------------------------------------------------- domains
-
-    private void domainStatement(String keyword, String[] t, int line) throws ScenarioException {
-        if (keyword.equals("domain")) {
-            finishDomain(line);
-            startDomain(t, line);
-            return;
-        }
-        if (domain == null) {
-            throw tokens.error(line, "'" + keyword + "' belongs to a domain; expected 'domain <domid> <name>"
-                    + " ...' before it");
-        }
-        switch (keyword) {
-            case "kernel" -> {
-                if (domain.kernelSeen) {
-                    throw tokens.error(line, "domain " + domain.domid + " has a second kernel; a domain runs one kernel"
-                            + " (load further code as 'module' or 'process')");
-                }
-                if (!domain.images.isEmpty()) {
-                    throw tokens.error(line, "the kernel must be the domain's first image (before modules and"
-                            + " processes)");
-                }
-                domain.kernelSeen = true;
-                addImage(images.image(t, ImageKind.KERNEL, line, "kernel"), line);
-            }
-            case "module" -> addImage(images.image(t, ImageKind.MODULE, line, "module"), line);
-            case "process" -> addImage(images.image(t, ImageKind.USER, line, "process"), line);
-            case "region" -> {
-                finishRegion(line);
-                region = startRegion(t, line);
-            }
-            case "profiler" -> {
-                finishRegion(line);
-                profilerStatement(t, line);
-            }
-            case "symbol" -> {
-                if (region == null) {
-                    throw tokens.error(line, "'symbol' belongs to a region; expected 'region <name> <mode>"
-                            + " <image> weight=<w>'"
-                            + " before it");
-                }
-                region.symbols.add(symbol(t, line));
-            }
-            default -> throw new IllegalStateException(keyword);
-        }
-    }
-
-    /** {@code profiler <event spec> handler=<kernel function> [handler.cycles=<n>] [buffer=<slots>]}. */
-    private void profilerStatement(String[] t, int line) throws ScenarioException {
-        String expected = "profiler <EVENT:count[:unitmask[:kernel[:user]]]> handler=<kernel function>"
-                + " [handler.cycles=<n>] [buffer=<slots>] [counter=<n>]";
-        if (domain.profilerLine > 0) {
-            throw tokens.error(line, "domain " + domain.domid + " already runs a profiler (line " + domain.profilerLine
-                    + "); a guest runs one");
-        }
-        if (t.length < 3) {
-            throw tokens.error(line, "expected '" + expected + "'");
-        }
-        try {
-            org.hyperprof.api.pmu.EventSpec.parse(t[1]);
-        } catch (org.hyperprof.api.pmu.EventSpecException e) {
-            throw tokens.error(line, e.getMessage());
-        }
-        domain.profilerEvent = t[1];
-        domain.profilerLine = line;
-        domain.profilerHandlerCycles = 1500;
-        domain.profilerBuffer = DEFAULT_GUEST_BUFFER;
-        domain.profilerCounter = -1;
-        for (int i = 2; i < t.length; i++) {
-            String[] kv = tokens.keyValue(t[i], line, expected);
-            switch (kv[0]) {
-                case "handler" -> domain.profilerHandler = kv[1];
-                case "handler.cycles" -> domain.profilerHandlerCycles = tokens.number(kv[1], line, "handler.cycles", 1,
-                        1L << 32);
-                case "buffer" -> domain.profilerBuffer = (int) tokens.number(kv[1], line, "buffer slots", 2, 1 << 20);
-                case "counter" -> domain.profilerCounter = (int) tokens.number(kv[1], line, "counter", 0, 31);
-                default -> throw tokens.error(line, "unknown profiler setting '" + kv[0] + "'; expected '"
-                        + expected + "'");
-            }
-        }
-        if (domain.profilerHandler == null) {
-            throw tokens.error(line, "the profiler names no handler; expected '" + expected + "'");
-        }
-        workPerEvent.add(new WorkPerEvent("the profiler's handler.cycles", domain.profilerHandlerCycles, line));
-    }
-
-    private void startDomain(String[] t, int line) throws ScenarioException {
-        String expected = "domain <domid> <name> type=pv|hvm vcpus=<n> load=<fraction 0-1> [burst.us=<n>]"
-                + " [hardware=yes|no]";
-        if (t.length < 3) {
-            throw tokens.error(line, "expected '" + expected + "'");
-        }
-        if (hypervisor == null) {
-            throw tokens.error(line, "domains run on a hypervisor; expected 'hypervisor <image>"
-                    + " <start>-<end> <symbol file>' before the first domain");
-        }
-        int domid = (int) tokens.number(t[1], line, "domid", 0, 0x7FEF);
-        for (DomainSpec d : domains) {
-            if (d.domid() == domid) {
-                throw tokens.error(line, "domain " + domid + " is declared twice (first on line " + d.line() + ")");
-            }
-            if (d.name().equals(t[2])) {
-                throw tokens.error(line, "domain name '" + t[2] + "' is used twice (first on line " + d.line() + ")");
-            }
-        }
-        Map<String, String> attrs = tokens.attributes(t, 3, line, expected,
-                Set.of("type", "vcpus", "load", "burst.us", "hardware"));
-        DomainBuilder d = new DomainBuilder();
-        d.domid = domid;
-        d.name = t[2];
-        d.line = line;
-        String type = tokens.required(attrs, "type", line, expected);
-        if (!type.equals("pv") && !type.equals("hvm")) {
-            throw tokens.error(line, "type=" + type + " is neither pv nor hvm");
-        }
-        d.hvm = type.equals("hvm");
-        d.vcpus = (int) tokens.number(tokens.required(attrs, "vcpus", line, expected), line, "vcpus", 1, 128);
-        d.loadPpm = tokens.fraction(tokens.required(attrs, "load", line, expected), line);
-        d.burstMicros = attrs.containsKey("burst.us")
-                ? tokens.number(attrs.get("burst.us"), line, "burst.us", 1, 10_000_000)
-                : 1_000;
-        String hw = attrs.getOrDefault("hardware", "no");
-        if (!hw.equals("yes") && !hw.equals("no")) {
-            throw tokens.error(line, "hardware=" + hw + " is neither yes nor no");
-        }
-        d.hardware = hw.equals("yes");
-        if (d.hardware) {
-            for (DomainSpec other : domains) {
-                if (other.hardwareDomain()) {
-                    throw tokens.error(line, "domain " + other.domid() + " (line " + other.line() + ") is already the"
-                            + " hardware domain; a host has one");
-                }
-            }
-        }
-        domain = d;
-    }
-
-    private void addImage(ImageSpec image, int line) throws ScenarioException {
-        if (!domain.kernelSeen) {
-            throw tokens.error(line, "the domain's first image must be its 'kernel'");
-        }
-        for (ImageSpec other : domain.images) {
-            if (other.name().equals(image.name())) {
-                throw tokens.error(line, "image '" + image.name() + "' is loaded twice in domain " + domain.domid
-                        + " (first on line " + other.line() + ")");
-            }
-            if (other.overlaps(image)) {
-                throw tokens.error(line, "image '" + image.name() + "' overlaps '" + other.name() + "' (line "
-                        + other.line() + ") in domain " + domain.domid + "; each address belongs to one image");
-            }
-        }
-        if (hypervisor.overlaps(image)) {
-            throw tokens.error(line, "image '" + image.name() + "' overlaps the hypervisor image '" + hypervisor.name()
-                    + "', which every domain maps at the same place");
-        }
-        domain.images.add(image);
-    }
-
-    private RegionBuilder startRegion(String[] t, int line) throws ScenarioException {
-        String expected = "region <name> <user|kernel|hypervisor> <image> weight=<w> [rates=<profile>] [ee=0|1]"
-                + " [<SIGNAL>=<rate> ...]";
-        if (t.length < 5) {
-            throw tokens.error(line, "expected '" + expected + "'");
-        }
-        CpuMode mode = switch (t[2]) {
-            case "user" -> CpuMode.USER;
-            case "kernel" -> CpuMode.KERNEL;
-            case "hypervisor" -> CpuMode.HYPERVISOR;
-            default -> throw tokens.error(line, "mode '" + t[2] + "' is not one of user, kernel, hypervisor");
-        };
-        ImageSpec image = findImage(t[3], line);
-        boolean fits = switch (mode) {
-            case USER -> image.kind() == ImageKind.USER;
-            case KERNEL -> image.kind() == ImageKind.KERNEL || image.kind() == ImageKind.MODULE;
-            case HYPERVISOR -> image.kind() == ImageKind.HYPERVISOR;
-        };
-        if (!fits) {
-            throw tokens.error(line, "image '" + image.name() + "' is a " + image.kind().name().toLowerCase(Locale.ROOT)
-                    + " image; " + t[2] + " code runs in " + switch (mode) {
-                        case USER -> "a process image";
-                        case KERNEL -> "the kernel or a module";
-                        case HYPERVISOR -> "the hypervisor image";
-                    });
-        }
-        RegionBuilder r = new RegionBuilder();
-        r.name = t[1];
-        r.mode = mode;
-        r.image = image;
-        r.line = line;
-        r.rates = ScenarioTokens.defaultRates();
-        boolean weightSeen = false;
-        // The profile first, so that the region's own SIGNAL=rate attributes override it wherever they stand.
-        for (int i = 4; i < t.length; i++) {
-            String[] kv = tokens.keyValue(t[i], line, expected);
-            if (kv[0].equals("rates")) {
-                r.rates = profile(kv[1], line);
-            }
-        }
-        for (int i = 4; i < t.length; i++) {
-            String[] kv = tokens.keyValue(t[i], line, expected);
-            switch (kv[0]) {
-                case "weight" -> {
-                    r.weight = tokens.weight(kv[1], line, "region weight");
-                    weightSeen = true;
-                }
-                case "rates" -> {
-                    // applied above
-                }
-                case "ee" -> r.interruptsEnabled = tokens.eeFlag(kv[1], line);
-                default -> tokens.rate(t[i], r.rates, line);
-            }
-        }
-        if (!weightSeen) {
-            throw tokens.error(line, "region '" + r.name + "' has no weight; expected '" + expected + "'");
-        }
-        return r;
-    }
-
-    private WeightedSymbol symbol(String[] t, int line) throws ScenarioException {
-        String expected = "symbol <function>[<caller<caller...] <weight> [ee=0|1] [<SIGNAL>=<rate> ...]";
-        if (t.length < 3) {
-            throw tokens.error(line, "expected '" + expected + "'");
-        }
-        String[] chain = t[1].split("<", -1);
-        SymbolRef fn = images.function(region.image, chain[0], line);
-        List<SymbolRef> callers = new ArrayList<>();
-        if (chain.length - 1 > MAX_CALLERS) {
-            throw tokens.error(line, "the caller chain has " + (chain.length - 1) + " callers; at most " + MAX_CALLERS
-                    + " are kept");
-        }
-        for (int i = 1; i < chain.length; i++) {
-            String c = chain[i];
-            int colon = c.indexOf(':');
-            ImageSpec image = region.image;
-            if (colon >= 0) {
-                image = findImage(c.substring(0, colon), line);
-                c = c.substring(colon + 1);
-            }
-            if (!sameStack(region.mode, image.kind())) {
-                throw tokens.error(line, "caller '" + chain[i] + "' of " + region.mode.name().toLowerCase(Locale.ROOT)
-                        + " code '" + chain[0] + "' is " + stackName(image.kind()) + " code; a call trace stays on"
-                        + " the interrupted stack (Xen walks its frame pointers, which end where the stack ends), so"
-                        + " the callers of " + region.mode.name().toLowerCase(Locale.ROOT) + " code are "
-                        + switch (region.mode) {
-                            case USER -> "functions of the domain's processes";
-                            case KERNEL -> "functions of its kernel or modules";
-                            case HYPERVISOR -> "functions of the hypervisor image";
-                        });
-            }
-            callers.add(images.function(image, c, line));
-        }
-        long w = tokens.weight(t[2], line, "weight of " + chain[0]);
-        long[] rates = region.rates.clone();
-        Boolean ee = null;
-        for (int i = 3; i < t.length; i++) {
-            if (t[i].startsWith("ee=")) {
-                ee = tokens.eeFlag(t[i].substring(3), line);
-            } else {
-                tokens.rate(t[i], rates, line);
-            }
-        }
-        // The symbol's own ee= first, then its region's, then the host's ee.off list of hypervisor functions.
-        if (ee == null) {
-            ee = region.interruptsEnabled;
-        }
-        if (ee == null) {
-            ee = !(region.image == hypervisor && interruptsOff.containsKey(chain[0]));
-        }
-        return new WeightedSymbol(fn, w, callers, rates, line, ee);
-    }
-
-    /** Whether code of an image of this kind shares the stack of code running in {@code mode}. */
-    private static boolean sameStack(CpuMode mode, ImageKind kind) {
-        return switch (mode) {
-            case USER -> kind == ImageKind.USER;
-            case KERNEL -> kind == ImageKind.KERNEL || kind == ImageKind.MODULE;
-            case HYPERVISOR -> kind == ImageKind.HYPERVISOR;
-        };
-    }
-
-    private static String stackName(ImageKind kind) {
-        return switch (kind) {
-            case HYPERVISOR -> "hypervisor";
-            case KERNEL, MODULE -> "kernel";
-            case USER, UNKNOWN -> "user";
-        };
-    }
-
-    private void finishRegion(int line) throws ScenarioException {
-        if (region == null) {
-            return;
-        }
-        if (region.symbols.isEmpty()) {
-            throw tokens.error(region.line, "region '" + region.name + "' has no symbols; expected"
-                    + " 'symbol <function> <weight>'"
-                    + " lines after it");
-        }
-        domain.regions.add(new RegionSpec(region.name, region.mode, region.image, region.weight, region.symbols,
-                region.line));
-        region = null;
-    }
-
-    private void finishDomain(int line) throws ScenarioException {
-        if (domain == null) {
-            return;
-        }
-        finishRegion(line);
-        if (!domain.kernelSeen) {
-            throw tokens.error(domain.line, "domain " + domain.domid + " has no kernel; expected 'kernel <image>"
-                    + " <start>-<end> <symbol file>' after the domain line");
-        }
-        if (domain.loadPpm > 0 && domain.regions.isEmpty()) {
-            throw tokens.error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload;"
-                    + " expected"
-                    + " 'region ...' lines, or load=0");
-        }
-        GuestProfilerSpec profiler = null;
-        if (domain.profilerLine > 0) {
-            guestBufferSlots += (long) domain.vcpus * domain.profilerBuffer;
-            if (guestBufferSlots > MAX_GUEST_BUFFER_SLOTS) {
-                throw tokens.error(domain.profilerLine, "the guest profilers' buffers would hold " + guestBufferSlots
-                        + " slots with this one's " + domain.vcpus + " x " + domain.profilerBuffer + " (vCPUs x"
-                        + " buffer=); all together they may hold at most " + MAX_GUEST_BUFFER_SLOTS + " (10 bytes"
-                        + " each): give smaller buffer= values");
-            }
-            ImageSpec kernel = domain.images.get(0);
-            profiler = new GuestProfilerSpec(domain.profilerEvent,
-                    images.function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
-                    domain.profilerBuffer, domain.profilerCounter, domain.profilerLine);
-        }
-        domains.add(new DomainSpec(domain.domid, domain.name, domain.hvm, domain.vcpus, domain.hardware,
-                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line, profiler));
-        domain = null;
-    }
-
     // ------------------------------------------------------------------------------------ finishing
 
     private Scenario build(int endLine) throws ScenarioException {
+        List<DomainSpec> domains = domainSection == null ? List.of() : domainSection.domains();
         if (name == null) {
             throw new ScenarioException(location + ": the file is empty; expected 'scenario <name>' first");
         }
@@ -776,70 +425,10 @@ public final class ScenarioParser {
         return new HypervisorCost(cost.cycles, fns);
     }
 
-    // -------------------------------------------------------------------------------------- pieces
-
-    private ImageSpec findImage(String imageName, int line) throws ScenarioException {
-        if (hypervisor.name().equals(imageName)) {
-            return hypervisor;
-        }
-        List<String> known = new ArrayList<>();
-        known.add(hypervisor.name());
-        for (ImageSpec i : domain.images) {
-            if (i.name().equals(imageName)) {
-                return i;
-            }
-            known.add(i.name());
-        }
-        throw tokens.error(line, "image '" + imageName + "' is not loaded in domain " + domain.domid + "; its images"
-                + " are "
-                + known + " (declare it with kernel, module or process first)");
-    }
-
-    private long[] profile(String profileName, int line) throws ScenarioException {
-        long[] p = profiles.get(profileName);
-        if (p == null) {
-            throw tokens.error(line, "rate profile '" + profileName + "' is not defined; defined: " + profiles.keySet()
-                    + " (define it with 'rates <profile> <SIGNAL>=<rate> ...' among the host statements)");
-        }
-        return p.clone();
-    }
-
     private record PendingCost(long cycles, List<String> names, List<Long> weights, int line) {
     }
 
     /** Work of {@code cycles} done at each event of some kind (a vCPU switch, an NMI, a trap). */
-    private record WorkPerEvent(String what, long cycles, int line) {
-    }
-
-    private static final class DomainBuilder {
-        int domid;
-        String name;
-        boolean hvm;
-        int vcpus;
-        boolean hardware;
-        long loadPpm;
-        long burstMicros;
-        int line;
-        boolean kernelSeen;
-        String profilerEvent;
-        String profilerHandler;
-        long profilerHandlerCycles;
-        int profilerBuffer;
-        int profilerLine;
-        int profilerCounter;
-        final List<ImageSpec> images = new ArrayList<>();
-        final List<RegionSpec> regions = new ArrayList<>();
-    }
-
-    private static final class RegionBuilder {
-        String name;
-        CpuMode mode;
-        ImageSpec image;
-        long weight;
-        long[] rates;
-        /** The region's ee= attribute, or null when not given. */
-        Boolean interruptsEnabled;
-        int line;
-        final List<WeightedSymbol> symbols = new ArrayList<>();
+    record WorkPerEvent(String what, long cycles, int line) {
     }
 }
