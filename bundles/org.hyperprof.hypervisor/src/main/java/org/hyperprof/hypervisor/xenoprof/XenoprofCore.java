@@ -44,6 +44,11 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  * {@link Machine}: the hypercall dispatcher and state machine, the per-vCPU shared buffers, the
  * NMI callback that logs samples, and {@code VIRQ_XENOPROF}.
  *
+ * <p>The core is the face of Xenoprof: the NMI path, the hypercall entry, VIRQ binding, mapping and
+ * the queries. The session's state, lists and domain buffers, with the hypercalls that change them,
+ * are {@link XenoprofSession}'s; the counter operations and IBS are {@link CounterControl}'s; the
+ * installed callback is {@link NmiCallback}'s; the words of every answer are {@link SessionGuide}'s.
+ *
  * <p>Control operations are serialised by one lock, as {@code xenoprof_lock} serialises them. The
  * NMI path ({@link #nmi}, {@link #nmiContinuation}, and each pCPU's {@link PcpuSampler}) takes no
  * lock and never allocates: it touches only its pCPU's slot and counters and the target ring.
@@ -324,6 +329,7 @@ public final class XenoprofCore implements Xenoprof {
      * zombie through its reference; a simulation has no use for zombies.
      */
     public void domainDestroyed(int domid) {
+        session.markDestroyed(domid);
         synchronized (lock) {
             session.domainDestroyed(domid);
             if (domid >= 0 && domid < DOMID_FIRST_RESERVED) {

@@ -420,7 +420,6 @@ final class XenoprofSession {
      * the primary the session has no primary any more.
      */
     void domainDestroyed(int domid) {
-        destroyed.add(domid);
         XenoprofDomain x = lookup(domid);
         long undrained = 0;
         if (x != null) {
@@ -474,6 +473,11 @@ final class XenoprofSession {
         console.print("(XEN) xenoprof: domain " + domid + " destroyed: buffers freed"
                 + (undrained > 0 ? " with " + undrained + " entries never drained" : "") + ", " + readyLeft
                 + " ready active domain(s) remain");
+    }
+
+    /** Notes a destroyed domain for messages; lock-free, so a call racing the destruction already hears of it. */
+    void markDestroyed(int domid) {
+        destroyed.add(domid);
     }
 
     boolean wasDestroyed(int domid) {

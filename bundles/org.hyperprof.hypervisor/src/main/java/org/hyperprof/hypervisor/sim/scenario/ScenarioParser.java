@@ -24,6 +24,10 @@ import org.hyperprof.api.symbols.SymbolResolver;
  * one statement per line, a keyword and blank-separated arguments, {@code #} comments; host
  * statements first, then each domain followed by its images and its workload regions, each region
  * followed by its symbols. Every error names {@code file:line}, what was found and what was expected.
+ *
+ * <p>The parser keeps the statements' order, the host statements and the finished {@link Scenario};
+ * {@link ScenarioTokens} reads the pieces of a line, {@link ImageReader} the images and their
+ * symbols, {@link RateProfiles} the rate profiles and {@link DomainSection} the domains.
  */
 public final class ScenarioParser {
 
