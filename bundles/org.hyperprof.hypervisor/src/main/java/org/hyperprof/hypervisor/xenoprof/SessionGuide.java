@@ -119,7 +119,8 @@ final class SessionGuide {
     /** The READY state's next step: who still has to call enable_virq, or start. */
     String readyNextStep() {
         int primary = core.primary();
-        int listed = core.activeListSize();
+        int[] list = core.activeList();
+        int listed = list.length;
         boolean callback = core.nmiCallbackInstalled();
         if (callback && core.activated() == listed) {
             return "domain " + primary + " calls start (`opcontrol --start` in domain " + primary + ")";
@@ -132,7 +133,7 @@ final class SessionGuide {
         boolean hole = false;
         boolean waiting = false;
         for (int i = 0; i < listed; i++) {
-            int d = core.activeSlot(i);
+            int d = list[i];
             if (d == NOBODY) {
                 hole = true;
             } else if (!core.activeSlotReady(i) && !(d == primary && !callback)) {
@@ -154,12 +155,13 @@ final class SessionGuide {
 
     /** Why start is refused in READY: who has not called enable_virq, or why the count cannot match. */
     String notAllActivated() {
-        int listed = core.activeListSize();
+        int[] list = core.activeList();
+        int listed = list.length;
         StringBuilder missing = new StringBuilder();
         int waiting = 0;
         boolean hole = false;
         for (int i = 0; i < listed; i++) {
-            int d = core.activeSlot(i);
+            int d = list[i];
             if (d == NOBODY) {
                 hole = true;
             } else if (!core.activeSlotReady(i)) {

@@ -474,13 +474,6 @@ public final class XenoprofCore implements Xenoprof {
         }
     }
 
-    /** Entry {@code i} of the active list, -1 for a slot cleared by disable_virq. */
-    int activeSlot(int i) {
-        synchronized (lock) {
-            return session.activeSlot(i);
-        }
-    }
-
     /** Whether entry {@code i} of the active list has called enable_virq. */
     boolean activeSlotReady(int i) {
         synchronized (lock) {

@@ -564,10 +564,6 @@ final class XenoprofSession {
         return Arrays.copyOf(passiveDomains, pdomains);
     }
 
-    int activeSlot(int i) {
-        return activeDomains[i];
-    }
-
     boolean activeSlotReady(int i) {
         return activeReady[i];
     }
