@@ -3,29 +3,22 @@ package org.hyperprof.hypervisor.sim;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.CpuMode;
-import org.hyperprof.api.pmu.EventSpec;
-import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.vpmu.PolicySession;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
-import org.hyperprof.hypervisor.sim.scenario.GuestProfilerSpec;
-import org.hyperprof.hypervisor.sim.scenario.HypervisorCost;
 import org.hyperprof.hypervisor.sim.scenario.PostponedHandling;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
-import org.hyperprof.hypervisor.sim.scenario.SymbolRef;
-import org.hyperprof.hypervisor.sim.scenario.VirtualPmuSpec;
-import org.hyperprof.hypervisor.sim.scenario.WeightedSymbol;
 import org.hyperprof.hypervisor.xenoprof.OverflowRouter;
 import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
 
 /**
  * The simulated machine at work: physical CPUs running slices, a credit-like scheduler placing vCPUs
- * on them, and the PMU interrupt path into Xenoprof.
+ * on them, and the PMU interrupt path into Xenoprof. The engine keeps time, scheduling and the
+ * ledgers; the slices are made by {@link SliceMaker}, the interrupt is taken by
+ * {@link InterruptPath}, and guests' own profilers are driven by {@link GuestProfilers}.
  *
  * <h2>Time</h2>
  * Physical CPUs advance one after the other in short quanta, so they never drift apart by more than
@@ -96,81 +89,35 @@ final class Engine {
     private final GroundTruthLedger ledger;
     /** Hypervisor cycles of guest vCPUs, by (vCPU slot, guest function that entered the hypervisor). */
     private final GroundTruthLedger behalf;
-    private final int trapHvmFunction;
-    private final long trapHvmCycles;
-    private final int trapPvFunction;
-    private final long trapPvCycles;
     private final PhysicalCpu[] pcpus;
     private final VirtualCpu[] guests;
-    private final int functions;
+    /** The slices CPUs run; counts the workload slices. */
+    final SliceMaker slices;
+    /** The PMU interrupt into Xenoprof, with its books. */
+    final InterruptPath interruptPath;
+    /** Guests' own profilers, with their books. */
+    final GuestProfilers guestProfilers;
 
-    private final long sliceMin;
-    private final long sliceSpan;
     private final long timeslice;
     private final long accountingPeriod;
     private final long creditShare;
-    private final SignalRates hypervisorRates;
-    private final long[] hypervisorRateArray;
     private final CostTable contextSwitch;
-    private final CostTable nmiHandler;
     private final CostTable idleLoop;
     private final int haltFunction;
-    /** Per function id: hypervisor functions that run with MSR[EE]=0 wherever they run. */
-    private final boolean[] interruptsOff;
-    /** Per function id: the hypervisor polls the PMU's alert when such a function's slice ends. */
-    private final boolean[] pollPoint;
-    private final PostponedHandling handling;
-
-    private XenoprofCore xenoprof;
     private PolicySession session;
-    private OverflowRouter router;
 
     private long nextWake = Long.MAX_VALUE;
     private long nextAccounting;
 
     long pieces;
-    long workSlices;
-    long interrupts;
     /** PMU interrupts asserted while a running NMI handler blocked NMIs (taken when it returned). */
     long interruptsBlocked;
-    long samples;
     long switches;
     long pauses;
     long unpauses;
     long destroys;
-    /** Alerts latched in EE=0 code on a gated PMU, once handled (taken, polled) or withdrawn. */
-    long postponed;
-    /** Postponed interrupts whose samples the handler dropped (ignore, and poll when no poll caught them). */
-    long postponedDropped;
-    /** Postponed interrupts given to the vCPU that ran at the alert (owner). */
-    long postponedReattributed;
-    /** Postponed alerts software cleared before they were taken or polled (no handler saw them). */
-    long postponedWithdrawn;
-    /** Handlers run at poll points (poll). */
-    long polled;
-    /** Overflows the dropping handlers re-armed without logging. */
-    long samplesDropped;
-    /** Interrupts (or polls) that logged a sample for another domain or mode than ran at the alert. */
-    long misattributed;
-    /** Cycles from alert to handler, summed and at most, over postponed interrupts taken or polled. */
-    long postponedDelay;
-    long postponedDelayMax;
     /** Cycles the policy charged through {@code chargeHypervisor}. */
     long chargedCycles;
-    /** Cycles of trapped guest PMU accesses. */
-    long trapCycles;
-    /** Cycles of guests' own PMU handlers. */
-    long guestHandlerCycles;
-    /** PMU interrupts the policy took for guests without Xenoprof's callback. */
-    long policyInterrupts;
-    /** Guest profilers that found no PMU (the policy offers none). */
-    long guestNoPmu;
-    /** Guest profilers stopped by a refused write. */
-    long guestRefusedProfilers;
-    /** Virtual interrupts injected into a vCPU with no active profiler of its own. */
-    long injectedUnhandled;
-    /** Traps of the delivery in progress (charged once it is done). */
-    private int pendingTraps;
 
     Engine(Scenario scenario, PmuModel model, PhysicalPmu[] pmus) {
         this.scenario = scenario;
@@ -181,36 +128,15 @@ final class Engine {
         for (DomainSpec d : scenario.domains()) {
             workloads.add(new Workload(d.regions(), catalog));
         }
-        this.sliceMin = scenario.sliceMinCycles();
-        this.sliceSpan = scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1;
         this.timeslice = Math.multiplyExact(scenario.timesliceMicros(), mhz);
         this.accountingPeriod = Math.multiplyExact(scenario.accountingMicros(), mhz);
-        this.hypervisorRateArray = scenario.hypervisorRates();
-        this.hypervisorRates = SignalRates.of(hypervisorRateArray);
-        this.contextSwitch = new CostTable(scenario.contextSwitch());
-        this.nmiHandler = new CostTable(scenario.nmiHandler());
-        this.idleLoop = new CostTable(scenario.idleLoop());
+        this.contextSwitch = new CostTable(scenario.contextSwitch(), catalog);
+        CostTable nmiHandler = new CostTable(scenario.nmiHandler(), catalog);
+        this.idleLoop = new CostTable(scenario.idleLoop(), catalog);
         this.haltFunction = catalog.id(scenario.halt());
-        VirtualPmuSpec vpmu = scenario.vpmu();
-        this.trapHvmFunction = vpmu.hvm() == null ? -1 : catalog.id(vpmu.hvm().function());
-        this.trapHvmCycles = vpmu.hvm() == null ? 0 : vpmu.hvm().cycles();
-        this.trapPvFunction = vpmu.pv() == null ? -1 : catalog.id(vpmu.pv().function());
-        this.trapPvCycles = vpmu.pv() == null ? 0 : vpmu.pv().cycles();
-        int[] handlerIds = new int[scenario.domains().size()];
-        for (int di = 0; di < handlerIds.length; di++) {
-            GuestProfilerSpec gp = scenario.domains().get(di).profiler();
-            handlerIds[di] = gp == null ? -1 : catalog.id(gp.handler());
-        }
-        this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
-        this.interruptsOff = new boolean[functions];
-        for (SymbolRef f : scenario.interruptsOff()) {
-            interruptsOff[catalog.id(f)] = true;
-        }
-        this.pollPoint = new boolean[functions];
-        for (SymbolRef f : scenario.pollPoints()) {
-            pollPoint[catalog.id(f)] = true;
-        }
-        this.handling = scenario.postponedHandling();
+        this.guestProfilers = new GuestProfilers(scenario, catalog);
+        this.slices = new SliceMaker(scenario, catalog); // sizes the ledger rows: every id is allocated by now
+        this.interruptPath = new InterruptPath(slices, nmiHandler, scenario.postponedHandling());
 
         int pvCpl = scenario.pvKernelCpl(cpuType);
         int guestCount = 0;
@@ -253,46 +179,7 @@ final class Engine {
         }
         ledger = new GroundTruthLedger(catalog, slotDomid, slotVcpu);
         behalf = new GroundTruthLedger(catalog, slotDomid, slotVcpu);
-        int pictures = 0;
-        for (VirtualCpu v : guests) {
-            DomainSpec d = domainOf(v.domid);
-            GuestProfilerSpec gp = d.profiler();
-            if (gp == null) {
-                continue;
-            }
-            String problem = null;
-            CounterConfig[] configs = new CounterConfig[0];
-            PhysicalPmu picture = model.createPmu(n + pictures++, scenario.pmuOptions());
-            if (trapHvmFunction < 0 && d.hvm() || trapPvFunction < 0 && !d.hvm()) {
-                problem = "the scenario prices no trapped PMU access for " + (d.hvm() ? "HVM" : "PV")
-                        + " guests; add 'cost.trap." + (d.hvm() ? "hvm" : "pv") + " <cycles> <hypervisor function>'";
-            } else {
-                try {
-                    configs = model.allocate(List.of(EventSpec.parse(gp.event())));
-                } catch (EventSpecException e) {
-                    problem = "it asks for " + gp.event() + ", which " + cpuType + " refuses: " + e.getMessage();
-                }
-            }
-            if (problem == null && gp.counter() >= 0) {
-                if (gp.counter() >= picture.counterRegisters().length) {
-                    problem = "it asks for counter " + gp.counter() + " but " + cpuType + " has "
-                            + picture.counterRegisters().length + " (0 to " + (picture.counterRegisters().length - 1)
-                            + ")";
-                } else {
-                    CounterConfig c = configs[0];
-                    configs = new CounterConfig[] {
-                            new CounterConfig(gp.counter(), c.event(), c.count(), c.unitMask(), c.kernel(), c.user())};
-                }
-            }
-            v.guestPmu = new GuestPmu(picture, configs, v.vcpu, gp.bufferSlots(), handlerIds[indexOf(d)],
-                    gp.handlerCycles());
-            if (problem != null) {
-                v.guestPmu.state = GuestPmu.REFUSED;
-                v.guestPmu.refusal = scenario.location() + ":" + gp.line() + ": the profiler of domain " + d.domid()
-                        + " vCPU " + v.vcpu + " cannot start: " + problem;
-                guestRefusedProfilers++;
-            }
-        }
+        guestProfilers.equip(model, n, guests, pcpus, slices);
         creditShare = guestCount == 0 ? 0 : accountingPeriod * n / guestCount;
         nextAccounting = accountingPeriod;
         for (VirtualCpu v : guests) {
@@ -307,24 +194,11 @@ final class Engine {
         }
     }
 
-    private DomainSpec domainOf(int domid) {
-        for (DomainSpec d : scenario.domains()) {
-            if (d.domid() == domid) {
-                return d;
-            }
-        }
-        throw new IllegalArgumentException("no domain " + domid);
-    }
-
-    private int indexOf(DomainSpec d) {
-        return scenario.domains().indexOf(d);
-    }
-
     /** Connects the interrupt path and the policy; done once, before the first run. */
     void attach(XenoprofCore xenoprof, PolicySession session, OverflowRouter router) {
-        this.xenoprof = xenoprof;
         this.session = session;
-        this.router = router;
+        interruptPath.attach(xenoprof, session, router);
+        guestProfilers.attach(session);
     }
 
     long now() {
@@ -355,19 +229,19 @@ final class Engine {
             }
             Slice s = p.top();
             if (p.latched && !pmu.alertPending()) {
-                alertWithdrawn(p);
+                interruptPath.alertWithdrawn(p);
             }
             // An overflow is taken at the slice during which it happened, even one that just ended:
             // the interrupt is checked before a finished slice gives way to the next.
             if (p.gated) {
                 // Taken only while the code on top has MSR[EE]=1; until then it stays pending (postponed).
                 if (s.ee && !p.interruptJustTaken && pmu.interruptPending()) {
-                    takeInterrupt(p);
+                    interruptPath.take(p);
                     continue;
                 }
             } else if (p.nmiHandlerAt < 0) {
                 if (!p.interruptJustTaken && pmu.interruptPending()) {
-                    takeInterrupt(p);
+                    interruptPath.take(p);
                     continue;
                 }
             } else if (!p.blockedNoted && pmu.interruptPending()) {
@@ -391,11 +265,11 @@ final class Engine {
             if (s.kind == Slice.WORK && !s.hypervisor() && v.guestPmu != null) {
                 GuestPmu g = v.guestPmu;
                 if (g.state == GuestPmu.NEW) {
-                    startGuestProfiler(p, v, g);
+                    guestProfilers.start(p, v, g);
                     continue;
                 }
                 if (g.pending) {
-                    deliverVirtualInterrupt(p, v, g);
+                    guestProfilers.deliverVirtualInterrupt(p, v, g);
                     continue;
                 }
             }
@@ -410,14 +284,14 @@ final class Engine {
             if (s.mode == 2 && !v.idle) {
                 int fn = guestFunctionBelow(p, v);
                 if (fn >= 0) {
-                    behalf.add(v.slot * functions + fn, step, s.rateArray);
+                    behalf.add(v.slot * slices.functions + fn, step, s.rateArray);
                 }
             }
             p.now += step;
             s.remaining -= step;
             p.interruptJustTaken = false;
             if (!p.latched && pmu.alertPending()) {
-                latch(p, s, v);
+                interruptPath.latch(p, s, v);
             }
             pieces++;
             if (!v.idle) {
@@ -442,174 +316,12 @@ final class Engine {
         if (kind == Slice.NMI) {
             p.pmu.returnFromInterrupt();
         }
-        if (s.poll && p.gated && handling == PostponedHandling.POLL && p.pmu.alertPending()
-                && xenoprof.nmiCallbackInstalled()) {
-            poll(p, s.pc);
+        if (s.poll) {
+            interruptPath.pollPointReached(p, s.pc);
         }
         if (kind == Slice.SWITCH) {
             completeSwitch(p, switchTo);
         }
-    }
-
-    /** The PMU's alert turned on while {@code s} ran on {@code v}: note who ran, for the handler's books. */
-    private void latch(PhysicalCpu p, Slice s, VirtualCpu v) {
-        p.latched = true;
-        p.latchAt = p.now;
-        p.latchVcpu = v;
-        p.latchMode = xenoprofMode(s, v);
-        p.latchPostponed = p.gated && !s.ee;
-    }
-
-    /** Software cleared an alert before any handler ran for it (a stop or start of the counters). */
-    private void alertWithdrawn(PhysicalCpu p) {
-        if (p.latchPostponed) {
-            postponed++;
-            postponedWithdrawn++;
-        }
-        p.latched = false;
-    }
-
-    /** A postponed alert reaches a handler (taken or polled): count it and its delay. */
-    private void postponedHandled(PhysicalCpu p) {
-        postponed++;
-        long delay = p.now - p.latchAt;
-        postponedDelay += delay;
-        postponedDelayMax = Math.max(postponedDelayMax, delay);
-    }
-
-    /** Xenoprof's mode of code in slice {@code s} of {@code v}. */
-    private static int xenoprofMode(Slice s, VirtualCpu v) {
-        int mode = s.mode;
-        if (v.hvm && mode != XenoprofCore.MODE_XEN) {
-            // xenoprofile_get_mode for an HVM vCPU: kernel unless the guest was at CPL 3 (protected mode).
-            mode = s.cpl != 3 ? XenoprofCore.MODE_KERNEL : XenoprofCore.MODE_USER;
-        }
-        return mode;
-    }
-
-    /**
-     * What {@code PhysicalPmu.sampledAddress()} answers when the PMU latched no address. Addresses
-     * are unsigned 64-bit values: a 64-bit PowerPC kernel runs at 0xc000..., negative as a Java
-     * long, so only this exact value means "none", never the sign.
-     */
-    private static final long NO_SAMPLED_ADDRESS = -1;
-
-    /**
-     * The mode the PMU's latched privilege gives ({@code sampledCpl()}: 0 hypervisor, 3 problem
-     * state, else supervisor), or {@code otherwise} when the PMU latched none.
-     */
-    private static int latchedMode(int cpl, int otherwise) {
-        if (cpl < 0) {
-            return otherwise;
-        }
-        return cpl == 0 ? XenoprofCore.MODE_XEN : cpl == 3 ? XenoprofCore.MODE_USER : XenoprofCore.MODE_KERNEL;
-    }
-
-    /** The PMU interrupt (an NMI on x86, the perfmon exception on PowerPC) is taken at the PC of the slice on top. */
-    private void takeInterrupt(PhysicalCpu p) {
-        Slice at = p.top();
-        VirtualCpu v = p.current;
-        boolean wasPostponed = p.latched && p.latchPostponed;
-        p.pmu.acknowledgeInterrupt();
-        p.interruptJustTaken = true;
-        interrupts++;
-        if (!v.idle && !p.inHypervisor) {
-            p.inHypervisor = true;
-            session.hypervisorEntry(p.index, v.domid, v.vcpu);
-        }
-        VirtualCpu owner = v;
-        int mode = xenoprofMode(at, v);
-        long pc = at.pc;
-        boolean xenoprofToo = session.pmuInterrupt(p.index, v.policyDomid(), v.policyVcpu(), CpuMode.ofCode(mode));
-        int depth = at.depth;
-        long[] stack = at.stack;
-        if (nmiHandler.cycles > 0) {
-            // Pushed before the handler body runs so that work charged from inside it is under NMI block
-            // too (on a gated PMU: runs with EE=0, as exception entry leaves it).
-            Slice h = pushHypervisor(p, Slice.NMI, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
-            h.ee = false;
-            h.poll = false;
-            if (!p.gated) {
-                p.nmiHandlerAt = p.depth - 1;
-                p.blockedNoted = false;
-            }
-        }
-        if (!xenoprofToo) {
-            // The policy took the interrupt for a guest's counters (vpmu_do_interrupt): no Xenoprof sample.
-            policyInterrupts++;
-            p.latched = false;
-            if (nmiHandler.cycles == 0) {
-                p.pmu.returnFromInterrupt();
-            }
-            return;
-        }
-        if (wasPostponed) {
-            postponedHandled(p);
-            if (handling == PostponedHandling.OWNER) {
-                // Xen-PPC's "pass it to the domain it belongs to": the vCPU that ran at the alert, the mode
-                // MMCRA's sampled bits give, the address SIAR holds; the interrupted stack is not the
-                // sampled code's, so no call trace.
-                postponedReattributed++;
-                owner = p.latchVcpu;
-                mode = latchedMode(p.pmu.sampledCpl(), mode);
-                long siar = p.pmu.sampledAddress();
-                if (siar != NO_SAMPLED_ADDRESS) {
-                    pc = siar;
-                }
-                depth = 0;
-            } else {
-                // ignore (and poll, for what no poll caught): re-arm and re-enable the alert, drop the sample.
-                postponedDropped++;
-                samplesDropped += xenoprof.discardNmi(p.index);
-                p.latched = false;
-                if (nmiHandler.cycles == 0) {
-                    p.pmu.returnFromInterrupt();
-                }
-                return;
-            }
-        }
-        int taken = xenoprof.nmi(p.index, owner.xenoprofDomid(), owner.vcpu, mode, pc, stack, depth, router);
-        samples += taken;
-        judge(p, owner, mode, taken);
-        if (nmiHandler.cycles == 0) {
-            p.pmu.returnFromInterrupt();
-        }
-        xenoprof.nmiContinuation(p.index);
-    }
-
-    /**
-     * The hypervisor polls the PMU's alert at the end of a poll-point function and finds it set: it
-     * runs the handler there, without an interrupt (no acknowledge, no return from interrupt), for
-     * the vCPU current at the poll point, in the mode the PMU's latched privilege gives (Xen's own
-     * when none), at the latched address (else the poll point's).
-     */
-    private void poll(PhysicalCpu p, long pollPc) {
-        VirtualCpu v = p.current;
-        polled++;
-        if (p.latched && p.latchPostponed) {
-            postponedHandled(p);
-        }
-        int mode = latchedMode(p.pmu.sampledCpl(), XenoprofCore.MODE_XEN);
-        long siar = p.pmu.sampledAddress();
-        long pc = siar != NO_SAMPLED_ADDRESS ? siar : pollPc;
-        if (nmiHandler.cycles > 0) {
-            Slice h = pushHypervisor(p, Slice.POLL, nmiHandler.pick(p.rng), nmiHandler.cycles, v);
-            h.ee = false;
-            h.poll = false;
-        }
-        int taken = xenoprof.nmi(p.index, v.xenoprofDomid(), v.vcpu, mode, pc, null, 0, router);
-        samples += taken;
-        judge(p, v, mode, taken);
-        xenoprof.nmiContinuation(p.index);
-    }
-
-    /** Counts a logged sample that went to another domain or mode than ran when the alert latched. */
-    private void judge(PhysicalCpu p, VirtualCpu owner, int mode, int taken) {
-        if (taken > 0 && p.latched
-                && (owner.xenoprofDomid() != p.latchVcpu.xenoprofDomid() || mode != p.latchMode)) {
-            misattributed++;
-        }
-        p.latched = false;
     }
 
     // ------------------------------------------------------------------------------------ scheduling
@@ -638,7 +350,7 @@ final class Engine {
             if (sliceOver) {
                 p.timesliceEnd = p.now + timeslice;
             }
-            pushWork(p, cur);
+            slices.pushWork(p, cur);
             return;
         }
         VirtualCpu next = pick(p);
@@ -646,11 +358,11 @@ final class Engine {
             switchTo(p, next);
         } else if (p.idleFresh && idleLoop.cycles > 0) {
             p.idleFresh = false;
-            pushHypervisor(p, Slice.IDLE, idleLoop.pick(p.rng), idleLoop.cycles, cur);
+            slices.pushHypervisor(p, Slice.IDLE, idleLoop.pick(p.rng), idleLoop.cycles, cur);
         } else {
             p.idleFresh = false;
             long until = Math.min(target, haltUntil(p));
-            Slice s = pushHypervisor(p, Slice.HALT, haltFunction, until - p.now, cur);
+            Slice s = slices.pushHypervisor(p, Slice.HALT, haltFunction, until - p.now, cur);
             s.rates = SignalRates.HALTED;
             s.rateArray = HALTED_RATES;
             s.ee = true; // a CPU waits for an interrupt with interrupts enabled
@@ -685,7 +397,8 @@ final class Engine {
             next.state = VirtualCpu.RUNNING; // claimed now, so that no other CPU takes it during the switch
         }
         if (contextSwitch.cycles > 0) {
-            Slice s = pushHypervisor(p, Slice.SWITCH, contextSwitch.pick(p.rng), contextSwitch.cycles, p.current);
+            Slice s = slices.pushHypervisor(p, Slice.SWITCH, contextSwitch.pick(p.rng), contextSwitch.cycles,
+                    p.current);
             s.switchTo = next;
         } else {
             completeSwitch(p, next);
@@ -765,64 +478,6 @@ final class Engine {
 
     // --------------------------------------------------------------------------------------- slices
 
-    private void pushWork(PhysicalCpu p, VirtualCpu v) {
-        Workload w = v.workload;
-        Prng rng = v.rng;
-        int e = w.pick(rng);
-        int fn = w.symbol[e];
-        long length = sliceMin + rng.below(sliceSpan);
-        if (length > v.burstLeft) {
-            length = v.burstLeft;
-        }
-        Slice s = p.push();
-        s.kind = Slice.WORK;
-        s.row = v.slot * functions + fn;
-        s.mode = w.mode[e];
-        s.cpl = s.mode == 2 ? 0 : s.mode == 1 ? v.kernelCpl : 3;
-        s.rates = w.rates[e];
-        s.rateArray = w.rateArrays[e];
-        s.pc = catalog.start(fn) + rng.below(catalog.size(fn));
-        int[] callers = w.callers[e];
-        for (int i = 0; i < callers.length; i++) {
-            s.stack[i] = returnAddress(callers[i], rng);
-        }
-        s.depth = callers.length;
-        s.remaining = length;
-        s.switchTo = null;
-        s.ee = w.interruptsEnabled[e];
-        s.poll = pollPoint[fn];
-        if (s.mode != 2) {
-            v.lastGuestPc = s.pc;
-            v.lastGuestMode = s.mode;
-            v.lastGuestFn = fn;
-        }
-        workSlices++;
-    }
-
-    /** A return address: inside the caller, past its first byte (a call instruction precedes it). */
-    private long returnAddress(int fn, Prng rng) {
-        long size = catalog.size(fn);
-        return size > 1 ? catalog.start(fn) + 1 + rng.below(size - 1) : catalog.start(fn);
-    }
-
-    /** Pushes hypervisor work in function {@code fn}, charged to vCPU {@code v}. */
-    private Slice pushHypervisor(PhysicalCpu p, int kind, int fn, long cycles, VirtualCpu v) {
-        Slice s = p.push();
-        s.kind = kind;
-        s.row = v.slot * functions + fn;
-        s.mode = 2;
-        s.cpl = 0;
-        s.rates = hypervisorRates;
-        s.rateArray = hypervisorRateArray;
-        s.pc = catalog.start(fn) + p.rng.below(catalog.size(fn));
-        s.depth = 0;
-        s.remaining = cycles;
-        s.switchTo = null;
-        s.ee = !interruptsOff[fn];
-        s.poll = pollPoint[fn];
-        return s;
-    }
-
     /** {@code PolicyHost.chargeHypervisor}: work of a policy on {@code pcpu}, charged to its current vCPU. */
     void charge(int pcpu, long cycles, String function) {
         if (pcpu < 0 || pcpu >= pcpus.length) {
@@ -841,42 +496,8 @@ final class Engine {
             return;
         }
         PhysicalCpu p = pcpus[pcpu];
-        pushHypervisor(p, Slice.CHARGE, fn, cycles, p.current);
+        slices.pushHypervisor(p, Slice.CHARGE, fn, cycles, p.current);
         chargedCycles += cycles;
-    }
-
-    /**
-     * {@code PolicyHost.injectVirtualInterrupt}: counted per vCPU; a vCPU whose own profiler runs
-     * takes it at its next guest code, with the PC the guest can see now. One waits at most.
-     */
-    void injectVirtualInterrupt(int domid, int vcpu) {
-        VirtualCpu v = find(domid, vcpu);
-        v.virtualInterrupts++;
-        GuestPmu g = v.guestPmu;
-        if (g == null || g.state != GuestPmu.ACTIVE) {
-            injectedUnhandled++;
-            return;
-        }
-        if (g.pending) {
-            g.interruptsCoalesced++;
-            return;
-        }
-        g.pending = true;
-        g.pendingPc = v.lastGuestPc;
-        g.pendingMode = v.lastGuestMode;
-        for (PhysicalCpu p : pcpus) {
-            if (p.current != v) {
-                continue;
-            }
-            for (int i = p.depth - 1; i >= 0; i--) {
-                Slice s = p.stack[i];
-                if (s.guestCode()) {
-                    g.pendingPc = s.pc;
-                    g.pendingMode = s.mode;
-                    break;
-                }
-            }
-        }
     }
 
     /** The guest function the hypervisor was entered from on {@code p}: the nearest guest slice below, else where {@code v} last ran. */
@@ -884,196 +505,14 @@ final class Engine {
         for (int i = p.depth - 1; i >= 0; i--) {
             Slice s = p.stack[i];
             if (s.guestCode()) {
-                return s.row - v.slot * functions;
+                return s.row - v.slot * slices.functions;
             }
         }
         return v.lastGuestFn;
     }
 
-    // ------------------------------------------------------------------------ guests' own profilers
-
-    /** The hypervisor is entered for a guest's trapped access (if it is not in already). */
-    private void enterForGuest(PhysicalCpu p, VirtualCpu v) {
-        if (!p.inHypervisor) {
-            p.inHypervisor = true;
-            session.hypervisorEntry(p.index, v.domid, v.vcpu);
-        }
-    }
-
-    /**
-     * The guest's driver starts: with no PMU offered (CPUID leaf 0xA empty) the profiler gives up
-     * without touching a register; otherwise the model's driver programs the picture and every
-     * counter, control and interrupt register is written through the policy.
-     */
-    private void startGuestProfiler(PhysicalCpu p, VirtualCpu v, GuestPmu g) {
-        if (!session.guestsSeePmu()) {
-            g.state = GuestPmu.NO_PMU;
-            guestNoPmu++;
-            return;
-        }
-        enterForGuest(p, v);
-        pendingTraps = 0;
-        g.program();
-        g.state = GuestPmu.ACTIVE;
-        if (!writeAll(p, v, g, g.counterRegisters) || !writeAll(p, v, g, g.controlRegisters)
-                || !writeAll(p, v, g, g.interruptRegisters)) {
-            g.state = GuestPmu.REFUSED;
-            guestRefusedProfilers++;
-        }
-        chargeTraps(p, v);
-    }
-
-    private boolean writeAll(PhysicalCpu p, VirtualCpu v, GuestPmu g, int[] registers) {
-        for (int r : registers) {
-            if (!guestWrite(p, v, g, r, g.picture.read(r))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean guestWrite(PhysicalCpu p, VirtualCpu v, GuestPmu g, int register, long value) {
-        g.accesses++;
-        if (session.traps(v.domid, v.vcpu, register, true)) {
-            g.accessesTrapped++;
-            pendingTraps++;
-        }
-        if (session.guestWrite(p.index, v.domid, v.vcpu, register, value)) {
-            return true;
-        }
-        if (g.refusal == null) {
-            g.refusal = "domain " + v.domid + " vCPU " + v.vcpu + ": its profiler's write of 0x"
-                    + Long.toHexString(value) + " to PMU register 0x" + Integer.toHexString(register) + " was refused: "
-                    + session.refusal(v.domid, v.vcpu, register);
-        }
-        return false;
-    }
-
-    private long guestRead(PhysicalCpu p, VirtualCpu v, GuestPmu g, int register) {
-        g.accesses++;
-        if (session.traps(v.domid, v.vcpu, register, false)) {
-            g.accessesTrapped++;
-            pendingTraps++;
-        }
-        return session.guestRead(p.index, v.domid, v.vcpu, register);
-    }
-
-    /**
-     * The guest takes its virtual PMU interrupt: its handler reads its counters, finds by the
-     * model's rule what overflowed, logs a sample for each at the PC it saw, re-arms, writes back
-     * what changed and the interrupt routing. Its handler runs as guest kernel code, after the traps.
-     */
-    private void deliverVirtualInterrupt(PhysicalCpu p, VirtualCpu v, GuestPmu g) {
-        g.pending = false;
-        g.interruptsDelivered++;
-        enterForGuest(p, v);
-        pendingTraps = 0;
-        int[] counters = g.counterRegisters;
-        for (int i = 0; i < counters.length; i++) {
-            long value = guestRead(p, v, g, counters[i]);
-            g.noteRead(i, value);
-            g.picture.write(counters[i], value);
-            g.noteRead(i, g.picture.read(counters[i])); // what the picture holds, so an unchanged re-arm writes nothing
-        }
-        g.overflowCount = 0;
-        g.picture.checkCounters(g);
-        if (g.overflowCount == 0) {
-            g.interruptsSpurious++;
-        }
-        for (int k = 0; k < g.overflowCount; k++) {
-            g.log(g.pendingPc, g.pendingMode, g.overflowed[k]);
-        }
-        boolean ok = true;
-        for (int i = 0; i < counters.length && ok; i++) {
-            long now = g.picture.read(counters[i]);
-            if (now != g.readValue(i)) {
-                ok = guestWrite(p, v, g, counters[i], now);
-            }
-        }
-        if (ok) {
-            ok = writeAll(p, v, g, g.interruptRegisters);
-        }
-        if (!ok) {
-            g.state = GuestPmu.REFUSED;
-            guestRefusedProfilers++;
-        }
-        if (g.handlerCycles > 0 && g.handlerFunction >= 0) {
-            Slice h = p.push();
-            h.kind = Slice.GUEST_PMI;
-            h.row = v.slot * functions + g.handlerFunction;
-            h.mode = 1;
-            h.cpl = v.kernelCpl;
-            h.rates = hypervisorRates;
-            h.rateArray = hypervisorRateArray;
-            h.pc = catalog.start(g.handlerFunction) + v.rng.below(catalog.size(g.handlerFunction));
-            h.depth = 0;
-            h.remaining = g.handlerCycles;
-            h.switchTo = null;
-            h.ee = true;
-            h.poll = false;
-            guestHandlerCycles += g.handlerCycles;
-        }
-        chargeTraps(p, v);
-    }
-
-    /** Pushes the hypervisor work of the traps just counted, in the scenario's trap function. */
-    private void chargeTraps(PhysicalCpu p, VirtualCpu v) {
-        int n = pendingTraps;
-        pendingTraps = 0;
-        long each = v.hvm ? trapHvmCycles : trapPvCycles;
-        int fn = v.hvm ? trapHvmFunction : trapPvFunction;
-        if (n == 0 || each == 0 || fn < 0) {
-            return;
-        }
-        long cycles = n * each;
-        pushHypervisor(p, Slice.TRAP, fn, cycles, v);
-        trapCycles += cycles;
-    }
-
-    /** The guest profiler of every vCPU of a domain, in vCPU order (empty when it runs none). */
-    List<GuestPmu> guestProfilers(int domid) {
-        List<GuestPmu> out = new ArrayList<>();
-        for (VirtualCpu v : guests) {
-            if (v.domid == domid && v.guestPmu != null) {
-                out.add(v.guestPmu);
-            }
-        }
-        return out;
-    }
-
-    List<GuestPmu> allGuestProfilers() {
-        List<GuestPmu> out = new ArrayList<>();
-        for (VirtualCpu v : guests) {
-            if (v.guestPmu != null) {
-                out.add(v.guestPmu);
-            }
-        }
-        return out;
-    }
-
     GroundTruthLedger behalf() {
         return behalf;
-    }
-
-    long virtualInterrupts(int domid, int vcpu) {
-        return find(domid, vcpu).virtualInterrupts;
-    }
-
-    long virtualInterruptsTotal() {
-        long n = 0;
-        for (VirtualCpu v : guests) {
-            n += v.virtualInterrupts;
-        }
-        return n;
-    }
-
-    private VirtualCpu find(int domid, int vcpu) {
-        for (VirtualCpu v : guests) {
-            if (v.domid == domid && v.vcpu == vcpu) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("domain " + domid + " has no vCPU " + vcpu);
     }
 
     long haltedCycles(int pcpu) {
@@ -1142,28 +581,5 @@ final class Engine {
 
     GroundTruthLedger ledger() {
         return ledger;
-    }
-
-    /** The weighted functions of an inserted kind of hypervisor work, compiled. */
-    private final class CostTable {
-        final long cycles;
-        final int[] functionIds;
-        final WeightedChoice choice;
-
-        CostTable(HypervisorCost cost) {
-            cycles = cost.cycles();
-            functionIds = new int[cost.functions().size()];
-            long[] weights = new long[functionIds.length];
-            for (int i = 0; i < functionIds.length; i++) {
-                WeightedSymbol ws = cost.functions().get(i);
-                functionIds[i] = catalog.id(ws.symbol());
-                weights[i] = ws.weight();
-            }
-            choice = functionIds.length == 0 ? null : new WeightedChoice(weights);
-        }
-
-        int pick(Prng rng) {
-            return functionIds[choice.pick(rng)];
-        }
     }
 }

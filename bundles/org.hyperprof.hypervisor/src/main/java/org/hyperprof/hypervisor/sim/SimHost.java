@@ -142,7 +142,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
         }
         domains = List.copyOf(infos);
         anyHvm = hvm;
-        anyGuestProfiler = !engine.allGuestProfilers().isEmpty();
+        anyGuestProfiler = !engine.guestProfilers.all().isEmpty();
     }
 
     // ------------------------------------------------------------------------------------------ Host
@@ -235,7 +235,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
                 }
                 long end = start + total;
                 long quantum = engine.quantumCycles();
-                long samplesBefore = engine.samples;
+                long samplesBefore = engine.interruptPath.samples;
                 long reportEvery = Math.max(quantum, total / 20);
                 long nextReport = start + reportEvery;
                 long t = start;
@@ -255,11 +255,12 @@ public final class SimHost implements Host, Machine, PolicyHost {
                         machineLock.unlock();
                     }
                     if (t >= nextReport || t == end) {
-                        listener.progress((t - start) / scenario.mhz(), micros, engine.samples - samplesBefore);
+                        listener.progress((t - start) / scenario.mhz(), micros,
+                                engine.interruptPath.samples - samplesBefore);
                         nextReport += reportEvery;
                     }
                 }
-                return engine.samples - samplesBefore;
+                return engine.interruptPath.samples - samplesBefore;
             } finally {
                 running = false;
                 applyPendingIfFree(); // commands that came during the last quantum
@@ -328,10 +329,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
     public void pauseDomain(int domid) {
         int i = indexOf(domid);
         refuseHardwareDomain(domid, "pause");
-        request(i, domid, DomainState.PAUSED, "paused", () -> {
-            engine.pause(domid);
-            states.set(i, DomainState.PAUSED);
-        });
+        request(i, domid, DomainState.PAUSED, "paused", () -> engine.pause(domid));
     }
 
     /**
@@ -342,11 +340,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
      */
     @Override
     public void unpauseDomain(int domid) {
-        int i = indexOf(domid);
-        request(i, domid, DomainState.RUNNING, "unpaused", () -> {
-            engine.unpause(domid);
-            states.set(i, DomainState.RUNNING);
-        });
+        request(indexOf(domid), domid, DomainState.RUNNING, "unpaused", () -> engine.unpause(domid));
     }
 
     /**
@@ -366,8 +360,6 @@ public final class SimHost implements Host, Machine, PolicyHost {
         refuseHardwareDomain(domid, "destroy");
         request(i, domid, DomainState.DESTROYED, "destroyed", () -> {
             engine.destroy(domid);
-            // Gone for Xen from here on: domainExists answers false before Xenoprof frees the buffers.
-            states.set(i, DomainState.DESTROYED);
             xenoprof.domainDestroyed(domid);
         });
     }
@@ -375,8 +367,10 @@ public final class SimHost implements Host, Machine, PolicyHost {
     /**
      * Checks a change against the state asked for last, records it, queues what applies it and
      * applies it now if no run holds the machine. A change to the state already asked for is none.
+     * Applying it sets the domain's state before {@code change} runs: a destroyed domain is gone for
+     * Xen (domainExists answers false) before Xenoprof frees its buffers.
      */
-    private void request(int i, int domid, DomainState wanted, String what, Runnable apply) {
+    private void request(int i, int domid, DomainState wanted, String what, Runnable change) {
         synchronized (requested) {
             if (requested[i] == DomainState.DESTROYED) {
                 if (wanted == DomainState.DESTROYED) {
@@ -389,7 +383,10 @@ public final class SimHost implements Host, Machine, PolicyHost {
                 return;
             }
             requested[i] = wanted;
-            pending.add(apply);
+            pending.add(() -> {
+                states.set(i, wanted);
+                change.run();
+            });
         }
         applyPendingIfFree();
     }
@@ -470,16 +467,18 @@ public final class SimHost implements Host, Machine, PolicyHost {
     @Override
     public Map<String, Long> counters() {
         XenoprofDiagnostics d = xenoprof.diagnostics();
+        InterruptPath interrupts = engine.interruptPath;
+        GuestProfilers guests = engine.guestProfilers;
         Map<String, Long> c = new LinkedHashMap<>();
         // Read without the machine lock, so a shell never waits for a run: during a run the values
         // are those of a moment in the current quantum.
-        c.put("interrupts.taken", engine.interrupts);
+        c.put("interrupts.taken", interrupts.interrupts);
         c.put("interrupts.blocked", engine.interruptsBlocked);
-        c.put("samples.taken", engine.samples);
+        c.put("samples.taken", interrupts.samples);
         c.put("overflows.guest", d.guestRoutedOverflows());
-        c.put("interrupts.virtual", engine.virtualInterruptsTotal());
+        c.put("interrupts.virtual", guests.virtualInterruptsTotal());
         c.put("vcpu.switches", engine.switches);
-        c.put("slices", engine.workSlices);
+        c.put("slices", engine.slices.workSlices);
         c.put("slices.pieces", engine.pieces);
         long halted = 0;
         for (int p = 0; p < pmus.length; p++) {
@@ -504,22 +503,22 @@ public final class SimHost implements Host, Machine, PolicyHost {
         for (PostponedHandling h : PostponedHandling.values()) {
             c.put("interrupts.postponed.mode." + h.optionValue(), h == handling ? 1L : 0L);
         }
-        c.put("interrupts.postponed", engine.postponed);
-        c.put("interrupts.postponed.dropped", engine.postponedDropped);
-        c.put("samples.postponed.dropped", engine.samplesDropped);
-        c.put("interrupts.postponed.reattributed", engine.postponedReattributed);
-        c.put("interrupts.polled", engine.polled);
-        c.put("interrupts.postponed.withdrawn", engine.postponedWithdrawn);
-        c.put("interrupts.lost", engine.postponedDropped + engine.postponedWithdrawn);
-        c.put("interrupts.misattributed", engine.misattributed);
-        c.put("interrupts.postponed.delay.cycles", engine.postponedDelay);
-        c.put("interrupts.postponed.delay.max", engine.postponedDelayMax);
-        c.put("interrupts.policy", engine.policyInterrupts);
+        c.put("interrupts.postponed", interrupts.postponed);
+        c.put("interrupts.postponed.dropped", interrupts.postponedDropped);
+        c.put("samples.postponed.dropped", interrupts.samplesDropped);
+        c.put("interrupts.postponed.reattributed", interrupts.postponedReattributed);
+        c.put("interrupts.polled", interrupts.polled);
+        c.put("interrupts.postponed.withdrawn", interrupts.postponedWithdrawn);
+        c.put("interrupts.lost", interrupts.postponedDropped + interrupts.postponedWithdrawn);
+        c.put("interrupts.misattributed", interrupts.misattributed);
+        c.put("interrupts.postponed.delay.cycles", interrupts.postponedDelay);
+        c.put("interrupts.postponed.delay.max", interrupts.postponedDelayMax);
+        c.put("interrupts.policy", interrupts.policyInterrupts);
         c.put("scenario.seed", scenario.seed());
         c.put("vpmu.cycles.charged", engine.chargedCycles);
-        c.put("guest.trap.cycles", engine.trapCycles);
-        c.put("guest.handler.cycles", engine.guestHandlerCycles);
-        c.put("vpmu.cycles", engine.chargedCycles + engine.trapCycles);
+        c.put("guest.trap.cycles", guests.trapCycles);
+        c.put("guest.handler.cycles", guests.guestHandlerCycles);
+        c.put("vpmu.cycles", engine.chargedCycles + guests.trapCycles);
         long samples = 0;
         long lost = 0;
         long discarded = 0;
@@ -528,7 +527,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
         long spurious = 0;
         long accesses = 0;
         long trapped = 0;
-        for (GuestPmu g : engine.allGuestProfilers()) {
+        for (GuestPmu g : guests.all()) {
             samples += g.samples;
             lost += g.samplesLost;
             discarded += g.samplesDiscarded;
@@ -544,11 +543,11 @@ public final class SimHost implements Host, Machine, PolicyHost {
         c.put("guest.interrupts.delivered", delivered);
         c.put("guest.interrupts.coalesced", coalesced);
         c.put("guest.interrupts.spurious", spurious);
-        c.put("guest.interrupts.unhandled", engine.injectedUnhandled);
+        c.put("guest.interrupts.unhandled", guests.injectedUnhandled);
         c.put("guest.accesses", accesses);
         c.put("guest.accesses.trapped", trapped);
-        c.put("guest.profilers.nopmu", engine.guestNoPmu);
-        c.put("guest.profilers.refused", engine.guestRefusedProfilers);
+        c.put("guest.profilers.nopmu", guests.guestNoPmu);
+        c.put("guest.profilers.refused", guests.guestRefusedProfilers);
         for (Map.Entry<String, Long> e : new java.util.TreeMap<>(session.statistics()).entrySet()) {
             c.put("vpmu." + e.getKey(), e.getValue());
         }
@@ -650,7 +649,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     /** Engine counters: slices of workload code started since load. */
     public long workSlices() {
-        return engine.workSlices;
+        return engine.slices.workSlices;
     }
 
     /** Engine counters: how many times any CPU advanced (slice pieces between events). */
@@ -660,12 +659,12 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     /** PMU interrupts taken since load (each one calls Xenoprof's NMI callback). */
     public long interruptsTaken() {
-        return engine.interrupts;
+        return engine.interruptPath.interrupts;
     }
 
     /** Samples Xenoprof took since load. */
     public long samplesTaken() {
-        return engine.samples;
+        return engine.interruptPath.samples;
     }
 
     /** vCPU switches since load. */
@@ -680,7 +679,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     /** Virtual PMU interrupts a policy injected into a vCPU since load. */
     public long virtualInterrupts(int domid, int vcpu) {
-        return engine.virtualInterrupts(domid, vcpu);
+        return engine.guestProfilers.virtualInterrupts(domid, vcpu);
     }
 
     // --------------------------------------------------------------------------------------- Machine
@@ -760,7 +759,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     @Override
     public void injectVirtualInterrupt(int domid, int vcpu) {
-        engine.injectVirtualInterrupt(domid, vcpu);
+        engine.guestProfilers.inject(domid, vcpu);
     }
 
     @Override
@@ -796,23 +795,13 @@ public final class SimHost implements Host, Machine, PolicyHost {
     @Override
     public List<org.hyperprof.api.xenoprof.SharedBuffer> guestProfilerBuffers(int domid) {
         indexOf(domid);
-        if (!session.guestsSeePmu()) {
-            return List.of();
-        }
-        List<org.hyperprof.api.xenoprof.SharedBuffer> out = new ArrayList<>();
-        for (GuestPmu g : engine.guestProfilers(domid)) {
-            if (g.state == GuestPmu.NEW || g.state == GuestPmu.ACTIVE) {
-                out.add(g.buffer);
-            }
-        }
-        return List.copyOf(out);
+        return engine.guestProfilers.buffers(domid);
     }
 
     @Override
     public List<org.hyperprof.api.pmu.CounterConfig> guestProfilerCounters(int domid) {
         indexOf(domid);
-        List<GuestPmu> gs = engine.guestProfilers(domid);
-        return gs.isEmpty() ? List.of() : List.of(gs.get(0).configs);
+        return engine.guestProfilers.counters(domid);
     }
 
     /** Under the machine lock: entries logged before now are dropped as a daemon starting now would skip them. */
@@ -820,10 +809,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
     public void restartGuestProfilerBuffers() {
         machineLock.lock();
         try {
-            for (GuestPmu g : engine.allGuestProfilers()) {
-                g.samplesDiscarded += g.buffer.unread();
-                g.buffer.writeTail(g.buffer.head());
-            }
+            engine.guestProfilers.discardUnread();
         } finally {
             machineLock.unlock();
         }
@@ -831,17 +817,7 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     @Override
     public List<String> guestProfilerNotes() {
-        List<String> notes = new ArrayList<>();
-        for (GuestPmu g : engine.allGuestProfilers()) {
-            if (g.refusal != null) {
-                notes.add(g.refusal);
-            }
-        }
-        if (engine.guestNoPmu > 0) {
-            notes.add(engine.guestNoPmu + " guest vCPU(s) run a profiler of their own but the policy " + policy.name()
-                    + " offers guests no PMU (CPUID leaf 0xA reads empty), so they never started");
-        }
-        return notes;
+        return engine.guestProfilers.notes(policy.name());
     }
 
     @Override

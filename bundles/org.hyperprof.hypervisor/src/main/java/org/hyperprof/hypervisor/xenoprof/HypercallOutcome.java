@@ -3,10 +3,11 @@ package org.hyperprof.hypervisor.xenoprof;
 import org.hyperprof.api.xenoprof.Errno;
 
 /**
- * What one XENOPROF hypercall did, as its handler in {@link XenoprofCore} answers it: the value Xen
- * returns, and for the explanation {@link XenoprofCore#explain} gives, why a failed call failed and
- * what to do next, or what a successful call changed. A {@code stop} also names the vCPUs that get
- * {@code VIRQ_XENOPROF} to flush their buffers, which the core sends after it lets go of its lock.
+ * What one XENOPROF hypercall did, as its handler ({@link XenoprofSession}, {@link CounterControl})
+ * answers it: the value Xen returns, and for the explanation {@link XenoprofCore#explain} gives,
+ * why a failed call failed and what to do next, or what a successful call changed. A {@code stop}
+ * also names the vCPUs that get {@code VIRQ_XENOPROF} to flush their buffers, which the core sends
+ * after it lets go of its lock.
  *
  * @param result       the hypercall's return value: 0 or more on success, a negated errno on failure
  * @param why          why it failed, or null (the operation's rule is said instead)

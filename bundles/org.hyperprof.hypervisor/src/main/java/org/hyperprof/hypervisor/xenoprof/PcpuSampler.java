@@ -13,8 +13,8 @@ import org.hyperprof.api.xenoprof.SharedBuffer;
  * (allocated once, reused for every NMI), {@code xenoprof_log_event} with its call-trace walk, the
  * IBS block, the pending-VIRQ slot, and the pCPU's sample counters. It takes no lock and never
  * allocates: it touches only its own fields and counters and the target ring. The
- * {@link XenoprofCore} it belongs to creates one per pCPU when the callback is installed and sums
- * their counters into its statistics.
+ * {@link NmiCallback} makes one per pCPU when it is first installed, and the core sums their
+ * counters into its statistics.
  */
 final class PcpuSampler implements OverflowSink {
     // The pCPU's counter slots (NMI path, no lock); the core sums them into its statistics.
@@ -42,7 +42,8 @@ final class PcpuSampler implements OverflowSink {
     /** Room for the largest IBS block: fetch (8 entries) and op (14) on one NMI. */
     static final int IBS_ENTRIES_MAX = 32;
 
-    private final XenoprofCore core;
+    /** Whose domains and call-trace depth the samples follow. */
+    private final XenoprofSession session;
     /** {@link Machine#hypervisorFramePointers()}: Xen's own frames are walked only then. */
     private final boolean framePointers;
     final int pcpu;
@@ -68,9 +69,9 @@ final class PcpuSampler implements OverflowSink {
     int taken;
     int xenoprofSamples;
 
-    PcpuSampler(int pcpu, XenoprofCore core, boolean framePointers) {
+    PcpuSampler(int pcpu, XenoprofSession session, boolean framePointers) {
         this.pcpu = pcpu;
-        this.core = core;
+        this.session = session;
         this.framePointers = framePointers;
     }
 
@@ -135,7 +136,7 @@ final class PcpuSampler implements OverflowSink {
      * counted as another domain's (and the idle domain's).
      */
     private XenoprofDomain profiledDomain() {
-        XenoprofDomain x = core.lookup(domid);
+        XenoprofDomain x = session.lookup(domid);
         DomainType type = x == null ? DomainType.IGNORED : x.type;
         if (type == DomainType.ACTIVE || type == DomainType.PASSIVE) {
             return x;
@@ -175,7 +176,7 @@ final class PcpuSampler implements OverflowSink {
         if (buf == null) {
             return;
         }
-        long depth = core.rawBacktraceDepth();
+        long depth = session.rawBacktraceDepth();
         if (depth != 0) {
             // Room for the escape record and the sample, judged on head and tail read once, raw.
             if (buf.freeSlots() < 2) {

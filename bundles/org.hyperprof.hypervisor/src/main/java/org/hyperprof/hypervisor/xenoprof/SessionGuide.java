@@ -1,5 +1,7 @@
 package org.hyperprof.hypervisor.xenoprof;
 
+import static org.hyperprof.hypervisor.xenoprof.HypercallOutcome.failed;
+
 import java.util.Locale;
 
 import org.hyperprof.api.xenoprof.Errno;
@@ -117,7 +119,8 @@ final class SessionGuide {
     /** The READY state's next step: who still has to call enable_virq, or start. */
     String readyNextStep() {
         int primary = core.primary();
-        int listed = core.activeListSize();
+        int[] list = core.activeList();
+        int listed = list.length;
         boolean callback = core.nmiCallbackInstalled();
         if (callback && core.activated() == listed) {
             return "domain " + primary + " calls start (`opcontrol --start` in domain " + primary + ")";
@@ -130,7 +133,7 @@ final class SessionGuide {
         boolean hole = false;
         boolean waiting = false;
         for (int i = 0; i < listed; i++) {
-            int d = core.activeSlot(i);
+            int d = list[i];
             if (d == NOBODY) {
                 hole = true;
             } else if (!core.activeSlotReady(i) && !(d == primary && !callback)) {
@@ -152,12 +155,13 @@ final class SessionGuide {
 
     /** Why start is refused in READY: who has not called enable_virq, or why the count cannot match. */
     String notAllActivated() {
-        int listed = core.activeListSize();
+        int[] list = core.activeList();
+        int listed = list.length;
         StringBuilder missing = new StringBuilder();
         int waiting = 0;
         boolean hole = false;
         for (int i = 0; i < listed; i++) {
-            int d = core.activeSlot(i);
+            int d = list[i];
             if (d == NOBODY) {
                 hole = true;
             } else if (!core.activeSlotReady(i)) {
@@ -295,65 +299,105 @@ final class SessionGuide {
     }
 
     // ---------------------------------------------------------------------------------------------
+    // Refusals that several operations share
+    // ---------------------------------------------------------------------------------------------
+
+    /** An argument of the wrong type: to Xen, a bad guest pointer. */
+    static HypercallOutcome badArgument(XenoprofOp op, String expected, Object got) {
+        return failed(Errno.EFAULT, op.cName() + " expects a " + expected + " argument, got "
+                + (got == null ? "null" : "a " + got.getClass().getSimpleName())
+                + ": to Xen that is a bad guest pointer", "call it again with a " + expected);
+    }
+
+    /** A privileged op called by a domain that is not the primary. */
+    HypercallOutcome notPrimary(int caller, XenoprofOp op) {
+        int primary = core.primary();
+        String hw = hardwareDomainName();
+        if (primary == NOBODY) {
+            String who = machine.hardwareDomain(caller) ? ""
+                    : "; domain " + caller + " can never become primary: only the hardware domain can";
+            return failed(Errno.EPERM, "no primary profiler yet: " + hw + " must call init first; " + opName(op)
+                    + " is reserved to the primary" + who,
+                    hw + " runs `opcontrol --init` (init), then " + opcontrolOf(op) + " in " + hw);
+        }
+        String driverNote = op == XenoprofOp.START || op == XenoprofOp.STOP
+                ? " (a non-primary domain's `opcontrol --" + opName(op) + "` makes no hypercall)" : "";
+        return failed(Errno.EPERM, "only the primary (domain " + primary + ") may call " + opName(op) + "; domain "
+                + caller + " is not the primary" + driverNote, "domain " + primary + " runs " + opcontrolOf(op));
+    }
+
+    /** An op called outside the states where it is legal. */
+    HypercallOutcome wrongState(XenoprofOp op) {
+        XenoprofState state = core.state();
+        return failed(Errno.EPERM, opName(op) + " is only legal in " + legalText(op) + "; the session is in "
+                + state + stateBecause(state), wrongStateNext(op));
+    }
+
+    /** {@code enable_virq} by a domain the primary has not listed as active. */
+    HypercallOutcome enableVirqNotListed(int caller, String primaryPart) {
+        int primary = core.primary();
+        XenoprofState state = core.state();
+        int hw = primaryOrHardware();
+        String prefix = beforeCheck(primaryPart);
+        if (primary == NOBODY) {
+            return failed(Errno.EPERM, prefix + "no primary profiler yet: domain " + hw + " must call init first,"
+                    + " then list domain " + caller + " as active; enable_virq needs the caller in the active list",
+                    "domain " + hw + " runs `opcontrol --start-daemon --active-domains="
+                            + activeDomainsWith(caller) + "`; then domain " + caller
+                            + " runs `opcontrol --start-daemon`");
+        }
+        String listing = "domain " + primary + " adds domain " + caller + " with set_active (`opcontrol"
+                + " --start-daemon --active-domains=" + activeDomainsWith(caller) + "` in domain " + primary
+                + ")";
+        String order = state == XenoprofState.INITIALIZED ? ""
+                : ", which is only possible in INITIALIZED (the session is in " + state + ": "
+                        + stepsTo(XenoprofState.INITIALIZED) + ")";
+        return failed(Errno.EPERM, prefix + "domain " + caller + " is not in the active list ("
+                + listText(core.activeList()) + "); enable_virq needs the caller to be"
+                + " listed by the primary, so the daemon of domain " + caller + " exits with \"Failed to open"
+                + " profile device: Operation not permitted\"",
+                listing + order + "; then domain " + caller + " runs `opcontrol --start-daemon`");
+    }
+
+    // ---------------------------------------------------------------------------------------------
     // The op table in words (section 3.2 of the facts)
     // ---------------------------------------------------------------------------------------------
 
     static String legalText(XenoprofOp op) {
-        switch (op) {
-            case COUNTER:
-            case IBS_COUNTER:
-                return "COUNTERS_RESERVED with a non-empty active list";
-            case SETUP_EVENTS:
-                return "COUNTERS_RESERVED";
-            case ENABLE_VIRQ:
-                return "READY when the primary calls it";
-            case START:
-                return "READY once every listed active domain has called enable_virq";
-            case STOP:
-                return "PROFILING";
-            case RELEASE_COUNTERS:
-                return "COUNTERS_RESERVED or READY";
-            default:
-                return "INITIALIZED";
-        }
+        return switch (op) {
+            case COUNTER, IBS_COUNTER -> "COUNTERS_RESERVED with a non-empty active list";
+            case SETUP_EVENTS -> "COUNTERS_RESERVED";
+            case ENABLE_VIRQ -> "READY when the primary calls it";
+            case START -> "READY once every listed active domain has called enable_virq";
+            case STOP -> "PROFILING";
+            case RELEASE_COUNTERS -> "COUNTERS_RESERVED or READY";
+            default -> "INITIALIZED";
+        };
     }
 
     static String ruleOf(XenoprofOp op) {
-        switch (op) {
-            case INIT:
-                return "init is open to every domain in every state; it fails only without a CPU model (-ENODEV)";
-            case GET_BUFFER:
-                return "get_buffer is open to every domain; it fails with -EBUSY while the HVM vPMU owns the PMU or"
-                        + " while the pages are still shared";
-            case ENABLE_VIRQ:
-                return "enable_virq needs the caller in the active list with a buffer (and the session READY when"
-                        + " the primary calls it)";
-            case DISABLE_VIRQ:
-                return "disable_virq needs the caller in the active list with a buffer, and is refused to an"
-                        + " active domain while PROFILING";
-            case RESET_ACTIVE_LIST:
-            case RESET_PASSIVE_LIST:
-            case SET_BACKTRACE:
-            case GET_IBS_CAPS:
-                return opName(op) + " is reserved to the primary and legal in every state";
-            default:
-                return opName(op) + " is reserved to the primary and only legal in " + legalText(op);
-        }
+        return switch (op) {
+            case INIT -> "init is open to every domain in every state; it fails only without a CPU model (-ENODEV)";
+            case GET_BUFFER -> "get_buffer is open to every domain; it fails with -EBUSY while the HVM vPMU owns the"
+                    + " PMU or while the pages are still shared";
+            case ENABLE_VIRQ -> "enable_virq needs the caller in the active list with a buffer (and the session READY"
+                    + " when the primary calls it)";
+            case DISABLE_VIRQ -> "disable_virq needs the caller in the active list with a buffer, and is refused to an"
+                    + " active domain while PROFILING";
+            case RESET_ACTIVE_LIST, RESET_PASSIVE_LIST, SET_BACKTRACE, GET_IBS_CAPS ->
+                opName(op) + " is reserved to the primary and legal in every state";
+            default -> opName(op) + " is reserved to the primary and only legal in " + legalText(op);
+        };
     }
 
     static String stateBecause(XenoprofState s) {
-        switch (s) {
-            case IDLE:
-                return " because no primary has called init yet";
-            case COUNTERS_RESERVED:
-                return " because counters are reserved";
-            case READY:
-                return " because counters are reserved and programmed";
-            case PROFILING:
-                return " because the counters are running";
-            default:
-                return "";
-        }
+        return switch (s) {
+            case IDLE -> " because no primary has called init yet";
+            case COUNTERS_RESERVED -> " because counters are reserved";
+            case READY -> " because counters are reserved and programmed";
+            case PROFILING -> " because the counters are running";
+            default -> "";
+        };
     }
 
     static String opName(XenoprofOp op) {
@@ -362,26 +406,16 @@ final class SessionGuide {
 
     /** The opcontrol step whose driver code issues the op. */
     static String opcontrolOf(XenoprofOp op) {
-        switch (op) {
-            case START:
-                return "`opcontrol --start`";
-            case STOP:
-                return "`opcontrol --stop`";
-            case SET_ACTIVE:
-            case RESET_ACTIVE_LIST:
-                return "`opcontrol --start-daemon --active-domains=...`";
-            case SET_PASSIVE:
-            case RESET_PASSIVE_LIST:
-                return "`opcontrol --start-daemon --passive-domains=...`";
-            case RELEASE_COUNTERS:
-                return "`opcontrol --shutdown`";
-            case SHUTDOWN:
-                return "`opcontrol --deinit`";
-            case SET_BACKTRACE:
-                return "`opcontrol --callgraph=N --start-daemon`";
-            default:
-                return "`opcontrol --start-daemon`";
-        }
+        return switch (op) {
+            case START -> "`opcontrol --start`";
+            case STOP -> "`opcontrol --stop`";
+            case SET_ACTIVE, RESET_ACTIVE_LIST -> "`opcontrol --start-daemon --active-domains=...`";
+            case SET_PASSIVE, RESET_PASSIVE_LIST -> "`opcontrol --start-daemon --passive-domains=...`";
+            case RELEASE_COUNTERS -> "`opcontrol --shutdown`";
+            case SHUTDOWN -> "`opcontrol --deinit`";
+            case SET_BACKTRACE -> "`opcontrol --callgraph=N --start-daemon`";
+            default -> "`opcontrol --start-daemon`";
+        };
     }
 
     /** The primary's part of enable_virq happens before the caller's list check, as in Xen. */

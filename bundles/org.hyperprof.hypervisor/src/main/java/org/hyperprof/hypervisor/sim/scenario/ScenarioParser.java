@@ -4,29 +4,19 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.input.InputFileException;
-import org.hyperprof.api.pmu.CpuMode;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
-import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
-import org.hyperprof.api.symbols.SymbolTable;
 import org.hyperprof.pipeline.SymbolTables;
 
 /**
@@ -35,6 +25,10 @@ import org.hyperprof.pipeline.SymbolTables;
  * one statement per line, a keyword and blank-separated arguments, {@code #} comments; host
  * statements first, then each domain followed by its images and its workload regions, each region
  * followed by its symbols. Every error names {@code file:line}, what was found and what was expected.
+ *
+ * <p>The parser keeps the statements' order, the host statements and the finished {@link Scenario};
+ * {@link ScenarioTokens} reads the pieces of a line, {@link ImageReader} the images and their
+ * symbols, {@link RateProfiles} the rate profiles and {@link DomainSection} the domains.
  */
 public final class ScenarioParser {
 
@@ -58,23 +52,14 @@ public final class ScenarioParser {
             "poll.points", "cost.vpmu");
     private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
             "symbol", "profiler");
-    /** Slots of a guest profiler's per-vCPU buffer unless the scenario says otherwise. */
-    private static final int DEFAULT_GUEST_BUFFER = 4096;
-    /**
-     * Slots of all guest profilers' buffers together (10 bytes each): a few lines could otherwise ask
-     * for gigabytes (128 vCPUs of many domains with a million slots each).
-     */
-    static final long MAX_GUEST_BUFFER_SLOTS = 1L << 24;
-    private static final int WEIGHT_DECIMALS = 6;
 
     /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
     private static final char BYTE_ORDER_MARK = '\uFEFF';
 
-    private final ScenarioOrigin origin;
     private final String location;
-    private final ScenarioLimits limits;
-    /** Resolvers of the symbol formats other than the built-in one, by the name scenarios use. */
-    private final SymbolTables symbolTables;
+    private final ScenarioTokens tokens;
+    private final ImageReader images;
+    private final RateProfiles profiles;
 
     // Host statements.
     private String name;
@@ -91,8 +76,7 @@ public final class ScenarioParser {
     private long quantumMicros = 20;
     private long sliceMin = 2_000;
     private long sliceMax = 8_000;
-    private final Map<String, long[]> profiles = new HashMap<>();
-    private long[] hypervisorRates = defaultRates();
+    private long[] hypervisorRates = ScenarioTokens.defaultRates();
     private PendingCost contextSwitch;
     private PendingCost nmiHandler;
     private PendingCost idleLoop;
@@ -109,18 +93,15 @@ public final class ScenarioParser {
     private final Map<String, Integer> lines = new HashMap<>();
     /** Cycles of hypervisor or handler work per event, each checked against one time slice at the end. */
     private final List<WorkPerEvent> workPerEvent = new ArrayList<>();
-    private long guestBufferSlots;
 
-    // Domains under construction.
-    private final List<DomainSpec> domains = new ArrayList<>();
-    private DomainBuilder domain;
-    private RegionBuilder region;
+    /** The domain section, from its first statement on (host statements come before it). */
+    private DomainSection domainSection;
 
     private ScenarioParser(ScenarioOrigin origin, SymbolTables symbolTables, ScenarioLimits limits) {
-        this.origin = origin;
         this.location = origin.location();
-        this.symbolTables = symbolTables;
-        this.limits = limits;
+        this.tokens = new ScenarioTokens(location);
+        this.images = new ImageReader(origin, limits, symbolTables, tokens);
+        this.profiles = new RateProfiles(tokens);
     }
 
     /**
@@ -201,29 +182,36 @@ public final class ScenarioParser {
             String[] tokens = content.split("\\s+");
             statement(tokens, content, lineNo);
         }
-        finishDomain(lineNo + 1);
+        if (domainSection != null) {
+            domainSection.finishDomain(lineNo + 1);
+        }
         return build(lineNo + 1);
     }
 
     private void statement(String[] t, String content, int line) throws ScenarioException {
         String keyword = t[0];
         if (name == null && !keyword.equals("scenario")) {
-            throw error(line, "the file must begin with 'scenario <name>'; found '" + keyword + "'");
+            throw tokens.error(line, "the file must begin with 'scenario <name>'; found '" + keyword + "'");
         }
         if (HOST_KEYWORDS.contains(keyword)) {
-            if (domain != null || !domains.isEmpty()) {
-                throw error(line, "'" + keyword + "' is a host statement; host statements come before the first"
+            if (domainSection != null) {
+                throw tokens.error(line, "'" + keyword + "' is a host statement; host statements come before the first"
                         + " 'domain'");
             }
             if (!REPEATABLE.contains(keyword) && lines.containsKey(keyword)) {
-                throw error(line, "'" + keyword + "' is given twice (first on line " + lines.get(keyword) + ")");
+                throw tokens.error(line, "'" + keyword + "' is given twice (first on line " + lines.get(keyword) + ")");
             }
             lines.putIfAbsent(keyword, line);
             host(keyword, t, content, line);
         } else if (DOMAIN_KEYWORDS.contains(keyword)) {
-            domainStatement(keyword, t, line);
+            if (domainSection == null) {
+                domainSection = new DomainSection(tokens, images, profiles, hypervisor, interruptsOff.keySet(),
+                        workPerEvent);
+            }
+            domainSection.statement(keyword, t, line);
         } else {
-            throw error(line, "unknown statement '" + keyword + "'; expected one of " + String.join(", ", HOST_KEYWORDS)
+            throw tokens.error(line, "unknown statement '" + keyword + "'; expected one of "
+                    + String.join(", ", HOST_KEYWORDS)
                     + " (host) or " + String.join(", ", DOMAIN_KEYWORDS) + " (domains)");
         }
     }
@@ -233,131 +221,120 @@ public final class ScenarioParser {
     private void host(String keyword, String[] t, String content, int line) throws ScenarioException {
         switch (keyword) {
             case "scenario" -> {
-                arity(t, 2, line, "scenario <name>");
+                tokens.arity(t, 2, line, "scenario <name>");
                 name = t[1];
             }
             case "description" -> {
                 if (t.length < 2) {
-                    throw error(line, "expected 'description <one line of text>'");
+                    throw tokens.error(line, "expected 'description <one line of text>'");
                 }
                 description = content.substring("description".length()).strip();
             }
             case "cpu.type" -> {
-                arity(t, 2, line, "cpu.type <OProfile cpu_type, e.g. i386/p6>");
+                tokens.arity(t, 2, line, "cpu.type <OProfile cpu_type, e.g. i386/p6>");
                 cpuType = t[1];
             }
             case "cpu.mhz" -> {
-                arity(t, 2, line, "cpu.mhz <clock in MHz>");
-                mhz = number(t[1], line, "cpu.mhz", 1, 1_000_000);
+                tokens.arity(t, 2, line, "cpu.mhz <clock in MHz>");
+                mhz = tokens.number(t[1], line, "cpu.mhz", 1, 1_000_000);
             }
             case "cpu.count" -> {
-                arity(t, 2, line, "cpu.count <number of physical CPUs>");
-                pcpus = (int) number(t[1], line, "cpu.count", 1, 4096);
+                tokens.arity(t, 2, line, "cpu.count <number of physical CPUs>");
+                pcpus = (int) tokens.number(t[1], line, "cpu.count", 1, 4096);
             }
             case "seed" -> {
-                arity(t, 2, line, "seed <integer>");
-                seed = number(t[1], line, "seed", Long.MIN_VALUE, Long.MAX_VALUE);
+                tokens.arity(t, 2, line, "seed <integer>");
+                seed = tokens.number(t[1], line, "seed", Long.MIN_VALUE, Long.MAX_VALUE);
             }
             case "pmu.option" -> {
-                arity(t, 2, line, "pmu.option <key>=<value>, e.g. pmu.option lvtpc.automask=true");
-                String[] kv = keyValue(t[1], line, "pmu.option <key>=<value>");
+                tokens.arity(t, 2, line, "pmu.option <key>=<value>, e.g. pmu.option lvtpc.automask=true");
+                String[] kv = tokens.keyValue(t[1], line, "pmu.option <key>=<value>");
                 if (pmuOptions.containsKey(kv[0])) {
-                    throw error(line, "pmu.option " + kv[0] + " is given twice");
+                    throw tokens.error(line, "pmu.option " + kv[0] + " is given twice");
                 }
                 pmuOptions.put(kv[0], kv[1]);
             }
             case "vpmu.policy" -> {
-                arity(t, 2, line, "vpmu.policy <policy name, e.g. systemwide>");
+                tokens.arity(t, 2, line, "vpmu.policy <policy name, e.g. systemwide>");
                 policy = t[1];
             }
             case "pv.kernel.cpl" -> {
-                arity(t, 2, line, "pv.kernel.cpl <0-3>");
-                pvKernelCpl = (int) number(t[1], line, "pv.kernel.cpl", 0, 3);
+                tokens.arity(t, 2, line, "pv.kernel.cpl <0-3>");
+                pvKernelCpl = (int) tokens.number(t[1], line, "pv.kernel.cpl", 0, 3);
             }
             case "sched.timeslice.us" -> {
-                arity(t, 2, line, "sched.timeslice.us <microseconds>");
-                timesliceMicros = number(t[1], line, keyword, 1, 10_000_000);
+                tokens.arity(t, 2, line, "sched.timeslice.us <microseconds>");
+                timesliceMicros = tokens.number(t[1], line, keyword, 1, 10_000_000);
             }
             case "sched.accounting.us" -> {
-                arity(t, 2, line, "sched.accounting.us <microseconds>");
-                accountingMicros = number(t[1], line, keyword, 1, 10_000_000);
+                tokens.arity(t, 2, line, "sched.accounting.us <microseconds>");
+                accountingMicros = tokens.number(t[1], line, keyword, 1, 10_000_000);
             }
             case "sim.quantum.us" -> {
-                arity(t, 2, line, "sim.quantum.us <microseconds>");
-                quantumMicros = number(t[1], line, keyword, 1, 1_000_000);
+                tokens.arity(t, 2, line, "sim.quantum.us <microseconds>");
+                quantumMicros = tokens.number(t[1], line, keyword, 1, 1_000_000);
             }
             case "slice.cycles" -> {
-                arity(t, 3, line, "slice.cycles <shortest> <longest>");
-                sliceMin = number(t[1], line, "the shortest slice", 1, 1L << 40);
-                sliceMax = number(t[2], line, "the longest slice", sliceMin, 1L << 40);
+                tokens.arity(t, 3, line, "slice.cycles <shortest> <longest>");
+                sliceMin = tokens.number(t[1], line, "the shortest slice", 1, 1L << 40);
+                sliceMax = tokens.number(t[2], line, "the longest slice", sliceMin, 1L << 40);
             }
-            case "rates" -> {
-                if (t.length < 3) {
-                    throw error(line, "expected 'rates <profile> <SIGNAL>=<events per 1000 cycles> ...'");
-                }
-                if (profiles.containsKey(t[1])) {
-                    throw error(line, "rate profile '" + t[1] + "' is defined twice");
-                }
-                long[] rates = defaultRates();
-                for (int i = 2; i < t.length; i++) {
-                    rate(t[i], rates, line);
-                }
-                profiles.put(t[1], rates);
-            }
+            case "rates" -> profiles.define(t, line);
             case "cost.rates" -> {
-                arity(t, 2, line, "cost.rates <rate profile>");
-                hypervisorRates = profile(t[1], line);
+                tokens.arity(t, 2, line, "cost.rates <rate profile>");
+                hypervisorRates = profiles.get(t[1], line);
             }
             case "cost.switch" -> contextSwitch = cost(t, line, "cost.switch <cycles> <function>=<weight> ...");
             case "cost.nmi" -> nmiHandler = cost(t, line, "cost.nmi <cycles> <function>=<weight> ...");
             case "cost.idle" -> {
-                arity(t, 3, line, "cost.idle <cycles> <function>");
-                idleLoop = new PendingCost(number(t[1], line, "cost.idle cycles", 0, 1L << 40),
+                tokens.arity(t, 3, line, "cost.idle <cycles> <function>");
+                idleLoop = new PendingCost(tokens.number(t[1], line, "cost.idle cycles", 0, 1L << 40),
                         List.of(t[2]), List.of(1L), line);
                 workPerEvent.add(new WorkPerEvent("cost.idle", idleLoop.cycles, line));
             }
             case "cost.halt" -> {
-                arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
+                tokens.arity(t, 2, line, "cost.halt <function of the hypervisor image where a halted CPU sits>");
                 halt = new PendingCost(0, List.of(t[1]), List.of(1L), line);
             }
             case "xen.frame-pointers" -> {
-                arity(t, 2, line, "xen.frame-pointers yes|no");
+                tokens.arity(t, 2, line, "xen.frame-pointers yes|no");
                 if (!t[1].equals("yes") && !t[1].equals("no")) {
-                    throw error(line, "xen.frame-pointers " + t[1] + " is neither yes nor no (whether the"
+                    throw tokens.error(line, "xen.frame-pointers " + t[1] + " is neither yes nor no (whether the"
                             + " hypervisor was built with frame pointers; release builds: no)");
                 }
                 xenFramePointers = t[1].equals("yes");
             }
             case "host.option" -> {
-                arity(t, 2, line, "host.option <key>=<value>, e.g. host.option " + PostponedHandling.OPTION + "=owner");
-                String[] kv = keyValue(t[1], line, "host.option <key>=<value>");
+                tokens.arity(t, 2, line, "host.option <key>=<value>, e.g. host.option " + PostponedHandling.OPTION
+                        + "=owner");
+                String[] kv = tokens.keyValue(t[1], line, "host.option <key>=<value>");
                 if (hostOptions.containsKey(kv[0])) {
-                    throw error(line, "host.option " + kv[0] + " is given twice");
+                    throw tokens.error(line, "host.option " + kv[0] + " is given twice");
                 }
                 try {
                     HostOptions.check(kv[0], kv[1]);
                 } catch (IllegalArgumentException e) {
-                    throw error(line, e.getMessage());
+                    throw tokens.error(line, e.getMessage());
                 }
                 hostOptions.put(kv[0], kv[1]);
             }
             case "cost.vpmu" -> {
-                arity(t, 3, line, "cost.vpmu <name> <cycles>");
+                tokens.arity(t, 3, line, "cost.vpmu <name> <cycles>");
                 if (vpmuCosts.containsKey(t[1])) {
-                    throw error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
+                    throw tokens.error(line, "cost.vpmu " + t[1] + " is given twice; give each price once");
                 }
-                vpmuCosts.put(t[1], number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
+                vpmuCosts.put(t[1], tokens.number(t[2], line, "cost.vpmu " + t[1] + " cycles", 0, 1L << 32));
                 workPerEvent.add(new WorkPerEvent("cost.vpmu " + t[1], vpmuCosts.get(t[1]), line));
             }
             case "cost.trap.hvm" -> {
-                arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
-                trapHvm = new PendingCost(number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
+                tokens.arity(t, 3, line, "cost.trap.hvm <cycles> <hypervisor function>");
+                trapHvm = new PendingCost(tokens.number(t[1], line, "cost.trap.hvm cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
                 workPerEvent.add(new WorkPerEvent("cost.trap.hvm", trapHvm.cycles, line));
             }
             case "cost.trap.pv" -> {
-                arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
-                trapPv = new PendingCost(number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
+                tokens.arity(t, 3, line, "cost.trap.pv <cycles> <hypervisor function>");
+                trapPv = new PendingCost(tokens.number(t[1], line, "cost.trap.pv cycles", 0, 1L << 32), List.of(t[2]),
                         List.of(1L), line);
                 workPerEvent.add(new WorkPerEvent("cost.trap.pv", trapPv.cycles, line));
             }
@@ -365,10 +342,10 @@ public final class ScenarioParser {
             case "poll.points" -> functionList(t, line, pollPoints, "poll.points <hypervisor function> ...");
             case "hypervisor" -> {
                 if (t.length < 4) {
-                    throw error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]"
+                    throw tokens.error(line, "expected 'hypervisor <image> <start>-<end> <symbol file> [bias=<address>]"
                             + " [format=<symbol format>]'");
                 }
-                hypervisor = image(t, ImageKind.HYPERVISOR, line, "hypervisor");
+                hypervisor = images.image(t, ImageKind.HYPERVISOR, line, "hypervisor");
             }
             default -> throw new IllegalStateException(keyword);
         }
@@ -377,376 +354,39 @@ public final class ScenarioParser {
     private void functionList(String[] t, int line, Map<String, Integer> into, String expected)
             throws ScenarioException {
         if (t.length < 2) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
         for (int i = 1; i < t.length; i++) {
             Integer first = into.putIfAbsent(t[i], line);
             if (first != null) {
-                throw error(line, t[0] + " names '" + t[i] + "' twice (first on line " + first + ")");
+                throw tokens.error(line, t[0] + " names '" + t[i] + "' twice (first on line " + first + ")");
             }
         }
     }
 
     private PendingCost cost(String[] t, int line, String expected) throws ScenarioException {
         if (t.length < 2) {
-            throw error(line, "expected '" + expected + "'");
+            throw tokens.error(line, "expected '" + expected + "'");
         }
-        long cycles = number(t[1], line, t[0] + " cycles", 0, 1L << 40);
+        long cycles = tokens.number(t[1], line, t[0] + " cycles", 0, 1L << 40);
         workPerEvent.add(new WorkPerEvent(t[0], cycles, line));
         if (cycles > 0 && t.length < 3) {
-            throw error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
+            throw tokens.error(line, t[0] + " of " + cycles + " cycles names no function; expected '" + expected + "'");
         }
         List<String> names = new ArrayList<>();
         List<Long> weights = new ArrayList<>();
         for (int i = 2; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
+            String[] kv = tokens.keyValue(t[i], line, expected);
             names.add(kv[0]);
-            weights.add(weight(kv[1], line, "weight of " + kv[0]));
+            weights.add(tokens.weight(kv[1], line, "weight of " + kv[0]));
         }
         return new PendingCost(cycles, names, weights, line);
-    }
-
-    // ------------------------------------------------------------------------------------- domains
-
-    private void domainStatement(String keyword, String[] t, int line) throws ScenarioException {
-        if (keyword.equals("domain")) {
-            finishDomain(line);
-            startDomain(t, line);
-            return;
-        }
-        if (domain == null) {
-            throw error(line, "'" + keyword + "' belongs to a domain; expected 'domain <domid> <name> ...' before it");
-        }
-        switch (keyword) {
-            case "kernel" -> {
-                if (domain.kernelSeen) {
-                    throw error(line, "domain " + domain.domid + " has a second kernel; a domain runs one kernel"
-                            + " (load further code as 'module' or 'process')");
-                }
-                if (!domain.images.isEmpty()) {
-                    throw error(line, "the kernel must be the domain's first image (before modules and processes)");
-                }
-                domain.kernelSeen = true;
-                addImage(image(t, ImageKind.KERNEL, line, "kernel"), line);
-            }
-            case "module" -> addImage(image(t, ImageKind.MODULE, line, "module"), line);
-            case "process" -> addImage(image(t, ImageKind.USER, line, "process"), line);
-            case "region" -> {
-                finishRegion(line);
-                region = startRegion(t, line);
-            }
-            case "profiler" -> {
-                finishRegion(line);
-                profilerStatement(t, line);
-            }
-            case "symbol" -> {
-                if (region == null) {
-                    throw error(line, "'symbol' belongs to a region; expected 'region <name> <mode> <image> weight=<w>'"
-                            + " before it");
-                }
-                region.symbols.add(symbol(t, line));
-            }
-            default -> throw new IllegalStateException(keyword);
-        }
-    }
-
-    /** {@code profiler <event spec> handler=<kernel function> [handler.cycles=<n>] [buffer=<slots>]}. */
-    private void profilerStatement(String[] t, int line) throws ScenarioException {
-        String expected = "profiler <EVENT:count[:unitmask[:kernel[:user]]]> handler=<kernel function>"
-                + " [handler.cycles=<n>] [buffer=<slots>] [counter=<n>]";
-        if (domain.profilerLine > 0) {
-            throw error(line, "domain " + domain.domid + " already runs a profiler (line " + domain.profilerLine
-                    + "); a guest runs one");
-        }
-        if (t.length < 3) {
-            throw error(line, "expected '" + expected + "'");
-        }
-        try {
-            org.hyperprof.api.pmu.EventSpec.parse(t[1]);
-        } catch (org.hyperprof.api.pmu.EventSpecException e) {
-            throw error(line, e.getMessage());
-        }
-        domain.profilerEvent = t[1];
-        domain.profilerLine = line;
-        domain.profilerHandlerCycles = 1500;
-        domain.profilerBuffer = DEFAULT_GUEST_BUFFER;
-        domain.profilerCounter = -1;
-        for (int i = 2; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
-            switch (kv[0]) {
-                case "handler" -> domain.profilerHandler = kv[1];
-                case "handler.cycles" -> domain.profilerHandlerCycles = number(kv[1], line, "handler.cycles", 1,
-                        1L << 32);
-                case "buffer" -> domain.profilerBuffer = (int) number(kv[1], line, "buffer slots", 2, 1 << 20);
-                case "counter" -> domain.profilerCounter = (int) number(kv[1], line, "counter", 0, 31);
-                default -> throw error(line, "unknown profiler setting '" + kv[0] + "'; expected '" + expected + "'");
-            }
-        }
-        if (domain.profilerHandler == null) {
-            throw error(line, "the profiler names no handler; expected '" + expected + "'");
-        }
-        workPerEvent.add(new WorkPerEvent("the profiler's handler.cycles", domain.profilerHandlerCycles, line));
-    }
-
-    private void startDomain(String[] t, int line) throws ScenarioException {
-        String expected = "domain <domid> <name> type=pv|hvm vcpus=<n> load=<fraction 0-1> [burst.us=<n>]"
-                + " [hardware=yes|no]";
-        if (t.length < 3) {
-            throw error(line, "expected '" + expected + "'");
-        }
-        if (hypervisor == null) {
-            throw error(line, "domains run on a hypervisor; expected 'hypervisor <image> <start>-<end> <symbol file>'"
-                    + " before the first domain");
-        }
-        int domid = (int) number(t[1], line, "domid", 0, 0x7FEF);
-        for (DomainSpec d : domains) {
-            if (d.domid() == domid) {
-                throw error(line, "domain " + domid + " is declared twice (first on line " + d.line() + ")");
-            }
-            if (d.name().equals(t[2])) {
-                throw error(line, "domain name '" + t[2] + "' is used twice (first on line " + d.line() + ")");
-            }
-        }
-        Map<String, String> attrs = attributes(t, 3, line, expected,
-                Set.of("type", "vcpus", "load", "burst.us", "hardware"));
-        DomainBuilder d = new DomainBuilder();
-        d.domid = domid;
-        d.name = t[2];
-        d.line = line;
-        String type = required(attrs, "type", line, expected);
-        if (!type.equals("pv") && !type.equals("hvm")) {
-            throw error(line, "type=" + type + " is neither pv nor hvm");
-        }
-        d.hvm = type.equals("hvm");
-        d.vcpus = (int) number(required(attrs, "vcpus", line, expected), line, "vcpus", 1, 128);
-        d.loadPpm = fraction(required(attrs, "load", line, expected), line);
-        d.burstMicros = attrs.containsKey("burst.us") ? number(attrs.get("burst.us"), line, "burst.us", 1, 10_000_000)
-                : 1_000;
-        String hw = attrs.getOrDefault("hardware", "no");
-        if (!hw.equals("yes") && !hw.equals("no")) {
-            throw error(line, "hardware=" + hw + " is neither yes nor no");
-        }
-        d.hardware = hw.equals("yes");
-        if (d.hardware) {
-            for (DomainSpec other : domains) {
-                if (other.hardwareDomain()) {
-                    throw error(line, "domain " + other.domid() + " (line " + other.line() + ") is already the"
-                            + " hardware domain; a host has one");
-                }
-            }
-        }
-        domain = d;
-    }
-
-    private void addImage(ImageSpec image, int line) throws ScenarioException {
-        if (!domain.kernelSeen) {
-            throw error(line, "the domain's first image must be its 'kernel'");
-        }
-        for (ImageSpec other : domain.images) {
-            if (other.name().equals(image.name())) {
-                throw error(line, "image '" + image.name() + "' is loaded twice in domain " + domain.domid
-                        + " (first on line " + other.line() + ")");
-            }
-            if (other.overlaps(image)) {
-                throw error(line, "image '" + image.name() + "' overlaps '" + other.name() + "' (line " + other.line()
-                        + ") in domain " + domain.domid + "; each address belongs to one image");
-            }
-        }
-        if (hypervisor.overlaps(image)) {
-            throw error(line, "image '" + image.name() + "' overlaps the hypervisor image '" + hypervisor.name()
-                    + "', which every domain maps at the same place");
-        }
-        domain.images.add(image);
-    }
-
-    private RegionBuilder startRegion(String[] t, int line) throws ScenarioException {
-        String expected = "region <name> <user|kernel|hypervisor> <image> weight=<w> [rates=<profile>] [ee=0|1]"
-                + " [<SIGNAL>=<rate> ...]";
-        if (t.length < 5) {
-            throw error(line, "expected '" + expected + "'");
-        }
-        CpuMode mode = switch (t[2]) {
-            case "user" -> CpuMode.USER;
-            case "kernel" -> CpuMode.KERNEL;
-            case "hypervisor" -> CpuMode.HYPERVISOR;
-            default -> throw error(line, "mode '" + t[2] + "' is not one of user, kernel, hypervisor");
-        };
-        ImageSpec image = findImage(t[3], line);
-        boolean fits = switch (mode) {
-            case USER -> image.kind() == ImageKind.USER;
-            case KERNEL -> image.kind() == ImageKind.KERNEL || image.kind() == ImageKind.MODULE;
-            case HYPERVISOR -> image.kind() == ImageKind.HYPERVISOR;
-        };
-        if (!fits) {
-            throw error(line, "image '" + image.name() + "' is a " + image.kind().name().toLowerCase(Locale.ROOT)
-                    + " image; " + t[2] + " code runs in " + switch (mode) {
-                        case USER -> "a process image";
-                        case KERNEL -> "the kernel or a module";
-                        case HYPERVISOR -> "the hypervisor image";
-                    });
-        }
-        RegionBuilder r = new RegionBuilder();
-        r.name = t[1];
-        r.mode = mode;
-        r.image = image;
-        r.line = line;
-        r.rates = defaultRates();
-        boolean weightSeen = false;
-        // The profile first, so that the region's own SIGNAL=rate attributes override it wherever they stand.
-        for (int i = 4; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
-            if (kv[0].equals("rates")) {
-                r.rates = profile(kv[1], line);
-            }
-        }
-        for (int i = 4; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
-            switch (kv[0]) {
-                case "weight" -> {
-                    r.weight = weight(kv[1], line, "region weight");
-                    weightSeen = true;
-                }
-                case "rates" -> {
-                    // applied above
-                }
-                case "ee" -> r.interruptsEnabled = eeFlag(kv[1], line);
-                default -> rate(t[i], r.rates, line);
-            }
-        }
-        if (!weightSeen) {
-            throw error(line, "region '" + r.name + "' has no weight; expected '" + expected + "'");
-        }
-        return r;
-    }
-
-    private WeightedSymbol symbol(String[] t, int line) throws ScenarioException {
-        String expected = "symbol <function>[<caller<caller...] <weight> [ee=0|1] [<SIGNAL>=<rate> ...]";
-        if (t.length < 3) {
-            throw error(line, "expected '" + expected + "'");
-        }
-        String[] chain = t[1].split("<", -1);
-        SymbolRef fn = function(region.image, chain[0], line);
-        List<SymbolRef> callers = new ArrayList<>();
-        if (chain.length - 1 > MAX_CALLERS) {
-            throw error(line, "the caller chain has " + (chain.length - 1) + " callers; at most " + MAX_CALLERS
-                    + " are kept");
-        }
-        for (int i = 1; i < chain.length; i++) {
-            String c = chain[i];
-            int colon = c.indexOf(':');
-            ImageSpec image = region.image;
-            if (colon >= 0) {
-                image = findImage(c.substring(0, colon), line);
-                c = c.substring(colon + 1);
-            }
-            if (!sameStack(region.mode, image.kind())) {
-                throw error(line, "caller '" + chain[i] + "' of " + region.mode.name().toLowerCase(Locale.ROOT)
-                        + " code '" + chain[0] + "' is " + stackName(image.kind()) + " code; a call trace stays on"
-                        + " the interrupted stack (Xen walks its frame pointers, which end where the stack ends), so"
-                        + " the callers of " + region.mode.name().toLowerCase(Locale.ROOT) + " code are "
-                        + switch (region.mode) {
-                            case USER -> "functions of the domain's processes";
-                            case KERNEL -> "functions of its kernel or modules";
-                            case HYPERVISOR -> "functions of the hypervisor image";
-                        });
-            }
-            callers.add(function(image, c, line));
-        }
-        long w = weight(t[2], line, "weight of " + chain[0]);
-        long[] rates = region.rates.clone();
-        Boolean ee = null;
-        for (int i = 3; i < t.length; i++) {
-            if (t[i].startsWith("ee=")) {
-                ee = eeFlag(t[i].substring(3), line);
-            } else {
-                rate(t[i], rates, line);
-            }
-        }
-        // The symbol's own ee= first, then its region's, then the host's ee.off list of hypervisor functions.
-        if (ee == null) {
-            ee = region.interruptsEnabled;
-        }
-        if (ee == null) {
-            ee = !(region.image == hypervisor && interruptsOff.containsKey(chain[0]));
-        }
-        return new WeightedSymbol(fn, w, callers, rates, line, ee);
-    }
-
-    /** Whether code of an image of this kind shares the stack of code running in {@code mode}. */
-    private static boolean sameStack(CpuMode mode, ImageKind kind) {
-        return switch (mode) {
-            case USER -> kind == ImageKind.USER;
-            case KERNEL -> kind == ImageKind.KERNEL || kind == ImageKind.MODULE;
-            case HYPERVISOR -> kind == ImageKind.HYPERVISOR;
-        };
-    }
-
-    private static String stackName(ImageKind kind) {
-        return switch (kind) {
-            case HYPERVISOR -> "hypervisor";
-            case KERNEL, MODULE -> "kernel";
-            case USER, UNKNOWN -> "user";
-        };
-    }
-
-    /** {@code ee=0|1}: MSR[EE] of the code. */
-    private boolean eeFlag(String value, int line) throws ScenarioException {
-        return switch (value) {
-            case "1" -> true;
-            case "0" -> false;
-            default -> throw error(line, "ee=" + value + " is not 0 or 1 (MSR[EE] of the code: 0 = external"
-                    + " interrupts disabled, a PowerPC PMU interrupt waits until code with ee=1 runs)");
-        };
-    }
-
-    private void finishRegion(int line) throws ScenarioException {
-        if (region == null) {
-            return;
-        }
-        if (region.symbols.isEmpty()) {
-            throw error(region.line, "region '" + region.name + "' has no symbols; expected 'symbol <function> <weight>'"
-                    + " lines after it");
-        }
-        domain.regions.add(new RegionSpec(region.name, region.mode, region.image, region.weight, region.symbols,
-                region.line));
-        region = null;
-    }
-
-    private void finishDomain(int line) throws ScenarioException {
-        if (domain == null) {
-            return;
-        }
-        finishRegion(line);
-        if (!domain.kernelSeen) {
-            throw error(domain.line, "domain " + domain.domid + " has no kernel; expected 'kernel <image>"
-                    + " <start>-<end> <symbol file>' after the domain line");
-        }
-        if (domain.loadPpm > 0 && domain.regions.isEmpty()) {
-            throw error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload; expected"
-                    + " 'region ...' lines, or load=0");
-        }
-        GuestProfilerSpec profiler = null;
-        if (domain.profilerLine > 0) {
-            guestBufferSlots += (long) domain.vcpus * domain.profilerBuffer;
-            if (guestBufferSlots > MAX_GUEST_BUFFER_SLOTS) {
-                throw error(domain.profilerLine, "the guest profilers' buffers would hold " + guestBufferSlots
-                        + " slots with this one's " + domain.vcpus + " x " + domain.profilerBuffer + " (vCPUs x"
-                        + " buffer=); all together they may hold at most " + MAX_GUEST_BUFFER_SLOTS + " (10 bytes"
-                        + " each): give smaller buffer= values");
-            }
-            ImageSpec kernel = domain.images.get(0);
-            profiler = new GuestProfilerSpec(domain.profilerEvent,
-                    function(kernel, domain.profilerHandler, domain.profilerLine), domain.profilerHandlerCycles,
-                    domain.profilerBuffer, domain.profilerCounter, domain.profilerLine);
-        }
-        domains.add(new DomainSpec(domain.domid, domain.name, domain.hvm, domain.vcpus, domain.hardware,
-                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line, profiler));
-        domain = null;
     }
 
     // ------------------------------------------------------------------------------------ finishing
 
     private Scenario build(int endLine) throws ScenarioException {
+        List<DomainSpec> domains = domainSection == null ? List.of() : domainSection.domains();
         if (name == null) {
             throw new ScenarioException(location + ": the file is empty; expected 'scenario <name>' first");
         }
@@ -761,7 +401,7 @@ public final class ScenarioParser {
         long slice = timesliceMicros * mhz;
         for (WorkPerEvent w : workPerEvent) {
             if (w.cycles > slice) {
-                throw error(w.line, w.what + " " + w.cycles + " cycles is out of range; expected 0 to " + slice
+                throw tokens.error(w.line, w.what + " " + w.cycles + " cycles is out of range; expected 0 to " + slice
                         + ", one time slice (sched.timeslice.us " + timesliceMicros + " at cpu.mhz " + mhz + "):"
                         + " work that takes longer than a time slice at each event leaves the guests no time to run");
             }
@@ -769,14 +409,14 @@ public final class ScenarioParser {
         HypervisorCost sw = resolve(contextSwitch);
         HypervisorCost nmi = resolve(nmiHandler);
         HypervisorCost idle = resolve(idleLoop);
-        SymbolRef haltFn = function(hypervisor, halt.names.get(0), halt.line);
+        SymbolRef haltFn = images.function(hypervisor, halt.names.get(0), halt.line);
         List<SymbolRef> off = new ArrayList<>();
         for (Map.Entry<String, Integer> e : interruptsOff.entrySet()) {
-            off.add(function(hypervisor, e.getKey(), e.getValue()));
+            off.add(images.function(hypervisor, e.getKey(), e.getValue()));
         }
         List<SymbolRef> polls = new ArrayList<>();
         for (Map.Entry<String, Integer> e : pollPoints.entrySet()) {
-            polls.add(function(hypervisor, e.getKey(), e.getValue()));
+            polls.add(images.function(hypervisor, e.getKey(), e.getValue()));
         }
         return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmuOptions, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMin, sliceMax, hypervisorRates, sw, nmi, idle,
@@ -786,7 +426,7 @@ public final class ScenarioParser {
 
     private VirtualPmuSpec.Trap trap(PendingCost cost) throws ScenarioException {
         return cost == null ? null
-                : new VirtualPmuSpec.Trap(cost.cycles, function(hypervisor, cost.names.get(0), cost.line));
+                : new VirtualPmuSpec.Trap(cost.cycles, images.function(hypervisor, cost.names.get(0), cost.line));
     }
 
     private HypervisorCost resolve(PendingCost cost) throws ScenarioException {
@@ -795,397 +435,16 @@ public final class ScenarioParser {
         }
         List<WeightedSymbol> fns = new ArrayList<>();
         for (int i = 0; i < cost.names.size(); i++) {
-            fns.add(new WeightedSymbol(function(hypervisor, cost.names.get(i), cost.line), cost.weights.get(i),
+            fns.add(new WeightedSymbol(images.function(hypervisor, cost.names.get(i), cost.line), cost.weights.get(i),
                     List.of(), hypervisorRates, cost.line));
         }
         return new HypervisorCost(cost.cycles, fns);
-    }
-
-    // -------------------------------------------------------------------------------------- pieces
-
-    private ImageSpec image(String[] t, ImageKind kind, int line, String keyword) throws ScenarioException {
-        String expected = keyword + " <image> <start>-<end> <symbol file> [bias=<address>] [format=<symbol format>]";
-        if (t.length < 4 || t.length > 6) {
-            throw error(line, "expected '" + expected + "'");
-        }
-        String[] range = t[2].split("-", -1);
-        if (range.length != 2) {
-            throw error(line, "'" + t[2] + "' is not an address range; expected <start>-<end>, e.g."
-                    + " 0xc0100000-0xc0400000");
-        }
-        long start = address(range[0], line);
-        long end = address(range[1], line);
-        if (Long.compareUnsigned(start, end) >= 0) {
-            throw error(line, "the range " + t[2] + " is empty; the end must lie above the start");
-        }
-        Map<String, String> attrs = attributes(t, 4, line, expected, Set.of("bias", "format"));
-        long bias = attrs.containsKey("bias") ? address(attrs.get("bias"), line) : 0;
-        String format = attrs.getOrDefault("format", SYMBOL_FORMAT);
-        String file = expand(t[3], line);
-        String fileLocation = origin.neighbourLocation(file);
-        Path onDisk = origin.neighbourFile(file);
-        ImageSource.Content content = origin.neighbour(file);
-        ImageSource source;
-        SymbolFile symbols;
-        if (format.equals(SYMBOL_FORMAT)) {
-            source = new ImageSource(t[1], SYMBOL_FORMAT, fileLocation, content);
-            try {
-                symbols = SymbolFile.read(source, end - bias, limits.symbolFiles());
-            } catch (InputFileException e) {
-                throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "': symbol file "
-                        + e.getMessage(), e);
-            } catch (IOException e) {
-                missingFile(t, file, onDisk, line, e);
-                throw error(line, "cannot read symbol file " + source.location() + " of image '" + t[1] + "': "
-                        + e.getMessage() + " (symbol files are named relative to the scenario, or by an absolute"
-                        + " path)");
-            }
-        } else {
-            SymbolResolver resolver = symbolTables.resolver(format);
-            if (resolver == null) {
-                throw noResolver(line, t[1], format);
-            }
-            // The resolver is handed the image in its own format: the profiler looks the same name up later.
-            source = new ImageSource(t[1], resolver.format(), fileLocation, content);
-            SymbolTable table;
-            try {
-                table = symbolTables.table(format, source);
-            } catch (SymbolTables.NoResolverException e) {
-                throw noResolver(line, t[1], format); // it departed meanwhile
-            } catch (SymbolFileException e) {
-                missingFile(t, file, onDisk, line, e);
-                throw new ScenarioException(location + ":" + line + ": the " + format + " symbols of image '" + t[1]
-                        + "' cannot be read: " + e.getMessage(), e);
-            }
-            if (table == null || table.size() == 0) {
-                throw error(line, "the " + format + " symbols of image '" + t[1] + "' (" + fileLocation + ") hold no"
-                        + " function; a workload needs the functions it names");
-            }
-            symbols = SymbolFile.of(fileLocation, table);
-        }
-        return new ImageSpec(t[1], kind, start, end, bias, source, symbols, line);
-    }
-
-    private ScenarioException noResolver(int line, String image, String format) {
-        List<String> installed = new ArrayList<>();
-        installed.add(SYMBOL_FORMAT + " (built in)");
-        installed.addAll(symbolTables.formats());
-        return error(line, "image '" + image + "' has symbol format '" + format + "', but no symbol resolver for '"
-                + format + "' is installed; installed formats: " + String.join(", ", installed) + ". Install and start"
-                + " the bundle that reads '" + format + "' symbols, or give the image a System.map (format="
-                + SYMBOL_FORMAT + ")");
-    }
-
-    /**
-     * When reading an image's file failed because the file on disk is not there, says so plainly:
-     * the scenario names a real file of the machine, which this machine lacks.
-     */
-    private void missingFile(String[] t, String file, Path onDisk, int line, Exception cause)
-            throws ScenarioException {
-        if (onDisk == null || Files.isRegularFile(onDisk) || !notFound(cause)) {
-            return;
-        }
-        throw new ScenarioException(location + ":" + line + ": image '" + t[1] + "' names the file " + onDisk
-                + (file.equals(t[3]) ? "" : " (written " + t[3] + ")") + ", which does not exist on this machine"
-                + (Files.isDirectory(onDisk) ? " as a file (it is a directory)" : "") + "; the scenario needs that"
-                + " file: install it, or change the path", cause);
-    }
-
-    /** Whether reading failed because a file was not there (somewhere in the causes). */
-    private static boolean notFound(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof java.nio.file.NoSuchFileException || c instanceof java.io.FileNotFoundException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Expands {@code ${java.home}} (the running JDK's home) and {@code ${sys:NAME}} (the Java system
-     * property NAME) in an image's file name, so that a scenario can name real files of the machine
-     * it runs on.
-     */
-    private String expand(String name, int line) throws ScenarioException {
-        int open = name.indexOf("${");
-        if (open < 0) {
-            return name;
-        }
-        StringBuilder out = new StringBuilder();
-        int from = 0;
-        while (open >= 0) {
-            int close = name.indexOf('}', open + 2);
-            if (close < 0) {
-                throw error(line, "'" + name + "' opens '${' without a closing '}'; write ${java.home} or"
-                        + " ${sys:<system property>}");
-            }
-            String variable = name.substring(open + 2, close);
-            String property;
-            if (variable.equals("java.home")) {
-                property = "java.home";
-            } else if (variable.startsWith("sys:") && variable.length() > 4) {
-                property = variable.substring(4);
-            } else {
-                throw error(line, "unknown variable ${" + variable + "} in '" + name + "'; known: ${java.home} (the"
-                        + " running JDK's home) and ${sys:<name>} (a Java system property)");
-            }
-            String value = System.getProperty(property);
-            if (value == null) {
-                throw error(line, "${" + variable + "} in '" + name + "': the system property '" + property
-                        + "' is not set in this JVM; set it (-D" + property + "=...) or write the path out");
-            }
-            out.append(name, from, open).append(value);
-            from = close + 1;
-            open = name.indexOf("${", from);
-        }
-        return out.append(name.substring(from)).toString();
-    }
-
-    private ImageSpec findImage(String imageName, int line) throws ScenarioException {
-        if (hypervisor.name().equals(imageName)) {
-            return hypervisor;
-        }
-        List<String> known = new ArrayList<>();
-        known.add(hypervisor.name());
-        for (ImageSpec i : domain.images) {
-            if (i.name().equals(imageName)) {
-                return i;
-            }
-            known.add(i.name());
-        }
-        throw error(line, "image '" + imageName + "' is not loaded in domain " + domain.domid + "; its images are "
-                + known + " (declare it with kernel, module or process first)");
-    }
-
-    private SymbolRef function(ImageSpec image, String fn, int line) throws ScenarioException {
-        if (fn.isEmpty()) {
-            throw error(line, "a function name is empty (check the '<' of the caller chain)");
-        }
-        int index = image.symbols().indexOf(fn);
-        if (index == -2) {
-            throw error(line, "function '" + fn + "' is defined more than once in " + image.symbols().location()
-                    + "; a workload must name a function it can place unambiguously");
-        }
-        if (index < 0 && image.symbols().aliasOf(fn) >= 0) {
-            String kept = image.symbols().name(image.symbols().aliasOf(fn));
-            throw error(line, "function '" + fn + "' of image '" + image.name() + "' shares its address with '" + kept
-                    + "', which " + image.symbols().location() + " names first: reports name that address '" + kept
-                    + "', so a workload names it so too");
-        }
-        if (index < 0) {
-            List<String> similar = image.symbols().similar(fn);
-            throw error(line, "image '" + image.name() + "' has no function '" + fn + "' in "
-                    + image.symbols().location() + (similar.isEmpty() ? "" : "; similar: " + similar));
-        }
-        long s = image.runtimeStart(index);
-        if (Long.compareUnsigned(s, image.start()) < 0 || Long.compareUnsigned(s, image.end()) >= 0) {
-            throw error(line, String.format("function '%s' of %s lies at 0x%x, outside the image's range 0x%x-0x%x"
-                    + " (check the range and bias)", fn, image.name(), s, image.start(), image.end()));
-        }
-        return new SymbolRef(image, index);
-    }
-
-    private long[] profile(String profileName, int line) throws ScenarioException {
-        long[] p = profiles.get(profileName);
-        if (p == null) {
-            throw error(line, "rate profile '" + profileName + "' is not defined; defined: " + profiles.keySet()
-                    + " (define it with 'rates <profile> <SIGNAL>=<rate> ...' among the host statements)");
-        }
-        return p.clone();
-    }
-
-    private void rate(String token, long[] rates, int line) throws ScenarioException {
-        String[] kv = keyValue(token, line, "<SIGNAL>=<events per 1000 cycles>");
-        Signal signal;
-        try {
-            signal = Signal.valueOf(kv[0]);
-        } catch (IllegalArgumentException e) {
-            throw error(line, "'" + kv[0] + "' is not a signal; expected one of " + Arrays.toString(Signal.values()));
-        }
-        long value = number(kv[1], line, "rate of " + kv[0], 0, 1_000_000);
-        if (signal == Signal.CYCLES && value != SignalRates.SCALE) {
-            throw error(line, "CYCLES=" + value + ": running code emits exactly " + SignalRates.SCALE
-                    + " unhalted cycles per " + SignalRates.SCALE + " cycles (halted time is the idle domain's)");
-        }
-        rates[signal.ordinal()] = value;
-    }
-
-    private Map<String, String> attributes(String[] t, int from, int line, String expected, Set<String> allowed)
-            throws ScenarioException {
-        Map<String, String> out = new HashMap<>();
-        for (int i = from; i < t.length; i++) {
-            String[] kv = keyValue(t[i], line, expected);
-            if (!allowed.contains(kv[0])) {
-                throw error(line, "unknown attribute '" + kv[0] + "'; expected '" + expected + "'");
-            }
-            if (out.put(kv[0], kv[1]) != null) {
-                throw error(line, "attribute '" + kv[0] + "' is given twice");
-            }
-        }
-        return out;
-    }
-
-    private String required(Map<String, String> attrs, String key, int line, String expected)
-            throws ScenarioException {
-        String v = attrs.get(key);
-        if (v == null) {
-            throw error(line, "missing " + key + "=...; expected '" + expected + "'");
-        }
-        return v;
-    }
-
-    private String[] keyValue(String token, int line, String expected) throws ScenarioException {
-        int eq = token.indexOf('=');
-        if (eq <= 0 || eq == token.length() - 1) {
-            throw error(line, "'" + token + "' is not <key>=<value>; expected '" + expected + "'");
-        }
-        return new String[] {token.substring(0, eq), token.substring(eq + 1)};
-    }
-
-    private long number(String s, int line, String what, long min, long max) throws ScenarioException {
-        long v;
-        try {
-            v = s.startsWith("0x") || s.startsWith("0X") ? Long.parseUnsignedLong(s.substring(2), 16)
-                    : Long.parseLong(s.replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw error(line, what + " '" + s + "' is not an integer (decimal, or hexadecimal with 0x)");
-        }
-        if (v < min || v > max) {
-            throw error(line, what + " " + s + " is out of range; expected " + min + " to " + max);
-        }
-        return v;
-    }
-
-    private long address(String s, int line) throws ScenarioException {
-        if (!(s.startsWith("0x") || s.startsWith("0X")) || s.length() < 3) {
-            throw error(line, "address '" + s + "' must be hexadecimal with 0x, e.g. 0xc0100000");
-        }
-        try {
-            return Long.parseUnsignedLong(s.substring(2), 16);
-        } catch (NumberFormatException e) {
-            throw error(line, "address '" + s + "' is not hexadecimal");
-        }
-    }
-
-    /**
-     * The most characters a weight or a fraction is read from: BigDecimal's reading cost grows with the
-     * digits, and no weight needs more than 13 digits before the point and 6 after it.
-     */
-    private static final int MAX_DECIMAL_CHARS = 40;
-    /** Digits before the point of the largest weight, 2^40 (about 1.1 * 10^12). */
-    private static final int WEIGHT_INTEGER_DIGITS = 13;
-
-    /** {@code s} as a decimal number, or null where it is none or longer than {@link #MAX_DECIMAL_CHARS}. */
-    private static BigDecimal decimal(String s) {
-        if (s.length() > MAX_DECIMAL_CHARS) {
-            return null;
-        }
-        try {
-            return new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** A token as a message quotes it: whole if it could be a number, else its start and its length. */
-    private static String quoted(String s) {
-        return s.length() <= MAX_DECIMAL_CHARS ? "'" + s + "'"
-                : "'" + s.substring(0, MAX_DECIMAL_CHARS) + "...' (" + s.length() + " characters)";
-    }
-
-    /** Digits before the point, from the precision and scale alone: comparing 1e999999999 with a bound would compute its power of ten. */
-    private static long integerDigits(BigDecimal d) {
-        return (long) d.precision() - d.scale();
-    }
-
-    /** A positive decimal weight, kept in millionths so that choices stay exact integer arithmetic. */
-    private long weight(String s, int line, String what) throws ScenarioException {
-        BigDecimal d = decimal(s);
-        if (d == null) {
-            throw error(line, what + " " + quoted(s) + " is not a decimal number");
-        }
-        if (d.signum() <= 0) {
-            throw error(line, what + " " + s + " must be above 0");
-        }
-        if (d.scale() > WEIGHT_DECIMALS) {
-            throw error(line, what + " " + s + " has more than " + WEIGHT_DECIMALS + " decimals");
-        }
-        if (integerDigits(d) > WEIGHT_INTEGER_DIGITS) {
-            throw error(line, what + " " + s + " is too large (weights are relative; use smaller numbers)");
-        }
-        BigDecimal scaled = d.movePointRight(WEIGHT_DECIMALS);
-        if (scaled.compareTo(BigDecimal.valueOf(1L << 40)) > 0) {
-            throw error(line, what + " " + s + " is too large (weights are relative; use smaller numbers)");
-        }
-        return scaled.longValueExact();
-    }
-
-    /** A busy fraction 0..1 in parts per million. */
-    private long fraction(String s, int line) throws ScenarioException {
-        BigDecimal d = decimal(s);
-        if (d == null) {
-            throw error(line, "load " + quoted(s) + " is not a decimal fraction such as 0.85");
-        }
-        if (d.signum() < 0 || d.scale() > WEIGHT_DECIMALS || integerDigits(d) > 1 || d.compareTo(BigDecimal.ONE) > 0) {
-            throw error(line, "load " + s + " must be a fraction from 0 to 1 with at most 6 decimals (busy share of"
-                    + " each vCPU)");
-        }
-        return d.movePointRight(WEIGHT_DECIMALS).longValueExact();
-    }
-
-    private void arity(String[] t, int n, int line, String expected) throws ScenarioException {
-        if (t.length != n) {
-            throw error(line, "expected '" + expected + "'; found " + (t.length - 1) + " argument"
-                    + (t.length == 2 ? "" : "s"));
-        }
-    }
-
-    private ScenarioException error(int line, String message) {
-        return new ScenarioException(location + ":" + line + ": " + message);
-    }
-
-    private static long[] defaultRates() {
-        long[] r = new long[Signal.COUNT];
-        r[Signal.CYCLES.ordinal()] = SignalRates.SCALE;
-        return r;
     }
 
     private record PendingCost(long cycles, List<String> names, List<Long> weights, int line) {
     }
 
     /** Work of {@code cycles} done at each event of some kind (a vCPU switch, an NMI, a trap). */
-    private record WorkPerEvent(String what, long cycles, int line) {
-    }
-
-    private static final class DomainBuilder {
-        int domid;
-        String name;
-        boolean hvm;
-        int vcpus;
-        boolean hardware;
-        long loadPpm;
-        long burstMicros;
-        int line;
-        boolean kernelSeen;
-        String profilerEvent;
-        String profilerHandler;
-        long profilerHandlerCycles;
-        int profilerBuffer;
-        int profilerLine;
-        int profilerCounter;
-        final List<ImageSpec> images = new ArrayList<>();
-        final List<RegionSpec> regions = new ArrayList<>();
-    }
-
-    private static final class RegionBuilder {
-        String name;
-        CpuMode mode;
-        ImageSpec image;
-        long weight;
-        long[] rates;
-        /** The region's ee= attribute, or null when not given. */
-        Boolean interruptsEnabled;
-        int line;
-        final List<WeightedSymbol> symbols = new ArrayList<>();
+    record WorkPerEvent(String what, long cycles, int line) {
     }
 }
