@@ -52,6 +52,7 @@ import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.testing.pmu.DescribedModel;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
 final class Fakes {
@@ -97,42 +98,9 @@ final class Fakes {
         }
     }
 
-    static final class Model implements PmuModel {
-        final String cpuType;
-        final EventTable events = table();
-
+    static final class Model extends DescribedModel {
         Model(String cpuType) {
-            this.cpuType = cpuType;
-        }
-
-        @Override
-        public String cpuType() {
-            return cpuType;
-        }
-
-        @Override
-        public String displayName() {
-            return "PIII";
-        }
-
-        @Override
-        public int counterCount() {
-            return 2;
-        }
-
-        @Override
-        public int counterWidth() {
-            return 40;
-        }
-
-        @Override
-        public EventTable events() {
-            return events;
-        }
-
-        @Override
-        public String defaultEvent() {
-            return "CPU_CLK_UNHALTED:100000:0:1:1";
+            super(cpuType, "PIII", 2, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
         }
 
         @Override

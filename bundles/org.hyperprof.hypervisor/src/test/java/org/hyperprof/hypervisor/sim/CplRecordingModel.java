@@ -6,53 +6,22 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.testing.pmu.DescribedModel;
 
 /**
  * A test model whose PMUs have no counters: they only record, per CPL, the unhalted cycles the
  * engine ran, so that tests can see at which privilege each kind of code runs.
  */
-final class CplRecordingModel implements PmuModel {
-    private final String cpuType;
+final class CplRecordingModel extends DescribedModel {
     final long[] unhaltedByCpl = new long[4];
 
     CplRecordingModel(String cpuType) {
-        this.cpuType = cpuType;
-    }
-
-    @Override
-    public String cpuType() {
-        return cpuType;
-    }
-
-    @Override
-    public String displayName() {
-        return "CPL recorder";
-    }
-
-    @Override
-    public int counterCount() {
-        return 0;
-    }
-
-    @Override
-    public int counterWidth() {
-        return 40;
-    }
-
-    @Override
-    public EventTable events() {
-        return null;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return "";
+        super(cpuType, "CPL recorder", 0, null, "");
     }
 
     @Override
