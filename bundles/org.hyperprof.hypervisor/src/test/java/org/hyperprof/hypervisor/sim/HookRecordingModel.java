@@ -7,10 +7,10 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.testing.pmu.DescribedModel;
 import org.hyperprof.testing.pmu.ForwardingPmu;
 
 /**
@@ -18,7 +18,7 @@ import org.hyperprof.testing.pmu.ForwardingPmu;
  * before each stretch of code, interrupts taken and returns from interrupt. Everything else is the
  * wrapped model's.
  */
-final class HookRecordingModel implements PmuModel {
+final class HookRecordingModel extends DescribedModel {
     private final PmuModel model;
     /** Per call, in order: "pc" (setProgramCounter), "advance", "ack", "rfi". */
     final List<String> calls = new ArrayList<>();
@@ -28,41 +28,13 @@ final class HookRecordingModel implements PmuModel {
     int advancesWithoutPc;
 
     HookRecordingModel(PmuModel model) {
+        super(model.cpuType(), model.displayName(), model.counterCount(), model.counterWidth(), model.events(),
+                model.defaultEvent());
         this.model = model;
     }
 
     long count(String call) {
         return calls.stream().filter(call::equals).count();
-    }
-
-    @Override
-    public String cpuType() {
-        return model.cpuType();
-    }
-
-    @Override
-    public String displayName() {
-        return model.displayName();
-    }
-
-    @Override
-    public int counterCount() {
-        return model.counterCount();
-    }
-
-    @Override
-    public int counterWidth() {
-        return model.counterWidth();
-    }
-
-    @Override
-    public EventTable events() {
-        return model.events();
-    }
-
-    @Override
-    public String defaultEvent() {
-        return model.defaultEvent();
     }
 
     @Override
