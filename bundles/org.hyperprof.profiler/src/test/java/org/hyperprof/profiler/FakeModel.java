@@ -12,13 +12,13 @@ import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
-import org.hyperprof.testing.pmu.DescribedModel;
 
 /** A two-counter P6-like model: two events, in-order counter assignment, minimum counts checked. */
-final class FakeModel extends DescribedModel {
+final class FakeModel extends AbstractPmuModel {
     FakeModel() {
-        super("i386/p6", "PIII", 2, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
+        super("i386/p6", "PIII", 2, 40, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
     }
 
     private static EventTable table() {
@@ -55,7 +55,7 @@ final class FakeModel extends DescribedModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         throw new IllegalStateException("the profiler's tests never build physical PMUs");
     }
 }

@@ -51,8 +51,8 @@ import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
-import org.hyperprof.testing.pmu.DescribedModel;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
 final class Fakes {
@@ -98,9 +98,9 @@ final class Fakes {
         }
     }
 
-    static final class Model extends DescribedModel {
+    static final class Model extends AbstractPmuModel {
         Model(String cpuType) {
-            super(cpuType, "PIII", 2, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
+            super(cpuType, "PIII", 2, 40, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
         }
 
         @Override
@@ -109,7 +109,7 @@ final class Fakes {
         }
 
         @Override
-        public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
             throw new UnsupportedOperationException("the shell never creates a PMU");
         }
     }

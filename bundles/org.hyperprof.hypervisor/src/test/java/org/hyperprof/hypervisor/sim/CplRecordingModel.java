@@ -6,21 +6,22 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
-import org.hyperprof.testing.pmu.DescribedModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.testing.pmu.RegisterFreePmu;
 
 /**
  * A test model whose PMUs have no counters: they only record, per CPL, the unhalted cycles the
  * engine ran, so that tests can see at which privilege each kind of code runs.
  */
-final class CplRecordingModel extends DescribedModel {
+final class CplRecordingModel extends AbstractPmuModel {
     final long[] unhaltedByCpl = new long[4];
 
     CplRecordingModel(String cpuType) {
-        super(cpuType, "CPL recorder", 0, null, "");
+        super(cpuType, "CPL recorder", 0, 40, EventTable.of(List.of(), Map.of()), "");
     }
 
     @Override
@@ -29,7 +30,7 @@ final class CplRecordingModel extends DescribedModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         return new RegisterFreePmu(cpu, this) {
             @Override
             public void advance(long cycles, SignalRates rates, int cpl) {

@@ -10,7 +10,7 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
-import org.hyperprof.testing.pmu.DescribedModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.testing.pmu.ForwardingPmu;
 
 /**
@@ -18,7 +18,7 @@ import org.hyperprof.testing.pmu.ForwardingPmu;
  * before each stretch of code, interrupts taken and returns from interrupt. Everything else is the
  * wrapped model's.
  */
-final class HookRecordingModel extends DescribedModel {
+final class HookRecordingModel extends AbstractPmuModel {
     private final PmuModel model;
     /** Per call, in order: "pc" (setProgramCounter), "advance", "ack", "rfi". */
     final List<String> calls = new ArrayList<>();
@@ -48,7 +48,7 @@ final class HookRecordingModel extends DescribedModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         PmuModel self = this;
         return new ForwardingPmu(model.createPmu(cpu, options)) {
             private boolean pcGiven;

@@ -12,11 +12,11 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
-import org.hyperprof.testing.pmu.DescribedModel;
 
 /** A two-counter P6-like model whose event table is the test resource next to this class. */
-final class FakeModel extends DescribedModel {
+final class FakeModel extends AbstractPmuModel {
     static final String CPU_TYPE = "i386/test_p6";
     /** CPUID 0x8000001B EAX this model reports; 0 = no IBS. */
     long ibsCaps;
@@ -26,7 +26,7 @@ final class FakeModel extends DescribedModel {
     }
 
     FakeModel(int counters, String cpuType) {
-        super(cpuType, "Test P6", counters, table(), "CPU_CLK_UNHALTED:100000");
+        super(cpuType, "Test P6", counters, 40, table(), "CPU_CLK_UNHALTED:100000");
     }
 
     private static EventTable table() {
@@ -52,7 +52,7 @@ final class FakeModel extends DescribedModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         return new FakePmu(cpu, this);
     }
 }
