@@ -23,6 +23,7 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.hypervisor.sim.scenario.SymbolFile;
+import org.hyperprof.testing.host.StopAtFirstReport;
 import org.junit.jupiter.api.Test;
 
 /** The engine on the default scenario: determinism, shares, idle time, the NMI path, event-to-event jumps. */
@@ -92,19 +93,9 @@ class SimHostTest {
         SimHost host = Fixtures.defaultHost();
         Fixtures.startProfiling(host, 100_000, true, true);
         long micros = 200_000;
-        List<Long> reports = new ArrayList<>();
         // Asks to stop at the first progress report (a twentieth of the run), as Ctrl-C would.
-        ProgressListener stopAtFirstReport = new ProgressListener() {
-            @Override
-            public void progress(long doneMicros, long totalMicros, long samples) {
-                reports.add(doneMicros);
-            }
-
-            @Override
-            public boolean stopRequested() {
-                return !reports.isEmpty();
-            }
-        };
+        StopAtFirstReport stopAtFirstReport = new StopAtFirstReport();
+        List<Long> reports = stopAtFirstReport.reports;
         long taken = host.run(micros, stopAtFirstReport);
         assertEquals(1, reports.size(), "no report after the stop: the run ended at its next step");
         assertEquals(reports.get(0) * host.mhz(), host.cycles(), "the run went no further than the step it was at");

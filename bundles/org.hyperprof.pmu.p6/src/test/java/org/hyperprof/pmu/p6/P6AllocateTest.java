@@ -10,6 +10,7 @@ import java.util.List;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 
 /** Checking a user's events against the P6 table and placing them on counters. */
@@ -17,8 +18,7 @@ class P6AllocateTest {
     private final P6Fixture fixture = P6Fixture.create();
 
     private String rejection(String... specs) {
-        EventSpecException e = assertThrows(EventSpecException.class, () -> fixture.configs(specs));
-        return e.getMessage();
+        return PmuFixtures.rejection(fixture.model, specs);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.hyperprof.testing.pmu;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +24,11 @@ public final class PmuFixtures {
             parsed.add(EventSpec.parse(s));
         }
         return model.allocate(parsed);
+    }
+
+    /** The message of the error the model's allocation of the OProfile event specs fails with. */
+    public static String rejection(PmuModel model, String... specs) {
+        return assertThrows(EventSpecException.class, () -> configs(model, specs)).getMessage();
     }
 
     /** Rates where {@code signal} is emitted at {@code perKilocycle} events per 1000 cycles, nothing else. */
