@@ -41,9 +41,7 @@ class PmuHooksTest {
         HookRecordingModel model = new HookRecordingModel(new P6PmuModel());
         Scenario scenario = Fixtures.service().parse(HostService.DEFAULT_SCENARIO);
         SimHost host = new SimHost(scenario, model, "p6", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 100_000, true, true);
-        host.run(20_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.profile(host, 100_000, true, true, 20_000);
         assertTrue(model.count("advance") > 1000, "the engine ran: " + model.count("advance"));
         assertEquals(0, model.advancesWithoutPc, "every advance came after setProgramCounter");
         for (long pc : model.pcs) {
@@ -56,9 +54,7 @@ class PmuHooksTest {
         HookRecordingModel model = new HookRecordingModel(new P6PmuModel());
         Scenario scenario = Fixtures.service().parse(HostService.DEFAULT_SCENARIO);
         SimHost host = new SimHost(scenario, model, "p6", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 50_000, true, true);
-        host.run(20_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.profile(host, 50_000, true, true, 20_000);
         long acks = model.count("ack");
         long rfis = model.count("rfi");
         assertTrue(acks > 500, "interrupts were taken: " + acks);
@@ -81,9 +77,7 @@ class PmuHooksTest {
         HookRecordingModel model = new HookRecordingModel(new P6PmuModel());
         SimHost host = new SimHost(Fixtures.parse(Fixtures.minimal("", "domain 0 d type=pv vcpus=1 load=1"
                 + " hardware=yes", "")), model, "p6", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 10_000, true, true);
-        host.run(1_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.profile(host, 10_000, true, true, 1_000);
         // One overflow every 10000 cycles; the 100th comes with the run's last cycle and waits for the next run.
         assertEquals(99, model.count("ack"));
         assertEquals(99, model.count("rfi"));

@@ -289,9 +289,7 @@ class SimHostTest {
         // OS-only counting sees CPL 0: Xen itself. A 32-bit PV kernel runs at CPL 1 and user code at 3,
         // so with kernel=1 user=0 every sample is a Xen-mode sample.
         SimHost host = Fixtures.defaultHost();
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 20_000, true, false);
-        host.run(50_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = Fixtures.profile(host, 20_000, true, false, 50_000);
         assertTrue(sampled.samples(DOM0, CpuMode.HYPERVISOR) > 100);
         assertEquals(0, sampled.samples(DOM0, CpuMode.KERNEL) + sampled.samples(DOMU, CpuMode.KERNEL),
                 "PV kernels run at CPL 1, which OS counting does not see");
@@ -301,9 +299,7 @@ class SimHostTest {
     @Test
     void userCountingSeesPvKernelsAndUserCodeButNotXen() throws Exception {
         SimHost host = Fixtures.defaultHost();
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 20_000, false, true);
-        host.run(50_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = Fixtures.profile(host, 20_000, false, true, 50_000);
         assertTrue(sampled.samples(DOM0, CpuMode.KERNEL) > 100, "CPL 1 counts as USR on P6");
         assertTrue(sampled.samples(DOMU, CpuMode.USER) > 10);
         assertEquals(0, sampled.samples(DOM0, CpuMode.HYPERVISOR) + sampled.samples(DOMU, CpuMode.HYPERVISOR),
