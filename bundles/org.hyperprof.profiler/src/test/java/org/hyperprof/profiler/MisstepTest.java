@@ -9,6 +9,7 @@ import java.util.List;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.testing.host.NoHost;
 import org.junit.jupiter.api.Test;
 
 /** A misstep answers ok=false with the real return code and the hypervisor's explanation; never a stack trace. */
@@ -116,7 +117,7 @@ class MisstepTest extends OpcontrolOnFakeHost {
 
     @Test
     void noHostLoadedSaysToRunHpLoadFirst() {
-        ProfilerImpl p = new ProfilerImpl(FakeHost.none());
+        ProfilerImpl p = new ProfilerImpl(new NoHost());
         OpcontrolResult r = p.opcontrol(0, List.of("--start-daemon"));
         assertFalse(r.ok());
         assertTrue(r.output().contains("Run hp:load first"), r.output());
