@@ -24,8 +24,7 @@ public class HotInstalledConsumerIT extends InFramework {
         hosts.load(HostService.DEFAULT_SCENARIO, null);
         assertTrue("no consumer before the install: " + profiler.consumers(), profiler.consumers().isEmpty());
 
-        Bundle opreport = context.installBundle(HyperprofOptions.bundleUrl("opreport"));
-        opreport.start();
+        Bundle opreport = installAndStart("opreport");
         Services.await(context, SampleConsumer.class, "(consumer.name=opreport)");
         ReportRenderer renderer = Services.await(context, ReportRenderer.class, "(report.name=opreport)");
 

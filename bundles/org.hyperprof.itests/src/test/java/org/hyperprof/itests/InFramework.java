@@ -28,6 +28,7 @@ import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 
 /**
  * What every in-container test starts from: a framework with the core bundles (and the bundles
@@ -52,6 +53,13 @@ public abstract class InFramework {
     public Option[] config() {
         return HyperprofOptions.core(Arrays.stream(startedWith).map(n -> bundle(HyperprofOptions.bundleUrl(n)))
                 .toArray(Option[]::new));
+    }
+
+    /** Installs the bundle the build passed in as {@code name} ({@link HyperprofOptions#bundleUrl}) and starts it. */
+    protected Bundle installAndStart(String name) throws BundleException {
+        Bundle bundle = context.installBundle(HyperprofOptions.bundleUrl(name));
+        bundle.start();
+        return bundle;
     }
 
     protected HostService hosts() throws InterruptedException {

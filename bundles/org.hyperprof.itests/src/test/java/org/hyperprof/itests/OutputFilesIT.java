@@ -56,8 +56,7 @@ public class OutputFilesIT extends InFramework {
         settings.put("output.path", link.toString());
         cm.getConfiguration("org.hyperprof.example.domainrates", "?").update(settings);
 
-        Bundle example = context.installBundle(HyperprofOptions.bundleUrl("domainrates"));
-        example.start();
+        Bundle example = installAndStart("domainrates");
         Services.await(context, SampleConsumer.class, "(consumer.name=domain-rates)");
         hosts.load(HostService.DEFAULT_SCENARIO, null);
         SessionSummary summary = profile(profiler, 100_000);

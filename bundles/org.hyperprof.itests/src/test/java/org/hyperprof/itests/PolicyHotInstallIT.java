@@ -33,8 +33,7 @@ public class PolicyHotInstallIT extends InFramework {
         HostService hosts = hosts();
         Profiler profiler = profiler();
 
-        Bundle policy = context.installBundle(HyperprofOptions.bundleUrl("saverestore"));
-        policy.start();
+        Bundle policy = installAndStart("saverestore");
         Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=saverestore)");
 
         Host host = hosts.load(HostService.DEFAULT_SCENARIO, null, Map.of("vpmu.policy", "saverestore"), null);
@@ -60,10 +59,8 @@ public class PolicyHotInstallIT extends InFramework {
     public void underThePartitionedPolicyXenoprofAndTheGuestsOwnProfilerRunTogether() throws Exception {
         HostService hosts = hosts();
         Profiler profiler = profiler();
-        Bundle amd = context.installBundle(HyperprofOptions.bundleUrl("amd"));
-        amd.start();
-        Bundle partitioned = context.installBundle(HyperprofOptions.bundleUrl("partitioned"));
-        partitioned.start();
+        Bundle amd = installAndStart("amd");
+        Bundle partitioned = installAndStart("partitioned");
         Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=partitioned)");
         Services.await(context, org.hyperprof.api.pmu.PmuModel.class, "(cpu.type=i386/athlon)");
 

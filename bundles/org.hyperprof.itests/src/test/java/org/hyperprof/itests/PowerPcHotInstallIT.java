@@ -27,8 +27,7 @@ public class PowerPcHotInstallIT extends InFramework {
                         : context.getServiceReferences(PmuModel.class, "(cpu.type=ppc64/970)").stream().findAny()
                                 .orElse(null));
 
-        Bundle ppc = context.installBundle(HyperprofOptions.bundleUrl("ppc970"));
-        ppc.start();
+        Bundle ppc = installAndStart("ppc970");
         PmuModel model = Services.await(context, PmuModel.class, "(cpu.type=ppc64/970)");
         assertEquals("ppc64/970", model.cpuType());
 

@@ -8,6 +8,7 @@ import java.util.List;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
@@ -29,6 +30,12 @@ public final class PmuFixtures {
     /** The message of the error the model's allocation of the OProfile event specs fails with. */
     public static String rejection(PmuModel model, String... specs) {
         return assertThrows(EventSpecException.class, () -> configs(model, specs)).getMessage();
+    }
+
+    /** What a read of {@code register} returns right after {@code value} was written to it. */
+    public static long afterWrite(PhysicalPmu pmu, int register, long value) {
+        pmu.write(register, value);
+        return pmu.read(register);
     }
 
     /** Rates where {@code signal} is emitted at {@code perKilocycle} events per 1000 cycles, nothing else. */
