@@ -18,6 +18,12 @@ public final class PmuFixtures {
     private PmuFixtures() {
     }
 
+    /** A model's identity as one line: its cpu_type, the name opreport prints, its counters and their width. */
+    public static String identity(PmuModel model) {
+        return model.cpuType() + " \"" + model.displayName() + "\": " + model.counterCount() + " counters of "
+                + model.counterWidth() + " bits";
+    }
+
     /** The model's allocation of the OProfile event specs ({@code EVENT:count:unitmask:kernel:user}). */
     public static CounterConfig[] configs(PmuModel model, String... specs) throws EventSpecException {
         List<EventSpec> parsed = new ArrayList<>();
