@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.VirqHandler;
+import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofCounter;
 import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
 import org.hyperprof.api.xenoprof.XenoprofInit;
@@ -17,7 +18,6 @@ import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofPassive;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
-import org.hyperprof.testing.xenoprof.XenoprofStateFake;
 import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /**
@@ -26,13 +26,14 @@ import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
  * work: who is primary, the lists, buffers per domain and with whom their pages are shared
  * (get_buffer: the caller; set_passive: the primary), bound VIRQ handlers, and the stop flush.
  */
-final class FakeXenoprof extends XenoprofStateFake {
+final class FakeXenoprof implements Xenoprof {
     final List<String> calls = new CopyOnWriteArrayList<>();
     private final Map<String, Long> failures = new HashMap<>();
     private final Map<Integer, Integer> vcpus;
     private final int hardwareDomain;
     final Map<Integer, FakeSharedBuffer[]> buffers = new HashMap<>();
     final Map<Integer, VirqHandler> handlers = new LinkedHashMap<>();
+    final Map<Integer, DomainType> types = new HashMap<>();
     /** With whom each domain's pages are shared. */
     final Map<Integer, Integer> sharedWith = new HashMap<>();
     final List<Integer> active = new ArrayList<>();
@@ -42,7 +43,9 @@ final class FakeXenoprof extends XenoprofStateFake {
     int numEvents = 2;
     /** Hands out buffers in reverse vCPU order: the daemon must go by vcpu_id, not by index. */
     boolean reversedBuffers;
+    int primary = -1;
     int depth;
+    XenoprofState state = XenoprofState.IDLE;
     /** When set, what statistics() answers; otherwise the books are summed from the buffers. */
     XenoprofStatistics statistics;
     /** Samples Xen dropped as corrupted (head or tail out of range), for the summed books. */
@@ -275,6 +278,21 @@ final class FakeXenoprof extends XenoprofStateFake {
     public String explain(int caller, XenoprofOp op, long result) {
         return "EXPLAIN " + op.cName() + " by domain " + caller + " returned " + result
                 + ": state " + state + "; next step: domain 0 runs --start-daemon";
+    }
+
+    @Override
+    public XenoprofState state() {
+        return state;
+    }
+
+    @Override
+    public int primary() {
+        return primary;
+    }
+
+    @Override
+    public DomainType domainType(int domid) {
+        return types.getOrDefault(domid, DomainType.IGNORED);
     }
 
     @Override
