@@ -53,7 +53,6 @@ import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
-import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
 final class Fakes {
@@ -234,26 +233,96 @@ final class Fakes {
         }
     }
 
-    /** One vCPU's shared ring as a guest sees it, every index write logged ("tail 16"): what the shell touches. */
-    static final class FakeBuffer extends FakeSharedBuffer {
+    /** One vCPU's shared ring as a guest sees it: only the indices matter to the shell. */
+    static final class FakeBuffer implements SharedBuffer {
+        final int vcpuId;
+        final int size;
+        int head;
+        int tail;
         final List<String> writes = new ArrayList<>();
 
-        /** A ring of {@code size} slots whose head and tail both stand at {@code index}. */
-        FakeBuffer(int vcpuId, int size, int index) {
-            super(vcpuId, size);
-            position(index);
+        FakeBuffer(int vcpuId, int size, int head, int tail) {
+            this.vcpuId = vcpuId;
+            this.size = size;
+            this.head = head;
+            this.tail = tail;
+        }
+
+        @Override
+        public int vcpuId() {
+            return vcpuId;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public int head() {
+            return head;
+        }
+
+        @Override
+        public int tail() {
+            return tail;
         }
 
         @Override
         public void writeTail(int value) {
             writes.add("tail " + Integer.toUnsignedString(value));
-            super.writeTail(value);
+            tail = value;
         }
 
         @Override
         public void writeHead(int value) {
             writes.add("head " + Integer.toUnsignedString(value));
-            super.writeHead(value);
+            head = value;
+        }
+
+        @Override
+        public void fill(int from, int count, long eip, int mode, int event) {
+            // Entries are not kept: the shell's fake shows indices only.
+        }
+
+        @Override
+        public long eip(int slot) {
+            return 0;
+        }
+
+        @Override
+        public int mode(int slot) {
+            return 0;
+        }
+
+        @Override
+        public int event(int slot) {
+            return 0;
+        }
+
+        @Override
+        public void copy(int from, int count, long[] eip, byte[] mode, byte[] event, int offset) {
+            throw new UnsupportedOperationException("the shell never drains a buffer");
+        }
+
+        @Override
+        public long xenSamples() {
+            return 0;
+        }
+
+        @Override
+        public long kernelSamples() {
+            return 0;
+        }
+
+        @Override
+        public long userSamples() {
+            return 0;
+        }
+
+        @Override
+        public long lostSamples() {
+            return 0;
         }
     }
 

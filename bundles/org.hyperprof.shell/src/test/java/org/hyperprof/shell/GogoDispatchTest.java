@@ -195,7 +195,7 @@ class GogoDispatchTest {
 
     @Test
     void domainAndGuestAreFoundAndActOnTheCurrentHost() throws Exception {
-        HOSTS.current.xenoprof.ownBuffers.put(1, new Fakes.FakeBuffer[] {new Fakes.FakeBuffer(0, 16, 0)});
+        HOSTS.current.xenoprof.ownBuffers.put(1, new Fakes.FakeBuffer[] {new Fakes.FakeBuffer(0, 16, 0, 0)});
         execute("hp:domain 1 pause");
         execute("hp:guest 1 0 head 0xffffffff");
         assertEquals(List.of("pause 1"), HOSTS.current.domainCalls);

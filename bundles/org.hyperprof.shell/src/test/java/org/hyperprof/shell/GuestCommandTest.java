@@ -18,8 +18,8 @@ class GuestCommandTest {
     private final XenoprofCommands commands = new XenoprofCommands(hosts, new Fakes.FakeProfiler(), io.console);
     private Fakes.FakeXenoprof xenoprof;
     /** dom1 has two vCPUs' buffers, in the order vCPU 1 then vCPU 0: found by vcpu_id, not by index. */
-    private final Fakes.FakeBuffer vcpu1 = new Fakes.FakeBuffer(1, 16, 0);
-    private final Fakes.FakeBuffer vcpu0 = new Fakes.FakeBuffer(0, 16, 3);
+    private final Fakes.FakeBuffer vcpu1 = new Fakes.FakeBuffer(1, 16, 0, 0);
+    private final Fakes.FakeBuffer vcpu0 = new Fakes.FakeBuffer(0, 16, 3, 3);
 
     @BeforeEach
     void loadHostWithDom1sBuffers() throws Exception {

@@ -1,12 +1,9 @@
-package org.hyperprof.testing.xenoprof;
+package org.hyperprof.profiler;
 
 import org.hyperprof.api.xenoprof.SharedBuffer;
 
-/**
- * A vCPU ring with Xen's producer rules (one slot always empty, newest sample lost when full), its
- * per-mode and lost counts, and how often its head was read and its tail written.
- */
-public class FakeSharedBuffer implements SharedBuffer {
+/** A vCPU ring with Xen's producer rules (one slot always empty, newest sample lost when full). */
+final class FakeSharedBuffer implements SharedBuffer {
     private final int vcpuId;
     private final int size;
     private final long[] eip;
@@ -14,14 +11,14 @@ public class FakeSharedBuffer implements SharedBuffer {
     private final int[] event;
     private int head;
     private int tail;
-    public long xen;
-    public long kernel;
-    public long user;
-    public long lost;
-    public int tailWrites;
-    public int headReads;
+    long xen;
+    long kernel;
+    long user;
+    long lost;
+    int tailWrites;
+    int headReads;
 
-    public FakeSharedBuffer(int vcpuId, int size) {
+    FakeSharedBuffer(int vcpuId, int size) {
         this.vcpuId = vcpuId;
         this.size = size;
         this.eip = new long[size];
@@ -30,7 +27,7 @@ public class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** Xen's xenoprof_add_sample: false (and lost counted) when the ring is full. */
-    public boolean add(long pc, int m, int ev) {
+    boolean add(long pc, int m, int ev) {
         int free = (tail > head ? 0 : size) + tail - head - 1;
         if (free <= 0) {
             lost++;
@@ -44,7 +41,7 @@ public class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** A sample as Xen logs it: the entry plus the per-mode counter. */
-    public boolean sample(long pc, int m, int counter) {
+    boolean sample(long pc, int m, int counter) {
         if (!add(pc, m, counter)) {
             return false;
         }
@@ -59,7 +56,7 @@ public class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** A call trace as Xen logs it with a backtrace depth: escape record, sample, return addresses. */
-    public void trace(long pc, int m, int counter, long... callers) {
+    void trace(long pc, int m, int counter, long... callers) {
         add(ESCAPE_CODE, m, TRACE_BEGIN);
         sample(pc, m, counter);
         for (long c : callers) {
@@ -68,14 +65,14 @@ public class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** The host restarts a guest profiler's ring: what it held is discarded. Returns how many entries. */
-    public int discard() {
+    int discard() {
         int n = head >= tail ? head - tail : size - tail + head;
         tail = head;
         return n;
     }
 
     /** Places both indices (as if this many entries had been written and read before). */
-    public void position(int index) {
+    void position(int index) {
         head = index;
         tail = index;
     }
