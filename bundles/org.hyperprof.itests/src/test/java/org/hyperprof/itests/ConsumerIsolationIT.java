@@ -21,18 +21,12 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.ServiceRegistration;
 
 /**
  * A consumer that throws and one that stalls are isolated: sampling, the session and the other
  * consumers carry on, and what the two missed is counted in the summary.
  */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class ConsumerIsolationIT extends InFramework {
 
     public ConsumerIsolationIT() {

@@ -12,14 +12,8 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.SymbolTables;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 
 /** The default scenario, profiled through the services of the bundles as a user's shell would. */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class DefaultScenarioProfileIT extends InFramework {
 
     public DefaultScenarioProfileIT() {

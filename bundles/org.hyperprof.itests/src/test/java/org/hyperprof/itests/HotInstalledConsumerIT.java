@@ -10,18 +10,12 @@ import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 
 /**
  * A consumer bundle installed into the running framework is bound by the profiler and receives
  * the next session's samples; uninstalling it leaves the profiler working.
  */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class HotInstalledConsumerIT extends InFramework {
     @Test
     public void consumerInstalledWhileRunningReceivesSamplesAndItsDepartureIsHarmless() throws Exception {
@@ -30,8 +24,7 @@ public class HotInstalledConsumerIT extends InFramework {
         hosts.load(HostService.DEFAULT_SCENARIO, null);
         assertTrue("no consumer before the install: " + profiler.consumers(), profiler.consumers().isEmpty());
 
-        Bundle opreport = context.installBundle(HyperprofOptions.bundleUrl("opreport"));
-        opreport.start();
+        Bundle opreport = installAndStart("opreport");
         Services.await(context, SampleConsumer.class, "(consumer.name=opreport)");
         ReportRenderer renderer = Services.await(context, ReportRenderer.class, "(report.name=opreport)");
 

@@ -8,12 +8,17 @@ import static org.ops4j.pax.exam.CoreOptions.propagateSystemProperty;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
 import java.io.File;
+import java.util.List;
 
 import org.ops4j.pax.exam.Constants;
 import org.ops4j.pax.exam.Option;
 
 /** The Felix runtime the in-container tests start: the freshly built bundles, by file: URL. */
 final class HyperprofOptions {
+    /** The bundles every framework starts with, in this order: OSGi's DS and Config Admin, then the Hyperprof core. */
+    private static final List<String> CORE = List.of("function", "promise", "component", "scr", "configadmin", "api", "input",
+            "output", "pipeline", "p6", "systemwide", "kallsyms", "hypervisor", "profiler");
+
     private HyperprofOptions() {
     }
 
@@ -51,20 +56,7 @@ final class HyperprofOptions {
                 systemProperty("org.ops4j.pax.url.mvn.defaultRepositories")
                         .value(new File(localRepository()).toURI() + "@id=build-local@snapshots"),
                 systemProperty("org.ops4j.pax.url.mvn.repositories").value(""),
-                bundle(bundleUrl("function")),
-                bundle(bundleUrl("promise")),
-                bundle(bundleUrl("component")),
-                bundle(bundleUrl("scr")),
-                bundle(bundleUrl("configadmin")),
-                bundle(bundleUrl("api")),
-                bundle(bundleUrl("input")),
-                bundle(bundleUrl("output")),
-                bundle(bundleUrl("pipeline")),
-                bundle(bundleUrl("p6")),
-                bundle(bundleUrl("systemwide")),
-                bundle(bundleUrl("kallsyms")),
-                bundle(bundleUrl("hypervisor")),
-                bundle(bundleUrl("profiler")),
+                composite(CORE.stream().map(name -> bundle(bundleUrl(name))).toArray(Option[]::new)),
                 junitBundles(),
                 composite(extra));
     }

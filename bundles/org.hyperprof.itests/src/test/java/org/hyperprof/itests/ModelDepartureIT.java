@@ -14,15 +14,9 @@ import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 
 /** Stopping the CPU model bundle stops the host that uses it, says why, and a restart allows a new session. */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class ModelDepartureIT extends InFramework {
     @Test
     public void departingModelStopsItsHostCleanlyAndNamesTheBundle() throws Exception {

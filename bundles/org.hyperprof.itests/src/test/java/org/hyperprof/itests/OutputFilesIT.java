@@ -19,10 +19,6 @@ import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.service.cm.ConfigurationAdmin;
@@ -32,8 +28,6 @@ import org.osgi.service.cm.ConfigurationAdmin;
  * the API, gets OutputFiles from Declarative Services and writes its CSV through it (a symbolic
  * link stays a link); without the service it is not active, and it comes back with it.
  */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class OutputFilesIT extends InFramework {
     @Test
     public void theExampleConsumerWritesItsCsvThroughTheOutputServiceAndWaitsForIt() throws Exception {
@@ -62,8 +56,7 @@ public class OutputFilesIT extends InFramework {
         settings.put("output.path", link.toString());
         cm.getConfiguration("org.hyperprof.example.domainrates", "?").update(settings);
 
-        Bundle example = context.installBundle(HyperprofOptions.bundleUrl("domainrates"));
-        example.start();
+        Bundle example = installAndStart("domainrates");
         Services.await(context, SampleConsumer.class, "(consumer.name=domain-rates)");
         hosts.load(HostService.DEFAULT_SCENARIO, null);
         SessionSummary summary = profile(profiler, 100_000);

@@ -1,14 +1,11 @@
 package org.hyperprof.itests;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.bundle;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
@@ -18,10 +15,6 @@ import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 
 /**
@@ -29,8 +22,6 @@ import org.osgi.framework.Bundle;
  * lets a guest profile itself; leaving in the middle of a session, it ends that session cleanly,
  * naming itself, with the guest's samples kept.
  */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class PolicyHotInstallIT extends InFramework {
 
     private static ProfileRequest guestsOnly(long micros) {
@@ -42,8 +33,7 @@ public class PolicyHotInstallIT extends InFramework {
         HostService hosts = hosts();
         Profiler profiler = profiler();
 
-        Bundle policy = context.installBundle(HyperprofOptions.bundleUrl("saverestore"));
-        policy.start();
+        Bundle policy = installAndStart("saverestore");
         Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=saverestore)");
 
         Host host = hosts.load(HostService.DEFAULT_SCENARIO, null, Map.of("vpmu.policy", "saverestore"), null);
@@ -56,23 +46,8 @@ public class PolicyHotInstallIT extends InFramework {
 
         // A long session; the policy leaves while it runs.
         hosts.load(HostService.DEFAULT_SCENARIO, null, Map.of("vpmu.policy", "saverestore"), null);
-        CompletableFuture<SessionSummary> running = CompletableFuture.supplyAsync(() -> {
-            try {
-                return profiler.profile(guestsOnly(60_000_000), ProgressListener.NONE);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread.sleep(500);
-        policy.stop();
-        SessionSummary cut = running.get(60, TimeUnit.SECONDS);
-        assertNotNull(cut);
-        assertTrue("the session ended for the policy: " + cut.endReason(),
-                cut.endReason().contains("org.hyperprof.vpmu.saverestore"));
-        assertTrue("samples taken before the departure are kept: " + cut.accounting(),
-                cut.accounting().delivered() > 0);
-        assertTrue(cut.accounting().balanced());
-        assertEquals(Bundle.ACTIVE, context.getBundle(0).getState());
+        assertDepartureEndsSessionCleanly(policy,
+                () -> profiler.profile(guestsOnly(60_000_000), ProgressListener.NONE));
 
         policy.start();
         Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=saverestore)");
@@ -84,10 +59,8 @@ public class PolicyHotInstallIT extends InFramework {
     public void underThePartitionedPolicyXenoprofAndTheGuestsOwnProfilerRunTogether() throws Exception {
         HostService hosts = hosts();
         Profiler profiler = profiler();
-        Bundle amd = context.installBundle(HyperprofOptions.bundleUrl("amd"));
-        amd.start();
-        Bundle partitioned = context.installBundle(HyperprofOptions.bundleUrl("partitioned"));
-        partitioned.start();
+        Bundle amd = installAndStart("amd");
+        Bundle partitioned = installAndStart("partitioned");
         Services.await(context, CounterVirtualizationPolicy.class, "(vpmu.policy=partitioned)");
         Services.await(context, org.hyperprof.api.pmu.PmuModel.class, "(cpu.type=i386/athlon)");
 

@@ -1,12 +1,8 @@
 package org.hyperprof.itests;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
-
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
@@ -14,10 +10,6 @@ import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
-import org.junit.runner.RunWith;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 
 /**
@@ -25,8 +17,6 @@ import org.osgi.framework.Bundle;
  * appear at once and lets a 970 host be profiled; stopping it in the middle of a session ends
  * that session cleanly, naming the bundle and keeping the samples taken.
  */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class PowerPcHotInstallIT extends InFramework {
     @Test
     public void hotInstalledPowerPcModelProfilesAndItsDepartureEndsTheRunningSessionCleanly() throws Exception {
@@ -37,8 +27,7 @@ public class PowerPcHotInstallIT extends InFramework {
                         : context.getServiceReferences(PmuModel.class, "(cpu.type=ppc64/970)").stream().findAny()
                                 .orElse(null));
 
-        Bundle ppc = context.installBundle(HyperprofOptions.bundleUrl("ppc970"));
-        ppc.start();
+        Bundle ppc = installAndStart("ppc970");
         PmuModel model = Services.await(context, PmuModel.class, "(cpu.type=ppc64/970)");
         assertEquals("ppc64/970", model.cpuType());
 
@@ -51,23 +40,7 @@ public class PowerPcHotInstallIT extends InFramework {
 
         // A long session; the model leaves while it runs.
         hosts.load("ppc970-blade", null);
-        CompletableFuture<SessionSummary> running = CompletableFuture.supplyAsync(() -> {
-            try {
-                return profile(profiler, 60_000_000);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread.sleep(500);
-        ppc.stop();
-        SessionSummary cut = running.get(60, TimeUnit.SECONDS);
-        assertNotNull(cut);
-        assertTrue("the session ended for the model: " + cut.endReason(),
-                cut.endReason().contains("org.hyperprof.pmu.ppc970"));
-        assertTrue("samples taken before the departure are kept: " + cut.accounting(),
-                cut.accounting().delivered() > 0);
-        assertTrue(cut.accounting().balanced());
-        assertEquals(Bundle.ACTIVE, context.getBundle(0).getState());
+        assertDepartureEndsSessionCleanly(ppc, () -> profile(profiler, 60_000_000));
 
         ppc.start();
         Services.await(context, PmuModel.class, "(cpu.type=ppc64/970)");

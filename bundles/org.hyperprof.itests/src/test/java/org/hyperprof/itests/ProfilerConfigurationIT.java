@@ -13,17 +13,11 @@ import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
-import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
-import org.ops4j.pax.exam.junit.PaxExam;
-import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
-import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.cm.ConfigurationAdmin;
 
 /** The profiler's batch size is a Configuration Admin setting (PID org.hyperprof.profiler) that takes effect. */
-@RunWith(PaxExam.class)
-@ExamReactorStrategy(PerClass.class)
 public class ProfilerConfigurationIT extends InFramework {
 
     public ProfilerConfigurationIT() {

@@ -132,25 +132,6 @@ final class FakeHost implements Host {
         };
     }
 
-    static HostService none() {
-        return new HostService() {
-            @Override
-            public List<String> scenarios() {
-                return List.of();
-            }
-
-            @Override
-            public Host load(String scenario, String cpuTypeOverride) {
-                throw new IllegalStateException("not in this test");
-            }
-
-            @Override
-            public Optional<Host> current() {
-                return Optional.empty();
-            }
-        };
-    }
-
     /** The host stops for good: listeners hear it. */
     void stop(String reason) {
         stopReason = reason;

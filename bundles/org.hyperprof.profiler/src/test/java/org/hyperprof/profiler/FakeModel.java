@@ -12,54 +12,26 @@ import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
 
 /** A two-counter P6-like model: two events, in-order counter assignment, minimum counts checked. */
-final class FakeModel implements PmuModel {
-    private final EventTable table;
-
+final class FakeModel extends AbstractPmuModel {
     FakeModel() {
+        super("i386/p6", "PIII", 2, 40, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
+    }
+
+    private static EventTable table() {
         String events = """
                 event:0x79 counters:0,1 um:zero minimum:6000 name:CPU_CLK_UNHALTED signal:CYCLES : clocks processor is not halted
                 event:0xc0 counters:0,1 um:zero minimum:6000 name:INST_RETIRED signal:INSTRUCTIONS : instructions retired
                 """;
         String masks = "name:zero type:mandatory default:0x0\n\t0x0 No unit mask\n";
         try {
-            table = EventTableReader.parse("fake", new StringReader(events), new StringReader(masks));
+            return EventTableReader.parse("fake", new StringReader(events), new StringReader(masks));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    @Override
-    public String cpuType() {
-        return "i386/p6";
-    }
-
-    @Override
-    public String displayName() {
-        return "PIII";
-    }
-
-    @Override
-    public int counterCount() {
-        return 2;
-    }
-
-    @Override
-    public int counterWidth() {
-        return 40;
-    }
-
-    @Override
-    public EventTable events() {
-        return table;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return "CPU_CLK_UNHALTED:100000:0:1:1";
     }
 
     @Override
@@ -70,8 +42,8 @@ final class FakeModel implements PmuModel {
         CounterConfig[] out = new CounterConfig[specs.size()];
         for (int i = 0; i < out.length; i++) {
             EventSpec s = specs.get(i);
-            EventDescriptor d = table.find(s.eventName()).orElseThrow(() -> new EventSpecException(
-                    "unknown event " + s.eventName() + "; allowed are " + table.namesText()));
+            EventDescriptor d = events().find(s.eventName()).orElseThrow(() -> new EventSpecException(
+                    "unknown event " + s.eventName() + "; allowed are " + events().namesText()));
             if (s.count() < d.minimumCount()) {
                 throw new EventSpecException("count " + s.count() + " of " + d.name() + " is below the minimum "
                         + d.minimumCount());
@@ -83,7 +55,7 @@ final class FakeModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         throw new IllegalStateException("the profiler's tests never build physical PMUs");
     }
 }

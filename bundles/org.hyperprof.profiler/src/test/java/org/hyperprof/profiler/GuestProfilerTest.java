@@ -26,6 +26,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.testing.sample.Sessions;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,6 +49,11 @@ class GuestProfilerTest {
         profiler.addResolver("kallsyms", new FakeResolver());
         profiler.addConsumer("sessions", consumer);
         host.policy = "saverestore";
+    }
+
+    @AfterEach
+    void stop() {
+        profiler.deactivate();
     }
 
     private static ProfileRequest guestsOnly(long micros) {
@@ -75,55 +81,47 @@ class GuestProfilerTest {
             r.sample(K + 0x120, 1, 1);
             r.sample(0x10, 0, 0); // a user PC outside every mapping
         };
-        try {
-            SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
+        SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
 
-            SessionInfo info = consumer.bySource(GuestSession.SOURCE);
-            assertEquals(s.sessionId(), info.sessionId(), "the summary returned is the guests' session's");
-            assertEquals("fake-host", info.hostName());
-            assertEquals(Map.of(2, "domU-pv"), info.domains());
-            assertEquals(List.of(host.counter(0, "CPU_CLK_UNHALTED", 6000), host.counter(1, "INST_RETIRED", 8000)),
-                    info.counters());
-            assertTrue(info.groundTruth());
-            assertEquals(List.of(
-                    "2 0 1 0 0xffffffff80000010 vmlinux-2 netif_receive_skb",
-                    "2 0 0 1 0x400160 tcp_receiver recv_loop",
-                    "2 0 1 0 0xffffffff88000005 netback.ko net_tx_action",
-                    "2 0 1 1 0xffffffff80000120 vmlinux-2 br_handle_frame",
-                    "2 0 0 0 0x10 (unknown image) (no symbols)"), consumer.resolved(s.sessionId()));
-            assertEquals(1, host.guestRestarts);
-            assertEquals(1, host.guestEntriesDiscarded, "what was logged before the session is not in it");
+        SessionInfo info = consumer.bySource(GuestSession.SOURCE);
+        assertEquals(s.sessionId(), info.sessionId(), "the summary returned is the guests' session's");
+        assertEquals("fake-host", info.hostName());
+        assertEquals(Map.of(2, "domU-pv"), info.domains());
+        assertEquals(List.of(host.counter(0, "CPU_CLK_UNHALTED", 6000), host.counter(1, "INST_RETIRED", 8000)),
+                info.counters());
+        assertTrue(info.groundTruth());
+        assertEquals(List.of(
+                "2 0 1 0 0xffffffff80000010 vmlinux-2 netif_receive_skb",
+                "2 0 0 1 0x400160 tcp_receiver recv_loop",
+                "2 0 1 0 0xffffffff88000005 netback.ko net_tx_action",
+                "2 0 1 1 0xffffffff80000120 vmlinux-2 br_handle_frame",
+                "2 0 0 0 0x10 (unknown image) (no symbols)"), consumer.resolved(s.sessionId()));
+        assertEquals(1, host.guestRestarts);
+        assertEquals(1, host.guestEntriesDiscarded, "what was logged before the session is not in it");
 
-            assertEquals(new Accounting(5, 5, 0, 0, 0), s.accounting());
-            BufferAccounting b = ring(s, 2, 0);
-            assertEquals(GuestSession.ROLE, b.role());
-            assertEquals(new Accounting(5, 5, 0, 0, 0), b.accounting());
-            assertEquals(2, b.userSamples());
-            assertEquals(3, b.kernelSamples());
-            assertEquals(5, b.drained());
-            assertEquals(List.of(new org.hyperprof.api.sample.ConsumerAccounting("sessions", 5, 0, null)),
-                    s.consumers());
-            assertEquals(1000L * 2800, s.simulatedCycles());
-            assertSame(s, consumer.summaries.get(s.sessionId()));
-            assertSame(s, profiler.lastSummary().orElseThrow());
-            assertEquals(1, host.groundTruthResets, "the ground truth restarts when the guests' sampling does");
-        } finally {
-            profiler.deactivate();
-        }
+        assertEquals(new Accounting(5, 5, 0, 0, 0), s.accounting());
+        BufferAccounting b = ring(s, 2, 0);
+        assertEquals(GuestSession.ROLE, b.role());
+        assertEquals(new Accounting(5, 5, 0, 0, 0), b.accounting());
+        assertEquals(2, b.userSamples());
+        assertEquals(3, b.kernelSamples());
+        assertEquals(5, b.drained());
+        assertEquals(List.of(new org.hyperprof.api.sample.ConsumerAccounting("sessions", 5, 0, null)),
+                s.consumers());
+        assertEquals(1000L * 2800, s.simulatedCycles());
+        assertSame(s, consumer.summaries.get(s.sessionId()));
+        assertSame(s, profiler.lastSummary().orElseThrow());
+        assertEquals(1, host.groundTruthResets, "the ground truth restarts when the guests' sampling does");
     }
 
     @Test
     void withoutSystemWideProfilingNoXenoprofStepIsTaken() throws Exception {
         FakeSharedBuffer r = host.guestProfiler(2, 64, host.counter(0, "CPU_CLK_UNHALTED", 6000)).get(0);
         host.workload = (h, micros) -> r.sample(K + 0x10, 1, 0);
-        try {
-            profiler.profile(guestsOnly(1000), ProgressListener.NONE);
-            assertEquals(List.of(), host.xenoprof.calls, "no hypercall, no mapping, no VIRQ binding");
-            assertEquals(0, host.xenoprof.statistics().totalSamples());
-            assertEquals(List.of("started " + GuestSession.SOURCE, "ended " + GuestSession.SOURCE), consumer.events);
-        } finally {
-            profiler.deactivate();
-        }
+        profiler.profile(guestsOnly(1000), ProgressListener.NONE);
+        assertEquals(List.of(), host.xenoprof.calls, "no hypercall, no mapping, no VIRQ binding");
+        assertEquals(0, host.xenoprof.statistics().totalSamples());
+        assertEquals(List.of("started " + GuestSession.SOURCE, "ended " + GuestSession.SOURCE), consumer.events);
     }
 
     @Test
@@ -139,23 +137,19 @@ class GuestProfilerTest {
             dom2.sample(K + 0x120, 1, 0);
             dom2.sample(K + 0x120, 1, 0);
         };
-        try {
-            SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
-            assertEquals(new Accounting(10, 7, 3, 0, 0), ring(s, 1, 0).accounting(), "a full ring loses the newest");
-            assertEquals(new Accounting(1, 1, 0, 0, 0), ring(s, 1, 1).accounting());
-            assertEquals(new Accounting(2, 2, 0, 0, 0), ring(s, 2, 0).accounting());
-            assertEquals(new Accounting(13, 10, 3, 0, 0), s.accounting());
-            for (BufferAccounting b : s.buffers()) {
-                assertBalanced(b.accounting());
-            }
-            assertBalanced(s.accounting());
-            assertEquals(10, consumer.resolved(s.sessionId()).size());
-            assertEquals(Map.of(1, "domU-rcv", 2, "domU-pv"), consumer.infos.get(s.sessionId()).domains());
-            assertTrue(s.notes().stream().anyMatch(n -> n.contains("domain 1 vcpu 0") && n.contains("3 sample(s)")
-                    && n.contains("ring full")), s.notes().toString());
-        } finally {
-            profiler.deactivate();
+        SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
+        assertEquals(new Accounting(10, 7, 3, 0, 0), ring(s, 1, 0).accounting(), "a full ring loses the newest");
+        assertEquals(new Accounting(1, 1, 0, 0, 0), ring(s, 1, 1).accounting());
+        assertEquals(new Accounting(2, 2, 0, 0, 0), ring(s, 2, 0).accounting());
+        assertEquals(new Accounting(13, 10, 3, 0, 0), s.accounting());
+        for (BufferAccounting b : s.buffers()) {
+            assertBalanced(b.accounting());
         }
+        assertBalanced(s.accounting());
+        assertEquals(10, consumer.resolved(s.sessionId()).size());
+        assertEquals(Map.of(1, "domU-rcv", 2, "domU-pv"), consumer.infos.get(s.sessionId()).domains());
+        assertTrue(s.notes().stream().anyMatch(n -> n.contains("domain 1 vcpu 0") && n.contains("3 sample(s)")
+                && n.contains("ring full")), s.notes().toString());
     }
 
     @Test
@@ -170,16 +164,12 @@ class GuestProfilerTest {
                 h.progress.progress(round * 100, micros, 0);
             }
         };
-        try {
-            SessionSummary s = profiler.profile(guestsOnly(1000),
-                    (done, total, samples) -> seenAtProgress.add(r.tail()));
-            assertEquals(new Accounting(30, 30, 0, 0, 0), s.accounting(), "30 samples through a 7-slot ring");
-            assertEquals(0, r.lost);
-            assertEquals(6, seenAtProgress.size(), "the caller's listener still hears every report");
-            assertEquals(6, seenAtProgress.get(0), "the ring was drained before the caller heard of the progress");
-        } finally {
-            profiler.deactivate();
-        }
+        SessionSummary s = profiler.profile(guestsOnly(1000),
+                (done, total, samples) -> seenAtProgress.add(r.tail()));
+        assertEquals(new Accounting(30, 30, 0, 0, 0), s.accounting(), "30 samples through a 7-slot ring");
+        assertEquals(0, r.lost);
+        assertEquals(6, seenAtProgress.size(), "the caller's listener still hears every report");
+        assertEquals(6, seenAtProgress.get(0), "the ring was drained before the caller heard of the progress");
     }
 
     @Test
@@ -200,28 +190,24 @@ class GuestProfilerTest {
             fair.get(1).sample(K + 0x10, 1, 5); // nor a counter it did not program
             h.progress.progress(500, micros, 0);
         };
-        try {
-            SessionSummary s = assertDoesNotThrow(() -> profiler.profile(guestsOnly(1000), ProgressListener.NONE));
-            assertEquals(new Accounting(6, 0, 0, 0, 6), ring(s, 2, 0).accounting(),
-                    "4 logged but unreachable, 2 refused by the host: all charged to the only scribbled ring");
-            assertEquals(new Accounting(3, 2, 0, 0, 1), ring(s, 1, 0).accounting(), "the Xen-mode entry is invalid");
-            assertEquals(new Accounting(1, 0, 0, 0, 1), ring(s, 1, 1).accounting(), "the unknown counter is invalid");
-            assertEquals(new Accounting(10, 2, 0, 0, 8), s.accounting());
-            assertEquals(10, s.accounting().taken(), "the host's count of samples the guests took");
-            assertBalanced(s.accounting());
-            assertEquals(List.of(
-                    "1 0 1 1 0xffffffff80000010 vmlinux netif_receive_skb",
-                    "1 0 0 0 0x400160 tcp_receiver recv_loop"), consumer.resolved(s.sessionId()));
-            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 2 vcpu 0") && n.contains("garbage")
-                    && n.contains("4 logged entr(ies) could not be reached")), s.notes().toString());
-            assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 1 vcpu 0") && n.contains("mode")),
-                    s.notes().toString());
-            assertEquals(3, s.hostCounters().get("guest-profiler.head.out-of-range"),
-                    "read once per drain: the workload's progress report, the run's last one, the session's end");
-            assertEquals(123_456, hostile.head(), "the reader never writes the producer's index");
-        } finally {
-            profiler.deactivate();
-        }
+        SessionSummary s = assertDoesNotThrow(() -> profiler.profile(guestsOnly(1000), ProgressListener.NONE));
+        assertEquals(new Accounting(6, 0, 0, 0, 6), ring(s, 2, 0).accounting(),
+                "4 logged but unreachable, 2 refused by the host: all charged to the only scribbled ring");
+        assertEquals(new Accounting(3, 2, 0, 0, 1), ring(s, 1, 0).accounting(), "the Xen-mode entry is invalid");
+        assertEquals(new Accounting(1, 0, 0, 0, 1), ring(s, 1, 1).accounting(), "the unknown counter is invalid");
+        assertEquals(new Accounting(10, 2, 0, 0, 8), s.accounting());
+        assertEquals(10, s.accounting().taken(), "the host's count of samples the guests took");
+        assertBalanced(s.accounting());
+        assertEquals(List.of(
+                "1 0 1 1 0xffffffff80000010 vmlinux netif_receive_skb",
+                "1 0 0 0 0x400160 tcp_receiver recv_loop"), consumer.resolved(s.sessionId()));
+        assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 2 vcpu 0") && n.contains("garbage")
+                && n.contains("4 logged entr(ies) could not be reached")), s.notes().toString());
+        assertTrue(s.notes().stream().anyMatch(n -> n.startsWith("domain 1 vcpu 0") && n.contains("mode")),
+                s.notes().toString());
+        assertEquals(3, s.hostCounters().get("guest-profiler.head.out-of-range"),
+                "read once per drain: the workload's progress report, the run's last one, the session's end");
+        assertEquals(123_456, hostile.head(), "the reader never writes the producer's index");
     }
 
     @Test
@@ -231,14 +217,10 @@ class GuestProfilerTest {
             r.sample(K + 0x10, 1, 0);
             h.counters.put(GuestSession.HOST_SAMPLES, 3L);
         };
-        try {
-            SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
-            assertEquals(new Accounting(1, 1, 0, 0, 0), s.accounting(), "nothing is charged without a culprit");
-            assertTrue(s.notes().stream().anyMatch(n -> n.contains("the host counts 3 sample(s)")
-                    && n.contains("their rings show 1")), s.notes().toString());
-        } finally {
-            profiler.deactivate();
-        }
+        SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
+        assertEquals(new Accounting(1, 1, 0, 0, 0), s.accounting(), "nothing is charged without a culprit");
+        assertTrue(s.notes().stream().anyMatch(n -> n.contains("the host counts 3 sample(s)")
+                && n.contains("their rings show 1")), s.notes().toString());
     }
 
     private static <T> T assertDoesNotThrow(org.junit.jupiter.api.function.ThrowingSupplier<T> s) {
@@ -247,23 +229,19 @@ class GuestProfilerTest {
 
     @Test
     void withoutGuestProfilersAProfileWithoutSystemWideSaysWhatToDo() {
-        try {
-            ProfileException e = assertThrows(ProfileException.class,
-                    () -> profiler.profile(guestsOnly(1000), ProgressListener.NONE));
-            assertTrue(e.getMessage().contains("'saverestore' gives guests the PMU, but no guest runs a profiler"),
-                    e.getMessage());
-            assertTrue(e.getMessage().contains("'profiler' lines") && e.getMessage().contains("system-wide"),
-                    e.getMessage());
-            assertEquals(List.of(), host.xenoprof.calls);
-            assertTrue(consumer.infos.isEmpty(), "no session was started");
+        ProfileException e = assertThrows(ProfileException.class,
+                () -> profiler.profile(guestsOnly(1000), ProgressListener.NONE));
+        assertTrue(e.getMessage().contains("'saverestore' gives guests the PMU, but no guest runs a profiler"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("'profiler' lines") && e.getMessage().contains("system-wide"),
+                e.getMessage());
+        assertEquals(List.of(), host.xenoprof.calls);
+        assertTrue(consumer.infos.isEmpty(), "no session was started");
 
-            host.policy = "systemwide";
-            ProfileException sw = assertThrows(ProfileException.class,
-                    () -> profiler.profile(guestsOnly(1000), ProgressListener.NONE));
-            assertTrue(sw.getMessage().contains("Xenoprof owns the PMU and guests have none"), sw.getMessage());
-        } finally {
-            profiler.deactivate();
-        }
+        host.policy = "systemwide";
+        ProfileException sw = assertThrows(ProfileException.class,
+                () -> profiler.profile(guestsOnly(1000), ProgressListener.NONE));
+        assertTrue(sw.getMessage().contains("Xenoprof owns the PMU and guests have none"), sw.getMessage());
     }
 
     @Test
@@ -278,44 +256,36 @@ class GuestProfilerTest {
             h.progress.progress(500, micros, 0);
             guest.sample(U + 0x160, 0, 1);
         };
-        try {
-            SessionSummary s = profiler.profile(new ProfileRequest(List.of(), 1000, List.of(0)),
-                    ProgressListener.NONE);
-            SessionInfo xen = consumer.bySource("simulator");
-            SessionInfo guests = consumer.bySource(GuestSession.SOURCE);
-            assertEquals(xen.sessionId(), s.sessionId(), "the summary returned stays Xenoprof's");
-            assertNotEquals(xen.sessionId(), guests.sessionId());
-            assertFalse(host.xenoprof.hypercalls().isEmpty());
-            assertEquals(List.of("0 0 1 0 0xffffffff80000010 vmlinux netif_receive_skb",
-                    "0 0 1 0 0xffffffff80000110 vmlinux br_handle_frame"), consumer.resolved(xen.sessionId()));
-            assertEquals(List.of("2 0 1 1 0xffffffff80000120 vmlinux-2 br_handle_frame",
-                    "2 0 0 1 0x400160 tcp_receiver recv_loop"), consumer.resolved(guests.sessionId()),
-                    "each session has only its own samples");
-            SessionSummary g = consumer.summaries.get(guests.sessionId());
-            assertEquals(new Accounting(2, 2, 0, 0, 0), g.accounting());
-            assertEquals(List.of(host.counter(1, "INST_RETIRED", 6000)), guests.counters());
-            assertEquals(List.of("started simulator", "started " + GuestSession.SOURCE, "ended "
-                    + GuestSession.SOURCE, "ended simulator"), consumer.events);
-            assertSame(consumer.summaries.get(xen.sessionId()), profiler.lastSummary().orElseThrow());
-            assertEquals(1, host.guestRestarts);
-        } finally {
-            profiler.deactivate();
-        }
+        SessionSummary s = profiler.profile(new ProfileRequest(List.of(), 1000, List.of(0)),
+                ProgressListener.NONE);
+        SessionInfo xen = consumer.bySource("simulator");
+        SessionInfo guests = consumer.bySource(GuestSession.SOURCE);
+        assertEquals(xen.sessionId(), s.sessionId(), "the summary returned stays Xenoprof's");
+        assertNotEquals(xen.sessionId(), guests.sessionId());
+        assertFalse(host.xenoprof.hypercalls().isEmpty());
+        assertEquals(List.of("0 0 1 0 0xffffffff80000010 vmlinux netif_receive_skb",
+                "0 0 1 0 0xffffffff80000110 vmlinux br_handle_frame"), consumer.resolved(xen.sessionId()));
+        assertEquals(List.of("2 0 1 1 0xffffffff80000120 vmlinux-2 br_handle_frame",
+                "2 0 0 1 0x400160 tcp_receiver recv_loop"), consumer.resolved(guests.sessionId()),
+                "each session has only its own samples");
+        SessionSummary g = consumer.summaries.get(guests.sessionId());
+        assertEquals(new Accounting(2, 2, 0, 0, 0), g.accounting());
+        assertEquals(List.of(host.counter(1, "INST_RETIRED", 6000)), guests.counters());
+        assertEquals(List.of("started simulator", "started " + GuestSession.SOURCE, "ended "
+                + GuestSession.SOURCE, "ended simulator"), consumer.events);
+        assertSame(consumer.summaries.get(xen.sessionId()), profiler.lastSummary().orElseThrow());
+        assertEquals(1, host.guestRestarts);
     }
 
     @Test
     void guestsProgrammingTheSameCounterDifferentlyGetTheUnionWithANote() throws Exception {
         host.guestProfiler(1, 16, host.counter(0, "CPU_CLK_UNHALTED", 6000));
         host.guestProfiler(2, 16, host.counter(0, "INST_RETIRED", 6000), host.counter(1, "CPU_CLK_UNHALTED", 9000));
-        try {
-            SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
-            assertEquals(List.of(host.counter(0, "CPU_CLK_UNHALTED", 6000), host.counter(1, "CPU_CLK_UNHALTED", 9000)),
-                    consumer.infos.get(s.sessionId()).counters(), "by counter number, the lowest domain's first");
-            assertTrue(s.notes().stream().anyMatch(n -> n.contains("counter 0 differently") && n.contains("domain 2")
-                    && n.contains("INST_RETIRED")), s.notes().toString());
-        } finally {
-            profiler.deactivate();
-        }
+        SessionSummary s = profiler.profile(guestsOnly(1000), ProgressListener.NONE);
+        assertEquals(List.of(host.counter(0, "CPU_CLK_UNHALTED", 6000), host.counter(1, "CPU_CLK_UNHALTED", 9000)),
+                consumer.infos.get(s.sessionId()).counters(), "by counter number, the lowest domain's first");
+        assertTrue(s.notes().stream().anyMatch(n -> n.contains("counter 0 differently") && n.contains("domain 2")
+                && n.contains("INST_RETIRED")), s.notes().toString());
     }
 
     @Test
@@ -349,7 +319,6 @@ class GuestProfilerTest {
             assertTrue(allocated[0] < samples / 4, allocated[0] + " bytes allocated for " + samples + " samples");
         } finally {
             big.deactivate();
-            profiler.deactivate();
         }
     }
 

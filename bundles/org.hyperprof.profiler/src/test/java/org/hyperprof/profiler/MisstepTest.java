@@ -4,28 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.List;
 
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.XenoprofOp;
-import org.junit.jupiter.api.AfterEach;
+import org.hyperprof.testing.host.NoHost;
 import org.junit.jupiter.api.Test;
 
 /** A misstep answers ok=false with the real return code and the hypervisor's explanation; never a stack trace. */
-class MisstepTest {
-    private final FakeHost host = new FakeHost();
-    private final FakeXenoprof xen = host.xenoprof;
-    private final ProfilerImpl profiler = new ProfilerImpl(host.service(), 64, 8, Duration.ofSeconds(2));
-
-    @AfterEach
-    void stop() {
-        profiler.deactivate();
-    }
-
-    private OpcontrolResult op(int domid, String... args) {
-        return profiler.opcontrol(domid, List.of(args));
+class MisstepTest extends OpcontrolOnFakeHost {
+    MisstepTest() {
+        super(new FakeHost());
     }
 
     private static void assertNoStackTrace(OpcontrolResult r) {
@@ -127,7 +117,7 @@ class MisstepTest {
 
     @Test
     void noHostLoadedSaysToRunHpLoadFirst() {
-        ProfilerImpl p = new ProfilerImpl(FakeHost.none());
+        ProfilerImpl p = new ProfilerImpl(new NoHost());
         OpcontrolResult r = p.opcontrol(0, List.of("--start-daemon"));
         assertFalse(r.ok());
         assertTrue(r.output().contains("Run hp:load first"), r.output());

@@ -225,10 +225,7 @@ class MovedIndicesTest {
      */
     @Test
     void onTheRealHypervisorAGuestsTailWrittenBackNeverGivesTheConsumersMoreThanXenDelivered() throws Exception {
-        try (RealHost h = new RealHost(RealHost.MULTI)) {
-            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1"));
-            Rig.ok(h.op(1, "--start-daemon"));
-            Rig.ok(h.op(0, "--start"));
+        try (RealHost h = new RealHost(RealHost.MULTI).profiling()) {
             h.run(100_000);
             SharedBuffer vcpu1 = null;
             for (SharedBuffer b : h.host.xenoprof().mapBuffers(1, 1)) {

@@ -13,6 +13,12 @@ import org.junit.jupiter.api.Test;
 /** opcontrol's command line, and the active_domains file's parsing rules (xenoprof-facts §8.2). */
 class OpcontrolCommandTest {
 
+    /** The message the usage check refuses opcontrol's {@code args} with. */
+    private static String refusal(String... args) {
+        return assertThrows(OpcontrolCommand.UsageException.class, () -> OpcontrolCommand.parse(List.of(args)))
+                .getMessage();
+    }
+
     @Test
     void startDaemonTakesRepeatedEventsAndTheXenOptions() throws Exception {
         OpcontrolCommand c = OpcontrolCommand.parse(List.of("--start-daemon", "--event=CPU_CLK_UNHALTED:100000:0:1:1",
@@ -32,9 +38,8 @@ class OpcontrolCommandTest {
 
     @Test
     void aBufferSizeBelowTwoSlotsIsRefused() {
-        OpcontrolCommand.UsageException e = assertThrows(OpcontrolCommand.UsageException.class,
-                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--buffer-size=1")));
-        assertTrue(e.getMessage().contains("from 2 (one slot always stays empty) to 2147483647"), e.getMessage());
+        String refused = refusal("--start-daemon", "--buffer-size=1");
+        assertTrue(refused.contains("from 2 (one slot always stays empty) to 2147483647"), refused);
     }
 
     @Test
@@ -84,9 +89,8 @@ class OpcontrolCommandTest {
 
     @Test
     void passiveImagesNeedThePassiveDomainsOfTheSameCommand() {
-        OpcontrolCommand.UsageException e = assertThrows(OpcontrolCommand.UsageException.class,
-                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--passive-images=vmlinux")));
-        assertTrue(e.getMessage().contains("needs --passive-domains"), e.getMessage());
+        String refused = refusal("--start-daemon", "--passive-images=vmlinux");
+        assertTrue(refused.contains("needs --passive-domains"), refused);
     }
 
     @Test
@@ -94,9 +98,8 @@ class OpcontrolCommandTest {
         assertEquals(6, OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=6")).callgraph);
         assertEquals(0, OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph", "0")).callgraph);
         assertEquals(OpcontrolCommand.NO_CALLGRAPH, OpcontrolCommand.parse(List.of("--start-daemon")).callgraph);
-        OpcontrolCommand.UsageException e = assertThrows(OpcontrolCommand.UsageException.class,
-                () -> OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=-1")));
-        assertTrue(e.getMessage().contains("expected the call-trace depth"), e.getMessage());
+        String refused = refusal("--start-daemon", "--callgraph=-1");
+        assertTrue(refused.contains("expected the call-trace depth"), refused);
         assertThrows(OpcontrolCommand.UsageException.class,
                 () -> OpcontrolCommand.parse(List.of("--start-daemon", "--callgraph=deep")));
         OpcontrolCommand.UsageException big = assertThrows(OpcontrolCommand.UsageException.class,

@@ -3,27 +3,16 @@ package org.hyperprof.profiler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.List;
 
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.testing.sample.RecordingConsumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Each opcontrol step issues the hypercalls of the XenLinux driver (xenoprof-facts §8.2), in order, as its domain. */
-class OpcontrolSequenceTest {
-    private final FakeHost host = new FakeHost();
-    private final FakeXenoprof xen = host.xenoprof;
-    private final ProfilerImpl profiler = new ProfilerImpl(host.service(), 64, 8, Duration.ofSeconds(2));
-
-    @AfterEach
-    void stop() {
-        profiler.deactivate();
-    }
-
-    private OpcontrolResult op(int domid, String... args) {
-        return profiler.opcontrol(domid, List.of(args));
+class OpcontrolSequenceTest extends OpcontrolOnFakeHost {
+    OpcontrolSequenceTest() {
+        super(new FakeHost());
     }
 
     @Test

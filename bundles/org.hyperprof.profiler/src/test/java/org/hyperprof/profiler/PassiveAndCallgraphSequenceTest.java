@@ -4,33 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.List;
 
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.XenoprofOp;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The passive_domains write and the call-trace depth issue exactly the XenLinux driver's hypercalls
  * (xenoprof-facts §8.2, §7), in its order, as the primary; the other domains' drivers ignore both.
  */
-class PassiveAndCallgraphSequenceTest {
+class PassiveAndCallgraphSequenceTest extends OpcontrolOnFakeHost {
     private static final String COUNTERS_0 = "counter(0,event=0x79,count=100000,um=0x0,k=1,u=1)";
 
-    private final FakeHost host = FakeHost.withGuests();
-    private final FakeXenoprof xen = host.xenoprof;
-    private final ProfilerImpl profiler = new ProfilerImpl(host.service(), 64, 8, Duration.ofSeconds(2));
-
-    @AfterEach
-    void stop() {
-        profiler.deactivate();
-    }
-
-    private OpcontrolResult op(int domid, String... args) {
-        return profiler.opcontrol(domid, List.of(args));
+    PassiveAndCallgraphSequenceTest() {
+        super(FakeHost.withGuests());
     }
 
     @Test

@@ -80,6 +80,14 @@ final class RealHost implements AutoCloseable {
         return profiler.opcontrol(domid, List.of(args));
     }
 
+    /** dom0 primary with dom0 and dom1 active, both daemons up, sampling started. */
+    RealHost profiling() {
+        Rig.ok(op(0, "--start-daemon", "--active-domains=0,1"));
+        Rig.ok(op(1, "--start-daemon"));
+        Rig.ok(op(0, "--start"));
+        return this;
+    }
+
     void run(long micros) throws Exception {
         host.run(micros, ProgressListener.NONE);
     }

@@ -17,6 +17,7 @@ import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.host.StopAtFirstReport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -126,10 +127,7 @@ class RealHostLifecycleTest {
 
     @Test
     void aHeldGuestDaemonLetsItsRingsFillSoXenCountsLostSamples() throws Exception {
-        try (RealHost h = new RealHost(RealHost.MULTI)) {
-            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1"));
-            Rig.ok(h.op(1, "--start-daemon"));
-            Rig.ok(h.op(0, "--start"));
+        try (RealHost h = new RealHost(RealHost.MULTI).profiling()) {
             Rig.ok(h.op(1, "--hold"));
             h.run(20_000);
             Rig.ok(h.op(0, "--stop"));
@@ -154,10 +152,7 @@ class RealHostLifecycleTest {
         // Found by MultiDomainPropertyTest (seed 7864488669608579795): the entries domain 1's held
         // daemon left were counted undrained in the first session, and its release delivered them
         // into the second, which then held more samples of that buffer than Xen wrote for it.
-        try (RealHost h = new RealHost(RealHost.MULTI)) {
-            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1"));
-            Rig.ok(h.op(1, "--start-daemon"));
-            Rig.ok(h.op(0, "--start"));
+        try (RealHost h = new RealHost(RealHost.MULTI).profiling()) {
             h.run(500);
             Rig.ok(h.op(1, "--hold"));
             h.run(20_000);
@@ -241,19 +236,9 @@ class RealHostLifecycleTest {
     @Test
     void aOneShotProfileStoppedOnRequestEndsItsSessionWithTheSamplesTakenBooksExactAndANote() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
-            List<Long> reports = new java.util.ArrayList<>();
             // Ctrl-C as the run reports progress for the first time.
-            ProgressListener ctrlCAtFirstReport = new ProgressListener() {
-                @Override
-                public void progress(long done, long total, long samples) {
-                    reports.add(done);
-                }
-
-                @Override
-                public boolean stopRequested() {
-                    return !reports.isEmpty();
-                }
-            };
+            StopAtFirstReport ctrlCAtFirstReport = new StopAtFirstReport();
+            List<Long> reports = ctrlCAtFirstReport.reports;
             SessionSummary s = h.profiler.profile(new ProfileRequest(List.of(), 200_000, List.of(0, 1, 4), List.of(2),
                     List.of(), 4), ctrlCAtFirstReport);
             assertBalanced(s);

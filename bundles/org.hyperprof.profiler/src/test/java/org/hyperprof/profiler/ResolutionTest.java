@@ -29,13 +29,10 @@ class ResolutionTest {
             rig.finish();
             assertEquals(List.of("0 xen-syms do_grant_table_op", "0 vmlinux br_handle_frame",
                     "0 netback.ko net_tx_action", "0 tcp_receiver recv_loop"), rig.resolved());
-            SessionDictionary d = rig.consumer.info.dictionary();
+            assertEquals(List.of(ImageKind.HYPERVISOR, ImageKind.KERNEL, ImageKind.MODULE, ImageKind.USER),
+                    rig.imageKinds());
             SampleBatch batch = rig.consumer.batches.get(0);
-            assertEquals(ImageKind.HYPERVISOR, d.imageKind(batch.image[0]));
-            assertEquals(ImageKind.KERNEL, d.imageKind(batch.image[1]));
-            assertEquals(ImageKind.MODULE, d.imageKind(batch.image[2]));
-            assertEquals(ImageKind.USER, d.imageKind(batch.image[3]));
-            assertEquals(batch.image[3], d.symbolImage(batch.symbol[3]));
+            assertEquals(batch.image[3], rig.consumer.info.dictionary().symbolImage(batch.symbol[3]));
         }
     }
 
@@ -66,11 +63,7 @@ class ResolutionTest {
             b.sample(FakeHost.XEN + 0x1010, 2, 0);
             rig.xen.virq(0, 0);
             rig.finish();
-            SampleBatch batch = rig.consumer.batches.get(0);
-            SessionDictionary d = rig.consumer.info.dictionary();
-            assertEquals(ImageKind.UNKNOWN, d.imageKind(batch.image[0]));
-            assertEquals(ImageKind.UNKNOWN, d.imageKind(batch.image[1]));
-            assertEquals(ImageKind.HYPERVISOR, d.imageKind(batch.image[2]));
+            assertEquals(List.of(ImageKind.UNKNOWN, ImageKind.UNKNOWN, ImageKind.HYPERVISOR), rig.imageKinds());
         }
     }
 

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 import org.hyperprof.api.profiler.OpcontrolResult;
+import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.testing.sample.RecordingConsumer;
@@ -60,14 +62,26 @@ final class Rig implements AutoCloseable {
     /** Every received sample as "dom image symbol", in order. */
     List<String> resolved() {
         SessionDictionary d = consumer.info.dictionary();
-        List<String> out = new ArrayList<>();
+        return perSample((b, i) -> b.domain[i] + " " + d.imageName(b.image[i]) + " " + d.symbolName(b.symbol[i]));
+    }
+
+    /** Every received sample's image kind, in order. */
+    List<ImageKind> imageKinds() {
+        SessionDictionary d = consumer.info.dictionary();
+        return perSample((b, i) -> d.imageKind(b.image[i]));
+    }
+
+    /** What {@code column} reads of each received sample (its batch and index there), in order. */
+    private <T> List<T> perSample(BiFunction<SampleBatch, Integer, T> column) {
+        List<T> out = new ArrayList<>();
         for (SampleBatch b : consumer.batches) {
             for (int i = 0; i < b.size; i++) {
-                out.add(b.domain[i] + " " + d.imageName(b.image[i]) + " " + d.symbolName(b.symbol[i]));
+                out.add(column.apply(b, i));
             }
         }
         return out;
     }
+
 
     @Override
     public void close() {

@@ -28,6 +28,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.testing.host.NoHost;
 import org.hyperprof.testing.sample.RecordingConsumer;
 import org.junit.jupiter.api.Test;
 
@@ -305,7 +306,7 @@ class SessionTest {
 
     @Test
     void aOneShotProfileNeedsAHostAndNoOpcontrolSessionInTheWay() {
-        ProfilerImpl none = new ProfilerImpl(FakeHost.none());
+        ProfilerImpl none = new ProfilerImpl(new NoHost());
         ProfileException e = assertThrows(ProfileException.class,
                 () -> none.profile(new ProfileRequest(List.of(), 1000, List.of()), ProgressListener.NONE));
         assertTrue(e.getMessage().contains("hp:load"), e.getMessage());

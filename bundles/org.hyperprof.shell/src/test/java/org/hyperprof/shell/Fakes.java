@@ -51,6 +51,7 @@ import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
@@ -97,42 +98,9 @@ final class Fakes {
         }
     }
 
-    static final class Model implements PmuModel {
-        final String cpuType;
-        final EventTable events = table();
-
+    static final class Model extends AbstractPmuModel {
         Model(String cpuType) {
-            this.cpuType = cpuType;
-        }
-
-        @Override
-        public String cpuType() {
-            return cpuType;
-        }
-
-        @Override
-        public String displayName() {
-            return "PIII";
-        }
-
-        @Override
-        public int counterCount() {
-            return 2;
-        }
-
-        @Override
-        public int counterWidth() {
-            return 40;
-        }
-
-        @Override
-        public EventTable events() {
-            return events;
-        }
-
-        @Override
-        public String defaultEvent() {
-            return "CPU_CLK_UNHALTED:100000:0:1:1";
+            super(cpuType, "PIII", 2, 40, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
         }
 
         @Override
@@ -141,7 +109,7 @@ final class Fakes {
         }
 
         @Override
-        public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+        protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
             throw new UnsupportedOperationException("the shell never creates a PMU");
         }
     }

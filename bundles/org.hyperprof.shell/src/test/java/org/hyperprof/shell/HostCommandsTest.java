@@ -16,6 +16,12 @@ class HostCommandsTest {
     private final Fakes.FakeHostService hosts = new Fakes.FakeHostService();
     private final HostCommands commands = new HostCommands(hosts, io.console);
 
+    /** The default scenario loaded; its fake host, for the test to set up. */
+    private Fakes.FakeHost loadDefault() throws Exception {
+        hosts.load("default", null);
+        return hosts.current;
+    }
+
     @Test
     void scenariosMarkTheDefaultAndTheLoadedOne() throws Exception {
         hosts.load("two-domus", null);
@@ -56,8 +62,8 @@ class HostCommandsTest {
 
     @Test
     void hostPrintsTheHostTimeAndTheXenoprofSession() throws Exception {
-        hosts.load("default", null);
-        hosts.current.cycles = 2_800_000;
+        Fakes.FakeHost host = loadDefault();
+        host.cycles = 2_800_000;
         commands.host();
         String out = io.out();
         assertTrue(out.contains("time      2800000 cycles per pCPU (1.000 ms simulated)\n"), out);
@@ -73,10 +79,10 @@ class HostCommandsTest {
 
     @Test
     void runShowsProgressLinesThenTheSamplesTaken() throws Exception {
-        hosts.load("default", null);
-        hosts.current.xenoprof.state = XenoprofState.PROFILING;
+        Fakes.FakeHost host = loadDefault();
+        host.xenoprof.state = XenoprofState.PROFILING;
         commands.run("200");
-        assertEquals(List.of(200_000L), hosts.current.runs);
+        assertEquals(List.of(200_000L), host.runs);
         assertEquals("running default for 200 ms simulated (Xenoprof PROFILING)\n"
                 + "   20%  50/200 ms simulated, 105 samples\n"
                 + "   50%  100/200 ms simulated, 210 samples\n"
@@ -88,9 +94,9 @@ class HostCommandsTest {
 
     @Test
     void runWarnsFirstWhenTheHostExpectsNoSample() throws Exception {
-        hosts.load("default", null);
-        hosts.current.xenoprof.state = XenoprofState.PROFILING;
-        hosts.current.noSamples = List.of("counter 0 (CPU_CLK_UNHALTED, count 2000000000): a run of 1.0 ms ...");
+        Fakes.FakeHost host = loadDefault();
+        host.xenoprof.state = XenoprofState.PROFILING;
+        host.noSamples = List.of("counter 0 (CPU_CLK_UNHALTED, count 2000000000): a run of 1.0 ms ...");
         commands.run("1");
         assertTrue(io.out().startsWith("running default for 1 ms simulated (Xenoprof PROFILING)\n"
                 + "warning: no samples can be expected from this run: counter 0 (CPU_CLK_UNHALTED, count 2000000000):"
@@ -99,8 +105,8 @@ class HostCommandsTest {
 
     @Test
     void runOutsideProfilingExplainsWhyThereAreNoSamples() throws Exception {
-        hosts.load("default", null);
-        hosts.current.samplesPerRun = 0;
+        Fakes.FakeHost host = loadDefault();
+        host.samplesPerRun = 0;
         commands.run("10");
         assertTrue(io.out().contains("no samples: Xenoprof was IDLE, and samples are taken only while PROFILING;"
                 + " no primary profiler: the hardware domain opens a session, e.g. hp:opcontrol 0 --start-daemon"
@@ -109,8 +115,8 @@ class HostCommandsTest {
 
     @Test
     void aHostThatStoppedDuringTheRunIsOneLine() throws Exception {
-        hosts.load("default", null);
-        hosts.current.runFailure = new HostStoppedException("CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped");
+        Fakes.FakeHost host = loadDefault();
+        host.runFailure = new HostStoppedException("CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped");
         commands.run("10");
         assertEquals("hp:run: CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped\n", io.err());
     }
@@ -128,11 +134,11 @@ class HostCommandsTest {
         CommandLineStops stops = new CommandLineStops(CommandLineStops.Mode.INTERACTIVE, exits::add,
                 () -> new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
         HostCommands stoppable = new HostCommands(hosts, stops, io.console);
-        hosts.load("default", null);
-        hosts.current.xenoprof.state = XenoprofState.PROFILING;
-        hosts.current.xenoprof.statistics = new org.hyperprof.api.xenoprof.XenoprofStatistics(210, 200, 0, 4, 5, 1,
+        Fakes.FakeHost host = loadDefault();
+        host.xenoprof.state = XenoprofState.PROFILING;
+        host.xenoprof.statistics = new org.hyperprof.api.xenoprof.XenoprofStatistics(210, 200, 0, 4, 5, 1,
                 1, 0);
-        hosts.current.afterReport = report -> {
+        host.afterReport = report -> {
             if (report == 2) {
                 stops.request(CommandLineStops.Request.CTRL_C);
             }
@@ -146,7 +152,7 @@ class HostCommandsTest {
                 + "samples   taken 210 = delivered 200 (active 200 + passive 0) + lost 4 + dropped 5 (others; idle 1)"
                 + " + invalid 1 (no buffer 1 + corrupted 0): balanced\n", io.out());
         assertEquals(List.of(), exits, "at the prompt the shell goes on");
-        hosts.current.afterReport = report -> { };
+        host.afterReport = report -> { };
         stoppable.run("10");
         assertTrue(io.out().endsWith("ran 10 ms simulated: 420 samples taken; 5040028000000 cycles per pCPU"
                 + " (1800010.000 ms simulated)\n"), "the next run is not stopped: " + io.out());

@@ -28,35 +28,28 @@ class HypercallArgsTest {
         return assertInstanceOf(XenoprofCounter.class, build(XenoprofOp.COUNTER, words).arg());
     }
 
+    /** The fields of the counter argument as one line, so that a test states them all at once. */
+    private String fields(String... words) throws UsageException {
+        XenoprofCounter c = counter(words);
+        return "ind " + c.ind + " event 0x" + Integer.toHexString(c.event) + " count " + c.count + " um 0x"
+                + Long.toHexString(c.unitMask) + " kernel " + c.kernel + " user " + c.user + " enabled " + c.enabled;
+    }
+
     @Test
     void counterSpecResolvesTheEventNameToItsCodeInTheModelsTable() throws UsageException {
-        XenoprofCounter c = counter("1", "L2_LD:5000:0x08:1:0");
-        assertEquals(1, c.ind);
-        assertEquals(0x29, c.event);
-        assertEquals(5000, c.count);
-        assertEquals(0x08, c.unitMask);
-        assertEquals(1, c.kernel);
-        assertEquals(0, c.user);
-        assertEquals(1, c.enabled);
+        assertEquals("ind 1 event 0x29 count 5000 um 0x8 kernel 1 user 0 enabled 1",
+                fields("1", "L2_LD:5000:0x08:1:0"));
     }
 
     @Test
     void counterSpecWithoutUnitMaskTakesTheEventsDefaultAndCountsBothModes() throws UsageException {
-        XenoprofCounter c = counter("0", "L2_LD:5000");
-        assertEquals(0x0f, c.unitMask);
-        assertEquals(1, c.kernel);
-        assertEquals(1, c.user);
+        assertEquals("ind 0 event 0x29 count 5000 um 0xf kernel 1 user 1 enabled 1", fields("0", "L2_LD:5000"));
     }
 
     @Test
     void counterFromRawNumbersIsSentAsGiven() throws UsageException {
-        XenoprofCounter c = counter("0", "100000", "0x79", "0", "1", "1");
-        assertEquals(0, c.ind);
-        assertEquals(100000, c.count);
-        assertEquals(0x79, c.event);
-        assertEquals(0, c.unitMask);
-        assertEquals(1, c.kernel);
-        assertEquals(1, c.user);
+        assertEquals("ind 0 event 0x79 count 100000 um 0x0 kernel 1 user 1 enabled 1",
+                fields("0", "100000", "0x79", "0", "1", "1"));
     }
 
     @Test

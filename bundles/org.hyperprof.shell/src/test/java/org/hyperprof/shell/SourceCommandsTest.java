@@ -42,6 +42,12 @@ class SourceCommandsTest {
         profiler.removeConsumer("opreport");
     }
 
+    /** The folded-stacks source installed, and a file {@code name} in the test's folder holding {@code text}. */
+    private Path withFoldedSource(String name, String text) throws IOException {
+        runner.addSource(new FoldedStacks(), Map.of(SampleSource.NAME, "folded"));
+        return Files.writeString(dir.resolve(name), text);
+    }
+
     @Test
     void sourcesListsEachInstalledSourceWithWhatItReads() {
         commands.sources();
@@ -54,9 +60,7 @@ class SourceCommandsTest {
 
     @Test
     void readPrintsTheSessionsReportAndItsBooks() throws IOException {
-        runner.addSource(new FoldedStacks(), Map.of(SampleSource.NAME, "folded"));
-        Path f = dir.resolve("web.folded");
-        Files.writeString(f, "main;handle;parse 3\nmain;handle 1\n");
+        Path f = withFoldedSource("web.folded", "main;handle;parse 3\nmain;handle 1\n");
         commands.read("folded", f.toString());
         String out = io.out();
         assertEquals("", io.err());
@@ -68,9 +72,7 @@ class SourceCommandsTest {
 
     @Test
     void readOfAFileThatIsNotItsFormatSaysWhereAndWhy() throws IOException {
-        runner.addSource(new FoldedStacks(), Map.of(SampleSource.NAME, "folded"));
-        Path f = dir.resolve("trace.json");
-        Files.writeString(f, "{\"traceEvents\": []}\n");
+        Path f = withFoldedSource("trace.json", "{\"traceEvents\": []}\n");
         commands.read("folded", f.toString());
         assertEquals("hp:read: " + f + " line 1: expected folded stacks (\"root;caller;leaf count\" per line) and"
                 + " found no such line in 1 lines; is this the output of a stackcollapse script?\n", io.err());

@@ -91,9 +91,7 @@ class CallTraceEngineTest {
     @Test
     void guestTracesWalkTheCallerChainAndXenModeTracesStopWithoutFramePointers() throws Exception {
         SimHost host = MultiDomainScenarioTest.host();
-        Fixtures.Sampled sampled = Fixtures.startSession(host, 50_000, true, true, DEPTH, 2048, ACTIVE, PASSIVE);
-        host.run(60_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = MultiDomainScenarioTest.profile(host, 50_000, true, DEPTH, 2048, 60_000);
         int full = 0;
         int xen = 0;
         for (int d : List.of(WEB, MultiDomainScenarioTest.DB, HVM)) {
@@ -119,9 +117,7 @@ class CallTraceEngineTest {
     @Test
     void aHypervisorBuiltWithFramePointersWalksXensOwnChains() throws Exception {
         SimHost host = withFramePointers();
-        Fixtures.Sampled sampled = Fixtures.startSession(host, 50_000, true, true, DEPTH, 2048, ACTIVE, PASSIVE);
-        host.run(60_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = MultiDomainScenarioTest.profile(host, 50_000, true, DEPTH, 2048, 60_000);
         int walked = 0;
         for (int d : List.of(WEB, MultiDomainScenarioTest.DB, HVM)) {
             for (Trace t : traces(sampled.entries.get(d))) {
@@ -184,9 +180,7 @@ class CallTraceEngineTest {
     @Test
     void passiveDomainsGetCallTracesInTheirPassiveBuffers() throws Exception {
         SimHost host = MultiDomainScenarioTest.host();
-        Fixtures.Sampled sampled = Fixtures.startSession(host, 50_000, true, true, DEPTH, 16, ACTIVE, PASSIVE);
-        host.run(30_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = MultiDomainScenarioTest.profile(host, 50_000, true, DEPTH, 16, 30_000);
         for (int d : PASSIVE) {
             List<Trace> ts = traces(sampled.entries.get(d));
             assertTrue(ts.stream().anyMatch(t -> t.frames().size() == DEPTH), "dom" + d + " traces of full depth");

@@ -12,47 +12,17 @@ import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 
 /**
  * A test model whose PMUs have no counters: they only record, per CPL, the unhalted cycles the
  * engine ran, so that tests can see at which privilege each kind of code runs.
  */
-final class CplRecordingModel implements PmuModel {
-    private final String cpuType;
+final class CplRecordingModel extends AbstractPmuModel {
     final long[] unhaltedByCpl = new long[4];
 
     CplRecordingModel(String cpuType) {
-        this.cpuType = cpuType;
-    }
-
-    @Override
-    public String cpuType() {
-        return cpuType;
-    }
-
-    @Override
-    public String displayName() {
-        return "CPL recorder";
-    }
-
-    @Override
-    public int counterCount() {
-        return 0;
-    }
-
-    @Override
-    public int counterWidth() {
-        return 40;
-    }
-
-    @Override
-    public EventTable events() {
-        return null;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return "";
+        super(cpuType, "CPL recorder", 0, 40, EventTable.of(List.of(), Map.of()), "");
     }
 
     @Override
@@ -61,7 +31,7 @@ final class CplRecordingModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         PmuModel model = this;
         return new PhysicalPmu() {
             @Override

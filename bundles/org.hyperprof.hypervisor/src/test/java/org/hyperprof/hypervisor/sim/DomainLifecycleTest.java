@@ -260,9 +260,7 @@ class DomainLifecycleTest {
         SimHost host = Fixtures.defaultHost();
         // A period shorter than the 1000-cycle NMI handler: the counter, re-armed in the handler, overflows again
         // before the handler returns.
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 700, true, true);
-        host.run(2_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.profile(host, 700, true, true, 2_000);
         Map<String, Long> c = host.counters();
         assertEquals(List.of("interrupts.taken", "interrupts.blocked", "samples.taken", "overflows.guest",
                 "interrupts.virtual", "vcpu.switches", "slices", "slices.pieces", "halted.cycles", "domains.paused",
@@ -300,9 +298,7 @@ class DomainLifecycleTest {
     @Test
     void noInterruptIsBlockedWhenTheHandlerIsShortAgainstThePeriod() throws Exception {
         SimHost host = Fixtures.defaultHost();
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 1_000_000, true, true);
-        host.run(20_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.profile(host, 1_000_000, true, true, 20_000);
         assertTrue(host.counters().get("interrupts.taken") > 50);
         assertEquals(0, host.counters().get("interrupts.blocked"), "a 1000-cycle handler and a 10^6-cycle period");
     }

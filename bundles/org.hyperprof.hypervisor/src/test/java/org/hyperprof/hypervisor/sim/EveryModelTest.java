@@ -115,22 +115,21 @@ class EveryModelTest {
 
     @Test
     void eachModelsDomainAndModeSharesAgreeWithTheGroundTruth() {
-        for (String cpu : MODELS) {
-            for (String key : modeKeys()) {
-                double truth = TRUTH.get(cpu).getOrDefault(key, 0.0);
-                double share = SHARES.get(cpu).getOrDefault(key, 0.0);
-                assertEquals(truth, share, tolerance(truth, SAMPLES.get(cpu)), cpu + " " + key);
-            }
-        }
+        assertEachModelAgreesWithTheGroundTruth(modeKeys());
     }
 
     @Test
     void eachModelsHotFunctionsAgreeWithTheGroundTruth() {
+        assertEachModelAgreesWithTheGroundTruth(hotFunctions());
+    }
+
+    /** Every model's share of each key is the ground truth's, within the sampling tolerance. */
+    private static void assertEachModelAgreesWithTheGroundTruth(List<String> keys) {
         for (String cpu : MODELS) {
-            for (String fn : hotFunctions()) {
-                double truth = TRUTH.get(cpu).getOrDefault(fn, 0.0);
-                double share = SHARES.get(cpu).getOrDefault(fn, 0.0);
-                assertEquals(truth, share, tolerance(truth, SAMPLES.get(cpu)), cpu + " " + fn);
+            for (String key : keys) {
+                double truth = TRUTH.get(cpu).getOrDefault(key, 0.0);
+                double share = SHARES.get(cpu).getOrDefault(key, 0.0);
+                assertEquals(truth, share, tolerance(truth, SAMPLES.get(cpu)), cpu + " " + key);
             }
         }
     }

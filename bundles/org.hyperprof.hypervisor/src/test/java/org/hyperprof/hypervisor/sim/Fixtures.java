@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
@@ -152,14 +153,7 @@ final class Fixtures {
             ok(x, 0, XenoprofOp.SET_BACKTRACE, backtraceDepth);
         }
         ok(x, 0, XenoprofOp.RESERVE_COUNTERS, null);
-        XenoprofCounter c = new XenoprofCounter();
-        c.ind = 0;
-        c.count = count;
-        c.enabled = 1;
-        c.event = CPU_CLK_UNHALTED;
-        c.kernel = kernel ? 1 : 0;
-        c.user = user ? 1 : 0;
-        ok(x, 0, XenoprofOp.COUNTER, c);
+        ok(x, 0, XenoprofOp.COUNTER, unhaltedCycles(count, kernel, user));
         ok(x, 0, XenoprofOp.SETUP_EVENTS, null);
         for (int domid : domids) {
             ok(x, domid, XenoprofOp.ENABLE_VIRQ, null);
@@ -178,6 +172,11 @@ final class Fixtures {
      */
     static Sampled startSession(SimHost host, long count, boolean kernel, boolean user, long depth,
             int activeMaxSamples, List<Integer> active, List<Integer> passive) {
+        return startSession(host, unhaltedCycles(count, kernel, user), depth, activeMaxSamples, active, passive);
+    }
+
+    /** Counter 0 sampling unhalted cycles every {@code count} cycles in OS and/or USR mode. */
+    private static XenoprofCounter unhaltedCycles(long count, boolean kernel, boolean user) {
         XenoprofCounter c = new XenoprofCounter();
         c.ind = 0;
         c.count = count;
@@ -185,7 +184,7 @@ final class Fixtures {
         c.event = CPU_CLK_UNHALTED;
         c.kernel = kernel ? 1 : 0;
         c.user = user ? 1 : 0;
-        return startSession(host, c, depth, activeMaxSamples, active, passive);
+        return c;
     }
 
     /**
@@ -268,6 +267,15 @@ final class Fixtures {
             ok(x, domid, XenoprofOp.ENABLE_VIRQ, null);
         }
         ok(x, 0, XenoprofOp.START, null);
+        return sampled;
+    }
+
+    /** A whole session of {@link #startProfiling}: started, run for {@code micros} of simulated time, stopped. */
+    static Sampled profile(SimHost host, long count, boolean kernel, boolean user, long micros)
+            throws HostStoppedException {
+        Sampled sampled = startProfiling(host, count, kernel, user);
+        host.run(micros, null);
+        stopProfiling(host, sampled);
         return sampled;
     }
 

@@ -7,19 +7,18 @@ import java.util.Map;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
-import org.hyperprof.api.pmu.EventTable;
-import org.hyperprof.api.pmu.IbsConfig;
-import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
+import org.hyperprof.testing.pmu.ForwardingPmu;
 
 /**
  * A real model whose PMUs record what the engine tells them besides counting: the program counter
  * before each stretch of code, interrupts taken and returns from interrupt. Everything else is the
  * wrapped model's.
  */
-final class HookRecordingModel implements PmuModel {
+final class HookRecordingModel extends AbstractPmuModel {
     private final PmuModel model;
     /** Per call, in order: "pc" (setProgramCounter), "advance", "ack", "rfi". */
     final List<String> calls = new ArrayList<>();
@@ -29,41 +28,13 @@ final class HookRecordingModel implements PmuModel {
     int advancesWithoutPc;
 
     HookRecordingModel(PmuModel model) {
+        super(model.cpuType(), model.displayName(), model.counterCount(), model.counterWidth(), model.events(),
+                model.defaultEvent());
         this.model = model;
     }
 
     long count(String call) {
         return calls.stream().filter(call::equals).count();
-    }
-
-    @Override
-    public String cpuType() {
-        return model.cpuType();
-    }
-
-    @Override
-    public String displayName() {
-        return model.displayName();
-    }
-
-    @Override
-    public int counterCount() {
-        return model.counterCount();
-    }
-
-    @Override
-    public int counterWidth() {
-        return model.counterWidth();
-    }
-
-    @Override
-    public EventTable events() {
-        return model.events();
-    }
-
-    @Override
-    public String defaultEvent() {
-        return model.defaultEvent();
     }
 
     @Override
@@ -77,75 +48,14 @@ final class HookRecordingModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
-        PhysicalPmu pmu = model.createPmu(cpu, options);
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         PmuModel self = this;
-        return new PhysicalPmu() {
+        return new ForwardingPmu(model.createPmu(cpu, options)) {
             private boolean pcGiven;
-
-            @Override
-            public int cpu() {
-                return pmu.cpu();
-            }
 
             @Override
             public PmuModel model() {
                 return self;
-            }
-
-            @Override
-            public long read(int register) {
-                return pmu.read(register);
-            }
-
-            @Override
-            public void write(int register, long value) {
-                pmu.write(register, value);
-            }
-
-            @Override
-            public int[] counterRegisters() {
-                return pmu.counterRegisters();
-            }
-
-            @Override
-            public int[] controlRegisters() {
-                return pmu.controlRegisters();
-            }
-
-            @Override
-            public void reserve() {
-                pmu.reserve();
-            }
-
-            @Override
-            public void setup(CounterConfig[] configs) {
-                pmu.setup(configs);
-            }
-
-            @Override
-            public void start() {
-                pmu.start();
-            }
-
-            @Override
-            public void stop() {
-                pmu.stop();
-            }
-
-            @Override
-            public void release() {
-                pmu.release();
-            }
-
-            @Override
-            public int checkCounters(OverflowSink sink) {
-                return pmu.checkCounters(sink);
-            }
-
-            @Override
-            public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-                return pmu.cyclesUntilOverflow(rates, cpl);
             }
 
             @Override
@@ -155,38 +65,13 @@ final class HookRecordingModel implements PmuModel {
                 }
                 pcGiven = false;
                 calls.add("advance");
-                pmu.advance(cycles, rates, cpl);
-            }
-
-            @Override
-            public boolean interruptPending() {
-                return pmu.interruptPending();
+                super.advance(cycles, rates, cpl);
             }
 
             @Override
             public void acknowledgeInterrupt() {
                 calls.add("ack");
-                pmu.acknowledgeInterrupt();
-            }
-
-            @Override
-            public boolean gatedByExternalInterruptEnable() {
-                return pmu.gatedByExternalInterruptEnable();
-            }
-
-            @Override
-            public long sampledAddress() {
-                return pmu.sampledAddress();
-            }
-
-            @Override
-            public int sampledCpl() {
-                return pmu.sampledCpl();
-            }
-
-            @Override
-            public boolean alertPending() {
-                return pmu.alertPending();
+                super.acknowledgeInterrupt();
             }
 
             @Override
@@ -194,23 +79,13 @@ final class HookRecordingModel implements PmuModel {
                 pcGiven = true;
                 calls.add("pc");
                 pcs.add(pc);
-                pmu.setProgramCounter(pc);
+                super.setProgramCounter(pc);
             }
 
             @Override
             public void returnFromInterrupt() {
                 calls.add("rfi");
-                pmu.returnFromInterrupt();
-            }
-
-            @Override
-            public void setupIbs(IbsConfig config) {
-                pmu.setupIbs(config);
-            }
-
-            @Override
-            public int checkIbs(long[] entries) {
-                return pmu.checkIbs(entries);
+                super.returnFromInterrupt();
             }
         };
     }

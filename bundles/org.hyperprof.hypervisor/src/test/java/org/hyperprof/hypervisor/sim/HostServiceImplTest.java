@@ -27,6 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class HostServiceImplTest {
 
+    /** The message {@code service} refuses to load the default scenario with, on model {@code cpuType}. */
+    private static String refusal(HostServiceImpl service, String cpuType) {
+        return assertThrows(ScenarioException.class, () -> service.load(HostService.DEFAULT_SCENARIO, cpuType))
+                .getMessage();
+    }
+
     @Test
     void theDefaultScenarioIsEmbeddedAndLoads() throws Exception {
         HostServiceImpl service = Fixtures.service();
@@ -41,30 +47,26 @@ class HostServiceImplTest {
     @Test
     void anUnknownCpuTypeIsRefusedListingTheInstalledModels() {
         HostServiceImpl service = Fixtures.service();
-        ScenarioException e = assertThrows(ScenarioException.class,
-                () -> service.load(HostService.DEFAULT_SCENARIO, "i386/p4"));
-        assertTrue(e.getMessage().contains("CPU model 'i386/p4' is not installed"), e.getMessage());
-        assertTrue(e.getMessage().contains("i386/p6 (bundle org.hyperprof.pmu.p6)"), e.getMessage());
+        String refused = refusal(service, "i386/p4");
+        assertTrue(refused.contains("CPU model 'i386/p4' is not installed"), refused);
+        assertTrue(refused.contains("i386/p6 (bundle org.hyperprof.pmu.p6)"), refused);
     }
 
     @Test
     void aScenarioWhoseModelIsMissingNamesItsCpuTypeLine() {
         HostServiceImpl service = new HostServiceImpl();
         service.addPolicy(new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        ScenarioException e = assertThrows(ScenarioException.class,
-                () -> service.load(HostService.DEFAULT_SCENARIO, null));
-        assertTrue(e.getMessage().contains("xen-summit-2006-network.scenario:"), e.getMessage());
-        assertTrue(e.getMessage().contains("installed: none"), e.getMessage());
+        String refused = refusal(service, null);
+        assertTrue(refused.contains("xen-summit-2006-network.scenario:"), refused);
+        assertTrue(refused.contains("installed: none"), refused);
     }
 
     @Test
     void anUnknownPolicyIsRefusedListingTheInstalledPolicies() {
         HostServiceImpl service = new HostServiceImpl();
         service.addModel(new P6PmuModel(), Fixtures.P6_BUNDLE);
-        ScenarioException e = assertThrows(ScenarioException.class,
-                () -> service.load(HostService.DEFAULT_SCENARIO, null));
-        assertTrue(e.getMessage().contains("counter-virtualization policy 'systemwide' is not installed"),
-                e.getMessage());
+        String refused = refusal(service, null);
+        assertTrue(refused.contains("counter-virtualization policy 'systemwide' is not installed"), refused);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.hyperprof.api.host.DomainInfo;
+import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.sample.GroundTruth;
@@ -41,6 +42,20 @@ class MultiDomainScenarioTest {
     static final int BATCH = 4;
     static final List<Integer> ACTIVE = List.of(DOM0, WEB);
     static final List<Integer> PASSIVE = List.of(DB, HVM);
+
+    /**
+     * A whole session on the scenario's lists ({@link #ACTIVE} active, {@link #PASSIVE} passive): counting unhalted
+     * cycles every {@code count} in OS (and with {@code user} USR) mode with call traces of {@code depth}, active
+     * buffers of {@code activeMaxSamples} slots, started, run for {@code micros} and stopped.
+     */
+    static Fixtures.Sampled profile(SimHost host, long count, boolean user, long depth, int activeMaxSamples,
+            long micros) throws HostStoppedException {
+        Fixtures.Sampled sampled = Fixtures.startSession(host, count, true, user, depth, activeMaxSamples, ACTIVE,
+                PASSIVE);
+        host.run(micros, null);
+        Fixtures.stopProfiling(host, sampled);
+        return sampled;
+    }
 
     static SimHost host() throws Exception {
         return (SimHost) Fixtures.service().load(NAME, null);
@@ -143,9 +158,7 @@ class MultiDomainScenarioTest {
     @Test
     void theHvmGuestsModeComesFromItsCplAndItsSamplesReachOnlyItsPassiveBuffer() throws Exception {
         SimHost host = host();
-        Fixtures.Sampled sampled = Fixtures.startSession(host, 50_000, true, true, 0, 16, ACTIVE, PASSIVE);
-        host.run(200_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = profile(host, 50_000, true, 0, 16, 200_000);
         assertEquals(DomainType.PASSIVE, host.xenoprof().domainType(HVM));
         long[] perMode = new long[3];
         for (long[] e : sampled.mainSamples(HVM, false)) {
@@ -171,9 +184,7 @@ class MultiDomainScenarioTest {
     @Test
     void osOnlyCountingSeesTheHvmKernelAtCpl0ButNoPvKernelAtCpl1() throws Exception {
         SimHost host = host();
-        Fixtures.Sampled sampled = Fixtures.startSession(host, 20_000, true, false, 0, 16, ACTIVE, PASSIVE);
-        host.run(100_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = profile(host, 20_000, false, 0, 16, 100_000);
         assertTrue(sampled.mainSamples(HVM, false).stream().filter(e -> e[1] == 1).count() > 100,
                 "the HVM kernel runs at CPL 0, which OS counting sees, and Xenoprof calls it kernel mode");
         for (int d : List.of(DOM0, WEB, DB)) {

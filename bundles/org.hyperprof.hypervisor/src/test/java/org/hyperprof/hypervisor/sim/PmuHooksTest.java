@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.ScenarioException;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
 import org.hyperprof.hypervisor.sim.scenario.ImageSpec;
 import org.hyperprof.hypervisor.sim.scenario.Scenario;
@@ -36,14 +37,17 @@ class PmuHooksTest {
         return false;
     }
 
+    /** A host of {@code scenario} on {@code model} (of bundle {@code modelBundle}) under the system-wide policy. */
+    private static SimHost host(Scenario scenario, HookRecordingModel model, String modelBundle)
+            throws ScenarioException {
+        return new SimHost(scenario, model, modelBundle, new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
+    }
+
     @Test
     void everyStretchOfCodeIsPrecededByItsProgramCounter() throws Exception {
         HookRecordingModel model = new HookRecordingModel(new P6PmuModel());
         Scenario scenario = Fixtures.service().parse(HostService.DEFAULT_SCENARIO);
-        SimHost host = new SimHost(scenario, model, "p6", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 100_000, true, true);
-        host.run(20_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.profile(host(scenario, model, "p6"), 100_000, true, true, 20_000);
         assertTrue(model.count("advance") > 1000, "the engine ran: " + model.count("advance"));
         assertEquals(0, model.advancesWithoutPc, "every advance came after setProgramCounter");
         for (long pc : model.pcs) {
@@ -54,11 +58,8 @@ class PmuHooksTest {
     @Test
     void everyInterruptHandlerEndsWithAReturnFromInterrupt() throws Exception {
         HookRecordingModel model = new HookRecordingModel(new P6PmuModel());
-        Scenario scenario = Fixtures.service().parse(HostService.DEFAULT_SCENARIO);
-        SimHost host = new SimHost(scenario, model, "p6", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 50_000, true, true);
-        host.run(20_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        SimHost host = host(Fixtures.service().parse(HostService.DEFAULT_SCENARIO), model, "p6");
+        Fixtures.profile(host, 50_000, true, true, 20_000);
         long acks = model.count("ack");
         long rfis = model.count("rfi");
         assertTrue(acks > 500, "interrupts were taken: " + acks);
@@ -79,11 +80,9 @@ class PmuHooksTest {
     @Test
     void withoutHandlerCostTheReturnFollowsTheInterruptAtOnce() throws Exception {
         HookRecordingModel model = new HookRecordingModel(new P6PmuModel());
-        SimHost host = new SimHost(Fixtures.parse(Fixtures.minimal("", "domain 0 d type=pv vcpus=1 load=1"
-                + " hardware=yes", "")), model, "p6", new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 10_000, true, true);
-        host.run(1_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        SimHost host = host(Fixtures.parse(Fixtures.minimal("", "domain 0 d type=pv vcpus=1 load=1 hardware=yes", "")),
+                model, "p6");
+        Fixtures.profile(host, 10_000, true, true, 1_000);
         // One overflow every 10000 cycles; the 100th comes with the run's last cycle and waits for the next run.
         assertEquals(99, model.count("ack"));
         assertEquals(99, model.count("rfi"));
@@ -104,8 +103,7 @@ class PmuHooksTest {
                 + "domain 0 Domain-0 type=pv vcpus=1 load=1 hardware=yes\n"
                 + "kernel vmlinux 0xc000000000000000-0xc000000000800000 symbols/vmlinux-2.6.18-xen-ppc64.map\n"
                 + "region k kernel vmlinux weight=1\nsymbol .schedule 1\n";
-        SimHost host = new SimHost(Fixtures.parse(text), model, "ppc970", new SystemWidePolicy(),
-                Fixtures.SYSTEMWIDE_BUNDLE);
+        SimHost host = host(Fixtures.parse(text), model, "ppc970");
         Fixtures.Sampled sampled = Fixtures.startProfiling(host, Fixtures.defaultEvent(host.model(), 10_000));
         host.run(5, null);
         host.chargeHypervisor(0, 8_000, "fast_resume");

@@ -232,12 +232,17 @@ class PolicyHostTest {
                     + "region k kernel vmlinux weight=1\nsymbol tcp_v4_rcv 1\n")
             .replace("cpu.count 1", "cpu.count 2");
 
+    /** 20 ms of {@code scenario} on a host of {@code model}, whose PMUs record the cycles run at each CPL. */
+    private static GroundTruth runAtEachCpl(CplRecordingModel model, String scenario) throws Exception {
+        SimHost host = new SimHost(Fixtures.parse(scenario), model, "test.model", new RecordingPolicy(), "test.policy");
+        host.run(20_000, null);
+        return host.groundTruth();
+    }
+
     @Test
     void xenRunsAtCpl0PvKernelsAt1UserCodeAt3AndHvmKernelsAtTheirOwn0() throws Exception {
         CplRecordingModel model = new CplRecordingModel("i386/p6");
-        SimHost host = new SimHost(Fixtures.parse(MIXED), model, "test.model", new RecordingPolicy(), "test.policy");
-        host.run(20_000, null);
-        GroundTruth truth = host.groundTruth();
+        GroundTruth truth = runAtEachCpl(model, MIXED);
         double pvKernel = events(truth, 0, CpuMode.KERNEL, Signal.CYCLES);
         double hvmKernel = events(truth, 3, CpuMode.KERNEL, Signal.CYCLES);
         double user = events(truth, 0, CpuMode.USER, Signal.CYCLES) + events(truth, 3, CpuMode.USER, Signal.CYCLES);
@@ -253,9 +258,7 @@ class PolicyHostTest {
     @Test
     void pvKernelsOfA64BitHostRunAtCpl3() throws Exception {
         CplRecordingModel model = new CplRecordingModel("x86-64/hammer");
-        SimHost host = new SimHost(Fixtures.parse(MIXED), model, "test.model", new RecordingPolicy(), "test.policy");
-        host.run(20_000, null);
-        GroundTruth truth = host.groundTruth();
+        GroundTruth truth = runAtEachCpl(model, MIXED);
         double pvKernel = events(truth, 0, CpuMode.KERNEL, Signal.CYCLES);
         double user = events(truth, 0, CpuMode.USER, Signal.CYCLES);
         assertEquals(0, model.unhaltedByCpl[1]);
@@ -265,9 +268,7 @@ class PolicyHostTest {
     @Test
     void theScenarioMaySetThePvKernelCpl() throws Exception {
         CplRecordingModel model = new CplRecordingModel("x86-64/hammer");
-        SimHost host = new SimHost(Fixtures.parse(MIXED.replace("seed 7\n", "seed 7\npv.kernel.cpl 1\n")), model,
-                "test.model", new RecordingPolicy(), "test.policy");
-        host.run(20_000, null);
-        assertEquals(events(host.groundTruth(), 0, CpuMode.KERNEL, Signal.CYCLES), model.unhaltedByCpl[1], 1e-6);
+        GroundTruth truth = runAtEachCpl(model, MIXED.replace("seed 7\n", "seed 7\npv.kernel.cpl 1\n"));
+        assertEquals(events(truth, 0, CpuMode.KERNEL, Signal.CYCLES), model.unhaltedByCpl[1], 1e-6);
     }
 }

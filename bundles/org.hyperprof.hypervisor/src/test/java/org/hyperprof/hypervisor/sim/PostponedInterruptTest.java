@@ -78,6 +78,18 @@ class PostponedInterruptTest {
         return pc >= start && pc < start + xen.symbols().length(i);
     }
 
+    /** The PC of the one sample domain 0 logged, after checking there is exactly one, logged in {@code mode}. */
+    private static long onlySamplePc(Fixtures.Sampled sampled, int mode, String whyThatMode) {
+        List<long[]> samples = sampled.mainSamples(0, false);
+        assertEquals(1, samples.size());
+        assertEquals(mode, samples.get(0)[1], whyThatMode);
+        return samples.get(0)[0];
+    }
+
+    private static long onlySamplePc(Fixtures.Sampled sampled, int mode) {
+        return onlySamplePc(sampled, mode, "the sample's mode");
+    }
+
     @Test
     void ignoreDropsThePostponedSampleButTheHandlerStillReArmsTheCounter() throws Exception {
         SimHost host = ppc("ignore");
@@ -119,11 +131,9 @@ class PostponedInterruptTest {
         assertEquals(0, c(host, "interrupts.lost"));
         assertEquals(0, c(host, "interrupts.misattributed"));
         assertEquals(3_000, c(host, "interrupts.postponed.delay.cycles"));
-        List<long[]> samples = sampled.mainSamples(0, false);
-        assertEquals(1, samples.size());
-        assertEquals(XenoprofCore.MODE_XEN, samples.get(0)[1], "MMCRA's sampled HV bit: hypervisor state");
-        assertTrue(inFunction(host, "do_hcall", samples.get(0)[0]), "the PC is SIAR, inside the EE=0 stretch: 0x"
-                + Long.toHexString(samples.get(0)[0]));
+        long pc = onlySamplePc(sampled, XenoprofCore.MODE_XEN, "MMCRA's sampled HV bit: hypervisor state");
+        assertTrue(inFunction(host, "do_hcall", pc), "the PC is SIAR, inside the EE=0 stretch: 0x"
+                + Long.toHexString(pc));
     }
 
     /** The guest kernel runs only {@code ._switch}, with EE=0: its alerts wait for the hypervisor's EE=1 code. */
@@ -160,11 +170,9 @@ class PostponedInterruptTest {
         assertEquals(1, c(host, "interrupts.postponed.reattributed"));
         assertEquals(2_000, c(host, "interrupts.postponed.delay.cycles"));
         assertEquals(0, c(host, "interrupts.misattributed"));
-        List<long[]> samples = sampled.mainSamples(0, false);
-        assertEquals(1, samples.size());
-        assertEquals(XenoprofCore.MODE_KERNEL, samples.get(0)[1], "MMCRA's sampled bits: supervisor state");
-        assertTrue(inKernelFunction(host, "._switch", samples.get(0)[0]), "the PC is SIAR, in the kernel's EE=0"
-                + " code, not h_enter where the interrupt was taken: 0x" + Long.toHexString(samples.get(0)[0]));
+        long pc = onlySamplePc(sampled, XenoprofCore.MODE_KERNEL, "MMCRA's sampled bits: supervisor state");
+        assertTrue(inKernelFunction(host, "._switch", pc), "the PC is SIAR, in the kernel's EE=0"
+                + " code, not h_enter where the interrupt was taken: 0x" + Long.toHexString(pc));
     }
 
     @Test
@@ -174,11 +182,9 @@ class PostponedInterruptTest {
         assertEquals(0, c(host, "interrupts.taken"));
         assertEquals(1, c(host, "interrupts.polled"));
         assertEquals(0, c(host, "interrupts.misattributed"));
-        List<long[]> samples = sampled.mainSamples(0, false);
-        assertEquals(1, samples.size());
-        assertEquals(XenoprofCore.MODE_KERNEL, samples.get(0)[1]);
-        assertTrue(inKernelFunction(host, "._switch", samples.get(0)[0]), "the PC is SIAR, not fast_resume: 0x"
-                + Long.toHexString(samples.get(0)[0]));
+        long pc = onlySamplePc(sampled, XenoprofCore.MODE_KERNEL);
+        assertTrue(inKernelFunction(host, "._switch", pc), "the PC is SIAR, not fast_resume: 0x"
+                + Long.toHexString(pc));
     }
 
     @Test
@@ -204,10 +210,8 @@ class PostponedInterruptTest {
         assertEquals(0, c(host, "interrupts.lost"));
         assertEquals(0, c(host, "interrupts.misattributed"));
         assertEquals(3_000, c(host, "interrupts.postponed.delay.cycles"));
-        List<long[]> samples = sampled.mainSamples(0, false);
-        assertEquals(1, samples.size());
-        assertEquals(XenoprofCore.MODE_XEN, samples.get(0)[1]);
-        assertTrue(inFunction(host, "fast_resume", samples.get(0)[0]));
+        long pc = onlySamplePc(sampled, XenoprofCore.MODE_XEN);
+        assertTrue(inFunction(host, "fast_resume", pc));
     }
 
     @Test
@@ -228,10 +232,8 @@ class PostponedInterruptTest {
         assertEquals(1, c(host, "interrupts.taken"));
         assertEquals(0, c(host, "interrupts.postponed"));
         assertEquals(0, c(host, "interrupts.postponed.delay.cycles"));
-        List<long[]> samples = sampled.mainSamples(0, false);
-        assertEquals(1, samples.size());
-        assertEquals(XenoprofCore.MODE_XEN, samples.get(0)[1]);
-        assertTrue(inFunction(host, "h_enter", samples.get(0)[0]));
+        long pc = onlySamplePc(sampled, XenoprofCore.MODE_XEN);
+        assertTrue(inFunction(host, "h_enter", pc));
     }
 
     @Test

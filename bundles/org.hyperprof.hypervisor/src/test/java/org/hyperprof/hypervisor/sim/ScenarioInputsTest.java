@@ -57,6 +57,12 @@ class ScenarioInputsTest {
 
     // ---------------------------------------------------------------------------- the scenario file
 
+    /** A valid scenario of a little more than {@code kib} KiB, padded with comment lines. */
+    private Path scenarioOfKib(int kib) throws IOException {
+        return Files.writeString(dir.resolve("big.scenario"), Fixtures.minimal("",
+                "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes", "") + ("#" + "x".repeat(1023) + "\n").repeat(kib));
+    }
+
     @Test
     void aScenarioThatIsAFifoIsRefusedAtOnceNamingItAndWhatToDo() throws Exception {
         try (Fifo fifo = new Fifo(dir.resolve("pipe.scenario"), Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1"
@@ -78,9 +84,7 @@ class ScenarioInputsTest {
 
     @Test
     void aScenarioAboveItsCeilingIsRefusedBeforeItIsRead() throws Exception {
-        Path big = dir.resolve("big.scenario");
-        Files.writeString(big, Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes", "")
-                + ("#" + "x".repeat(1023) + "\n").repeat(2048));
+        Path big = scenarioOfKib(2048);
         service.limits(ScenarioLimits.of(1, 256));
         ScenarioException e = assertThrows(ScenarioException.class, () -> service.load(big.toString(), null));
         assertEquals(big + ": is " + InputLimit.size(Files.size(big)) + ", more than the 1 MiB"
@@ -143,9 +147,7 @@ class ScenarioInputsTest {
 
     @Test
     void theCeilingsAreSettingsOfTheHostServiceAndABadSettingKeepsTheOnesInForce() throws Exception {
-        Path big = dir.resolve("big.scenario");
-        Files.writeString(big, Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes", "")
-                + ("#" + "x".repeat(1023) + "\n").repeat(1100));
+        Path big = scenarioOfKib(1100);
         service.configure(configuration(1, 256));
         assertThrows(ScenarioException.class, () -> service.load(big.toString(), null));
         service.configure(configuration(0, 256)); // refused: the 1 MiB ceiling stays

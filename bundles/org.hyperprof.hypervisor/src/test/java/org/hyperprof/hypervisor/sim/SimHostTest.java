@@ -23,6 +23,7 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.hypervisor.sim.scenario.SymbolFile;
+import org.hyperprof.testing.host.StopAtFirstReport;
 import org.junit.jupiter.api.Test;
 
 /** The engine on the default scenario: determinism, shares, idle time, the NMI path, event-to-event jumps. */
@@ -92,19 +93,9 @@ class SimHostTest {
         SimHost host = Fixtures.defaultHost();
         Fixtures.startProfiling(host, 100_000, true, true);
         long micros = 200_000;
-        List<Long> reports = new ArrayList<>();
         // Asks to stop at the first progress report (a twentieth of the run), as Ctrl-C would.
-        ProgressListener stopAtFirstReport = new ProgressListener() {
-            @Override
-            public void progress(long doneMicros, long totalMicros, long samples) {
-                reports.add(doneMicros);
-            }
-
-            @Override
-            public boolean stopRequested() {
-                return !reports.isEmpty();
-            }
-        };
+        StopAtFirstReport stopAtFirstReport = new StopAtFirstReport();
+        List<Long> reports = stopAtFirstReport.reports;
         long taken = host.run(micros, stopAtFirstReport);
         assertEquals(1, reports.size(), "no report after the stop: the run ended at its next step");
         assertEquals(reports.get(0) * host.mhz(), host.cycles(), "the run went no further than the step it was at");
@@ -298,9 +289,7 @@ class SimHostTest {
         // OS-only counting sees CPL 0: Xen itself. A 32-bit PV kernel runs at CPL 1 and user code at 3,
         // so with kernel=1 user=0 every sample is a Xen-mode sample.
         SimHost host = Fixtures.defaultHost();
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 20_000, true, false);
-        host.run(50_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = Fixtures.profile(host, 20_000, true, false, 50_000);
         assertTrue(sampled.samples(DOM0, CpuMode.HYPERVISOR) > 100);
         assertEquals(0, sampled.samples(DOM0, CpuMode.KERNEL) + sampled.samples(DOMU, CpuMode.KERNEL),
                 "PV kernels run at CPL 1, which OS counting does not see");
@@ -310,9 +299,7 @@ class SimHostTest {
     @Test
     void userCountingSeesPvKernelsAndUserCodeButNotXen() throws Exception {
         SimHost host = Fixtures.defaultHost();
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 20_000, false, true);
-        host.run(50_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = Fixtures.profile(host, 20_000, false, true, 50_000);
         assertTrue(sampled.samples(DOM0, CpuMode.KERNEL) > 100, "CPL 1 counts as USR on P6");
         assertTrue(sampled.samples(DOMU, CpuMode.USER) > 10);
         assertEquals(0, sampled.samples(DOM0, CpuMode.HYPERVISOR) + sampled.samples(DOMU, CpuMode.HYPERVISOR),

@@ -75,9 +75,7 @@ class SymbolFormatTest {
         Scenario parsed = parse(scenario(KERNEL_MAP + " format=nm"), Map.of("nm", new KallsymsResolver()));
         SimHost host = new SimHost(parsed, new org.hyperprof.pmu.p6.P6PmuModel(), Fixtures.P6_BUNDLE,
                 new org.hyperprof.vpmu.systemwide.SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
-        Fixtures.Sampled sampled = Fixtures.startProfiling(host, 20_000, false, true);
-        host.run(20_000, null);
-        Fixtures.stopProfiling(host, sampled);
+        Fixtures.Sampled sampled = Fixtures.profile(host, 20_000, false, true, 20_000);
         SymbolFile k = kernel(parsed).symbols();
         int tcp = k.indexOf("tcp_v4_rcv");
         assertTrue(sampled.perPc.get(0).keySet().stream()

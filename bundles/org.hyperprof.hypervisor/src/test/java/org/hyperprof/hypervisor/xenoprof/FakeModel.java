@@ -12,15 +12,12 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
-import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
 
 /** A two-counter P6-like model whose event table is the test resource next to this class. */
-final class FakeModel implements PmuModel {
+final class FakeModel extends AbstractPmuModel {
     static final String CPU_TYPE = "i386/test_p6";
-    private final int counters;
-    private final String cpuType;
-    private final EventTable events;
     /** CPUID 0x8000001B EAX this model reports; 0 = no IBS. */
     long ibsCaps;
 
@@ -29,10 +26,12 @@ final class FakeModel implements PmuModel {
     }
 
     FakeModel(int counters, String cpuType) {
-        this.counters = counters;
-        this.cpuType = cpuType;
+        super(cpuType, "Test P6", counters, 40, table(), "CPU_CLK_UNHALTED:100000");
+    }
+
+    private static EventTable table() {
         try (Reader ev = resource("events"); Reader um = resource("unit_masks")) {
-            this.events = EventTableReader.parse(CPU_TYPE, ev, um);
+            return EventTableReader.parse(CPU_TYPE, ev, um);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -40,36 +39,6 @@ final class FakeModel implements PmuModel {
 
     private static Reader resource(String name) {
         return new InputStreamReader(FakeModel.class.getResourceAsStream(name), StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public String cpuType() {
-        return cpuType;
-    }
-
-    @Override
-    public String displayName() {
-        return "Test P6";
-    }
-
-    @Override
-    public int counterCount() {
-        return counters;
-    }
-
-    @Override
-    public int counterWidth() {
-        return 40;
-    }
-
-    @Override
-    public EventTable events() {
-        return events;
-    }
-
-    @Override
-    public String defaultEvent() {
-        return "CPU_CLK_UNHALTED:100000";
     }
 
     @Override
@@ -83,7 +52,7 @@ final class FakeModel implements PmuModel {
     }
 
     @Override
-    public PhysicalPmu createPmu(int cpu, Map<String, String> options) {
+    protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
         return new FakePmu(cpu, this);
     }
 }

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 
 /** Checking a user's events against the P6 table and placing them on counters. */
@@ -17,8 +19,7 @@ class P6AllocateTest {
     private final P6Fixture fixture = P6Fixture.create();
 
     private String rejection(String... specs) {
-        EventSpecException e = assertThrows(EventSpecException.class, () -> fixture.configs(specs));
-        return e.getMessage();
+        return PmuFixtures.rejection(fixture.model, specs);
     }
 
     @Test
@@ -32,32 +33,38 @@ class P6AllocateTest {
         assertTrue(c[1].user());
     }
 
+    /** The counter each event is placed on, in the order given. */
+    private List<Integer> counters(String... specs) throws EventSpecException {
+        return Arrays.stream(fixture.configs(specs)).map(CounterConfig::counter).toList();
+    }
+
+    /** The unit mask each event is programmed with, in the order given. */
+    private List<Long> unitMasks(String... specs) throws EventSpecException {
+        return Arrays.stream(fixture.configs(specs)).map(CounterConfig::unitMask).toList();
+    }
+
     @Test
     void aCounterRestrictedEventPushesAnEarlierEventToTheOtherCounter() throws EventSpecException {
-        CounterConfig[] c = fixture.configs("CPU_CLK_UNHALTED:100000", "FLOPS:3000");
-        assertEquals(1, c[0].counter(), "CPU_CLK_UNHALTED moves to counter 1 ...");
-        assertEquals(0, c[1].counter(), "... because FLOPS can use counter 0 only");
+        assertEquals(List.of(1, 0), counters("CPU_CLK_UNHALTED:100000", "FLOPS:3000"),
+                "CPU_CLK_UNHALTED moves to counter 1 because FLOPS can use counter 0 only");
     }
 
     @Test
     void counter1OnlyEventsGoToCounter1() throws EventSpecException {
-        assertEquals(1, fixture.configs("FP_ASSIST:500")[0].counter());
-        CounterConfig[] c = fixture.configs("MUL:1000", "FLOPS:3000");
-        assertEquals(1, c[0].counter());
-        assertEquals(0, c[1].counter());
+        assertEquals(List.of(1), counters("FP_ASSIST:500"));
+        assertEquals(List.of(1, 0), counters("MUL:1000", "FLOPS:3000"));
     }
 
     @Test
     void unitMaskMinusOneTakesTheEventsDefault() throws EventSpecException {
-        CounterConfig[] c = fixture.configs("L2_RQSTS:500", "BUS_TRAN_ANY:500");
-        assertEquals(0x0F, c[0].unitMask(), "mesi defaults to all four states");
-        assertEquals(0x20, c[1].unitMask(), "ebl defaults to any agent");
+        assertEquals(List.of(0x0FL, 0x20L), unitMasks("L2_RQSTS:500", "BUS_TRAN_ANY:500"),
+                "mesi defaults to all four states, ebl to any agent");
     }
 
     @Test
     void anAllowedUnitMaskIsKept() throws EventSpecException {
-        assertEquals(0x0C, fixture.configs("L2_LD:500:0x0c")[0].unitMask());
-        assertEquals(0x00, fixture.configs("BUS_TRAN_MEM:500:0x00")[0].unitMask());
+        assertEquals(List.of(0x0CL), unitMasks("L2_LD:500:0x0c"));
+        assertEquals(List.of(0x00L), unitMasks("BUS_TRAN_MEM:500:0x00"));
     }
 
     @Test

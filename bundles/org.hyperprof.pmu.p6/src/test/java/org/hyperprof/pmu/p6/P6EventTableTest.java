@@ -13,6 +13,7 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.testing.pmu.PmuFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,10 +25,7 @@ class P6EventTableTest {
 
     @Test
     void modelDescribesTheP6() {
-        assertEquals("i386/p6", model.cpuType());
-        assertEquals("PIII", model.displayName());
-        assertEquals(2, model.counterCount());
-        assertEquals(40, model.counterWidth());
+        assertEquals("i386/p6 \"PIII\": 2 counters of 40 bits", PmuFixtures.identity(model));
     }
 
     @Test

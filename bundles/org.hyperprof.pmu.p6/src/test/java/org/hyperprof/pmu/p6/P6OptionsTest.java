@@ -23,6 +23,11 @@ import org.junit.jupiter.api.Test;
 class P6OptionsTest {
     private final P6Fixture fixture = P6Fixture.create();
 
+    /** The message a P6 PMU made with {@code options} is refused with. */
+    private String refusal(Map<String, String> options) {
+        return assertThrows(IllegalArgumentException.class, () -> fixture.pmu(options)).getMessage();
+    }
+
     @Test
     void withoutOptionsThePmuBelongsToTheServiceModelAndDoesNotAutoMask() {
         PhysicalPmu pmu = fixture.model.createPmu(3, Map.of());
@@ -36,18 +41,16 @@ class P6OptionsTest {
     void autoMaskOptionTakesTrueOrFalse() {
         assertTrue(fixture.pmu(Map.of("lvtpc.automask", "true")).autoMasksLvtpc());
         assertFalse(fixture.pmu(Map.of("lvtpc.automask", "FALSE")).autoMasksLvtpc());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> fixture.pmu(Map.of("lvtpc.automask", "yes")));
-        assertTrue(e.getMessage().contains("allowed values: true, false"), e.getMessage());
+        String refused = refusal(Map.of("lvtpc.automask", "yes"));
+        assertTrue(refused.contains("allowed values: true, false"), refused);
     }
 
     @Test
     void anUnknownOptionIsRejectedListingTheAllowedOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> fixture.pmu(Map.of("lvtpc.mask", "true")));
-        assertTrue(e.getMessage().contains("unknown P6 PMU option 'lvtpc.mask'"), e.getMessage());
-        assertTrue(e.getMessage().contains("lvtpc.automask (true or false)"), e.getMessage());
-        assertTrue(e.getMessage().contains("variant (ppro, pii, piii, p6_mobile)"), e.getMessage());
+        String refused = refusal(Map.of("lvtpc.mask", "true"));
+        assertTrue(refused.contains("unknown P6 PMU option 'lvtpc.mask'"), refused);
+        assertTrue(refused.contains("lvtpc.automask (true or false)"), refused);
+        assertTrue(refused.contains("variant (ppro, pii, piii, p6_mobile)"), refused);
     }
 
     @Test
@@ -83,19 +86,16 @@ class P6OptionsTest {
 
     @Test
     void anUnknownVariantIsRejectedListingTheParts() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> fixture.pmu(Map.of("variant", "p4")));
-        assertTrue(e.getMessage().contains("allowed values: ppro, pii, piii, p6_mobile"), e.getMessage());
+        String refused = refusal(Map.of("variant", "p4"));
+        assertTrue(refused.contains("allowed values: ppro, pii, piii, p6_mobile"), refused);
     }
 
     @Test
     void autoMaskContradictingTheVariantIsRejected() {
-        IllegalArgumentException pm = assertThrows(IllegalArgumentException.class,
-                () -> fixture.pmu(Map.of("variant", "p6_mobile", "lvtpc.automask", "false")));
-        assertTrue(pm.getMessage().contains("always auto-masks"), pm.getMessage());
-        IllegalArgumentException ppro = assertThrows(IllegalArgumentException.class,
-                () -> fixture.pmu(Map.of("variant", "ppro", "lvtpc.automask", "true")));
-        assertTrue(ppro.getMessage().contains("never auto-masks"), ppro.getMessage());
+        String pm = refusal(Map.of("variant", "p6_mobile", "lvtpc.automask", "false"));
+        assertTrue(pm.contains("always auto-masks"), pm);
+        String ppro = refusal(Map.of("variant", "ppro", "lvtpc.automask", "true"));
+        assertTrue(ppro.contains("never auto-masks"), ppro);
     }
 
     @Test

@@ -31,10 +31,7 @@ class Ppc970EventTableTest {
 
     @Test
     void modelDescribesThePowerPc970AsOprofileNamesIt() {
-        assertEquals("ppc64/970", model.cpuType());
-        assertEquals("ppc64 970", model.displayName());
-        assertEquals(8, model.counterCount());
-        assertEquals(32, model.counterWidth());
+        assertEquals("ppc64/970 \"ppc64 970\": 8 counters of 32 bits", PmuFixtures.identity(model));
         assertEquals(0, model.ibsCapabilities(), "no IBS on a PowerPC");
     }
 

@@ -22,15 +22,19 @@ import static org.hyperprof.pmu.ppc970.Ppc970Registers.TRIGGER;
 import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.hyperprof.testing.pmu.PmuFixtures.rates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The freeze conditions of pmu-facts 6.5, each against the privilege mapping CPL 0 = hypervisor,
@@ -96,20 +100,18 @@ class Ppc970FreezeTest {
         assertEquals(gained, gainedAt(FCH, cpl));
     }
 
-    @Test
-    void fcm1FreezesWhileMsrPmmIsSet() {
-        Ppc970Pmu pmu = fixture.allCounting(FCM1);
-        assertEquals(10, gainedAt(pmu, PR), "PMM=0: counting");
-        pmu.setMsrPmm(true);
-        assertEquals(0, gainedAt(pmu, PR), "PMM=1: frozen");
+    static Stream<Arguments> markFreezes() {
+        return Stream.of(arguments("FCM1 freezes while MSR[PMM] is set", FCM1, 10L, 0L),
+                arguments("FCM0 freezes while MSR[PMM] is clear", FCM0, 0L, 10L));
     }
 
-    @Test
-    void fcm0FreezesWhileMsrPmmIsClear() {
-        Ppc970Pmu pmu = fixture.allCounting(FCM0);
-        assertEquals(0, gainedAt(pmu, PR), "PMM=0: frozen");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("markFreezes")
+    void theMarkBitsFreezeByMsrPmm(String rule, long freezeBit, long gainedUnmarked, long gainedMarked) {
+        Ppc970Pmu pmu = fixture.allCounting(freezeBit);
+        assertEquals(gainedUnmarked, gainedAt(pmu, PR), "PMM=0");
         pmu.setMsrPmm(true);
-        assertEquals(10, gainedAt(pmu, PR), "PMM=1: counting");
+        assertEquals(gainedMarked, gainedAt(pmu, PR), "PMM=1");
     }
 
     @Test

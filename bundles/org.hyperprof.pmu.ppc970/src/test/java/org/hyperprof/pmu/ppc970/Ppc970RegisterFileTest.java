@@ -9,6 +9,7 @@ import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMCJCE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.PMXE;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.SDAR;
 import static org.hyperprof.pmu.ppc970.Ppc970Registers.SIAR;
+import static org.hyperprof.testing.pmu.PmuFixtures.afterWrite;
 import static org.hyperprof.testing.pmu.PmuFixtures.onePerCycle;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,20 +72,17 @@ class Ppc970RegisterFileTest {
 
     @Test
     void mmcr0KeepsTheLowWordWithoutReservedBit57() {
-        pmu.write(MMCR0, -1L);
-        assertEquals(0xFFFF_FFBFL, pmu.read(MMCR0));
+        assertEquals(0xFFFF_FFBFL, afterWrite(pmu, MMCR0, -1L));
     }
 
     @Test
     void mmcr1Keeps64Bits() {
-        pmu.write(MMCR1, 0x8003_C01D_0676_FD6CL);
-        assertEquals(0x8003_C01D_0676_FD6CL, pmu.read(MMCR1));
+        assertEquals(0x8003_C01D_0676_FD6CL, afterWrite(pmu, MMCR1, 0x8003_C01D_0676_FD6CL));
     }
 
     @Test
     void mmcraKeepsTheLowWordOnly() {
-        pmu.write(MMCRA, 0xFFFF_FFFF_0000_2001L);
-        assertEquals(0x2001L, pmu.read(MMCRA));
+        assertEquals(0x2001L, afterWrite(pmu, MMCRA, 0xFFFF_FFFF_0000_2001L));
     }
 
     @Test

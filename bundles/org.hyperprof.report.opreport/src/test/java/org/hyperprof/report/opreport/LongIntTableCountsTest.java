@@ -8,25 +8,20 @@ import java.util.Map;
 
 import org.hyperprof.report.kit.LongIntTable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The kit's table as opreport counts in it: packed (context, counter, id) keys. */
 class LongIntTableCountsTest {
 
-    @Test
-    void aKeyNeverAddedCountsZeroAndAddsAccumulate() {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"a key never added counts zero and adds accumulate, 42", "key zero is an ordinary key, 0"})
+    void aKeyNeverAddedCountsZeroAndAddsAccumulate(String rule, long key) {
         LongIntTable counts = new LongIntTable(4);
-        assertEquals(0, counts.get(42, 0));
-        counts.add(42, 1);
-        counts.add(42, 2);
-        assertEquals(3, counts.get(42, 0));
-        assertEquals(1, counts.size());
-    }
-
-    @Test
-    void keyZeroIsAnOrdinaryKey() {
-        LongIntTable counts = new LongIntTable(4);
-        counts.add(0, 5);
-        assertEquals(5, counts.get(0, 0));
+        assertEquals(0, counts.get(key, 0));
+        counts.add(key, 1);
+        counts.add(key, 2);
+        assertEquals(3, counts.get(key, 0));
         assertEquals(1, counts.size());
     }
 

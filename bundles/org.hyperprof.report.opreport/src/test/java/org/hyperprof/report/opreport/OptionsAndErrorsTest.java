@@ -21,26 +21,27 @@ class OptionsAndErrorsTest {
     private final NetworkSession net = new NetworkSession(3);
     private final OpreportConsumer opreport = net.completed();
 
+    /** Whether {@code report} holds the image summary and the symbol summary. */
+    private static void assertSummaries(String report, boolean imageSummary, boolean symbolSummary) {
+        assertEquals(imageSummary, report.contains("Image summary:"), report);
+        assertEquals(symbolSummary, report.contains("Symbol summary"), report);
+    }
+
     @Test
     void byDefaultBothTheImageAndTheSymbolSummaryArePrinted() throws Exception {
-        String merged = section(all(opreport), "All domains, merged");
-        assertTrue(merged.contains("Image summary:"), merged);
-        assertTrue(merged.contains("Symbol summary"), merged);
+        assertSummaries(section(all(opreport), "All domains, merged"), true, true);
     }
 
     @Test
     void imagesPrintsOnlyTheImageSummary() throws Exception {
         String report = all(opreport, "images");
-        assertTrue(report.contains("Image summary:"), report);
-        assertFalse(report.contains("Symbol summary"), report);
+        assertSummaries(report, true, false);
         assertTrue(report.contains("hypervisor/kernel/user split"), report);
     }
 
     @Test
     void symbolsPrintsOnlyTheSymbolSummary() throws Exception {
-        String report = all(opreport, "symbols");
-        assertFalse(report.contains("Image summary:"), report);
-        assertTrue(report.contains("Symbol summary"), report);
+        assertSummaries(all(opreport, "symbols"), false, true);
     }
 
     @Test
@@ -51,8 +52,7 @@ class OptionsAndErrorsTest {
     @Test
     void callgraphAlonePrintsOnlyTheCallGraph() throws Exception {
         String report = all(new StackSession(40).completed(), "callgraph");
-        assertFalse(report.contains("Image summary:"), report);
-        assertFalse(report.contains("Symbol summary"), report);
+        assertSummaries(report, false, false);
         assertTrue(report.contains("Call graph (all 8 symbols"), report);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -14,12 +15,16 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class KallsymsResolverTest {
 
@@ -58,6 +63,34 @@ class KallsymsResolverTest {
     @Test
     void registersForTheKallsymsFormat() {
         assertEquals("kallsyms", resolver.format());
+    }
+
+    /** Each kind of malformed line: the rule, the file, the line the error is on and what its message says. */
+    static Stream<Arguments> malformedLines() {
+        return Stream.of(
+                arguments("a line with too few fields names the expected format", "c0100000 T good\nc0100010 T\n", 2,
+                        "found 2 fields; expected '<hex address> <type letter> <name>'"),
+                arguments("a line with one field is rejected", "c0100000\n", 1, "found 1 field;"),
+                arguments("an address with a hex prefix is rejected", "c0100000 T good\n\n0xc0100010 T bad\n", 3,
+                        "has a 0x prefix"),
+                arguments("an address that is not hexadecimal is rejected", "c010000g T bad\n", 1,
+                        "address 'c010000g' is not hexadecimal"),
+                arguments("an address wider than 64 bits is rejected", "1ffffffff81000000 T bad\n", 1,
+                        "has 17 hex digits; expected at most 16"),
+                arguments("a type of two letters is rejected", "c0100000 TT bad\n", 1,
+                        "symbol type 'TT' is not a single letter"),
+                arguments("a type that is not a letter is rejected", "c0100000 T good\nc0100010 ? bad\n", 2,
+                        "symbol type '?' is not a single letter"),
+                arguments("a name missing before the module column is rejected", "ffffffffa0000000 t\t[e1000]\n", 1,
+                        "the symbol name is missing"),
+                arguments("a module column without brackets is rejected",
+                        "ffffffffa0000000 t e1000_intr\te1000\n", 1,
+                        "'e1000' after the name is not a module column; expected '[module]'"),
+                arguments("text after the module column is rejected",
+                        "ffffffffa0000000 t e1000_intr\t[e1000] extra\n", 1,
+                        "unexpected 'extra' after the module column"),
+                arguments("an error on the last line loads nothing: a good prefix yields no partial table",
+                        "c0100000 T a\nc0100010 T b\nc0100020 T c\nzz T d", 4, "not hexadecimal"));
     }
 
     @Nested
@@ -298,63 +331,11 @@ class KallsymsResolverTest {
             assertTrue(e.getMessage().contains(expected), e.getMessage());
         }
 
-        @Test
-        void lineWithTooFewFieldsNamesFileLineAndExpectedFormat() {
-            assertRejectedAtLine("c0100000 T good\nc0100010 T\n", 2,
-                    "found 2 fields; expected '<hex address> <type letter> <name>'");
-        }
-
-        @Test
-        void lineWithOneFieldIsRejected() {
-            assertRejectedAtLine("c0100000\n", 1, "found 1 field;");
-        }
-
-        @Test
-        void addressWithHexPrefixIsRejected() {
-            assertRejectedAtLine("c0100000 T good\n\n0xc0100010 T bad\n", 3, "has a 0x prefix");
-        }
-
-        @Test
-        void addressThatIsNotHexadecimalIsRejected() {
-            assertRejectedAtLine("c010000g T bad\n", 1, "address 'c010000g' is not hexadecimal");
-        }
-
-        @Test
-        void addressWiderThan64BitsIsRejected() {
-            assertRejectedAtLine("1ffffffff81000000 T bad\n", 1, "has 17 hex digits; expected at most 16");
-        }
-
-        @Test
-        void typeOfTwoLettersIsRejected() {
-            assertRejectedAtLine("c0100000 TT bad\n", 1, "symbol type 'TT' is not a single letter");
-        }
-
-        @Test
-        void typeThatIsNotALetterIsRejected() {
-            assertRejectedAtLine("c0100000 T good\nc0100010 ? bad\n", 2, "symbol type '?' is not a single letter");
-        }
-
-        @Test
-        void nameMissingBeforeTheModuleColumnIsRejected() {
-            assertRejectedAtLine("ffffffffa0000000 t\t[e1000]\n", 1, "the symbol name is missing");
-        }
-
-        @Test
-        void moduleColumnWithoutBracketsIsRejected() {
-            assertRejectedAtLine("ffffffffa0000000 t e1000_intr\te1000\n", 1,
-                    "'e1000' after the name is not a module column; expected '[module]'");
-        }
-
-        @Test
-        void textAfterTheModuleColumnIsRejected() {
-            assertRejectedAtLine("ffffffffa0000000 t e1000_intr\t[e1000] extra\n", 1,
-                    "unexpected 'extra' after the module column");
-        }
-
-        @Test
-        void errorOnTheLastLineLoadsNothing() {
-            // nothing is half-loaded: a good prefix does not yield a partial table
-            assertRejectedAtLine("c0100000 T a\nc0100010 T b\nc0100020 T c\nzz T d", 4, "not hexadecimal");
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("org.hyperprof.symbols.kallsyms.KallsymsResolverTest#malformedLines")
+        void aMalformedLineIsRejectedNamingFileLineAndWhatIsWrong(String rule, String content, int line,
+                String expected) {
+            assertRejectedAtLine(content, line, expected);
         }
 
         @Test

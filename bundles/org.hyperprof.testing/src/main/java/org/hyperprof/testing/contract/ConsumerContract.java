@@ -36,8 +36,18 @@ public abstract class ConsumerContract {
     /** A new consumer, with nothing collected. */
     protected abstract SampleConsumer newConsumer();
 
-    /** What the consumer made of session {@code session}, after its end, as text to compare. */
-    protected abstract String output(SampleConsumer consumer, long session) throws Exception;
+    /**
+     * What the consumer made of session {@code session}, after its end, as text to compare: for a
+     * consumer that renders, its report of all domains; a consumer that does not says how to read its
+     * output by overriding this.
+     */
+    protected String output(SampleConsumer consumer, long session) throws Exception {
+        if (consumer instanceof ReportRenderer renderer) {
+            return rendered(renderer, session);
+        }
+        throw new UnsupportedOperationException(getClass().getSimpleName() + ": " + consumer.getClass().getName()
+                + " does not render; override output to read what it made");
+    }
 
     /** {@link #output} of a consumer that renders: its report of all domains. */
     protected static String rendered(ReportRenderer renderer, long session) throws IOException, ReportException {

@@ -5,12 +5,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.OverflowSink;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.pmu.SignalRates;
 import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.testing.pmu.ForwardingPmu;
 
 /**
  * A host for policy tests: real register files of a real model, every physical read and write
@@ -160,8 +158,7 @@ public final class FakeHost implements PolicyHost {
     }
 
     /** A real register file whose reads and writes are logged with their direction. */
-    public static final class LoggingPmu implements PhysicalPmu {
-        public final PhysicalPmu real;
+    public static final class LoggingPmu extends ForwardingPmu {
         public final int[] log = new int[1 << 14];
         public final boolean[] wrote = new boolean[1 << 14];
         public int logged;
@@ -169,7 +166,7 @@ public final class FakeHost implements PolicyHost {
         public long writes;
 
         public LoggingPmu(PhysicalPmu real) {
-            this.real = real;
+            super(real);
         }
 
         public void clearLog() {
@@ -183,16 +180,6 @@ public final class FakeHost implements PolicyHost {
                 out.add((wrote[i] ? "w 0x" : "r 0x") + Integer.toHexString(log[i]));
             }
             return out;
-        }
-
-        @Override
-        public int cpu() {
-            return real.cpu();
-        }
-
-        @Override
-        public PmuModel model() {
-            return real.model();
         }
 
         @Override
@@ -215,71 +202,6 @@ public final class FakeHost implements PolicyHost {
             logged++;
             writes++;
             real.write(register, value);
-        }
-
-        @Override
-        public int[] counterRegisters() {
-            return real.counterRegisters();
-        }
-
-        @Override
-        public int[] controlRegisters() {
-            return real.controlRegisters();
-        }
-
-        @Override
-        public int[] interruptRegisters() {
-            return real.interruptRegisters();
-        }
-
-        @Override
-        public void reserve() {
-            real.reserve();
-        }
-
-        @Override
-        public void setup(CounterConfig[] configs) {
-            real.setup(configs);
-        }
-
-        @Override
-        public void start() {
-            real.start();
-        }
-
-        @Override
-        public void stop() {
-            real.stop();
-        }
-
-        @Override
-        public void release() {
-            real.release();
-        }
-
-        @Override
-        public int checkCounters(OverflowSink sink) {
-            return real.checkCounters(sink);
-        }
-
-        @Override
-        public long cyclesUntilOverflow(SignalRates rates, int cpl) {
-            return real.cyclesUntilOverflow(rates, cpl);
-        }
-
-        @Override
-        public void advance(long cycles, SignalRates rates, int cpl) {
-            real.advance(cycles, rates, cpl);
-        }
-
-        @Override
-        public boolean interruptPending() {
-            return real.interruptPending();
-        }
-
-        @Override
-        public void acknowledgeInterrupt() {
-            real.acknowledgeInterrupt();
         }
     }
 }
