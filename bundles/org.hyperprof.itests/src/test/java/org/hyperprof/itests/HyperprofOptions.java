@@ -16,8 +16,8 @@ import org.ops4j.pax.exam.Option;
 /** The Felix runtime the in-container tests start: the freshly built bundles, by file: URL. */
 final class HyperprofOptions {
     /** The bundles every framework starts with, in this order: OSGi's DS and Config Admin, then the Hyperprof core. */
-    private static final List<String> CORE = List.of("function", "promise", "component", "scr", "configadmin", "api", "input",
-            "output", "pipeline", "p6", "systemwide", "kallsyms", "hypervisor", "profiler");
+    private static final List<String> CORE = List.of("function", "promise", "component", "scr", "configadmin", "api",
+            "input", "output", "pipeline", "p6", "systemwide", "kallsyms", "hypervisor", "profiler");
 
     private HyperprofOptions() {
     }
