@@ -73,6 +73,7 @@ public final class Dictionary implements SessionDictionary {
     private final Object writeLock = new Object();
     private final Table images = new Table(32, true);
     private final Table symbols = new Table(256, false);
+    private final AddressSymbols addresses = new AddressSymbols();
     /** Process names by (domain, pid): few, named rarely, read by reports at the end. */
     private final java.util.concurrent.ConcurrentHashMap<Long, String> processes =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -89,6 +90,39 @@ public final class Dictionary implements SessionDictionary {
         synchronized (writeLock) {
             return symbols.add(name, image, null);
         }
+    }
+
+    /**
+     * The address symbol of {@code address} in {@code image} (an address no symbol covers, keyed as
+     * the source keys it), named on first use; see {@link SessionDictionary}'s address symbols.
+     */
+    public int address(int image, long address) {
+        int id = addresses.find(image, address);
+        if (id < 0) {
+            synchronized (writeLock) {
+                id = addresses.find(image, address);
+                if (id < 0) {
+                    id = addresses.add(image, address);
+                }
+            }
+        }
+        return SessionDictionary.addressSymbolOf(id);
+    }
+
+    @Override
+    public int addressSymbol(int image, long address) {
+        int id = addresses.find(image, address);
+        return id < 0 ? NO_SYMBOL : SessionDictionary.addressSymbolOf(id);
+    }
+
+    @Override
+    public int addressCount() {
+        return addresses.count();
+    }
+
+    @Override
+    public long symbolAddress(int symbol) {
+        return addresses.address(SessionDictionary.addressIndex(symbol));
     }
 
     /** Names process {@code pid} of domain {@code domid}; a later name (an exec) replaces it. */
@@ -132,11 +166,22 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public String symbolName(int symbol) {
+        if (SessionDictionary.isAddress(symbol)) {
+            return addressText(symbolAddress(symbol));
+        }
         return symbol == NO_SYMBOL ? "(no symbols)" : symbol(symbol).names[symbol];
+    }
+
+    /** How perf prints an address that no symbol covers: 16 hex digits, 0x before all but zero. */
+    public static String addressText(long address) {
+        return address == 0 ? "0000000000000000" : String.format("0x%016x", address);
     }
 
     @Override
     public int symbolImage(int symbol) {
+        if (SessionDictionary.isAddress(symbol)) {
+            return addresses.image(SessionDictionary.addressIndex(symbol));
+        }
         return symbol(symbol).owners[symbol];
     }
 

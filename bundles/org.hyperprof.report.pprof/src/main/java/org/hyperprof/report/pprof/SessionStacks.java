@@ -96,7 +96,7 @@ final class SessionStacks {
             k[0] = d;
             k[1] = v;
             k[2] = Math.min(m, MODE_XEN);
-            k[3] = locations.intern(img, sym, batch.pc[i]);
+            k[3] = locations.intern(img, function(sym), batch.pc[i]);
             int length = StackTable.HEADER + 1;
             int from = batch.chainStart[i];
             int to = batch.chainStart[i + 1];
@@ -108,6 +108,14 @@ final class SessionStacks {
         }
         batches++;
         rejections.batchDone(rejectedBefore);
+    }
+
+    /**
+     * The symbol a location is of: an address symbol (an address no symbol covers) is the image's
+     * "(no symbols)" function, as {@link SessionDictionary#NO_SYMBOL} is.
+     */
+    private static int function(int symbol) {
+        return SessionDictionary.isAddress(symbol) ? SessionDictionary.NO_SYMBOL : symbol;
     }
 
     private int appendCallers(SampleBatch batch, int i, int from, int to, int imageCount, int length) {
@@ -129,7 +137,7 @@ final class SessionStacks {
                         + ", which the session's dictionary does not hold together");
                 break;
             }
-            k[length++] = locations.intern(img, sym, batch.chainPc[j]);
+            k[length++] = locations.intern(img, function(sym), batch.chainPc[j]);
         }
         return length;
     }

@@ -1,0 +1,123 @@
+package org.hyperprof.pipeline;
+
+import java.util.Arrays;
+
+/**
+ * The dictionary's address symbols: each (image, address) pair that no symbol covers, as perf keys
+ * its {@code [unknown]} rows, numbered densely as met so that reports index arrays by them.
+ *
+ * <p>A recording of many short processes meets such an address in every process anew (a stripped
+ * program's addresses move with each run), so the lookup is on a resolver's miss path hundreds of
+ * thousands of times: the table keeps each key and its number in one pair of longs, one cache line
+ * per probe, rather than in three arrays.
+ *
+ * <p>Threads: one adds at a time ({@link Dictionary} serialises them); any thread looks up. An
+ * entry's image and address are written before the count is raised (a volatile write), the table's
+ * slot after them; a lookup trusts a slot only for a number below the count it read and whose
+ * entry holds the key, so a slot being written by another thread is passed over, never misread.
+ * A grown table holds every older entry and is published whole.
+ */
+final class AddressSymbols {
+
+    /** By number, the image and the address; grown arrays hold every older entry. */
+    private record Entries(int[] image, long[] address) {
+        Entries grown(int used) {
+            int n = image.length * 2;
+            return new Entries(Arrays.copyOf(image, n), Arrays.copyOf(address, n));
+        }
+    }
+
+    /** Pairs of (address, image << 32 | number + 1); a second long of 0 marks an empty pair. */
+    private volatile long[] table = new long[2 * 2048];
+    private volatile Entries entries = new Entries(new int[1024], new long[1024]);
+    private volatile int count;
+
+    private static int slot(int img, long addr, int mask) {
+        long h = (addr ^ ((long) img << 47)) * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 32) & mask;
+    }
+
+    /** The number of (image, address), or -1 if it has none yet. */
+    int find(int img, long addr) {
+        int n = count;
+        Entries e = entries;
+        long[] t = table;
+        int m = (t.length >>> 1) - 1;
+        int i = slot(img, addr, m);
+        while (true) {
+            long v = t[2 * i + 1];
+            if (v == 0) {
+                return -1;
+            }
+            int id = (int) v - 1;
+            if (t[2 * i] == addr && (int) (v >>> 32) == img && id < n && e.address[id] == addr
+                    && e.image[id] == img) {
+                return id;
+            }
+            i = (i + 1) & m;
+        }
+    }
+
+    /** Numbers (image, address), which has none yet; the caller is the only one adding. */
+    int add(int img, long addr) {
+        int id = count;
+        Entries e = entries;
+        if (id == e.image.length) {
+            e = e.grown(id);
+            entries = e;
+        }
+        e.image[id] = img;
+        e.address[id] = addr;
+        count = id + 1;
+        long[] t = table;
+        if (2 * (id + 1) > t.length >>> 1) {
+            t = grown(t.length, e, id + 1);
+            table = t;
+        } else {
+            int m = (t.length >>> 1) - 1;
+            int i = slot(img, addr, m);
+            while (t[2 * i + 1] != 0) {
+                i = (i + 1) & m;
+            }
+            t[2 * i] = addr;
+            t[2 * i + 1] = ((long) img << 32) | (id + 1);
+        }
+        return id;
+    }
+
+    /** A table of twice the length, placing every entry from the dense arrays. */
+    private static long[] grown(int length, Entries e, int n) {
+        long[] t = new long[2 * length];
+        int m = length - 1;
+        for (int id = 0; id < n; id++) {
+            int i = slot(e.image[id], e.address[id], m);
+            while (t[2 * i + 1] != 0) {
+                i = (i + 1) & m;
+            }
+            t[2 * i] = e.address[id];
+            t[2 * i + 1] = ((long) e.image[id] << 32) | (id + 1);
+        }
+        return t;
+    }
+
+    int count() {
+        return count;
+    }
+
+    int image(int id) {
+        return entries(id).image[id];
+    }
+
+    long address(int id) {
+        return entries(id).address[id];
+    }
+
+    private Entries entries(int id) {
+        int n = count;
+        if (id < 0 || id >= n) {
+            throw new IllegalArgumentException("address symbol " + id + " is not in this session's dictionary, "
+                    + "which has " + n + " (numbers 0.." + (n - 1) + ")");
+        }
+        return entries;
+    }
+}
