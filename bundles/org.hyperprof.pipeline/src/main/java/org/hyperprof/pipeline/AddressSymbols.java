@@ -1,5 +1,7 @@
 package org.hyperprof.pipeline;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -11,11 +13,11 @@ import java.util.Arrays;
  * thousands of times: the table keeps each key and its number in one pair of longs, one cache line
  * per probe, rather than in three arrays.
  *
- * <p>Threads: one adds at a time ({@link Dictionary} serialises them); any thread looks up. An
- * entry's image and address are written before the count is raised (a volatile write), the table's
- * slot after them; a lookup trusts a slot only for a number below the count it read and whose
- * entry holds the key, so a slot being written by another thread is passed over, never misread.
- * A grown table holds every older entry and is published whole.
+ * <p>Threads: one adds at a time ({@link Dictionary} serialises them); any thread looks up. A
+ * slot's address is written before its second long, which is written with release semantics and
+ * read with acquire: a lookup that sees a slot taken sees its key whole, and one that sees it empty
+ * goes on as if it were (a key added before the lookup was handed to it is always found). A grown
+ * table holds every older entry and is published whole.
  */
 final class AddressSymbols {
 
@@ -32,6 +34,9 @@ final class AddressSymbols {
     private volatile Entries entries = new Entries(new int[1024], new long[1024]);
     private volatile int count;
 
+    /** The second long of a slot, written last (release) and read first (acquire). */
+    private static final VarHandle TAG = MethodHandles.arrayElementVarHandle(long[].class);
+
     private static int slot(int img, long addr, int mask) {
         long h = (addr ^ ((long) img << 47)) * 0x9E3779B97F4A7C15L;
         return (int) (h >>> 32) & mask;
@@ -39,20 +44,16 @@ final class AddressSymbols {
 
     /** The number of (image, address), or -1 if it has none yet. */
     int find(int img, long addr) {
-        int n = count;
-        Entries e = entries;
         long[] t = table;
         int m = (t.length >>> 1) - 1;
         int i = slot(img, addr, m);
         while (true) {
-            long v = t[2 * i + 1];
+            long v = (long) TAG.getAcquire(t, 2 * i + 1);
             if (v == 0) {
                 return -1;
             }
-            int id = (int) v - 1;
-            if (t[2 * i] == addr && (int) (v >>> 32) == img && id < n && e.address[id] == addr
-                    && e.image[id] == img) {
-                return id;
+            if (t[2 * i] == addr && (int) (v >>> 32) == img) {
+                return (int) v - 1;
             }
             i = (i + 1) & m;
         }
@@ -80,7 +81,7 @@ final class AddressSymbols {
                 i = (i + 1) & m;
             }
             t[2 * i] = addr;
-            t[2 * i + 1] = ((long) img << 32) | (id + 1);
+            TAG.setRelease(t, 2 * i + 1, ((long) img << 32) | (id + 1));
         }
         return id;
     }
