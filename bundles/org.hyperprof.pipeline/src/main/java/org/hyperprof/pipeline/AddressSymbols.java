@@ -2,7 +2,6 @@ package org.hyperprof.pipeline;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 
 /**
  * The dictionary's address symbols: each (image, address) pair that no symbol covers, as perf keys
@@ -21,18 +20,11 @@ import java.util.Arrays;
  */
 final class AddressSymbols {
 
-    /** By number, the image and the address; grown arrays hold every older entry. */
-    private record Entries(int[] image, long[] address) {
-        Entries grown(int used) {
-            int n = image.length * 2;
-            return new Entries(Arrays.copyOf(image, n), Arrays.copyOf(address, n));
-        }
-    }
+    /** By number, the image (as owner) and the address. */
+    private final DictionaryTable entries = new DictionaryTable(1024, false, false, true);
 
     /** Pairs of (address, image << 32 | number + 1); a second long of 0 marks an empty pair. */
     private volatile long[] table = new long[2 * 2048];
-    private volatile Entries entries = new Entries(new int[1024], new long[1024]);
-    private volatile int count;
 
     /** The second long of a slot, written last (release) and read first (acquire). */
     private static final VarHandle TAG = MethodHandles.arrayElementVarHandle(long[].class);
@@ -61,18 +53,10 @@ final class AddressSymbols {
 
     /** Numbers (image, address), which has none yet; the caller is the only one adding. */
     int add(int img, long addr) {
-        int id = count;
-        Entries e = entries;
-        if (id == e.image.length) {
-            e = e.grown(id);
-            entries = e;
-        }
-        e.image[id] = img;
-        e.address[id] = addr;
-        count = id + 1;
+        int id = entries.add(null, img, null, addr);
         long[] t = table;
         if (2 * (id + 1) > t.length >>> 1) {
-            t = grown(t.length, e, id + 1);
+            t = grown(t.length, entries.entries(), id + 1);
             table = t;
         } else {
             int m = (t.length >>> 1) - 1;
@@ -87,38 +71,38 @@ final class AddressSymbols {
     }
 
     /** A table of twice the length, placing every entry from the dense arrays. */
-    private static long[] grown(int length, Entries e, int n) {
+    private static long[] grown(int length, DictionaryTable.Entries e, int n) {
         long[] t = new long[2 * length];
         int m = length - 1;
         for (int id = 0; id < n; id++) {
-            int i = slot(e.image[id], e.address[id], m);
+            int i = slot(e.owners[id], e.addresses[id], m);
             while (t[2 * i + 1] != 0) {
                 i = (i + 1) & m;
             }
-            t[2 * i] = e.address[id];
-            t[2 * i + 1] = ((long) e.image[id] << 32) | (id + 1);
+            t[2 * i] = e.addresses[id];
+            t[2 * i + 1] = ((long) e.owners[id] << 32) | (id + 1);
         }
         return t;
     }
 
     int count() {
-        return count;
+        return entries.count();
     }
 
     int image(int id) {
-        return entries(id).image[id];
+        return entries(id).owners[id];
     }
 
     long address(int id) {
-        return entries(id).address[id];
+        return entries(id).addresses[id];
     }
 
-    private Entries entries(int id) {
-        int n = count;
+    private DictionaryTable.Entries entries(int id) {
+        int n = entries.count();
         if (id < 0 || id >= n) {
             throw new IllegalArgumentException("address symbol " + id + " is not in this session's dictionary, "
                     + "which has " + n + " (numbers 0.." + (n - 1) + ")");
         }
-        return entries;
+        return entries.entries();
     }
 }
