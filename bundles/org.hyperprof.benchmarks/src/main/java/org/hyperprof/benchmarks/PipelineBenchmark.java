@@ -79,9 +79,12 @@ public class PipelineBenchmark {
     private int[] symbolIds;
     private int[] chainSymbolIds;
     private int[] chainImageIds;
+    /** Every caller in user mode, as the simulated user code is. */
+    private byte[] chainModes;
     /** One call chain as the resolving source holds it before handing it on. */
     private final long[] scratchPcs = new long[128];
     private final int[] scratchImages = new int[128];
+    private final byte[] scratchModes = new byte[128];
     private final int[] scratchSymbols = new int[128];
     private Dispatcher dispatcher;
     private Dictionary dictionary;
@@ -104,9 +107,9 @@ public class PipelineBenchmark {
             long s = sum;
             for (int i = 0; i < b.size; i++) {
                 s += b.domain[i] + b.vcpu[i] + b.mode[i] + b.counter[i] + b.pc[i] + b.image[i] + b.symbol[i]
-                        + b.weight[i] + b.time[i] + b.cpu[i] + b.pid[i] + b.tid[i];
+                        + b.weight[i] + b.time[i] + b.cpu[i] + b.pid[i] + b.tid[i] + b.flags[i];
                 for (int c = b.chainStart[i]; c < b.chainStart[i + 1]; c++) {
-                    s += b.chainPc[c] + b.chainImage[c] + b.chainSymbol[c];
+                    s += b.chainPc[c] + b.chainImage[c] + b.chainSymbol[c] + b.chainMode[c];
                 }
             }
             sum = s;
@@ -177,6 +180,7 @@ public class PipelineBenchmark {
         chainSymbolIds = new int[chainPcs.length];
         chainImageIds = new int[chainPcs.length];
         java.util.Arrays.fill(chainImageIds, image);
+        chainModes = new byte[chainPcs.length];
         java.util.Arrays.fill(scratchImages, image);
         for (int i = 0; i < chainPcs.length; i++) {
             chainSymbolIds[i] = symbols.symbol(chainPcs[i]);
@@ -225,7 +229,7 @@ public class PipelineBenchmark {
                 framePcs[k] = ret;
                 frameSymbols[k] = sym.symbol(ret);
             }
-            b.callers(framePcs, frameImages, frameSymbols, 0, n);
+            b.callers(framePcs, frameImages, frameSymbols, scratchModes, 0, n);
             b.end();
         }
     }
@@ -243,7 +247,7 @@ public class PipelineBenchmark {
         int[] chainImages = chainImageIds;
         for (int i = 0; i < SAMPLES; i++) {
             b.begin(0, 0, 0, 0, p[i], image, ids[i], 1, time++, 0, 1000, 1000);
-            b.callers(chain, chainImages, chainIds, starts[i], starts[i + 1] - starts[i]);
+            b.callers(chain, chainImages, chainIds, chainModes, starts[i], starts[i + 1] - starts[i]);
             b.end();
         }
     }

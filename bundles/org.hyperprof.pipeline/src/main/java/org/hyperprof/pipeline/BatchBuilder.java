@@ -14,17 +14,12 @@ import org.hyperprof.api.sample.SampleBatch;
  * thread) {@linkplain Lease#hold() holds} the lease and releases it when done; once nobody holds it,
  * the arrays come back and the next batch is filled in them ({@link SampleBatch}'s ownership rule).
  *
- * <p>A source with columns of its own beside a batch's (perf's report keys) extends the builder and
- * fills them through the hooks {@link #allocateColumns}, {@link #growChainColumns},
- * {@link #columns()} and {@link #adoptColumns}: they travel with the batch's lease and come back
- * with its arrays.
- *
  * <p>Threading: one thread fills at a time. The simulator's daemons fill under the builder's
  * monitor (they hold it while they append a drained buffer); {@link #flush}, {@link #close} and
  * {@link #discardDomain} take it themselves. After {@link #close()} samples are refused and nothing
  * more is handed on.
  */
-public class BatchBuilder {
+public final class BatchBuilder {
 
     /** Receives each full or flushed batch. */
     @FunctionalInterface
@@ -53,21 +48,18 @@ public class BatchBuilder {
     public static final class Lease {
         private final BatchBuilder owner;
         private final SampleBatch batch;
-        private final Object columns;
         private final Runnable returned;
         private final AtomicInteger holders = new AtomicInteger(1);
 
-        Lease(BatchBuilder owner, SampleBatch batch, Object columns) {
+        Lease(BatchBuilder owner, SampleBatch batch) {
             this.owner = owner;
             this.batch = batch;
-            this.columns = columns;
             this.returned = null;
         }
 
         private Lease(Runnable returned) {
             this.owner = null;
             this.batch = null;
-            this.columns = null;
             this.returned = returned;
         }
 
@@ -77,11 +69,6 @@ public class BatchBuilder {
          */
         public static Lease of(Runnable returned) {
             return new Lease(returned);
-        }
-
-        /** The source's own columns handed with the batch ({@link BatchBuilder#columns()}), or null. */
-        public Object columns() {
-            return columns;
         }
 
         /** Keeps the batch's arrays until {@link #release()}. */
@@ -129,10 +116,12 @@ public class BatchBuilder {
     private int[] cpu;
     private int[] pid;
     private int[] tid;
+    private byte[] flags;
     private int[] chainStart;
     private long[] chainPc;
     private int[] chainImage;
     private int[] chainSymbol;
+    private byte[] chainMode;
 
     private int size;
     private int chainCount;
@@ -169,7 +158,7 @@ public class BatchBuilder {
         slabs = 1;
     }
 
-    public final long sessionId() {
+    public long sessionId() {
         return sessionId;
     }
 
@@ -186,35 +175,20 @@ public class BatchBuilder {
         cpu = new int[capacity];
         pid = new int[capacity];
         tid = new int[capacity];
+        flags = new byte[capacity];
         chainStart = new int[capacity + 1];
         chainPc = new long[chainCapacity];
         chainImage = new int[chainCapacity];
         chainSymbol = new int[chainCapacity];
-        allocateColumns(capacity, chainCapacity);
-    }
-
-    /** Hook: make the source's own columns, {@code capacity} per sample and {@code chainCapacity} per caller. */
-    protected void allocateColumns(int capacity, int chainCapacity) {
-    }
-
-    /** Hook: the per-caller columns must hold {@code length} entries (keep the first ones). */
-    protected void growChainColumns(int length) {
-    }
-
-    /** Hook: the source's current columns, handed on with the batch in its {@link Lease}. */
-    protected Object columns() {
-        return null;
-    }
-
-    /** Hook: fill these columns from now on (they came back with a batch's arrays). */
-    protected void adoptColumns(Object columns) {
+        chainMode = new byte[chainCapacity];
     }
 
     /**
-     * Starts sample number {@link #pending()}; its callers follow through {@link #caller}, then
-     * {@link #end()}. Ignored once closed.
+     * Starts sample number {@link #pending()}, with no {@linkplain SampleBatch#flags flags}; its
+     * flags and callers follow through {@link #flag} and {@link #caller}, then {@link #end()}.
+     * Ignored once closed.
      */
-    public final void begin(int sampleDomain, int sampleVcpu, int sampleMode, int sampleCounter, long samplePc,
+    public void begin(int sampleDomain, int sampleVcpu, int sampleMode, int sampleCounter, long samplePc,
             int sampleImage, int sampleSymbol, long sampleWeight, long sampleTime, int sampleCpu, int samplePid,
             int sampleTid) {
         if (closed) {
@@ -233,33 +207,42 @@ public class BatchBuilder {
         cpu[i] = sampleCpu;
         pid[i] = samplePid;
         tid[i] = sampleTid;
+        flags[i] = 0;
         chainStart[i] = chainCount;
         sampleOpen = true;
     }
 
+    /** Sets {@code flag} ({@link SampleBatch#CHAIN_FROM_PC}, {@link SampleBatch#MODE_UNKNOWN}) on the open sample. */
+    public void flag(int flag) {
+        if (sampleOpen) {
+            flags[size] |= (byte) flag;
+        }
+    }
+
     /**
-     * Appends a caller (return address) of the open sample, innermost first.
-     *
-     * @return the caller's index among the batch's call-chain entries (for the source's own
-     *         per-caller columns), or -1 when no sample is open
+     * Appends a caller (return address) of the open sample, innermost first, and the mode it ran
+     * in ({@link SampleBatch#UNKNOWN} if the source cannot tell).
      */
-    public final int caller(long callerPc, int callerImage, int callerSymbol) {
+    public void caller(long callerPc, int callerImage, int callerSymbol, int callerMode) {
         if (!sampleOpen) {
-            return -1;
+            return;
         }
         int c = chainCount;
         if (c == chainPc.length) {
-            int n = Math.max(16, c * 2);
-            chainPc = Arrays.copyOf(chainPc, n);
-            chainImage = Arrays.copyOf(chainImage, n);
-            chainSymbol = Arrays.copyOf(chainSymbol, n);
-            growChainColumns(n);
+            growChain(Math.max(16, c * 2));
         }
         chainPc[c] = callerPc;
         chainImage[c] = callerImage;
         chainSymbol[c] = callerSymbol;
+        chainMode[c] = (byte) callerMode;
         chainCount = c + 1;
-        return c;
+    }
+
+    private void growChain(int n) {
+        chainPc = Arrays.copyOf(chainPc, n);
+        chainImage = Arrays.copyOf(chainImage, n);
+        chainSymbol = Arrays.copyOf(chainSymbol, n);
+        chainMode = Arrays.copyOf(chainMode, n);
     }
 
     /**
@@ -267,38 +250,36 @@ public class BatchBuilder {
      * {@code from} in the given arrays: for a source that resolves a whole call chain before
      * handing it on (one copy instead of a call per frame).
      */
-    public final void callers(long[] callerPcs, int[] callerImages, int[] callerSymbols, int from, int count) {
+    public void callers(long[] callerPcs, int[] callerImages, int[] callerSymbols, byte[] callerModes, int from,
+            int count) {
         if (!sampleOpen || count <= 0) {
             return;
         }
         int c = chainCount;
         if (c + count > chainPc.length) {
-            int n = Math.max(Math.max(16, chainPc.length * 2), c + count);
-            chainPc = Arrays.copyOf(chainPc, n);
-            chainImage = Arrays.copyOf(chainImage, n);
-            chainSymbol = Arrays.copyOf(chainSymbol, n);
-            growChainColumns(n);
+            growChain(Math.max(Math.max(16, chainPc.length * 2), c + count));
         }
         System.arraycopy(callerPcs, from, chainPc, c, count);
         System.arraycopy(callerImages, from, chainImage, c, count);
         System.arraycopy(callerSymbols, from, chainSymbol, c, count);
+        System.arraycopy(callerModes, from, chainMode, c, count);
         chainCount = c + count;
     }
 
     /** Where the open sample's callers start, for {@link #dropCallers}. */
-    public final int chainMark() {
+    public int chainMark() {
         return chainStart[size];
     }
 
     /** Drops the open sample's callers from {@code mark} on (a corrupt call chain). */
-    public final void dropCallers(int mark) {
+    public void dropCallers(int mark) {
         if (mark >= chainStart[size] && mark <= chainCount) {
             chainCount = mark;
         }
     }
 
     /** Closes the open sample; a full batch is handed on. */
-    public final void end() {
+    public void end() {
         if (!sampleOpen) {
             return;
         }
@@ -312,13 +293,13 @@ public class BatchBuilder {
     }
 
     /** Hands on the samples gathered so far as one batch, if any. */
-    public final synchronized void flush() {
+    public synchronized void flush() {
         if (size == 0 || closed) {
             return;
         }
         SampleBatch batch = new SampleBatch(sessionId, size, domain, vcpu, mode, counter, pc, image, symbol, weight,
-                time, cpu, pid, tid, chainStart, chainPc, chainImage, chainSymbol);
-        Lease lease = new Lease(this, batch, columns());
+                time, cpu, pid, tid, flags, chainStart, chainPc, chainImage, chainSymbol, chainMode);
+        Lease lease = new Lease(this, batch);
         publishedSamples += size;
         publishedBatches++;
         int chainCapacity = Math.max(capacity, chainPc.length);
@@ -384,26 +365,26 @@ public class BatchBuilder {
         cpu = b.cpu;
         pid = b.pid;
         tid = b.tid;
+        flags = b.flags;
         chainStart = b.chainStart;
         chainPc = b.chainPc;
         chainImage = b.chainImage;
         chainSymbol = b.chainSymbol;
-        adoptColumns(l.columns);
+        chainMode = b.chainMode;
     }
 
     /** Flushes and refuses everything after. */
-    public final synchronized void close() {
+    public synchronized void close() {
         flush();
         closed = true;
     }
 
     /**
-     * opcontrol --reset: removes the samples of {@code domid} not yet handed on (the batch's own
-     * columns; a source with columns of its own does not reset).
+     * opcontrol --reset: removes the samples of {@code domid} not yet handed on.
      *
      * @return how many samples were removed
      */
-    public final synchronized int discardDomain(int domid) {
+    public synchronized int discardDomain(int domid) {
         int n = size;
         int removed = 0;
         int from = chainStart[0];
@@ -417,10 +398,12 @@ public class BatchBuilder {
             if (domain[i] == domid) {
                 removed++;
             } else {
+                byte kept = flags[i];
                 begin(domain[i], vcpu[i], mode[i], counter[i], pc[i], image[i], symbol[i], weight[i], time[i], cpu[i],
                         pid[i], tid[i]);
+                flags[size] = kept;
                 for (int c = from; c < to; c++) {
-                    caller(chainPc[c], chainImage[c], chainSymbol[c]);
+                    caller(chainPc[c], chainImage[c], chainSymbol[c], chainMode[c]);
                 }
                 sampleOpen = false;
                 size++;
@@ -432,25 +415,25 @@ public class BatchBuilder {
     }
 
     /** Samples not yet handed on (the open sample's index). */
-    public final int pending() {
+    public int pending() {
         return size;
     }
 
     /** Samples ended in all (handed on or pending). */
-    public final long samples() {
+    public long samples() {
         return samples;
     }
 
-    public final synchronized long publishedSamples() {
+    public synchronized long publishedSamples() {
         return publishedSamples;
     }
 
-    public final synchronized long publishedBatches() {
+    public synchronized long publishedBatches() {
         return publishedBatches;
     }
 
     /** Sets of arrays made so far (one, with {@link Reuse#AT_ONCE}). */
-    public final int slabs() {
+    public int slabs() {
         return slabs;
     }
 }

@@ -6,73 +6,17 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 
 /**
- * A session's images, symbols and process names by id: the one dictionary every source fills (the
- * simulator's daemons, a perf.data import, folded stacks). Writers add entries one at a time
- * (additions are serialised here); any thread reads.
- *
- * <p>Publication: an entry is written into the arrays first, then the count is raised (a volatile
- * write). A reader that sees a count also sees every entry below it. When the arrays grow, the new
- * arrays hold all old entries and are published before the count, so whichever array a reader
- * picks up after reading the count is long enough.
+ * A session's images, symbols, address symbols and process names by id: the one dictionary every
+ * source fills (the simulator's daemons, a perf.data import, folded stacks). Writers add entries one
+ * at a time (additions are serialised here); any thread reads ({@link DictionaryTable} says how an
+ * entry is published).
  */
 public final class Dictionary implements SessionDictionary {
 
-    /**
-     * One kind of entry (images or symbols): by id a name, an owner (an image's domain, a symbol's
-     * image) and, for images, a kind. Grown arrays hold every older entry.
-     */
-    private static final class Entries {
-        final String[] names;
-        final int[] owners;
-        final ImageKind[] kinds;
-
-        Entries(int capacity, boolean withKinds) {
-            names = new String[capacity];
-            owners = new int[capacity];
-            kinds = withKinds ? new ImageKind[capacity] : null;
-        }
-
-        Entries grown(int used) {
-            Entries g = new Entries(names.length * 2, kinds != null);
-            System.arraycopy(names, 0, g.names, 0, used);
-            System.arraycopy(owners, 0, g.owners, 0, used);
-            if (kinds != null) {
-                System.arraycopy(kinds, 0, g.kinds, 0, used);
-            }
-            return g;
-        }
-    }
-
-    /** Entries of one kind and how many there are, published in that order (see the class comment). */
-    private static final class Table {
-        private volatile Entries entries;
-        private volatile int count;
-
-        Table(int capacity, boolean withKinds) {
-            entries = new Entries(capacity, withKinds);
-        }
-
-        /** Adds an entry; the caller holds the dictionary's write lock. */
-        int add(String name, int owner, ImageKind kind) {
-            int id = count;
-            Entries e = entries;
-            if (id == e.names.length) {
-                e = e.grown(id);
-                entries = e;
-            }
-            e.names[id] = name;
-            e.owners[id] = owner;
-            if (e.kinds != null) {
-                e.kinds[id] = kind;
-            }
-            count = id + 1;
-            return id;
-        }
-    }
-
     private final Object writeLock = new Object();
-    private final Table images = new Table(32, true);
-    private final Table symbols = new Table(256, false);
+    private final DictionaryTable images = new DictionaryTable(32, true, true, false);
+    private final DictionaryTable symbols = new DictionaryTable(256, true, false, false);
+    private final AddressSymbols addresses = new AddressSymbols();
     /** Process names by (domain, pid): few, named rarely, read by reports at the end. */
     private final java.util.concurrent.ConcurrentHashMap<Long, String> processes =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -80,15 +24,48 @@ public final class Dictionary implements SessionDictionary {
     /** Adds an image of domain {@code domid} and returns its id. */
     public int addImage(String name, ImageKind kind, int domid) {
         synchronized (writeLock) {
-            return images.add(name, domid, kind);
+            return images.add(name, domid, kind, 0);
         }
     }
 
     /** Adds a symbol of image {@code image} and returns its id. */
     public int addSymbol(String name, int image) {
         synchronized (writeLock) {
-            return symbols.add(name, image, null);
+            return symbols.add(name, image, null, 0);
         }
+    }
+
+    /**
+     * The address symbol of {@code address} in {@code image} (an address no symbol covers, keyed as
+     * the source keys it), named on first use; see {@link SessionDictionary}'s address symbols.
+     */
+    public int address(int image, long address) {
+        int id = addresses.find(image, address);
+        if (id < 0) {
+            synchronized (writeLock) {
+                id = addresses.find(image, address);
+                if (id < 0) {
+                    id = addresses.add(image, address);
+                }
+            }
+        }
+        return SessionDictionary.addressSymbolOf(id);
+    }
+
+    @Override
+    public int addressSymbol(int image, long address) {
+        int id = addresses.find(image, address);
+        return id < 0 ? NO_SYMBOL : SessionDictionary.addressSymbolOf(id);
+    }
+
+    @Override
+    public int addressCount() {
+        return addresses.count();
+    }
+
+    @Override
+    public long symbolAddress(int symbol) {
+        return addresses.address(SessionDictionary.addressIndex(symbol));
     }
 
     /** Names process {@code pid} of domain {@code domid}; a later name (an exec) replaces it. */
@@ -107,7 +84,7 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public int imageCount() {
-        return images.count;
+        return images.count();
     }
 
     @Override
@@ -127,43 +104,54 @@ public final class Dictionary implements SessionDictionary {
 
     @Override
     public int symbolCount() {
-        return symbols.count;
+        return symbols.count();
     }
 
     @Override
     public String symbolName(int symbol) {
+        if (SessionDictionary.isAddress(symbol)) {
+            return addressText(symbolAddress(symbol));
+        }
         return symbol == NO_SYMBOL ? "(no symbols)" : symbol(symbol).names[symbol];
+    }
+
+    /** How perf prints an address that no symbol covers: 16 hex digits, 0x before all but zero. */
+    public static String addressText(long address) {
+        return address == 0 ? "0000000000000000" : String.format("0x%016x", address);
     }
 
     @Override
     public int symbolImage(int symbol) {
+        if (SessionDictionary.isAddress(symbol)) {
+            return addresses.image(SessionDictionary.addressIndex(symbol));
+        }
         return symbol(symbol).owners[symbol];
     }
 
     /** The image entries, once {@code image} is known to be among them (read after the count). */
-    private Entries image(int image) {
-        int n = images.count;
+    private DictionaryTable.Entries image(int image) {
+        int n = images.count();
         if (image < 0 || image >= n) {
             throw new IllegalArgumentException("image id " + image + " is not in this session's dictionary, which has "
                     + n + " images (ids 0.." + (n - 1) + ")");
         }
-        return images.entries;
+        return images.entries();
     }
 
     /** The symbol entries, once {@code symbol} is known to be among them (read after the count). */
-    private Entries symbol(int symbol) {
-        int n = symbols.count;
+    private DictionaryTable.Entries symbol(int symbol) {
+        int n = symbols.count();
         if (symbol < 0 || symbol >= n) {
             throw new IllegalArgumentException("symbol id " + symbol + " is not in this session's dictionary, which has "
                     + n + " symbols (ids 0.." + (n - 1) + "; " + NO_SYMBOL + " means no symbol)");
         }
-        return symbols.entries;
+        return symbols.entries();
     }
 
     @Override
     public String toString() {
-        int n = images.count;
-        return "SessionDictionary[" + n + " images, " + symbols.count + " symbols, first images "
-                + Arrays.toString(Arrays.copyOf(images.entries.names, Math.min(n, 4))) + "]";
+        int n = images.count();
+        return "SessionDictionary[" + n + " images, " + symbols.count() + " symbols, first images "
+                + Arrays.toString(Arrays.copyOf(images.entries().names, Math.min(n, 4))) + "]";
     }
 }

@@ -98,8 +98,8 @@ final class SourceFeed implements SampleFeed {
     }
 
     @Override
-    public void caller(long pc, int image, int symbol) {
-        builder.caller(pc, image, symbol);
+    public void caller(long pc, int image, int symbol, int mode) {
+        builder.caller(pc, image, symbol, mode);
     }
 
     @Override

@@ -228,47 +228,26 @@ class DeliveryTest {
     }
 
     @Test
-    void aSourcesOwnColumnsTravelWithTheBatchAndComeBackWithIt() {
-        final class Tagged extends BatchBuilder {
-            int[] tag;
-
-            Tagged(Sink sink) {
-                super(1, 2, Reuse.WHEN_RELEASED, 0, sink);
-            }
-
-            @Override
-            protected void allocateColumns(int capacity, int chainCapacity) {
-                tag = new int[capacity];
-            }
-
-            @Override
-            protected Object columns() {
-                return tag;
-            }
-
-            @Override
-            protected void adoptColumns(Object columns) {
-                tag = (int[]) columns;
-            }
-
-            void sample(int t) {
-                int i = pending();
-                begin(0, 0, 0, 0, t, 0, -1, 1, -1, -1, -1, -1);
-                tag[i] = t;
-                end();
-            }
-        }
+    void flagsAndCallerModesTravelWithTheBatchAndAReusedSetStartsEachSampleWithNoFlags() {
         List<String> seen = new CopyOnWriteArrayList<>();
-        Tagged b = new Tagged((batch, lease) -> {
-            int[] tags = (int[]) lease.columns();
+        BatchBuilder b = new BatchBuilder(1, 2, BatchBuilder.Reuse.WHEN_RELEASED, 0, (batch, lease) -> {
             for (int i = 0; i < batch.size; i++) {
-                seen.add(batch.pc[i] + "=" + tags[i]);
+                StringBuilder s = new StringBuilder().append(batch.pc[i]).append(" f").append(batch.flags[i]);
+                for (int c = batch.chainStart[i]; c < batch.chainStart[i + 1]; c++) {
+                    s.append(" m").append(batch.chainMode[c]);
+                }
+                seen.add(s.toString());
             }
         });
         for (int t = 1; t <= 6; t++) {
-            b.sample(t);
+            b.begin(0, 0, 0, 0, t, 0, -1, 1, -1, -1, -1, -1);
+            if (t <= 2) {
+                b.flag(SampleBatch.CHAIN_FROM_PC | SampleBatch.MODE_UNKNOWN);
+            }
+            b.caller(0x100 + t, 0, -1, t % 3 == 0 ? SampleBatch.UNKNOWN : 1);
+            b.end();
         }
-        assertEquals(List.of("1=1", "2=2", "3=3", "4=4", "5=5", "6=6"), seen);
-        assertEquals(2, b.slabs(), "released at once: the set being filled and the set handed on, columns included");
+        assertEquals(List.of("1 f3 m1", "2 f3 m1", "3 f0 m-1", "4 f0 m1", "5 f0 m1", "6 f0 m-1"), seen);
+        assertEquals(2, b.slabs(), "released at once: the set being filled and the set handed on");
     }
 }

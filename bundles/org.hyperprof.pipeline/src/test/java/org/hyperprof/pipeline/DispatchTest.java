@@ -41,8 +41,9 @@ class DispatchTest {
 
     private static SampleBatch batch(int size) {
         return new SampleBatch(7, size, new int[size], new int[size], new byte[size], new byte[size], new long[size],
-                new int[size], new int[size], new long[size], new long[size], new int[size], new int[size], new int[size],
-                new int[size + 1], new long[0], new int[0], new int[0]);
+                new int[size], new int[size], new long[size], new long[size], new int[size], new int[size],
+                new int[size], new byte[size],
+                new int[size + 1], new long[0], new int[0], new int[0], new byte[0]);
     }
 
     private SessionSummary end(long timeoutNanos) {
@@ -269,11 +270,13 @@ class DispatchTest {
         dispatcher.sessionStarted(other);
         dispatcher.publish(batch(3));
         dispatcher.publish(new SampleBatch(8, 2, new int[2], new int[2], new byte[2], new byte[2], new long[2],
-                new int[2], new int[2], new long[2], new long[2], new int[2], new int[2], new int[2], new int[3], new long[0],
-                new int[0], new int[0]));
+                new int[2], new int[2], new long[2], new long[2], new int[2], new int[2], new int[2], new byte[2],
+                new int[3], new long[0],
+                new int[0], new int[0], new byte[0]));
         dispatcher.publish(new SampleBatch(99, 5, new int[5], new int[5], new byte[5], new byte[5], new long[5],
-                new int[5], new int[5], new long[5], new long[5], new int[5], new int[5], new int[5], new int[6], new long[0],
-                new int[0], new int[0]));
+                new int[5], new int[5], new long[5], new long[5], new int[5], new int[5], new int[5], new byte[5],
+                new int[6], new long[0],
+                new int[0], new int[0], new byte[0]));
         SessionSummary eight = dispatcher.sessionEnded(8, b -> new SessionSummary(8, Accounting.ZERO, List.of(), b,
                 null, null, 0, SessionSummary.COMPLETED), 5 * SECOND);
         assertEquals(List.of(7L), dispatcher.liveSessions(), "session 7 goes on");

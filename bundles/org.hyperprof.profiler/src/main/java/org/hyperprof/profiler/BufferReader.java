@@ -480,7 +480,7 @@ final class BufferReader {
                 && (mode[i] & 0xFF) == m) {
             if (ok) {
                 long caller = view.resolveCaller(eip[i], m);
-                collector.caller(eip[i], DomainView.image(caller), DomainView.symbol(caller));
+                collector.caller(eip[i], DomainView.image(caller), DomainView.symbol(caller), m);
                 callerEntries++;
             } else {
                 // Return addresses of a sample that could not be decoded belong to nobody.

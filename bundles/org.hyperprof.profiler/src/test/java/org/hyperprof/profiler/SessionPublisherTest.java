@@ -35,7 +35,7 @@ class SessionPublisherTest {
     private static SampleBatch batch(long session, int size) {
         return new SampleBatch(session, size, new int[size], new int[size], new byte[size], new byte[size],
                 new long[size], new int[size], new int[size], new long[size], new long[size], new int[size], new int[size],
-                new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
+                new int[size], new byte[size], new int[size + 1], new long[0], new int[0], new int[0], new byte[0]);
     }
 
     private static SessionPublisher.Channel open(SessionPublisher p, Dictionary dictionary) {

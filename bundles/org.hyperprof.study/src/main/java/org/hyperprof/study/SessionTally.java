@@ -78,8 +78,8 @@ final class SessionTally implements SampleConsumer {
                 if (k.domain != domid || k.counter != counter || k.hypervisor) {
                     continue;
                 }
-                String symbol = k.symbol == SessionDictionary.NO_SYMBOL ? StudyKeys.NO_SYMBOLS
-                        : names.symbolName(k.symbol);
+                boolean none = k.symbol == SessionDictionary.NO_SYMBOL || SessionDictionary.isAddress(k.symbol);
+                String symbol = none ? StudyKeys.NO_SYMBOLS : names.symbolName(k.symbol);
                 out.merge(new SymbolKey(names.imageName(k.image), symbol), e.getValue()[0], Long::sum);
             }
             return out;

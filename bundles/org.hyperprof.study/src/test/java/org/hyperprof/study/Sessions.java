@@ -64,8 +64,9 @@ final class Sessions {
             symbol[i] = quads[4 * i + 3];
         }
         return new SampleBatch(session, n, domain, new int[n], mode, new byte[n], new long[n], image, symbol,
-                new long[n], new long[n], new int[n], new int[n], new int[n], new int[n + 1], new long[0], new int[0],
-                new int[0]);
+                new long[n], new long[n], new int[n], new int[n], new int[n], new byte[n], new int[n + 1],
+                new long[0], new int[0],
+                new int[0], new byte[0]);
     }
 
     static SessionSummary ended(long session, long lost, GroundTruth truth, Map<String, Long> counters) {

@@ -20,12 +20,16 @@ import java.util.Arrays;
  * <li>{@code cpu}: the physical CPU that took it, or {@link #UNKNOWN};</li>
  * <li>{@code pid}, {@code tid}: the process and thread in the domain, or {@link #UNKNOWN}; process
  * names are in the dictionary ({@link SessionDictionary#processName}).</li>
+ * <li>{@code flags}: facts about the sample as bits, 0 when none holds: {@link #CHAIN_FROM_PC},
+ * {@link #MODE_UNKNOWN}.</li>
  * </ul>
  *
- * <p>Call chains (when the session has a backtrace depth) are in {@code chainPc}, {@code chainImage}
- * and {@code chainSymbol}: sample {@code i}'s callers, innermost first, are the entries from
- * {@code chainStart[i]} to {@code chainStart[i + 1] - 1}. Without call chains {@code chainStart}
- * is all zeros.
+ * <p>Call chains (when the session has a backtrace depth) are in {@code chainPc}, {@code chainImage},
+ * {@code chainSymbol} and {@code chainMode}: sample {@code i}'s callers, innermost first, are the
+ * entries from {@code chainStart[i]} to {@code chainStart[i + 1] - 1}. {@code chainMode} is the
+ * mode each caller ran in (as {@code mode}: a caller in the kernel of a user-mode sample's process
+ * is a kernel entry), or {@link #UNKNOWN} where the source cannot tell. Without call chains
+ * {@code chainStart} is all zeros.
  *
  * <h2>Who owns the arrays</h2>
  * The source that made a batch lends it: a consumer reads it during its
@@ -36,8 +40,21 @@ import java.util.Arrays;
  * allocating per batch; it is a change from 1.x, where batches could be kept.
  */
 public final class SampleBatch {
-    /** A time, CPU, pid or tid the source does not know. */
+    /** A time, CPU, pid, tid or caller's mode the source does not know. */
     public static final int UNKNOWN = -1;
+
+    /**
+     * Flag: the recorded call chain began with the sample's own address, which is not repeated
+     * among its callers. perf counts such a sample under that address as a callee too, and keys an
+     * address no symbol covers differently there (see {@link SessionDictionary#isAddress}).
+     */
+    public static final int CHAIN_FROM_PC = 1;
+
+    /**
+     * Flag: the source could not tell the sample's mode (perf's cpumode "unknown", or a value no
+     * mode has); {@code mode} holds the mode it was attributed to, user.
+     */
+    public static final int MODE_UNKNOWN = 2;
 
     public final long sessionId;
     public final int size;
@@ -53,23 +70,26 @@ public final class SampleBatch {
     public final int[] cpu;
     public final int[] pid;
     public final int[] tid;
+    public final byte[] flags;
     public final int[] chainStart;
     public final long[] chainPc;
     public final int[] chainImage;
     public final int[] chainSymbol;
+    public final byte[] chainMode;
 
     /** Arrays are taken as they are (not copied): the source lends them (see the class comment). */
     public SampleBatch(long sessionId, int size, int[] domain, int[] vcpu, byte[] mode, byte[] counter, long[] pc,
-            int[] image, int[] symbol, long[] weight, long[] time, int[] cpu, int[] pid, int[] tid, int[] chainStart,
-            long[] chainPc, int[] chainImage, int[] chainSymbol) {
+            int[] image, int[] symbol, long[] weight, long[] time, int[] cpu, int[] pid, int[] tid, byte[] flags,
+            int[] chainStart, long[] chainPc, int[] chainImage, int[] chainSymbol, byte[] chainMode) {
         if (size < 0 || domain.length < size || vcpu.length < size || mode.length < size || counter.length < size
                 || pc.length < size || image.length < size || symbol.length < size || weight.length < size
                 || time.length < size || cpu.length < size || pid.length < size || tid.length < size
-                || chainStart.length < size + 1) {
+                || flags.length < size || chainStart.length < size + 1) {
             throw new IllegalArgumentException("batch arrays shorter than its size " + size);
         }
         int chain = chainStart[size];
-        if (chainPc.length < chain || chainImage.length < chain || chainSymbol.length < chain) {
+        if (chainPc.length < chain || chainImage.length < chain || chainSymbol.length < chain
+                || chainMode.length < chain) {
             throw new IllegalArgumentException("call-chain arrays shorter than the batch's " + chain + " entries");
         }
         this.sessionId = sessionId;
@@ -86,10 +106,17 @@ public final class SampleBatch {
         this.cpu = cpu;
         this.pid = pid;
         this.tid = tid;
+        this.flags = flags;
         this.chainStart = chainStart;
         this.chainPc = chainPc;
         this.chainImage = chainImage;
         this.chainSymbol = chainSymbol;
+        this.chainMode = chainMode;
+    }
+
+    /** Whether sample {@code i} has flag {@code flag} ({@link #CHAIN_FROM_PC}, {@link #MODE_UNKNOWN}). */
+    public boolean has(int i, int flag) {
+        return (flags[i] & flag) != 0;
     }
 
     /** Number of call-chain entries of sample {@code i}. */
@@ -119,8 +146,8 @@ public final class SampleBatch {
                 Arrays.copyOf(mode, n), Arrays.copyOf(counter, n), Arrays.copyOf(pc, n),
                 Arrays.copyOf(image, n), Arrays.copyOf(symbol, n),
                 Arrays.copyOf(weight, n), Arrays.copyOf(time, n), Arrays.copyOf(cpu, n),
-                Arrays.copyOf(pid, n), Arrays.copyOf(tid, n),
+                Arrays.copyOf(pid, n), Arrays.copyOf(tid, n), Arrays.copyOf(flags, n),
                 Arrays.copyOf(chainStart, n + 1), Arrays.copyOf(chainPc, c),
-                Arrays.copyOf(chainImage, c), Arrays.copyOf(chainSymbol, c));
+                Arrays.copyOf(chainImage, c), Arrays.copyOf(chainSymbol, c), Arrays.copyOf(chainMode, c));
     }
 }

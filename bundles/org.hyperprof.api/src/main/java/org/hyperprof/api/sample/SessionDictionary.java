@@ -7,6 +7,14 @@ import org.osgi.annotation.versioning.ProviderType;
  * Images are per domain (each domain's daemon resolves its own, the hypervisor image included).
  * The dictionary grows while the session runs; every id in a batch a consumer has received is
  * already readable. Safe to read from any thread.
+ *
+ * <h2>Address symbols</h2>
+ * A source that keys addresses no symbol covers (perf report's {@code [unknown]} rows: an image and
+ * an address) names each such pair once as an <i>address symbol</i>. Their ids lie below
+ * {@link #NO_SYMBOL} ({@code -2, -3, ...}; {@link #addressIndex} numbers them from 0), so a report
+ * that shows every negative symbol id as "no symbol" shows them as it shows {@link #NO_SYMBOL}, and
+ * one that wants them (or, later, a symbolizer) reads {@link #symbolImage}, {@link #symbolAddress}
+ * and {@link #symbolName} (perf's 16 hex digits) of them.
  */
 @ProviderType
 public interface SessionDictionary {
@@ -23,12 +31,45 @@ public interface SessionDictionary {
     /** The domain whose daemon resolved the image. */
     int imageDomain(int image);
 
+    /** Symbols named, ids 0 to {@code symbolCount() - 1}; address symbols are not among them. */
     int symbolCount();
 
+    /** The symbol's name; for an address symbol its address as perf prints it. */
     String symbolName(int symbol);
 
-    /** The image a symbol belongs to. */
+    /** The image a symbol (or address symbol) belongs to. */
     int symbolImage(int symbol);
+
+    /** Whether {@code symbol} is an address symbol: an image and an address no symbol covers. */
+    static boolean isAddress(int symbol) {
+        return symbol < NO_SYMBOL;
+    }
+
+    /** The index, from 0, of address symbol {@code symbol}: for arrays sized by {@link #addressCount()}. */
+    static int addressIndex(int symbol) {
+        return NO_SYMBOL - 1 - symbol;
+    }
+
+    /** The id of the address symbol of index {@code index} ({@link #addressIndex}'s inverse). */
+    static int addressSymbolOf(int index) {
+        return NO_SYMBOL - 1 - index;
+    }
+
+    /** Address symbols named: indexes 0 to {@code addressCount() - 1}; none unless the source names them. */
+    default int addressCount() {
+        return 0;
+    }
+
+    /** The address of an address symbol (relative to its image or at run time, as the source keyed it). */
+    default long symbolAddress(int symbol) {
+        throw new IllegalArgumentException(
+                "symbol id " + symbol + " is no address symbol of this dictionary, which has none");
+    }
+
+    /** The address symbol of {@code address} in {@code image}, or {@link #NO_SYMBOL} if the source named none. */
+    default int addressSymbol(int image, long address) {
+        return NO_SYMBOL;
+    }
 
     /**
      * The name of process {@code pid} of a domain (perf's comm, as last named before the session's

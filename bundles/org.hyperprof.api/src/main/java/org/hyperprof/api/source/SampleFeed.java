@@ -37,8 +37,11 @@ public interface SampleFeed {
     void sample(int domid, int vcpu, int mode, int counter, long pc, int image, int symbol, long weight, long time,
             int cpu, int pid, int tid);
 
-    /** A caller of the sample just started, innermost first. */
-    void caller(long pc, int image, int symbol);
+    /**
+     * A caller of the sample just started, innermost first, and the mode it ran in (as the
+     * sample's; -1 when the source cannot tell).
+     */
+    void caller(long pc, int image, int symbol, int mode);
 
     /** Ends the sample just started. */
     void end();

@@ -55,8 +55,9 @@ final class Sessions {
             counter[i] = (byte) domainsAndCounters[2 * i + 1];
         }
         return new SampleBatch(session, n, domain, new int[n], new byte[n], counter, new long[n], new int[n],
-                new int[n], new long[n], new long[n], new int[n], new int[n], new int[n], new int[n + 1], new long[0],
-                new int[0], new int[0]);
+                new int[n], new long[n], new long[n], new int[n], new int[n], new int[n], new byte[n],
+                new int[n + 1], new long[0],
+                new int[0], new int[0], new byte[0]);
     }
 
     /** {@code times} samples of {@code domain} on counter 0, then {@code others} samples of domain 1. */

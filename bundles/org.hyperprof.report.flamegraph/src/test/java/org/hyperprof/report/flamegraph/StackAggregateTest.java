@@ -126,7 +126,8 @@ class StackAggregateTest {
         StackAggregate aggregate = new StackAggregate(n.info);
         SampleBatch lying = new SampleBatch(1, 1, new int[] { 1 }, new int[] { 0 }, new byte[] { 0 },
                 new byte[] { 0 }, new long[] { 0 }, new int[] { n.rcv22 }, new int[] { n.main }, new long[] { 1 },
-                new long[1], new int[1], new int[1], new int[1], new int[] { 0, 2 }, new long[2], new int[2], new int[2]);
+                new long[1], new int[1], new int[1], new int[1], new byte[1], new int[] { 0, 2 }, new long[2],
+                new int[2], new int[2], new byte[2]);
         // The arrays are the source's: a faulty source can change them after the constructor checked them.
         lying.chainStart[1] = 5;
         aggregate.accept(lying);
@@ -151,7 +152,7 @@ class StackAggregateTest {
         StackAggregate aggregate = new StackAggregate(n.info);
         aggregate.accept(new SampleBatch(1, 1, new int[] { 1 }, new int[] { 0 }, new byte[] { -1 }, new byte[] { 0 },
                 new long[] { 0 }, new int[] { n.rcv22 }, new int[] { n.main }, new long[] { 1 }, new long[1], new int[1],
-                new int[1], new int[1], new int[2], new long[0], new int[0], new int[0]));
+                new int[1], new int[1], new byte[1], new int[2], new long[0], new int[0], new int[0], new byte[0]));
         assertTrue(aggregate.snapshot().firstRejection().contains(expected[3]));
     }
 

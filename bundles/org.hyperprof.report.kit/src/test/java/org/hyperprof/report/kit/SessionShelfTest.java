@@ -45,7 +45,7 @@ class SessionShelfTest {
     private static SampleBatch batch(long sessionId, int size) {
         return new SampleBatch(sessionId, size, new int[size], new int[size], new byte[size], new byte[size],
                 new long[size], new int[size], new int[size], new long[size], new long[size], new int[size], new int[size],
-                new int[size], new int[size + 1], new long[0], new int[0], new int[0]);
+                new int[size], new byte[size], new int[size + 1], new long[0], new int[0], new int[0], new byte[0]);
     }
 
     private static SessionSummary summary(long sessionId) {

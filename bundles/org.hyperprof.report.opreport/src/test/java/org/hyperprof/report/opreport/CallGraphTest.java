@@ -307,7 +307,8 @@ class CallGraphTest {
         SessionAggregate aggregate = new SessionAggregate(stacks.info);
         SampleBatch bad = new SampleBatch(40, 1, new int[] { 1 }, new int[] { 0 }, new byte[] { 0 }, new byte[] { 0 },
                 new long[] { 0x10 }, new int[] { stacks.rcv22 }, new int[] { stacks.main }, new long[] { 1 }, new long[1],
-                new int[1], new int[1], new int[1], new int[] { 0, 2 }, new long[2], new int[2], new int[2]);
+                new int[1], new int[1], new int[1], new byte[1], new int[] { 0, 2 }, new long[2], new int[2],
+                new int[2], new byte[2]);
         // The arrays are the source's: a faulty source can change them after the constructor checked them.
         bad.chainStart[1] = 5;
         aggregate.accept(bad);

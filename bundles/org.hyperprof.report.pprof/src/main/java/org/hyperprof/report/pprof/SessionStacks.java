@@ -53,7 +53,7 @@ final class SessionStacks extends ReportAggregate {
             k[0] = batch.domain[i];
             k[1] = batch.vcpu[i];
             k[2] = Math.min(batch.mode[i], MODE_XEN);
-            k[3] = locations.intern(batch.image[i], batch.symbol[i], batch.pc[i]);
+            k[3] = locations.intern(batch.image[i], function(batch.symbol[i]), batch.pc[i]);
             int length = StackTable.HEADER + 1;
             int from = batch.chainStart[i];
             int to = batch.chainStart[i + 1];
@@ -63,6 +63,14 @@ final class SessionStacks extends ReportAggregate {
             stacks.count(k, length, counterSlot(batch, i));
             samples++;
         }
+    }
+
+    /**
+     * The symbol a location is of: an address symbol (an address no symbol covers) is the image's
+     * "(no symbols)" function, as {@link SessionDictionary#NO_SYMBOL} is.
+     */
+    private static int function(int symbol) {
+        return SessionDictionary.isAddress(symbol) ? SessionDictionary.NO_SYMBOL : symbol;
     }
 
     private int appendCallers(SampleBatch batch, int i, int from, int to, int imageCount, int length) {
@@ -84,7 +92,7 @@ final class SessionStacks extends ReportAggregate {
                         + ", which the session's dictionary does not hold together");
                 break;
             }
-            k[length++] = locations.intern(img, sym, batch.chainPc[j]);
+            k[length++] = locations.intern(img, function(sym), batch.chainPc[j]);
         }
         return length;
     }

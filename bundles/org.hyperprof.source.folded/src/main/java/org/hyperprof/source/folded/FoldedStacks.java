@@ -134,7 +134,7 @@ public final class FoldedStacks implements SampleSource {
             for (long n = 0; n < count; n++) {
                 feed.sample(0, 0, mode, 0, 0, frameImage[leaf], frameSymbol[leaf], 1, -1, -1, -1, -1);
                 for (int c = depth - 2; c >= 0; c--) {
-                    feed.caller(0, frameImage[stack[c]], frameSymbol[stack[c]]);
+                    feed.caller(0, frameImage[stack[c]], frameSymbol[stack[c]], frameKernel[stack[c]] ? 1 : 0);
                 }
                 feed.end();
             }

@@ -88,8 +88,6 @@ final class Machines {
     /** The image-relative address a lookup found (perf's key of a sample's own frame without symbol). */
     private long rel;
 
-    /** Frames without symbol, numbered for the reports. */
-    final UnknownFrames unknownFrames = new UnknownFrames();
 
     /**
      * A direct-mapped cache of resolved addresses by (address, process, context): hot code is hit
@@ -468,9 +466,9 @@ final class Machines {
         if (symbol < 0) {
             unresolved(image);
             if (selfKey == NO_FRAME) {
-                selfKey = ~unknownFrames.id(image, rel);
+                selfKey = dictionary.address(image, rel);
             }
-            rawKey = rel == ip || !rawFrames ? selfKey : ~unknownFrames.id(image, ip);
+            rawKey = rel == ip || !rawFrames ? selfKey : dictionary.address(image, ip);
         } else {
             selfKey = symbol;
             rawKey = symbol;
@@ -589,7 +587,7 @@ final class Machines {
             if (symbol < 0) {
                 unresolved(image, count);
                 if (selfKey == NO_FRAME) {
-                    selfKey = ~unknownFrames.id(image, rel);
+                    selfKey = dictionary.address(image, rel);
                 }
             } else {
                 selfKey = symbol;
@@ -610,7 +608,7 @@ final class Machines {
 
     /**
      * The report key of the last resolved address as a sample's own frame: its symbol id, or for
-     * no symbol the complement of the id of (image, image-relative address), perf's key.
+     * no symbol the dictionary's address symbol of (image, image-relative address), perf's key.
      */
     int selfFrame() {
         return selfKey;
@@ -618,7 +616,7 @@ final class Machines {
 
     /**
      * The report key of the last resolved address as a callchain entry: its symbol id, or for no
-     * symbol the complement of the id of (image, run-time address), as perf keys callchain entries.
+     * symbol the dictionary's address symbol of (image, run-time address), as perf keys callchain entries.
      */
     int rawFrame() {
         return rawKey;
@@ -738,7 +736,7 @@ final class Machines {
             return;
         }
         resolveIn(d, address);
-        selfKey = symbol >= 0 ? symbol : ~unknownFrames.id(image, address);
+        selfKey = symbol >= 0 ? symbol : dictionary.address(image, address);
         c[e] = address;
         c[e + 1] = serial;
         c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL);

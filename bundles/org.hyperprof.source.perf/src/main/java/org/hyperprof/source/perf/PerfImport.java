@@ -23,7 +23,9 @@ import org.hyperprof.pipeline.SymbolTables;
 /**
  * Imports one recording: reads it, tracks its machines and processes, resolves every sample and
  * its callchain to images and symbols, and hands the batches to the session's consumers (through
- * a {@link SessionPublisher}, when one is given) and to the importer's own {@link PerfReport}.
+ * a {@link SessionPublisher}, when one is given) and to the importer's own {@link PerfReport}, which
+ * reads each batch first (on the resolving thread, or on its own for a call graph with no tap), as
+ * any consumer reads it.
  *
  * <h2>Modes</h2>
  * perf's cpumode (header.misc) becomes the domain and Xenoprof mode of each sample: host kernel
@@ -57,6 +59,26 @@ import org.hyperprof.pipeline.SymbolTables;
  * <p>One import per instance.
  */
 public final class PerfImport {
+
+    /** A sample's resolved callers, innermost first: one set per import, reused for every sample. */
+    private static final class Callers {
+        long[] pc = new long[0];
+        int[] image = new int[0];
+        int[] symbol = new int[0];
+        byte[] mode = new byte[0];
+
+        /** Room for {@code n} frames (grown only for a chain longer than any before). */
+        Callers ensure(int n) {
+            if (pc.length < n) {
+                int c = Math.max(n, 128);
+                pc = new long[c];
+                image = new int[c];
+                symbol = new int[c];
+                mode = new byte[c];
+            }
+            return this;
+        }
+    }
 
     /** Told about progress at the end of each round of records. */
     public interface Progress {
@@ -111,16 +133,18 @@ public final class PerfImport {
     private Dictionary dictionary;
     private PerfReport report;
     private SessionPublisher.Channel channel;
-    private PerfBatches builder;
+    private BatchBuilder builder;
     /** A sample's callers as they are resolved, handed to the builder at once when the chain is whole. */
-    private final PerfBatches.Frames frames = new PerfBatches.Frames();
+    private final Callers frames = new Callers();
     private AsyncSink asyncReport;
     private long lastFlushNanos;
 
     private BatchBuilder.Sink tap;
     /**
-     * No consumer, no tap and no callchains: each sample is counted in the report as it is
-     * resolved, with no batch in between.
+     * No consumer, no tap and no callchains: the report is the only reader, so each sample is
+     * counted in it as it is resolved ({@link PerfReport#flat}), with no batch in between. The
+     * report counts the same as from batches (ReportOnlyImportTest holds the two paths equal);
+     * with any other reader, the samples go through batches that every reader sees alike.
      */
     private boolean direct;
     private long directSamples;
@@ -719,17 +743,18 @@ public final class PerfImport {
                 machines.guest(pid);
             }
         }
-        this.report = new PerfReport(dictionary, machines.unknownFrames, callGraph);
+        this.report = new PerfReport(dictionary, callGraph);
         long sessionId = 0;
-        BatchBuilder.Sink sink = report;
+        PerfReport counted = report;
+        BatchBuilder.Sink sink = (batch, lease) -> counted.samples(batch);
         if (callGraph && tap == null) {
             // The call graph takes as long as the reading and resolving: build it alongside. (With
             // a tap, which reads each batch while called, the report is built in the same call.)
-            asyncReport = new AsyncSink(report, "hyperprof-perf-report");
+            asyncReport = new AsyncSink(sink, "hyperprof-perf-report");
             sink = asyncReport;
         }
         if (tap != null) {
-            BatchBuilder.Sink first = report;
+            BatchBuilder.Sink first = sink;
             BatchBuilder.Sink extra = tap;
             sink = (batch, lease) -> {
                 first.batch(batch, lease);
@@ -753,7 +778,7 @@ public final class PerfImport {
         // Reused at once when the report reads each batch in the call; else once every holder is done.
         BatchBuilder.Reuse reuse = publisher != null || asyncReport != null ? BatchBuilder.Reuse.WHEN_RELEASED
                 : BatchBuilder.Reuse.AT_ONCE;
-        this.builder = new PerfBatches(sessionId, options.batchSize(), reuse, sink);
+        this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, 0, sink);
         this.direct = publisher == null && tap == null && !options.callchains() && !callGraph;
         this.deferring = direct;
         this.lastFlushNanos = System.nanoTime();
@@ -823,21 +848,19 @@ public final class PerfImport {
             guestSamples++;
         }
         int domain = guest ? m.guest(pid).domain : Machines.HOST_DOMAIN;
-        int mode = switch (cpumode) {
-            case CPUMODE_KERNEL, CPUMODE_GUEST_KERNEL -> CpuMode.KERNEL.code();
-            case CPUMODE_HYPERVISOR -> CpuMode.HYPERVISOR.code();
-            default -> CpuMode.USER.code();
-        };
+        int mode = mode(cpumode);
         if (direct) {
             directSamples++;
             report.flat(m.selfFrame(), cpumode, d.period[i]);
             return;
         }
-        PerfBatches b = builder;
-        b.sample(domain, d.cpu[i], mode, index, ip, m.image, m.symbol, d.period[i],
-                attr.sampleTimeOffset >= 0 ? d.time[i] : SampleBatch.UNKNOWN,
-                guest ? SampleBatch.UNKNOWN : pid, guest ? SampleBatch.UNKNOWN : d.tid[i], m.selfFrame(), m.rawFrame(),
-                cpumode);
+        BatchBuilder b = builder;
+        b.begin(domain, d.cpu[i], mode, index, ip, m.image, m.selfFrame(), d.period[i],
+                attr.sampleTimeOffset >= 0 ? d.time[i] : SampleBatch.UNKNOWN, d.cpu[i],
+                guest ? SampleBatch.UNKNOWN : pid, guest ? SampleBatch.UNKNOWN : d.tid[i]);
+        if (cpumode == CPUMODE_UNKNOWN || cpumode > CPUMODE_GUEST_USER) {
+            b.flag(SampleBatch.MODE_UNKNOWN);
+        }
         int n = d.chainLength[i];
         if (n > 0 && options.callchains()) {
             int from = d.chainAt[i];
@@ -847,11 +870,12 @@ public final class PerfImport {
     }
 
     /** Resolves a sample's callchain into its callers (see the class comment for the rules). */
-    private void chain(java.nio.ByteBuffer chain, int from, int to, long ip, boolean guest, PerfBatches b,
+    private void chain(java.nio.ByteBuffer chain, int from, int to, long ip, boolean guest, BatchBuilder b,
             Machines m, int pid) {
         int context = guest ? CPUMODE_GUEST_USER : CPUMODE_USER;
         boolean first = true;
-        PerfBatches.Frames f = frames.ensure((to - from) >>> 3);
+        boolean fromPc = false;
+        Callers f = frames.ensure((to - from) >>> 3);
         int n = 0;
         for (int j = from; j < to; j += 8) {
             long x = chain.getLong(j);
@@ -869,7 +893,6 @@ public final class PerfImport {
                 } else {
                     // A corrupt callchain: none of its frames is kept (as perf report drops it).
                     invalidContexts++;
-                    b.ipInChain(false);
                     return;
                 }
                 continue;
@@ -877,19 +900,30 @@ public final class PerfImport {
             if (first) {
                 first = false;
                 if (x == ip) {
-                    b.ipInChain(true);
+                    fromPc = true;
                     continue;
                 }
             }
             m.resolve(context, pid, x);
             f.pc[n] = x;
             f.image[n] = m.image;
-            f.symbol[n] = m.symbol;
-            f.key[n] = m.rawFrame();
-            f.cpumode[n] = (byte) context;
+            f.symbol[n] = m.rawFrame();
+            f.mode[n] = (byte) mode(context);
             n++;
         }
-        b.frames(f, n);
+        if (fromPc) {
+            b.flag(SampleBatch.CHAIN_FROM_PC);
+        }
+        b.callers(f.pc, f.image, f.symbol, f.mode, 0, n);
+    }
+
+    /** The Xenoprof mode of a perf cpumode (a guest's kernel is kernel mode in the guest's domain). */
+    private static int mode(int cpumode) {
+        return switch (cpumode) {
+            case CPUMODE_KERNEL, CPUMODE_GUEST_KERNEL -> CpuMode.KERNEL.code();
+            case CPUMODE_HYPERVISOR -> CpuMode.HYPERVISOR.code();
+            default -> CpuMode.USER.code();
+        };
     }
 
     /** Resolves the samples counted while symbols loaded (waiting for them now) and counts them in the report. */

@@ -8,10 +8,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
+import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionDictionary;
-import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
 
 /**
  * perf report's two views of a recording, built from the batches as they come, in memory bounded
@@ -23,12 +26,19 @@ import org.hyperprof.pipeline.BatchBuilder;
  * samples whose stack holds the frame, each sample counted once for it however often the frame
  * recurs), and the tree of stacks below each sampled frame, callers after callees.</li>
  * </ul>
- * A frame is a symbol, or for an address with no symbol its image and address, as perf keys
- * {@code [unknown]} rows: the image-relative address for a sample's own frame, the run-time address
- * for a callchain entry (so that perf's children view counts such a sample under both). Percentages
- * are of the period, as perf's Overhead column.
+ * A frame is a symbol, or for an address with no symbol the dictionary's address symbol of its image
+ * and address, as perf keys {@code [unknown]} rows: the image-relative address for a sample's own
+ * frame (the batch's {@code symbol}), the run-time address for a callchain entry (its
+ * {@code chainSymbol}; so that perf's children view counts a sample whose chain began with its own
+ * address, {@link SampleBatch#CHAIN_FROM_PC}, under both). Percentages are of the period, as perf's
+ * Overhead column.
+ *
+ * <p>It reads nothing but a batch's columns and the session's dictionary, as any consumer does; the
+ * import feeds it each batch before the session's other consumers get it, so they all see exactly
+ * the samples it counts. A level letter comes from a frame's mode and whether its domain is a guest
+ * (the sample's {@code domain}, a caller's image's domain).
  */
-public final class PerfReport implements BatchBuilder.Sink {
+public final class PerfReport implements SampleConsumer {
 
     /** A row of a report: one frame's totals. */
     public record Row(int frame, String image, char level, String symbol, long samples, long period,
@@ -39,8 +49,12 @@ public final class PerfReport implements BatchBuilder.Sink {
     private static final int PATH_CACHE = 256;
 
     private final SessionDictionary dictionary;
-    private final UnknownFrames unknown;
     private final boolean callGraph;
+    /** By image id: whether the image is a guest's (level letters [g] and [u]). */
+    private boolean[] guestImage = new boolean[0];
+    /** By image id: whether no mapping covers its addresses (perf then keeps the letter before). */
+    private boolean[] unmappedImage = new boolean[0];
+    private int imagesKnown;
 
     private long samples;
     private long period;
@@ -58,7 +72,7 @@ public final class PerfReport implements BatchBuilder.Sink {
     private static final int ROOT_NODE = 6;
     /** By symbol id. */
     private long[] sym = new long[1024 * STRIDE];
-    /** By unknown frame id. */
+    /** By address symbol index ({@link SessionDictionary#addressIndex}). */
     private long[] unk = new long[1024 * STRIDE];
 
     // The stack tree: node 0 is the root; a node is (parent, frame), callers below callees.
@@ -83,13 +97,12 @@ public final class PerfReport implements BatchBuilder.Sink {
     private long serial;
 
     /**
-     * @param unknown   the numbering of frames without symbol that the batches' keys use
-     * @param callGraph whether to build the children totals and the stack tree (the flat profile is
-     *                  always built)
+     * @param dictionary the session's, whose symbols and address symbols the batches carry
+     * @param callGraph  whether to build the children totals and the stack tree (the flat profile
+     *                   is always built)
      */
-    PerfReport(SessionDictionary dictionary, UnknownFrames unknown, boolean callGraph) {
+    PerfReport(SessionDictionary dictionary, boolean callGraph) {
         this.dictionary = dictionary;
-        this.unknown = unknown;
         this.callGraph = callGraph;
         Arrays.fill(pathLength, -1);
         for (int i = 0; i < sym.length; i += STRIDE) {
@@ -131,29 +144,38 @@ public final class PerfReport implements BatchBuilder.Sink {
         return n;
     }
 
+    /** The import made this report for its session's dictionary: nothing to learn here. */
     @Override
-    public void batch(SampleBatch b, BatchBuilder.Lease lease) {
-        PerfBatches.Keys side = (PerfBatches.Keys) lease.columns();
+    public void sessionStarted(SessionInfo session) {
+    }
+
+    @Override
+    public void sessionEnded(SessionSummary summary) {
+    }
+
+    @Override
+    public void samples(SampleBatch b) {
         ensureSymbols(dictionary.symbolCount());
-        ensureUnknown(unknown.count());
+        ensureUnknown(dictionary.addressCount());
+        learnImages();
+        boolean[] guest = guestImage;
+        boolean[] unmapped = unmappedImage;
         int[] chainStart = b.chainStart;
         long[] periods = b.weight;
-        int[] selfFrame = side.selfFrame;
-        int[] rawFrame = side.rawFrame;
-        byte[] cpumode = side.cpumode;
-        boolean[] ipInChain = side.ipInChain;
-        int[] chainFrame = side.chainFrame;
-        byte[] chainCpumode = side.chainCpumode;
+        int[] self = b.symbol;
+        int[] chainSymbol = b.chainSymbol;
+        int[] chainImage = b.chainImage;
+        byte[] chainMode = b.chainMode;
         for (int i = 0; i < b.size; i++) {
             long p = periods[i];
             samples++;
             period += p;
-            int mode = cpumode[i];
-            int f = selfFrame[i];
-            char run = level(mode);
-            level(f, mode, run);
+            int f = self[i];
+            char own = letter(b, i);
+            char run = own;
+            fix(f, run);
             long[] a = f >= 0 ? sym : unk;
-            int at = (f >= 0 ? f : ~f) * STRIDE;
+            int at = index(f) * STRIDE;
             a[at + SELF]++;
             a[at + SELF_PERIOD] += p;
             if (!callGraph) {
@@ -163,18 +185,27 @@ public final class PerfReport implements BatchBuilder.Sink {
             int n = chainStart[i + 1] - start + 1;
             // Level letters in the order perf adds a sample's entries after its own: its callchain
             // from the outermost frame in, the sample's address as the chain's first entry last. A
-            // frame with no mapping takes the letter of the entry before it (level(int, int, char)).
-            for (int k = n - 1; k >= 1; k--) {
-                run = level(chainFrame[start + k - 1], chainCpumode[start + k - 1], run);
+            // frame with no mapping takes the letter of the entry before it (see fix).
+            for (int c = start + n - 2; c >= start; c--) {
+                int cf = chainSymbol[c];
+                int img = chainImage[c];
+                if (cf >= 0 || !unmapped[img]) {
+                    run = letter(chainMode[c], guest[img]);
+                }
+                fix(cf, run);
             }
             long stamp = ++serial;
             children(f, p, stamp);
-            if (f < 0 && ipInChain[i]) {
+            if (f < 0 && b.has(i, SampleBatch.CHAIN_FROM_PC)) {
                 // perf keys the sample's own entry by its image-relative address and the same
                 // address as the callchain's first entry by its run-time value: for a frame
                 // without a symbol these are two rows, and the sample counts in both.
-                int raw = rawFrame[i];
-                level(raw, mode, run);
+                int img = b.image[i];
+                int raw = dictionary.addressSymbol(img, b.pc[i]);
+                if (!unmapped[img]) {
+                    run = own;
+                }
+                fix(raw, run);
                 children(raw, p, stamp);
             }
             if (n > stack.length) {
@@ -184,13 +215,34 @@ public final class PerfReport implements BatchBuilder.Sink {
             st[0] = f;
             int hash = f;
             for (int k = 1; k < n; k++) {
-                int cf = chainFrame[start + k - 1];
+                int cf = chainSymbol[start + k - 1];
                 children(cf, p, stamp);
                 st[k] = cf;
                 hash = hash * 31 + cf;
             }
             addPath(st, n, hash, p);
         }
+    }
+
+    /** The images the dictionary named since the last batch: which are a guest's, which have no mapping. */
+    private void learnImages() {
+        int n = dictionary.imageCount();
+        if (n <= imagesKnown) {
+            return;
+        }
+        guestImage = Arrays.copyOf(guestImage, n);
+        unmappedImage = Arrays.copyOf(unmappedImage, n);
+        for (int img = imagesKnown; img < n; img++) {
+            guestImage[img] = dictionary.imageDomain(img) != Machines.HOST_DOMAIN;
+            ImageKind kind = dictionary.imageKind(img);
+            unmappedImage[img] = kind == ImageKind.UNKNOWN || kind == ImageKind.HYPERVISOR;
+        }
+        imagesKnown = n;
+    }
+
+    /** A frame's index in {@link #sym} (a symbol) or {@link #unk} (an address symbol). */
+    private static int index(int frame) {
+        return frame >= 0 ? frame : SessionDictionary.addressIndex(frame);
     }
 
     /**
@@ -221,13 +273,13 @@ public final class PerfReport implements BatchBuilder.Sink {
                 a[at + LEVEL] = level(mode);
             }
         } else {
-            at = ~f * STRIDE;
+            at = SessionDictionary.addressIndex(f) * STRIDE;
             if (at >= unk.length) {
-                ensureUnknown(unknown.count());
+                ensureUnknown(dictionary.addressCount());
             }
             a = unk;
             if (a[at + LEVEL] == 0) {
-                level(f, mode, level(mode));
+                a[at + LEVEL] = level(mode);
             }
         }
         a[at + SELF] += n;
@@ -264,7 +316,7 @@ public final class PerfReport implements BatchBuilder.Sink {
 
     private void children(int f, long p, long stamp) {
         long[] a = f >= 0 ? sym : unk;
-        int at = (f >= 0 ? f : ~f) * STRIDE;
+        int at = index(f) * STRIDE;
         if (a[at + STAMP] != stamp) {
             a[at + STAMP] = stamp;
             a[at + CHILDREN]++;
@@ -287,32 +339,43 @@ public final class PerfReport implements BatchBuilder.Sink {
     }
 
     /**
-     * The first sight of a frame fixes its level letter, and the letter perf's next entry of the
-     * same sample starts from is returned. perf adds a sample's own entry, then its callchain's
-     * frames from the outermost in, through one location whose level a frame in a mapping sets from
-     * that mapping's context ({@code cpumode}: [k] in the kernel's maps, [.] in a process's), and a
-     * frame no mapping covers leaves as it was ({@code fill_callchain_info}): such a frame takes the
-     * letter {@code run} of the entry before it, the sample's own for the outermost.
+     * perf's level letter for a frame of a mode, in a guest or not: [k] kernel, [.] user, [g] guest
+     * kernel, [u] guest user, and [H] for every other (hypervisor, unknown).
      */
-    private char level(int f, int cpumode, char run) {
-        boolean noMapping = false;
-        if (f < 0) {
-            ImageKind kind = dictionary.imageKind(unknown.image(~f));
-            noMapping = kind == ImageKind.UNKNOWN || kind == ImageKind.HYPERVISOR;
+    static char letter(int mode, boolean guest) {
+        if (mode == CpuMode.KERNEL.code()) {
+            return guest ? 'g' : 'k';
         }
-        char letter = noMapping ? run : level(cpumode);
+        if (mode == CpuMode.USER.code()) {
+            return guest ? 'u' : '.';
+        }
+        return 'H';
+    }
+
+    /** The level letter of sample {@code i}'s own frame: its mode's, in its domain ([H] for a mode perf did not know). */
+    private static char letter(SampleBatch b, int i) {
+        return b.has(i, SampleBatch.MODE_UNKNOWN) ? 'H' : letter(b.mode[i], b.domain[i] != Machines.HOST_DOMAIN);
+    }
+
+    /**
+     * The first sight of a frame fixes its level letter. perf adds a sample's own entry, then its
+     * callchain's frames from the outermost in, through one location whose level a frame in a
+     * mapping sets from that mapping's context ([k] in the kernel's maps, [.] in a process's), and
+     * a frame no mapping covers leaves as it was ({@code fill_callchain_info}): such a frame takes
+     * the letter of the entry before it, the sample's own for the outermost.
+     */
+    private void fix(int f, char letter) {
         long[] a = f >= 0 ? sym : unk;
-        int at = (f >= 0 ? f : ~f) * STRIDE + LEVEL;
+        int at = index(f) * STRIDE + LEVEL;
         if (a[at] == 0) {
             a[at] = letter;
         }
-        return letter;
     }
 
     private int node(int parent, int frame) {
         if (parent == ROOT) {
             long[] a = frame >= 0 ? sym : unk;
-            int at = (frame >= 0 ? frame : ~frame) * STRIDE + ROOT_NODE;
+            int at = index(frame) * STRIDE + ROOT_NODE;
             int n = (int) a[at];
             if (n == 0) {
                 n = newNode(parent, frame);
@@ -386,7 +449,8 @@ public final class PerfReport implements BatchBuilder.Sink {
         for (int u = 0; u * STRIDE < unk.length; u++) {
             int at = u * STRIDE;
             if (unk[at + SELF] > 0 || unk[at + CHILDREN] > 0) {
-                rows.add(row(~u, dictionary.imageName(unknown.image(u)), address(unknown.address(u)), unk, at));
+                int f = SessionDictionary.addressSymbolOf(u);
+                rows.add(row(f, dictionary.imageName(dictionary.symbolImage(f)), dictionary.symbolName(f), unk, at));
             }
         }
         rows.sort(Comparator.comparingLong(Row::period).reversed().thenComparing(Comparator
@@ -398,11 +462,6 @@ public final class PerfReport implements BatchBuilder.Sink {
     private Row row(int frame, String image, String symbol, long[] a, int at) {
         return new Row(frame, image, (char) a[at + LEVEL], symbol, a[at + SELF], a[at + SELF_PERIOD],
                 callGraph ? a[at + CHILDREN] : a[at + SELF], callGraph ? a[at + CHILDREN_PERIOD] : a[at + SELF_PERIOD]);
-    }
-
-    /** How perf prints an address that no symbol covers: 16 hex digits, 0x before all but zero. */
-    static String address(long rel) {
-        return rel == 0 ? "0000000000000000" : String.format("0x%016x", rel);
     }
 
     /** The image's name as perf report prints it (the base name of a file). */
@@ -501,11 +560,7 @@ public final class PerfReport implements BatchBuilder.Sink {
     }
 
     private String describe(int frame) {
-        if (frame >= 0) {
-            return dictionary.imageName(dictionary.symbolImage(frame)) + "\u0000" + dictionary.symbolName(frame);
-        }
-        int u = ~frame;
-        return dictionary.imageName(unknown.image(u)) + "\u0000" + address(unknown.address(u));
+        return dictionary.imageName(dictionary.symbolImage(frame)) + "\u0000" + dictionary.symbolName(frame);
     }
 
     private double percent(long p) {

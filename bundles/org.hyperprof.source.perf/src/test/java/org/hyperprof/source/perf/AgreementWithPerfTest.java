@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class AgreementWithPerfTest {
                     List<String> frames = new ArrayList<>();
                     // perf script prints the callchain, which starts with the sample's own address,
                     // or the address alone when there is no callchain.
-                    if (((PerfBatches.Keys) side.columns()).ipInChain[i] || batch.chainLength(i) == 0) {
+                    if (batch.has(i, SampleBatch.CHAIN_FROM_PC) || batch.chainLength(i) == 0) {
                         frames.add(name(d, batch.image[i], batch.symbol[i]));
                     }
                     for (int c = batch.chainStart[i]; c < batch.chainStart[i + 1]; c++) {

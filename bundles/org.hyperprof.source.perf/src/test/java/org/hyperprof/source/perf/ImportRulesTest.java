@@ -17,6 +17,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.input.SymbolFiles;
+import org.hyperprof.pipeline.Dictionary;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,7 +99,7 @@ class ImportRulesTest {
         // One sample per batch: the tap and the report read each batch while called, so its arrays
         // are used again at once; none may wait for a report thread that never receives them.
         PerfDataWriter w = withMaps();
-        int samples = 4 * PerfBatches.POOL;
+        int samples = 4 * AsyncSink.POOL;
         for (int i = 0; i < samples; i++) {
             w.sample(new Sample(2, LIB_START + 0x110, 10, i + 1, LIB_START + 0x210));
         }
@@ -132,7 +133,7 @@ class ImportRulesTest {
         assertEquals(List.of(lib + ":work", lib + ":main", lib + ":?"), seen.stream().map(Seen::frame).toList());
         PerfReport.Row unknown = r.report().rows().stream().filter(x -> x.symbol().startsWith("0x")).findFirst()
                 .orElseThrow();
-        assertEquals(PerfReport.address(0x1180), unknown.symbol(), "perf's key: the file-relative address");
+        assertEquals(Dictionary.addressText(0x1180), unknown.symbol(), "perf's key: the file-relative address");
     }
 
     @Test
@@ -145,7 +146,7 @@ class ImportRulesTest {
         PerfImport.Result r = run(w, options, new ArrayList<>());
         PerfReport.Row row = r.report().rows().stream().filter(x -> x.image().equals("[vdso]")).findFirst()
                 .orElseThrow();
-        assertEquals(PerfReport.address(0xa7e), row.symbol());
+        assertEquals(Dictionary.addressText(0xa7e), row.symbol());
     }
 
     @Test
@@ -255,7 +256,7 @@ class ImportRulesTest {
         assertEquals(lib + ":?", seen.get(1).frame());
         PerfReport.Row rest = r.report().rows().stream().filter(x -> x.symbol().startsWith("0x")).findFirst()
                 .orElseThrow();
-        assertEquals(PerfReport.address(0x2010), rest.symbol(), "the right part keeps pgoff + its distance");
+        assertEquals(Dictionary.addressText(0x2010), rest.symbol(), "the right part keeps pgoff + its distance");
     }
 
     @Test
@@ -291,7 +292,7 @@ class ImportRulesTest {
         List<Seen> seen = new ArrayList<>();
         PerfImport.Result r = run(w, options, seen);
         assertEquals("[unknown]:?", seen.get(0).frame());
-        assertEquals(PerfReport.address(0x1234), r.report().rows().get(0).symbol());
+        assertEquals(Dictionary.addressText(0x1234), r.report().rows().get(0).symbol());
     }
 
     @Test
@@ -360,7 +361,7 @@ class ImportRulesTest {
     void samplesOfACpumodeNoModeHasAreAtLevelHOfNoImageAsInPerfReport() throws Exception {
         PerfDataWriter w = withMaps().sample(new Sample(0, LIB_START + 0x110, 10, 1))
                 .sample(new Sample(7, LIB_START + 0x110, 10, 2)).sample(new Sample(3, LIB_START + 0x110, 10, 3));
-        assertEquals(Map.of(key("[unknown]", 'H', PerfReport.address(LIB_START + 0x110)), 3L), rows(w, options));
+        assertEquals(Map.of(key("[unknown]", 'H', Dictionary.addressText(LIB_START + 0x110)), 3L), rows(w, options));
     }
 
     @Test
@@ -396,7 +397,7 @@ class ImportRulesTest {
     void aForkPerfRecordWroteForATaskThatRanBeforeItCopiesNoMaps() throws Exception {
         PerfDataWriter w = withMaps().fork(11, 10, 1 << 13, 1).sample(new Sample(2, LIB_START + 0x110, 11, 2))
                 .fork(12, 10, 0, 3).sample(new Sample(2, LIB_START + 0x110, 12, 4));
-        assertEquals(Map.of(key("[unknown]", '.', PerfReport.address(LIB_START + 0x110)), 1L,
+        assertEquals(Map.of(key("[unknown]", '.', Dictionary.addressText(LIB_START + 0x110)), 1L,
                 key("libwork.so", '.', "work"), 1L), rows(w, options));
     }
 
@@ -406,7 +407,7 @@ class ImportRulesTest {
         w.mmap(1, -1, K_TEXT, 0x1000000, K_TEXT, "[kernel.kallsyms]Xtext", 0);
         w.sample(new Sample(1, 0xffffffff81000110L, 10, 1));
         PerfImport.Result r = run(w, options, new ArrayList<>());
-        assertEquals(Map.of(key("[kernel.kallsyms]", 'k', PerfReport.address(0xffffffff81000110L)), 1L),
+        assertEquals(Map.of(key("[kernel.kallsyms]", 'k', Dictionary.addressText(0xffffffff81000110L)), 1L),
                 PerfTool.rows(r));
         assertTrue(r.notes().stream().anyMatch(n -> n.contains("reference symbol 'Xtext'")), r.notes().toString());
     }
@@ -432,9 +433,9 @@ class ImportRulesTest {
                 .sample(new Sample(2, 0x10000010L, 10, 1)).sample(new Sample(2, 0x20000010L, 10, 2))
                 .sample(new Sample(2, 0x30000010L, 10, 3));
         Path none = Files.createDirectories(dir.resolve("no-jit-maps"));
-        assertEquals(Map.of(key("[JIT] tid 10", '.', PerfReport.address(0x10000010L)), 1L,
-                key("[JIT] tid 10", '.', PerfReport.address(0x20000010L)), 1L,
-                key("anon", '.', PerfReport.address(0x30000010L)), 1L),
+        assertEquals(Map.of(key("[JIT] tid 10", '.', Dictionary.addressText(0x10000010L)), 1L,
+                key("[JIT] tid 10", '.', Dictionary.addressText(0x20000010L)), 1L,
+                key("anon", '.', Dictionary.addressText(0x30000010L)), 1L),
                 rows(w, options.withSymbolDirs(none, none, none)));
     }
 

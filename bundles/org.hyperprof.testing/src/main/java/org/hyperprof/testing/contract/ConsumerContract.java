@@ -19,6 +19,7 @@ import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.testing.sample.TestBatches;
@@ -99,7 +100,9 @@ public abstract class ConsumerContract {
         Arrays.fill(b.image, 0, b.size, 0);
         Arrays.fill(b.pc, 0, b.size, 0x1234);
         Arrays.fill(b.mode, 0, b.size, (byte) 0);
+        Arrays.fill(b.flags, 0, b.size, (byte) 0);
         Arrays.fill(b.chainSymbol, 0, b.chainEntries(), 0);
+        Arrays.fill(b.chainMode, 0, b.chainEntries(), (byte) 0);
     }
 
     @Test
@@ -151,6 +154,37 @@ public abstract class ConsumerContract {
             assertTrue(String.valueOf(e.getMessage()).contains("session 3"), "a refusal names the session: "
                     + e.getMessage());
         }
+    }
+
+    /**
+     * Samples at addresses no symbol covers, with callers: named as address symbols (as a perf
+     * import names them) when {@code named}, else {@link SessionDictionary#NO_SYMBOL}; flags and
+     * callers' modes as a perf import sets them.
+     */
+    private SampleBatch unresolved(long id, boolean named) {
+        TestBatches b = new TestBatches(id);
+        for (int i = 0; i < 3; i++) {
+            long pc = 0xc0300000L + i;
+            int own = named ? names.address(kernel, pc) : SessionDictionary.NO_SYMBOL;
+            int caller = named ? names.address(kernel, 0xc0400000L) : SessionDictionary.NO_SYMBOL;
+            b.sample(0, 0, (byte) 1, 0, pc, kernel, own).flags(SampleBatch.CHAIN_FROM_PC)
+                    .caller(0xc0400000L, kernel, caller, 1).caller(0xc0200000L, kernel, tcp, SampleBatch.UNKNOWN);
+        }
+        return b.build();
+    }
+
+    @Test
+    public void anAddressSymbolCountsAsTheAddressOfNoSymbolItNames() throws Exception {
+        SampleConsumer named = newConsumer();
+        SampleConsumer plain = newConsumer();
+        named.sessionStarted(session(5));
+        plain.sessionStarted(session(5));
+        named.samples(unresolved(5, true));
+        plain.samples(unresolved(5, false));
+        named.sessionEnded(ended(5, 3));
+        plain.sessionEnded(ended(5, 3));
+        assertEquals(output(plain, 5), output(named, 5),
+                "a consumer counts an address symbol (an address no symbol covers) as it counts no symbol");
     }
 
     @Test

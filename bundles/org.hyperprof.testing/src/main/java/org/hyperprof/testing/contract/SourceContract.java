@@ -117,9 +117,12 @@ public abstract class SourceContract {
         }
 
         @Override
-        public void caller(long pc, int image, int symbol) {
+        public void caller(long pc, int image, int symbol, int mode) {
             if (!open) {
                 problem("a caller with no sample started");
+            }
+            if (mode < -1 || mode > 2) {
+                problem("a caller in mode " + mode + " (0 user, 1 kernel, 2 hypervisor, -1 unknown)");
             }
             ids("a caller", image, symbol);
             fed.set(fed.size() - 1, fed.get(fed.size() - 1) + " <- " + image + ":" + symbol);

@@ -13,11 +13,11 @@ import org.hyperprof.api.sample.SampleBatch;
  * the shapes they find convenient (repeated samples, callers as pairs or frames) are theirs.
  */
 public final class TestBatches {
-    private record Caller(long pc, int image, int symbol) {
+    private record Caller(long pc, int image, int symbol, byte mode) {
     }
 
     private record Sample(int domain, int vcpu, byte mode, byte counter, long pc, int image, int symbol, long weight,
-            long time, int cpu, int pid, int tid, List<Caller> callers) {
+            long time, int cpu, int pid, int tid, int flags, List<Caller> callers) {
     }
 
     private final long sessionId;
@@ -42,18 +42,35 @@ public final class TestBatches {
     public TestBatches sample(int domid, int vcpuId, byte rawMode, int counterIndex, long samplePc, int imageId,
             int symbolId, long sampleWeight, long sampleTime, int sampleCpu, int samplePid, int sampleTid) {
         samples.add(new Sample(domid, vcpuId, rawMode, (byte) counterIndex, samplePc, imageId, symbolId, sampleWeight,
-                sampleTime, sampleCpu, samplePid, sampleTid, new ArrayList<>()));
+                sampleTime, sampleCpu, samplePid, sampleTid, 0, new ArrayList<>()));
         return this;
     }
 
-    /** Adds a caller of the last sample, outward of those added before. */
+    /** Sets the last sample's {@linkplain SampleBatch#flags flags}. */
+    public TestBatches flags(int sampleFlags) {
+        Sample s = last();
+        samples.set(samples.size() - 1, new Sample(s.domain(), s.vcpu(), s.mode(), s.counter(), s.pc(), s.image(),
+                s.symbol(), s.weight(), s.time(), s.cpu(), s.pid(), s.tid(), sampleFlags, s.callers()));
+        return this;
+    }
+
+    /** Adds a caller of the last sample, outward of those added before, in the sample's mode. */
     public TestBatches caller(long callerPc, int imageId, int symbolId) {
-        if (samples.isEmpty()) {
-            throw new IllegalStateException("a caller belongs to a sample: add the sample first");
-        }
-        samples.get(samples.size() - 1).callers().add(new Caller(callerPc, imageId, symbolId));
+        return caller(callerPc, imageId, symbolId, last().mode());
+    }
+
+    /** Adds a caller of the last sample, outward of those added before, in mode {@code callerMode}. */
+    public TestBatches caller(long callerPc, int imageId, int symbolId, int callerMode) {
+        last().callers().add(new Caller(callerPc, imageId, symbolId, (byte) callerMode));
         chainCount++;
         return this;
+    }
+
+    private Sample last() {
+        if (samples.isEmpty()) {
+            throw new IllegalStateException("a caller or flag belongs to a sample: add the sample first");
+        }
+        return samples.get(samples.size() - 1);
     }
 
     /** Samples added so far. */
@@ -75,10 +92,13 @@ public final class TestBatches {
     }
 
     private byte[] bytes(ToIntFunction<Sample> column) {
-        byte[] out = new byte[samples.size()];
-        int[] values = ints(column);
+        return bytes(samples, column);
+    }
+
+    private static <T> byte[] bytes(List<T> rows, ToIntFunction<T> column) {
+        byte[] out = new byte[rows.size()];
         for (int i = 0; i < out.length; i++) {
-            out[i] = (byte) values[i];
+            out[i] = (byte) column.applyAsInt(rows.get(i));
         }
         return out;
     }
@@ -93,7 +113,8 @@ public final class TestBatches {
         return new SampleBatch(sessionId, samples.size(), ints(Sample::domain), ints(Sample::vcpu),
                 bytes(Sample::mode), bytes(Sample::counter), longs(Sample::pc), ints(Sample::image),
                 ints(Sample::symbol), longs(Sample::weight), longs(Sample::time), ints(Sample::cpu), ints(Sample::pid),
-                ints(Sample::tid), chainStart, chain.stream().mapToLong(Caller::pc).toArray(),
-                chain.stream().mapToInt(Caller::image).toArray(), chain.stream().mapToInt(Caller::symbol).toArray());
+                ints(Sample::tid), bytes(Sample::flags), chainStart, chain.stream().mapToLong(Caller::pc).toArray(),
+                chain.stream().mapToInt(Caller::image).toArray(), chain.stream().mapToInt(Caller::symbol).toArray(),
+                bytes(chain, Caller::mode));
     }
 }

@@ -14,8 +14,12 @@ public final class TestDictionary implements SessionDictionary {
     private record Symbol(String name, int image) {
     }
 
+    private record Address(int image, long address) {
+    }
+
     private final List<Image> images = new ArrayList<>();
     private final List<Symbol> symbols = new ArrayList<>();
+    private final List<Address> addresses = new ArrayList<>();
     private final java.util.Map<List<Integer>, String> processes = new java.util.HashMap<>();
 
     public synchronized void process(int domain, int pid, String name) {
@@ -35,6 +39,32 @@ public final class TestDictionary implements SessionDictionary {
     public synchronized int symbol(int image, String name) {
         symbols.add(new Symbol(name, image));
         return symbols.size() - 1;
+    }
+
+    /** The address symbol of {@code address} in {@code image}, named on first use. */
+    public synchronized int address(int image, long address) {
+        int known = addressSymbol(image, address);
+        if (known != NO_SYMBOL) {
+            return known;
+        }
+        addresses.add(new Address(image, address));
+        return SessionDictionary.addressSymbolOf(addresses.size() - 1);
+    }
+
+    @Override
+    public synchronized int addressCount() {
+        return addresses.size();
+    }
+
+    @Override
+    public synchronized long symbolAddress(int symbol) {
+        return addresses.get(SessionDictionary.addressIndex(symbol)).address();
+    }
+
+    @Override
+    public synchronized int addressSymbol(int image, long address) {
+        int index = addresses.indexOf(new Address(image, address));
+        return index < 0 ? NO_SYMBOL : SessionDictionary.addressSymbolOf(index);
     }
 
     @Override
@@ -64,11 +94,13 @@ public final class TestDictionary implements SessionDictionary {
 
     @Override
     public synchronized String symbolName(int symbol) {
-        return symbols.get(symbol).name();
+        return SessionDictionary.isAddress(symbol) ? String.format("0x%016x", symbolAddress(symbol))
+                : symbols.get(symbol).name();
     }
 
     @Override
     public synchronized int symbolImage(int symbol) {
-        return symbols.get(symbol).image();
+        return SessionDictionary.isAddress(symbol) ? addresses.get(SessionDictionary.addressIndex(symbol)).image()
+                : symbols.get(symbol).image();
     }
 }
