@@ -1,6 +1,7 @@
 package org.hyperprof.report.pprof;
 
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.report.kit.Rejections;
