@@ -13,6 +13,7 @@ import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
@@ -50,9 +51,11 @@ class AbstractPmuModelTest {
                     "CPU_CLK_UNHALTED:6000:0:1:1");
         }
 
+        /** Places events on the counters the row describes. */
         @Override
-        public CounterConfig[] allocate(List<EventSpec> specs) {
-            throw new UnsupportedOperationException("these tests check the description only");
+        public CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
+            return new CounterAllocator(events(), cpuType(), displayName(), defaultEvent(), counterCount(), 1L << 31,
+                    "a test limit").allocate(specs);
         }
 
         @Override
@@ -94,7 +97,7 @@ class AbstractPmuModelTest {
     }
 
     @Test
-    void aMemberIsKnownByTheCpuTypeItStatesAndDescribedByItsRow() {
+    void aMemberIsKnownByTheCpuTypeItStatesAndDescribedByItsRow() throws EventSpecException {
         Large large = new Large();
         assertEquals("test/large", large.cpuType());
         assertEquals("Large", large.displayName());
@@ -102,6 +105,7 @@ class AbstractPmuModelTest {
         assertEquals(48, large.counterWidth());
         assertEquals("CPU_CLK_UNHALTED:6000:0:1:1", large.defaultEvent());
         assertSame(PARTS.get("test/large"), large.part, "the family's base takes back the row it was described by");
+        assertEquals(1, large.allocate(List.of(EventSpec.parse(large.defaultEvent()))).length);
         Small small = new Small();
         assertEquals("test/small", small.cpuType());
         assertEquals(2, small.counterCount());
