@@ -1,10 +1,12 @@
 package org.hyperprof.pmu.amd;
 
+import java.util.Map;
+
 /**
  * What tells the AMD models apart (pmu-facts sections 4.1-4.5): OProfile's CPU name, the number of
  * counters and where their MSRs are, whether the event select has the family 10h extensions
- * (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS. The cpu_type
- * is each model component's own ({@link org.hyperprof.api.pmu.PmuModel.CpuType}).
+ * (EventSelect[11:8] in bits 35:32, GuestOnly/HostOnly), and whether the part has IBS. One row per
+ * model component, found by the cpu_type the component states ({@link org.hyperprof.api.pmu.PmuModel.CpuType}).
  * The event tables are resources in the folder each family names.
  *
  * @param displayName         OProfile's CPU name, as opreport prints it
@@ -19,14 +21,16 @@ package org.hyperprof.pmu.amd;
  */
 record AmdFamily(String displayName, String resourceFolder, int counters, boolean f15hMsrs,
         boolean extendedEventSelect, boolean ibs) {
-    /** K7: four counters at the legacy MSRs, 8-bit event select. */
-    static final AmdFamily ATHLON = new AmdFamily("Athlon", "athlon", 4, false, false, false);
-    /** K8 (family 0Fh). */
-    static final AmdFamily HAMMER = new AmdFamily("AMD64 processors", "hammer", 4, false, false, false);
-    /** Family 10h: 12-bit event select, Host/Guest-only bits, IBS. */
-    static final AmdFamily FAMILY10 = new AmdFamily("AMD64 family10", "family10", 4, false, true, true);
-    /** Family 15h: six counters at 0xC0010200 + 2i (controls) and 0xC0010201 + 2i (counters). */
-    static final AmdFamily FAMILY15H = new AmdFamily("AMD64 family15h", "family15h", 6, true, true, false);
+    /** The families, by the cpu_type of their model component. */
+    static final Map<String, AmdFamily> BY_CPU_TYPE = Map.of(
+            // K7: four counters at the legacy MSRs, 8-bit event select.
+            "i386/athlon", new AmdFamily("Athlon", "athlon", 4, false, false, false),
+            // K8 (family 0Fh).
+            "x86-64/hammer", new AmdFamily("AMD64 processors", "hammer", 4, false, false, false),
+            // Family 10h: 12-bit event select, Host/Guest-only bits, IBS.
+            "x86-64/family10", new AmdFamily("AMD64 family10", "family10", 4, false, true, true),
+            // Family 15h: six counters at 0xC0010200 + 2i (controls) and 0xC0010201 + 2i (counters).
+            "x86-64/family15h", new AmdFamily("AMD64 family15h", "family15h", 6, true, true, false));
 
     /** The largest event code the select can hold. */
     int maxEventCode() {

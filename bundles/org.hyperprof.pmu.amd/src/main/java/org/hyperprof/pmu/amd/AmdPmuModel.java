@@ -16,8 +16,9 @@ import org.hyperprof.pmu.kit.ModelResources;
 
 /**
  * What the AMD models share: the event table read from the family's resources, event checking
- * and counter allocation (a {@link CounterAllocator} over the family's counters), and one {@link AmdPmu} register file per physical CPU. Each cpu.type is
- * its own small DS component subclass.
+ * and counter allocation (a {@link CounterAllocator} over the family's counters), and one
+ * {@link AmdPmu} register file per physical CPU. Each cpu.type is its own DS component subclass, which
+ * states its cpu_type and nothing else: this base finds the family's row ({@link AmdFamily}) by it.
  *
  * <p>Options of {@link #createPmu}:
  * <ul>
@@ -39,15 +40,21 @@ abstract class AmdPmuModel extends AbstractPmuModel {
     /** Checks events against the table and places them on the family's counters. */
     private final CounterAllocator allocator;
 
-    /** @param cpuType the cpu_type the subclass registers with ({@link org.hyperprof.api.pmu.PmuModel.CpuType}) */
-    AmdPmuModel(String cpuType, AmdFamily family) {
-        super(cpuType, family.displayName(), family.counters(), AmdRegisters.COUNTER_WIDTH, loadTable(cpuType, family),
-                DEFAULT_EVENT);
-        this.family = family;
+    /** The model of the family row of the cpu_type its component states. */
+    AmdPmuModel() {
+        super(AmdPmuModel::definition);
+        this.family = details(AmdFamily.class);
         this.signalByCode = signalsByCode(events(), family.maxEventCode());
-        this.allocator = new CounterAllocator(events(), cpuType, family.displayName(), DEFAULT_EVENT,
+        this.allocator = new CounterAllocator(events(), cpuType(), family.displayName(), DEFAULT_EVENT,
                 family.counters(), AmdRegisters.MAX_COUNT, "the AMD driver detects overflow as bit 31 clearing in a"
                         + " counter preloaded with -count");
+    }
+
+    /** The model of {@code cpuType}: its family row and its event table, read from the family's resources. */
+    private static Definition<AmdFamily> definition(String cpuType) {
+        AmdFamily family = member(AmdFamily.BY_CPU_TYPE, cpuType);
+        return new Definition<>(family, family.displayName(), family.counters(), AmdRegisters.COUNTER_WIDTH,
+                loadTable(cpuType, family), DEFAULT_EVENT);
     }
 
     private static EventTable loadTable(String cpuType, AmdFamily family) {

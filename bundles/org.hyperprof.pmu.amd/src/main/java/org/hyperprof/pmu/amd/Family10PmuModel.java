@@ -9,12 +9,6 @@ import org.osgi.service.component.annotations.Component;
  * Xenoprof operations 16 and 17, the pseudo-PC blocks 13 and 14).
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(Family10PmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("x86-64/family10")
 public final class Family10PmuModel extends AmdPmuModel {
-    static final String CPU_TYPE_VALUE = "x86-64/family10";
-
-    /** The model with its event table read from the bundle's resources. */
-    public Family10PmuModel() {
-        super(CPU_TYPE_VALUE, AmdFamily.FAMILY10);
-    }
 }

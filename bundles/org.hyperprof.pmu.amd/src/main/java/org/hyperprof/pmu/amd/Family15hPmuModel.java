@@ -9,12 +9,6 @@ import org.osgi.service.component.annotations.Component;
  * 0-3), with the per-event counter constraints of its event table.
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(Family15hPmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("x86-64/family15h")
 public final class Family15hPmuModel extends AmdPmuModel {
-    static final String CPU_TYPE_VALUE = "x86-64/family15h";
-
-    /** The model with its event table read from the bundle's resources. */
-    public Family15hPmuModel() {
-        super(CPU_TYPE_VALUE, AmdFamily.FAMILY15H);
-    }
 }

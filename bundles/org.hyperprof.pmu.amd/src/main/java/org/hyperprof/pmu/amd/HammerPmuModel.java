@@ -8,12 +8,6 @@ import org.osgi.service.component.annotations.Component;
  * counters at MSR 0xC0010004-7 with their selects at 0xC0010000-3, the hammer event table (BKDG 32559).
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(HammerPmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("x86-64/hammer")
 public final class HammerPmuModel extends AmdPmuModel {
-    static final String CPU_TYPE_VALUE = "x86-64/hammer";
-
-    /** The model with its event table read from the bundle's resources. */
-    public HammerPmuModel() {
-        super(CPU_TYPE_VALUE, AmdFamily.HAMMER);
-    }
 }

@@ -2,6 +2,8 @@ package org.hyperprof.pmu.kit;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.pmu.PhysicalPmu;
@@ -12,6 +14,11 @@ import org.hyperprof.api.pmu.PmuModel;
  * event table and default event, fixed when it is made, and the check of the CPU number before a
  * register file is made. Each model keeps its own {@link #allocate} and makes its register file in
  * {@link #newPmu}.
+ *
+ * <p>A model of a family whose members differ only in a row of a table is its identity and nothing
+ * else: its component states the cpu_type once ({@code @PmuModel.CpuType("i386/athlon")}), and the
+ * family's base passes {@link #AbstractPmuModel(Function)} the function that finds the member's
+ * {@link Definition} by that cpu_type.
  */
 public abstract class AbstractPmuModel implements PmuModel {
     private final String cpuType;
@@ -20,6 +27,47 @@ public abstract class AbstractPmuModel implements PmuModel {
     private final int counterWidth;
     private final EventTable table;
     private final String defaultEvent;
+    /** The family's own row of this member; null for a model made with the explicit description. */
+    private final Object details;
+
+    /**
+     * What a family states of one member, found by the member's cpu_type.
+     *
+     * @param <D>          the family's own description of the member (its row, its data files), which
+     *                     the family's base takes back with {@link #details(Class)}
+     * @param details      that description
+     * @param displayName  the processor's name as opreport prints it ({@code Athlon})
+     * @param counterCount the counters Xenoprof may configure
+     * @param counterWidth a counter's width in bits
+     * @param events       the event table
+     * @param defaultEvent OProfile's default event, in {@code EventSpec} syntax
+     */
+    public record Definition<D>(D details, String displayName, int counterCount, int counterWidth, EventTable events,
+            String defaultEvent) {
+        public Definition {
+            Objects.requireNonNull(details, "details");
+        }
+    }
+
+    /**
+     * The model of the cpu_type its class states with {@link PmuModel.CpuType}, described by
+     * {@code definitions}' answer for that cpu_type.
+     *
+     * @param definitions the family's definition of a member, by cpu_type (a static function of the
+     *                    family's base); it throws {@link IllegalArgumentException} for a cpu_type
+     *                    the family has no row for
+     * @throws IllegalStateException when the model's class states no cpu_type
+     */
+    protected AbstractPmuModel(Function<String, ? extends Definition<?>> definitions) {
+        this.cpuType = statedCpuType(getClass());
+        Definition<?> d = definitions.apply(cpuType);
+        this.displayName = Objects.requireNonNull(d.displayName(), "displayName");
+        this.counterCount = d.counterCount();
+        this.counterWidth = d.counterWidth();
+        this.table = Objects.requireNonNull(d.events(), "events");
+        this.defaultEvent = Objects.requireNonNull(d.defaultEvent(), "defaultEvent");
+        this.details = d.details();
+    }
 
     /**
      * @param cpuType      OProfile's cpu_type ({@code i386/p6})
@@ -37,6 +85,43 @@ public abstract class AbstractPmuModel implements PmuModel {
         this.counterWidth = counterWidth;
         this.table = Objects.requireNonNull(table, "table");
         this.defaultEvent = Objects.requireNonNull(defaultEvent, "defaultEvent");
+        this.details = null;
+    }
+
+    /**
+     * The row of {@code cpuType} in a family's table, for the family's definition function.
+     *
+     * @throws IllegalArgumentException when the table has no row for it, naming the cpu_types it has
+     */
+    protected static <R> R member(Map<String, R> family, String cpuType) {
+        R row = family.get(cpuType);
+        if (row == null) {
+            throw new IllegalArgumentException("no model of this family has cpu_type " + cpuType + "; its models are "
+                    + new TreeSet<>(family.keySet()));
+        }
+        return row;
+    }
+
+    private static String statedCpuType(Class<?> model) {
+        PmuModel.CpuType stated = model.getAnnotation(PmuModel.CpuType.class);
+        if (stated == null || stated.value().isBlank()) {
+            throw new IllegalStateException(model.getName() + " states no cpu_type: a model's component is annotated"
+                    + " @PmuModel.CpuType(\"<cpu_type>\"), which DS registers as its " + CPU_TYPE + " property");
+        }
+        return stated.value();
+    }
+
+    /**
+     * The family's own description of this member, as its {@link Definition} carried it.
+     *
+     * @throws IllegalStateException when the model was made with the explicit description
+     * @throws ClassCastException    when the family described it with another type
+     */
+    protected final <D> D details(Class<D> type) {
+        if (details == null) {
+            throw new IllegalStateException(cpuType + " was described explicitly, not by a family's definition");
+        }
+        return type.cast(details);
     }
 
     @Override

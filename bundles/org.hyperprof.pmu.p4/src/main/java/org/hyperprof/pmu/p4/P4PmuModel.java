@@ -21,7 +21,8 @@ import org.hyperprof.pmu.kit.ModelResources;
  *
  * <p>The DS components {@link Pentium4PmuModel} ({@code i386/p4}, one logical CPU per package,
  * eight OProfile counters) and {@link Pentium4HtPmuModel} ({@code i386/p4-ht}, two siblings with
- * four counters each) are this class with their table.
+ * four counters each) are this class, each stating its cpu_type and nothing else: this class finds
+ * the variant by it.
  *
  * <p>Options of {@link #createPmu}:
  * <ul>
@@ -34,12 +35,27 @@ import org.hyperprof.pmu.kit.ModelResources;
  * written for a P6 passes it to every model); the handler unmasks either way.</li>
  * </ul>
  */
-class P4PmuModel extends AbstractPmuModel {
+abstract class P4PmuModel extends AbstractPmuModel {
     static final String DEFAULT_EVENT = "GLOBAL_POWER_EVENTS:100000:1:1:1";
     static final String OPTION_THREAD = "ht.thread";
     static final String OPTION_MODEL = "cpu.model";
     static final String OPTION_AUTOMASK = "lvtpc.automask";
     static final int DEFAULT_CPU_MODEL = 2;
+
+    /**
+     * What tells the two P4 models apart.
+     *
+     * @param displayName    OProfile's CPU name, as opreport prints it
+     * @param hyperThreading whether a package has two siblings, each with half of OProfile's counters
+     * @param eventsFolder   the resource folder of the model's {@code events} (the unit masks are shared)
+     */
+    private record Variant(String displayName, boolean hyperThreading, String eventsFolder) {
+    }
+
+    /** The variants, by the cpu_type of their model component. */
+    private static final Map<String, Variant> VARIANTS = Map.of(
+            "i386/p4", new Variant("Pentium 4 / Xeon", false, "p4"),
+            "i386/p4-ht", new Variant("Pentium 4 / Xeon with 2 hyper-threads", true, "p4_ht"));
 
     private final boolean hyperThreading;
     private final P4Wiring wiring;
@@ -48,16 +64,24 @@ class P4PmuModel extends AbstractPmuModel {
     /** Checks events against the table and places them on this logical CPU's counters. */
     private final CounterAllocator allocator;
 
-    /** OProfile's counters per logical CPU: 8 without Hyper-Threading, 4 per sibling with it. */
-    P4PmuModel(String cpuType, String displayName, boolean hyperThreading) {
-        super(cpuType, displayName, hyperThreading ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS,
-                P4Registers.COUNTER_WIDTH, table(cpuType, hyperThreading ? "p4_ht" : "p4"), DEFAULT_EVENT);
-        this.hyperThreading = hyperThreading;
+    /** The model of the variant of the cpu_type its component states, with the wiring read from the bundle's resources. */
+    P4PmuModel() {
+        super(P4PmuModel::definition);
+        this.hyperThreading = details(Variant.class).hyperThreading();
+        String cpuType = cpuType();
         this.wiring = ModelResources.parse(P4PmuModel.class, "wiring", cpuType + " wiring",
                 in -> P4Wiring.parse(cpuType + "/wiring", in));
         EventTable full = hyperThreading ? table("i386/p4", "p4") : events();
         this.signalByUnitEvent = signals(wiring, full);
         this.allocator = allocator();
+    }
+
+    /** OProfile's counters per logical CPU: 8 without Hyper-Threading, 4 per sibling with it. */
+    private static Definition<Variant> definition(String cpuType) {
+        Variant variant = member(VARIANTS, cpuType);
+        return new Definition<>(variant, variant.displayName(),
+                variant.hyperThreading() ? P4Wiring.VIRTUAL_COUNTERS / 2 : P4Wiring.VIRTUAL_COUNTERS,
+                P4Registers.COUNTER_WIDTH, table(cpuType, variant.eventsFolder()), DEFAULT_EVENT);
     }
 
     /** The event table of {@code cpuType}, from the events of folder {@code dir} and the shared unit masks. */

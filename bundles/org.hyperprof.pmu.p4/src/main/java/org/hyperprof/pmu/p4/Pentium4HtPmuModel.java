@@ -13,12 +13,6 @@ import org.osgi.service.component.annotations.Component;
  * {@link P4PmuModel}).
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(Pentium4HtPmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("i386/p4-ht")
 public final class Pentium4HtPmuModel extends P4PmuModel {
-    static final String CPU_TYPE_VALUE = "i386/p4-ht";
-
-    /** The model with its wiring and event table read from the bundle's resources. */
-    public Pentium4HtPmuModel() {
-        super(CPU_TYPE_VALUE, "Pentium 4 / Xeon with 2 hyper-threads", true);
-    }
 }

@@ -10,12 +10,6 @@ import org.osgi.service.component.annotations.Component;
  * <p>Options of {@link #createPmu}: {@code cpu.model}, {@code lvtpc.automask} (see {@link P4PmuModel}).
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(Pentium4PmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("i386/p4")
 public final class Pentium4PmuModel extends P4PmuModel {
-    static final String CPU_TYPE_VALUE = "i386/p4";
-
-    /** The model with its wiring and event table read from the bundle's resources. */
-    public Pentium4PmuModel() {
-        super(CPU_TYPE_VALUE, "Pentium 4 / Xeon", false);
-    }
 }

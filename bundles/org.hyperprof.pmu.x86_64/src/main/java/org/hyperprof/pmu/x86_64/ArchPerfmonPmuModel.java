@@ -14,12 +14,6 @@ import org.osgi.service.component.annotations.Component;
  * {@code cpuid.ebx}, {@code handler.clearstatus}, {@code msr.fullwidth}, {@code lvtpc.automask}).
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(ArchPerfmonPmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("i386/arch_perfmon")
 public final class ArchPerfmonPmuModel extends IntelArchPmuModel {
-    static final String CPU_TYPE_VALUE = "i386/arch_perfmon";
-
-    /** The model with its CPUID description and event table read from the bundle's resources. */
-    public ArchPerfmonPmuModel() {
-        super(CPU_TYPE_VALUE, "arch_perfmon", false);
-    }
 }

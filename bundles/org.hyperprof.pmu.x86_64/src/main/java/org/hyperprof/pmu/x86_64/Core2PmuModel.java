@@ -12,12 +12,6 @@ import org.osgi.service.component.annotations.Component;
  * two 40-bit counters and keeps its overflow test at bit 31.
  */
 @Component(service = PmuModel.class)
-@PmuModel.CpuType(Core2PmuModel.CPU_TYPE_VALUE)
+@PmuModel.CpuType("i386/core_2")
 public final class Core2PmuModel extends IntelArchPmuModel {
-    static final String CPU_TYPE_VALUE = "i386/core_2";
-
-    /** The model with its CPUID description and event table read from the bundle's resources. */
-    public Core2PmuModel() {
-        super(CPU_TYPE_VALUE, "core_2", true);
-    }
 }

@@ -8,31 +8,44 @@ package org.hyperprof.pmu.x86_64;
  * PMU hardware. They differ only for a Core 2 whose BIOS reports an empty leaf (version 0): the
  * hardware is still a version 2 PMU, and Xen then assumes version 2, two counters of 40 bits and
  * keeps its overflow test at bit 31 ({@link #overflowTestWidth()}).
+ *
+ * @param reportedVersion   EAX[7:0] as the CPU reports it (0 for the empty Core 2 BIOS leaf)
+ * @param version           the architectural performance monitoring version of the hardware (1, 2 or 3)
+ * @param gpCounters        the general-purpose counters (EAX[15:8])
+ * @param gpWidth           their width in bits (EAX[23:16])
+ * @param eventVectorLength the length of the EBX availability vector (EAX[31:24])
+ * @param ebx               EBX: bit i set means architectural event i is not available
+ * @param fixedCounters     the fixed counters (EDX[4:0]; none in version 1)
+ * @param fixedWidth        their width in bits (EDX[12:5]; 0 without fixed counters)
  */
-final class CpuidLeaf0A {
+record CpuidLeaf0A(int reportedVersion, int version, int gpCounters, int gpWidth, int eventVectorLength, long ebx,
+        int fixedCounters, int fixedWidth) {
     /** Architectural event numbers, as the EBX availability bits count them. */
     static final String[] ARCHITECTURAL_EVENTS = {"core cycles", "instructions retired", "reference cycles",
         "LLC references", "LLC misses", "branches retired", "branch mispredicts retired"};
 
-    private final int reportedVersion;
-    private final int version;
-    private final int gpCounters;
-    private final int gpWidth;
-    private final int eventVectorLength;
-    private final long ebx;
-    private final int fixedCounters;
-    private final int fixedWidth;
-
-    private CpuidLeaf0A(int reportedVersion, int version, int gpCounters, int gpWidth, int eventVectorLength,
-            long ebx, int fixedCounters, int fixedWidth) {
-        this.reportedVersion = reportedVersion;
-        this.version = version;
-        this.gpCounters = gpCounters;
-        this.gpWidth = gpWidth;
-        this.eventVectorLength = eventVectorLength;
-        this.ebx = ebx;
-        this.fixedCounters = fixedCounters;
-        this.fixedWidth = fixedWidth;
+    /**
+     * @throws IllegalArgumentException when a field is outside what this model supports, naming the
+     *                                  field and the allowed range
+     */
+    CpuidLeaf0A {
+        if (version < 1 || version > 3) {
+            throw new IllegalArgumentException("CPUID.0AH version " + version
+                    + " is not an architectural performance monitoring version this model has; allowed: 1, 2, 3");
+        }
+        checkRange("number of general-purpose counters (EAX[15:8])", gpCounters, 1, ArchRegisters.MAX_GP_COUNTERS);
+        checkRange("general-purpose counter width (EAX[23:16])", gpWidth, 32, 48);
+        checkRange("EBX vector length (EAX[31:24])", eventVectorLength, 0, 32);
+        if (version == 1 && fixedCounters != 0) {
+            throw new IllegalArgumentException("version 1 has no fixed counters; give version 2 or 3 for "
+                    + fixedCounters + " fixed counter(s)");
+        }
+        checkRange("number of fixed counters (EDX[4:0])", fixedCounters, 0, ArchRegisters.MAX_FIXED_COUNTERS);
+        if (fixedCounters > 0) {
+            checkRange("fixed counter width (EDX[12:5])", fixedWidth, 32, 48);
+        } else {
+            fixedWidth = 0;
+        }
     }
 
     /**
@@ -52,24 +65,9 @@ final class CpuidLeaf0A {
         return of(version, gp, width, length, ebx & 0xFFFF_FFFFL, fixed, fixedWidth);
     }
 
-    /** A leaf from decoded fields, checked. */
+    /** A leaf from decoded fields, checked, as the CPU reports it. */
     static CpuidLeaf0A of(int version, int gp, int width, int length, long ebx, int fixed, int fixedWidth) {
-        if (version < 1 || version > 3) {
-            throw new IllegalArgumentException("CPUID.0AH version " + version
-                    + " is not an architectural performance monitoring version this model has; allowed: 1, 2, 3");
-        }
-        checkRange("number of general-purpose counters (EAX[15:8])", gp, 1, ArchRegisters.MAX_GP_COUNTERS);
-        checkRange("general-purpose counter width (EAX[23:16])", width, 32, 48);
-        checkRange("EBX vector length (EAX[31:24])", length, 0, 32);
-        if (version == 1 && fixed != 0) {
-            throw new IllegalArgumentException("version 1 has no fixed counters; give version 2 or 3 for " + fixed
-                    + " fixed counter(s)");
-        }
-        checkRange("number of fixed counters (EDX[4:0])", fixed, 0, ArchRegisters.MAX_FIXED_COUNTERS);
-        if (fixed > 0) {
-            checkRange("fixed counter width (EDX[12:5])", fixedWidth, 32, 48);
-        }
-        return new CpuidLeaf0A(version, version, gp, width, length, ebx, fixed, fixed > 0 ? fixedWidth : 0);
+        return new CpuidLeaf0A(version, version, gp, width, length, ebx, fixed, fixedWidth);
     }
 
     /**
@@ -85,41 +83,6 @@ final class CpuidLeaf0A {
         if (value < min || value > max) {
             throw new IllegalArgumentException(what + " " + value + " is out of range; allowed: " + min + ".." + max);
         }
-    }
-
-    /** EAX[7:0] as the CPU reports it (0 for the empty Core 2 BIOS leaf). */
-    int reportedVersion() {
-        return reportedVersion;
-    }
-
-    /** The architectural performance monitoring version of the hardware (1, 2 or 3). */
-    int version() {
-        return version;
-    }
-
-    int gpCounters() {
-        return gpCounters;
-    }
-
-    int gpWidth() {
-        return gpWidth;
-    }
-
-    int eventVectorLength() {
-        return eventVectorLength;
-    }
-
-    /** EBX: bit i set means architectural event i is not available. */
-    long ebx() {
-        return ebx;
-    }
-
-    int fixedCounters() {
-        return fixedCounters;
-    }
-
-    int fixedWidth() {
-        return fixedWidth;
     }
 
     /** Whether the global control, status and overflow-control registers exist (version 2 and later). */

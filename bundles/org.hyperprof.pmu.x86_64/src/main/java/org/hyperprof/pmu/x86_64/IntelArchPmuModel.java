@@ -18,7 +18,8 @@ import org.hyperprof.pmu.kit.CounterAllocator;
  * describes, OProfile's event table for its cpu_type, and one {@link ArchPerfmonPmu} per CPU.
  *
  * <p>The DS components {@link ArchPerfmonPmuModel} ({@code i386/arch_perfmon}) and
- * {@link Core2PmuModel} ({@code i386/core_2}) are this class with their resources. When
+ * {@link Core2PmuModel} ({@code i386/core_2}) are this class with their resources, each stating its
+ * cpu_type and nothing else: this class finds the part and its resources by it. When
  * {@link #createPmu} options change the CPUID leaf, the register file belongs to a model derived
  * from this one with that leaf (same cpu_type and table; counter count, width and event
  * availability from the new leaf), so {@code pmu.model().allocate(...)} checks against the CPU
@@ -27,27 +28,54 @@ import org.hyperprof.pmu.kit.CounterAllocator;
 class IntelArchPmuModel extends AbstractPmuModel {
     static final String DEFAULT_EVENT = "CPU_CLK_UNHALTED:100000:0:1:1";
 
+    /**
+     * What tells the Intel models apart.
+     *
+     * @param resourceFolder   the resource folder of the model's {@code events}, {@code unit_masks} and
+     *                         {@code cpuid}
+     * @param allowVersionZero whether option {@code cpuid.version=0} (a BIOS that reports an empty leaf)
+     *                         is allowed
+     */
+    private record Part(String resourceFolder, boolean allowVersionZero) {
+    }
+
+    /** The parts, by the cpu_type of their model component. */
+    private static final Map<String, Part> PARTS = Map.of(
+            "i386/arch_perfmon", new Part("arch_perfmon", false),
+            "i386/core_2", new Part("core_2", true));
+
     private final ArchEventData data;
     private final CpuidLeaf0A cpuid;
     private final boolean allowVersionZero;
     /** Checks events against the table and this CPU's CPUID, and places them on its general-purpose counters. */
     private final CounterAllocator allocator;
 
-    IntelArchPmuModel(String cpuType, String resourceDir, boolean allowVersionZero) {
-        this(ArchEventData.load(cpuType, resourceDir), null, allowVersionZero);
+    /** The model of the part of the cpu_type its component states, as its resources describe it. */
+    IntelArchPmuModel() {
+        super(IntelArchPmuModel::definition);
+        this.data = details(ArchEventData.class);
+        this.cpuid = data.cpuid;
+        this.allowVersionZero = member(PARTS, cpuType()).allowVersionZero();
+        this.allocator = allocator();
     }
 
     /**
-     * The model of {@code data}'s part, or of a CPU whose CPUID leaf 0x0A is {@code cpuid}: the
+     * The model of {@code data}'s part on a CPU whose CPUID leaf 0x0A is {@code cpuid}: the
      * general-purpose counters and their width are the ones CPUID reports (Xen uses no more than eight).
      */
     private IntelArchPmuModel(ArchEventData data, CpuidLeaf0A cpuid, boolean allowVersionZero) {
-        super(data.cpuType, data.displayName, (cpuid == null ? data.cpuid : cpuid).gpCounters(),
-                (cpuid == null ? data.cpuid : cpuid).gpWidth(), data.table, DEFAULT_EVENT);
+        super(data.cpuType, data.displayName, cpuid.gpCounters(), cpuid.gpWidth(), data.table, DEFAULT_EVENT);
         this.data = data;
-        this.cpuid = cpuid == null ? data.cpuid : cpuid;
+        this.cpuid = cpuid;
         this.allowVersionZero = allowVersionZero;
         this.allocator = allocator();
+    }
+
+    /** The model of {@code cpuType}: its part's resources, with the counters its CPUID leaf reports. */
+    private static Definition<ArchEventData> definition(String cpuType) {
+        ArchEventData data = ArchEventData.load(cpuType, member(PARTS, cpuType).resourceFolder());
+        return new Definition<>(data, data.displayName, data.cpuid.gpCounters(), data.cpuid.gpWidth(), data.table,
+                DEFAULT_EVENT);
     }
 
     /**

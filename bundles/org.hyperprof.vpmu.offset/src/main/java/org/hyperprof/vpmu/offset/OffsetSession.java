@@ -5,8 +5,7 @@ import java.util.Arrays;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.vpmu.kit.VirtualControls;
-import org.hyperprof.vpmu.kit.VirtualPmuSession;
+import org.hyperprof.vpmu.kit.VirtualControlsSession;
 
 /**
  * The offset policy on one host.
@@ -50,7 +49,7 @@ import org.hyperprof.vpmu.kit.VirtualPmuSession;
  * logical value whose bits 39:31 disagree overflows on the hardware at another moment than the
  * logical counter would. Guest reads stay exact (they come from sum + raw - start).
  */
-final class OffsetSession extends VirtualPmuSession {
+final class OffsetSession extends VirtualControlsSession {
     /** x86 event select: raise a PMI when the counter wraps. */
     private static final long X86_EVTSEL_INT = 1L << 20;
 
@@ -76,9 +75,7 @@ final class OffsetSession extends VirtualPmuSession {
     private final long[] lastRaw;
     private final boolean[] lastRawKnown;
 
-    // Per vCPU slot.
-    /** Every control and interrupt register as the guest sees it. */
-    private final VirtualControls virtual;
+    // Per vCPU slot (the control and interrupt registers are the base's virtual copies).
     private long[] sum = new long[0];
 
     OffsetSession(PolicyHost host, String policy) {
@@ -86,7 +83,6 @@ final class OffsetSession extends VirtualPmuSession {
         this.nc = model.counters();
         this.nk = model.controls();
         this.ni = model.interrupts();
-        this.virtual = new VirtualControls(model);
         if (nc > 64) {
             throw new IllegalArgumentException("the " + host.model().cpuType() + " model has " + nc
                     + " counters; the offset policy handles at most 64 per CPU");
@@ -193,18 +189,13 @@ final class OffsetSession extends VirtualPmuSession {
     }
 
     @Override
-    public long guestRead(int pcpu, int domid, int vcpu, int register) {
-        int s = guestAccess(pcpu, domid, vcpu);
-        int i = model.counterIndex(register);
-        if (i >= 0) {
-            if (live(pcpu, s) && uses(s, i)) {
-                long raw = pmus[pcpu].read(register);
-                host.chargeHypervisor(pcpu, costRead, RDMSR);
-                return (sum[s * nc + i] + raw - start[pcpu * nc + i]) & mask;
-            }
-            return sum[s * nc + i];
+    protected long readCounter(int pcpu, int s, int i, int register) {
+        if (live(pcpu, s) && uses(s, i)) {
+            long raw = pmus[pcpu].read(register);
+            host.chargeHypervisor(pcpu, costRead, RDMSR);
+            return (sum[s * nc + i] + raw - start[pcpu * nc + i]) & mask;
         }
-        return virtual.read(s, register);
+        return sum[s * nc + i];
     }
 
     @Override
@@ -270,10 +261,9 @@ final class OffsetSession extends VirtualPmuSession {
         return true;
     }
 
+    /** The guest's when the vCPU loaded here uses the counter, else Xenoprof's. */
     @Override
-    public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
-        check(pcpu);
-        model.checkCounter(counter);
+    protected OverflowRoute route(int pcpu, int counter) {
         int s = loaded[pcpu];
         return s >= 0 && uses(s, counter) ? OverflowRoute.GUEST : OverflowRoute.XENOPROF;
     }
@@ -426,6 +416,6 @@ final class OffsetSession extends VirtualPmuSession {
         for (int s = from; s < to; s++) {
             System.arraycopy(powerOnCounter, 0, sum, s * nc, nc);
         }
-        virtual.grow(from, to);
+        super.growSlots(from, to);
     }
 }

@@ -7,8 +7,7 @@ import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.vpmu.OverflowRoute;
 import org.hyperprof.api.vpmu.PolicyHost;
-import org.hyperprof.vpmu.kit.VirtualControls;
-import org.hyperprof.vpmu.kit.VirtualPmuSession;
+import org.hyperprof.vpmu.kit.VirtualControlsSession;
 
 /**
  * The partitioned policy on one host.
@@ -63,7 +62,7 @@ import org.hyperprof.vpmu.kit.VirtualPmuSession;
  * with the guest's select, wraps after one event and is seen as overflowed: the guest's handler
  * finds it overflowed (bit 31 clear) and re-arms it, and the guest's sampling heals itself.
  */
-final class PartitionedSession extends VirtualPmuSession {
+final class PartitionedSession extends VirtualControlsSession {
     static final String OPTION_XENOPROF_COUNTERS = "xenoprof-counters";
     /** Owner of a counter Xenoprof keeps. */
     static final long XENOPROF = -2;
@@ -96,9 +95,7 @@ final class PartitionedSession extends VirtualPmuSession {
      */
     private final long[] armed;
 
-    // Per vCPU slot.
-    /** Every control and interrupt register as the guest sees it. */
-    private final VirtualControls virtual;
+    // Per vCPU slot (the control and interrupt registers are the base's virtual copies).
     private int[] loadedOn = new int[0];
     private long[] ctxCounter = new long[0];
     private long[] ctxControl = new long[0];
@@ -109,7 +106,6 @@ final class PartitionedSession extends VirtualPmuSession {
         super(host, policy);
         this.nc = model.counters();
         this.nk = model.controls();
-        this.virtual = new VirtualControls(model);
         String cpuType = host.model().cpuType();
         if (nk < nc) {
             throw new IllegalArgumentException("the partitioned policy needs a select per counter to give guests"
@@ -243,20 +239,15 @@ final class PartitionedSession extends VirtualPmuSession {
     }
 
     @Override
-    public long guestRead(int pcpu, int domid, int vcpu, int register) {
-        int s = guestAccess(pcpu, domid, vcpu);
-        int i = model.counterIndex(register);
-        if (i >= 0) {
-            if (i < xen) {
-                return powerOnCounter[i]; // Xenoprof's counter: the guest sees its own, untouched, copy
-            }
-            if (loaded[pcpu] == s) {
-                host.chargeHypervisor(pcpu, costRead, RDMSR);
-                return pmus[pcpu].read(register);
-            }
-            return ctxCounter[s * share + i - xen];
+    protected long readCounter(int pcpu, int s, int i, int register) {
+        if (i < xen) {
+            return powerOnCounter[i]; // Xenoprof's counter: the guest sees its own, untouched, copy
         }
-        return virtual.read(s, register);
+        if (loaded[pcpu] == s) {
+            host.chargeHypervisor(pcpu, costRead, RDMSR);
+            return pmus[pcpu].read(register);
+        }
+        return ctxCounter[s * share + i - xen];
     }
 
     @Override
@@ -382,10 +373,9 @@ final class PartitionedSession extends VirtualPmuSession {
         return true;
     }
 
+    /** Xenoprof's counters are Xenoprof's, the guests' share the guests'. */
     @Override
-    public OverflowRoute overflow(int pcpu, int domid, int vcpu, int counter, CpuMode mode) {
-        check(pcpu);
-        model.checkCounter(counter);
+    protected OverflowRoute route(int pcpu, int counter) {
         return counter < xen ? OverflowRoute.XENOPROF : OverflowRoute.GUEST;
     }
 
@@ -416,6 +406,6 @@ final class PartitionedSession extends VirtualPmuSession {
             System.arraycopy(powerOnCounter, xen, ctxCounter, s * share, share);
             System.arraycopy(powerOnControl, xen, ctxControl, s * share, share);
         }
-        virtual.grow(from, to);
+        super.growSlots(from, to);
     }
 }
