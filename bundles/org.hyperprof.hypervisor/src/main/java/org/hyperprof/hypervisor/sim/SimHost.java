@@ -249,6 +249,12 @@ public final class SimHost implements Host, Machine, PolicyHost {
                     t = Math.min(end, t + quantum);
                     machineLock.lock();
                     try {
+                        // Asked again under the lock: stop() waits for the lock before it tells anyone, so
+                        // no quantum runs after a listener has closed the books.
+                        reason = stopReason;
+                        if (reason != null) {
+                            throw new HostStoppedException(reason);
+                        }
                         applyPending();
                         engine.runUntil(t);
                     } finally {
@@ -593,8 +599,8 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     /**
      * Stops the host for good: a running {@link #run} ends with {@link HostStoppedException} at its
-     * next quantum, later runs are refused, and the listeners hear the reason. Only the first reason
-     * counts. Callable from any thread.
+     * next quantum, later runs are refused, and the listeners hear the reason once no quantum runs
+     * (the books they read are final). Only the first reason counts. Callable from any thread.
      */
     public void stop(String reason) {
         Objects.requireNonNull(reason, "reason");
@@ -607,6 +613,10 @@ public final class SimHost implements Host, Machine, PolicyHost {
         if (!running) {
             closeSession();
         }
+        // A run in the middle of a quantum finishes it first: the listeners end sessions and read
+        // Xen's statistics, which the NMI path must not be changing then (taken before delivered).
+        machineLock.lock();
+        machineLock.unlock();
         for (HostListener l : listeners) {
             l.hostStopped(this, reason);
         }

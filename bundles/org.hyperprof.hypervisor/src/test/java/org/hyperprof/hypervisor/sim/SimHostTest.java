@@ -11,9 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Host;
+import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.pmu.CpuMode;
@@ -104,6 +106,39 @@ class SimHostTest {
         XenoprofStatistics s = host.xenoprof().statistics();
         assertEquals(taken, s.totalSamples());
         assertTrue(s.balanced(), "taken = delivered + lost + dropped + invalid: " + s);
+    }
+
+    @Test
+    void aStopFromAnotherThreadReturnsOnlyOnceNoQuantumRunsSoTheBooksItLeavesAreFinal() throws Exception {
+        // A departing CPU model stops the host from the bundle's thread while a run is in a quantum; the
+        // listeners then close the session's books, which must not move under them.
+        for (int attempt = 0; attempt < 10; attempt++) {
+            SimHost host = Fixtures.defaultHost();
+            Fixtures.startProfiling(host, 20_000, true, true);
+            CountDownLatch sampling = new CountDownLatch(1);
+            List<XenoprofStatistics> heard = new ArrayList<>();
+            host.addListener((h, reason) -> heard.add(h.xenoprof().statistics()));
+            Thread run = new Thread(() -> {
+                try {
+                    host.run(2_000_000, new ProgressListener() {
+                        @Override
+                        public void progress(long doneMicros, long totalMicros, long samples) {
+                            sampling.countDown();
+                        }
+                    });
+                } catch (HostStoppedException expected) {
+                    // the stop below
+                }
+            });
+            run.start();
+            sampling.await();
+            host.stop("model departed");
+            XenoprofStatistics atStop = host.xenoprof().statistics();
+            run.join();
+            assertEquals(atStop, host.xenoprof().statistics(), "no sample taken after stop() returned");
+            assertEquals(List.of(atStop), heard, "the listener read the final books");
+            assertTrue(atStop.balanced(), "taken = delivered + lost + dropped + invalid: " + atStop);
+        }
     }
 
     @Test
