@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
@@ -105,19 +106,31 @@ public abstract class ConsumerContract {
         Arrays.fill(b.chainMode, 0, b.chainEntries(), (byte) 0);
     }
 
+    /**
+     * Session {@code id} as a source gives it: started, {@code batches} delivered in order (each
+     * handed to {@code afterCall} once its call returned), ended with all their samples delivered.
+     */
+    private void feed(SampleConsumer c, long id, List<SampleBatch> batches, Consumer<SampleBatch> afterCall) {
+        c.sessionStarted(session(id));
+        for (SampleBatch b : batches) {
+            c.samples(b);
+            afterCall.accept(b);
+        }
+        c.sessionEnded(ended(id, batches.stream().mapToLong(b -> b.size).sum()));
+    }
+
+    /** A new consumer that saw session {@code id} whole ({@link #feed}). */
+    private SampleConsumer fed(long id, List<SampleBatch> batches) {
+        SampleConsumer c = newConsumer();
+        feed(c, id, batches, b -> { });
+        return c;
+    }
+
     @Test
     public void aConsumerKeepsNothingOfABatchPastTheCallThatLentIt() throws Exception {
+        SampleConsumer kept = fed(1, batches(1));
         SampleConsumer lent = newConsumer();
-        SampleConsumer kept = newConsumer();
-        lent.sessionStarted(session(1));
-        kept.sessionStarted(session(1));
-        for (SampleBatch b : batches(1)) {
-            kept.samples(b.copy());
-            lent.samples(b);
-            refill(b);
-        }
-        lent.sessionEnded(ended(1, 13));
-        kept.sessionEnded(ended(1, 13));
+        feed(lent, 1, batches(1), ConsumerContract::refill);
         assertEquals(output(kept, 1), output(lent, 1),
                 "the report changed when the batches' arrays were filled again after the calls returned");
     }
@@ -125,21 +138,17 @@ public abstract class ConsumerContract {
     @Test
     public void twoSessionsWhoseCallsInterleaveKeepTheirOwnSamples() throws Exception {
         SampleConsumer mixed = newConsumer();
-        SampleConsumer alone = newConsumer();
         mixed.sessionStarted(session(1));
         mixed.sessionStarted(session(2));
-        alone.sessionStarted(session(2));
         List<SampleBatch> one = batches(1);
         List<SampleBatch> two = batches(2);
         mixed.samples(one.get(0));
         mixed.samples(two.get(0));
-        alone.samples(two.get(0));
         mixed.samples(one.get(1));
         mixed.sessionEnded(ended(1, 13));
         mixed.samples(two.get(1));
-        alone.samples(two.get(1));
         mixed.sessionEnded(ended(2, 13));
-        alone.sessionEnded(ended(2, 13));
+        SampleConsumer alone = fed(2, batches(2));
         assertEquals(output(alone, 2), output(mixed, 2), "session 2's report holds session 1's samples");
     }
 
@@ -175,14 +184,8 @@ public abstract class ConsumerContract {
 
     @Test
     public void anAddressSymbolCountsAsTheAddressOfNoSymbolItNames() throws Exception {
-        SampleConsumer named = newConsumer();
-        SampleConsumer plain = newConsumer();
-        named.sessionStarted(session(5));
-        plain.sessionStarted(session(5));
-        named.samples(unresolved(5, true));
-        plain.samples(unresolved(5, false));
-        named.sessionEnded(ended(5, 3));
-        plain.sessionEnded(ended(5, 3));
+        SampleConsumer named = fed(5, List.of(unresolved(5, true)));
+        SampleConsumer plain = fed(5, List.of(unresolved(5, false)));
         assertEquals(output(plain, 5), output(named, 5),
                 "a consumer counts an address symbol (an address no symbol covers) as it counts no symbol");
     }
@@ -190,17 +193,10 @@ public abstract class ConsumerContract {
     @Test
     public void callsMayComeFromAnotherThreadThanTheOneThatMadeTheConsumer() throws Exception {
         SampleConsumer c = newConsumer();
-        SampleConsumer same = newConsumer();
-        Thread delivery = new Thread(() -> {
-            c.sessionStarted(session(4));
-            batches(4).forEach(c::samples);
-            c.sessionEnded(ended(4, 13));
-        }, "hyperprof-consumer-contract");
+        Thread delivery = new Thread(() -> feed(c, 4, batches(4), b -> { }), "hyperprof-consumer-contract");
         delivery.start();
         delivery.join(30_000);
-        same.sessionStarted(session(4));
-        batches(4).forEach(same::samples);
-        same.sessionEnded(ended(4, 13));
+        SampleConsumer same = fed(4, batches(4));
         assertEquals(output(same, 4), output(c, 4));
     }
 }
