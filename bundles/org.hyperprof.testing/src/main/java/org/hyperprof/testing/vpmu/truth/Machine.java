@@ -95,11 +95,7 @@ public final class Machine {
 
     /** The switch to {@code next} (null: idle), the switch path, and the exit into the guest. */
     public void switchTo(int pcpu, Guest next) {
-        Guest prev = current[pcpu];
-        inStint[pcpu] = false;
-        session.vcpuSwitch(pcpu, prev == null ? -1 : prev.domid, prev == null ? 0 : prev.vcpu,
-                next == null ? -1 : next.domid, next == null ? 0 : next.vcpu);
-        current[pcpu] = next;
+        switchOnly(pcpu, next);
         runCharges(pcpu);
         hypervisor(pcpu, switchPathCycles);
         if (next != null) {
