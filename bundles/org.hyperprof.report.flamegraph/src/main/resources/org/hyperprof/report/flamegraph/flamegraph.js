@@ -223,21 +223,21 @@ function hyperprofApplyFragment(hash) {
       hoverName = value;
     }
   }
-  if (zoomName !== null) {
-    var zoomed = hyperprofWidest(zoomName);
-    if (zoomed) {
-      hyperprofZoom(zoomed);
-    } else {
-      hyperprof.svg.setAttribute("data-zoom-missing", zoomName);
-    }
+  hyperprofOnWidest(zoomName, hyperprofZoom, "data-zoom-missing");
+  hyperprofOnWidest(hoverName, hyperprofShowDetails, "data-hover-missing");
+}
+
+// Applies action to the widest frame called name (none given: nothing); a name no frame has is
+// noted on the svg element as attribute missing, so a stale link says why nothing happened.
+function hyperprofOnWidest(name, action, missing) {
+  if (name === null) {
+    return;
   }
-  if (hoverName !== null) {
-    var hovered = hyperprofWidest(hoverName);
-    if (hovered) {
-      hyperprofShowDetails(hovered);
-    } else {
-      hyperprof.svg.setAttribute("data-hover-missing", hoverName);
-    }
+  var widest = hyperprofWidest(name);
+  if (widest) {
+    action(widest);
+  } else {
+    hyperprof.svg.setAttribute(missing, name);
   }
 }
 
