@@ -83,7 +83,7 @@ final class GuestSession implements DomainView.ProblemLog {
         List<DomainInfo> domains = new ArrayList<>(host.domains());
         domains.sort((a, b) -> Integer.compare(a.domid(), b.domid()));
         for (DomainInfo d : domains) {
-            if (state(host, d.domid()) == DomainState.DESTROYED) {
+            if (OpcontrolService.domainState(host, d.domid()) == DomainState.DESTROYED) {
                 continue;
             }
             List<SharedBuffer> buffers = host.guestProfilerBuffers(d.domid());
@@ -266,7 +266,7 @@ final class GuestSession implements DomainView.ProblemLog {
                 if (d.gone) {
                     continue;
                 }
-                DomainState st = state(host, d.domid);
+                DomainState st = OpcontrolService.domainState(host, d.domid);
                 if (st == DomainState.DESTROYED) {
                     d.gone = true;
                     for (Ring r : d.rings) {
@@ -455,15 +455,6 @@ final class GuestSession implements DomainView.ProblemLog {
     public void symbolProblem(String location, String message) {
         synchronized (notes) {
             symbolProblems.putIfAbsent(location, message);
-        }
-    }
-
-    private static DomainState state(Host host, int domid) {
-        try {
-            DomainState s = host.domainState(domid);
-            return s == null ? DomainState.RUNNING : s;
-        } catch (RuntimeException e) {
-            return DomainState.RUNNING;
         }
     }
 

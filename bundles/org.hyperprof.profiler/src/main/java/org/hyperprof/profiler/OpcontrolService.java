@@ -495,6 +495,7 @@ final class OpcontrolService {
         }
     }
 
+    /** The domain's state now; a domain the host cannot say anything of is taken as running. */
     static DomainState domainState(Host host, int domid) {
         try {
             DomainState s = host.domainState(domid);

@@ -431,12 +431,7 @@ final class Oprofiled implements VirqHandler {
     }
 
     DomainState domainState(int id) {
-        try {
-            DomainState s = host.domainState(id);
-            return s == null ? DomainState.RUNNING : s;
-        } catch (RuntimeException e) {
-            return DomainState.RUNNING;
-        }
+        return OpcontrolService.domainState(host, id);
     }
 
     // ---------------------------------------------------------------- status
