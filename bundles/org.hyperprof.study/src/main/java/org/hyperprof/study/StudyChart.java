@@ -52,14 +52,7 @@ final class StudyChart {
         int top1 = TOP;
         double max1 = niceCeiling(maxOverhead(runs), 1);
         axes(b, top1, plotWidth, max1, "% of all unhalted cycles", "Hypervisor overhead");
-        for (int i = 0; i < runs.size(); i++) {
-            Results.Run run = runs.get(i);
-            double x0 = LEFT + i * group + GROUP_PAD / 2.0;
-            groupLabel(b, x0 + (group - GROUP_PAD) / 2.0, top1 + PANEL_HEIGHT, run.variant().label());
-            if (!run.ok()) {
-                failed(b, x0 + (group - GROUP_PAD) / 2.0, top1 + PANEL_HEIGHT);
-                continue;
-            }
+        groups(b, runs, group, top1, (run, x0) -> {
             double w = (group - GROUP_PAD) / 2.0;
             bar(b, x0, w, top1, max1, run.overhead().hypervisorPercent(), HYPERVISOR_COLOR, false,
                     run.variant().label() + ": hypervisor " + Numbers.fixed(run.overhead().hypervisorPercent(), 2)
@@ -67,7 +60,7 @@ final class StudyChart {
             bar(b, x0 + w, w, top1, max1, run.overhead().policyPercent(), POLICY_COLOR, false,
                     run.variant().label() + ": caused by the policy " + Numbers.fixed(run.overhead().policyPercent(), 2)
                             + " %");
-        }
+        });
         int legendX = LEFT + plotWidth + 20;
         legend(b, legendX, top1 + 10, HYPERVISOR_COLOR, false, "hypervisor, % of all cycles");
         legend(b, legendX, top1 + 28, POLICY_COLOR, false, "caused by the policy");
@@ -78,14 +71,7 @@ final class StudyChart {
         double max2 = niceCeiling(maxError(runs), 5);
         axes(b, top2, plotWidth, max2, "error, percentage points", "Profile error against the ground truth");
         List<Integer> ids = new ArrayList<>(guests.keySet());
-        for (int i = 0; i < runs.size(); i++) {
-            Results.Run run = runs.get(i);
-            double x0 = LEFT + i * group + GROUP_PAD / 2.0;
-            groupLabel(b, x0 + (group - GROUP_PAD) / 2.0, top2 + PANEL_HEIGHT, run.variant().label());
-            if (!run.ok()) {
-                failed(b, x0 + (group - GROUP_PAD) / 2.0, top2 + PANEL_HEIGHT);
-                continue;
-            }
+        groups(b, runs, group, top2, (run, x0) -> {
             for (Results.Guest g : run.guests()) {
                 int slot = ids.indexOf(g.domid());
                 String color = PALETTE[slot % PALETTE.length];
@@ -97,7 +83,7 @@ final class StudyChart {
                 bar(b, x + BAR, BAR, top2, max2, bb, color, true,
                         run.variant().label() + ", " + g.name() + ", truth B: " + Numbers.fixed(bb, 2) + " points");
             }
-        }
+        });
         int y = top2 + 10;
         for (int slot = 0; slot < ids.size(); slot++) {
             legend(b, legendX, y, PALETTE[slot % PALETTE.length], false, guests.get(ids.get(slot)));
@@ -194,6 +180,27 @@ final class StudyChart {
         b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>"
                 + "<title>%s</title></rect>\n", x, bottom - h, Math.max(1, w - 1), h, color,
                 pale ? " fill-opacity=\"0.35\" stroke=\"" + color + "\"" : "", escape(tooltip)));
+    }
+
+    /** How one panel draws the bars of a run that finished, in its group starting at {@code x0}. */
+    @FunctionalInterface
+    private interface GroupBars {
+        void draw(Results.Run run, double x0);
+    }
+
+    /** A panel's groups, one per run in order: each labelled, a failed run marked, the others drawn by {@code bars}. */
+    private static void groups(StringBuilder b, List<Results.Run> runs, int group, int top, GroupBars bars) {
+        for (int i = 0; i < runs.size(); i++) {
+            Results.Run run = runs.get(i);
+            double x0 = LEFT + i * group + GROUP_PAD / 2.0;
+            double cx = x0 + (group - GROUP_PAD) / 2.0;
+            groupLabel(b, cx, top + PANEL_HEIGHT, run.variant().label());
+            if (run.ok()) {
+                bars.draw(run, x0);
+            } else {
+                failed(b, cx, top + PANEL_HEIGHT);
+            }
+        }
     }
 
     private static void groupLabel(StringBuilder b, double cx, int bottom, String label) {
