@@ -8,6 +8,7 @@ import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
 import org.hyperprof.input.InputLimit;
+import org.hyperprof.symbols.kit.FormatResolver;
 import org.hyperprof.symbols.kit.ImageInput;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -46,7 +47,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(service = SymbolResolver.class, configurationPid = ElfResolver.PID)
 @SymbolResolver.Format(ElfResolver.FORMAT_NAME)
 @Designate(ocd = ElfConfiguration.class)
-public final class ElfResolver implements SymbolResolver {
+public final class ElfResolver extends FormatResolver {
 
     /** The format this resolver registers for (its {@code symbols.format}), stated here once. */
     public static final String FORMAT_NAME = "elf";
@@ -57,8 +58,6 @@ public final class ElfResolver implements SymbolResolver {
      * and far above what a file's symbols cost (libjvm.so: 4 MiB of its 23 MiB).
      */
     public static final long DEFAULT_MAX_READ_MB = 1024;
-
-    private final InputLimit limit;
 
     /** With the default ceiling; plain Java uses this constructor. */
     public ElfResolver() {
@@ -83,12 +82,7 @@ public final class ElfResolver implements SymbolResolver {
 
     /** With a ceiling in bytes, for tests of the ceiling. */
     ElfResolver(InputLimit limit) {
-        this.limit = limit;
-    }
-
-    @Override
-    public String format() {
-        return FORMAT_NAME;
+        super(FORMAT_NAME, limit);
     }
 
     @Override
@@ -163,10 +157,5 @@ public final class ElfResolver implements SymbolResolver {
         } catch (IOException e) {
             throw ImageInput.unreadable(location, e);
         }
-    }
-
-    @Override
-    public String toString() {
-        return "ElfResolver[" + FORMAT_NAME + "]";
     }
 }

@@ -8,6 +8,7 @@ import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.symbols.SymbolTable;
 import org.hyperprof.input.InputLimit;
+import org.hyperprof.symbols.kit.FormatResolver;
 import org.hyperprof.symbols.kit.ImageInput;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -22,7 +23,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(service = SymbolResolver.class, configurationPid = KallsymsResolver.PID)
 @SymbolResolver.Format(KallsymsResolver.FORMAT_NAME)
 @Designate(ocd = KallsymsConfiguration.class)
-public final class KallsymsResolver implements SymbolResolver {
+public final class KallsymsResolver extends FormatResolver {
 
     /** The format this resolver registers for (its {@code symbols.format}), stated here once. */
     public static final String FORMAT_NAME = "kallsyms";
@@ -32,7 +33,6 @@ public final class KallsymsResolver implements SymbolResolver {
     public static final long DEFAULT_MAX_FILE_MB = 256;
 
     private final KallsymsParser parser = new KallsymsParser();
-    private final InputLimit limit;
 
     /** With the default ceiling; plain Java uses this constructor. */
     public KallsymsResolver() {
@@ -56,12 +56,7 @@ public final class KallsymsResolver implements SymbolResolver {
     }
 
     KallsymsResolver(InputLimit limit) {
-        this.limit = limit;
-    }
-
-    @Override
-    public String format() {
-        return FORMAT_NAME;
+        super(FORMAT_NAME, limit);
     }
 
     @Override
@@ -106,10 +101,5 @@ public final class KallsymsResolver implements SymbolResolver {
     public SymbolTable load(ImageSource source, ByteBuffer content) throws SymbolFileException {
         Objects.requireNonNull(source, "source");
         return load(source.imageName(), source.location(), content);
-    }
-
-    @Override
-    public String toString() {
-        return "KallsymsResolver[" + FORMAT_NAME + "]";
     }
 }
