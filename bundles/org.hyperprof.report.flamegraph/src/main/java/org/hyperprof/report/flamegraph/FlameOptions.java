@@ -27,23 +27,10 @@ record FlameOptions(int counter, boolean vcpus) {
         boolean vcpus = request.flag("vcpus");
         int counter = 0;
         for (String option : request.withValue("counter")) {
-            counter = parseCounter(option);
+            counter = RequestOptions.wholeNumber(option, "counter", 0, "N must be a counter number, e.g. counter=0",
+                    "N must be a counter number from 0, e.g. counter=0");
         }
         request.check();
         return new FlameOptions(counter, vcpus);
-    }
-
-    private static int parseCounter(String option) throws ReportException {
-        String value = RequestOptions.value(option, "counter");
-        int counter;
-        try {
-            counter = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new ReportException("option '" + option + "': N must be a counter number, e.g. counter=0");
-        }
-        if (counter < 0) {
-            throw new ReportException("option '" + option + "': counter numbers start at 0");
-        }
-        return counter;
     }
 }

@@ -44,6 +44,33 @@ public final class RequestOptions {
         return option.trim().substring(key.length() + 1).trim();
     }
 
+    /**
+     * N of {@code option} ({@code key=N}) as a whole number from {@code min} to {@link Integer#MAX_VALUE}.
+     *
+     * @param notANumber the message's end for text that is no whole number, e.g. {@code N must be a
+     *                   whole number of symbol rows, e.g. top=30}
+     * @param outOfRange the message's end for a number outside the range (also one of more digits
+     *                   than 64 bits hold)
+     * @throws ReportException {@code option '<option>': } and the message's end
+     */
+    public static int wholeNumber(String option, String key, int min, String notANumber, String outOfRange)
+            throws ReportException {
+        String value = value(option, key);
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            if (!value.matches("[-+]?[0-9]+")) {
+                throw new ReportException("option '" + option + "': " + notANumber);
+            }
+            n = Long.MAX_VALUE; // digits beyond 64 bits: a number, out of range below
+        }
+        if (n < min || n > Integer.MAX_VALUE) {
+            throw new ReportException("option '" + option + "': " + outOfRange);
+        }
+        return (int) n;
+    }
+
     /** Whether the request gives the flag {@code name} (in lower case, e.g. {@code vcpus}). */
     public boolean flag(String name) {
         boolean given = false;

@@ -82,7 +82,8 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
         }
         int top = DEFAULT_TOP;
         for (String option : request.withValue("top")) {
-            top = parseTop(option);
+            top = RequestOptions.wholeNumber(option, "top", 1, "N must be a whole number of symbol rows, e.g. top=30",
+                    "N must be from 1 to " + Integer.MAX_VALUE + " symbol rows per section");
         }
         request.check();
         if (truth && noTruth) {
@@ -120,25 +121,5 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
             }
         }
         return values;
-    }
-
-    private static int parseTop(String option) throws ReportException {
-        String value = RequestOptions.value(option, "top");
-        long top;
-        try {
-            top = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            if (value.matches("[-+]?[0-9]+")) {
-                top = Long.MAX_VALUE; // digits beyond 64 bits: a number, out of range below
-            } else {
-                throw new ReportException("option '" + option + "': N must be a whole number of symbol rows, e.g."
-                        + " top=30");
-            }
-        }
-        if (top < 1 || top > Integer.MAX_VALUE) {
-            throw new ReportException("option '" + option + "': N must be from 1 to " + Integer.MAX_VALUE
-                    + " symbol rows per section");
-        }
-        return (int) top;
     }
 }
