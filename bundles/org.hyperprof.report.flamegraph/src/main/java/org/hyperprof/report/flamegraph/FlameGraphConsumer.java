@@ -1,9 +1,7 @@
 package org.hyperprof.report.flamegraph;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Objects;
 
 import org.hyperprof.api.output.Content;
 import org.hyperprof.api.report.ReportException;
@@ -11,7 +9,7 @@ import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.report.kit.ReportConsumer;
+import org.hyperprof.report.kit.RenderingConsumer;
 import org.hyperprof.report.kit.SessionShelf;
 import org.osgi.service.component.annotations.Component;
 
@@ -28,8 +26,7 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = { SampleConsumer.class, ReportRenderer.class, ReportFileWriter.class }, property = {
         SampleConsumer.NAME + "=" + FlameGraphConsumer.NAME, ReportRenderer.NAME + "=" + FlameGraphConsumer.NAME })
-public final class FlameGraphConsumer extends ReportConsumer<StackAggregate>
-        implements ReportRenderer, ReportFileWriter {
+public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> implements ReportFileWriter {
 
     /** Its {@code consumer.name} and {@code report.name}. */
     public static final String NAME = "flamegraph";
@@ -55,21 +52,15 @@ public final class FlameGraphConsumer extends ReportConsumer<StackAggregate>
     /** Keeps the last {@code retainedSessions} sessions for writing. */
     public FlameGraphConsumer(int retainedSessions) {
         super("flame graph consumer", new SessionShelf<>("the flame graph", "write its flame graph",
-                retainedSessions, StackAggregate::new));
+                retainedSessions, StackAggregate::new), FlameOptions.DESCRIPTIONS);
     }
 
     // ---------------------------------------------------------------- ReportRenderer and ReportFileWriter
 
+    /** The renderer prints the folded stacks. */
     @Override
-    public List<String> options() {
-        return FlameOptions.DESCRIPTIONS;
-    }
-
-    /** Prints the folded stacks; the whole text is made before any of it is written. */
-    @Override
-    public void render(ReportRequest request, Appendable out) throws IOException, ReportException {
-        Objects.requireNonNull(out, "out");
-        out.append(text(request, FOLDED));
+    protected String report(ReportRequest request) throws ReportException {
+        return text(request, FOLDED);
     }
 
     @Override

@@ -2,7 +2,8 @@
  * What the report consumers (opreport, pprof, flame graph) share: the consumer's part around its
  * aggregate ({@link org.hyperprof.report.kit.ReportConsumer}: the last sessions it keeps on a
  * {@link org.hyperprof.report.kit.SessionShelf}, deliveries routed to them, strays counted, the
- * session a request asks for) and the reading of a request's options
+ * session a request asks for; {@link org.hyperprof.report.kit.RenderingConsumer} for one that also
+ * renders its report, made whole before any of it is written) and the reading of a request's options
  * ({@link org.hyperprof.report.kit.RequestOptions}), the aggregate's part around its own counts
  * ({@link org.hyperprof.report.kit.ReportAggregate}: the check of each sample against the session
  * and the books of what it took and rejected, {@link org.hyperprof.report.kit.Rejections}), the

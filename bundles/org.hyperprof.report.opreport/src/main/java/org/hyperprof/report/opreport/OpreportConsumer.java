@@ -1,14 +1,10 @@
 package org.hyperprof.report.opreport;
 
-import java.io.IOException;
-import java.util.List;
-import java.util.Objects;
-
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.report.kit.ReportConsumer;
+import org.hyperprof.report.kit.RenderingConsumer;
 import org.hyperprof.report.kit.SessionShelf;
 import org.osgi.service.component.annotations.Component;
 
@@ -27,7 +23,7 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = { SampleConsumer.class, ReportRenderer.class }, property = {
         SampleConsumer.NAME + "=" + OpreportConsumer.NAME, ReportRenderer.NAME + "=" + OpreportConsumer.NAME })
-public final class OpreportConsumer extends ReportConsumer<SessionAggregate> implements ReportRenderer {
+public final class OpreportConsumer extends RenderingConsumer<SessionAggregate> {
 
     /** Its {@code consumer.name} and {@code report.name}. */
     public static final String NAME = "opreport";
@@ -43,26 +39,16 @@ public final class OpreportConsumer extends ReportConsumer<SessionAggregate> imp
     /** Keeps the last {@code retainedSessions} sessions for rendering. */
     public OpreportConsumer(int retainedSessions) {
         super("opreport consumer", new SessionShelf<>(NAME, "ask for its report", retainedSessions,
-                SessionAggregate::new));
+                SessionAggregate::new), ReportOptions.DESCRIPTIONS);
     }
 
     // ---------------------------------------------------------------- ReportRenderer
 
     @Override
-    public List<String> options() {
-        return ReportOptions.DESCRIPTIONS;
-    }
-
-    /**
-     * Renders the whole report before writing any of it, so a failure leaves {@code out} untouched.
-     */
-    @Override
-    public void render(ReportRequest request, Appendable out) throws IOException, ReportException {
-        Objects.requireNonNull(out, "out");
+    protected String report(ReportRequest request) throws ReportException {
         SessionAggregate session = aggregate(request);
         ReportOptions options = ReportOptions.parse(request.options());
         SessionAggregate.Snapshot snapshot = session.snapshot(options.callgraph(), options.details());
-        String text = new OpreportText(snapshot, options).render(request.domain(), shelf.strays());
-        out.append(text);
+        return new OpreportText(snapshot, options).render(request.domain(), shelf.strays());
     }
 }
