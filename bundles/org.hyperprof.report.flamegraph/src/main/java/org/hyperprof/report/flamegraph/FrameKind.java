@@ -39,24 +39,26 @@ enum FrameKind {
     final String cssClass;
     /** The kind in words, for hover details. */
     final String words;
-    private final int hueFrom;
-    private final int hueTo;
-    private final int saturationFrom;
-    private final int saturationTo;
-    private final int lightnessFrom;
-    private final int lightnessTo;
+    /** The ranges of hue (degrees), saturation and lightness (percent) its frames take their shades from. */
+    private final Range hue;
+    private final Range saturation;
+    private final Range lightness;
 
     FrameKind(String suffix, String cssClass, String words, int hueFrom, int hueTo, int saturationFrom,
             int saturationTo, int lightnessFrom, int lightnessTo) {
         this.suffix = suffix;
         this.cssClass = cssClass;
         this.words = words;
-        this.hueFrom = hueFrom;
-        this.hueTo = hueTo;
-        this.saturationFrom = saturationFrom;
-        this.saturationTo = saturationTo;
-        this.lightnessFrom = lightnessFrom;
-        this.lightnessTo = lightnessTo;
+        this.hue = new Range(hueFrom, hueTo);
+        this.saturation = new Range(saturationFrom, saturationTo);
+        this.lightness = new Range(lightnessFrom, lightnessTo);
+    }
+
+    /** One channel's range: a frame's value lies {@code fraction} of the way from {@code from} to {@code to}. */
+    private record Range(int from, int to) {
+        float at(float fraction) {
+            return from + (to - from) * fraction;
+        }
     }
 
     /** The kind of a frame in an image of kind {@code kind}; modules count as kernel code. */
@@ -79,14 +81,14 @@ enum FrameKind {
 
     /** The hue (degrees) of a frame named {@code name}: always within this kind's family. */
     float hue(String name) {
-        return hueFrom + (hueTo - hueFrom) * fraction(name, 0);
+        return hue.at(fraction(name, 0));
     }
 
     /** The fill colour of a frame named {@code name}, as {@code rgb(r,g,b)}. */
     String fill(String name) {
         float h = hue(name);
-        float s = (saturationFrom + (saturationTo - saturationFrom) * fraction(name, 1)) / 100f;
-        float l = (lightnessFrom + (lightnessTo - lightnessFrom) * fraction(name, 2)) / 100f;
+        float s = saturation.at(fraction(name, 1)) / 100f;
+        float l = lightness.at(fraction(name, 2)) / 100f;
         int[] rgb = rgb(h, s, l);
         return String.format(Locale.ROOT, "rgb(%d,%d,%d)", rgb[0], rgb[1], rgb[2]);
     }
