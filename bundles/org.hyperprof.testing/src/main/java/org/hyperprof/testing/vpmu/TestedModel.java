@@ -7,11 +7,14 @@ import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.pmu.SignalRates;
+import org.hyperprof.pmu.x86.LocalApicLvtpc;
+import org.hyperprof.pmu.x86.PerfEvtSelFields;
 
 /**
  * A real model a policy test runs on, with the select words and event names the test programs it
  * with, and the x86 select bits and rates those tests share. The model bundles are each test's own
- * dependencies, not this bundle's, so that the model bundles may use this one in their tests.
+ * dependencies, not this bundle's, so that the model bundles may use this one in their tests; the
+ * select bits are the x86 driver kit's own (a kit, not a model).
  */
 public record TestedModel(String name, PmuModel model, int instCode, int clkCode, String instName, int[] counters,
         int[] controls) {
@@ -20,14 +23,15 @@ public record TestedModel(String name, PmuModel model, int instCode, int clkCode
                 model.createPmu(0, Map.of()).controlRegisters().clone());
     }
 
-    public static final long USR = 1L << 16;
-    public static final long OS = 1L << 17;
-    public static final long INT = 1L << 20;
+    // The select bits and the LVTPC entry as the x86 driver kit defines them (the P6 layout, which AMD shares).
+    public static final long USR = PerfEvtSelFields.EVTSEL_USR;
+    public static final long OS = PerfEvtSelFields.EVTSEL_OS;
+    public static final long INT = PerfEvtSelFields.EVTSEL_INT;
     /** EN: on P6 only PerfEvtSel0's enables (both counters); on AMD each select enables its own counter. */
-    public static final long EN = 1L << 22;
+    public static final long EN = PerfEvtSelFields.EVTSEL_EN;
     /** Masked, as LVT entries come out of reset. */
-    public static final long LVTPC_POWER_ON = 1L << 16;
-    public static final int LVTPC = 0x340;
+    public static final long LVTPC_POWER_ON = LocalApicLvtpc.POWER_ON;
+    public static final int LVTPC = LocalApicLvtpc.OFFSET;
 
     @Override
     public String toString() {
