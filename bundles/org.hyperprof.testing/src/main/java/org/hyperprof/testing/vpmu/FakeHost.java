@@ -17,8 +17,8 @@ import org.hyperprof.testing.pmu.ForwardingPmu;
  * allocates once {@link #recording} is off.
  */
 public final class FakeHost implements PolicyHost {
-    public static final List<String> SYMBOLS = List.of("vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr",
-            "vpmu_do_interrupt", "smp_call_function_interrupt");
+    public static final List<String> SYMBOLS = HostCharges.FUNCTIONS;
+    // Indexes into SYMBOLS.
     public static final int SAVE = 0;
     public static final int LOAD = 1;
     public static final int RDMSR = 2;
@@ -95,15 +95,7 @@ public final class FakeHost implements PolicyHost {
 
     @Override
     public void chargeHypervisor(int pcpu, long cycles, String symbol) {
-        int s = switch (symbol) {
-            case "vpmu_save" -> SAVE;
-            case "vpmu_load" -> LOAD;
-            case "vpmu_do_rdmsr" -> RDMSR;
-            case "vpmu_do_wrmsr" -> WRMSR;
-            case "vpmu_do_interrupt" -> INTERRUPT;
-            case "smp_call_function_interrupt" -> REMOTE;
-            default -> throw new IllegalArgumentException("the hypervisor image has no function " + symbol);
-        };
+        int s = HostCharges.function(symbol);
         if (cycles < 0) {
             throw new IllegalArgumentException("negative charge " + cycles);
         }
@@ -116,13 +108,7 @@ public final class FakeHost implements PolicyHost {
 
     @Override
     public long cost(String name) {
-        return switch (name) {
-            case COST_PMU_READ -> readCost;
-            case COST_PMU_WRITE -> writeCost;
-            case COST_INJECT -> injectCost;
-            case COST_IPI -> ipiCost;
-            default -> throw new IllegalArgumentException("no cost " + name + "; add 'cost.vpmu " + name + " <cycles>'");
-        };
+        return HostCharges.cost(name, readCost, writeCost, injectCost, ipiCost);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.vpmu.PolicyHost;
+import org.hyperprof.testing.vpmu.HostCharges;
 
 /**
  * A host of real register files of one model. Records what the policy charges (per CPU, still to
@@ -16,14 +17,13 @@ public final class CountingHost implements PolicyHost {
     public static final long WRITE = 150;
     public static final long INJECT = 500;
     public static final long IPI = 2000;
-    public static final String[] SYMBOLS = {"vpmu_save", "vpmu_load", "vpmu_do_rdmsr", "vpmu_do_wrmsr", "vpmu_do_interrupt",
-        "smp_call_function_interrupt"};
 
     public final PmuModel model;
     public final CountingPmu[] pmus;
     /** Charged cycles per CPU the engine has not yet run. */
     public final long[] pending;
-    public final long[] bySymbol = new long[SYMBOLS.length];
+    /** Charged cycles per hypervisor function ({@link HostCharges#FUNCTIONS}). */
+    public final long[] bySymbol = new long[HostCharges.FUNCTIONS.size()];
     /** Injections per (domid * 16 + vcpu), and whether one waits to be taken. */
     public final int[] injections = new int[256];
     public final boolean[] injectionPending = new boolean[256];
@@ -41,12 +41,7 @@ public final class CountingHost implements PolicyHost {
     }
 
     public long charged(String symbol) {
-        for (int i = 0; i < SYMBOLS.length; i++) {
-            if (SYMBOLS[i].equals(symbol)) {
-                return bySymbol[i];
-            }
-        }
-        throw new IllegalArgumentException(symbol);
+        return bySymbol[HostCharges.function(symbol)];
     }
 
     public long physicalAccesses() {
@@ -64,25 +59,13 @@ public final class CountingHost implements PolicyHost {
 
     @Override
     public void chargeHypervisor(int pcpu, long cycles, String symbol) {
-        for (int i = 0; i < SYMBOLS.length; i++) {
-            if (SYMBOLS[i].equals(symbol)) {
-                bySymbol[i] += cycles;
-                pending[pcpu] += cycles;
-                return;
-            }
-        }
-        throw new IllegalArgumentException("the hypervisor image has no function " + symbol);
+        bySymbol[HostCharges.function(symbol)] += cycles;
+        pending[pcpu] += cycles;
     }
 
     @Override
     public long cost(String name) {
-        return switch (name) {
-            case COST_PMU_READ -> READ;
-            case COST_PMU_WRITE -> WRITE;
-            case COST_INJECT -> INJECT;
-            case COST_IPI -> IPI;
-            default -> throw new IllegalArgumentException("no cost " + name);
-        };
+        return HostCharges.cost(name, READ, WRITE, INJECT, IPI);
     }
 
     @Override
