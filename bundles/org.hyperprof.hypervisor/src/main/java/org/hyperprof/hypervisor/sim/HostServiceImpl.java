@@ -108,7 +108,7 @@ public final class HostServiceImpl implements HostService {
     @Reference(name = "model", service = PmuModel.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindModel")
     void bindModel(ServiceReference<PmuModel> reference, PmuModel model, Map<String, Object> properties) {
-        addModel(PmuModel.IDENTITY.of(properties, model), model, bundleName(reference));
+        offer(models, PmuModel.IDENTITY.of(properties, model), model, bundleName(reference));
     }
 
     void unbindModel(PmuModel model) {
@@ -119,7 +119,7 @@ public final class HostServiceImpl implements HostService {
             cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
     void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference, CounterVirtualizationPolicy policy,
             Map<String, Object> properties) {
-        addPolicy(CounterVirtualizationPolicy.IDENTITY.of(properties, policy), policy, bundleName(reference));
+        offer(policies, CounterVirtualizationPolicy.IDENTITY.of(properties, policy), policy, bundleName(reference));
     }
 
     void unbindPolicy(CounterVirtualizationPolicy policy) {
@@ -148,12 +148,7 @@ public final class HostServiceImpl implements HostService {
 
     /** Makes a CPU model available under its {@code cpu.type}, provided by bundle {@code bundleName}. */
     public void addModel(PmuModel model, String bundleName) {
-        addModel(model.cpuType(), model, bundleName);
-    }
-
-    /** Makes a CPU model available under {@code cpuType}, its {@code cpu.type} property. */
-    public void addModel(String cpuType, PmuModel model, String bundleName) {
-        offer(models, cpuType, model, bundleName);
+        offer(models, model.cpuType(), model, bundleName);
     }
 
     /** A CPU model departs: the current host, if it uses the model, stops and says why. */
@@ -164,12 +159,7 @@ public final class HostServiceImpl implements HostService {
 
     /** Makes a counter-virtualization policy available under its {@code vpmu.policy} name. */
     public void addPolicy(CounterVirtualizationPolicy policy, String bundleName) {
-        addPolicy(policy.name(), policy, bundleName);
-    }
-
-    /** Makes a counter-virtualization policy available under {@code name}, its {@code vpmu.policy} property. */
-    public void addPolicy(String name, CounterVirtualizationPolicy policy, String bundleName) {
-        offer(policies, name, policy, bundleName);
+        offer(policies, policy.name(), policy, bundleName);
     }
 
     /** A policy departs: the current host, if it uses the policy, stops and says why. */
@@ -178,6 +168,7 @@ public final class HostServiceImpl implements HostService {
                 "counter-virtualization policy " + policy.name());
     }
 
+    /** Makes {@code service} available under {@code name}, its identity property, provided by {@code bundle}. */
     private synchronized <T> void offer(Map<String, Provided<T>> installed, String name, T service, String bundle) {
         installed.put(Objects.requireNonNull(name, "name"), new Provided<>(Objects.requireNonNull(service), bundle));
     }
