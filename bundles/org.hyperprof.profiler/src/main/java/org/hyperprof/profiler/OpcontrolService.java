@@ -497,12 +497,7 @@ final class OpcontrolService {
 
     /** The domain's state now; a domain the host cannot say anything of is taken as running. */
     static DomainState domainState(Host host, int domid) {
-        try {
-            DomainState s = host.domainState(domid);
-            return s == null ? DomainState.RUNNING : s;
-        } catch (RuntimeException e) {
-            return DomainState.RUNNING;
-        }
+        return DomainAnswers.ask(host, domid, Host::domainState, DomainState.RUNNING);
     }
 
     // ---------------------------------------------------------------- sessions and hosts

@@ -306,12 +306,7 @@ final class Session implements DomainView.ProblemLog {
 
     /** The domain's Xenoprof role now; a domain Xenoprof cannot say anything of is ignored. */
     static DomainType roleOf(Xenoprof xenoprof, int domid) {
-        try {
-            DomainType t = xenoprof.domainType(domid);
-            return t == null ? DomainType.IGNORED : t;
-        } catch (RuntimeException e) {
-            return DomainType.IGNORED;
-        }
+        return DomainAnswers.ask(xenoprof, domid, Xenoprof::domainType, DomainType.IGNORED);
     }
 
     /** The primary's --start succeeded: a new ground-truth interval and profiled time begin. */
