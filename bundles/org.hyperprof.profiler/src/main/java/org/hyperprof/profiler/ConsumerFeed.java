@@ -54,6 +54,25 @@ final class ConsumerFeed {
         this.nextSessionId = new AtomicLong(System.currentTimeMillis());
     }
 
+    /**
+     * The profiler stops: the open published session and the guests' session of a one-shot profile,
+     * if any, end now with {@code reason} (outside the lock: ending waits for the consumers).
+     */
+    void endOpenSessions(String reason) {
+        PublishedSession open;
+        GuestSession guests;
+        synchronized (lock) {
+            open = published;
+            guests = guestSession;
+        }
+        if (open != null) {
+            open.endNow(reason);
+        }
+        if (guests != null) {
+            guests.abort(reason);
+        }
+    }
+
     long nextSessionId() {
         return nextSessionId.incrementAndGet();
     }

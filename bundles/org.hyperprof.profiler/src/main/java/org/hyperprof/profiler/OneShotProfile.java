@@ -41,17 +41,6 @@ final class OneShotProfile {
         this.opcontrol = opcontrol;
     }
 
-    /** The profiler stops: the guests' session, if one is open, ends with {@code reason}. */
-    void abortGuests(String reason) {
-        GuestSession g;
-        synchronized (feed.lock) {
-            g = feed.guestSession;
-        }
-        if (g != null) {
-            g.abort(reason);
-        }
-    }
-
     /** The domains of a one-shot profile, checked before any step. */
     private record Plan(int dom0, List<Integer> active, List<Integer> others, List<Integer> passive,
             List<String> images, int callgraph) {

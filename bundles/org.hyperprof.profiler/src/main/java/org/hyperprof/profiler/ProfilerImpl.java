@@ -151,8 +151,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
 
     @Deactivate
     void deactivate() {
-        publisher.endNow(STOPPED);
-        oneShot.abortGuests(STOPPED);
+        feed.endOpenSessions(STOPPED);
         opcontrol.deactivate(STOPPED);
         feed.dispatcher.stopAll(1000);
     }

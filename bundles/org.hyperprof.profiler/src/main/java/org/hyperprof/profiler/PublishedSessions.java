@@ -68,15 +68,4 @@ final class PublishedSessions {
             return s;
         }
     }
-
-    /** The profiler stops: the open published session, if any, ends with {@code reason}. */
-    void endNow(String reason) {
-        PublishedSession p;
-        synchronized (feed.lock) {
-            p = feed.published;
-        }
-        if (p != null) {
-            p.endNow(reason);
-        }
-    }
 }
