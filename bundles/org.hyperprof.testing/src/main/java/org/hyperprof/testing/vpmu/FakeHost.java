@@ -18,13 +18,13 @@ import org.hyperprof.testing.pmu.ForwardingPmu;
  */
 public final class FakeHost implements PolicyHost {
     public static final List<String> SYMBOLS = HostCharges.FUNCTIONS;
-    // Indexes into SYMBOLS.
-    public static final int SAVE = 0;
-    public static final int LOAD = 1;
-    public static final int RDMSR = 2;
-    public static final int WRMSR = 3;
-    public static final int INTERRUPT = 4;
-    public static final int REMOTE = 5;
+    // Indexes into SYMBOLS, by the functions' names.
+    public static final int SAVE = HostCharges.function("vpmu_save");
+    public static final int LOAD = HostCharges.function("vpmu_load");
+    public static final int RDMSR = HostCharges.function("vpmu_do_rdmsr");
+    public static final int WRMSR = HostCharges.function("vpmu_do_wrmsr");
+    public static final int INTERRUPT = HostCharges.function("vpmu_do_interrupt");
+    public static final int REMOTE = HostCharges.function("smp_call_function_interrupt");
 
     public final PmuModel model;
     public final LoggingPmu[] pmus;
