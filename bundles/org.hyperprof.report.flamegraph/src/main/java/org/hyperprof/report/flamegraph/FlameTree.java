@@ -34,8 +34,14 @@ import org.hyperprof.api.sample.SessionInfo;
  * </ul>
  * Children are ordered by name, so the tree and the folded lines come out the same for the same
  * samples, whatever order they arrived in.
+ *
+ * @param info     the session
+ * @param counter  the counter whose samples the tree counts
+ * @param domain   the domain it shows, or {@link ReportRequest#ALL_DOMAINS}
+ * @param root     the whole-session frame
+ * @param maxDepth depth of the deepest frame (the root is depth 0)
  */
-final class FlameTree {
+record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDepth) {
 
     /** One frame with everything drawn or printed below it. */
     static final class Node {
@@ -75,21 +81,6 @@ final class FlameTree {
         String imagesInWords() {
             return String.join(", ", images);
         }
-    }
-
-    final SessionInfo info;
-    final int counter;
-    final int domain;
-    final Node root;
-    /** Depth of the deepest frame (the root is depth 0). */
-    final int maxDepth;
-
-    private FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDepth) {
-        this.info = info;
-        this.counter = counter;
-        this.domain = domain;
-        this.root = root;
-        this.maxDepth = maxDepth;
     }
 
     long total() {

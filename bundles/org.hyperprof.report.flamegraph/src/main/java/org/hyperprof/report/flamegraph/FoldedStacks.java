@@ -20,8 +20,8 @@ final class FoldedStacks {
     /** The folded text of {@code tree}, every line ending in a newline. */
     static String render(FlameTree tree) {
         StringBuilder out = new StringBuilder(4096);
-        List<String> path = new ArrayList<>(tree.maxDepth + 1);
-        for (FlameTree.Node domain : tree.root.children) {
+        List<String> path = new ArrayList<>(tree.maxDepth() + 1);
+        for (FlameTree.Node domain : tree.root().children) {
             walk(domain, path, out);
         }
         return out.toString();

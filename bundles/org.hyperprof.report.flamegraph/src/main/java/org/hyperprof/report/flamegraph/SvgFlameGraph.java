@@ -51,7 +51,7 @@ final class SvgFlameGraph {
         this.tree = tree;
         this.snapshot = snapshot;
         this.scale = (WIDTH - 2.0 * PADDING) / tree.total();
-        this.height = FRAMES_TOP + (tree.maxDepth + 1) * FRAME_HEIGHT + BOTTOM;
+        this.height = FRAMES_TOP + (tree.maxDepth() + 1) * FRAME_HEIGHT + BOTTOM;
     }
 
     /** The SVG document for {@code tree}, which {@code snapshot} was the source of. */
@@ -61,7 +61,7 @@ final class SvgFlameGraph {
 
     private String document() {
         StringBuilder frames = new StringBuilder(32 * 1024);
-        frame(tree.root, 0, frames);
+        frame(tree.root(), 0, frames);
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"");
         attr("width", WIDTH);
@@ -101,7 +101,7 @@ final class SvgFlameGraph {
             return;
         }
         double x = PADDING + start * scale;
-        double y = FRAMES_TOP + (tree.maxDepth - node.depth) * FRAME_HEIGHT;
+        double y = FRAMES_TOP + (tree.maxDepth() - node.depth) * FRAME_HEIGHT;
         String label = node.name;
         frames.append("<g class=\"f ").append(node.kind.cssClass).append("\" data-n=\"").append(escape(label))
                 .append("\" data-o=\"").append(start).append("\" data-s=\"").append(node.total)
@@ -158,19 +158,19 @@ final class SvgFlameGraph {
     }
 
     private String title() {
-        SessionInfo info = tree.info;
+        SessionInfo info = tree.info();
         return "Flame graph of session " + info.sessionId() + ": " + info.hostName() + ", " + info.cpuName() + " "
                 + info.mhz() + " MHz (" + info.source() + ")";
     }
 
     private String population() {
-        SessionInfo info = tree.info;
-        CounterConfig counter = info.counters().get(tree.counter);
-        String domains = tree.domain == ReportRequest.ALL_DOMAINS ? "all domains"
-                : "domain " + tree.domain + " (" + info.domainName(tree.domain) + ")";
+        SessionInfo info = tree.info();
+        CounterConfig counter = info.counters().get(tree.counter());
+        String domains = tree.domain() == ReportRequest.ALL_DOMAINS ? "all domains"
+                : "domain " + tree.domain() + " (" + info.domainName(tree.domain()) + ")";
         String left = framesLeftOut == 0 ? ""
                 : "; " + framesLeftOut + " frames narrower than " + number(MIN_FRAME_WIDTH) + " px left out";
-        return counter.event().name() + " every " + counter.count() + " events (counter " + tree.counter + "), "
+        return counter.event().name() + " every " + counter.count() + " events (counter " + tree.counter() + "), "
                 + domains + ": " + tree.total() + " samples" + left;
     }
 
@@ -187,7 +187,7 @@ final class SvgFlameGraph {
     /** A swatch and the share of samples whose sampled function is of each kind of code. */
     private void legend(int y) {
         Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
-        selfByKind(tree.root, self);
+        selfByKind(tree.root(), self);
         FrameKind[] shown = self.getOrDefault(FrameKind.UNKNOWN, 0L) > 0
                 ? new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN }
                 : new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER };
