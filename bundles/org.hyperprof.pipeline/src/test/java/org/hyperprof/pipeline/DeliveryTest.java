@@ -105,15 +105,19 @@ class DeliveryTest {
         assertTrue(a.problem().contains("a source that cannot wait"), a.problem());
     }
 
+    /** {@link #fill} on a thread named {@code the-source}, waiting for it to end. */
+    private static void fillOnTheSourcesThread(BatchBuilder b, int batches, int size) throws InterruptedException {
+        Thread source = new Thread(() -> fill(b, batches, size), "the-source");
+        source.start();
+        source.join(10_000);
+    }
+
     @Test
     void aTapReadsEachBatchOnThePublishingThreadInOrder() throws Exception {
         RecordingConsumer tap = new RecordingConsumer();
         dispatcher.add("tap", tap, Delivery.TAP);
         dispatcher.sessionStarted(session(9));
-        BatchBuilder b = new BatchBuilder(9, 4, BatchBuilder.Reuse.AT_ONCE, 0, dispatcher::publish);
-        Thread source = new Thread(() -> fill(b, 3, 4), "the-source");
-        source.start();
-        source.join(10_000);
+        fillOnTheSourcesThread(new BatchBuilder(9, 4, BatchBuilder.Reuse.AT_ONCE, 0, dispatcher::publish), 3, 4);
         assertEquals(12, tap.samples(), "every batch was read before the source went on");
         SessionSummary s = end(dispatcher, 9);
         assertTrue(tap.awaitEnd());
@@ -130,10 +134,8 @@ class DeliveryTest {
                 "tap")));
         dispatcher.add(queued, Map.of(SampleConsumer.NAME, "queued"));
         dispatcher.sessionStarted(session(11));
-        BatchBuilder b = new BatchBuilder(11, 4, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish);
-        Thread source = new Thread(() -> fill(b, 2, 4), "the-source");
-        source.start();
-        source.join(10_000);
+        fillOnTheSourcesThread(new BatchBuilder(11, 4, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish), 2,
+                4);
         assertEquals(8, tap.samples(), "the tap read every batch before the source went on");
         SessionSummary s = end(dispatcher, 11);
         assertEquals(List.of("the-source", "the-source"), tap.threads.subList(1, 3));
