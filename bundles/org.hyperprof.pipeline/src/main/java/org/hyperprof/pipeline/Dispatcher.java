@@ -86,6 +86,23 @@ public final class Dispatcher {
         return List.copyOf(channels.keySet());
     }
 
+    /**
+     * Binds a consumer as its service properties ask, the one contract for every consumer (a DS
+     * service, or a source's own consumer such as the perf import's report): its name from
+     * {@value SampleConsumer#NAME}, its delivery (queued, lossless or tap) from
+     * {@value SampleConsumer#DELIVERY}. Returns the name it is bound under.
+     */
+    public String add(SampleConsumer consumer, Map<String, ?> properties) {
+        String name = SampleConsumer.IDENTITY.of(properties, consumer);
+        add(name, consumer, Delivery.of(properties.get(SampleConsumer.DELIVERY)));
+        return name;
+    }
+
+    /** Unbinds a consumer bound by its service properties, if it is still the bound instance. */
+    public boolean remove(SampleConsumer consumer, Map<String, ?> properties) {
+        return remove(SampleConsumer.IDENTITY.of(properties, consumer), consumer);
+    }
+
     /** Binds a consumer with queued delivery; a consumer with the same name is replaced. */
     public synchronized void add(String name, SampleConsumer consumer) {
         add(name, consumer, Delivery.QUEUED);

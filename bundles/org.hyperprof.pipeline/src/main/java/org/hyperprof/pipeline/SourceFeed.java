@@ -12,6 +12,7 @@ import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.source.SampleFeed;
 
@@ -95,6 +96,20 @@ final class SourceFeed implements SampleFeed {
             b = open();
         }
         b.begin(domid, vcpu, mode, counter, pc, image, symbol, weight, time, cpu, pid, tid);
+    }
+
+    @Override
+    public void flag(int flag) {
+        if (flag != SampleBatch.CHAIN_FROM_PC && flag != SampleBatch.MODE_UNKNOWN) {
+            throw new IllegalArgumentException(source + " set flag " + flag + " on a sample; a sample's flags are "
+                    + "CHAIN_FROM_PC (" + SampleBatch.CHAIN_FROM_PC + ") and MODE_UNKNOWN (" + SampleBatch.MODE_UNKNOWN
+                    + ")");
+        }
+        if (builder == null) {
+            throw new IllegalStateException(source + " set flag " + flag + " before its first sample; a flag is the"
+                    + " sample's just started");
+        }
+        builder.flag(flag);
     }
 
     @Override

@@ -7,14 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.testing.sample.RecordingConsumer;
@@ -104,21 +105,48 @@ class DeliveryTest {
         assertTrue(a.problem().contains("a source that cannot wait"), a.problem());
     }
 
+    /** {@link #fill} on a thread named {@code the-source}, waiting for it to end. */
+    private static void fillOnTheSourcesThread(BatchBuilder b, int batches, int size) throws InterruptedException {
+        Thread source = new Thread(() -> fill(b, batches, size), "the-source");
+        source.start();
+        source.join(10_000);
+    }
+
     @Test
     void aTapReadsEachBatchOnThePublishingThreadInOrder() throws Exception {
         RecordingConsumer tap = new RecordingConsumer();
         dispatcher.add("tap", tap, Delivery.TAP);
         dispatcher.sessionStarted(session(9));
-        BatchBuilder b = new BatchBuilder(9, 4, BatchBuilder.Reuse.AT_ONCE, 0, dispatcher::publish);
-        Thread source = new Thread(() -> fill(b, 3, 4), "the-source");
-        source.start();
-        source.join(10_000);
+        fillOnTheSourcesThread(new BatchBuilder(9, 4, BatchBuilder.Reuse.AT_ONCE, 0, dispatcher::publish), 3, 4);
         assertEquals(12, tap.samples(), "every batch was read before the source went on");
         SessionSummary s = end(dispatcher, 9);
         assertTrue(tap.awaitEnd());
         assertEquals(List.of("started", "samples", "samples", "samples", "ended"), tap.events);
         assertEquals(List.of("the-source", "the-source", "the-source"), tap.threads.subList(1, 4));
         assertEquals(new ConsumerAccounting("tap", 12, 0, null), books(s, "tap"));
+    }
+
+    @Test
+    void aConsumerAsksForItsDeliveryByItsServicePropertiesWhoeverBindsIt() throws Exception {
+        RecordingConsumer tap = new RecordingConsumer();
+        RecordingConsumer queued = new RecordingConsumer();
+        assertEquals("report", dispatcher.add(tap, Map.of(SampleConsumer.NAME, "report", SampleConsumer.DELIVERY,
+                "tap")));
+        dispatcher.add(queued, Map.of(SampleConsumer.NAME, "queued"));
+        dispatcher.sessionStarted(session(11));
+        fillOnTheSourcesThread(new BatchBuilder(11, 4, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish), 2,
+                4);
+        assertEquals(8, tap.samples(), "the tap read every batch before the source went on");
+        SessionSummary s = end(dispatcher, 11);
+        assertEquals(List.of("the-source", "the-source"), tap.threads.subList(1, 3));
+        assertEquals(new ConsumerAccounting("report", 8, 0, null), books(s, "report"));
+        assertEquals(8, books(s, "queued").received() + books(s, "queued").missed());
+        assertTrue(dispatcher.remove(tap, Map.of(SampleConsumer.NAME, "report")));
+        assertEquals(List.of("queued"), dispatcher.names());
+        assertThrows(IllegalArgumentException.class, () -> dispatcher.add(tap, Map.of(SampleConsumer.DELIVERY,
+                "tap")), "a consumer without its name");
+        assertThrows(IllegalArgumentException.class, () -> dispatcher.add(tap, Map.of(SampleConsumer.NAME, "x",
+                SampleConsumer.DELIVERY, "eventually")), "a delivery no consumer can have");
     }
 
     @Test

@@ -17,7 +17,6 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.SymbolResolver;
-import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -122,12 +121,11 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindConsumer")
     void bindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        feed.dispatcher.add(SampleConsumer.IDENTITY.of(properties, consumer), consumer,
-                Delivery.of(properties.get(SampleConsumer.DELIVERY)));
+        feed.dispatcher.add(consumer, properties);
     }
 
     void unbindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
-        feed.dispatcher.remove(SampleConsumer.IDENTITY.of(properties, consumer), consumer);
+        feed.dispatcher.remove(consumer, properties);
     }
 
     /** Binds a consumer; one arriving mid-session gets sessionStarted, then the batches from then on. */

@@ -38,6 +38,17 @@ public interface SampleFeed {
             int cpu, int pid, int tid);
 
     /**
+     * Sets a flag of the sample just started, before its {@link #end()}: one of
+     * {@link org.hyperprof.api.sample.SampleBatch}'s, {@code CHAIN_FROM_PC} (its callers began with
+     * its own address) or {@code MODE_UNKNOWN} (the source could not tell its mode). A sample has
+     * no flag unless one is set.
+     *
+     * @throws IllegalArgumentException for a value that is not one of those flags
+     * @since 1.1
+     */
+    void flag(int flag);
+
+    /**
      * A caller of the sample just started, innermost first, and the mode it ran in (as the
      * sample's; -1 when the source cannot tell).
      */

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.profiler.SessionPublisher;
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
@@ -358,6 +359,10 @@ public final class PerfCommands {
                 r.accounting().taken(), seconds, r.accounting().taken() / Math.max(seconds, 1e-9),
                 r.counters().getOrDefault("images", 0L), r.counters().getOrDefault("symbols", 0L),
                 r.report().stackNodes());
+        ConsumerAccounting books = r.reportBooks();
+        o.println("consumer " + books.consumer() + ": received " + books.received() + ", missed " + books.missed()
+                + " of the " + r.accounting().delivered() + " samples delivered"
+                + (books.problem() == null ? "" : " (" + books.problem() + ")"));
         SessionSummary s = r.summary();
         if (opt.reportOnly) {
             o.println("Report only: no session was published, no consumer was fed");

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
@@ -14,18 +15,23 @@ import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.BatchBuilder;
 import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.pipeline.Dispatcher;
 import org.hyperprof.pipeline.SymbolTables;
 
 /**
  * Imports one recording: reads it, tracks its machines and processes, resolves every sample and
- * its callchain to images and symbols, and hands the batches to the session's consumers (through
- * a {@link SessionPublisher}, when one is given) and to the importer's own {@link PerfReport}, which
- * reads each batch first (on the resolving thread, or on its own for a call graph with no tap), as
- * any consumer reads it.
+ * its callchain to images and symbols, and hands the batches to the importer's own
+ * {@link PerfReport} and then to the session's consumers (through a {@link SessionPublisher}, when
+ * one is given). The report is a consumer of a {@link Dispatcher} of the import's own, bound by
+ * its service properties as any consumer is: a tap for the flat profile, lossless (its own thread)
+ * for the call graph; its books are in the result.
  *
  * <h2>Modes</h2>
  * perf's cpumode (header.misc) becomes the domain and Xenoprof mode of each sample: host kernel
@@ -44,7 +50,8 @@ import org.hyperprof.pipeline.SymbolTables;
  * <h2>Threads</h2>
  * An import reads on a thread of its own ({@code hyperprof-perf-reader}: decoding records into
  * column batches and ordering each round), resolves on the calling thread, builds the call graph
- * (when asked) on a third ({@code hyperprof-perf-report}) and loads symbols while the rest goes on
+ * (when asked) on the report's delivery thread ({@code hyperprof-consumer-perf report}) and loads
+ * symbols while the rest goes on
  * ({@code hyperprof-perf-symbols}: the kernel's on one, the listed images on another, and perf's
  * kernel names on {@code hyperprof-perf-kallsyms-names}). A few reused batches flow between reader
  * and resolver, so memory stays bounded by the distinct frames and stacks and by the largest round
@@ -80,6 +87,14 @@ public final class PerfImport {
         }
     }
 
+    /**
+     * Batches the call-graph report's queue holds (it is lossless: when the queue is full the
+     * import waits). The report's speed comes in bursts (a stack new to the tree costs several
+     * times one met before): with 4 the resolving thread waited 7-10 ms of a 65 ms import for it to
+     * give arrays back, with 12 it waits 2-3 ms. Each set of 4,096 samples is about 0.5 MB.
+     */
+    static final int REPORT_QUEUE = 12;
+
     /** Told about progress at the end of each round of records. */
     public interface Progress {
         /** {@code samples} read so far; {@code delivered} handed on. */
@@ -103,12 +118,14 @@ public final class PerfImport {
      * @param endReason  {@code completed}, or why the import stopped early
      * @param failure    the error that stopped it, or null
      * @param report     the flat and call-graph reports
+     * @param reportBooks what the report received and missed of the samples delivered (received +
+     *                   missed = delivered)
      * @param summary    the session's summary from the publisher, or null
      */
     public record Result(long sessionId, String file, Map<String, String> machine, List<String> events,
             Map<Integer, String> domains, Accounting accounting, Map<String, Long> counters, List<String> notes,
             List<String> recordingNotes, String endReason, PerfDataException failure, PerfReport report,
-            SessionSummary summary) {
+            ConsumerAccounting reportBooks, SessionSummary summary) {
 
         public boolean completed() {
             return failure == null;
@@ -136,15 +153,24 @@ public final class PerfImport {
     private BatchBuilder builder;
     /** A sample's callers as they are resolved, handed to the builder at once when the chain is whole. */
     private final Callers frames = new Callers();
-    private AsyncSink asyncReport;
     private long lastFlushNanos;
 
-    private BatchBuilder.Sink tap;
+    /**
+     * The import's own consumers, each bound by its service properties: the report, and the taps
+     * tests add. Each batch reaches them before the session's consumers.
+     */
+    private Dispatcher consumers;
+    /** Consumers tests add, with the properties they are bound with. */
+    private final Map<SampleConsumer, Map<String, Object>> extra = new LinkedHashMap<>();
     /**
      * No consumer, no tap and no callchains: the report is the only reader, so each sample is
-     * counted in it as it is resolved ({@link PerfReport#flat}), with no batch in between. The
-     * report counts the same as from batches (ReportOnlyImportTest holds the two paths equal);
-     * with any other reader, the samples go through batches that every reader sees alike.
+     * counted in it as it is resolved ({@link PerfReport#flat}), with no batch in between. This is
+     * a stage of its own, not a delivery the dispatcher could make: no sample is resolved on its
+     * own (each distinct address key once, see {@link #deferring}) and a large recording is read in
+     * parts on every core at once ({@link #readInParts}), so there is never a batch to deliver; its
+     * books are the report's count of what was delivered. The report counts the same as from
+     * batches (ReportOnlyImportTest holds the two paths equal); with any other reader, the samples
+     * go through batches that every reader sees alike.
      */
     private boolean direct;
     private long directSamples;
@@ -191,10 +217,21 @@ public final class PerfImport {
         this.source = source;
         this.progress = progress;
         this.live = live;
-        boolean flat = publisher == null && tap == null && !options.callchains() && !callGraph;
+        boolean flat = publisher == null && extra.isEmpty() && !options.callchains() && !callGraph;
         PerfDataReader.PartStart[] starts = flat && !live && progress == null && parts > 1
                 && recording.stableData() != null && recording.info().dataSize >= partMinBytes
                 ? recording.partStarts(parts) : new PerfDataReader.PartStart[0];
+        try {
+            return importRecording(recording, starts);
+        } finally {
+            if (consumers != null) {
+                // Their session has ended (or the import failed): their threads go with it.
+                consumers.stopAll(1000);
+            }
+        }
+    }
+
+    private Result importRecording(PerfDataReader recording, PerfDataReader.PartStart[] starts) {
         PerfDataException failure;
         try {
             if (starts.length > 0) {
@@ -212,9 +249,6 @@ public final class PerfImport {
         } finally {
             if (builder != null) {
                 builder.flush();
-            }
-            if (asyncReport != null) {
-                asyncReport.close();
             }
             if (symbolizer != null) {
                 symbolizer.close();
@@ -659,6 +693,12 @@ public final class PerfImport {
             }
         }
         String endReason = failure == null ? SessionSummary.COMPLETED : "stopped: " + failure.getMessage();
+        ConsumerAccounting reportBooks = endOwnSession(books, counters, notes, endReason);
+        if (reportBooks.missed() > 0) {
+            notes.add("the report missed " + reportBooks.missed() + " of the " + delivered + " samples delivered"
+                    + (reportBooks.problem() == null ? "" : " (" + reportBooks.problem() + ")")
+                    + ": its counts leave them out");
+        }
         SessionSummary summary = null;
         if (channel != null) {
             summary = channel.close(books, counters, notes, endReason);
@@ -670,7 +710,29 @@ public final class PerfImport {
         Map<String, String> machine = new LinkedHashMap<>(info.features);
         return new Result(channel != null ? channel.sessionId() : -1, info.file, machine, events,
                 machines.domains(), books, counters, List.copyOf(notes), List.copyOf(recordingNotes), endReason, failure,
-                report, summary);
+                report, reportBooks, summary);
+    }
+
+    /**
+     * Ends the session for the import's own consumers, once each has taken what is queued for it
+     * (the call graph is whole then), and returns the report's books.
+     */
+    private ConsumerAccounting endOwnSession(Accounting books, Map<String, Long> counters, List<String> notes,
+            String endReason) {
+        if (consumers == null) {
+            // Counted straight into the report (direct): what it counted is what it received.
+            return new ConsumerAccounting(PerfReport.NAME, report.samples(), books.delivered() - report.samples(),
+                    null);
+        }
+        long id = builder.sessionId();
+        SessionSummary own = consumers.sessionEnded(id, c -> new SessionSummary(id, books, List.of(), c, null, null,
+                0, endReason, counters, notes), TimeUnit.DAYS.toNanos(1));
+        for (ConsumerAccounting c : own.consumers()) {
+            if (c.consumer().equals(PerfReport.NAME)) {
+                return c;
+            }
+        }
+        throw new IllegalStateException("the report was not bound to the import's consumers");
     }
 
     /**
@@ -744,43 +806,40 @@ public final class PerfImport {
             }
         }
         this.report = new PerfReport(dictionary, callGraph);
-        long sessionId = 0;
-        PerfReport counted = report;
-        BatchBuilder.Sink sink = (batch, lease) -> counted.samples(batch);
-        if (callGraph && tap == null) {
-            // The call graph takes as long as the reading and resolving: build it alongside. (With
-            // a tap, which reads each batch while called, the report is built in the same call.)
-            asyncReport = new AsyncSink(sink, "hyperprof-perf-report");
-            sink = asyncReport;
-        }
-        if (tap != null) {
-            BatchBuilder.Sink first = sink;
-            BatchBuilder.Sink extra = tap;
-            sink = (batch, lease) -> {
-                first.batch(batch, lease);
-                extra.batch(batch, lease);
-            };
-        }
+        this.direct = publisher == null && extra.isEmpty() && !options.callchains() && !callGraph;
+        this.deferring = direct;
+        String host = recording.feature("hostname", fileName(recording.file));
+        String arch = recording.feature("arch", "unknown");
         if (publisher != null) {
-            channel = publisher.open(source, recording.feature("hostname", fileName(recording.file)),
-                    recording.feature("arch", "unknown"), cpuName(recording), 0, counters(recording),
+            channel = publisher.open(source, host, arch, cpuName(recording), 0, counters(recording),
                     machines.domains(), dictionary, live);
-            sessionId = channel.sessionId();
+        }
+        long sessionId = channel != null ? channel.sessionId() : 0;
+        BatchBuilder.Sink sink = (batch, lease) -> {
+            throw new IllegalStateException("an import that counts straight into its report makes no batches");
+        };
+        if (!direct) {
+            consumers = new Dispatcher(REPORT_QUEUE);
+            consumers.add(report, report.properties());
+            extra.forEach(consumers::add);
+            // The import can wait for a lossless consumer of its own (the call graph): a live
+            // recording read more slowly loses in the kernel's buffers, and that is in the books.
+            consumers.sessionStarted(new SessionInfo(sessionId, source, host, arch, cpuName(recording), 0,
+                    counters(recording), machines.domains(), false, dictionary), true);
+            Dispatcher own = consumers;
             SessionPublisher.Channel ch = channel;
-            BatchBuilder.Sink inner = sink;
-            sink = (batch, lease) -> {
-                inner.batch(batch, lease);
+            sink = ch == null ? own::publish : (batch, lease) -> {
+                own.publish(batch, lease);
                 // Consumers that queue the batch hold its lease: the arrays come back when they are done.
                 lease.hold();
                 ch.publish(batch, lease::release);
             };
         }
-        // Reused at once when the report reads each batch in the call; else once every holder is done.
-        BatchBuilder.Reuse reuse = publisher != null || asyncReport != null ? BatchBuilder.Reuse.WHEN_RELEASED
+        // Reused at once when every reader reads each batch in the call (the flat report and tests'
+        // taps); else once every holder is done (the call graph is lossless: PerfReport#properties).
+        BatchBuilder.Reuse reuse = publisher != null || callGraph ? BatchBuilder.Reuse.WHEN_RELEASED
                 : BatchBuilder.Reuse.AT_ONCE;
         this.builder = new BatchBuilder(sessionId, options.batchSize(), reuse, 0, sink);
-        this.direct = publisher == null && tap == null && !options.callchains() && !callGraph;
-        this.deferring = direct;
         this.lastFlushNanos = System.nanoTime();
     }
 
@@ -950,10 +1009,23 @@ public final class PerfImport {
     }
 
     /**
-     * Also hands every batch to {@code extra}, which reads it while called (tests look at each sample
-     * this way); before {@link #run}.
+     * Also hands every batch to {@code reader}, a tap bound to the import's consumers as any
+     * consumer is (tests look at each sample this way); before {@link #run}.
      */
-    void tap(BatchBuilder.Sink extra) {
-        this.tap = extra;
+    void tap(java.util.function.Consumer<SampleBatch> reader) {
+        extra.put(new SampleConsumer() {
+            @Override
+            public void sessionStarted(SessionInfo session) {
+            }
+
+            @Override
+            public void samples(SampleBatch batch) {
+                reader.accept(batch);
+            }
+
+            @Override
+            public void sessionEnded(SessionSummary summary) {
+            }
+        }, Map.of(SampleConsumer.NAME, "tap " + (extra.size() + 1), SampleConsumer.DELIVERY, "tap"));
     }
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.sample.ImageKind;
@@ -33,12 +34,17 @@ import org.hyperprof.api.sample.SessionSummary;
  * address, {@link SampleBatch#CHAIN_FROM_PC}, under both). Percentages are of the period, as perf's
  * Overhead column.
  *
- * <p>It reads nothing but a batch's columns and the session's dictionary, as any consumer does; the
- * import feeds it each batch before the session's other consumers get it, so they all see exactly
- * the samples it counts. A level letter comes from a frame's mode and whether its domain is a guest
- * (the sample's {@code domain}, a caller's image's domain).
+ * <p>It reads nothing but a batch's columns and the session's dictionary, as any consumer does, and
+ * is bound to the pipeline as any consumer is, by its service properties ({@link #properties()}):
+ * the import binds it to a dispatcher of its own and hands each batch there before the session's
+ * other consumers get it, so they all see exactly the samples it counts, and its books (received +
+ * missed = delivered) are a consumer's. A level letter comes from a frame's mode and whether its
+ * domain is a guest (the sample's {@code domain}, a caller's image's domain).
  */
 public final class PerfReport implements SampleConsumer {
+
+    /** The report's {@value SampleConsumer#NAME}. */
+    static final String NAME = "perf report";
 
     /** A row of a report: one frame's totals. */
     public record Row(int frame, String image, char level, String symbol, long samples, long period,
@@ -111,6 +117,19 @@ public final class PerfReport implements SampleConsumer {
         for (int i = 0; i < unk.length; i += STRIDE) {
             unk[i + STAMP] = -1;
         }
+    }
+
+    /**
+     * The service properties the report is bound with: its name, and the delivery it asks for. The
+     * flat profile is a tap: it counts a batch in a small part of the time the import takes to make
+     * one, so a hand-off to another thread would cost about what it saves. The call graph takes
+     * about as long as reading and
+     * resolving: it asks for lossless delivery, its own thread behind a short queue that the import
+     * waits for when it is full (the import can wait, and the report must see every sample), so the
+     * two overlap on two cores.
+     */
+    Map<String, Object> properties() {
+        return Map.of(SampleConsumer.NAME, NAME, SampleConsumer.DELIVERY, callGraph ? "lossless" : "tap");
     }
 
     /** Samples counted. */

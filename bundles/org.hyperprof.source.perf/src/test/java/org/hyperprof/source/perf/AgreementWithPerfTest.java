@@ -44,7 +44,7 @@ class AgreementWithPerfTest {
     private static PerfImport.Result importFile(Path file, List<List<String>> stacks) throws PerfDataException {
         try (PerfDataReader r = PerfDataReader.open(file)) {
             PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults(), true);
-            imp.tap((batch, side) -> {
+            imp.tap(batch -> {
                 SessionDictionary d = imp.dictionary();
                 for (int i = 0; i < batch.size; i++) {
                     List<String> frames = new ArrayList<>();

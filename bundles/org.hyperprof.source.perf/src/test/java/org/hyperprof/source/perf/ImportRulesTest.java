@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
@@ -68,7 +69,7 @@ class ImportRulesTest {
         Path f = w.writeFile(dir, "t.data");
         try (PerfDataReader r = PerfDataReader.open(f)) {
             PerfImport imp = new PerfImport(Wiring.resolvers(), opt, true);
-            imp.tap((batch, side) -> {
+            imp.tap(batch -> {
                 SessionDictionary d = imp.dictionary();
                 for (int i = 0; i < batch.size; i++) {
                     List<String> callers = new ArrayList<>();
@@ -95,11 +96,12 @@ class ImportRulesTest {
     }
 
     @Test
-    void aTappedCallGraphImportHandsOnMoreBatchesThanTheBuilderHasSetsOfArrays() throws Exception {
-        // One sample per batch: the tap and the report read each batch while called, so its arrays
-        // are used again at once; none may wait for a report thread that never receives them.
+    void aTappedCallGraphImportHandsOnMoreBatchesThanTheReportsQueueHolds() throws Exception {
+        // One sample per batch: the tap reads each batch while called, the call graph on its own
+        // thread behind a queue the import waits for; no batch may wait for arrays that never come
+        // back, and the report misses none.
         PerfDataWriter w = withMaps();
-        int samples = 4 * AsyncSink.POOL;
+        int samples = 4 * PerfImport.REPORT_QUEUE;
         for (int i = 0; i < samples; i++) {
             w.sample(new Sample(2, LIB_START + 0x110, 10, i + 1, LIB_START + 0x210));
         }
@@ -108,6 +110,7 @@ class ImportRulesTest {
                 () -> run(w, options.withBatchSize(1), seen));
         assertEquals(samples, seen.size());
         assertEquals(samples, r.report().samples());
+        assertEquals(new ConsumerAccounting(PerfReport.NAME, samples, 0, null), r.reportBooks());
         assertEquals(new Seen(0, 0, lib + ":work", List.of(lib + ":main")), seen.get(samples - 1));
     }
 

@@ -22,6 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.pipeline.SymbolTables;
 
 /**
@@ -431,6 +432,8 @@ class MutatedRecordingPropertyTest {
             assertTrue(r.accounting().delivered() <= r.accounting().taken(), () -> m + ": " + r.accounting().line());
             assertEquals(r.accounting().delivered(), r.report().samples(), () -> m + ": the report counts what was"
                     + " delivered");
+            assertEquals(new ConsumerAccounting(PerfReport.NAME, r.accounting().delivered(), 0, null), r.reportBooks(),
+                    () -> m + ": the report's books");
             if (!r.completed()) {
                 assertTrue(r.failure().getMessage().contains("at byte"), () -> m + ": " + r.failure().getMessage());
                 return new Verdict(m, null, Ours.STOPPED, r.failure().getMessage(), PerfTool.rows(r));

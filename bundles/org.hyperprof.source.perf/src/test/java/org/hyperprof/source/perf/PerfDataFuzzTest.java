@@ -1,5 +1,6 @@
 package org.hyperprof.source.perf;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.pipeline.SymbolTables;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +85,8 @@ class PerfDataFuzzTest {
         PerfImport.Result result = new PerfImport(resolvers, options.withCallchains(callGraph), callGraph)
                 .run(r, null, "fuzz", null, false);
         assertTrue(result.accounting().balanced(), () -> "books: " + result.accounting().line());
+        assertEquals(new ConsumerAccounting(PerfReport.NAME, result.accounting().delivered(), 0, null),
+                result.reportBooks(), "the report received every sample delivered, and failed at none");
         if (result.accounting().delivered() == 0) {
             assertFalse(result.notes().isEmpty() && (result.endReason() == null || result.endReason().isBlank()),
                     "an import that delivers nothing says why");

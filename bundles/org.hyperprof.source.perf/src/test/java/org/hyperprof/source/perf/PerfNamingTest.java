@@ -147,7 +147,7 @@ class PerfNamingTest {
         try (PerfDataReader r = PerfDataReader.open(w.writeFile(dir, "n.data"))) {
             PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withSymbolDirs(empty, empty,
                     empty), false);
-            imp.tap((batch, side) -> {
+            imp.tap(batch -> {
                 SessionDictionary d = imp.dictionary();
                 for (int i = 0; i < batch.size; i++) {
                     names.add(batch.symbol[i] < 0 ? "?" : d.symbolName(batch.symbol[i]));

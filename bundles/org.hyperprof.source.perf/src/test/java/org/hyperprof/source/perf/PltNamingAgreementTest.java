@@ -83,7 +83,7 @@ class PltNamingAgreementTest {
         List<String> ours = new ArrayList<>();
         try (PerfDataReader r = PerfDataReader.open(data)) {
             PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults(), true);
-            imp.tap((batch, side) -> {
+            imp.tap(batch -> {
                 SessionDictionary dict = imp.dictionary();
                 for (int i = 0; i < batch.size; i++) {
                     ours.add(batch.symbol[i] < 0 ? "[unknown]" : dict.symbolName(batch.symbol[i]));

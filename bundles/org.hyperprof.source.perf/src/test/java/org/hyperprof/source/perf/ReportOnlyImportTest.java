@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,7 @@ class ReportOnlyImportTest {
             PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withCallchains(chains),
                     callGraph);
             if (tapped) {
-                imp.tap((batch, side) -> { });
+                imp.tap(batch -> { });
             }
             return imp.run(r, null, "perf.data", null, false);
         }
@@ -49,6 +50,8 @@ class ReportOnlyImportTest {
     private static void assertSameImport(PerfImport.Result expected, PerfImport.Result actual, boolean callGraph) {
         assertTrue(actual.completed(), () -> "import stopped: " + actual.endReason());
         assertEquals(expected.accounting(), actual.accounting());
+        assertEquals(new ConsumerAccounting(PerfReport.NAME, actual.accounting().delivered(), 0, null),
+                actual.reportBooks(), "the report's books: it received every sample delivered");
         assertEquals(expected.counters(), actual.counters());
         assertEquals(expected.notes(), actual.notes());
         assertEquals(expected.report().rows(), actual.report().rows());

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.source.SampleFeed;
 import org.hyperprof.api.source.SampleSource;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,18 @@ public abstract class SourceContract {
             open = true;
             sampled = true;
             fed.add(domid + " " + mode + " " + counter + " " + image + ":" + symbol + " w" + weight);
+        }
+
+        @Override
+        public void flag(int flag) {
+            if (flag != SampleBatch.CHAIN_FROM_PC && flag != SampleBatch.MODE_UNKNOWN) {
+                problem("flag " + flag + ", which is not one of a sample's flags");
+            }
+            if (!open) {
+                problem("flag " + flag + " with no sample started");
+            } else {
+                fed.set(fed.size() - 1, fed.get(fed.size() - 1) + " flag" + flag);
+            }
         }
 
         @Override
