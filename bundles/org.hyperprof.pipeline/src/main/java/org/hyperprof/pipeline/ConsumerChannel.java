@@ -52,6 +52,8 @@ final class ConsumerChannel {
     private int outstanding;
     /** Set by {@link #stop()}: nothing is queued any more (guarded by {@code this}). */
     private boolean stopped;
+    /** What ended the thread while the channel was open, or null (guarded by {@code this}). */
+    private VirtualMachineError died;
     private final Thread thread;
 
     ConsumerChannel(String name, SampleConsumer consumer, int capacity, Delivery delivery) {
@@ -83,7 +85,9 @@ final class ConsumerChannel {
             if (delivery != Delivery.LOSSLESS || !canWait || !awaitRoom()) {
                 queuedBatches.decrementAndGet();
                 books.miss(batch.size);
-                books.problem(delivery == Delivery.LOSSLESS && !canWait
+                VirtualMachineError dead = died();
+                books.problem(dead != null ? "its thread ended (" + dead + "), so batches were not queued for it"
+                        : delivery == Delivery.LOSSLESS && !canWait
                         ? "too slow for a source that cannot wait (a live recording): its queue of " + capacity
                                 + " batches was full, so batches were not queued for it"
                         : "too slow: its queue of " + capacity + " batches was full, so batches were not queued for it");
@@ -142,6 +146,10 @@ final class ConsumerChannel {
         synchronized (calling) {
             deliverBatch(batch, books);
         }
+    }
+
+    private synchronized VirtualMachineError died() {
+        return died;
     }
 
     void sessionEnded(SessionSummary summary, ConsumerBooks books) {
@@ -245,6 +253,16 @@ final class ConsumerChannel {
                     return;
                 }
                 deliver(m);
+            } catch (VirtualMachineError e) {
+                // The thread ends (out of memory, say): the channel stops as stop() would, so a
+                // source waiting for room or for the queue to empty goes on instead of waiting forever.
+                synchronized (this) {
+                    died = e;
+                    stopped = true;
+                    notifyAll();
+                }
+                dropQueuedBatches();
+                throw e;
             } finally {
                 done();
             }
@@ -256,6 +274,7 @@ final class ConsumerChannel {
         try {
             call.run();
         } catch (VirtualMachineError e) {
+            books.problem(method + " threw " + e + "; the consumer's thread ended");
             throw e;
         } catch (Throwable t) {
             books.problem(method + " threw " + t);
@@ -267,6 +286,8 @@ final class ConsumerChannel {
             consumer.samples(batch);
             books.receive(batch.size);
         } catch (VirtualMachineError e) {
+            books.lose(batch.size);
+            books.problem("samples(batch of " + batch.size + ") threw " + e + "; the consumer's thread ended");
             throw e;
         } catch (Throwable t) {
             books.lose(batch.size);

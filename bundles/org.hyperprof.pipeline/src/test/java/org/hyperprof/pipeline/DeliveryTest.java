@@ -105,6 +105,37 @@ class DeliveryTest {
         assertTrue(a.problem().contains("a source that cannot wait"), a.problem());
     }
 
+    @Test
+    void aLosslessConsumerWhoseThreadDiesLetsTheSourceGoOnAndMissesTheRest() throws Exception {
+        // An error that ends a thread (out of memory, say) in the consumer's samples(): a source waiting
+        // for room in its queue must not wait for a thread that is gone.
+        SampleConsumer dying = new SampleConsumer() {
+            @Override
+            public void sessionStarted(SessionInfo session) {
+            }
+
+            @Override
+            public void samples(SampleBatch batch) {
+                throw new StackOverflowError("consumer out of stack");
+            }
+
+            @Override
+            public void sessionEnded(SessionSummary summary) {
+            }
+        };
+        dispatcher.add("store", dying, Delivery.LOSSLESS);
+        dispatcher.sessionStarted(session(11), true);
+        BatchBuilder b = new BatchBuilder(11, 5, BatchBuilder.Reuse.WHEN_RELEASED, 0, dispatcher::publish);
+        Thread source = new Thread(() -> fill(b, 20, 5), "source");
+        source.start();
+        source.join(10_000);
+        assertFalse(source.isAlive(), "the source went on");
+        ConsumerAccounting a = books(end(dispatcher, 11), "store");
+        assertEquals(0, a.received());
+        assertEquals(100, a.missed(), "received + missed = delivered");
+        assertTrue(a.problem().contains("thread ended"), a.problem());
+    }
+
     /** {@link #fill} on a thread named {@code the-source}, waiting for it to end. */
     private static void fillOnTheSourcesThread(BatchBuilder b, int batches, int size) throws InterruptedException {
         Thread source = new Thread(() -> fill(b, batches, size), "the-source");
