@@ -41,9 +41,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sample pipeline alone, on one thread: each sample's PC and its callers' return addresses are
- * resolved to the dictionary's symbols ({@link ImageSymbols}), batched ({@link BatchBuilder}, 4,096
- * per batch, arrays lent and given back) and handed through the {@link Dispatcher} to a consumer
- * that reads every column of every sample (a tap, so it runs on the same thread).
+ * resolved to the dictionary's symbols ({@link ImageSymbols}, a call chain in one call), batched
+ * ({@link BatchBuilder}, 4,096 per batch, arrays lent and given back) and handed through the
+ * {@link Dispatcher} to a consumer that reads every column of every sample (a tap, so it runs on the
+ * same thread), a column at a time or sample by sample ({@link #read}).
  *
  * <p>The workload: PCs drawn Zipf-distributed (exponent {@link #zipf}) from the function symbols of
  * the running JDK's {@code libjvm.so} ({@link #sites} addresses in each function: 1, its own
@@ -73,6 +74,10 @@ public class PipelineBenchmark {
     @Param({ "1", "8" })
     public int sites;
 
+    /** The consumer's order of reading: {@code columns} or {@code samples} (see {@link EveryColumn}). */
+    @Param({ "columns", "samples" })
+    public String read = "columns";
+
     private long[] pcs;
     private int[] chainStart;
     private long[] chainPcs;
@@ -93,10 +98,20 @@ public class PipelineBenchmark {
     private EveryColumn consumer;
     private long time;
 
-    /** Reads every column of every sample, as a consumer that aggregates them would. */
+    /**
+     * Reads every column of every sample and sums them, so none of the pipeline's work can be left
+     * out. {@code bySample}: sample by sample, each one's callers after it, as a call-graph
+     * aggregate walks them; otherwise a column at a time (the callers' columns as one run), the
+     * order a columnar batch reads fastest in.
+     */
     public static final class EveryColumn implements SampleConsumer {
+        private final boolean bySample;
         public long sum;
         public long samples;
+
+        public EveryColumn(boolean bySample) {
+            this.bySample = bySample;
+        }
 
         @Override
         public void sessionStarted(SessionInfo session) {
@@ -104,7 +119,11 @@ public class PipelineBenchmark {
 
         @Override
         public void samples(SampleBatch b) {
-            long s = sum;
+            sum = bySample ? bySample(b, sum) : byColumn(b, sum);
+            samples += b.size;
+        }
+
+        private static long bySample(SampleBatch b, long s) {
             for (int i = 0; i < b.size; i++) {
                 s += b.domain[i] + b.vcpu[i] + b.mode[i] + b.counter[i] + b.pc[i] + b.image[i] + b.symbol[i]
                         + b.weight[i] + b.time[i] + b.cpu[i] + b.pid[i] + b.tid[i] + b.flags[i];
@@ -112,8 +131,18 @@ public class PipelineBenchmark {
                     s += b.chainPc[c] + b.chainImage[c] + b.chainSymbol[c] + b.chainMode[c];
                 }
             }
-            sum = s;
-            samples += b.size;
+            return s;
+        }
+
+        private static long byColumn(SampleBatch b, long s) {
+            for (int i = 0; i < b.size; i++) {
+                s += b.domain[i] + b.vcpu[i] + b.mode[i] + b.counter[i] + b.pc[i] + b.image[i] + b.symbol[i]
+                        + b.weight[i] + b.time[i] + b.cpu[i] + b.pid[i] + b.tid[i] + b.flags[i] + b.chainStart[i + 1];
+            }
+            for (int c = b.chainStart[0]; c < b.chainStart[b.size]; c++) {
+                s += b.chainPc[c] + b.chainImage[c] + b.chainSymbol[c] + b.chainMode[c];
+            }
+            return s;
         }
 
         @Override
@@ -168,7 +197,10 @@ public class PipelineBenchmark {
         int image = dictionary.addImage("libjvm.so", ImageKind.USER, 0);
         symbols = new ImageSymbols(dictionary, image, table);
         dispatcher = new Dispatcher(64);
-        consumer = new EveryColumn();
+        if (!read.equals("columns") && !read.equals("samples")) {
+            throw new IllegalArgumentException("read " + read + ": give columns or samples");
+        }
+        consumer = new EveryColumn(read.equals("samples"));
         dispatcher.add("every-column", consumer, Delivery.TAP);
         dispatcher.sessionStarted(new SessionInfo(1, "benchmark", "libjvm", "unknown", "", 0, List.of(),
                 Map.of(0, "host"), false, dictionary));
@@ -224,11 +256,8 @@ public class PipelineBenchmark {
             b.begin(0, 0, 0, 0, pc, image, sym.symbol(pc), 1, time++, 0, 1000, 1000);
             int from = starts[i];
             int n = starts[i + 1] - from;
-            for (int k = 0; k < n; k++) {
-                long ret = chain[from + k];
-                framePcs[k] = ret;
-                frameSymbols[k] = sym.symbol(ret);
-            }
+            System.arraycopy(chain, from, framePcs, 0, n);
+            sym.symbols(chain, from, n, frameSymbols, 0);
             b.callers(framePcs, frameImages, frameSymbols, scratchModes, 0, n);
             b.end();
         }

@@ -23,6 +23,8 @@ public final class ImageSymbols {
     private static final long EMPTY = -1L;
     private static final long NO_OFFSET = 0xFFFF_FFFFL;
     private static final int NOT_YET = -2;
+    /** Fibonacci hashing: the offset times 2^64 / phi, its top bits the slot. */
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     private final Dictionary dictionary;
     private final int image;
@@ -53,13 +55,44 @@ public final class ImageSymbols {
 
     /** The dictionary's symbol id of the symbol covering {@code address}, or {@link SessionDictionary#NO_SYMBOL}. */
     public int symbol(long address) {
+        long slot = known(address);
+        return slot != EMPTY ? (int) slot : probe(address);
+    }
+
+    /**
+     * Resolves {@code count} addresses from {@code from} in {@code addresses} into {@code ids} from
+     * {@code at}, each as {@link #symbol} answers it: a call chain in one call, whose loop keeps the
+     * probe inlined (a compiled {@link #symbol} grows too big for the compiler to inline it).
+     */
+    public void symbols(long[] addresses, int from, int count, int[] ids, int at) {
+        for (int k = 0; k < count; k++) {
+            long address = addresses[from + k];
+            long slot = known(address);
+            ids[at + k] = slot != EMPTY ? (int) slot : probe(address);
+        }
+    }
+
+    /**
+     * The slot of an address met before and found at its first probe, as nearly every one is;
+     * otherwise {@link #EMPTY}. It never calls out, so the compiler inlines it into the resolving
+     * loop: a call per address would cost more than the probe.
+     */
+    private long known(long address) {
+        long offset = address - base;
+        long slot = slots[(int) ((offset * GOLDEN) >>> shift)];
+        // A stored offset is below NO_OFFSET: only an empty slot matches that offset's upper half.
+        return slot >>> 32 == offset ? slot : EMPTY;
+    }
+
+    /** The whole probe sequence, and the symbol table for an address not met before. */
+    private int probe(long address) {
         long offset = address - base;
         if (Long.compareUnsigned(offset, NO_OFFSET) >= 0) {
             return resolve(address);
         }
         long[] t = slots;
         int mask = t.length - 1;
-        int at = (int) ((offset * 0x9E3779B97F4A7C15L) >>> shift);
+        int at = (int) ((offset * GOLDEN) >>> shift);
         while (true) {
             long slot = t[at];
             if (slot >>> 32 == offset) {
@@ -99,7 +132,7 @@ public final class ImageSymbols {
         int mask = t.length - 1;
         for (long slot : old) {
             if (slot != EMPTY) {
-                int at = (int) (((slot >>> 32) * 0x9E3779B97F4A7C15L) >>> shift);
+                int at = (int) (((slot >>> 32) * GOLDEN) >>> shift);
                 while (t[at] != EMPTY) {
                     at = (at + 1) & mask;
                 }

@@ -68,4 +68,18 @@ class ImageSymbolsTest {
             assertEquals(SessionDictionary.NO_SYMBOL, farSymbols.symbol(0x1000 + 0xffff_ffffL), "the offset no slot holds");
         }
     }
+
+    @Test
+    void aRunOfAddressesResolvesAsEachAloneDoes() {
+        // Met before and not, outside every symbol, beyond the table of addresses' reach.
+        long[] addresses = {0x1004, 0x1004, 0x2008, 0x1800, 0x0fff, 0x1_0000_2000L, 0x10ff, 0x2010};
+        int[] ids = new int[addresses.length + 2];
+        symbols.symbol(0x10ff);
+        symbols.symbols(addresses, 1, addresses.length - 1, ids, 2);
+        for (int k = 1; k < addresses.length; k++) {
+            assertEquals(symbols.symbol(addresses[k]), ids[k + 1], "address 0x" + Long.toHexString(addresses[k]));
+        }
+        assertEquals(0, ids[0] | ids[1], "nothing written before the run's place");
+        assertEquals("work", name(ids[3]));
+    }
 }
