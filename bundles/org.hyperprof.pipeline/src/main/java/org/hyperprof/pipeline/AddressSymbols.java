@@ -8,9 +8,11 @@ import java.lang.invoke.VarHandle;
  * its {@code [unknown]} rows, numbered densely as met so that reports index arrays by them.
  *
  * <p>A recording of many short processes meets such an address in every process anew (a stripped
- * program's addresses move with each run), so the lookup is on a resolver's miss path hundreds of
- * thousands of times: the table keeps each key and its number in one pair of longs, one cache line
- * per probe, rather than in three arrays.
+ * program's addresses move with each run), so {@link #intern} is on a resolver's miss path hundreds
+ * of thousands of times, and most of those keys are new: the table keeps each key and its number in
+ * one pair of longs, one cache line per probe, and the adding side keeps a byte per slot beside it
+ * ({@link #marks}), so that it learns a key is new from a few hundred kilobytes that stay in the
+ * cache rather than from the table's megabytes, which mostly do not.
  *
  * <p>Threads: one adds at a time ({@link Dictionary} serialises them); any thread looks up. A
  * slot's address is written before its second long, which is written with release semantics and
@@ -26,19 +28,34 @@ final class AddressSymbols {
     /** Pairs of (address, image << 32 | number + 1); a second long of 0 marks an empty pair. */
     private volatile long[] table = new long[2 * 2048];
 
+    /**
+     * The adding side's copy of which slots are taken, one byte per slot of {@link #table}: 0 for
+     * an empty slot, else {@link #mark} of the key there. Only the one adding reads or writes it.
+     */
+    private byte[] marks = new byte[2048];
+
     /** The second long of a slot, written last (release) and read first (acquire). */
     private static final VarHandle TAG = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private static int slot(int img, long addr, int mask) {
-        long h = (addr ^ ((long) img << 47)) * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 32) & mask;
+    private static long hash(int img, long addr) {
+        return (addr ^ ((long) img << 47)) * 0x9E3779B97F4A7C15L;
+    }
+
+    /** A key's first slot: the hash's high bits. */
+    private static int slot(long hash, int mask) {
+        return (int) (hash >>> 32) & mask;
+    }
+
+    /** A key's mark: the top bit set, and seven bits of the hash that {@link #slot} does not use. */
+    private static byte mark(long hash) {
+        return (byte) (0x80 | (int) (hash >>> 25) & 0x7F);
     }
 
     /** The number of (image, address), or -1 if it has none yet. */
     int find(int img, long addr) {
         long[] t = table;
         int m = (t.length >>> 1) - 1;
-        int i = slot(img, addr, m);
+        int i = slot(hash(img, addr), m);
         while (true) {
             long v = (long) TAG.getAcquire(t, 2 * i + 1);
             if (v == 0) {
@@ -51,38 +68,52 @@ final class AddressSymbols {
         }
     }
 
-    /** Numbers (image, address), which has none yet; the caller is the only one adding. */
-    int add(int img, long addr) {
-        int id = entries.add(null, img, null, addr);
+    /**
+     * The number of (image, address), made on first sight; the caller is the only one adding. The
+     * table itself is read only where the key's mark is met (the key, or one in 128 others).
+     */
+    int intern(int img, long addr) {
+        long h = hash(img, addr);
+        byte mark = mark(h);
         long[] t = table;
-        if (2 * (id + 1) > t.length >>> 1) {
-            t = grown(t.length, entries.entries(), id + 1);
-            table = t;
-        } else {
-            int m = (t.length >>> 1) - 1;
-            int i = slot(img, addr, m);
-            while (t[2 * i + 1] != 0) {
-                i = (i + 1) & m;
+        byte[] mk = marks;
+        int m = mk.length - 1;
+        int i = slot(h, m);
+        for (byte b; (b = mk[i]) != 0; i = (i + 1) & m) {
+            if (b == mark && t[2 * i] == addr && (int) (t[2 * i + 1] >>> 32) == img) {
+                return (int) t[2 * i + 1] - 1;
             }
+        }
+        int id = entries.add(null, img, null, addr);
+        if (2 * (id + 1) > mk.length) {
+            grow(id + 1);
+        } else {
             t[2 * i] = addr;
             TAG.setRelease(t, 2 * i + 1, ((long) img << 32) | (id + 1));
+            mk[i] = mark;
         }
         return id;
     }
 
-    /** A table of twice the length, placing every entry from the dense arrays. */
-    private static long[] grown(int length, DictionaryTable.Entries e, int n) {
-        long[] t = new long[2 * length];
-        int m = length - 1;
+    /** A table of twice the slots, placing every entry from the dense arrays, published whole. */
+    private void grow(int n) {
+        int slots = 2 * marks.length;
+        long[] t = new long[2 * slots];
+        byte[] mk = new byte[slots];
+        int m = slots - 1;
+        DictionaryTable.Entries e = entries.entries();
         for (int id = 0; id < n; id++) {
-            int i = slot(e.owners[id], e.addresses[id], m);
-            while (t[2 * i + 1] != 0) {
+            long h = hash(e.owners[id], e.addresses[id]);
+            int i = slot(h, m);
+            while (mk[i] != 0) {
                 i = (i + 1) & m;
             }
             t[2 * i] = e.addresses[id];
             t[2 * i + 1] = ((long) e.owners[id] << 32) | (id + 1);
+            mk[i] = mark(h);
         }
-        return t;
+        marks = mk;
+        table = t;
     }
 
     int count() {

@@ -40,16 +40,9 @@ public final class Dictionary implements SessionDictionary {
      * the source keys it), named on first use; see {@link SessionDictionary}'s address symbols.
      */
     public int address(int image, long address) {
-        int id = addresses.find(image, address);
-        if (id < 0) {
-            synchronized (writeLock) {
-                id = addresses.find(image, address);
-                if (id < 0) {
-                    id = addresses.add(image, address);
-                }
-            }
+        synchronized (writeLock) {
+            return SessionDictionary.addressSymbolOf(addresses.intern(image, address));
         }
-        return SessionDictionary.addressSymbolOf(id);
     }
 
     @Override

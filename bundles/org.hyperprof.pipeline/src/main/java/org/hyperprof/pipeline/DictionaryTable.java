@@ -1,12 +1,15 @@
 package org.hyperprof.pipeline;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 import org.hyperprof.api.sample.ImageKind;
 
 /**
  * One kind of dictionary entry (images, symbols, address symbols) by id: an owner (an image's
  * domain, a symbol's image) and, as the kind needs, a name, an image kind, an address. One writer
  * at a time adds (the caller serialises); any thread reads. An entry is written into the arrays
- * first, then the count is raised (a volatile write): a reader that sees a count also sees every
+ * first, then the count is raised (a release write): a reader that sees a count also sees every
  * entry below it. Grown arrays hold every older entry and are published before the count, so
  * whichever arrays a reader picks up after reading the count are long enough.
  */
@@ -43,7 +46,18 @@ final class DictionaryTable {
     }
 
     private volatile Entries entries;
+    /** Raised with release semantics, read with acquire (volatile): a release store needs no fence after it. */
     private volatile int count;
+
+    private static final VarHandle COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(DictionaryTable.class, "count", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     DictionaryTable(int capacity, boolean withNames, boolean withKinds, boolean withAddresses) {
         entries = new Entries(capacity, withNames, withKinds, withAddresses);
@@ -67,7 +81,7 @@ final class DictionaryTable {
         if (e.addresses != null) {
             e.addresses[id] = address;
         }
-        count = id + 1;
+        COUNT.setRelease(this, id + 1);
         return id;
     }
 

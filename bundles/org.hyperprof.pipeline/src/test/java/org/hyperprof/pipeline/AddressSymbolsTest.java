@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 /** Addresses without a symbol are numbered densely, in the order met, one number per (image, address). */
 class AddressSymbolsTest {
 
-    /** The number of (image, address), made on first sight, as {@link Dictionary#address} does it. */
+    /** The number of (image, address), made on first sight; a lookup from any thread finds it. */
     private static int id(AddressSymbols frames, int image, long address) {
-        int id = frames.find(image, address);
-        return id >= 0 ? id : frames.add(image, address);
+        int id = frames.intern(image, address);
+        assertEquals(id, frames.find(image, address), "a lookup finds what was interned");
+        return id;
     }
 
     @Test

@@ -39,6 +39,8 @@ final class Dso {
     /** Symbols being looked for on the loader thread, or null. */
     java.util.concurrent.Future<?> prefetch;
     SymbolTable table;
+    /** Kernel: the symbols its table's lookups found last ({@link Machines}' kernel lookups), or null. */
+    SymbolMemo symbolMemo;
     ElfImage layout;
     /** Kernel: the kallsyms file its table came from, for notes. */
     java.nio.file.Path kallsymsFile;

@@ -698,7 +698,12 @@ final class Machines {
         }
         SymbolTable t = k.table;
         if (t != null) {
-            int idx = t.lookup(ip - k.delta);
+            SymbolMemo memo = k.symbolMemo;
+            if (memo == null || memo.table() != t) {
+                memo = new SymbolMemo(t);
+                k.symbolMemo = memo;
+            }
+            int idx = memo.lookup(ip - k.delta);
             if (idx >= 0) {
                 symbol = symbolId(k, idx);
                 image = k.imageOfSymbol[idx];

@@ -67,26 +67,6 @@ import org.hyperprof.pipeline.SymbolTables;
  */
 public final class PerfImport {
 
-    /** A sample's resolved callers, innermost first: one set per import, reused for every sample. */
-    private static final class Callers {
-        long[] pc = new long[0];
-        int[] image = new int[0];
-        int[] symbol = new int[0];
-        byte[] mode = new byte[0];
-
-        /** Room for {@code n} frames (grown only for a chain longer than any before). */
-        Callers ensure(int n) {
-            if (pc.length < n) {
-                int c = Math.max(n, 128);
-                pc = new long[c];
-                image = new int[c];
-                symbol = new int[c];
-                mode = new byte[c];
-            }
-            return this;
-        }
-    }
-
     /**
      * Batches the call-graph report's queue holds (it is lossless: when the queue is full the
      * import waits). The report's speed comes in bursts (a stack new to the tree costs several
@@ -151,8 +131,6 @@ public final class PerfImport {
     private PerfReport report;
     private SessionPublisher.Channel channel;
     private BatchBuilder builder;
-    /** A sample's callers as they are resolved, handed to the builder at once when the chain is whole. */
-    private final Callers frames = new Callers();
     private long lastFlushNanos;
 
     /**
@@ -934,8 +912,7 @@ public final class PerfImport {
         int context = guest ? CPUMODE_GUEST_USER : CPUMODE_USER;
         boolean first = true;
         boolean fromPc = false;
-        Callers f = frames.ensure((to - from) >>> 3);
-        int n = 0;
+        int mark = b.chainMark();
         for (int j = from; j < to; j += 8) {
             long x = chain.getLong(j);
             if (isMarker(x)) {
@@ -952,6 +929,7 @@ public final class PerfImport {
                 } else {
                     // A corrupt callchain: none of its frames is kept (as perf report drops it).
                     invalidContexts++;
+                    b.dropCallers(mark);
                     return;
                 }
                 continue;
@@ -964,16 +942,11 @@ public final class PerfImport {
                 }
             }
             m.resolve(context, pid, x);
-            f.pc[n] = x;
-            f.image[n] = m.image;
-            f.symbol[n] = m.rawFrame();
-            f.mode[n] = (byte) mode(context);
-            n++;
+            b.caller(x, m.image, m.rawFrame(), mode(context));
         }
         if (fromPc) {
             b.flag(SampleBatch.CHAIN_FROM_PC);
         }
-        b.callers(f.pc, f.image, f.symbol, f.mode, 0, n);
     }
 
     /** The Xenoprof mode of a perf cpumode (a guest's kernel is kernel mode in the guest's domain). */
