@@ -88,7 +88,7 @@ class InstallFromIndexIT {
             Profiler profiler = await(context, Profiler.class);
             Host host = hosts.load(HostService.DEFAULT_SCENARIO, null);
             assertEquals("i386/p6", host.model().cpuType());
-            SessionSummary summary = profiler.profile(new ProfileRequest(List.of(), 300_000, List.of()),
+            SessionSummary summary = profiler.profile(new ProfileRequest(List.of(), 100_000, List.of()),
                     ProgressListener.NONE);
 
             assertTrue(summary.completed(), summary.endReason());
