@@ -39,7 +39,7 @@ public final class OpreportConsumer extends RenderingConsumer<SessionAggregate> 
     /** Keeps the last {@code retainedSessions} sessions for rendering. */
     public OpreportConsumer(int retainedSessions) {
         super("opreport consumer", new SessionShelf<>(NAME, "ask for its report", retainedSessions,
-                SessionAggregate::new), ReportOptions.DESCRIPTIONS);
+                SessionAggregate::new), ReportOptions.ALL_DESCRIPTIONS);
     }
 
     // ---------------------------------------------------------------- ReportRenderer
