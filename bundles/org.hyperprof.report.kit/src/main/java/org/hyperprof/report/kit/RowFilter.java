@@ -17,7 +17,9 @@ import org.hyperprof.api.report.ReportException;
  * excludes; the books (what was taken, delivered and aggregated) stay whole.
  *
  * <p>A pattern matches when it is found in the name ({@link java.util.regex.Matcher#find}); anchor
- * it with {@code ^...$} for a whole name. Rendering applies it once per row, never per sample.
+ * it with {@code ^...$} for a whole name; code no symbol covers is named {@value #NO_SYMBOLS}. The
+ * filter applies to a sample's own frame (its callers are context, whatever their names). Reports
+ * apply it when they are made, once per row or frame, never per sample.
  *
  * @param image   the image names kept, or null for all
  * @param symbol  the symbol names kept, or null for all
@@ -38,6 +40,16 @@ public record RowFilter(Pattern image, Pattern symbol, Pattern exclude, Set<Inte
             "exclude=REGEX: leave out the samples whose symbol name contains a match of REGEX (as opreport"
                     + " --exclude-symbols); they leave the totals too",
             "vcpu=N[,N...]: only the samples of these vCPUs (the CPU, for a recording without domains)");
+
+    /** How a filter names the symbol of a frame no symbol covers. */
+    public static final String NO_SYMBOLS = "(no symbols)";
+
+    /** A report's own option descriptions followed by the filter's. */
+    public static List<String> withFilterDescriptions(List<String> own) {
+        List<String> all = new ArrayList<>(own);
+        all.addAll(DESCRIPTIONS);
+        return List.copyOf(all);
+    }
 
     public RowFilter {
         vcpus = Set.copyOf(vcpus);

@@ -53,7 +53,7 @@ import org.hyperprof.report.kit.SessionShelf;
  */
 final class OpreportText {
 
-    static final String NO_SYMBOLS = "(no symbols)";
+    static final String NO_SYMBOLS = RowFilter.NO_SYMBOLS;
 
     /** How opreport -c marks a symbol's own samples among its callees. */
     static final String SELF_MARK = " [self]";

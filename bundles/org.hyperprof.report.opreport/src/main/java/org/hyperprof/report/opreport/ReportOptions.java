@@ -1,6 +1,5 @@
 package org.hyperprof.report.opreport;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -99,13 +98,7 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
             Truth.AUTO, DEFAULT_TOP, RowFilter.ALL, 0, Order.SAMPLES, Set.of(), false);
 
     /** The renderer's options: its own, then the filters every report shares. */
-    static final List<String> ALL_DESCRIPTIONS = concat(DESCRIPTIONS, RowFilter.DESCRIPTIONS);
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return List.copyOf(all);
-    }
+    static final List<String> ALL_DESCRIPTIONS = RowFilter.withFilterDescriptions(DESCRIPTIONS);
 
     static ReportOptions parse(Set<String> options) throws ReportException {
         RequestOptions request = new RequestOptions("opreport", ALL_DESCRIPTIONS, options);
