@@ -47,9 +47,12 @@ import org.hyperprof.report.kit.SessionShelf;
  * the call graph in opreport -c's layout when asked for, and the hypervisor / kernel / user split;
  * then the accounting and the notes that say what the percentages are over.
  *
- * <p>Rows are first collected at full resolution, one per (domain, vCPU, image, symbol); each
- * section then adds up what its options merge: the vCPUs unless {@code vcpu} keeps them apart, and
- * in the report of all domains the domains when {@code merge=domain} asks for it.
+ * <p>Rows are first collected, as the filter keeps them, one per (domain, vCPU, image, symbol) and
+ * whatever {@code separate=} keeps apart (thread, CPU, application); each section then adds up what
+ * its options merge: the vCPUs unless {@code vcpu} keeps them apart (or {@code separate=thread}
+ * where samples carry no thread), and in the report of all domains the domains when
+ * {@code merge=domain} asks for it. {@code threshold=} and {@code top=} choose the rows shown by
+ * samples; {@code order=} only prints them in another order.
  */
 final class OpreportText {
 
