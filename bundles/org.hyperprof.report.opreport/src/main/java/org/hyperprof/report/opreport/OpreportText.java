@@ -98,6 +98,8 @@ final class OpreportText {
     /** Per symbol key: samples per PC. */
     private final Map<Key, Map<Long, long[]>> addresses = new HashMap<>();
     private final SortedSet<Integer> sampledDomains = new TreeSet<>();
+    /** By (context, symbol slot): its row key, or null where the filter leaves it out. */
+    private final Map<Long, Key> madeKeys = new HashMap<>();
     /** Samples the filter kept, of all aggregated. */
     private long keptSamples;
     private long filteredSamples;
@@ -282,8 +284,6 @@ final class OpreportText {
         }
         return key;
     }
-
-    private final Map<Long, Key> madeKeys = new HashMap<>();
 
     /** The key of a (context, symbol slot), or null when {@code filter} leaves it out. */
     private Key fullKey(SessionDictionary dictionary, RowFilter filter, int context, int slot) {
