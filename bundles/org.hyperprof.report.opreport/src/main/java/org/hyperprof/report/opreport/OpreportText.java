@@ -67,9 +67,6 @@ final class OpreportText {
     /** The domain, vCPU, thread or CPU of a row that adds up several (not {@code SampleBatch.UNKNOWN}). */
     private static final int MERGED = Integer.MIN_VALUE;
 
-    /** How the thread, CPU and application columns show what the source did not record. */
-    private static final String NOT_RECORDED = "-";
-
     /** Split classes in print order; index = {@link #splitClass(ImageKind)}. */
     private static final int HYPERVISOR = 0;
     private static final int KERNEL = 1;
@@ -79,6 +76,9 @@ final class OpreportText {
 
     /** OProfile's Xen patch names for a passive domain's samples (xenoprof-facts 8.5). */
     private static final Pattern PSEUDO_IMAGE = Pattern.compile("domain(\\d+)-(xen|kernel|modules|apps)");
+
+    /** How the thread, CPU and application columns show what the source did not record. */
+    private static final String NOT_RECORDED = "-";
 
     private final SessionAggregate.Snapshot snapshot;
     private final SessionInfo info;
