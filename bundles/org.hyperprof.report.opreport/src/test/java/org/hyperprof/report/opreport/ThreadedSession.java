@@ -30,36 +30,32 @@ final class ThreadedSession {
     static final int REDIS = 200;
 
     final TestDictionary dictionary = new TestDictionary();
-    final int libc = dictionary.image(HOST, "libc.so.6", ImageKind.USER);
-    final int memcpy = dictionary.symbol(libc, "memcpy");
-    final int vmlinux = dictionary.image(HOST, "vmlinux", ImageKind.KERNEL);
-    final int syscall = dictionary.symbol(vmlinux, "do_syscall");
-    final int nginxImage = dictionary.image(HOST, "nginx", ImageKind.USER);
-    final int process = dictionary.symbol(nginxImage, "ngx_process");
     final SessionInfo info = new SessionInfo(7, "perf.data", "box", "x86-64/generic", "a CPU", 3000,
             List.of(NetworkExperiment.CYCLES_100000), Map.of(HOST, "host"), false, dictionary);
 
-    ThreadedSession() {
+    /** A consumer holding the table's samples (the session still running); once per session. */
+    OpreportConsumer consumer() {
         dictionary.process(HOST, NGINX, "nginx");
         dictionary.process(HOST, REDIS, "redis");
-    }
-
-    /** A consumer holding the table's samples (the session still running). */
-    OpreportConsumer consumer() {
         TestBatches b = new TestBatches(info.sessionId());
-        add(b, 4, memcpy, libc, CpuMode.USER, NGINX, 100, 0);
-        add(b, 2, syscall, vmlinux, CpuMode.KERNEL, NGINX, 100, 0);
-        add(b, 2, memcpy, libc, CpuMode.USER, NGINX, 101, 1);
-        add(b, 3, process, nginxImage, CpuMode.USER, NGINX, 101, 1);
-        add(b, 6, memcpy, libc, CpuMode.USER, REDIS, 200, 1);
-        add(b, 3, syscall, vmlinux, CpuMode.KERNEL, REDIS, 200, 1);
+        int libc = dictionary.image(HOST, "libc.so.6", ImageKind.USER);
+        int memcpy = dictionary.symbol(libc, "memcpy");
+        add(b, 4, libc, memcpy, CpuMode.USER, NGINX, 100, 0);
+        add(b, 2, libc, memcpy, CpuMode.USER, NGINX, 101, 1);
+        add(b, 6, libc, memcpy, CpuMode.USER, REDIS, 200, 1);
+        int vmlinux = dictionary.image(HOST, "vmlinux", ImageKind.KERNEL);
+        int syscall = dictionary.symbol(vmlinux, "do_syscall");
+        add(b, 2, vmlinux, syscall, CpuMode.KERNEL, NGINX, 100, 0);
+        add(b, 3, vmlinux, syscall, CpuMode.KERNEL, REDIS, 200, 1);
+        int nginx = dictionary.image(HOST, "nginx", ImageKind.USER);
+        add(b, 3, nginx, dictionary.symbol(nginx, "ngx_process"), CpuMode.USER, NGINX, 101, 1);
         OpreportConsumer consumer = new OpreportConsumer();
         consumer.sessionStarted(info);
         consumer.samples(b.build());
         return consumer;
     }
 
-    private static void add(TestBatches b, int times, int symbol, int image, CpuMode mode, int pid, int tid,
+    private static void add(TestBatches b, int times, int image, int symbol, CpuMode mode, int pid, int tid,
             int cpu) {
         for (int t = 0; t < times; t++) {
             b.sample(HOST, cpu, (byte) mode.code(), 0, 0x1000L + b.size(), image, symbol, 1, 1_000L * b.size(),
