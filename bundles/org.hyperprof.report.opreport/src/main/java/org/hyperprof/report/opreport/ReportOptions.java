@@ -18,7 +18,7 @@ import org.hyperprof.report.kit.RowFilter;
  * @param callgraph     print the call graph (opreport -c)
  * @param details       print each symbol row's samples per PC under it (opreport -d)
  * @param global        make every percentage relative to the whole profile (opreport -%)
- * @param separateVcpus keep each vCPU's rows apart (the analogue of --separate=cpu)
+ * @param separateVcpus keep each vCPU's rows apart (the {@code vcpu} flag)
  * @param mergeDomains  in the report of all domains, add up the rows of every domain that share
  *                      image and symbol (merge=domain)
  * @param truth         whether the true share and the error are wanted: {@link Truth#AUTO} shows
@@ -78,7 +78,8 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
                     + " implies symbols",
             "global: every percentage relative to the whole profile, as opreport -% (by default a domain's rows"
                     + " are % of its own samples and callers/callees % of the symbol's callers/callees)",
-            "vcpu: keep each vCPU's rows apart, with a vcpu column (as --separate=cpu); merged by default",
+            "vcpu: keep each vCPU's rows apart, with a vcpu column (a recording's vCPU is its CPU; separate=cpu is the"
+                    + " physical CPU); merged by default",
             "merge=domain|vcpu|cpu|all: as opreport --merge, comma-separated; domain adds up the rows of every"
                     + " domain that share image and symbol in the report of all domains, vcpu (or cpu) adds up the"
                     + " vCPUs (the default), all does both",
