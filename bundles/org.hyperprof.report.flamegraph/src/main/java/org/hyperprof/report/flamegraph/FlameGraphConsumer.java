@@ -52,7 +52,7 @@ public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> 
     /** Keeps the last {@code retainedSessions} sessions for writing. */
     public FlameGraphConsumer(int retainedSessions) {
         super("flame graph consumer", new SessionShelf<>("the flame graph", "write its flame graph",
-                retainedSessions, StackAggregate::new), FlameOptions.DESCRIPTIONS);
+                retainedSessions, StackAggregate::new), FlameOptions.ALL_DESCRIPTIONS);
     }
 
     // ---------------------------------------------------------------- ReportRenderer and ReportFileWriter

@@ -13,6 +13,7 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.report.kit.RowFilter;
 
 /**
  * The stacks of one counter as named frames, ready to print: the interned stacks of a
@@ -107,6 +108,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
         Node root = new Node("all", FrameKind.ALL, 0);
         Node[] named = new Node[trie.size()];
         named[StackTrie.ROOT] = root;
+        RowFilter filter = options.filter();
         // Parents have lower ids than their children, so one upward pass names every node.
         for (int n = StackTrie.ROOT + 1; n < trie.size(); n++) {
             Node parent = named[trie.parent(n)];
@@ -116,12 +118,14 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
             int frame = trie.frame(n);
             int depth = trie.depth(n);
             Node node;
+            boolean kept = true;
             if (depth == StackTrie.DOMAIN_DEPTH) {
                 node = domain == ReportRequest.ALL_DOMAINS || domain == frame
                         ? parent.child(clean(info.domainName(frame)), FrameKind.DOMAIN)
                         : null;
             } else if (depth == StackTrie.VCPU_DEPTH) {
-                node = options.vcpus() ? parent.child("vcpu" + frame, FrameKind.VCPU) : parent;
+                node = !filter.keepsVcpu(frame) ? null
+                        : options.vcpus() ? parent.child("vcpu" + frame, FrameKind.VCPU) : parent;
             } else {
                 int image = frame >= 0 ? dictionary.symbolImage(frame) : ~frame;
                 FrameKind kind = FrameKind.of(dictionary.imageKind(image));
@@ -129,13 +133,21 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                 String name = frame >= 0 ? dictionary.symbolName(frame) : null;
                 node = parent.child(name == null || name.isBlank() ? bracketed(imageName) : clean(name), kind);
                 node.images.add(clean(imageName));
+                // the filter chooses samples by their own frame: a node's self samples are those it is the
+                // leaf of; as a caller it stays for the stacks below it
+                kept = filter.keeps(imageName, frame >= 0 && name != null ? name : RowFilter.NO_SYMBOLS);
             }
             named[n] = node;
-            if (node != null) {
+            if (node != null && kept) {
                 node.self += self[n];
             }
         }
         int maxDepth = settle(root);
+        if (root.total == 0 && !filter.all() && snapshot.samples() > 0) {
+            throw new ReportException("the filter " + filter.describe() + " leaves no sample of counter "
+                    + options.counter() + (domain == ReportRequest.ALL_DOMAINS ? "" : " in domain " + domain)
+                    + " to draw; loosen it");
+        }
         if (root.total == 0) {
             throw new ReportException(nothingToShow(snapshot, options.counter(), domain));
         }

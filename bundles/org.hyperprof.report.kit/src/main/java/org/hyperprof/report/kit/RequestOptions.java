@@ -71,6 +71,27 @@ public final class RequestOptions {
         return (int) n;
     }
 
+    /**
+     * P of {@code option} ({@code key=P}) as a percentage from 0 to 100, decimals allowed.
+     *
+     * @param example the option as it might be given, for the message, e.g. {@code threshold=0.5}
+     * @throws ReportException {@code option '<option>': } what a percentage is, with the example
+     */
+    public static double percent(String option, String key, String example) throws ReportException {
+        String value = value(option, key);
+        if (value.endsWith("%")) {
+            value = value.substring(0, value.length() - 1).trim();
+        }
+        if (value.matches("[0-9]{1,3}(\\.[0-9]*)?|\\.[0-9]+")) {
+            double p = Double.parseDouble(value);
+            if (p <= 100) {
+                return p;
+            }
+        }
+        throw new ReportException("option '" + option + "': " + key + "= takes a percentage from 0 to 100,"
+                + " e.g. " + example);
+    }
+
     /** Whether the request gives the flag {@code name} (in lower case, e.g. {@code vcpus}). */
     public boolean flag(String name) {
         boolean given = false;

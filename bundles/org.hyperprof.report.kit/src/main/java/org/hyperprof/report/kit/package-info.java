@@ -4,7 +4,8 @@
  * {@link org.hyperprof.report.kit.SessionShelf}, deliveries routed to them, strays counted, the
  * session a request asks for; {@link org.hyperprof.report.kit.RenderingConsumer} for one that also
  * renders its report, made whole before any of it is written) and the reading of a request's options
- * ({@link org.hyperprof.report.kit.RequestOptions}), the aggregate's part around its own counts
+ * ({@link org.hyperprof.report.kit.RequestOptions}) with the filters every report takes
+ * ({@link org.hyperprof.report.kit.RowFilter}), the aggregate's part around its own counts
  * ({@link org.hyperprof.report.kit.ReportAggregate}: the check of each sample against the session
  * and the books of what it took and rejected, {@link org.hyperprof.report.kit.Rejections}), the
  * open-addressing {@code long -> int} table their aggregates count and intern in

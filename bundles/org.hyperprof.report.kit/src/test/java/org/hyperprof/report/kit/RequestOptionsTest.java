@@ -33,4 +33,13 @@ class RequestOptionsTest {
         assertEquals("unknown test options 'deep', 'tall'; the options are: wide: wide rows; top=N: N rows",
                 e.getMessage());
     }
+
+    @Test
+    void aPercentageIsFrom0To100WithDecimalsAndAnOptionalPercentSign() throws ReportException {
+        assertEquals(0.5, RequestOptions.percent("threshold=0.5", "threshold", "threshold=1"));
+        assertEquals(12.0, RequestOptions.percent("threshold=12%", "threshold", "threshold=1"));
+        assertEquals("option 'threshold=101': threshold= takes a percentage from 0 to 100, e.g. threshold=1",
+                assertThrows(ReportException.class, () -> RequestOptions.percent("threshold=101", "threshold",
+                        "threshold=1")).getMessage());
+    }
 }

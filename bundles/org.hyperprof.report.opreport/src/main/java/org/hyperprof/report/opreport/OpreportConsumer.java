@@ -9,8 +9,8 @@ import org.hyperprof.report.kit.SessionShelf;
 import org.osgi.service.component.annotations.Component;
 
 /**
- * The {@code opreport} sample consumer: aggregates each session's samples per domain, vCPU, counter,
- * image, symbol and PC, and the caller&rarr;callee arcs of their call chains, and prints them as
+ * The {@code opreport} sample consumer: aggregates each session's samples per domain, vCPU, thread,
+ * CPU, counter, image, symbol and PC, and the caller&rarr;callee arcs of their call chains, and prints them as
  * OProfile's opreport would - once merged over all domains (which the original could only get by
  * concatenating per-domain reports by hand), then each domain's own report - with the image and
  * symbol summaries (-l), per-instruction details (-d), the call graph (-c), the hypervisor /
@@ -39,7 +39,7 @@ public final class OpreportConsumer extends RenderingConsumer<SessionAggregate> 
     /** Keeps the last {@code retainedSessions} sessions for rendering. */
     public OpreportConsumer(int retainedSessions) {
         super("opreport consumer", new SessionShelf<>(NAME, "ask for its report", retainedSessions,
-                SessionAggregate::new), ReportOptions.DESCRIPTIONS);
+                SessionAggregate::new), ReportOptions.ALL_DESCRIPTIONS);
     }
 
     // ---------------------------------------------------------------- ReportRenderer

@@ -1,5 +1,6 @@
 package org.hyperprof.report.opreport;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,10 +27,12 @@ import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.report.kit.RowFilter;
 import org.hyperprof.report.kit.SessionShelf;
 
 /**
@@ -44,13 +47,16 @@ import org.hyperprof.report.kit.SessionShelf;
  * the call graph in opreport -c's layout when asked for, and the hypervisor / kernel / user split;
  * then the accounting and the notes that say what the percentages are over.
  *
- * <p>Rows are first collected at full resolution, one per (domain, vCPU, image, symbol); each
- * section then adds up what its options merge: the vCPUs unless {@code vcpu} keeps them apart, and
- * in the report of all domains the domains when {@code merge=domain} asks for it.
+ * <p>Rows are first collected, as the filter keeps them, one per (domain, vCPU, image, symbol) and
+ * whatever {@code separate=} keeps apart (thread, CPU, application); each section then adds up what
+ * its options merge: the vCPUs unless {@code vcpu} keeps them apart (or {@code separate=thread}
+ * where samples carry no thread), and in the report of all domains the domains when
+ * {@code merge=domain} asks for it. {@code threshold=} and {@code top=} choose the rows shown by
+ * samples; {@code order=} only prints them in another order.
  */
 final class OpreportText {
 
-    static final String NO_SYMBOLS = "(no symbols)";
+    static final String NO_SYMBOLS = RowFilter.NO_SYMBOLS;
 
     /** How opreport -c marks a symbol's own samples among its callees. */
     static final String SELF_MARK = " [self]";
@@ -58,8 +64,8 @@ final class OpreportText {
     /** opreport -c's rule between call-graph blocks: 79 dashes. */
     static final String BLOCK_RULE = "-".repeat(79);
 
-    /** The domain or vCPU of a row that adds up several. */
-    private static final int MERGED = -1;
+    /** The domain, vCPU, thread or CPU of a row that adds up several (not {@code SampleBatch.UNKNOWN}). */
+    private static final int MERGED = Integer.MIN_VALUE;
 
     /** Split classes in print order; index = {@link #splitClass(ImageKind)}. */
     private static final int HYPERVISOR = 0;
@@ -70,6 +76,9 @@ final class OpreportText {
 
     /** OProfile's Xen patch names for a passive domain's samples (xenoprof-facts 8.5). */
     private static final Pattern PSEUDO_IMAGE = Pattern.compile("domain(\\d+)-(xen|kernel|modules|apps)");
+
+    /** How the thread, CPU and application columns show what the source did not record. */
+    private static final String NOT_RECORDED = "-";
 
     private final SessionAggregate.Snapshot snapshot;
     private final SessionInfo info;
@@ -89,6 +98,15 @@ final class OpreportText {
     /** Per symbol key: samples per PC. */
     private final Map<Key, Map<Long, long[]>> addresses = new HashMap<>();
     private final SortedSet<Integer> sampledDomains = new TreeSet<>();
+    /** By (context, symbol slot): its row key, or null where the filter leaves it out. */
+    private final Map<Long, Key> madeKeys = new HashMap<>();
+    /** Samples the filter kept, of all aggregated. */
+    private long keptSamples;
+    private long filteredSamples;
+    /** Whether some shown row has a thread, CPU or application the source did not record. */
+    private boolean threadsNotRecorded;
+    private boolean cpusNotRecorded;
+    private boolean processesNotRecorded;
     /** The domains whose samples could reach a buffer: the population the true shares are over. */
     private final SortedSet<Integer> profiledDomains = new TreeSet<>();
     /** Per profiled domain: true milli-events [counter][split class]. */
@@ -98,10 +116,21 @@ final class OpreportText {
     private final long[] wholeTrueTotal;
 
     /**
-     * What a row is about. {@code domain} and {@code vcpu} are {@link #MERGED} when the row adds
-     * up several; {@code symbol} is null for an image row.
+     * What a row is about. {@code domain}, {@code vcpu}, {@code tid} and {@code cpu} are
+     * {@link #MERGED} when the row adds up several ({@code tid} and {@code cpu} unless
+     * {@code separate=} keeps them apart); {@code process} is the application a row is kept apart by
+     * ({@code separate=lib,kernel}), else null; {@code symbol} is null for an image row.
      */
-    private record Key(int domain, int vcpu, String image, String symbol) {
+    private record Key(int domain, int vcpu, int tid, int cpu, String process, String image, String symbol) {
+
+        Key(int domain, int vcpu, String image, String symbol) {
+            this(domain, vcpu, MERGED, MERGED, null, image, symbol);
+        }
+
+        /** The same row for another image and symbol (an image row when {@code symbol} is null). */
+        Key named(String otherImage, String otherSymbol) {
+            return new Key(domain, vcpu, tid, cpu, process, otherImage, otherSymbol);
+        }
     }
 
     /** A pair of adjacent frames of a stack: {@code caller} called {@code callee}. */
@@ -177,54 +206,63 @@ final class OpreportText {
 
     // ---------------------------------------------------------------- collecting
 
-    /** Rows from the snapshot's counts; the call graph's and the details' only when asked for. */
+    /**
+     * Rows from the snapshot's counts, as the filter keeps them and with what {@code separate=}
+     * keeps apart; the call graph's and the details' only when asked for. An image row adds up its
+     * symbols' rows (each sample is counted once, under its symbol or its image's "no symbols").
+     */
     private void collectSamples() {
         SessionDictionary dictionary = info.dictionary();
-        snapshot.imageSamples().forEach((k, count) -> {
-            int context = SessionAggregate.keyContext(k);
-            int d = snapshot.domain(context);
-            int image = SessionAggregate.keyId(k);
-            Key key = new Key(d, snapshot.vcpu(context), dictionary.imageName(image), null);
-            imageRows.computeIfAbsent(key, x -> new Row(x, dictionary.imageKind(image), counterCount))
-                    .samples[SessionAggregate.keyCounter(k)] += count;
-            sampledDomains.add(d);
-        });
         snapshot.symbolSamples().forEach((k, count) -> {
             int context = SessionAggregate.keyContext(k);
             int slot = SessionAggregate.keyId(k);
-            Key key = symbolKey(dictionary, snapshot.domain(context), snapshot.vcpu(context), slot);
-            symbolRows.computeIfAbsent(key, x -> new Row(x, dictionary.imageKind(slotImage(dictionary, slot)),
-                    counterCount)).samples[SessionAggregate.keyCounter(k)] += count;
+            int d = snapshot.domain(context);
+            sampledDomains.add(d);
+            filteredSamples += count;
+            Key key = symbolKey(dictionary, context, slot);
+            if (key == null) {
+                return;
+            }
+            keptSamples += count;
+            ImageKind kind = dictionary.imageKind(slotImage(dictionary, slot));
+            int counter = SessionAggregate.keyCounter(k);
+            symbolRows.computeIfAbsent(key, x -> new Row(x, kind, counterCount)).samples[counter] += count;
+            imageRows.computeIfAbsent(key.named(key.image(), null), x -> new Row(x, kind, counterCount))
+                    .samples[counter] += count;
         });
         if (options.callgraph()) {
             snapshot.callerOnlySamples().forEach((k, count) -> {
-                int context = SessionAggregate.keyContext(k);
-                Key key = symbolKey(dictionary, snapshot.domain(context), snapshot.vcpu(context),
-                        SessionAggregate.keyId(k));
-                callerOnly.computeIfAbsent(key, x -> new long[counterCount])
-                        [SessionAggregate.keyCounter(k)] += count;
+                Key key = symbolKey(dictionary, SessionAggregate.keyContext(k), SessionAggregate.keyId(k));
+                if (key != null) {
+                    callerOnly.computeIfAbsent(key, x -> new long[counterCount])
+                            [SessionAggregate.keyCounter(k)] += count;
+                }
             });
+            // a block's callers and callees are shown whatever their names: the filter chooses the blocks
             LongPairIds arcIds = snapshot.arcs();
+            RowFilter byVcpu = new RowFilter(null, null, null, options.filter().vcpus());
             snapshot.arcSamples().forEach((k, count) -> {
                 int context = SessionAggregate.keyContext(k);
-                int d = snapshot.domain(context);
-                int v = snapshot.vcpu(context);
                 int arc = SessionAggregate.keyId(k);
-                Arc key = new Arc(symbolKey(dictionary, d, v, (int) arcIds.first(arc)),
-                        symbolKey(dictionary, d, v, (int) arcIds.second(arc)));
-                arcs.computeIfAbsent(key, x -> new long[counterCount])[SessionAggregate.keyCounter(k)] += count;
+                Key caller = fullKey(dictionary, byVcpu, context, (int) arcIds.first(arc));
+                Key callee = fullKey(dictionary, byVcpu, context, (int) arcIds.second(arc));
+                if (caller != null && callee != null) {
+                    arcs.computeIfAbsent(new Arc(caller, callee), x -> new long[counterCount])
+                            [SessionAggregate.keyCounter(k)] += count;
+                }
             });
         }
         if (options.details()) {
             LongPairIds addressIds = snapshot.addresses();
             snapshot.addressSamples().forEach((k, count) -> {
-                int context = SessionAggregate.keyContext(k);
                 int address = SessionAggregate.keyId(k);
-                Key key = symbolKey(dictionary, snapshot.domain(context), snapshot.vcpu(context),
+                Key key = symbolKey(dictionary, SessionAggregate.keyContext(k),
                         (int) addressIds.first(address));
-                addresses.computeIfAbsent(key, x -> new HashMap<>())
-                        .computeIfAbsent(addressIds.second(address), x -> new long[counterCount])
-                        [SessionAggregate.keyCounter(k)] += count;
+                if (key != null) {
+                    addresses.computeIfAbsent(key, x -> new HashMap<>())
+                            .computeIfAbsent(addressIds.second(address), x -> new long[counterCount])
+                            [SessionAggregate.keyCounter(k)] += count;
+                }
             });
         }
     }
@@ -233,9 +271,52 @@ final class OpreportText {
         return slot < 0 ? ~slot : dictionary.symbolImage(slot);
     }
 
-    private static Key symbolKey(SessionDictionary dictionary, int domain, int vcpu, int slot) {
-        String image = dictionary.imageName(slotImage(dictionary, slot));
-        return new Key(domain, vcpu, image, slot < 0 ? NO_SYMBOLS : dictionary.symbolName(slot));
+    /**
+     * The key of a (context, symbol slot) at the resolution the options keep, or null when the
+     * filter leaves it out; made once per pair of a report (the filter's patterns run once each).
+     */
+    private Key symbolKey(SessionDictionary dictionary, int context, int slot) {
+        long pair = SessionAggregate.pair(context, slot);
+        Key key = madeKeys.get(pair);
+        if (key == null && !madeKeys.containsKey(pair)) {
+            key = fullKey(dictionary, options.filter(), context, slot);
+            madeKeys.put(pair, key);
+        }
+        return key;
+    }
+
+    /** The key of a (context, symbol slot), or null when {@code filter} leaves it out. */
+    private Key fullKey(SessionDictionary dictionary, RowFilter filter, int context, int slot) {
+        int image = slotImage(dictionary, slot);
+        String imageName = dictionary.imageName(image);
+        String symbolName = slot < 0 ? NO_SYMBOLS : dictionary.symbolName(slot);
+        int vcpu = snapshot.vcpu(context);
+        if (!filter.keepsVcpu(vcpu) || !filter.keeps(imageName, symbolName)) {
+            return null;
+        }
+        int domain = snapshot.domain(context);
+        Set<ReportOptions.Separation> separate = options.separate();
+        int tid = separate.contains(ReportOptions.Separation.THREAD) ? snapshot.tid(context) : MERGED;
+        int cpu = separate.contains(ReportOptions.Separation.CPU) ? snapshot.cpu(context) : MERGED;
+        String process = byApplication(dictionary.imageKind(image))
+                ? processName(domain, snapshot.pid(context)) : null;
+        return new Key(domain, vcpu, tid, cpu, process, imageName, symbolName);
+    }
+
+    /** Whether {@code separate=} keeps an image of this kind apart per application (lib: user, kernel: the rest). */
+    private boolean byApplication(ImageKind kind) {
+        Set<ReportOptions.Separation> separate = options.separate();
+        return kind == ImageKind.USER || kind == ImageKind.UNKNOWN ? separate.contains(ReportOptions.Separation.LIB)
+                : separate.contains(ReportOptions.Separation.KERNEL);
+    }
+
+    /** The application column: the process's name, its pid when unnamed, or - when the source recorded none. */
+    private String processName(int domain, int pid) {
+        if (pid == SampleBatch.UNKNOWN) {
+            return NOT_RECORDED;
+        }
+        String name = info.dictionary().processName(domain, pid);
+        return name != null ? name : "pid " + pid;
     }
 
     private void collectProfiledDomains() {
@@ -285,13 +366,6 @@ final class OpreportText {
                 milli[c] = signals[c] == null ? 0 : t.milli(signals[c]);
                 any |= milli[c] != 0;
             }
-            long[][] split = trueSplit.computeIfAbsent(d, k -> new long[counterCount][CLASSES]);
-            for (int c = 0; c < counterCount; c++) {
-                split[c][splitClass(t.kind())] += milli[c];
-            }
-            if (!any) {
-                continue;
-            }
             Set<String> images = sampledImages.getOrDefault(d, Set.of());
             String image = t.image();
             if (!images.contains(image)) {
@@ -307,10 +381,24 @@ final class OpreportText {
             if (resolvedWithoutSymbols || pseudoWithoutIt) {
                 symbol = NO_SYMBOLS;
             }
-            Row imageRow = imageRows.computeIfAbsent(new Key(d, t.vcpu(), image, null),
+            if (!options.filter().keepsVcpu(t.vcpu()) || !options.filter().keeps(image, symbol)) {
+                continue;
+            }
+            long[][] split = trueSplit.computeIfAbsent(d, k -> new long[counterCount][CLASSES]);
+            for (int c = 0; c < counterCount; c++) {
+                split[c][splitClass(t.kind())] += milli[c];
+            }
+            if (!any) {
+                continue;
+            }
+            // the truth knows no thread, CPU or process: it goes where samples that recorded none go
+            Set<ReportOptions.Separation> separate = options.separate();
+            Key symbolKey = new Key(d, t.vcpu(), separate.contains(ReportOptions.Separation.THREAD)
+                    ? SampleBatch.UNKNOWN : MERGED, separate.contains(ReportOptions.Separation.CPU)
+                            ? SampleBatch.UNKNOWN : MERGED, byApplication(t.kind()) ? NOT_RECORDED : null, image, symbol);
+            Row imageRow = imageRows.computeIfAbsent(symbolKey.named(image, null),
                     k -> new Row(k, t.kind(), counterCount));
-            Row symbolRow = symbolRows.computeIfAbsent(new Key(d, t.vcpu(), image, symbol),
-                    k -> new Row(k, t.kind(), counterCount));
+            Row symbolRow = symbolRows.computeIfAbsent(symbolKey, k -> new Row(k, t.kind(), counterCount));
             for (int c = 0; c < counterCount; c++) {
                 imageRow.trueMilli[c] += milli[c];
                 symbolRow.trueMilli[c] += milli[c];
@@ -344,11 +432,13 @@ final class OpreportText {
     /** The key a full-resolution key is shown under in a section (merged = the report of all domains). */
     private Key project(Key key, boolean merged) {
         int domain = merged && options.mergeDomains() ? MERGED : key.domain();
-        int vcpu = options.separateVcpus() ? key.vcpu() : MERGED;
+        // separate=thread where the source recorded no thread keeps the vCPU apart instead
+        boolean byVcpu = options.separateVcpus() || key.tid() == SampleBatch.UNKNOWN;
+        int vcpu = byVcpu ? key.vcpu() : MERGED;
         if (domain == key.domain() && vcpu == key.vcpu()) {
             return key;
         }
-        return new Key(domain, vcpu, key.image(), key.symbol());
+        return new Key(domain, vcpu, key.tid(), key.cpu(), key.process(), key.image(), key.symbol());
     }
 
     private static boolean inSection(Key key, Integer domain) {
@@ -441,12 +531,17 @@ final class OpreportText {
         long[] trueBase = options.global() ? wholeTrueTotal : trueTotal;
         boolean blank = false;
         if (options.images()) {
-            out.append("Image summary:\n");
+            List<Row> shown = chosen(images, Integer.MAX_VALUE, base);
+            out.append("Image summary").append(shown.size() < images.size() ? " (" + shown.size() + " of "
+                    + images.size() + " rows, threshold=" + threshold() + ")" : "").append(":\n");
             TextTable table = new TextTable(headings(merged, false, false, truth != null));
-            for (Row row : images) {
+            for (Row row : ordered(shown)) {
                 table.add(cells(row, base, trueBase, merged, false, truth != null));
             }
             table.write(out);
+            if (shown.size() < images.size()) {
+                hiddenRows(out, rest(images, shown), base, trueBase, "below threshold=" + threshold());
+            }
             blank = true;
         }
         if (options.symbols()) {
@@ -466,9 +561,12 @@ final class OpreportText {
     private void symbolSummary(StringBuilder out, Integer domain, long[] base, long[] trueBase) {
         boolean merged = domain == null;
         List<Row> symbols = sectionRows(symbolRows, domain).values().stream().sorted(ROW_ORDER).toList();
-        int shown = Math.min(options.top(), symbols.size());
+        List<Row> chosen = chosen(symbols, options.top(), base);
+        int shown = chosen.size();
         out.append("Symbol summary (").append(shown < symbols.size() ? "top " + shown + " of " : "all ")
-                .append(symbols.size()).append(" rows").append(options.details()
+                .append(symbols.size()).append(" rows").append(options.threshold() > 0 ? ", threshold="
+                        + threshold() : "").append(options.order() == ReportOptions.Order.NAME ? ", by name" : "")
+                .append(options.details()
                         ? "; under each, its samples per PC (vma), % of the symbol's" + (options.global()
                                 ? " whole profile" : "") + " samples"
                         : "")
@@ -476,7 +574,7 @@ final class OpreportText {
         boolean details = options.details();
         Map<Key, Map<Long, long[]>> perPc = details ? sectionAddresses(domain) : Map.of();
         TextTable table = new TextTable(headings(merged, true, details, truth != null));
-        for (Row row : symbols.subList(0, shown)) {
+        for (Row row : ordered(chosen)) {
             List<String> cells = cells(row, base, trueBase, merged, true, truth != null);
             if (details) {
                 cells.add(0, "");
@@ -488,8 +586,52 @@ final class OpreportText {
         }
         table.write(out);
         if (shown < symbols.size()) {
-            hiddenRows(out, symbols.subList(shown, symbols.size()), base, trueBase);
+            hiddenRows(out, rest(symbols, chosen), base, trueBase, options.threshold() > 0
+                    ? "below threshold=" + threshold() + " or past top=" + options.top() : "top=N shows more");
         }
+    }
+
+    /**
+     * The rows shown of {@code rows} (most samples first): the first {@code top} of those with at
+     * least the threshold's percentage of {@code base} in some counter.
+     */
+    private List<Row> chosen(List<Row> rows, int top, long[] base) {
+        List<Row> chosen = new ArrayList<>();
+        for (Row row : rows) {
+            if (chosen.size() == top) {
+                break;
+            }
+            if (atThreshold(row, base)) {
+                chosen.add(row);
+            }
+        }
+        return chosen;
+    }
+
+    private boolean atThreshold(Row row, long[] base) {
+        if (options.threshold() <= 0) {
+            return true;
+        }
+        for (int c = 0; c < counterCount; c++) {
+            if (percent(row.samples[c], base[c]) >= options.threshold()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Row> rest(List<Row> rows, List<Row> chosen) {
+        Set<Row> shown = new HashSet<>(chosen);
+        return rows.stream().filter(r -> !shown.contains(r)).toList();
+    }
+
+    /** {@code rows} in the order asked for ({@code order=}); they come most samples first. */
+    private List<Row> ordered(List<Row> rows) {
+        return options.order() == ReportOptions.Order.NAME ? rows.stream().sorted(NAME_ORDER).toList() : rows;
+    }
+
+    private String threshold() {
+        return BigDecimal.valueOf(options.threshold()).stripTrailingZeros().toPlainString();
     }
 
     /** The samples per PC of each symbol key of the section, merged as the section merges rows. */
@@ -609,7 +751,7 @@ final class OpreportText {
             }
             // [self] sorts among the callees by its samples, as opreport's callee list does
             Map<Key, long[]> withSelf = new HashMap<>(callees);
-            Key selfEntry = new Key(symbol.domain(), symbol.vcpu(), symbol.image(), symbol.symbol() + SELF_MARK);
+            Key selfEntry = symbol.named(symbol.image(), symbol.symbol() + SELF_MARK);
             withSelf.put(selfEntry, own);
             for (Key callee : byCountDescending(withSelf)) {
                 table.add(graphCells("  ", callee, withSelf.get(callee), calleeBase, merged));
@@ -716,6 +858,15 @@ final class OpreportText {
         if (options.separateVcpus()) {
             h.add("vcpu");
         }
+        if (options.separate().contains(ReportOptions.Separation.THREAD)) {
+            h.add("thread");
+        }
+        if (options.separate().contains(ReportOptions.Separation.CPU)) {
+            h.add("cpu");
+        }
+        if (options.separate().contains(ReportOptions.Separation.LIB)) {
+            h.add("app name");
+        }
         h.add("image name");
         if (symbolColumn) {
             h.add("symbol name");
@@ -742,7 +893,7 @@ final class OpreportText {
             }
         }
         Key key = row.key;
-        nameCells(cells, symbolColumn ? key : new Key(key.domain(), key.vcpu(), key.image(), null), merged);
+        nameCells(cells, symbolColumn ? key : key.named(key.image(), null), merged);
         return cells;
     }
 
@@ -754,14 +905,28 @@ final class OpreportText {
         if (options.separateVcpus()) {
             cells.add(Integer.toString(key.vcpu()));
         }
+        if (options.separate().contains(ReportOptions.Separation.THREAD)) {
+            // a thread the source did not record: the row is its vCPU's (the simulator's samples)
+            threadsNotRecorded |= key.tid() == SampleBatch.UNKNOWN;
+            cells.add(key.tid() == SampleBatch.UNKNOWN ? "vcpu " + key.vcpu() : Integer.toString(key.tid()));
+        }
+        if (options.separate().contains(ReportOptions.Separation.CPU)) {
+            cpusNotRecorded |= key.cpu() == SampleBatch.UNKNOWN;
+            cells.add(key.cpu() == SampleBatch.UNKNOWN ? NOT_RECORDED : Integer.toString(key.cpu()));
+        }
+        if (options.separate().contains(ReportOptions.Separation.LIB)) {
+            processesNotRecorded |= NOT_RECORDED.equals(key.process());
+            cells.add(key.process() == null ? "" : key.process());
+        }
         cells.add(key.image());
         if (key.symbol() != null) {
             cells.add(key.symbol());
         }
     }
 
-    private void hiddenRows(StringBuilder out, List<Row> hidden, long[] base, long[] trueBase) {
-        out.append("... ").append(hidden.size()).append(" more rows not shown (top=N shows more):");
+    /** The line that adds up the rows not shown, and why they are not ({@code why}). */
+    private void hiddenRows(StringBuilder out, List<Row> hidden, long[] base, long[] trueBase, String why) {
+        out.append("... ").append(hidden.size()).append(" more rows not shown (").append(why).append("):");
         for (int c = 0; c < counterCount; c++) {
             long samples = 0;
             long trueMilli = 0;
@@ -916,9 +1081,13 @@ final class OpreportText {
                         .append(xen.corruptedBufferSamples()).append(xen.balanced() ? "" : "  ** DOES NOT BALANCE **")
                         .append('\n');
             }
-            if (!summary.hostCounters().isEmpty()) {
+            // the shell prints the session's books (host counters included) after a profile: short here
+            if (options.host()) {
                 out.append("host: ").append(summary.hostCounters().entrySet().stream()
                         .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
+            } else if (!summary.hostCounters().isEmpty()) {
+                out.append("host: ").append(summary.hostCounters().size()).append(" counters (the option host lists")
+                        .append(" them)\n");
             }
             for (ConsumerAccounting consumer : summary.consumers()) {
                 out.append("consumer ").append(consumer.consumer()).append(": received ").append(consumer.received())
@@ -937,6 +1106,11 @@ final class OpreportText {
             out.append(", rejected ").append(snapshot.rejectedSamples()).append(" samples in ")
                     .append(snapshot.rejectedBatches()).append(" batches (first: ").append(snapshot.firstRejection())
                     .append(")\n");
+        }
+        if (!options.filter().all()) {
+            out.append("opreport: ").append(options.filter().describe()).append(" kept ").append(keptSamples)
+                    .append(" of the ").append(filteredSamples).append(" aggregated samples; percentages are over")
+                    .append(" what is kept\n");
         }
         chainAccounting(out);
         if (strays.deliveries() > 0) {
@@ -1054,6 +1228,22 @@ final class OpreportText {
                 notes.add("true %: not available, the source '" + info.source() + "' has no ground truth.");
             }
         }
+        if (threadsNotRecorded) {
+            notes.add("thread 'vcpu N': the source recorded no thread for these samples (a Xenoprof buffer entry"
+                    + " carries none), so their rows are kept apart by vCPU.");
+        }
+        if (cpusNotRecorded) {
+            notes.add("cpu -: the source recorded no physical CPU for these samples (a Xenoprof buffer entry carries"
+                    + " none; the vCPU is in the vcpu option's column).");
+        }
+        if (processesNotRecorded) {
+            notes.add("app name -: the source recorded no process for these samples (a Xenoprof buffer entry carries"
+                    + " none), so no application can be told apart.");
+        }
+        if (options.callgraph() && !options.filter().all()) {
+            notes.add("the filter chooses the call graph's blocks; each block's callers and callees are shown"
+                    + " whatever their names.");
+        }
         if ((options.callgraph() || options.details()) && options.separateVcpus()) {
             notes.add("with vcpu, call-graph arcs and per-PC lines are each vCPU's own as well.");
         }
@@ -1119,8 +1309,14 @@ final class OpreportText {
 
     /** Domain, vCPU, image, then symbol (an image row first). */
     private static final Comparator<Key> KEY_ORDER = Comparator.comparingInt(Key::domain)
-            .thenComparingInt(Key::vcpu).thenComparing(Key::image)
+            .thenComparingInt(Key::vcpu).thenComparingInt(Key::tid).thenComparingInt(Key::cpu)
+            .thenComparing(Key::process, Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(Key::image)
             .thenComparing(Key::symbol, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+    /** opreport --sort symbol,image: by symbol name (image rows: none), then image name, then the rest of the key. */
+    private static final Comparator<Row> NAME_ORDER = Comparator.<Row, String>comparing(r -> r.key.symbol(),
+            Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(r -> r.key.image())
+            .thenComparing(r -> r.key, KEY_ORDER);
 
     /** Samples descending counter by counter (OProfile sorts by the first event), then by key. */
     private static final Comparator<Row> ROW_ORDER = Comparator.<Row, long[]>comparing(r -> r.samples,

@@ -11,9 +11,11 @@ import org.hyperprof.report.kit.ReportAggregate;
 
 /**
  * What opreport keeps of one session, all in primitive maps keyed by (context, counter, id) where
- * a context is one (domain, vCPU) pair:
+ * a context is one (domain, vCPU, thread) triple and a thread one (pid, tid, physical CPU): what
+ * {@code separate=} may keep apart when the report is made:
  * <ul>
- * <li>samples per image and per symbol (the flat summaries, opreport and opreport -l);
+ * <li>samples per symbol (the flat summaries, opreport -l, and opreport's per image, which adds up
+ * the image's symbols);
  * <li>samples per (symbol, PC) address, for the per-instruction details (opreport -d), bounded to
  * {@value #MAX_ADDRESSES} distinct addresses per session;
  * <li>for call chains: samples per caller&rarr;callee arc (one per pair of adjacent frames of a
@@ -29,8 +31,11 @@ import org.hyperprof.report.kit.ReportAggregate;
  */
 final class SessionAggregate extends ReportAggregate {
 
-    /** Distinct (domain, vCPU) pairs per session; the context takes key bits 62..40 (23 bits). */
-    static final int MAX_CONTEXTS = 1 << 16;
+    /** Distinct (domain, vCPU, thread) contexts per session; the context takes key bits 62..40 (23 bits). */
+    static final int MAX_CONTEXTS = 1 << 20;
+
+    /** Distinct (pid, tid, CPU) threads per session. */
+    static final int MAX_THREADS = 1 << 20;
 
     /** Distinct (symbol, PC) addresses kept for the details view per session. */
     static final int MAX_ADDRESSES = 1 << 20;
@@ -38,8 +43,10 @@ final class SessionAggregate extends ReportAggregate {
     /** Distinct caller&rarr;callee arcs kept for the call graph per session. */
     static final int MAX_ARCS = 1 << 20;
 
+    /** (domain << 32 | vCPU, thread id) to context id. */
     private final LongPairIds contexts = new LongPairIds(16, MAX_CONTEXTS);
-    private final LongIntTable imageSamples = new LongIntTable(64);
+    /** (pid << 32 | tid, CPU) to thread id. */
+    private final LongPairIds threads = new LongPairIds(16, MAX_THREADS);
     private final LongIntTable symbolSamples = new LongIntTable(1024);
     private final LongPairIds addresses;
     private final LongIntTable addressSamples = new LongIntTable(1024);
@@ -47,9 +54,12 @@ final class SessionAggregate extends ReportAggregate {
     private final LongIntTable arcSamples = new LongIntTable(256);
     private final LongIntTable callerOnlySamples = new LongIntTable(256);
 
-    /** The last (domain, vCPU) and its context: consecutive samples mostly share it. */
+    /** The last (domain, vCPU, pid, tid, CPU) and its context: consecutive samples mostly share it. */
     private int lastDomain = -1;
     private int lastVcpu = -1;
+    private int lastPid;
+    private int lastTid;
+    private int lastCpu;
     private int lastContext = -1;
 
     /**
@@ -122,6 +132,9 @@ final class SessionAggregate extends ReportAggregate {
         int[] image = batch.image;
         int[] symbol = batch.symbol;
         int[] chainStart = batch.chainStart;
+        int[] cpu = batch.cpu;
+        int[] pid = batch.pid;
+        int[] tid = batch.tid;
         for (int i = 0; i < batch.size; i++) {
             if (!fits(batch, i, imageCount)) {
                 reject(batch, i, imageCount);
@@ -132,15 +145,15 @@ final class SessionAggregate extends ReportAggregate {
             int c = counterSlot(batch, i);
             int img = image[i];
             int sym = symbol[i];
-            int context = context(d, v);
+            int context = context(d, v, pid[i], tid[i], cpu[i]);
             if (context == LongPairIds.FULL) {
-                reject(i, "(domain " + d + ", vcpu " + v + ") would be pair number "
-                        + (MAX_CONTEXTS + 1) + "; opreport keeps at most " + MAX_CONTEXTS
-                        + " (domain, vCPU) pairs per session");
+                reject(i, "(domain " + d + ", vcpu " + v + ", pid " + pid[i] + ", tid " + tid[i] + ", cpu "
+                        + cpu[i] + ") would be context number " + (Math.max(contexts.size(), threads.size()) + 1)
+                        + "; opreport keeps at most " + MAX_CONTEXTS + " (domain, vCPU, thread) contexts and "
+                        + MAX_THREADS + " (pid, tid, CPU) threads per session");
                 continue;
             }
             int slot = symbolSlot(sym, img);
-            imageSamples.add(key(context, c, img), 1);
             symbolSamples.add(key(context, c, slot), 1);
             int address = addresses.id(slot, pc[i]);
             if (address == LongPairIds.FULL) {
@@ -215,17 +228,29 @@ final class SessionAggregate extends ReportAggregate {
         return true;
     }
 
-    private int context(int domain, int vcpu) {
-        if (domain == lastDomain && vcpu == lastVcpu) {
+    private int context(int domain, int vcpu, int pid, int tid, int cpu) {
+        if (domain == lastDomain && vcpu == lastVcpu && pid == lastPid && tid == lastTid && cpu == lastCpu) {
             return lastContext;
         }
-        int context = contexts.id(domain, vcpu);
+        int thread = threads.id(pair(pid, tid), cpu);
+        if (thread == LongPairIds.FULL) {
+            return LongPairIds.FULL;
+        }
+        int context = contexts.id(pair(domain, vcpu), thread);
         if (context != LongPairIds.FULL) {
             lastDomain = domain;
             lastVcpu = vcpu;
+            lastPid = pid;
+            lastTid = tid;
+            lastCpu = cpu;
             lastContext = context;
         }
         return context;
+    }
+
+    /** Two ints in one long: {@code high} in the upper 32 bits. */
+    static long pair(int high, int low) {
+        return ((long) high << 32) | (low & 0xFFFFFFFFL);
     }
 
     /** A consistent copy of everything counted so far. */
@@ -239,7 +264,7 @@ final class SessionAggregate extends ReportAggregate {
      */
     synchronized Snapshot snapshot(boolean callgraph, boolean details) {
         Rejections.Books rejected = rejections.books();
-        return new Snapshot(info, contexts.copy(), imageSamples.copy(), symbolSamples.copy(),
+        return new Snapshot(info, contexts.copy(), threads.copy(), symbolSamples.copy(),
                 details ? addresses.copy() : new LongPairIds(1, 1),
                 details ? addressSamples.copy() : new LongIntTable(1),
                 callgraph ? arcs.copy() : new LongPairIds(1, 1), callgraph ? arcSamples.copy() : new LongIntTable(1),
@@ -252,7 +277,16 @@ final class SessionAggregate extends ReportAggregate {
 
     /** Samples aggregated so far for (domain, counter, image), over all the domain's vCPUs. */
     synchronized int imageSamples(int domain, int counter, int image) {
-        return sumOverVcpus(imageSamples, domain, counter, image);
+        // an image's samples are those of its symbols (and of its "no symbols" slot): one count per sample
+        int[] sum = new int[1];
+        symbolSamples.forEach((k, count) -> {
+            int slot = keyId(k);
+            int slotImage = slot < 0 ? ~slot : info.dictionary().symbolImage(slot);
+            if (slotImage == image && keyCounter(k) == counter && domainOf(keyContext(k)) == domain) {
+                sum[0] += count;
+            }
+        });
+        return sum[0];
     }
 
     /** Samples aggregated so far for (domain, counter, symbol); symbol -1 needs its image. */
@@ -260,10 +294,15 @@ final class SessionAggregate extends ReportAggregate {
         return sumOverVcpus(symbolSamples, domain, counter, symbolSlot(symbol, image));
     }
 
-    /** Samples aggregated so far for (domain, vCPU, counter, symbol); symbol -1 needs its image. */
+    /** Samples aggregated so far for (domain, vCPU, counter, symbol) over its threads; symbol -1 needs its image. */
     synchronized int symbolSamples(int domain, int vcpu, int counter, int symbol, int image) {
-        int context = contextOf(domain, vcpu);
-        return context < 0 ? 0 : symbolSamples.get(key(context, counter, symbolSlot(symbol, image)), 0);
+        int sum = 0;
+        for (int context = 0; context < contexts.size(); context++) {
+            if (contexts.first(context) == pair(domain, vcpu)) {
+                sum += symbolSamples.get(key(context, counter, symbolSlot(symbol, image)), 0);
+            }
+        }
+        return sum;
     }
 
     /** Samples whose stack has {@code caller} directly above {@code callee} (symbol -1 needs its image). */
@@ -281,20 +320,15 @@ final class SessionAggregate extends ReportAggregate {
     private int sumOverVcpus(LongIntTable counts, int domain, int counter, int id) {
         int sum = 0;
         for (int context = 0; context < contexts.size(); context++) {
-            if (contexts.first(context) == domain) {
+            if (domainOf(context) == domain) {
                 sum += counts.get(key(context, counter, id), 0);
             }
         }
         return sum;
     }
 
-    private int contextOf(int domain, int vcpu) {
-        for (int context = 0; context < contexts.size(); context++) {
-            if (contexts.first(context) == domain && contexts.second(context) == vcpu) {
-                return context;
-            }
-        }
-        return -1;
+    private int domainOf(int context) {
+        return (int) (contexts.first(context) >>> 32);
     }
 
     private int arcIdOf(int caller, int callee) {
@@ -341,7 +375,7 @@ final class SessionAggregate extends ReportAggregate {
      * second = vCPU), whose address ids are ids of {@code addresses} (first = symbol slot, second =
      * PC) and whose arc ids are ids of {@code arcs} (first = caller slot, second = callee slot).
      */
-    record Snapshot(SessionInfo info, LongPairIds contexts, LongIntTable imageSamples, LongIntTable symbolSamples,
+    record Snapshot(SessionInfo info, LongPairIds contexts, LongPairIds threads, LongIntTable symbolSamples,
             LongPairIds addresses, LongIntTable addressSamples, LongPairIds arcs, LongIntTable arcSamples,
             LongIntTable callerOnlySamples, Counts counts, SessionSummary summary) {
 
@@ -366,11 +400,26 @@ final class SessionAggregate extends ReportAggregate {
         }
 
         int domain(int context) {
-            return (int) contexts.first(context);
+            return (int) (contexts.first(context) >>> 32);
         }
 
         int vcpu(int context) {
-            return (int) contexts.second(context);
+            return (int) contexts.first(context);
+        }
+
+        /** The process of the context's samples, or {@code SampleBatch.UNKNOWN}. */
+        int pid(int context) {
+            return (int) (threads.first((int) contexts.second(context)) >>> 32);
+        }
+
+        /** The thread of the context's samples, or {@code SampleBatch.UNKNOWN}. */
+        int tid(int context) {
+            return (int) threads.first((int) contexts.second(context));
+        }
+
+        /** The physical CPU that took the context's samples, or {@code SampleBatch.UNKNOWN}. */
+        int cpu(int context) {
+            return (int) threads.second((int) contexts.second(context));
         }
     }
 }

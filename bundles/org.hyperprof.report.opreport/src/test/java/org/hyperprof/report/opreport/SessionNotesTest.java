@@ -16,9 +16,17 @@ class SessionNotesTest {
     private final PassiveSession passive = new PassiveSession();
 
     @Test
-    void hostCountersArePrintedOnOneLineInNameOrder() throws Exception {
+    void hostCountersAreOneShortLineUnlessAskedFor() throws Exception {
         String accounting = section(all(passive.completed(Map.of("interrupts.taken", 43419L,
                 "interrupts.postponed", 0L, "interrupts.misattributed", 2L), List.of())), "Accounting");
+        assertTrue(accounting.contains("\nhost: 3 counters (the option host lists them)\n"), accounting);
+        assertFalse(accounting.contains("interrupts.taken"), accounting);
+    }
+
+    @Test
+    void theOptionHostPrintsTheCountersOnOneLineInNameOrder() throws Exception {
+        String accounting = section(all(passive.completed(Map.of("interrupts.taken", 43419L,
+                "interrupts.postponed", 0L, "interrupts.misattributed", 2L), List.of()), "host"), "Accounting");
         assertTrue(accounting.contains("\nhost: interrupts.misattributed 2, interrupts.postponed 0, interrupts.taken"
                 + " 43419\n"), accounting);
     }
@@ -35,7 +43,7 @@ class SessionNotesTest {
     @Test
     void hostCountersAndNotesAlsoReachOneDomainsReport() throws Exception {
         String report = Reports.render(passive.completed(Map.of("interrupts.taken", 7L), List.of("a note")), 60,
-                PassiveSession.PV);
+                PassiveSession.PV, "host");
         assertTrue(report.contains("\nhost: interrupts.taken 7\n"), report);
         assertTrue(report.contains("\n* a note\n"), report);
     }

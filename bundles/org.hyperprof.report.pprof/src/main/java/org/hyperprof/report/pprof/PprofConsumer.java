@@ -14,6 +14,8 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.report.kit.ReportConsumer;
+import org.hyperprof.report.kit.RequestOptions;
+import org.hyperprof.report.kit.RowFilter;
 import org.hyperprof.report.kit.SessionShelf;
 import org.hyperprof.report.pprof.proto.Profile;
 import org.osgi.service.component.annotations.Component;
@@ -92,12 +94,12 @@ public final class PprofConsumer extends ReportConsumer<SessionStacks> implement
         if (!NAME.equals(formatName(format))) {
             throw new ReportException("pprof writes the format 'pprof' only, not '" + format + "'; formats: " + FORMAT);
         }
-        if (!request.options().isEmpty()) {
-            throw new ReportException("pprof takes no options, but got " + new java.util.TreeSet<>(request.options())
-                    + "; pick the domain through the request, and views (focus, tags, sample type) in pprof itself");
-        }
+        // the report filters only; views (focus, tags, sample type) are pprof's own
+        RequestOptions options = new RequestOptions(NAME, RowFilter.DESCRIPTIONS, request.options());
+        RowFilter filter = RowFilter.read(options);
+        options.check();
         SessionStacks session = aggregate(request);
-        Profile profile = ProfileBuilder.build(session.snapshot(), request.domain(), strays());
+        Profile profile = ProfileBuilder.build(session.snapshot(), request.domain(), filter, strays());
         return out -> {
             GZIPOutputStream gzip = new GZIPOutputStream(out);
             profile.writeTo(gzip);

@@ -11,6 +11,7 @@ import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.report.kit.RowFilter;
 import org.hyperprof.report.pprof.proto.Function;
 import org.hyperprof.report.pprof.proto.Label;
 import org.hyperprof.report.pprof.proto.Line;
@@ -57,12 +58,14 @@ final class ProfileBuilder {
 
     private final SessionStacks.Snapshot snapshot;
     private final int domainFilter;
+    private final RowFilter filter;
     private final Profile.Builder profile = Profile.newBuilder();
     private final Map<String, Long> strings = new HashMap<>();
 
-    private ProfileBuilder(SessionStacks.Snapshot snapshot, int domainFilter) {
+    private ProfileBuilder(SessionStacks.Snapshot snapshot, int domainFilter, RowFilter filter) {
         this.snapshot = snapshot;
         this.domainFilter = domainFilter;
+        this.filter = filter;
         string("");
     }
 
@@ -72,11 +75,12 @@ final class ProfileBuilder {
      * @param strays a line about deliveries the consumer could not attribute to a kept session, or null
      * @throws ReportException for a domain the session neither knows nor has samples of
      */
-    static Profile build(SessionStacks.Snapshot snapshot, int domain, String strays) throws ReportException {
+    static Profile build(SessionStacks.Snapshot snapshot, int domain, RowFilter filter, String strays)
+            throws ReportException {
         if (domain != ReportRequest.ALL_DOMAINS) {
             checkDomain(snapshot, domain);
         }
-        return new ProfileBuilder(snapshot, domain).build(strays);
+        return new ProfileBuilder(snapshot, domain, filter).build(strays);
     }
 
     private static void checkDomain(SessionStacks.Snapshot snapshot, int domain) throws ReportException {
@@ -146,9 +150,12 @@ final class ProfileBuilder {
         long modeKey = string(LABEL_MODE);
         long domainIdUnit = string(UNIT_DOMAIN_ID);
         long vcpuUnit = string(UNIT_VCPU);
+        // whether each leaf location passes the filter: null until asked, so each is matched once
+        Boolean[] keptLeaf = new Boolean[snapshot.locations().size()];
         for (int s = 0; s < stacks.size(); s++) {
             int domain = stacks.domain(s);
-            if (domainFilter != ReportRequest.ALL_DOMAINS && domain != domainFilter) {
+            if (domainFilter != ReportRequest.ALL_DOMAINS && domain != domainFilter
+                    || !filter.keepsVcpu(stacks.vcpu(s)) || !keptLeaf(keptLeaf, stacks.location(s, 0))) {
                 continue;
             }
             Sample.Builder sample = Sample.newBuilder();
@@ -168,6 +175,18 @@ final class ProfileBuilder {
             sample.addLabel(Label.newBuilder().setKey(modeKey).setStr(string(MODE_NAMES[stacks.mode(s)])));
             profile.addSample(sample);
         }
+    }
+
+    /** Whether the filter keeps the samples whose own frame is {@code location}. */
+    private boolean keptLeaf(Boolean[] kept, int location) {
+        if (kept[location] == null) {
+            SessionDictionary dictionary = snapshot.info().dictionary();
+            LocationTable locations = snapshot.locations();
+            int symbol = locations.symbol(location);
+            kept[location] = filter.keeps(dictionary.imageName(locations.image(location)),
+                    symbol >= 0 ? dictionary.symbolName(symbol) : RowFilter.NO_SYMBOLS);
+        }
+        return kept[location];
     }
 
     private void addLocations(boolean[] usedLocation) {
@@ -238,6 +257,10 @@ final class ProfileBuilder {
         }
         if (domainFilter != ReportRequest.ALL_DOMAINS) {
             comment("domain " + domainFilter + " (" + info.domainName(domainFilter) + ") only");
+        }
+        if (!filter.all()) {
+            comment("only the samples whose own frame passes the filter " + filter.describe()
+                    + "; their callers are kept whatever their names");
         }
         comment("samples " + s.samples() + " in " + s.batches() + " batches; labels domain, domain_id, vcpu, mode"
                 + " (user, kernel, xen)");

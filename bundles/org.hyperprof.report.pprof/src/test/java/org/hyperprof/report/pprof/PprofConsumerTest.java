@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -89,11 +90,38 @@ class PprofConsumerTest {
     }
 
     @Test
-    void optionsAreRefusedBecausePprofTakesNone() {
+    void optionsOtherThanTheReportFiltersAreRefusedListingThem() {
         ReportException e = assertThrows(ReportException.class, () -> withSessions(1, 1)
                 .content(new ReportRequest(ReportRequest.LATEST, ReportRequest.ALL_DOMAINS, Set.of("symbols")),
                         "pprof"));
-        assertTrue(e.getMessage().startsWith("pprof takes no options, but got [symbols]"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown pprof option 'symbols'; the options are: image=REGEX: "),
+                e.getMessage());
+    }
+
+    private static Profile filtered(Path file, String... options) throws Exception {
+        return Profiles.read(Profiles.write(withSessions(1, 1), new ReportRequest(ReportRequest.LATEST,
+                ReportRequest.ALL_DOMAINS, Set.of(options)), "pprof", file));
+    }
+
+    @Test
+    void theFiltersKeepTheSamplesWhoseOwnFrameAndVcpuTheyMatchWithTheirCallers(@TempDir Path dir)
+            throws Exception {
+        // gnttab_copy, also in xen-syms, ran on vCPU 1
+        Profile p = filtered(dir.resolve("xen.pb.gz"), "image=^xen-syms$", "vcpu=0");
+        assertEquals(Map.of("find_domain_by_id", 40L), Profiles.flat(p, "samples"));
+        assertTrue(p.getSampleList().stream().anyMatch(s -> Profiles.stack(p, s)
+                .equals(List.of("find_domain_by_id", "do_grant_table_op"))));
+        assertTrue(Profiles.comments(p).contains("only the samples whose own frame passes the filter"
+                + " image=^xen-syms$, vcpu=0; their callers are kept whatever their names"), Profiles.comments(p)
+                .toString());
+    }
+
+    @Test
+    void excludedSymbolsLeaveTheProfile(@TempDir Path dir) throws Exception {
+        Profile p = filtered(dir.resolve("ex.pb.gz"), "exclude=^(find_domain_by_id|tcp_v4_rcv|main)$");
+        assertEquals(Set.of("gnttab_copy", "e1000_intr", "netif_rx", "vmlinux-xen0 (no symbols)"),
+                Profiles.flat(p, "samples").keySet());
+        assertEquals(70, Profiles.total(p, "samples"));
     }
 
     @Test
