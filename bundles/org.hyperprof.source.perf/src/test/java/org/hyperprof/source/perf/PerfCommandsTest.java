@@ -250,6 +250,45 @@ class PerfCommandsTest {
     }
 
     @Test
+    void aBareRecordPrintsItsUsageInsteadOfRecordingTheWholeSystem() {
+        commands.record();
+        assertTrue(err().contains("hp:record: give the command to record after -- (hp:record -- <command...>), or"
+                + " --seconds N to record the whole system for N seconds"), err());
+        assertTrue(err().contains("usage: hp:record"), err());
+        assertFalse(out().contains("Running:"), out());
+        err.reset();
+        commands.record("--callgraph", "--");
+        assertTrue(err().contains("give the command to record after --"), err());
+    }
+
+    @Test
+    void aCommandThatCannotBeRunIsRefusedWithTheSystemsReasonBeforePerfStarts() throws Exception {
+        commands.record("--", "/nonexistent");
+        assertTrue(err().contains("hp:record: the command could not be run: /nonexistent: no such file; nothing was"
+                + " recorded"), err());
+        err.reset();
+        Path notExecutable = Files.writeString(dir.resolve("data.txt"), "not a program");
+        commands.record("--", notExecutable.toString());
+        assertTrue(err().contains(notExecutable + " is not executable (permission denied)"), err());
+        err.reset();
+        commands.record("--", "hyperprof-no-such-command");
+        assertTrue(err().contains("hyperprof-no-such-command: not found in PATH ("), err());
+        assertFalse(out().contains("Running:"), out());
+        assertEquals(null, consumer.info, "no session was started");
+    }
+
+    @Test
+    void aCommandTheShellUnderPerfCouldNotRunIsSaidWithPerfsOutput() throws Exception {
+        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        // Executable, but its interpreter does not exist: only exec finds out.
+        Path script = Files.writeString(dir.resolve("orphan.sh"), "#!/nonexistent/interpreter\n");
+        assertTrue(script.toFile().setExecutable(true));
+        commands.record("--", script.toString());
+        assertTrue(err().contains("hp:record: the command " + script + " could not be run (not found, status 127);"
+                + " perf said: "), err());
+    }
+
+    @Test
     void recordWithoutPerfNamesTheDebianPackageToInstall() throws Exception {
         PerfCommands noPerf = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,
                 StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
