@@ -249,30 +249,32 @@ class PerfCommandsTest {
         assertFalse(out().contains("Running: perf record"), out());
     }
 
+    /** What {@code hp:record args} printed on the error stream. */
+    private String recordRefusal(String... args) {
+        err.reset();
+        commands.record(args);
+        return err();
+    }
+
     @Test
     void aBareRecordPrintsItsUsageInsteadOfRecordingTheWholeSystem() {
-        commands.record();
-        assertTrue(err().contains("hp:record: give the command to record after -- (hp:record -- <command...>), or"
-                + " --seconds N to record the whole system for N seconds"), err());
-        assertTrue(err().contains("usage: hp:record"), err());
+        String bare = recordRefusal();
+        assertTrue(bare.contains("hp:record: give the command to record after -- (hp:record -- <command...>), or"
+                + " --seconds N to record the whole system for N seconds"), bare);
+        assertTrue(bare.contains("usage: hp:record"), bare);
+        assertTrue(recordRefusal("--callgraph", "--").contains("give the command to record after --"), err());
         assertFalse(out().contains("Running:"), out());
-        err.reset();
-        commands.record("--callgraph", "--");
-        assertTrue(err().contains("give the command to record after --"), err());
     }
 
     @Test
     void aCommandThatCannotBeRunIsRefusedWithTheSystemsReasonBeforePerfStarts() throws Exception {
-        commands.record("--", "/nonexistent");
-        assertTrue(err().contains("hp:record: the command could not be run: /nonexistent: no such file; nothing was"
-                + " recorded"), err());
-        err.reset();
+        assertTrue(recordRefusal("--", "/nonexistent").contains("hp:record: the command could not be run:"
+                + " /nonexistent: no such file; nothing was recorded"), err());
         Path notExecutable = Files.writeString(dir.resolve("data.txt"), "not a program");
-        commands.record("--", notExecutable.toString());
-        assertTrue(err().contains(notExecutable + " is not executable (permission denied)"), err());
-        err.reset();
-        commands.record("--", "hyperprof-no-such-command");
-        assertTrue(err().contains("hyperprof-no-such-command: not found in PATH ("), err());
+        assertTrue(recordRefusal("--", notExecutable.toString()).contains(notExecutable
+                + " is not executable (permission denied)"), err());
+        assertTrue(recordRefusal("--", "hyperprof-no-such-command").contains("hyperprof-no-such-command: not found"
+                + " in PATH ("), err());
         assertFalse(out().contains("Running:"), out());
         assertEquals(null, consumer.info, "no session was started");
     }
