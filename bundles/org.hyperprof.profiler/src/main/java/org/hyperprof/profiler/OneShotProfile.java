@@ -31,6 +31,9 @@ import org.hyperprof.pipeline.PublishedSession;
  */
 final class OneShotProfile {
 
+    /** The policy under which Xenoprof owns the counters and guests have none. */
+    private static final String SYSTEMWIDE = "systemwide";
+
     private final HostService hostService;
     private final ConsumerFeed feed;
     private final OpcontrolService opcontrol;
@@ -124,6 +127,7 @@ final class OneShotProfile {
         try {
             host.run(request.micros(), listener);
             noteStoppedEarly(host, request.micros(), host.cycles() - startCycles, s, guests);
+            noteGuestProfilers(host, s, guests);
         } catch (HostStoppedException e) {
             synchronized (feed.lock) {
                 feed.oneShotRunning = false;
@@ -182,6 +186,32 @@ final class OneShotProfile {
         }
         if (g != null) {
             g.note("stopped-early", text);
+        }
+    }
+
+    /**
+     * A guest's own profiler that stopped or never started (the policy refused one of its writes)
+     * is named with the reason in every session of the profile, so the report says it rather than
+     * a host counter. Under systemwide guests have no PMU by design, which is no news.
+     */
+    private static void noteGuestProfilers(Host host, Session s, GuestSession g) {
+        List<String> reasons;
+        try {
+            if (SYSTEMWIDE.equals(host.policy())) {
+                return;
+            }
+            reasons = host.guestProfilerNotes();
+        } catch (RuntimeException e) {
+            return; // advice from the host; a profile goes on without it
+        }
+        for (int i = 0; i < reasons.size(); i++) {
+            String text = "guest profiler: " + reasons.get(i);
+            if (s != null) {
+                s.note("guest-profiler-" + i, text);
+            }
+            if (g != null) {
+                g.note("guest-profiler-" + i, text);
+            }
         }
     }
 
@@ -279,7 +309,7 @@ final class OneShotProfile {
         GuestSession g = openGuestSession(host, true, notes);
         if (g == null) {
             String policy = policyOf(host);
-            if ("systemwide".equals(policy)) {
+            if (SYSTEMWIDE.equals(policy)) {
                 throw new ProfileException(OpcontrolGuide.guestsHaveNoPmu(host));
             }
             throw new ProfileException(OpcontrolGuide.noGuestProfiler(host, policy));

@@ -1,5 +1,8 @@
 package org.hyperprof.profiler;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -159,6 +162,26 @@ final class OpcontrolService {
         return new OpcontrolResult(!log.failed(), log.text());
     }
 
+    /**
+     * The image files opcontrol names must exist, as the real opcontrol checks before any step
+     * ("The specified XenImage ... does not exist"): a typo would otherwise pass unnoticed.
+     */
+    private static void checkImage(StepLog log, String option, String file, String what) throws StepLog.StepFailed {
+        Path p;
+        try {
+            p = Path.of(file);
+        } catch (InvalidPathException e) {
+            throw log.fail(option + "=" + file + ": '" + file + "' is not a file name this system accepts ("
+                    + e.getReason() + ")");
+        }
+        if (Files.isRegularFile(p)) {
+            return;
+        }
+        throw log.fail(option + "=" + file + ": the specified " + what + " " + p.toAbsolutePath().normalize()
+                + (Files.exists(p) ? " is not a regular file" : " does not exist") + "; give the path of the file, or"
+                + " leave " + option + " out (the images of each domain's memory map are used either way)");
+    }
+
     private void startDaemon(Host host, DomainDaemon daemon, OpcontrolCommand cmd, StepLog log)
             throws StepLog.StepFailed {
         PublishedSession p = feed.published;
@@ -170,10 +193,12 @@ final class OpcontrolService {
         int[] activeIds = parseList(cmd.activeDomains, OpcontrolCommand.ACTIVE_FILE, log);
         int[] passiveIds = parseList(cmd.passiveDomains, OpcontrolCommand.PASSIVE_FILE, log);
         if (cmd.xenImage != null) {
+            checkImage(log, "--xen", cmd.xenImage, "Xen image");
             log.line("  --xen=" + cmd.xenImage + ": hypervisor samples are resolved with the xen image of each domain's"
                     + " memory map");
         }
         if (cmd.vmlinux != null) {
+            checkImage(log, "--vmlinux", cmd.vmlinux, "vmlinux file");
             log.line("  --vmlinux=" + cmd.vmlinux + ": kernel samples are resolved with the kernel image of the"
                     + " domain's memory map");
         }

@@ -3,10 +3,12 @@ package org.hyperprof.profiler;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -435,6 +437,7 @@ final class Session implements DomainView.ProblemLog {
             total = accounting(stats, unreached);
             lines = summaryNotes(stats, total, books);
         }
+        lines.addAll(unlistedBooks(books));
         lines.addAll(outsideSymbolNotes()); // under the collector's lock, not this session's
         Map<String, Long> counters = hostCounters();
         lines.addAll(counterNotes(counters));
@@ -564,6 +567,34 @@ final class Session implements DomainView.ProblemLog {
             }
         }
         out.addAll(symbolProblems());
+        return out;
+    }
+
+    /**
+     * The books of each domain the session kept no buffer of (in neither list): Xen drops its
+     * samples, so all it was taken is dropped, which the session's dropped count holds with the
+     * idle domain's.
+     */
+    private List<String> unlistedBooks(List<BufferAccounting> books) {
+        Set<Integer> kept = new HashSet<>();
+        for (BufferAccounting b : books) {
+            kept.add(b.domid());
+        }
+        List<String> out = new ArrayList<>();
+        List<DomainInfo> domains;
+        try {
+            domains = host.domains();
+        } catch (RuntimeException e) {
+            return out; // a host that cannot list its domains gives no per-domain books
+        }
+        for (DomainInfo d : domains) {
+            if (!kept.contains(d.domid())) {
+                long dropped = xenoprof.droppedSamples(d.domid());
+                out.add(d.name() + " (domain " + d.domid() + ", unlisted): "
+                        + new Accounting(dropped, 0, 0, dropped, 0).line() + " (Xen drops the samples of a domain in"
+                        + " neither list)");
+            }
+        }
         return out;
     }
 

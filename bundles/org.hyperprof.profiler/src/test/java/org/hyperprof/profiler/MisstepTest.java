@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.hyperprof.api.profiler.OpcontrolResult;
@@ -11,6 +13,7 @@ import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.testing.host.NoHost;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A misstep answers ok=false with the real return code and the hypervisor's explanation; never a stack trace. */
 class MisstepTest extends OpcontrolOnFakeHost {
@@ -177,5 +180,19 @@ class MisstepTest extends OpcontrolOnFakeHost {
         assertFalse(r.ok());
         assertTrue(r.output().contains("has stopped: bundle org.hyperprof.pmu.p6 departed"), r.output());
         assertTrue(r.output().contains("hp:load"), r.output());
+    }
+
+    @Test
+    void aXenImageOrVmlinuxThatDoesNotExistIsRefusedByNameBeforeAnyHypercall(@TempDir Path dir) throws Exception {
+        OpcontrolResult r = op(0, "--start-daemon", "--xen=/nonexistent/xen-syms");
+        assertFalse(r.ok());
+        assertTrue(r.output().contains("--xen=/nonexistent/xen-syms: the specified Xen image /nonexistent/xen-syms"
+                + " does not exist"), r.output());
+        OpcontrolResult v = op(0, "--start-daemon", "--vmlinux=" + dir);
+        assertFalse(v.ok());
+        assertTrue(v.output().contains("the specified vmlinux file " + dir + " is not a regular file"), v.output());
+        assertEquals(List.of(), xen.callsBy(0), "opcontrol checks its files first");
+        Path xenSyms = Files.writeString(dir.resolve("xen-syms"), "");
+        assertTrue(op(0, "--start-daemon", "--xen=" + xenSyms).ok(), "an image that exists is taken");
     }
 }

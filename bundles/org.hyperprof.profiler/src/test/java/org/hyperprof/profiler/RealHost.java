@@ -18,10 +18,13 @@ import org.hyperprof.hypervisor.sim.HostServiceImpl;
 import org.hyperprof.pmu.p6.P6PmuModel;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.testing.sample.Sessions;
+import org.hyperprof.vpmu.lazy.LazyPolicy;
+import org.hyperprof.vpmu.partitioned.PartitionedPolicy;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 
 /**
- * The real hypervisor bundle (P6 model, system-wide policy), the kallsyms resolver and a profiler,
+ * The real hypervisor bundle (P6 model; system-wide, lazy and partitioned policies, the scenario's
+ * unless a host option says otherwise), the kallsyms resolver and a profiler,
  * wired in plain Java on one scenario, with a consumer that keeps each session's batches and
  * summary apart.
  */
@@ -67,9 +70,16 @@ final class RealHost implements AutoCloseable {
     final Sessions sessions = new Sessions();
 
     RealHost(String scenario) throws Exception {
+        this(scenario, Map.of());
+    }
+
+    /** The scenario loaded with host options, as {@code hp:load --host-option k=v} loads it. */
+    RealHost(String scenario, Map<String, String> hostOptions) throws Exception {
         hosts.addModel(new P6PmuModel(), "org.hyperprof.pmu.p6");
         hosts.addPolicy(new SystemWidePolicy(), "org.hyperprof.vpmu.systemwide");
-        host = hosts.load(scenario, null);
+        hosts.addPolicy(new LazyPolicy(), "org.hyperprof.vpmu.lazy");
+        hosts.addPolicy(new PartitionedPolicy(), "org.hyperprof.vpmu.partitioned");
+        host = hosts.load(scenario, null, hostOptions, null);
         // A queue deep enough that no consumer ever misses a batch: the books are compared exactly.
         profiler = new ProfilerImpl(hosts, 1024, 1 << 16, Duration.ofSeconds(20));
         profiler.addResolver("kallsyms", new KallsymsResolver());

@@ -215,6 +215,20 @@ class RealHostLifecycleTest {
     }
 
     @Test
+    void anUnlistedDomainHasABooksLineOfItsOwnWithWhatXenDroppedOfIt() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            SessionSummary s = h.profiler.profile(new ProfileRequest(List.of(), 30_000, List.of(0, 1), List.of(2, 3),
+                    List.of(), 0), ProgressListener.NONE);
+            long dropped = s.accounting().dropped() - s.hypervisor().idleSamples();
+            assertTrue(dropped > 0, "batch-pv ran: " + s.accounting().line());
+            List<String> unlisted = s.notes().stream().filter(n -> n.contains("unlisted")).toList();
+            assertEquals(List.of("batch-pv (domain 4, unlisted): samples taken " + dropped + " = delivered 0 + lost 0"
+                    + " + dropped " + dropped + " + invalid 0 (Xen drops the samples of a domain in neither list)"),
+                    unlisted, "its books are what the session dropped besides the idle domain's");
+        }
+    }
+
+    @Test
     void aOneShotProfileDuringWhichAGuestIsDestroyedEndsNormallyAndNotesIt() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             ProgressListener destroyAtAThird = (done, total, samples) -> {

@@ -67,8 +67,11 @@ public final class HostText {
     public static void printXenoprof(Host host, PrintStream out) {
         Xenoprof x = host.xenoprof();
         int primary = x.primary();
-        out.printf("xenoprof  state %s, primary %s, backtrace depth %d%n", x.state(),
-                primary < 0 ? "none" : domain(host, primary), x.backtraceDepth());
+        String stopped = host.stopReason();
+        // Xen's state is frozen where the host stopped: say the session is over, and why, first.
+        out.printf("xenoprof  %sstate %s, primary %s, backtrace depth %d%s%n",
+                stopped == null ? "" : "session ended: " + stopped + " (", x.state(),
+                primary < 0 ? "none" : domain(host, primary), x.backtraceDepth(), stopped == null ? "" : " then)");
         int[] active = x.activeList();
         out.printf("active    adomains %d, activated %d%s%n", x.activeListSize(), x.activated(),
                 active.length == 0 ? ": list empty" : "");
@@ -161,6 +164,9 @@ public final class HostText {
 
     /** Which domain must take which step next, read off the state as Xen keeps it. */
     public static String nextStep(Host host) {
+        if (host.stopReason() != null) {
+            return "the host stopped: hp:load loads a host again (hp:report still prints the ended session)";
+        }
         Xenoprof x = host.xenoprof();
         int p = x.primary();
         if (p < 0) {

@@ -24,7 +24,9 @@ public enum HpCommand {
                     + "                       PowerPC host handles perfmon interrupts postponed by MSR[EE]=0;\n"
                     + "                       vpmu.policy=<name>: another counter-virtualization policy (hp:policies);\n"
                     + "                       vpmu.<key>=<v>: a policy option (vpmu.freeze=exit for saverestore and\n"
-                    + "                       lazy, vpmu.xenoprof-counters=<n lower counters> for partitioned)\n"
+                    + "                       lazy, vpmu.xenoprof-counters=<n lower counters> for partitioned);\n"
+                    + "                       xen.frame-pointers=yes|no: whether Xen was built with frame pointers\n"
+                    + "                       (call traces of Xen-mode samples walk Xen's stack only then)\n"
                     + "  --pmu-option k=v     override a CPU model option, e.g. mmcra.hvpr=linux|xnu on ppc64/970"),
     HOST("hp:host", "the current host, its domains and its Xenoprof state"),
     DOMAIN("hp:domain <domid> [state|pause|unpause|destroy]",

@@ -190,6 +190,19 @@ class XenoprofCommandsTest {
     }
 
     @Test
+    void stateAfterTheHostStoppedSaysTheSessionEndedAndWhyNotThatItProfiles() {
+        xenoprof.state = XenoprofState.PROFILING;
+        xenoprof.primary = 0;
+        hosts.current.stopReason = "CPU model i386/p6 (bundle org.hyperprof.pmu.p6) departed; the host stopped";
+        commands.state();
+        assertTrue(io.out().startsWith("xenoprof  session ended: CPU model i386/p6 (bundle org.hyperprof.pmu.p6)"
+                + " departed; the host stopped (state PROFILING, primary dom0 (Domain-0), backtrace depth 0 then)\n"),
+                io.out());
+        assertTrue(io.out().contains("next      the host stopped: hp:load loads a host again (hp:report still prints"
+                + " the ended session)\n"), io.out());
+    }
+
+    @Test
     void stateWhileProfilingPointsToRunAndStop() {
         xenoprof.state = XenoprofState.PROFILING;
         xenoprof.primary = 0;

@@ -78,4 +78,17 @@ public interface Xenoprof {
 
     /** The global sample statistics. */
     XenoprofStatistics statistics();
+
+    /**
+     * Of {@link XenoprofStatistics#othersSamples()}, those taken while {@code domid} ran: the
+     * samples of a domain in neither list (Xen drops them) and those the counter-virtualization
+     * policy dropped, since the statistics were last reset. Xen keeps no such count; a simulated
+     * hypervisor does, so that an unlisted domain has books of its own.
+     *
+     * @return the count, or 0 when the hypervisor does not keep one
+     * @since 1.2
+     */
+    default long droppedSamples(int domid) {
+        return 0;
+    }
 }

@@ -223,9 +223,9 @@ final class GuestProfilers {
             return true;
         }
         if (g.refusal == null) {
-            g.refusal = "domain " + v.domid + " vCPU " + v.vcpu + ": its profiler's write of 0x"
-                    + Long.toHexString(value) + " to PMU register 0x" + Integer.toHexString(register) + " was refused: "
-                    + session.refusal(v.domid, v.vcpu, register);
+            g.refusal = "the profiler of domain " + v.domid + " (" + domainOf(v.domid).name() + ") vCPU " + v.vcpu
+                    + " stopped: the policy refused its write of 0x" + Long.toHexString(value) + " to PMU register 0x"
+                    + Integer.toHexString(register) + ": " + session.refusal(v.domid, v.vcpu, register);
         }
         return false;
     }

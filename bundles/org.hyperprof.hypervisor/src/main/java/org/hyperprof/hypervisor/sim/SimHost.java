@@ -743,12 +743,26 @@ public final class SimHost implements Host, Machine, PolicyHost {
     }
 
     /**
-     * The HVM vPMU owns the counters when the policy offers guests a PMU and an HVM guest exists to
-     * use it (Xen's vPMU acquires HVM ownership when an HVM guest's context is allocated).
+     * The guests hold the counters when the policy offers them a PMU it does not share with
+     * Xenoprof and a guest exists to use it: an HVM guest (Xen's vPMU acquires HVM ownership when
+     * an HVM guest's context is allocated) or a guest running its own profiler.
      */
     @Override
-    public boolean hvmVpmuOwnsPmu() {
-        return (anyHvm || anyGuestProfiler) && session.guestsSeePmu() && !session.sharesPmuWithXenoprof();
+    public String guestsHoldPmu() {
+        if (!(anyHvm || anyGuestProfiler) || !session.guestsSeePmu() || session.sharesPmuWithXenoprof()) {
+            return null;
+        }
+        List<String> users = new ArrayList<>();
+        for (DomainSpec d : scenario.domains()) {
+            String who = "domain " + d.domid() + " (" + d.name() + ")";
+            if (d.profiler() != null) {
+                users.add("the profiler of " + who + " uses its virtual counters");
+            } else if (d.hvm()) {
+                users.add("HVM guest " + who + " has a vPMU");
+            }
+        }
+        return "the counter-virtualization policy " + policy.name() + " gives the guests the PMU: "
+                + String.join(", ", users);
     }
 
     private DomainSpec spec(int domid) {

@@ -29,8 +29,12 @@ public interface Machine {
     /** Whether the domain is an HVM (translated) guest: it cannot be active on x86. */
     boolean hvm(int domid);
 
-    /** Whether the HVM vPMU currently owns the PMU (get_buffer then fails with -EBUSY). */
-    boolean hvmVpmuOwnsPmu();
+    /**
+     * What holds the PMU for the guests, as a phrase naming the policy and the guests using their
+     * virtual counters (Xen's {@code PMU_OWNER_HVM}, which get_buffer then fails with -EBUSY), or
+     * null when Xenoprof may acquire it.
+     */
+    String guestsHoldPmu();
 
     /**
      * Whether the hypervisor was built with frame pointers: only then does a call trace of a

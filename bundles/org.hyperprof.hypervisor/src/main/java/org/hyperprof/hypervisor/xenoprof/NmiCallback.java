@@ -58,6 +58,11 @@ final class NmiCallback {
         return pcpu < all.length ? all[pcpu] : null;
     }
 
+    /** The samples dropped while {@code domid} ran, over every pCPU. */
+    long dropped(int domid) {
+        return PcpuSampler.dropped(samplers, domid);
+    }
+
     /** Every pCPU's counter slots, summed. */
     long[] sum() {
         return PcpuSampler.sum(samplers);

@@ -48,6 +48,8 @@ final class PcpuSampler implements OverflowSink {
     private final boolean framePointers;
     final int pcpu;
     final long[] counts = new long[SLOTS];
+    /** Of {@link #OTHERS}, the samples dropped while each domain ran, by domid (grown when a larger one runs). */
+    private long[] droppedByDomain = new long[64];
     /** Where {@code checkIbs} writes an IBS block; allocated once. */
     final long[] ibsEntries = new long[IBS_ENTRIES_MAX];
     int discarded;
@@ -103,11 +105,8 @@ final class PcpuSampler implements OverflowSink {
         } else if (route == OverflowRoute.DROP) {
             taken++;
             counts[TOTAL]++;
-            counts[OTHERS]++;
             counts[POLICY_DROPPED]++;
-            if (domid == XenoprofCore.IDLE_DOMID) {
-                counts[IDLE]++;
-            }
+            countDropped();
         } else if (route == OverflowRoute.GUEST) {
             counts[GUEST_ROUTED]++;
         } else {
@@ -141,11 +140,21 @@ final class PcpuSampler implements OverflowSink {
         if (type == DomainType.ACTIVE || type == DomainType.PASSIVE) {
             return x;
         }
+        countDropped();
+        return null;
+    }
+
+    /** A sample of the running domain dropped ({@code others_samples}): the idle domain's, or counted as its own. */
+    private void countDropped() {
         counts[OTHERS]++;
         if (domid == XenoprofCore.IDLE_DOMID) {
             counts[IDLE]++;
+            return;
         }
-        return null;
+        if (domid >= droppedByDomain.length) {
+            droppedByDomain = Arrays.copyOf(droppedByDomain, Math.max(domid + 1, 2 * droppedByDomain.length));
+        }
+        droppedByDomain[domid]++;
     }
 
     /** The current vCPU's buffer of a profiled domain, or null with the sample counted invalid. */
@@ -260,6 +269,17 @@ final class PcpuSampler implements OverflowSink {
     /** {@code xenoprof_reset_stat}: a new session's statistics start from zero. */
     void resetCounts() {
         Arrays.fill(counts, 0);
+        Arrays.fill(droppedByDomain, 0);
+    }
+
+    /** The samples dropped while {@code domid} ran, summed over every pCPU. */
+    static long dropped(PcpuSampler[] all, int domid) {
+        long n = 0;
+        for (PcpuSampler s : all) {
+            long[] d = s.droppedByDomain;
+            n += domid >= 0 && domid < d.length ? d[domid] : 0;
+        }
+        return n;
     }
 
     /** The counters of every pCPU, summed slot by slot. */

@@ -378,8 +378,8 @@ final class SessionGuide {
     static String ruleOf(XenoprofOp op) {
         return switch (op) {
             case INIT -> "init is open to every domain in every state; it fails only without a CPU model (-ENODEV)";
-            case GET_BUFFER -> "get_buffer is open to every domain; it fails with -EBUSY while the HVM vPMU owns the"
-                    + " PMU or while the pages are still shared";
+            case GET_BUFFER -> "get_buffer is open to every domain; it fails with -EBUSY while the guests hold the PMU"
+                    + " (the policy gives it to them) or while the pages are still shared";
             case ENABLE_VIRQ -> "enable_virq needs the caller in the active list with a buffer (and the session READY"
                     + " when the primary calls it)";
             case DISABLE_VIRQ -> "disable_virq needs the caller in the active list with a buffer, and is refused to an"

@@ -514,6 +514,11 @@ public final class XenoprofCore implements Xenoprof {
                 t[CORRUPTED]);
     }
 
+    @Override
+    public long droppedSamples(int domid) {
+        return callback.dropped(domid);
+    }
+
     /** The counters of {@link XenoprofDiagnostics} and Xen's console lines. */
     public XenoprofDiagnostics diagnostics() {
         long[] t = callback.sum();

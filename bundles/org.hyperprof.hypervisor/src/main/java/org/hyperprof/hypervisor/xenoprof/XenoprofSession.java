@@ -213,11 +213,13 @@ final class XenoprofSession {
     }
 
     HypercallOutcome getBuffer(int caller, Object arg) {
-        if (machine.hvmVpmuOwnsPmu()) {
-            return failed(Errno.EBUSY, "the HVM vPMU owns the PMU (an HVM guest is using its virtual counters), so"
-                    + " Xenoprof cannot acquire it; the daemon of domain " + caller + " reports \"Failed to open"
-                    + " profile device: Device or resource busy\"",
-                    "the HVM guest stops using its vPMU (or the host runs without vpmu), then domain " + caller
+        String holder = machine.guestsHoldPmu();
+        if (holder != null) {
+            return failed(Errno.EBUSY, holder + ", so Xenoprof cannot acquire it; the daemon of domain " + caller
+                    + " reports \"Failed to open profile device: Device or resource busy\"",
+                    "profile the guests with their own profilers instead (hp:profile --guests-only), or load the"
+                            + " host under a policy that leaves Xenoprof counters (--host-option"
+                            + " vpmu.policy=systemwide, or vpmu.policy=partitioned to share them) and domain " + caller
                             + " runs `opcontrol --start-daemon` again");
         }
         pmuOwnedByXenoprof = true;

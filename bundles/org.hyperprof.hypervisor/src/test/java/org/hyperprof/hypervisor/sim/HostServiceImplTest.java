@@ -218,4 +218,17 @@ class HostServiceImplTest {
         assertTrue(pmu.getMessage().contains("unknown PowerPC 970 PMU option 'lvtpc.automask'"), pmu.getMessage());
         assertTrue(pmu.getMessage().contains("mmcra.hvpr"), pmu.getMessage());
     }
+
+    @Test
+    void xenFramePointersAreAHostOptionLikeTheOthers() throws Exception {
+        HostServiceImpl service = Fixtures.everyModel();
+        SimHost release = (SimHost) service.load("xen-multi-domain", null, null, null);
+        assertFalse(release.hypervisorFramePointers(), "the scenario's line says no");
+        SimHost built = (SimHost) service.load("xen-multi-domain", null,
+                java.util.Map.of("xen.frame-pointers", "yes"), null);
+        assertTrue(built.hypervisorFramePointers(), "the host option overrides the scenario's line");
+        ScenarioException bad = assertThrows(ScenarioException.class, () -> service.load("xen-multi-domain", null,
+                java.util.Map.of("xen.frame-pointers", "maybe"), null));
+        assertTrue(bad.getMessage().contains("xen.frame-pointers maybe is neither yes nor no"), bad.getMessage());
+    }
 }

@@ -4,6 +4,7 @@ import static org.hyperprof.hypervisor.sim.Fixtures.cycles;
 import static org.hyperprof.hypervisor.sim.Fixtures.events;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -190,16 +191,17 @@ class PolicyHostTest {
     }
 
     @Test
-    void theHvmVpmuOwnsThePmuWhenThePolicyOffersGuestsAPmuAndAnHvmGuestExists() throws Exception {
+    void theGuestsHoldThePmuWhenThePolicyOffersThemOneAndAGuestUsesIt() throws Exception {
         RecordingPolicy policy = new RecordingPolicy();
         policy.guestsSeePmu = true;
         String pvOnly = Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes",
                 "domain 1 pv type=pv vcpus=1 load=0.5\n"
                         + "kernel vmlinux 0xc0100000-0xc0121000 symbols/vmlinux-syms-2.6.16-xenU.map\n"
                         + "region k kernel vmlinux weight=1\nsymbol tcp_v4_rcv 1\n");
-        assertFalse(host(Fixtures.parse(pvOnly), policy).hvmVpmuOwnsPmu(), "no HVM guest, no guest profiler");
-        assertTrue(host(defaultScenario(), policy).hvmVpmuOwnsPmu(),
-                "a PV guest running its own profiler holds the PMU through the policy too");
+        assertNull(host(Fixtures.parse(pvOnly), policy).guestsHoldPmu(), "no HVM guest, no guest profiler");
+        assertEquals("the counter-virtualization policy recording gives the guests the PMU: the profiler of domain 1"
+                + " (domU-rcv) uses its virtual counters", host(defaultScenario(), policy).guestsHoldPmu(),
+                "a PV guest running its own profiler holds the PMU through the policy: no HVM guest is named");
         String hvm = Fixtures.minimal("", "domain 0 d0 type=pv vcpus=1 load=0.5 hardware=yes",
                 "domain 3 hvm type=hvm vcpus=2 load=0.5\n"
                         + "kernel vmlinux 0xc0100000-0xc0121000 symbols/vmlinux-syms-2.6.16-xenU.map\n"
@@ -207,9 +209,10 @@ class PolicyHostTest {
         SimHost host = host(Fixtures.parse(hvm), policy);
         assertTrue(host.hvm(3));
         assertEquals(2, host.vcpuCount(3));
-        assertTrue(host.hvmVpmuOwnsPmu());
+        assertEquals("the counter-virtualization policy recording gives the guests the PMU: HVM guest domain 3 (hvm)"
+                + " has a vPMU", host.guestsHoldPmu());
         policy.guestsSeePmu = false;
-        assertFalse(host.hvmVpmuOwnsPmu());
+        assertNull(host.guestsHoldPmu());
     }
 
     @Test

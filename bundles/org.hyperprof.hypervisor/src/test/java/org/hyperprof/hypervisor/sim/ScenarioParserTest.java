@@ -233,6 +233,15 @@ class ScenarioParserTest {
     }
 
     @Test
+    void theHostOptionXenFramePointersOverridesTheScenariosLine() throws Exception {
+        assertTrue(Fixtures.parse(minimal("host.option xen.frame-pointers=yes\n", DOM, "")).xenFramePointers());
+        Scenario withLine = Fixtures.parse(minimal("xen.frame-pointers yes\n", DOM, ""));
+        assertFalse(withLine.withOptions(java.util.Map.of("xen.frame-pointers", "no"), null).xenFramePointers());
+        assertTrue(org.hyperprof.hypervisor.sim.scenario.HostOptions.describe().contains("xen.frame-pointers (yes|no"),
+                "the known host options list it");
+    }
+
+    @Test
     void aRegionWithoutSymbolsIsRejectedAtItsLine() {
         assertError(minimal("", DOM, "region empty kernel vmlinux weight=1\n"), "test.scenario:13:",
                 "region 'empty' has no symbols");

@@ -5,6 +5,7 @@ import static org.hyperprof.hypervisor.sim.Fixtures.events;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,7 +69,7 @@ class SimHostTest {
         assertTrue(host.hardwareDomain(DOM0));
         assertFalse(host.hardwareDomain(DOMU));
         assertFalse(host.hvm(DOMU));
-        assertFalse(host.hvmVpmuOwnsPmu(), "the system-wide policy offers guests no PMU");
+        assertNull(host.guestsHoldPmu(), "the system-wide policy offers guests no PMU");
         assertEquals(host.pmu(1).cpu(), 1);
     }
 

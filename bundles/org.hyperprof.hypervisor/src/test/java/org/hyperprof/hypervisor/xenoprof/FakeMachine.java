@@ -13,7 +13,8 @@ final class FakeMachine implements Machine {
     private final FakePmu[] pmus;
     private final Map<Integer, Integer> vcpus = new LinkedHashMap<>();
     private final Set<Integer> hvm = new HashSet<>();
-    boolean vpmuOwnsPmu;
+    /** What holds the PMU for the guests, or null when Xenoprof may take it. */
+    String guestsHoldPmu;
     /** Read by XenoprofCore when it is built: set before constructing the core. */
     boolean framePointers;
 
@@ -89,8 +90,8 @@ final class FakeMachine implements Machine {
     }
 
     @Override
-    public boolean hvmVpmuOwnsPmu() {
-        return vpmuOwnsPmu;
+    public String guestsHoldPmu() {
+        return guestsHoldPmu;
     }
 
     @Override

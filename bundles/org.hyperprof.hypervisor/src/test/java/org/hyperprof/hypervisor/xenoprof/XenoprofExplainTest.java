@@ -123,11 +123,15 @@ class XenoprofExplainTest {
     }
 
     @Test
-    void theHvmVpmuHoldingThePmuIsNamed() {
+    void whatHoldsThePmuForTheGuestsIsNamedAndTheGuestsOwnProfilersSuggested() {
         Steps s = Steps.standard();
-        s.machine.vpmuOwnsPmu = true;
+        s.machine.guestsHoldPmu = "the counter-virtualization policy lazy gives the guests the PMU: the profiler of"
+                + " domain 3 (domU) uses its virtual counters";
         String text = explainCall(s, DOMU, XenoprofOp.GET_BUFFER, new XenoprofGetBuffer(16), Errno.EBUSY);
-        assertMentions(text, "-EBUSY Device or resource busy", "the HVM vPMU owns the PMU", "State IDLE",
+        assertMentions(text, "-EBUSY Device or resource busy", "State IDLE",
+                "policy lazy gives the guests the PMU: the profiler of domain 3 (domU) uses its virtual counters,"
+                        + " so Xenoprof cannot acquire it",
+                "hp:profile --guests-only", "--host-option vpmu.policy=systemwide",
                 "domain 3 runs `opcontrol --start-daemon` again");
     }
 

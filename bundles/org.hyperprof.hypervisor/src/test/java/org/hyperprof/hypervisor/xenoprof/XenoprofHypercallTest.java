@@ -381,7 +381,7 @@ class XenoprofHypercallTest {
         @Test
         void getBufferIsEbusyWhileTheHvmVpmuOwnsThePmuBeforeLookingAtTheArgument() {
             Steps s = Steps.standard();
-            s.machine.vpmuOwnsPmu = true;
+            s.machine.guestsHoldPmu = "the counter-virtualization policy lazy gives the guests the PMU";
             assertEquals(Errno.EBUSY.ret(), s.call(DOMU, XenoprofOp.GET_BUFFER, null));
             assertFalse(s.core.xenoprofOwnsPmu());
             assertThrows(IllegalStateException.class, () -> s.core.mapBuffers(DOMU, DOMU));

@@ -39,7 +39,8 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * report without a session (no consumer is fed), the way the benchmark imports: a flat report
  * then reads no callchain and a large recording is read in parts at once;</li>
  * <li>{@code hp:record [--seconds N] [--frequency F] [--callgraph] [--top N] [-- <command...>]}:
- * runs {@code perf record -e cpu-clock -o -} on the command (or system-wide for N seconds) and
+ * runs {@code perf record -e cpu-clock -o -} on the command (or, with {@code --seconds N} and no
+ * command, system-wide for N seconds) and
  * reads its output as it is written, so consumers get the samples while it runs; prints progress,
  * then the report when perf exits.</li>
  * </ul>
@@ -142,15 +143,22 @@ public final class PerfCommands {
     // ---------------------------------------------------------------- hp:record
 
     static final String RECORD_USAGE = "hp:record [--seconds N] [--frequency F] [--callgraph] [--top N]"
-            + " [--kallsyms <file>] [--max-header-mb N] [-- <command...>]";
+            + " [--kallsyms <file>] [--max-header-mb N] -- <command...>  (or --seconds N and no command: the whole"
+            + " system)";
 
     @Descriptor("record with perf record (cpu-clock) and feed the samples to the consumers as they come")
     public void record(@Descriptor("[--seconds N] [--frequency F] [--callgraph] [--top N] [-- <command...>];"
-            + " without a command the whole system is recorded for N seconds (default 10)") String... args) {
+            + " without a command, --seconds N records the whole system for N seconds") String... args) {
         PrintStream o = out.get();
         PrintStream e = err.get();
         try {
             Options opt = Options.parse(args, true);
+            if (!opt.command.isEmpty()) {
+                String why = Workload.whyNotRunnable(opt.command.get(0), System.getenv("PATH"));
+                if (why != null) {
+                    throw new IllegalStateException("the command could not be run: " + why + "; nothing was recorded");
+                }
+            }
             List<String> cmd = perfCommand(opt);
             o.println("Running: " + String.join(" ", cmd));
             Process p;
@@ -193,7 +201,11 @@ public final class PerfCommands {
             }
             int exit = waitFor(p, errors);
             print(o, r, opt, System.nanoTime() - t0);
-            if (exit != 0 && stopper == null) {
+            String notRun = opt.command.isEmpty() ? null : Workload.shellStatus(exit);
+            if (notRun != null) {
+                e.println("hp:record: the command " + opt.command.get(0) + " could not be run (" + notRun
+                        + ", status " + exit + ")" + perfSaid(perfErrors));
+            } else if (exit != 0 && stopper == null) {
                 e.println("hp:record: perf record exited with status " + exit + perfSaid(perfErrors));
             }
         } catch (Usage x) {
@@ -221,7 +233,7 @@ public final class PerfCommands {
         String pages = opt.callgraph || opt.command.isEmpty() ? "64" : "16";
         cmd.addAll(List.of("-m", pages, "-o", "-"));
         if (opt.command.isEmpty()) {
-            cmd.addAll(List.of("-a", "--", "sleep", Long.toString(opt.seconds > 0 ? opt.seconds : 10)));
+            cmd.addAll(List.of("-a", "--", "sleep", Long.toString(opt.seconds)));
         } else {
             // The workload inherits perf's standard output, which is the recording: send its output
             // to the error stream (relayed to the console) so it cannot corrupt the records.
@@ -464,6 +476,11 @@ public final class PerfCommands {
                         o.file = s;
                     }
                 }
+            }
+            if (record && o.command.isEmpty() && o.seconds == 0) {
+                // A whole-system recording is asked for, never the default of a bare hp:record.
+                throw new Usage("give the command to record after -- (hp:record -- <command...>), or --seconds N to"
+                        + " record the whole system for N seconds");
             }
             if (o.callgraph && o.noCallchains) {
                 throw new Usage("--callgraph needs the callchains; leave out --no-callchains");

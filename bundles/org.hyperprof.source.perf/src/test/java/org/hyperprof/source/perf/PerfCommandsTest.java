@@ -249,6 +249,47 @@ class PerfCommandsTest {
         assertFalse(out().contains("Running: perf record"), out());
     }
 
+    /** What {@code hp:record args} printed on the error stream. */
+    private String recordRefusal(String... args) {
+        err.reset();
+        commands.record(args);
+        return err();
+    }
+
+    @Test
+    void aBareRecordPrintsItsUsageInsteadOfRecordingTheWholeSystem() {
+        String bare = recordRefusal();
+        assertTrue(bare.contains("hp:record: give the command to record after -- (hp:record -- <command...>), or"
+                + " --seconds N to record the whole system for N seconds"), bare);
+        assertTrue(bare.contains("usage: hp:record"), bare);
+        assertTrue(recordRefusal("--callgraph", "--").contains("give the command to record after --"), err());
+        assertFalse(out().contains("Running:"), out());
+    }
+
+    @Test
+    void aCommandThatCannotBeRunIsRefusedWithTheSystemsReasonBeforePerfStarts() throws Exception {
+        assertTrue(recordRefusal("--", "/nonexistent").contains("hp:record: the command could not be run:"
+                + " /nonexistent: no such file; nothing was recorded"), err());
+        Path notExecutable = Files.writeString(dir.resolve("data.txt"), "not a program");
+        assertTrue(recordRefusal("--", notExecutable.toString()).contains(notExecutable
+                + " is not executable (permission denied)"), err());
+        assertTrue(recordRefusal("--", "hyperprof-no-such-command").contains("hyperprof-no-such-command: not found"
+                + " in PATH ("), err());
+        assertFalse(out().contains("Running:"), out());
+        assertEquals(null, consumer.info, "no session was started");
+    }
+
+    @Test
+    void aCommandTheShellUnderPerfCouldNotRunIsSaidWithPerfsOutput() throws Exception {
+        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        // Executable, but its interpreter does not exist: only exec finds out.
+        Path script = Files.writeString(dir.resolve("orphan.sh"), "#!/nonexistent/interpreter\n");
+        assertTrue(script.toFile().setExecutable(true));
+        commands.record("--", script.toString());
+        assertTrue(err().contains("hp:record: the command " + script + " could not be run (not found, status 127);"
+                + " perf said: "), err());
+    }
+
     @Test
     void recordWithoutPerfNamesTheDebianPackageToInstall() throws Exception {
         PerfCommands noPerf = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,

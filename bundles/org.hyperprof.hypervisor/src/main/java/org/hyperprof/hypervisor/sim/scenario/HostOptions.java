@@ -11,9 +11,15 @@ import java.util.Map;
  */
 public final class HostOptions {
 
+    /** The host option that overrides the scenario's {@code xen.frame-pointers} line. */
+    public static final String FRAME_POINTERS = "xen.frame-pointers";
+
     /** The keys a host knows, each with what it takes. */
     public static final Map<String, String> KNOWN = Map.of(PostponedHandling.OPTION,
             "ignore|owner|poll: how the hypervisor handles a PMU interrupt postponed by MSR[EE]=0 (default ignore)",
+            FRAME_POINTERS, "yes|no: whether the hypervisor was built with frame pointers, so that call"
+                    + " traces of Xen-mode samples walk Xen's own stack (default: the scenario's xen.frame-pointers"
+                    + " line, else no, as in release builds)",
             "vpmu.policy", "<name>: the counter-virtualization policy, instead of the scenario's",
             "vpmu.<key>", "<value>: an option of the counter-virtualization policy (e.g. vpmu.freeze=exit)");
 
@@ -45,6 +51,23 @@ public final class HostOptions {
         if (key.equals(PostponedHandling.OPTION)) {
             PostponedHandling.ofOption(value);
         }
+        if (key.equals(FRAME_POINTERS)) {
+            framePointers(value);
+        }
+    }
+
+    /**
+     * The value of {@value #FRAME_POINTERS}.
+     *
+     * @throws IllegalArgumentException for a value other than yes or no
+     */
+    public static boolean framePointers(String value) {
+        String v = value == null ? "" : value.strip();
+        if (!v.equals("yes") && !v.equals("no")) {
+            throw new IllegalArgumentException(FRAME_POINTERS + " " + value + " is neither yes nor no (whether the"
+                    + " hypervisor was built with frame pointers; release builds: no)");
+        }
+        return v.equals("yes");
     }
 
     /** Checks every option and returns them merged over {@code base}, in a stable order. */

@@ -32,7 +32,8 @@ import java.util.Map;
  * @param lines             line numbers of host statements by keyword (for later errors)
  * @param xenFramePointers  whether the hypervisor was built with frame pointers, so that Xenoprof
  *                          walks call traces of Xen-mode samples ({@code xen.frame-pointers}; release
- *                          builds of Xen have none, the default)
+ *                          builds of Xen have none, the default; the host option of the same
+ *                          name overrides it)
  * @param hostOptions       options of the host itself ({@code host.option}, see {@link HostOptions})
  * @param interruptsOff     hypervisor functions that run with external interrupts disabled (PowerPC
  *                          MSR[EE]=0) wherever they run ({@code ee.off})
@@ -85,6 +86,11 @@ public record Scenario(String name, String description, String location, String 
 
     public Scenario {
         vpmu = vpmu == null ? VirtualPmuSpec.NONE : vpmu;
+        // The host option, given at load or in a host.option line, says more than the scenario's line.
+        String framePointers = hostOptions.get(HostOptions.FRAME_POINTERS);
+        if (framePointers != null) {
+            xenFramePointers = HostOptions.framePointers(framePointers);
+        }
         pmuOptions = Map.copyOf(pmuOptions);
         hostOptions = Map.copyOf(hostOptions);
         interruptsOff = List.copyOf(interruptsOff);

@@ -298,11 +298,11 @@ public final class ScenarioParser {
             }
             case "xen.frame-pointers" -> {
                 tokens.arity(t, 2, line, "xen.frame-pointers yes|no");
-                if (!t[1].equals("yes") && !t[1].equals("no")) {
-                    throw tokens.error(line, "xen.frame-pointers " + t[1] + " is neither yes nor no (whether the"
-                            + " hypervisor was built with frame pointers; release builds: no)");
+                try {
+                    xenFramePointers = HostOptions.framePointers(t[1]);
+                } catch (IllegalArgumentException e) {
+                    throw tokens.error(line, e.getMessage());
                 }
-                xenFramePointers = t[1].equals("yes");
             }
             case "host.option" -> {
                 tokens.arity(t, 2, line, "host.option <key>=<value>, e.g. host.option " + PostponedHandling.OPTION
