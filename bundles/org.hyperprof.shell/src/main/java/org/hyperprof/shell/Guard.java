@@ -5,7 +5,8 @@ import java.io.PrintStream;
 /**
  * Runs a command body so that whatever goes wrong reaches the user as one clear message on the
  * session's error stream, never as a stack trace: a usage error with the usage line, a service's
- * typed error with its own message, and anything unexpected with its kind and message.
+ * typed error with its own message, and anything unexpected with its kind and message. Then it
+ * throws {@link CommandFailure}, so that the failure is the call's result and not only text.
  */
 public final class Guard {
     /** A command's work. */
@@ -17,10 +18,16 @@ public final class Guard {
     private Guard() {
     }
 
+    /**
+     * @throws CommandFailure once the failure's message is printed
+     */
     public static void run(Console console, HpCommand command, Body body) {
         PrintStream out = console.out();
         try {
             body.run(out);
+        } catch (CommandFailure e) {
+            // A command run by this one has printed its own failure already.
+            throw e;
         } catch (UsageException e) {
             PrintStream err = console.err();
             err.println(command.scoped() + ": " + e.getMessage());
@@ -28,8 +35,10 @@ public final class Guard {
             if (!command.details().isEmpty()) {
                 err.println("(hp:help " + command.function() + " explains the arguments)");
             }
+            throw new CommandFailure(command.scoped(), CommandFailure.USAGE);
         } catch (Exception | LinkageError e) {
             console.err().println(message(command, e));
+            throw new CommandFailure(command.scoped(), CommandFailure.FAILED);
         } finally {
             out.flush();
         }

@@ -120,6 +120,7 @@ public enum HpCommand {
                     + "  --renderer name  the report printed after the read (default opreport, or the only one);\n"
                     + "                   hp:report --session N prints it again, hp:export writes it"),
     STATE("hp:state", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
+    VERSION("hp:version", "Hyperprof's version, the framework's and Java's (launch/hyperprof --version)"),
     HELP("hp:help [command]", "this list, or one command's usage and options");
 
     private final String usage;

@@ -60,7 +60,7 @@ class GogoDispatchTest {
             new HostCommands(HOSTS, console), new XenoprofCommands(HOSTS, PROFILER, console),
             new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS,
                     new OutputFilesComponent()),
-            new HelpCommands(console, RENDERERS, WRITERS)};
+            new HelpCommands(console, RENDERERS, WRITERS), new VersionCommand(console, "hyperprof 9.9.9")};
         for (HpCommand c : HpCommand.values()) {
             for (Object component : components) {
                 if (java.util.Arrays.stream(component.getClass().getMethods())
@@ -177,8 +177,10 @@ class GogoDispatchTest {
     }
 
     @Test
-    void usageErrorsGoToTheSessionsErrorStream() throws Exception {
-        execute("hp:run");
+    void usageErrorsGoToTheSessionsErrorStreamAndFailTheCall() throws Exception {
+        CommandFailure failure = org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class,
+                () -> execute("hp:run"));
+        assertEquals(CommandFailure.USAGE, failure.status());
         assertEquals("", out());
         assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n"
                 + "(hp:help run explains the arguments)\n",
@@ -209,5 +211,44 @@ class GogoDispatchTest {
         execute("hp:export flamegraph svg " + svg);
         assertTrue(Files.exists(svg));
         assertTrue(out().startsWith("wrote the latest session (all domains) as flamegraph svg to " + svg), out());
+    }
+
+    private int piped(boolean keepGoing, String... lines) {
+        byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        return PipedSession.run(processor, new ByteArrayInputStream(input),
+                new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8), keepGoing);
+    }
+
+    @Test
+    void pipedLinesThatAllRunExitZeroWithTheirOutputOnStdoutOnly() {
+        assertEquals(0, piped(false, "# a comment", "", "hp:version", "felix:help hp:version"));
+        assertEquals("hyperprof 9.9.9\nfelix:help for hp:version\n\n", out());
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFailedCommandStopsThePipedLinesNamesItsLineAndExitsOne() {
+        assertEquals(1, piped(false, "hp:version", "hp:domain 7 pause", "hp:version"));
+        assertEquals("hyperprof 9.9.9\n", out(), "the line after the failure does not run");
+        assertTrue(err.toString(StandardCharsets.UTF_8).endsWith("hyperprof: line 2 failed (exit 1): hp:domain 7 pause;"
+                + " the lines after it are not run (--keep-going runs them)\n"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aUsageErrorExitsTwoAndKeepGoingRunsTheRestWithTheFirstFailuresStatus() {
+        assertEquals(2, piped(true, "hp:run", "hp:domain 7 pause", "hp:version"));
+        assertEquals("hyperprof 9.9.9\n", out());
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("hyperprof: line 1 failed (exit 2): hp:run\n"), e);
+        assertTrue(e.contains("hyperprof: line 2 failed (exit 1): hp:domain 7 pause\n"), e);
+    }
+
+    @Test
+    void gogosOwnRefusalsAreUsageErrorsWithGogosMessage() {
+        assertEquals(2, piped(false, "hp:nosuch"));
+        assertEquals(2, piped(false, "hp:version {"));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.startsWith("hyperprof: line 1 failed (exit 2): hp:nosuch (Command not found: hp:nosuch);"), e);
     }
 }

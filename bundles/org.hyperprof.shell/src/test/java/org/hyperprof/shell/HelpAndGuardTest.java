@@ -48,18 +48,27 @@ class HelpAndGuardTest {
 
     @Test
     void guardPrintsATypedErrorAsItsMessageOnly() {
-        Guard.run(io.console, HpCommand.REPORT, out -> {
+        assertEquals(CommandFailure.FAILED, Fakes.fails(() -> Guard.run(io.console, HpCommand.REPORT, out -> {
             throw new ReportException("no session 9; sessions are 6, 7");
-        });
+        })));
         assertEquals("hp:report: no session 9; sessions are 6, 7\n", io.err());
     }
 
     @Test
+    void guardPrintsAUsageErrorWithTheUsageLineAndFailsWithStatusTwo() {
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, out -> {
+            throw new UsageException("expected the simulated milliseconds to run");
+        })));
+        assertEquals("hp:run: expected the simulated milliseconds to run\nusage: hp:run <ms>\n"
+                + "(hp:help run explains the arguments)\n", io.err());
+    }
+
+    @Test
     void guardTurnsAnUnexpectedFailureIntoOneLineWithoutStackTrace() {
-        Guard.run(io.console, HpCommand.MODELS, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS, out -> {
             out.print("");
             throw new NullPointerException("model.events() returned null");
-        });
+        }));
         String err = io.err();
         assertEquals("hp:models failed unexpectedly: NullPointerException: model.events() returned null\n", err);
         assertFalse(err.contains("\tat "), err);
@@ -67,24 +76,25 @@ class HelpAndGuardTest {
 
     @Test
     void guardNamesAFailureWithoutMessageByItsKind() {
-        Guard.run(io.console, HpCommand.RUN, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, out -> {
             throw new IllegalStateException();
-        });
+        }));
         assertEquals("hp:run failed unexpectedly: IllegalStateException\n", io.err());
     }
 
     @Test
     void guardCatchesALinkageErrorFromABundleThatLeftMidCall() {
-        Guard.run(io.console, HpCommand.EVENTS, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.EVENTS, out -> {
             throw new NoClassDefFoundError("org/hyperprof/pmu/p6/P6Model");
-        });
+        }));
         assertEquals("hp:events failed unexpectedly: NoClassDefFoundError: org/hyperprof/pmu/p6/P6Model\n", io.err());
     }
 
     @Test
     void everyCommandHasAPublicMethodOfItsNameOnExactlyOneComponent() {
         List<Class<?>> components = List.of(PluginCommands.class, HostCommands.class, XenoprofCommands.class,
-                ProfileCommands.class, ReportCommands.class, HelpCommands.class, SourceCommands.class);
+                ProfileCommands.class, ReportCommands.class, HelpCommands.class, SourceCommands.class,
+                VersionCommand.class);
         for (HpCommand c : HpCommand.values()) {
             long owners = components.stream().filter(k -> java.util.Arrays.stream(k.getMethods())
                     .anyMatch(m -> m.getName().equals(c.function()) && m.isVarArgs())).count();
