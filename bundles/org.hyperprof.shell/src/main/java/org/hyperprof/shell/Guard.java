@@ -19,11 +19,17 @@ public final class Guard {
     }
 
     /**
+     * @param args the command's words: with {@code --help} among them the command's help is printed
+     *             instead of running the body
      * @throws CommandFailure once the failure's message is printed
      */
-    public static void run(Console console, HpCommand command, Body body) {
+    public static void run(Console console, HpCommand command, String[] args, Body body) {
         PrintStream out = console.out();
         try {
+            if (helpAsked(args)) {
+                HelpCommands.printOne(command, out);
+                return;
+            }
             body.run(out);
         } catch (CommandFailure e) {
             // A command run by this one has printed its own failure already.
@@ -33,7 +39,7 @@ public final class Guard {
             err.println(command.scoped() + ": " + e.getMessage());
             err.println("usage: " + command.usage());
             if (!command.details().isEmpty()) {
-                err.println("(hp:help " + command.function() + " explains the arguments)");
+                err.println("(" + command.scoped() + " --help explains the arguments)");
             }
             throw new CommandFailure(command.scoped(), CommandFailure.USAGE);
         } catch (Exception | LinkageError e) {
@@ -42,6 +48,21 @@ public final class Guard {
         } finally {
             out.flush();
         }
+    }
+
+    /** {@code hp:<command> --help}: the word {@code --help} anywhere before a {@code --}. */
+    static boolean helpAsked(String[] args) {
+        if (args != null) {
+            for (String a : args) {
+                if (a.equals("--")) {
+                    return false;
+                }
+                if (a.equals("--help")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The one line a failure prints. */

@@ -44,7 +44,7 @@ public class HostCommands {
 
     @Descriptor("the embedded scenarios (* marks the default)")
     public void scenarios(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.SCENARIOS, out -> {
+        Guard.run(console, HpCommand.SCENARIOS, args, out -> {
             CommandLines.none(args);
             List<String> names = hosts.scenarios();
             if (names.isEmpty()) {
@@ -63,7 +63,7 @@ public class HostCommands {
     @Descriptor("load a scenario as the current host and print it")
     public void load(@Descriptor("[name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]... (default: the embedded default scenario)")
             String... args) {
-        Guard.run(console, HpCommand.LOAD, out -> {
+        Guard.run(console, HpCommand.LOAD, args, out -> {
             CommandLines.Load line = CommandLines.load(args);
             Host host = hosts.load(line.scenario(), line.cpuType(), line.hostOptions(), line.pmuOptions());
             HostText.printHost(host, out);
@@ -72,7 +72,7 @@ public class HostCommands {
 
     @Descriptor("the current host, its domains and its Xenoprof state")
     public void host(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.HOST, out -> {
+        Guard.run(console, HpCommand.HOST, args, out -> {
             CommandLines.none(args);
             Host host = current(hosts);
             HostText.printHost(host, out);
@@ -85,7 +85,7 @@ public class HostCommands {
     public void run(@Descriptor("<ms> simulated milliseconds, 1 to 3600000; Ctrl-C stops the run early")
             String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.RUN.scoped())) {
-            Guard.run(console, HpCommand.RUN, out -> {
+            Guard.run(console, HpCommand.RUN, args, out -> {
                 long micros = CommandLines.runMicros(args);
                 Host host = current(hosts);
                 XenoprofState state = host.xenoprof().state();
@@ -115,7 +115,7 @@ public class HostCommands {
 
     @Descriptor("show a domain's state, or pause, unpause or destroy it (xl pause/unpause/destroy)")
     public void domain(@Descriptor("<domid> [state|pause|unpause|destroy]") String... args) {
-        Guard.run(console, HpCommand.DOMAIN, out -> {
+        Guard.run(console, HpCommand.DOMAIN, args, out -> {
             CommandLines.Domain line = CommandLines.domain(args);
             Host host = current(hosts);
             int id = line.domid();

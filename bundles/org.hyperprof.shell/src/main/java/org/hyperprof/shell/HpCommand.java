@@ -6,7 +6,7 @@ import org.hyperprof.api.host.HostService;
 
 /**
  * The {@code hp:} commands: name, usage line and one-line summary, plus the longer notes
- * {@code hp:help <command>} prints. Usage errors and {@code hp:help} read the same entries, so
+ * {@code hp:<command> --help} prints. Usage errors and {@code hp:commands} read the same entries, so
  * the help can never disagree with what a command accepts.
  */
 public enum HpCommand {
@@ -83,7 +83,7 @@ public enum HpCommand {
                     + "  --scenario s         load this scenario first (otherwise the current host, or the default)\n"
                     + "  --cpu type           load --scenario (or the default scenario) with this CPU model\n"
                     + "  --host-option k=v    load with a host option, e.g. ppc.postponed=owner or vpmu.policy=lazy\n"
-                    + "                       (see hp:help load)\n"
+                    + "                       (see hp:load --help)\n"
                     + "  --pmu-option k=v     load with a CPU model option, e.g. mmcra.hvpr=xnu\n"
                     + "  --report name        the report renderer (default opreport: the merged report of all\n"
                     + "                       domains, then each domain's own); --no-report prints none\n"
@@ -121,7 +121,7 @@ public enum HpCommand {
                     + "                   hp:report --session N prints it again, hp:export writes it"),
     STATE("hp:state", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
     VERSION("hp:version", "Hyperprof's version, the framework's and Java's (launch/hyperprof --version)"),
-    HELP("hp:help [command]", "this list, or one command's usage and options");
+    COMMANDS("hp:commands [command]", "this list, or one command's usage and options (as hp:<command> --help)");
 
     private final String usage;
     private final String summary;
@@ -155,7 +155,7 @@ public enum HpCommand {
         return summary;
     }
 
-    /** Option notes for {@code hp:help <command>}; empty when the usage line says it all. */
+    /** Option notes for {@code hp:<command> --help}; empty when the usage line says it all. */
     public String details() {
         return details;
     }

@@ -72,7 +72,7 @@ public class PluginCommands {
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
     public void models(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.MODELS, out -> {
+        Guard.run(console, HpCommand.MODELS, args, out -> {
             CommandLines.none(args);
             Table t = new Table("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE");
             for (Plugins.Entry<PmuModel> e : models.list()) {
@@ -86,7 +86,7 @@ public class PluginCommands {
 
     @Descriptor("a CPU model's event table: name, code, counters, minimum count, unit mask, description")
     public void events(@Descriptor("[cpu.type] (default: the current host's model)") String... args) {
-        Guard.run(console, HpCommand.EVENTS, out -> {
+        Guard.run(console, HpCommand.EVENTS, args, out -> {
             String cpuType = CommandLines.events(args);
             PmuModel model = cpuType == null ? currentModel() : models.find(cpuType).map(Plugins.Entry::service)
                     .orElseThrow(() -> new IllegalArgumentException("no CPU model '" + cpuType
@@ -97,7 +97,7 @@ public class PluginCommands {
 
     @Descriptor("installed counter-virtualization policies: vpmu.policy, description, providing bundle")
     public void policies(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.POLICIES, out -> {
+        Guard.run(console, HpCommand.POLICIES, args, out -> {
             CommandLines.none(args);
             Table t = new Table("VPMU.POLICY", "BUNDLE", "DESCRIPTION");
             for (Plugins.Entry<CounterVirtualizationPolicy> e : policies.list()) {
@@ -110,7 +110,7 @@ public class PluginCommands {
 
     @Descriptor("installed sample consumers: consumer.name, providing bundle")
     public void consumers(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.CONSUMERS, out -> {
+        Guard.run(console, HpCommand.CONSUMERS, args, out -> {
             CommandLines.none(args);
             Table t = new Table("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS");
             for (Plugins.Entry<SampleConsumer> e : consumers.list()) {
@@ -123,7 +123,7 @@ public class PluginCommands {
 
     @Descriptor("installed symbol resolvers: symbols.format, providing bundle")
     public void resolvers(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.RESOLVERS, out -> {
+        Guard.run(console, HpCommand.RESOLVERS, args, out -> {
             CommandLines.none(args);
             Table t = new Table("SYMBOLS.FORMAT", "BUNDLE");
             for (Plugins.Entry<SymbolResolver> e : resolvers.list()) {
@@ -136,7 +136,7 @@ public class PluginCommands {
     @Descriptor("installed report renderers and file writers: report.name, providing bundle, sessions, options,"
             + " formats")
     public void reports(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.REPORTS, out -> {
+        Guard.run(console, HpCommand.REPORTS, args, out -> {
             CommandLines.none(args);
             Table t = new Table("REPORT.NAME", "BUNDLE", "SESSIONS");
             for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
@@ -155,7 +155,7 @@ public class PluginCommands {
         });
     }
 
-    /** Each renderer's options with their descriptions, as hp:reports and hp:help report show them. */
+    /** Each renderer's options with their descriptions, as hp:reports and hp:commands report show them. */
     static void printRendererOptions(Plugins<ReportRenderer> renderers, PrintStream out) {
         for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
             List<String> options = e.service().options();
@@ -166,7 +166,7 @@ public class PluginCommands {
         }
     }
 
-    /** Each writer's formats with their descriptions, as hp:reports and hp:help export show them. */
+    /** Each writer's formats with their descriptions, as hp:reports and hp:commands export show them. */
     static void printWriterFormats(Plugins<ReportFileWriter> writers, PrintStream out) {
         for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
             List<String> formats = e.service().formats();

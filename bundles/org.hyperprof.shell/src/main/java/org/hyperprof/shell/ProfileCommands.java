@@ -38,11 +38,6 @@ public class ProfileCommands {
         this(hosts, profiler, stops, Console.system(), reports.renderers());
     }
 
-    /** Profiles no user can stop (tests, embedding). */
-    public ProfileCommands(HostService hosts, Profiler profiler, Console console, Plugins<ReportRenderer> renderers) {
-        this(hosts, profiler, StopRequests.NONE, console, renderers);
-    }
-
     public ProfileCommands(HostService hosts, Profiler profiler, StopRequests stops, Console console,
             Plugins<ReportRenderer> renderers) {
         this.hosts = hosts;
@@ -64,7 +59,7 @@ public class ProfileCommands {
     }
 
     private void profileWatched(String[] args, StopRequests.Watch watch) {
-        Guard.run(console, HpCommand.PROFILE, out -> {
+        Guard.run(console, HpCommand.PROFILE, args, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.
             Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()

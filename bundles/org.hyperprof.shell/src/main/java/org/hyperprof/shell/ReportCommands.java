@@ -57,7 +57,7 @@ public class ReportCommands {
     @Descriptor("print a session's report (default: the latest session, all domains, opreport)")
     public void report(@Descriptor("[--session N] [--domain D] [--renderer name] [option...], e.g. symbols top=10")
             String... args) {
-        Guard.run(console, HpCommand.REPORT, out -> {
+        Guard.run(console, HpCommand.REPORT, args, out -> {
             CommandLines.Report line = CommandLines.report(args);
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
@@ -69,7 +69,7 @@ public class ReportCommands {
     @Descriptor("write a session to a file with a report file writer (report.name), e.g. pprof or a flame graph")
     public void export(@Descriptor("<name> <format> <file> [--session N] [--domain D], e.g. flamegraph svg /tmp/hp.svg")
             String... args) {
-        Guard.run(console, HpCommand.EXPORT, out -> {
+        Guard.run(console, HpCommand.EXPORT, args, out -> {
             CommandLines.Export line = CommandLines.export(args);
             Plugins.Entry<ReportFileWriter> writer = writers.find(line.writer())
                     .orElseThrow(() -> new IllegalArgumentException("no report file writer '" + line.writer()

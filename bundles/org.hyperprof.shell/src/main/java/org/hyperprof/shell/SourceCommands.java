@@ -54,7 +54,7 @@ public class SourceCommands {
 
     @Descriptor("installed sample sources: source.name and what it reads")
     public void sources(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.SOURCES, out -> {
+        Guard.run(console, HpCommand.SOURCES, args, out -> {
             CommandLines.none(args);
             Map<String, String> all = pipeline().sources();
             if (all.isEmpty()) {
@@ -69,7 +69,7 @@ public class SourceCommands {
 
     @Descriptor("read a file with a sample source into a session every consumer receives, and print its report")
     public void read(@Descriptor("<source> <file> [--renderer name], e.g. folded /tmp/app.folded") String... args) {
-        Guard.run(console, HpCommand.READ, out -> {
+        Guard.run(console, HpCommand.READ, args, out -> {
             Args a = Args.parse(args, Set.of("--renderer"), Set.of());
             if (a.positional().size() != 2) {
                 throw new UsageException("expected a source and a file, got " + a.positional().size() + " arguments");

@@ -31,7 +31,7 @@ public class VersionCommand {
 
     @Descriptor("Hyperprof's version, the framework's and Java's")
     public void version(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.VERSION, out -> {
+        Guard.run(console, HpCommand.VERSION, args, out -> {
             CommandLines.none(args);
             out.println(text);
         });

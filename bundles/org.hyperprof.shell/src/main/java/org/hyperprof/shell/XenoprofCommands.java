@@ -42,8 +42,8 @@ public class XenoprofCommands {
     }
 
     @Descriptor("issue ONE raw xenoprof_op hypercall as domain <domid> and explain the result")
-    public void op(@Descriptor("<domid> <op> [arg...]; hp:help op lists the argument of each op") String... args) {
-        Guard.run(console, HpCommand.OP, out -> {
+    public void op(@Descriptor("<domid> <op> [arg...]; hp:op --help lists the argument of each op") String... args) {
+        Guard.run(console, HpCommand.OP, args, out -> {
             CommandLines.Op line = CommandLines.op(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.caller()); // names the domains that exist when there is no such caller
@@ -78,8 +78,8 @@ public class XenoprofCommands {
     }
 
     @Descriptor("run an opcontrol step as domain <domid> (the hypercalls its driver and daemon make)")
-    public void opcontrol(@Descriptor("<domid> <opcontrol arguments>; hp:help opcontrol lists them") String... args) {
-        Guard.run(console, HpCommand.OPCONTROL, out -> {
+    public void opcontrol(@Descriptor("<domid> <opcontrol arguments>; hp:opcontrol --help lists them") String... args) {
+        Guard.run(console, HpCommand.OPCONTROL, args, out -> {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.domid());
@@ -100,7 +100,7 @@ public class XenoprofCommands {
 
     @Descriptor("a hostile or careless guest writes a value into its own buffer's event_head or event_tail")
     public void guest(@Descriptor("<domid> <vcpu> head|tail <value>, e.g. 1 0 head 99999") String... args) {
-        Guard.run(console, HpCommand.GUEST, out -> {
+        Guard.run(console, HpCommand.GUEST, args, out -> {
             CommandLines.Guest line = CommandLines.guest(args);
             Host host = HostCommands.current(hosts);
             int domid = line.domid();
@@ -184,7 +184,7 @@ public class XenoprofCommands {
 
     @Descriptor("Xenoprof state, lists, each domain's role and state, statistics, host counters and the next step")
     public void state(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.STATE, out -> {
+        Guard.run(console, HpCommand.STATE, args, out -> {
             CommandLines.none(args);
             HostText.printXenoprof(HostCommands.current(hosts), out);
         });

@@ -91,7 +91,7 @@ class DomainCommandTest {
         Fakes.fails(() -> commands.domain("1", "kill"));
         assertEquals("hp:domain: unknown domain action 'kill'; actions are pause, unpause, destroy, state\n"
                 + "usage: hp:domain <domid> [state|pause|unpause|destroy]\n"
-                + "(hp:help domain explains the arguments)\n", io.err());
+                + "(hp:domain --help explains the arguments)\n", io.err());
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * hp:export, and the file writers in hp:reports and hp:help export. The exports go through the real
+ * hp:export, and the file writers in hp:reports and hp:commands export. The exports go through the real
  * OutputFiles, onto FIFOs, links, private device nodes and a full tmpfs.
  */
 class ExportCommandTest {
@@ -265,7 +265,7 @@ class ExportCommandTest {
     @Test
     void helpExportListsTheInstalledWritersFormats() {
         installWriters();
-        new HelpCommands(io.console, renderers, writers).help(null, "export");
+        new HelpCommands(io.console, renderers, writers).commands("export");
         String out = io.out();
         assertTrue(out.startsWith("usage: hp:export <name> <format> <file> [--session N] [--domain D]\n"), out);
         assertTrue(out.endsWith("pprof formats (hp:export pprof <format> <file>):\n"
@@ -274,12 +274,12 @@ class ExportCommandTest {
 
     @Test
     void helpReportListsTheInstalledRenderersOptionsOrSaysThereAreNone() {
-        new HelpCommands(io.console, renderers, writers).help(null, "report");
+        new HelpCommands(io.console, renderers, writers).commands("report");
         assertTrue(io.out().endsWith("no report renderer is installed right now (hp:reports)\n"), io.out());
         Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
         opreport.options = List.of("callgraph: the call graph, as opreport -c", "merge=all: merge vCPUs");
         renderers.add(opreport, opreport, "opreport", "org.hyperprof.report.opreport 0.1.0");
-        new HelpCommands(io.console, renderers, writers).help(null, "report");
+        new HelpCommands(io.console, renderers, writers).commands("report");
         assertTrue(io.out().endsWith("opreport options (hp:report --renderer opreport <option>...):\n"
                 + "  callgraph: the call graph, as opreport -c\n  merge=all: merge vCPUs\n"), io.out());
     }

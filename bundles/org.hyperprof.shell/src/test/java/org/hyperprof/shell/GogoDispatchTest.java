@@ -15,6 +15,7 @@ import java.util.Set;
 import org.apache.felix.gogo.runtime.CommandProcessorImpl;
 import org.apache.felix.gogo.runtime.CommandSessionImpl;
 import org.apache.felix.gogo.runtime.threadio.ThreadIOImpl;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
@@ -58,7 +59,7 @@ class GogoDispatchTest {
             new PluginCommands(HOSTS, console, new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
                     RENDERERS),
             new HostCommands(HOSTS, console), new XenoprofCommands(HOSTS, PROFILER, console),
-            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS,
+            new ProfileCommands(HOSTS, PROFILER, StopRequests.NONE, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS,
                     new OutputFilesComponent()),
             new HelpCommands(console, RENDERERS, WRITERS), new VersionCommand(console, "hyperprof 9.9.9")};
         for (HpCommand c : HpCommand.values()) {
@@ -103,19 +104,30 @@ class GogoDispatchTest {
 
     @Test
     void commandWithoutArgumentsIsFoundAndPrintsIntoTheSession() throws Exception {
-        execute("hp:help");
+        execute("hp:commands");
         assertTrue(out().contains("hp:opcontrol"), out());
     }
 
     @Test
-    void helpForACommandThatIsNotOursGoesOnToFelixHelp() throws Exception {
-        execute("hp:help lb");
-        assertEquals("felix:help for lb\n", out());
+    void plainHelpIsGogosFelixHelpNotOurs() throws Exception {
+        try (CommandSessionImpl session = processor.createSession(new ByteArrayInputStream(new byte[0]), out, err)) {
+            assertEquals("felix:help for lb\n", session.execute("help lb"), "the only help is felix:help");
+        }
     }
 
     @Test
-    void helpForOneOfOurCommandsStaysHere() throws Exception {
-        execute("hp:help run");
+    void theCommandListNamesOneCommandsHelpAsItsDashDashHelpPrintsIt() throws Exception {
+        execute("hp:opcontrol --help");
+        String viaOption = out();
+        out.reset();
+        execute("hp:commands opcontrol");
+        assertTrue(out().startsWith(viaOption), out());
+        assertTrue(viaOption.startsWith("usage: hp:opcontrol <domid> <args...>\n"), viaOption);
+    }
+
+    @Test
+    void dashDashHelpPrintsTheCommandsHelpAndRunsNothing() throws Exception {
+        execute("hp:run --help");
         assertEquals("usage: hp:run <ms>\n  run the simulated host for <ms> simulated milliseconds, with progress\n"
                 + "  <ms>    1 to 3600000 (one simulated hour)\n"
                 + "  Ctrl-C (or SIGTERM) stops the run at its next step: the samples taken are kept and the\n"
@@ -183,7 +195,7 @@ class GogoDispatchTest {
         assertEquals(CommandFailure.USAGE, failure.status());
         assertEquals("", out());
         assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n"
-                + "(hp:help run explains the arguments)\n",
+                + "(hp:run --help explains the arguments)\n",
                 err.toString(StandardCharsets.UTF_8));
     }
 

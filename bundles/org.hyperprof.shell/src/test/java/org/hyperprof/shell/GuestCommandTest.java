@@ -122,7 +122,7 @@ class GuestCommandTest {
     void aBadLinePrintsTheUsage() {
         Fakes.fails(() -> commands.guest("1", "0", "middle", "1"));
         assertEquals("hp:guest: expected head or tail (the buffer index the guest overwrites), got 'middle'\n"
-                + "usage: hp:guest <domid> <vcpu> head|tail <value>\n(hp:help guest explains the arguments)\n",
+                + "usage: hp:guest <domid> <vcpu> head|tail <value>\n(hp:guest --help explains the arguments)\n",
                 io.err());
     }
 

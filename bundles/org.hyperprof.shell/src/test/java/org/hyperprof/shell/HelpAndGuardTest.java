@@ -14,7 +14,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpListsEveryHpCommandWithItsSummary() {
-        new HelpCommands(io.console).help(null);
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands();
         String out = io.out();
         for (HpCommand c : HpCommand.values()) {
             assertTrue(out.contains("  " + c.scoped() + " "), c.scoped());
@@ -24,7 +24,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpWalksTheTwoDomainOpcontrolSequenceInTheOrderOfTheSlides() {
-        new HelpCommands(io.console).help(null);
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands();
         String out = io.out();
         List<String> steps = List.of("hp:opcontrol 0 --start-daemon --active-domains=0,1", "hp:opcontrol 1 --start-daemon",
                 "hp:opcontrol 0 --start", "hp:run 500", "hp:opcontrol 0 --stop", "hp:opcontrol 1 --shutdown",
@@ -39,7 +39,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpForOneCommandShowsUsageAndTheArgumentOfEachOp() {
-        new HelpCommands(io.console).help(null, "op");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("op");
         String out = io.out();
         assertTrue(out.startsWith("usage: hp:op <domid> <op> [arg...]\n"), out);
         assertTrue(out.contains("counter <ind> <EVENT:count[:um[:kernel[:user]]]>"), out);
@@ -48,7 +48,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardPrintsATypedErrorAsItsMessageOnly() {
-        assertEquals(CommandFailure.FAILED, Fakes.fails(() -> Guard.run(io.console, HpCommand.REPORT, out -> {
+        assertEquals(CommandFailure.FAILED, Fakes.fails(() -> Guard.run(io.console, HpCommand.REPORT, new String[0], out -> {
             throw new ReportException("no session 9; sessions are 6, 7");
         })));
         assertEquals("hp:report: no session 9; sessions are 6, 7\n", io.err());
@@ -56,16 +56,16 @@ class HelpAndGuardTest {
 
     @Test
     void guardPrintsAUsageErrorWithTheUsageLineAndFailsWithStatusTwo() {
-        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, out -> {
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, new String[0], out -> {
             throw new UsageException("expected the simulated milliseconds to run");
         })));
         assertEquals("hp:run: expected the simulated milliseconds to run\nusage: hp:run <ms>\n"
-                + "(hp:help run explains the arguments)\n", io.err());
+                + "(hp:run --help explains the arguments)\n", io.err());
     }
 
     @Test
     void guardTurnsAnUnexpectedFailureIntoOneLineWithoutStackTrace() {
-        Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS, new String[0], out -> {
             out.print("");
             throw new NullPointerException("model.events() returned null");
         }));
@@ -76,7 +76,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardNamesAFailureWithoutMessageByItsKind() {
-        Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, new String[0], out -> {
             throw new IllegalStateException();
         }));
         assertEquals("hp:run failed unexpectedly: IllegalStateException\n", io.err());
@@ -84,7 +84,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardCatchesALinkageErrorFromABundleThatLeftMidCall() {
-        Fakes.fails(() -> Guard.run(io.console, HpCommand.EVENTS, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.EVENTS, new String[0], out -> {
             throw new NoClassDefFoundError("org/hyperprof/pmu/p6/P6Model");
         }));
         assertEquals("hp:events failed unexpectedly: NoClassDefFoundError: org/hyperprof/pmu/p6/P6Model\n", io.err());
@@ -104,13 +104,13 @@ class HelpAndGuardTest {
 
     @Test
     void helpForDomainSaysThatDestroyingIsPermanent() {
-        new HelpCommands(io.console).help(null, "domain");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("domain");
         assertTrue(io.out().contains("Permanent: only hp:load brings it back."), io.out());
     }
 
     @Test
     void helpForGuestGivesTheRangeXenChecksAndWhatHappensOutsideIt() {
-        new HelpCommands(io.console).help(null, "guest");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("guest");
         String out = io.out();
         assertTrue(out.startsWith("usage: hp:guest <domid> <vcpu> head|tail <value>\n"), out);
         assertTrue(out.contains("outside [0, size), counts the\n  sample as corrupted (corrupted_buffer_samples)"),
@@ -130,7 +130,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpShowsTheWholeMultiDomainWorkflowAsOneCommand() {
-        new HelpCommands(io.console).help(null);
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands();
         assertTrue(io.out().contains("hp:profile does the whole run in one command:\n"
                 + "  Every role at once on the xen-multi-domain host"), io.out());
         assertTrue(io.out().contains("\n    hp:profile --scenario xen-multi-domain --domains 0,1 --passive 2,3"
@@ -152,14 +152,14 @@ class HelpAndGuardTest {
 
     @Test
     void helpProfileEndsWithTheMultiDomainExample() {
-        new HelpCommands(io.console).help(null, "profile");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("profile");
         assertTrue(io.out().contains("  --passive 2,3 "), io.out());
         assertTrue(io.out().endsWith(HelpTexts.MULTI_DOMAIN + "\n"), io.out());
     }
 
     @Test
     void helpOpcontrolListsThePassiveCallGraphAndSimulationOptions() {
-        new HelpCommands(io.console).help(null, "opcontrol");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("opcontrol");
         String out = io.out();
         for (String option : List.of("--passive-domains=", "--passive-images=", "--callgraph=N", "--hold",
                 "--release", "--active-domains=", "--event=", "--start-daemon", "--shutdown")) {

@@ -125,7 +125,7 @@ class HostCommandsTest {
     void runWithABadArgumentPrintsTheUsage() {
         Fakes.fails(() -> commands.run("soon"));
         assertEquals("hp:run: expected the simulated milliseconds as a number, got 'soon'\nusage: hp:run <ms>\n"
-                + "(hp:help run explains the arguments)\n",
+                + "(hp:run --help explains the arguments)\n",
                 io.err());
     }
     @Test

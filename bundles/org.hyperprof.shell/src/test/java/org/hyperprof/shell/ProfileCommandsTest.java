@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportException;
@@ -25,7 +26,7 @@ class ProfileCommandsTest {
     private final Fakes.FakeProfiler profiler = new Fakes.FakeProfiler();
     private final Plugins<ReportRenderer> renderers = new Plugins<>();
     private final Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
-    private final ProfileCommands commands = new ProfileCommands(hosts, profiler, io.console, renderers);
+    private final ProfileCommands commands = new ProfileCommands(hosts, profiler, StopRequests.NONE, io.console, renderers);
     private final ReportCommands reports = new ReportCommands(io.console, renderers);
 
     private void installOpreport() {

@@ -99,7 +99,7 @@ class XenoprofCommandsTest {
         Fakes.fails(() -> commands.op("0", "set_active"));
         assertEquals(List.of(), xenoprof.calls);
         assertEquals("hp:op: XENOPROF_set_active takes <domid>, got nothing\nusage: hp:op <domid> <op> [arg...]\n"
-                + "(hp:help op explains the arguments)\n", io.err());
+                + "(hp:op --help explains the arguments)\n", io.err());
     }
 
     @Test
