@@ -19,6 +19,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=commands"})
 public class HelpCommands {
+    /** What {@code hp:commands} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String COMMANDS_ARGUMENTS = "[command]";
+
     /**
      * Two active domains, as in the IA README and the Xen Summit 2006 slides: dom0 is the primary
      * and lists the domains; each other active domain starts its own daemon, which is what lets
@@ -59,7 +62,7 @@ public class HelpCommands {
     }
 
     @Descriptor("list the hp commands, or show one command's usage and options")
-    public void commands(@Descriptor("[command], e.g. op or hp:profile") String... args) {
+    public void commands(@Descriptor(COMMANDS_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.COMMANDS, args, out -> {
             HpCommand command = CommandLines.help(args);
             if (command == null) {

@@ -22,6 +22,15 @@ import org.osgi.service.component.annotations.Reference;
         "osgi.command.function=load", "osgi.command.function=host", "osgi.command.function=run",
         "osgi.command.function=domain"})
 public class HostCommands {
+    /** What {@code hp:load} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String LOAD_ARGUMENTS = "[name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]...";
+
+    /** What {@code hp:run} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String RUN_ARGUMENTS = "<ms>";
+
+    /** What {@code hp:domain} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String DOMAIN_ARGUMENTS = "<domid> [state|pause|unpause|destroy]";
+
     private final HostService hosts;
     private final StopRequests stops;
     private final Console console;
@@ -61,8 +70,7 @@ public class HostCommands {
     }
 
     @Descriptor("load a scenario as the current host and print it")
-    public void load(@Descriptor("[name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]... (default: the embedded default scenario)")
-            String... args) {
+    public void load(@Descriptor(LOAD_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.LOAD, args, out -> {
             CommandLines.Load line = CommandLines.load(args);
             Host host = hosts.load(line.scenario(), line.cpuType(), line.hostOptions(), line.pmuOptions());
@@ -81,9 +89,9 @@ public class HostCommands {
         });
     }
 
-    @Descriptor("run the simulated host for <ms> simulated milliseconds, showing progress")
-    public void run(@Descriptor("<ms> simulated milliseconds, 1 to 3600000; Ctrl-C stops the run early")
-            String... args) {
+    @Descriptor("run the simulated host for <ms> simulated milliseconds (1 to 3600000), showing progress; Ctrl-C"
+            + " stops the run early")
+    public void run(@Descriptor(RUN_ARGUMENTS) String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.RUN.scoped())) {
             Guard.run(console, HpCommand.RUN, args, out -> {
                 long micros = CommandLines.runMicros(args);
@@ -114,7 +122,7 @@ public class HostCommands {
     }
 
     @Descriptor("show a domain's state, or pause, unpause or destroy it (xl pause/unpause/destroy)")
-    public void domain(@Descriptor("<domid> [state|pause|unpause|destroy]") String... args) {
+    public void domain(@Descriptor(DOMAIN_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.DOMAIN, args, out -> {
             CommandLines.Domain line = CommandLines.domain(args);
             Host host = current(hosts);

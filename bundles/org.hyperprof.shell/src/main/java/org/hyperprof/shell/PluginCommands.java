@@ -33,6 +33,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
         "osgi.command.function=events", "osgi.command.function=policies", "osgi.command.function=consumers",
         "osgi.command.function=resolvers", "osgi.command.function=reports"})
 public class PluginCommands {
+    /** What {@code hp:events} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String EVENTS_ARGUMENTS = "[cpu.type]";
+
     /** Only for the default of hp:events; the listings work while the core is away. */
     private volatile HostService hosts;
     private final Console console;
@@ -85,7 +88,7 @@ public class PluginCommands {
     }
 
     @Descriptor("a CPU model's event table: name, code, counters, minimum count, unit mask, description")
-    public void events(@Descriptor("[cpu.type] (default: the current host's model)") String... args) {
+    public void events(@Descriptor(EVENTS_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.EVENTS, args, out -> {
             String cpuType = CommandLines.events(args);
             PmuModel model = cpuType == null ? currentModel() : models.find(cpuType).map(Plugins.Entry::service)

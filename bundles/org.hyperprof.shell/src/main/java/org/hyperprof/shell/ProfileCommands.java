@@ -25,6 +25,11 @@ import org.osgi.service.component.annotations.Reference;
 /** {@code hp:profile}: a one-shot profile from setup to report. */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=profile"})
 public class ProfileCommands {
+    /** What {@code hp:profile} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String PROFILE_ARGUMENTS = "[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
+            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]..."
+            + " [--pmu-option k=v]... [--report name] [--no-report] [--guests-only]";
+
     private final HostService hosts;
     private final Profiler profiler;
     private final StopRequests stops;
@@ -49,10 +54,7 @@ public class ProfileCommands {
 
     @Descriptor("one-shot profile: load the scenario if needed, set up every domain, start, run, stop, print the"
             + " report of all domains and of each")
-    public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
-            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--report name]"
-            + " [--no-report] [--guests-only: no Xenoprof, only the guests' own profilers (a host whose policy"
-            + " gives guests the PMU)]; Ctrl-C stops the run early, keeping the samples taken") String... args) {
+    public void profile(@Descriptor(PROFILE_ARGUMENTS) String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.PROFILE.scoped())) {
             profileWatched(args, watch);
         }

@@ -24,6 +24,9 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=sources",
         "osgi.command.function=read"})
 public class SourceCommands {
+    /** What {@code hp:read} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String READ_ARGUMENTS = "<source> <file> [--renderer name]";
+
     private final Console console;
     private final Renderers renderers;
     private volatile SampleSources sources;
@@ -68,7 +71,7 @@ public class SourceCommands {
     }
 
     @Descriptor("read a file with a sample source into a session every consumer receives, and print its report")
-    public void read(@Descriptor("<source> <file> [--renderer name], e.g. folded /tmp/app.folded") String... args) {
+    public void read(@Descriptor(READ_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.READ, args, out -> {
             Args a = Args.parse(args, Set.of("--renderer"), Set.of());
             if (a.positional().size() != 2) {

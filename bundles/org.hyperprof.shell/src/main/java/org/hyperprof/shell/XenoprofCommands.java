@@ -25,6 +25,15 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=op",
         "osgi.command.function=opcontrol", "osgi.command.function=state", "osgi.command.function=guest"})
 public class XenoprofCommands {
+    /** What {@code hp:op} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String OP_ARGUMENTS = "<domid> <op> [arg...]";
+
+    /** What {@code hp:opcontrol} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String OPCONTROL_ARGUMENTS = "<domid> <args...>";
+
+    /** What {@code hp:guest} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String GUEST_ARGUMENTS = "<domid> <vcpu> head|tail <value>";
+
     private final HostService hosts;
     private final Profiler profiler;
     private final Console console;
@@ -42,7 +51,7 @@ public class XenoprofCommands {
     }
 
     @Descriptor("issue ONE raw xenoprof_op hypercall as domain <domid> and explain the result")
-    public void op(@Descriptor("<domid> <op> [arg...]; hp:op --help lists the argument of each op") String... args) {
+    public void op(@Descriptor(OP_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.OP, args, out -> {
             CommandLines.Op line = CommandLines.op(args);
             Host host = HostCommands.current(hosts);
@@ -78,7 +87,7 @@ public class XenoprofCommands {
     }
 
     @Descriptor("run an opcontrol step as domain <domid> (the hypercalls its driver and daemon make)")
-    public void opcontrol(@Descriptor("<domid> <opcontrol arguments>; hp:opcontrol --help lists them") String... args) {
+    public void opcontrol(@Descriptor(OPCONTROL_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.OPCONTROL, args, out -> {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
@@ -99,7 +108,7 @@ public class XenoprofCommands {
     }
 
     @Descriptor("a hostile or careless guest writes a value into its own buffer's event_head or event_tail")
-    public void guest(@Descriptor("<domid> <vcpu> head|tail <value>, e.g. 1 0 head 99999") String... args) {
+    public void guest(@Descriptor(GUEST_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.GUEST, args, out -> {
             CommandLines.Guest line = CommandLines.guest(args);
             Host host = HostCommands.current(hosts);

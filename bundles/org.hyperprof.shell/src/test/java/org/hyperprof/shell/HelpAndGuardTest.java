@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import org.hyperprof.api.report.ReportException;
 import org.junit.jupiter.api.Test;
@@ -90,15 +91,52 @@ class HelpAndGuardTest {
         assertEquals("hp:events failed unexpectedly: NoClassDefFoundError: org/hyperprof/pmu/p6/P6Model\n", io.err());
     }
 
+    /** The components whose public methods Gogo registers as hp: commands. */
+    private static final List<Class<?>> COMPONENTS = List.of(PluginCommands.class, HostCommands.class,
+            XenoprofCommands.class, ProfileCommands.class, ReportCommands.class, HelpCommands.class,
+            SourceCommands.class, VersionCommand.class);
+
+    /** The public varargs methods named as the command, on any component. */
+    private static java.util.stream.Stream<java.lang.reflect.Method> methods(HpCommand c) {
+        return COMPONENTS.stream().flatMap(k -> java.util.Arrays.stream(k.getMethods()))
+                .filter(m -> m.getName().equals(c.function()) && m.isVarArgs());
+    }
+
+    @Test
+    void gogosHelpShowsEachCommandsArgumentsAsItsUsageLineDoes() {
+        for (HpCommand c : HpCommand.values()) {
+            java.lang.reflect.Method method = methods(c).findFirst().orElseThrow();
+            java.lang.reflect.Parameter words = method.getParameters()[method.getParameterCount() - 1];
+            String described = words.getAnnotation(org.apache.felix.service.command.Descriptor.class).value();
+            assertEquals(c.arguments().isEmpty() ? "no arguments" : c.arguments(), described, c.scoped());
+        }
+    }
+
+    /** A command's parser: its words in, its typed line out, or the usage error. */
+    @FunctionalInterface
+    private interface Parser {
+        Object parse(String[] argv) throws UsageException;
+    }
+
+    @Test
+    void everyOptionTheParserTakesIsInTheUsageLine() {
+        Map<HpCommand, Parser> parsers = Map.of(HpCommand.PROFILE, CommandLines::profile,
+                HpCommand.LOAD, CommandLines::load, HpCommand.REPORT, CommandLines::report);
+        parsers.forEach((command, parser) -> {
+            String refusal = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                    () -> parser.parse(new String[] {"--no-such-option"})).getMessage();
+            String options = refusal.substring(refusal.indexOf("options are ") + "options are ".length());
+            for (String option : options.split(", ")) {
+                assertTrue(command.usage().contains("[" + option + "]") || command.usage().contains("[" + option + " "),
+                        option + " of " + command.scoped() + " is missing from its usage: " + command.usage());
+            }
+        });
+    }
+
     @Test
     void everyCommandHasAPublicMethodOfItsNameOnExactlyOneComponent() {
-        List<Class<?>> components = List.of(PluginCommands.class, HostCommands.class, XenoprofCommands.class,
-                ProfileCommands.class, ReportCommands.class, HelpCommands.class, SourceCommands.class,
-                VersionCommand.class);
         for (HpCommand c : HpCommand.values()) {
-            long owners = components.stream().filter(k -> java.util.Arrays.stream(k.getMethods())
-                    .anyMatch(m -> m.getName().equals(c.function()) && m.isVarArgs())).count();
-            assertEquals(1, owners, c.scoped());
+            assertEquals(1, methods(c).count(), c.scoped());
         }
     }
 
