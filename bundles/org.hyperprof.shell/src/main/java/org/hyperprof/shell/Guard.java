@@ -30,6 +30,7 @@ public final class Guard {
                 HelpCommands.printOne(command, out);
                 return;
             }
+            acceptKeyValue(command, args, console.err());
             body.run(out);
         } catch (CommandFailure e) {
             // A command run by this one has printed its own failure already.
@@ -63,6 +64,29 @@ public final class Guard {
             }
         }
         return false;
+    }
+
+    /**
+     * The other style of options: a word {@code key=value} whose key is one of the command's value
+     * options (as its usage line shows them, {@code [--key value]}) is read as {@code --key=value},
+     * rewritten in place in the command's own words, and a hint names the grammar. Other words
+     * with '=' (a renderer's {@code top=10}, a path) stay as they are.
+     */
+    static void acceptKeyValue(HpCommand command, String[] args, PrintStream err) {
+        if (args == null) {
+            return;
+        }
+        for (int i = 0; i < args.length && !args[i].equals("--"); i++) {
+            int eq = args[i].indexOf('=');
+            if (eq > 0 && !args[i].startsWith("-")) {
+                String option = "--" + args[i].substring(0, eq);
+                if (command.arguments().contains("[" + option + " ")) {
+                    err.println(command.scoped() + ": read '" + args[i] + "' as '" + option + " "
+                            + args[i].substring(eq + 1) + "' (options are written " + option + " value)");
+                    args[i] = option + "=" + args[i].substring(eq + 1);
+                }
+            }
+        }
     }
 
     /** The one line a failure prints. */

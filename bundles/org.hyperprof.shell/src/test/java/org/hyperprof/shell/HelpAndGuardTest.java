@@ -65,6 +65,15 @@ class HelpAndGuardTest {
     }
 
     @Test
+    void aKeyValueWordNamingAValueOptionIsReadAsThatOptionWithAHint() {
+        String[] words = {"ms=10", "top=5", "--", "x=y"};
+        List<String> seen = new java.util.ArrayList<>();
+        Guard.run(io.console, HpCommand.PROFILE, words, out -> seen.addAll(List.of(words)));
+        assertEquals(List.of("--ms=10", "top=5", "--", "x=y"), seen, "only --ms is an option of hp:profile");
+        assertEquals("hp:profile: read 'ms=10' as '--ms 10' (options are written --ms value)\n", io.err());
+    }
+
+    @Test
     void guardTurnsAnUnexpectedFailureIntoOneLineWithoutStackTrace() {
         Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS, new String[0], out -> {
             out.print("");
