@@ -35,6 +35,12 @@ public final class CommandLines {
         Args.parse(argv, Set.of(), Set.of()).atMostPositional(0, "no arguments");
     }
 
+    /** A listing command's words: {@code [--format text|json|csv]}. */
+    public static Table.Format listing(String[] argv) throws UsageException {
+        Args a = Args.parse(argv, Set.of("--format"), Set.of()).atMostPositional(0, "only --format text|json|csv");
+        return Table.Format.of(a.value("--format"));
+    }
+
     /** {@code hp:events [cpu.type]}: the cpu.type, or null for the current host's model. */
     public static String events(String[] argv) throws UsageException {
         List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(1, "at most one cpu.type").positional();

@@ -10,11 +10,11 @@ import org.hyperprof.api.host.HostService;
  * the help can never disagree with what a command accepts.
  */
 public enum HpCommand {
-    MODELS("", "installed CPU models: cpu.type, name, counters x width, bundle, events"),
+    MODELS(PluginCommands.LISTING_ARGUMENTS, "installed CPU models: cpu.type, name, counters x width, bundle, events"),
     EVENTS(PluginCommands.EVENTS_ARGUMENTS, "a CPU model's event table (default: the current host's model)"),
-    POLICIES("", "installed counter-virtualization policies (vpmu.policy)"),
-    CONSUMERS("", "installed sample consumers (consumer.name)"),
-    RESOLVERS("", "installed symbol resolvers (symbols.format)"),
+    POLICIES(PluginCommands.LISTING_ARGUMENTS, "installed counter-virtualization policies (vpmu.policy)"),
+    CONSUMERS(PluginCommands.LISTING_ARGUMENTS, "installed sample consumers (consumer.name)"),
+    RESOLVERS(PluginCommands.LISTING_ARGUMENTS, "installed symbol resolvers (symbols.format)"),
     REPORTS("", "installed report renderers and file writers (report.name): options, formats, sessions"),
     SCENARIOS("", "the embedded scenarios"),
     LOAD(HostCommands.LOAD_ARGUMENTS,
@@ -110,7 +110,7 @@ public enum HpCommand {
                     + "  Links are followed to the file they name. A FIFO, a character device or /dev/stdout is\n"
                     + "  streamed into; a file is written whole or not at all (an existing one keeps its mode).\n"
                     + "  The file's folder must exist."),
-    SOURCES("", "installed sample sources (source.name): the file formats hp:read takes"),
+    SOURCES(PluginCommands.LISTING_ARGUMENTS, "installed sample sources (source.name): the file formats hp:read takes"),
     READ(SourceCommands.READ_ARGUMENTS,
             "read a file with a sample source (e.g. folded) into a session every consumer receives, and print it",
             "  <source>         a source's name (hp:sources lists them), e.g. folded for folded stacks\n"

@@ -33,6 +33,9 @@ import org.osgi.service.component.annotations.ReferencePolicy;
         "osgi.command.function=events", "osgi.command.function=policies", "osgi.command.function=consumers",
         "osgi.command.function=resolvers", "osgi.command.function=reports"})
 public class PluginCommands {
+    /** What the listing commands take: their usage line and their {@code @Descriptor}. */
+    static final String LISTING_ARGUMENTS = "[--format text|json|csv]";
+
     /** What {@code hp:events} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
     static final String EVENTS_ARGUMENTS = "[cpu.type]";
 
@@ -74,16 +77,16 @@ public class PluginCommands {
     }
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
-    public void models(@Descriptor("no arguments") String... args) {
+    public void models(@Descriptor(LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.MODELS, args, out -> {
-            CommandLines.none(args);
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE");
             for (Plugins.Entry<PmuModel> e : models.list()) {
                 PmuModel m = e.service();
                 t.row(e.name(), m.displayName(), m.counterCount() + " x " + m.counterWidth() + " bits",
                         eventCount(m), e.provider());
             }
-            printOrNone(out, t, "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
+            printOrNone(out, t, format, "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
         });
     }
 
@@ -99,40 +102,40 @@ public class PluginCommands {
     }
 
     @Descriptor("installed counter-virtualization policies: vpmu.policy, description, providing bundle")
-    public void policies(@Descriptor("no arguments") String... args) {
+    public void policies(@Descriptor(LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.POLICIES, args, out -> {
-            CommandLines.none(args);
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("VPMU.POLICY", "BUNDLE", "DESCRIPTION");
             for (Plugins.Entry<CounterVirtualizationPolicy> e : policies.list()) {
                 t.row(e.name(), e.provider(), e.service().description());
             }
-            printOrNone(out, t, "counter-virtualization policies",
+            printOrNone(out, t, format, "counter-virtualization policies",
                     "start a policy bundle, e.g. org.hyperprof.vpmu.systemwide");
         });
     }
 
     @Descriptor("installed sample consumers: consumer.name, providing bundle")
-    public void consumers(@Descriptor("no arguments") String... args) {
+    public void consumers(@Descriptor(LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.CONSUMERS, args, out -> {
-            CommandLines.none(args);
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS");
             for (Plugins.Entry<SampleConsumer> e : consumers.list()) {
                 t.row(e.name(), e.provider(), renderers.of(e.service()).map(r -> "hp:report --renderer " + r.name())
                         .orElse("-"));
             }
-            printOrNone(out, t, "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
+            printOrNone(out, t, format, "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
         });
     }
 
     @Descriptor("installed symbol resolvers: symbols.format, providing bundle")
-    public void resolvers(@Descriptor("no arguments") String... args) {
+    public void resolvers(@Descriptor(LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.RESOLVERS, args, out -> {
-            CommandLines.none(args);
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("SYMBOLS.FORMAT", "BUNDLE");
             for (Plugins.Entry<SymbolResolver> e : resolvers.list()) {
                 t.row(e.name(), e.provider());
             }
-            printOrNone(out, t, "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
+            printOrNone(out, t, format, "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
         });
     }
 
@@ -145,14 +148,14 @@ public class PluginCommands {
             for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
                 t.row(e.name(), e.provider(), sessions(e.service().sessions()));
             }
-            printOrNone(out, t, "report renderers", "start a renderer bundle, e.g. org.hyperprof.report.opreport");
+            printOrNone(out, t, Table.Format.TEXT, "report renderers", "start a renderer bundle, e.g. org.hyperprof.report.opreport");
             printRendererOptions(renderers, out);
             Table w = new Table("FILE WRITER", "BUNDLE", "SESSIONS", "FORMATS");
             for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
                 w.row(e.name(), e.provider(), sessions(e.service().sessions()),
                         String.join(", ", ReportCommands.formats(e.service())));
             }
-            printOrNone(out, w, "report file writers",
+            printOrNone(out, w, Table.Format.TEXT, "report file writers",
                     "start a writer bundle, e.g. org.hyperprof.report.pprof or org.hyperprof.report.flamegraph");
             printWriterFormats(writers, out);
         });
@@ -238,11 +241,12 @@ public class PluginCommands {
         }
     }
 
-    private static void printOrNone(PrintStream out, Table t, String what, String hint) {
-        if (t.size() == 0) {
+    /** The table, or for people a line saying none is installed; a script gets an empty table. */
+    private static void printOrNone(PrintStream out, Table t, Table.Format format, String what, String hint) {
+        if (t.size() == 0 && format == Table.Format.TEXT) {
             out.println("no " + what + " installed: " + hint);
         } else {
-            t.print(out);
+            t.print(out, format);
         }
     }
 

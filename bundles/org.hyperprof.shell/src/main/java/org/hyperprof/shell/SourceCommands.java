@@ -56,17 +56,17 @@ public class SourceCommands {
     }
 
     @Descriptor("installed sample sources: source.name and what it reads")
-    public void sources(@Descriptor("no arguments") String... args) {
+    public void sources(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.SOURCES, args, out -> {
-            CommandLines.none(args);
+            Table.Format format = CommandLines.listing(args);
             Map<String, String> all = pipeline().sources();
-            if (all.isEmpty()) {
+            if (all.isEmpty() && format == Table.Format.TEXT) {
                 out.println("no sample sources are installed; start one, e.g. org.hyperprof.source.folded");
                 return;
             }
             Table t = new Table("SOURCE.NAME", "READS");
             all.forEach((name, reads) -> t.row(name, reads));
-            t.print(out);
+            t.print(out, format);
         });
     }
 
