@@ -52,15 +52,21 @@ public class HostCommands {
     }
 
     @Descriptor("the embedded scenarios (* marks the default)")
-    public void scenarios(@Descriptor("no arguments") String... args) {
+    public void scenarios(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.SCENARIOS, args, out -> {
-            CommandLines.none(args);
+            Table.Format format = CommandLines.listing(args);
             List<String> names = hosts.scenarios();
+            String current = hosts.current().map(Host::name).orElse(null);
+            if (format != Table.Format.TEXT) {
+                Table t = new Table("SCENARIO", "DEFAULT", "LOADED");
+                names.forEach(n -> t.row(n, n.equals(HostService.DEFAULT_SCENARIO), n.equals(current)));
+                t.print(out, format);
+                return;
+            }
             if (names.isEmpty()) {
                 out.println("no embedded scenarios; hp:load <path> loads a scenario file");
                 return;
             }
-            String current = hosts.current().map(Host::name).orElse(null);
             for (String name : names) {
                 out.println((name.equals(HostService.DEFAULT_SCENARIO) ? "* " : "  ") + name
                         + (name.equals(current) ? "   (loaded)" : ""));

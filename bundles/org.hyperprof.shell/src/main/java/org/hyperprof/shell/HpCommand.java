@@ -16,7 +16,7 @@ public enum HpCommand {
     CONSUMERS(PluginCommands.LISTING_ARGUMENTS, "installed sample consumers (consumer.name)"),
     RESOLVERS(PluginCommands.LISTING_ARGUMENTS, "installed symbol resolvers (symbols.format)"),
     REPORTS("", "installed report renderers and file writers (report.name): options, formats, sessions"),
-    SCENARIOS("", "the embedded scenarios"),
+    SCENARIOS(PluginCommands.LISTING_ARGUMENTS, "the embedded scenarios"),
     LOAD(HostCommands.LOAD_ARGUMENTS,
             "load a scenario as the current host (default: " + HostService.DEFAULT_SCENARIO + ") and print it",
             "  --cpu cpu.type       use this installed CPU model instead of the scenario's (see hp:models)\n"

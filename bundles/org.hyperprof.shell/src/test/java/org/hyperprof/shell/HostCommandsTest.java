@@ -23,6 +23,15 @@ class HostCommandsTest {
     }
 
     @Test
+    void scenariosAsCsvNameTheDefaultAndTheLoadedOne() throws Exception {
+        hosts.load(HostService.DEFAULT_SCENARIO, null);
+        commands.scenarios("--format", "csv");
+        String[] lines = io.out().split("\n");
+        assertEquals("scenario,default,loaded", lines[0]);
+        assertTrue(List.of(lines).contains(HostService.DEFAULT_SCENARIO + ",true,true"), io.out());
+    }
+
+    @Test
     void scenariosMarkTheDefaultAndTheLoadedOne() throws Exception {
         hosts.load("two-domus", null);
         commands.scenarios();
