@@ -35,13 +35,19 @@ public final class CommandLines {
         Args.parse(argv, Set.of(), Set.of()).atMostPositional(0, "no arguments");
     }
 
+    /** A listing command's words: {@code [--format text|json|csv]}. */
+    public static Table.Format listing(String[] argv) throws UsageException {
+        Args a = Args.parse(argv, Set.of("--format"), Set.of()).atMostPositional(0, "only --format text|json|csv");
+        return Table.Format.of(a.value("--format"));
+    }
+
     /** {@code hp:events [cpu.type]}: the cpu.type, or null for the current host's model. */
     public static String events(String[] argv) throws UsageException {
         List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(1, "at most one cpu.type").positional();
         return p.isEmpty() ? null : p.get(0);
     }
 
-    /** {@code hp:help [command]}: the command asked about, or null for the list. */
+    /** {@code hp:commands [command]}: the command asked about, or null for the list. */
     public static HpCommand help(String[] argv) throws UsageException {
         List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(1, "at most one command name")
                 .positional();
@@ -200,7 +206,7 @@ public final class CommandLines {
     public static Profile profile(String[] argv) throws UsageException {
         Args a = Args.parse(argv, Set.of("--ms", "--event", "--domains", "--passive", "--passive-images", "--callgraph",
                 "--scenario", "--cpu", "--report", "--host-option", "--pmu-option"), Set.of("--no-report", "--guests-only"))
-                .atMostPositional(0, "only options; see hp:help profile");
+                .atMostPositional(0, "only options; see hp:profile --help");
         long ms = a.value("--ms") == null ? DEFAULT_PROFILE_MS
                 : milliseconds(a.value("--ms"), "--ms (simulated milliseconds)");
         for (String event : a.values("--event")) {

@@ -2,7 +2,6 @@ package org.hyperprof.shell;
 
 import java.io.PrintStream;
 
-import org.apache.felix.service.command.CommandSession;
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
@@ -13,9 +12,16 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 
-/** {@code hp:help}: the commands, and the opcontrol workflow of the 2006 slides walked by hand. */
-@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=help"})
+/**
+ * {@code hp:commands}: the commands, and the opcontrol workflow of the 2006 slides walked by hand. Not
+ * named {@code help}: Gogo resolves an unscoped {@code help} to any scope's, and plain {@code help}
+ * belongs to Gogo ({@code felix:help}).
+ */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=commands"})
 public class HelpCommands {
+    /** What {@code hp:commands} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String COMMANDS_ARGUMENTS = "[command]";
+
     /**
      * Two active domains, as in the IA README and the Xen Summit 2006 slides: dom0 is the primary
      * and lists the domains; each other active domain starts its own daemon, which is what lets
@@ -34,10 +40,10 @@ public class HelpCommands {
             "  hp:opcontrol 0 --shutdown                dom0's disable_virq, release_counters",
             "  hp:report                                the report of the session",
             "At any point hp:state shows the state, the lists and the next step; hp:op <domid> <op> makes one",
-            "hypercall at a time instead (hp:help op). hp:profile does the whole run in one command:",
+            "hypercall at a time instead (hp:op --help). hp:profile does the whole run in one command:",
             HelpTexts.MULTI_DOMAIN,
             "Mid-session: hp:domain <domid> pause|unpause|destroy; hp:guest <domid> <vcpu> head|tail <value> makes a",
-            "guest scribble on its own buffer. Files for other tools: hp:export (hp:help export).");
+            "guest scribble on its own buffer. Files for other tools: hp:export (hp:export --help).");
 
     private final Console console;
     private final Plugins<ReportRenderer> renderers;
@@ -48,35 +54,16 @@ public class HelpCommands {
         this(Console.system(), reports.renderers(), reports.writers());
     }
 
-    public HelpCommands(Console console) {
-        this(console, new Plugins<>(), new Plugins<>());
-    }
-
-    /** With the renderers and writers whose options and formats {@code hp:help report|export} lists. */
+    /** With the renderers and writers whose options and formats {@code hp:commands report|export} lists. */
     public HelpCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
         this.console = console;
         this.renderers = renderers;
         this.writers = writers;
     }
 
-    /**
-     * Gogo resolves an unscoped {@code help} to any scope's {@code help}, so a user who types
-     * {@code help lb} may land here: a command that is not ours goes on to {@code felix:help}.
-     *
-     * @param session the calling session, which Gogo passes in; null in plain Java
-     */
     @Descriptor("list the hp commands, or show one command's usage and options")
-    public void help(CommandSession session, @Descriptor("[command], e.g. op or hp:profile") String... args) {
-        Guard.run(console, HpCommand.HELP, out -> {
-            if (session != null && args != null && args.length == 1 && HpCommand.find(args[0]) == null
-                    && args[0].matches("[\\w.:-]+")) {
-                // felix:help returns its text rather than printing it.
-                Object text = session.execute("felix:help " + args[0]);
-                if (text != null) {
-                    out.println(text.toString().stripTrailing());
-                }
-                return;
-            }
+    public void commands(@Descriptor(COMMANDS_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.COMMANDS, args, out -> {
             HpCommand command = CommandLines.help(args);
             if (command == null) {
                 printList(out);
@@ -143,7 +130,7 @@ public class HelpCommands {
     }
 
     static void printList(PrintStream out) {
-        out.println("Hyperprof commands (hp:help <command> for one command's arguments):");
+        out.println("Hyperprof commands (hp:<command> --help for one command's arguments):");
         Table t = new Table("", "");
         for (HpCommand c : HpCommand.values()) {
             t.row("  " + c.scoped(), c.summary());
@@ -151,7 +138,7 @@ public class HelpCommands {
         t.print(out);
         out.println();
         out.println(RECIPE);
-        out.println("The framework's and the shell's own commands (lb, start, stop, ...): felix:help");
+        out.println("The framework's and the shell's own commands (lb, start, stop, ...): help");
     }
 
     static void printOne(HpCommand c, PrintStream out) {

@@ -47,7 +47,7 @@ final class HelpTexts {
     static final String MULTI_DOMAIN_COMMAND = "hp:profile --scenario xen-multi-domain --domains 0,1 --passive 2,3"
             + " --passive-images vmlinux-syms-2.6.18-53.el5xen,vmlinux-2.6.24-19-generic --callgraph 6";
 
-    /** The example with what it shows, for hp:help and hp:help profile. */
+    /** The example with what it shows, for hp:commands and hp:profile --help. */
     static final String MULTI_DOMAIN = "  Every role at once on the xen-multi-domain host (dom0 and dom1 active, the PV dom2 and\n"
             + "  the HVM dom3 passive with their kernels, dom4 unlisted), with call traces 6 deep:\n"
             + "    " + MULTI_DOMAIN_COMMAND + "\n"

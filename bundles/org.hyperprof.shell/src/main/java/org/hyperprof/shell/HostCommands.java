@@ -22,6 +22,15 @@ import org.osgi.service.component.annotations.Reference;
         "osgi.command.function=load", "osgi.command.function=host", "osgi.command.function=run",
         "osgi.command.function=domain"})
 public class HostCommands {
+    /** What {@code hp:load} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String LOAD_ARGUMENTS = "[name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]...";
+
+    /** What {@code hp:run} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String RUN_ARGUMENTS = "<ms>";
+
+    /** What {@code hp:domain} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String DOMAIN_ARGUMENTS = "<domid> [state|pause|unpause|destroy]";
+
     private final HostService hosts;
     private final StopRequests stops;
     private final Console console;
@@ -43,15 +52,21 @@ public class HostCommands {
     }
 
     @Descriptor("the embedded scenarios (* marks the default)")
-    public void scenarios(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.SCENARIOS, out -> {
-            CommandLines.none(args);
+    public void scenarios(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.SCENARIOS, args, out -> {
+            Table.Format format = CommandLines.listing(args);
             List<String> names = hosts.scenarios();
+            String current = hosts.current().map(Host::name).orElse(null);
+            if (format != Table.Format.TEXT) {
+                Table t = new Table("SCENARIO", "DEFAULT", "LOADED");
+                names.forEach(n -> t.row(n, n.equals(HostService.DEFAULT_SCENARIO), n.equals(current)));
+                t.print(out, format);
+                return;
+            }
             if (names.isEmpty()) {
                 out.println("no embedded scenarios; hp:load <path> loads a scenario file");
                 return;
             }
-            String current = hosts.current().map(Host::name).orElse(null);
             for (String name : names) {
                 out.println((name.equals(HostService.DEFAULT_SCENARIO) ? "* " : "  ") + name
                         + (name.equals(current) ? "   (loaded)" : ""));
@@ -61,9 +76,8 @@ public class HostCommands {
     }
 
     @Descriptor("load a scenario as the current host and print it")
-    public void load(@Descriptor("[name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]... (default: the embedded default scenario)")
-            String... args) {
-        Guard.run(console, HpCommand.LOAD, out -> {
+    public void load(@Descriptor(LOAD_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.LOAD, args, out -> {
             CommandLines.Load line = CommandLines.load(args);
             Host host = hosts.load(line.scenario(), line.cpuType(), line.hostOptions(), line.pmuOptions());
             HostText.printHost(host, out);
@@ -72,7 +86,7 @@ public class HostCommands {
 
     @Descriptor("the current host, its domains and its Xenoprof state")
     public void host(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.HOST, out -> {
+        Guard.run(console, HpCommand.HOST, args, out -> {
             CommandLines.none(args);
             Host host = current(hosts);
             HostText.printHost(host, out);
@@ -81,11 +95,11 @@ public class HostCommands {
         });
     }
 
-    @Descriptor("run the simulated host for <ms> simulated milliseconds, showing progress")
-    public void run(@Descriptor("<ms> simulated milliseconds, 1 to 3600000; Ctrl-C stops the run early")
-            String... args) {
+    @Descriptor("run the simulated host for <ms> simulated milliseconds (1 to 3600000), showing progress; Ctrl-C"
+            + " stops the run early")
+    public void run(@Descriptor(RUN_ARGUMENTS) String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.RUN.scoped())) {
-            Guard.run(console, HpCommand.RUN, out -> {
+            Guard.run(console, HpCommand.RUN, args, out -> {
                 long micros = CommandLines.runMicros(args);
                 Host host = current(hosts);
                 XenoprofState state = host.xenoprof().state();
@@ -114,8 +128,8 @@ public class HostCommands {
     }
 
     @Descriptor("show a domain's state, or pause, unpause or destroy it (xl pause/unpause/destroy)")
-    public void domain(@Descriptor("<domid> [state|pause|unpause|destroy]") String... args) {
-        Guard.run(console, HpCommand.DOMAIN, out -> {
+    public void domain(@Descriptor(DOMAIN_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.DOMAIN, args, out -> {
             CommandLines.Domain line = CommandLines.domain(args);
             Host host = current(hosts);
             int id = line.domid();

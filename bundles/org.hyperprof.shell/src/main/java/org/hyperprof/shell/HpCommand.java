@@ -6,18 +6,18 @@ import org.hyperprof.api.host.HostService;
 
 /**
  * The {@code hp:} commands: name, usage line and one-line summary, plus the longer notes
- * {@code hp:help <command>} prints. Usage errors and {@code hp:help} read the same entries, so
+ * {@code hp:<command> --help} prints. Usage errors and {@code hp:commands} read the same entries, so
  * the help can never disagree with what a command accepts.
  */
 public enum HpCommand {
-    MODELS("hp:models", "installed CPU models: cpu.type, name, counters x width, bundle, events"),
-    EVENTS("hp:events [cpu.type]", "a CPU model's event table (default: the current host's model)"),
-    POLICIES("hp:policies", "installed counter-virtualization policies (vpmu.policy)"),
-    CONSUMERS("hp:consumers", "installed sample consumers (consumer.name)"),
-    RESOLVERS("hp:resolvers", "installed symbol resolvers (symbols.format)"),
-    REPORTS("hp:reports", "installed report renderers and file writers (report.name): options, formats, sessions"),
-    SCENARIOS("hp:scenarios", "the embedded scenarios"),
-    LOAD("hp:load [name|path] [--cpu cpu.type] [--host-option k=v]... [--pmu-option k=v]...",
+    MODELS(PluginCommands.LISTING_ARGUMENTS, "installed CPU models: cpu.type, name, counters x width, bundle, events"),
+    EVENTS(PluginCommands.EVENTS_ARGUMENTS, "a CPU model's event table (default: the current host's model)"),
+    POLICIES(PluginCommands.LISTING_ARGUMENTS, "installed counter-virtualization policies (vpmu.policy)"),
+    CONSUMERS(PluginCommands.LISTING_ARGUMENTS, "installed sample consumers (consumer.name)"),
+    RESOLVERS(PluginCommands.LISTING_ARGUMENTS, "installed symbol resolvers (symbols.format)"),
+    REPORTS("", "installed report renderers and file writers (report.name): options, formats, sessions"),
+    SCENARIOS(PluginCommands.LISTING_ARGUMENTS, "the embedded scenarios"),
+    LOAD(HostCommands.LOAD_ARGUMENTS,
             "load a scenario as the current host (default: " + HostService.DEFAULT_SCENARIO + ") and print it",
             "  --cpu cpu.type       use this installed CPU model instead of the scenario's (see hp:models)\n"
                     + "  --host-option k=v    override a host option, e.g. ppc.postponed=ignore|owner|poll: how a\n"
@@ -28,8 +28,8 @@ public enum HpCommand {
                     + "                       xen.frame-pointers=yes|no: whether Xen was built with frame pointers\n"
                     + "                       (call traces of Xen-mode samples walk Xen's stack only then)\n"
                     + "  --pmu-option k=v     override a CPU model option, e.g. mmcra.hvpr=linux|xnu on ppc64/970"),
-    HOST("hp:host", "the current host, its domains and its Xenoprof state"),
-    DOMAIN("hp:domain <domid> [state|pause|unpause|destroy]",
+    HOST("", "the current host, its domains and its Xenoprof state"),
+    DOMAIN(HostCommands.DOMAIN_ARGUMENTS,
             "show a domain's state, or pause, unpause or destroy it mid-session (xl pause/unpause/destroy)",
             "  state     running, paused or destroyed, and its Xenoprof role (the default)\n"
                     + "  pause     its vCPUs are no longer scheduled; samples already in its buffers stay there\n"
@@ -37,7 +37,7 @@ public enum HpCommand {
                     + "  destroy   the domain is gone for good: Xenoprof frees its buffers and drops it from the\n"
                     + "            active and passive lists; what its daemon drained is kept, what was still in\n"
                     + "            its buffers is counted as undrained. Permanent: only hp:load brings it back."),
-    OP("hp:op <domid> <op> [arg...]", "issue ONE raw xenoprof_op hypercall as domain <domid>, explained",
+    OP(XenoprofCommands.OP_ARGUMENTS, "issue ONE raw xenoprof_op hypercall as domain <domid>, explained",
             "  <op> is a name (enable_virq, XENOPROF_start) or a number (0..17); the argument by op:\n"
                     + "    init, reset_active_list, reset_passive_list, reserve_counters, setup_events,\n"
                     + "    enable_virq, start, stop, disable_virq, release_counters, shutdown, get_ibs_caps: none\n"
@@ -49,9 +49,9 @@ public enum HpCommand {
                     + "    set_backtrace <depth>\n"
                     + "    ibs_counter [op_enabled fetch_enabled max_cnt_fetch max_cnt_op rand_en dispatched_ops]\n"
                     + "  Only the hypercall is made: no daemon maps or drains the buffers (hp:opcontrol does)."),
-    OPCONTROL("hp:opcontrol <domid> <args...>", "run an opcontrol step as domain <domid>, as its daemon would",
+    OPCONTROL(XenoprofCommands.OPCONTROL_ARGUMENTS, "run an opcontrol step as domain <domid>, as its daemon would",
             HelpTexts.OPCONTROL),
-    GUEST("hp:guest <domid> <vcpu> head|tail <value>",
+    GUEST(XenoprofCommands.GUEST_ARGUMENTS,
             "a hostile or careless guest writes <value> into its own buffer's event_head or event_tail",
             "  The buffer pages are shared writable with the guest, so Xen treats both indices as untrusted\n"
                     + "  (XSA-313): it reads each once per sample and, when one is outside [0, size), counts the\n"
@@ -64,12 +64,10 @@ public enum HpCommand {
                     + "  The domain needs buffers of its own (get_buffer: hp:opcontrol <domid> --start-daemon);\n"
                     + "  a passive domain's buffers are shared with the primary, not with it.\n"
                     + "  <value> is a u32, decimal or 0x hex; hp:state then shows the lost and corrupted counts."),
-    RUN("hp:run <ms>", "run the simulated host for <ms> simulated milliseconds, with progress",
+    RUN(HostCommands.RUN_ARGUMENTS, "run the simulated host for <ms> simulated milliseconds, with progress",
             "  <ms>    1 to 3600000 (one simulated hour)\n"
                     + HelpTexts.STOPPING),
-    PROFILE("hp:profile [--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3] [--passive-images k2,k3]"
-            + " [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]... [--pmu-option k=v]..."
-            + " [--report name] [--no-report] [--guests-only]",
+    PROFILE(ProfileCommands.PROFILE_ARGUMENTS,
             "one-shot profile of every domain: set up, start, run, stop, then print the report",
             "  --ms N               simulated milliseconds to run (default 1000, at most 3600000: one\n"
                     + "                       simulated hour)\n"
@@ -85,7 +83,7 @@ public enum HpCommand {
                     + "  --scenario s         load this scenario first (otherwise the current host, or the default)\n"
                     + "  --cpu type           load --scenario (or the default scenario) with this CPU model\n"
                     + "  --host-option k=v    load with a host option, e.g. ppc.postponed=owner or vpmu.policy=lazy\n"
-                    + "                       (see hp:help load)\n"
+                    + "                       (see hp:load --help)\n"
                     + "  --pmu-option k=v     load with a CPU model option, e.g. mmcra.hvpr=xnu\n"
                     + "  --report name        the report renderer (default opreport: the merged report of all\n"
                     + "                       domains, then each domain's own); --no-report prints none\n"
@@ -97,14 +95,14 @@ public enum HpCommand {
                     + "  note: line for each problem the session met without stopping.\n"
                     + HelpTexts.STOPPING + "\n"
                     + HelpTexts.MULTI_DOMAIN),
-    REPORT("hp:report [--session N] [--domain D] [--renderer name] [option...]",
+    REPORT(ReportCommands.REPORT_ARGUMENTS,
             "print a session's report (default: the latest session, all domains merged then each, opreport)",
             "  --session N      a session the renderer keeps (default: the latest; hp:reports lists them)\n"
                     + "  --domain D       one domain's own report (default: the merged report of all domains,\n"
                     + "                   then each domain's own)\n"
                     + "  --renderer name  the renderer (default opreport, or the only one installed)\n"
                     + "  option...        passed to the renderer as given, e.g. symbols or top=10"),
-    EXPORT("hp:export <name> <format> <file> [--session N] [--domain D]",
+    EXPORT(ReportCommands.EXPORT_ARGUMENTS,
             "write a session to a file with the report file writer <name>, e.g. pprof or an SVG flame graph",
             "  hp:export pprof pprof /tmp/hp.pb.gz           then: go tool pprof -top /tmp/hp.pb.gz\n"
                     + "  hp:export flamegraph svg /tmp/hp.svg         then open it in a web browser\n"
@@ -114,26 +112,32 @@ public enum HpCommand {
                     + "  Links are followed to the file they name. A FIFO, a character device or /dev/stdout is\n"
                     + "  streamed into; a file is written whole or not at all (an existing one keeps its mode).\n"
                     + "  The file's folder must exist."),
-    SOURCES("hp:sources", "installed sample sources (source.name): the file formats hp:read takes"),
-    READ("hp:read <source> <file> [--renderer name]",
+    SOURCES(PluginCommands.LISTING_ARGUMENTS, "installed sample sources (source.name): the file formats hp:read takes"),
+    READ(SourceCommands.READ_ARGUMENTS,
             "read a file with a sample source (e.g. folded) into a session every consumer receives, and print it",
             "  <source>         a source's name (hp:sources lists them), e.g. folded for folded stacks\n"
                     + "  <file>           a regular file (a FIFO or a device is refused)\n"
                     + "  --renderer name  the report printed after the read (default opreport, or the only one);\n"
                     + "                   hp:report --session N prints it again, hp:export writes it"),
-    STATE("hp:state", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
-    HELP("hp:help [command]", "this list, or one command's usage and options");
+    STATE("", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
+    VERSION("", "Hyperprof's version, the framework's and Java's (launch/hyperprof --version)"),
+    COMMANDS(HelpCommands.COMMANDS_ARGUMENTS, "this list, or one command's usage and options (as hp:<command> --help)");
 
-    private final String usage;
+    private final String arguments;
     private final String summary;
     private final String details;
 
-    HpCommand(String usage, String summary) {
-        this(usage, summary, "");
+    HpCommand(String arguments, String summary) {
+        this(arguments, summary, "");
     }
 
-    HpCommand(String usage, String summary, String details) {
-        this.usage = usage;
+    /**
+     * @param arguments what the command takes after its name: a compile-time constant of the command's
+     *                  component, which is also its method's {@code @Descriptor}, so that Gogo's
+     *                  {@code help} (felix:help) shows exactly the usage line
+     */
+    HpCommand(String arguments, String summary, String details) {
+        this.arguments = arguments;
         this.summary = summary;
         this.details = details;
     }
@@ -148,15 +152,21 @@ public enum HpCommand {
         return "hp:" + function();
     }
 
+    /** The usage line: the scoped name and its arguments. */
     public String usage() {
-        return usage;
+        return arguments.isEmpty() ? scoped() : scoped() + " " + arguments;
+    }
+
+    /** What the command takes after its name; empty for none. */
+    public String arguments() {
+        return arguments;
     }
 
     public String summary() {
         return summary;
     }
 
-    /** Option notes for {@code hp:help <command>}; empty when the usage line says it all. */
+    /** Option notes for {@code hp:<command> --help}; empty when the usage line says it all. */
     public String details() {
         return details;
     }

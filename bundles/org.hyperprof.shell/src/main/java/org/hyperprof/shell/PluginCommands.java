@@ -33,6 +33,12 @@ import org.osgi.service.component.annotations.ReferencePolicy;
         "osgi.command.function=events", "osgi.command.function=policies", "osgi.command.function=consumers",
         "osgi.command.function=resolvers", "osgi.command.function=reports"})
 public class PluginCommands {
+    /** What the listing commands take: their usage line and their {@code @Descriptor}. */
+    static final String LISTING_ARGUMENTS = "[--format text|json|csv]";
+
+    /** What {@code hp:events} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String EVENTS_ARGUMENTS = "[cpu.type]";
+
     /** Only for the default of hp:events; the listings work while the core is away. */
     private volatile HostService hosts;
     private final Console console;
@@ -71,22 +77,22 @@ public class PluginCommands {
     }
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
-    public void models(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.MODELS, out -> {
-            CommandLines.none(args);
+    public void models(@Descriptor(LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.MODELS, args, out -> {
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE");
             for (Plugins.Entry<PmuModel> e : models.list()) {
                 PmuModel m = e.service();
                 t.row(e.name(), m.displayName(), m.counterCount() + " x " + m.counterWidth() + " bits",
                         eventCount(m), e.provider());
             }
-            printOrNone(out, t, "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
+            printOrNone(out, t, format, "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
         });
     }
 
     @Descriptor("a CPU model's event table: name, code, counters, minimum count, unit mask, description")
-    public void events(@Descriptor("[cpu.type] (default: the current host's model)") String... args) {
-        Guard.run(console, HpCommand.EVENTS, out -> {
+    public void events(@Descriptor(EVENTS_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.EVENTS, args, out -> {
             String cpuType = CommandLines.events(args);
             PmuModel model = cpuType == null ? currentModel() : models.find(cpuType).map(Plugins.Entry::service)
                     .orElseThrow(() -> new IllegalArgumentException("no CPU model '" + cpuType
@@ -96,66 +102,66 @@ public class PluginCommands {
     }
 
     @Descriptor("installed counter-virtualization policies: vpmu.policy, description, providing bundle")
-    public void policies(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.POLICIES, out -> {
-            CommandLines.none(args);
+    public void policies(@Descriptor(LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.POLICIES, args, out -> {
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("VPMU.POLICY", "BUNDLE", "DESCRIPTION");
             for (Plugins.Entry<CounterVirtualizationPolicy> e : policies.list()) {
                 t.row(e.name(), e.provider(), e.service().description());
             }
-            printOrNone(out, t, "counter-virtualization policies",
+            printOrNone(out, t, format, "counter-virtualization policies",
                     "start a policy bundle, e.g. org.hyperprof.vpmu.systemwide");
         });
     }
 
     @Descriptor("installed sample consumers: consumer.name, providing bundle")
-    public void consumers(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.CONSUMERS, out -> {
-            CommandLines.none(args);
+    public void consumers(@Descriptor(LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.CONSUMERS, args, out -> {
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS");
             for (Plugins.Entry<SampleConsumer> e : consumers.list()) {
                 t.row(e.name(), e.provider(), renderers.of(e.service()).map(r -> "hp:report --renderer " + r.name())
                         .orElse("-"));
             }
-            printOrNone(out, t, "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
+            printOrNone(out, t, format, "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
         });
     }
 
     @Descriptor("installed symbol resolvers: symbols.format, providing bundle")
-    public void resolvers(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.RESOLVERS, out -> {
-            CommandLines.none(args);
+    public void resolvers(@Descriptor(LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.RESOLVERS, args, out -> {
+            Table.Format format = CommandLines.listing(args);
             Table t = new Table("SYMBOLS.FORMAT", "BUNDLE");
             for (Plugins.Entry<SymbolResolver> e : resolvers.list()) {
                 t.row(e.name(), e.provider());
             }
-            printOrNone(out, t, "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
+            printOrNone(out, t, format, "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
         });
     }
 
     @Descriptor("installed report renderers and file writers: report.name, providing bundle, sessions, options,"
             + " formats")
     public void reports(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.REPORTS, out -> {
+        Guard.run(console, HpCommand.REPORTS, args, out -> {
             CommandLines.none(args);
             Table t = new Table("REPORT.NAME", "BUNDLE", "SESSIONS");
             for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
                 t.row(e.name(), e.provider(), sessions(e.service().sessions()));
             }
-            printOrNone(out, t, "report renderers", "start a renderer bundle, e.g. org.hyperprof.report.opreport");
+            printOrNone(out, t, Table.Format.TEXT, "report renderers", "start a renderer bundle, e.g. org.hyperprof.report.opreport");
             printRendererOptions(renderers, out);
             Table w = new Table("FILE WRITER", "BUNDLE", "SESSIONS", "FORMATS");
             for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
                 w.row(e.name(), e.provider(), sessions(e.service().sessions()),
                         String.join(", ", ReportCommands.formats(e.service())));
             }
-            printOrNone(out, w, "report file writers",
+            printOrNone(out, w, Table.Format.TEXT, "report file writers",
                     "start a writer bundle, e.g. org.hyperprof.report.pprof or org.hyperprof.report.flamegraph");
             printWriterFormats(writers, out);
         });
     }
 
-    /** Each renderer's options with their descriptions, as hp:reports and hp:help report show them. */
+    /** Each renderer's options with their descriptions, as hp:reports and hp:commands report show them. */
     static void printRendererOptions(Plugins<ReportRenderer> renderers, PrintStream out) {
         for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
             List<String> options = e.service().options();
@@ -166,7 +172,7 @@ public class PluginCommands {
         }
     }
 
-    /** Each writer's formats with their descriptions, as hp:reports and hp:help export show them. */
+    /** Each writer's formats with their descriptions, as hp:reports and hp:commands export show them. */
     static void printWriterFormats(Plugins<ReportFileWriter> writers, PrintStream out) {
         for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
             List<String> formats = e.service().formats();
@@ -235,11 +241,12 @@ public class PluginCommands {
         }
     }
 
-    private static void printOrNone(PrintStream out, Table t, String what, String hint) {
-        if (t.size() == 0) {
+    /** The table, or for people a line saying none is installed; a script gets an empty table. */
+    private static void printOrNone(PrintStream out, Table t, Table.Format format, String what, String hint) {
+        if (t.size() == 0 && format == Table.Format.TEXT) {
             out.println("no " + what + " installed: " + hint);
         } else {
-            t.print(out);
+            t.print(out, format);
         }
     }
 

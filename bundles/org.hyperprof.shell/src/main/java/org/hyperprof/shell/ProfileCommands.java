@@ -25,6 +25,11 @@ import org.osgi.service.component.annotations.Reference;
 /** {@code hp:profile}: a one-shot profile from setup to report. */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=profile"})
 public class ProfileCommands {
+    /** What {@code hp:profile} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String PROFILE_ARGUMENTS = "[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
+            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]..."
+            + " [--pmu-option k=v]... [--report name] [--no-report] [--guests-only]";
+
     private final HostService hosts;
     private final Profiler profiler;
     private final StopRequests stops;
@@ -38,11 +43,6 @@ public class ProfileCommands {
         this(hosts, profiler, stops, Console.system(), reports.renderers());
     }
 
-    /** Profiles no user can stop (tests, embedding). */
-    public ProfileCommands(HostService hosts, Profiler profiler, Console console, Plugins<ReportRenderer> renderers) {
-        this(hosts, profiler, StopRequests.NONE, console, renderers);
-    }
-
     public ProfileCommands(HostService hosts, Profiler profiler, StopRequests stops, Console console,
             Plugins<ReportRenderer> renderers) {
         this.hosts = hosts;
@@ -54,17 +54,14 @@ public class ProfileCommands {
 
     @Descriptor("one-shot profile: load the scenario if needed, set up every domain, start, run, stop, print the"
             + " report of all domains and of each")
-    public void profile(@Descriptor("[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
-            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--report name]"
-            + " [--no-report] [--guests-only: no Xenoprof, only the guests' own profilers (a host whose policy"
-            + " gives guests the PMU)]; Ctrl-C stops the run early, keeping the samples taken") String... args) {
+    public void profile(@Descriptor(PROFILE_ARGUMENTS) String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.PROFILE.scoped())) {
             profileWatched(args, watch);
         }
     }
 
     private void profileWatched(String[] args, StopRequests.Watch watch) {
-        Guard.run(console, HpCommand.PROFILE, out -> {
+        Guard.run(console, HpCommand.PROFILE, args, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.
             Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()

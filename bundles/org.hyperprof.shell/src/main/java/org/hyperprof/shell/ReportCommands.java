@@ -30,6 +30,12 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=report",
         "osgi.command.function=export"})
 public class ReportCommands {
+    /** What {@code hp:report} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String REPORT_ARGUMENTS = "[--session N] [--domain D] [--renderer name] [option...]";
+
+    /** What {@code hp:export} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session N] [--domain D]";
+
     private final Console console;
     private final Renderers renderers;
     private final Plugins<ReportFileWriter> writers;
@@ -55,9 +61,8 @@ public class ReportCommands {
     }
 
     @Descriptor("print a session's report (default: the latest session, all domains, opreport)")
-    public void report(@Descriptor("[--session N] [--domain D] [--renderer name] [option...], e.g. symbols top=10")
-            String... args) {
-        Guard.run(console, HpCommand.REPORT, out -> {
+    public void report(@Descriptor(REPORT_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.REPORT, args, out -> {
             CommandLines.Report line = CommandLines.report(args);
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
@@ -67,9 +72,8 @@ public class ReportCommands {
     }
 
     @Descriptor("write a session to a file with a report file writer (report.name), e.g. pprof or a flame graph")
-    public void export(@Descriptor("<name> <format> <file> [--session N] [--domain D], e.g. flamegraph svg /tmp/hp.svg")
-            String... args) {
-        Guard.run(console, HpCommand.EXPORT, out -> {
+    public void export(@Descriptor(EXPORT_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.EXPORT, args, out -> {
             CommandLines.Export line = CommandLines.export(args);
             Plugins.Entry<ReportFileWriter> writer = writers.find(line.writer())
                     .orElseThrow(() -> new IllegalArgumentException("no report file writer '" + line.writer()

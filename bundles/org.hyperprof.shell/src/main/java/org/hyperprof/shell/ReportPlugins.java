@@ -12,7 +12,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 /**
  * The report renderers and report file writers bound right now, tracked once for every command that
  * renders, exports or lists them ({@code hp:report}, {@code hp:export}, {@code hp:profile},
- * {@code hp:read}, {@code hp:reports}, {@code hp:help}). A component of the shell bundle whose
+ * {@code hp:read}, {@code hp:reports}, {@code hp:commands}). A component of the shell bundle whose
  * service only the shell's own command components use (its package is private).
  */
 @Component(service = ReportPlugins.class)

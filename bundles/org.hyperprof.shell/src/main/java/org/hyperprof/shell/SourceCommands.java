@@ -24,6 +24,9 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=sources",
         "osgi.command.function=read"})
 public class SourceCommands {
+    /** What {@code hp:read} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String READ_ARGUMENTS = "<source> <file> [--renderer name]";
+
     private final Console console;
     private final Renderers renderers;
     private volatile SampleSources sources;
@@ -53,23 +56,23 @@ public class SourceCommands {
     }
 
     @Descriptor("installed sample sources: source.name and what it reads")
-    public void sources(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.SOURCES, out -> {
-            CommandLines.none(args);
+    public void sources(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.SOURCES, args, out -> {
+            Table.Format format = CommandLines.listing(args);
             Map<String, String> all = pipeline().sources();
-            if (all.isEmpty()) {
+            if (all.isEmpty() && format == Table.Format.TEXT) {
                 out.println("no sample sources are installed; start one, e.g. org.hyperprof.source.folded");
                 return;
             }
             Table t = new Table("SOURCE.NAME", "READS");
             all.forEach((name, reads) -> t.row(name, reads));
-            t.print(out);
+            t.print(out, format);
         });
     }
 
     @Descriptor("read a file with a sample source into a session every consumer receives, and print its report")
-    public void read(@Descriptor("<source> <file> [--renderer name], e.g. folded /tmp/app.folded") String... args) {
-        Guard.run(console, HpCommand.READ, out -> {
+    public void read(@Descriptor(READ_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.READ, args, out -> {
             Args a = Args.parse(args, Set.of("--renderer"), Set.of());
             if (a.positional().size() != 2) {
                 throw new UsageException("expected a source and a file, got " + a.positional().size() + " arguments");

@@ -4,8 +4,29 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Rows of text printed in aligned columns; the last column is never padded. An all-empty header is not printed. */
+/**
+ * Rows of text printed in aligned columns; the last column is never padded. An all-empty header is not printed.
+ * The same rows print as JSON or CSV for scripts ({@code --format json|csv} of the listing commands).
+ */
 public final class Table {
+    /** How a table prints: aligned text for people, JSON or CSV for scripts. */
+    public enum Format {
+        TEXT, JSON, CSV;
+
+        /** The value of {@code --format}: text, json or csv; null is text. */
+        static Format of(String value) throws UsageException {
+            if (value == null) {
+                return TEXT;
+            }
+            for (Format f : values()) {
+                if (f.name().equalsIgnoreCase(value)) {
+                    return f;
+                }
+            }
+            throw new UsageException("--format takes text, json or csv, not '" + value + "'");
+        }
+    }
+
     private final List<String[]> rows = new ArrayList<>();
     private final int columns;
 
@@ -29,6 +50,73 @@ public final class Table {
     /** Rows added after the header. */
     public int size() {
         return rows.size() - 1;
+    }
+
+    /**
+     * Prints in {@code format}: JSON is an array of one object per row, keyed by the lower-case
+     * column names; CSV has the lower-case column names as its first line (RFC 4180 quoting).
+     */
+    public void print(PrintStream out, Format format) {
+        switch (format) {
+            case TEXT -> print(out);
+            case JSON -> printJson(out);
+            case CSV -> printCsv(out);
+        }
+    }
+
+    private String[] keys() {
+        String[] keys = new String[columns];
+        for (int i = 0; i < columns; i++) {
+            keys[i] = rows.get(0)[i].toLowerCase(java.util.Locale.ROOT);
+        }
+        return keys;
+    }
+
+    private void printJson(PrintStream out) {
+        String[] keys = keys();
+        StringBuilder b = new StringBuilder("[");
+        for (int r = 1; r < rows.size(); r++) {
+            b.append(r == 1 ? "\n  {" : ",\n  {");
+            for (int i = 0; i < columns; i++) {
+                b.append(i == 0 ? "" : ", ").append(json(keys[i])).append(": ").append(json(rows.get(r)[i]));
+            }
+            b.append('}');
+        }
+        out.println(b.append(rows.size() > 1 ? "\n]" : "]"));
+    }
+
+    private static String json(String text) {
+        StringBuilder b = new StringBuilder("\"");
+        text.chars().forEach(c -> b.append(jsonChar((char) c)));
+        return b.append('"').toString();
+    }
+
+    /** One character inside a JSON string: quotes, backslashes and control characters escaped. */
+    private static String jsonChar(char c) {
+        return switch (c) {
+            case '"' -> "\\\"";
+            case '\\' -> "\\\\";
+            case '\n' -> "\\n";
+            case '\t' -> "\\t";
+            default -> c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c);
+        };
+    }
+
+    private void printCsv(PrintStream out) {
+        out.println(csvLine(keys()));
+        for (String[] r : rows.subList(1, rows.size())) {
+            out.println(csvLine(r));
+        }
+    }
+
+    private static String csvLine(String[] cells) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < cells.length; i++) {
+            String c = cells[i];
+            boolean quote = c.indexOf(',') >= 0 || c.indexOf('"') >= 0 || c.indexOf('\n') >= 0;
+            b.append(i == 0 ? "" : ",").append(quote ? "\"" + c.replace("\"", "\"\"") + "\"" : c);
+        }
+        return b.toString();
     }
 
     public void print(PrintStream out) {

@@ -25,6 +25,15 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=op",
         "osgi.command.function=opcontrol", "osgi.command.function=state", "osgi.command.function=guest"})
 public class XenoprofCommands {
+    /** What {@code hp:op} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String OP_ARGUMENTS = "<domid> <op> [arg...]";
+
+    /** What {@code hp:opcontrol} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String OPCONTROL_ARGUMENTS = "<domid> <args...>";
+
+    /** What {@code hp:guest} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
+    static final String GUEST_ARGUMENTS = "<domid> <vcpu> head|tail <value>";
+
     private final HostService hosts;
     private final Profiler profiler;
     private final Console console;
@@ -42,8 +51,8 @@ public class XenoprofCommands {
     }
 
     @Descriptor("issue ONE raw xenoprof_op hypercall as domain <domid> and explain the result")
-    public void op(@Descriptor("<domid> <op> [arg...]; hp:help op lists the argument of each op") String... args) {
-        Guard.run(console, HpCommand.OP, out -> {
+    public void op(@Descriptor(OP_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.OP, args, out -> {
             CommandLines.Op line = CommandLines.op(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.caller()); // names the domains that exist when there is no such caller
@@ -78,8 +87,8 @@ public class XenoprofCommands {
     }
 
     @Descriptor("run an opcontrol step as domain <domid> (the hypercalls its driver and daemon make)")
-    public void opcontrol(@Descriptor("<domid> <opcontrol arguments>; hp:help opcontrol lists them") String... args) {
-        Guard.run(console, HpCommand.OPCONTROL, out -> {
+    public void opcontrol(@Descriptor(OPCONTROL_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.OPCONTROL, args, out -> {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.domid());
@@ -99,8 +108,8 @@ public class XenoprofCommands {
     }
 
     @Descriptor("a hostile or careless guest writes a value into its own buffer's event_head or event_tail")
-    public void guest(@Descriptor("<domid> <vcpu> head|tail <value>, e.g. 1 0 head 99999") String... args) {
-        Guard.run(console, HpCommand.GUEST, out -> {
+    public void guest(@Descriptor(GUEST_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.GUEST, args, out -> {
             CommandLines.Guest line = CommandLines.guest(args);
             Host host = HostCommands.current(hosts);
             int domid = line.domid();
@@ -184,7 +193,7 @@ public class XenoprofCommands {
 
     @Descriptor("Xenoprof state, lists, each domain's role and state, statistics, host counters and the next step")
     public void state(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.STATE, out -> {
+        Guard.run(console, HpCommand.STATE, args, out -> {
             CommandLines.none(args);
             HostText.printXenoprof(HostCommands.current(hosts), out);
         });

@@ -74,30 +74,30 @@ class DomainCommandTest {
     @Test
     void aDestroyedDomainCannotBeUnpausedAndTheHostsReasonIsOneLine() {
         host.states.put(1, DomainState.DESTROYED);
-        commands.domain("1", "unpause");
+        Fakes.fails(() -> commands.domain("1", "unpause"));
         assertEquals("", io.out());
         assertEquals("hp:domain: cannot unpause domain 1: it was destroyed\n", io.err());
     }
 
     @Test
     void anUnknownDomainNamesTheDomainsThatExist() {
-        commands.domain("7", "pause");
+        Fakes.fails(() -> commands.domain("7", "pause"));
         assertEquals(List.of(), host.domainCalls);
         assertEquals("hp:domain: no domain 7; the host has dom0, dom1\n", io.err());
     }
 
     @Test
     void aBadActionPrintsTheUsage() {
-        commands.domain("1", "kill");
+        Fakes.fails(() -> commands.domain("1", "kill"));
         assertEquals("hp:domain: unknown domain action 'kill'; actions are pause, unpause, destroy, state\n"
                 + "usage: hp:domain <domid> [state|pause|unpause|destroy]\n"
-                + "(hp:help domain explains the arguments)\n", io.err());
+                + "(hp:domain --help explains the arguments)\n", io.err());
     }
 
     @Test
     void withoutAHostSaysHowToLoadOne() {
         hosts.current = null;
-        commands.domain("1", "pause");
+        Fakes.fails(() -> commands.domain("1", "pause"));
         assertTrue(io.err().startsWith("hp:domain: no host is loaded: hp:load"), io.err());
     }
 
@@ -111,7 +111,7 @@ class DomainCommandTest {
 
     @Test
     void theHostsRefusalToDestroyTheHardwareDomainIsOneLineAndNothingChanges() {
-        commands.domain("0", "destroy");
+        Fakes.fails(() -> commands.domain("0", "destroy"));
         assertEquals(List.of(), host.domainCalls);
         assertEquals("", io.out());
         assertEquals("hp:domain: domain 0 is the hardware domain: Xen refuses to destroy it\n", io.err());
@@ -120,7 +120,7 @@ class DomainCommandTest {
     @Test
     void destroyingADestroyedDomainGetsTheHostsReason() {
         host.states.put(1, DomainState.DESTROYED);
-        commands.domain("1", "destroy");
+        Fakes.fails(() -> commands.domain("1", "destroy"));
         assertEquals("hp:domain: cannot destroy domain 1: it was destroyed\n", io.err());
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * hp:export, and the file writers in hp:reports and hp:help export. The exports go through the real
+ * hp:export, and the file writers in hp:reports and hp:commands export. The exports go through the real
  * OutputFiles, onto FIFOs, links, private device nodes and a full tmpfs.
  */
 class ExportCommandTest {
@@ -113,7 +113,7 @@ class ExportCommandTest {
     void aFullDeviceIsOneLineAndStaysADevice() {
         installWriters();
         Path devFull = OutputTargets.characterDevice(dir, "full", 1, 7);
-        commands.export("pprof", "pprof", devFull.toString());
+        Fakes.fails(() -> commands.export("pprof", "pprof", devFull.toString()));
         assertEquals("character device", OutputTargets.kind(devFull));
         assertEquals("hp:export: could not write to the character device " + devFull + " after 0 bytes: No space"
                 + " left on device\n", io.err());
@@ -137,7 +137,7 @@ class ExportCommandTest {
             Path svg = Files.writeString(disk.folder().resolve("hp.svg"), "yesterday's graph");
             disk.fill();
             List<String> before = OutputTargets.names(disk.folder());
-            commands.export("flamegraph", "svg", svg.toString());
+            Fakes.fails(() -> commands.export("flamegraph", "svg", svg.toString()));
             assertEquals("hp:export: could not write " + svg + ": No space left on device; the file there before is"
                     + " unchanged\n", io.err());
             assertEquals("yesterday's graph", Files.readString(svg));
@@ -148,7 +148,7 @@ class ExportCommandTest {
     @Test
     void aMissingWriterIsOneLineListingTheInstalledOnes() {
         installWriters();
-        commands.export("speedscope", "json", dir.resolve("x.json").toString());
+        Fakes.fails(() -> commands.export("speedscope", "json", dir.resolve("x.json").toString()));
         assertEquals("", io.out());
         assertEquals("hp:export: no report file writer 'speedscope' is installed; installed are flamegraph, pprof"
                 + " (hp:reports)\n", io.err());
@@ -156,7 +156,7 @@ class ExportCommandTest {
 
     @Test
     void withNoWriterInstalledTheLineSaysNone() {
-        commands.export("pprof", "pprof", dir.resolve("x").toString());
+        Fakes.fails(() -> commands.export("pprof", "pprof", dir.resolve("x").toString()));
         assertEquals("hp:export: no report file writer 'pprof' is installed; installed are none (hp:reports)\n",
                 io.err());
     }
@@ -165,7 +165,7 @@ class ExportCommandTest {
     void withoutTheOutputServiceTheLineSaysWhichBundleToStart() {
         ReportCommands noOutput = new ReportCommands(io.console, renderers, writers, null);
         installWriters();
-        noOutput.export("flamegraph", "svg", dir.resolve("hp.svg").toString());
+        Fakes.fails(() -> noOutput.export("flamegraph", "svg", dir.resolve("hp.svg").toString()));
         assertEquals("hp:export: no output service is active, so nothing can be written; start the bundle"
                 + " org.hyperprof.output (lb lists the bundles)\n", io.err());
         assertEquals(List.of(), OutputTargets.names(dir));
@@ -175,7 +175,7 @@ class ExportCommandTest {
     void aFormatTheWriterDoesNotListIsRefusedBeforeWritingWithAnExample() {
         installWriters();
         Path png = dir.resolve("hp.png");
-        commands.export("flamegraph", "png", png.toString());
+        Fakes.fails(() -> commands.export("flamegraph", "png", png.toString()));
         assertEquals(List.of(), flamegraph.requests);
         assertEquals("hp:export: flamegraph writes folded, svg, not 'png'; e.g. hp:export flamegraph folded " + png
                 + "\n", io.err());
@@ -186,7 +186,7 @@ class ExportCommandTest {
     void aFolderThatDoesNotExistIsRefusedInOneLineAndNotCreated() {
         installWriters();
         Path missing = dir.resolve("no/such/dir/hp.svg");
-        commands.export("flamegraph", "svg", missing.toString());
+        Fakes.fails(() -> commands.export("flamegraph", "svg", missing.toString()));
         assertEquals("hp:export: cannot write " + missing + ": the folder " + missing.getParent() + " does not exist;"
                 + " create it first or name a file in an existing folder\n", io.err());
         assertEquals(List.of(), OutputTargets.names(dir));
@@ -195,7 +195,7 @@ class ExportCommandTest {
     @Test
     void aFolderAsTheTargetIsRefused() {
         installWriters();
-        commands.export("flamegraph", "svg", dir.toString());
+        Fakes.fails(() -> commands.export("flamegraph", "svg", dir.toString()));
         assertEquals("hp:export: cannot write " + dir + ": it is a folder; name a file in it\n", io.err());
     }
 
@@ -205,8 +205,8 @@ class ExportCommandTest {
         flamegraph.failure = new ReportException("no session 9; sessions are 7");
         Path svg = dir.resolve("hp.svg");
         Path kept = Files.writeString(dir.resolve("kept.svg"), "kept");
-        commands.export("flamegraph", "svg", svg.toString(), "--session", "9");
-        commands.export("flamegraph", "svg", kept.toString(), "--session", "9");
+        Fakes.fails(() -> commands.export("flamegraph", "svg", svg.toString(), "--session", "9"));
+        Fakes.fails(() -> commands.export("flamegraph", "svg", kept.toString(), "--session", "9"));
         assertFalse(Files.exists(svg));
         assertEquals("kept", Files.readString(kept));
         assertEquals(List.of("kept.svg"), OutputTargets.names(dir));
@@ -219,7 +219,7 @@ class ExportCommandTest {
         installWriters();
         Path svg = dir.resolve("hp.svg");
         flamegraph.ioFailure = new AccessDeniedException(svg + ".tmp");
-        commands.export("flamegraph", "svg", svg.toString());
+        Fakes.fails(() -> commands.export("flamegraph", "svg", svg.toString()));
         assertEquals("hp:export: could not write " + svg + ": permission denied; no file was left behind\n",
                 io.err());
         assertEquals(List.of(), OutputTargets.names(dir));
@@ -265,7 +265,7 @@ class ExportCommandTest {
     @Test
     void helpExportListsTheInstalledWritersFormats() {
         installWriters();
-        new HelpCommands(io.console, renderers, writers).help(null, "export");
+        new HelpCommands(io.console, renderers, writers).commands("export");
         String out = io.out();
         assertTrue(out.startsWith("usage: hp:export <name> <format> <file> [--session N] [--domain D]\n"), out);
         assertTrue(out.endsWith("pprof formats (hp:export pprof <format> <file>):\n"
@@ -274,12 +274,12 @@ class ExportCommandTest {
 
     @Test
     void helpReportListsTheInstalledRenderersOptionsOrSaysThereAreNone() {
-        new HelpCommands(io.console, renderers, writers).help(null, "report");
+        new HelpCommands(io.console, renderers, writers).commands("report");
         assertTrue(io.out().endsWith("no report renderer is installed right now (hp:reports)\n"), io.out());
         Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
         opreport.options = List.of("callgraph: the call graph, as opreport -c", "merge=all: merge vCPUs");
         renderers.add(opreport, opreport, "opreport", "org.hyperprof.report.opreport 0.1.0");
-        new HelpCommands(io.console, renderers, writers).help(null, "report");
+        new HelpCommands(io.console, renderers, writers).commands("report");
         assertTrue(io.out().endsWith("opreport options (hp:report --renderer opreport <option>...):\n"
                 + "  callgraph: the call graph, as opreport -c\n  merge=all: merge vCPUs\n"), io.out());
     }

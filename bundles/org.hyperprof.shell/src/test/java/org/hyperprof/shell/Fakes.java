@@ -83,6 +83,15 @@ final class Fakes {
     }
 
     /** Collects what a command prints on its two streams. */
+    /**
+     * Runs a command that must fail as commands fail: it prints why, then throws {@link CommandFailure}.
+     *
+     * @return the exit status the failure carries (1, or 2 for a usage error)
+     */
+    static int fails(Runnable command) {
+        return org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class, command::run).status();
+    }
+
     static final class Captured {
         final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
         final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();

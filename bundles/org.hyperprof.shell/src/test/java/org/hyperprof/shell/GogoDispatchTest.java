@@ -15,6 +15,7 @@ import java.util.Set;
 import org.apache.felix.gogo.runtime.CommandProcessorImpl;
 import org.apache.felix.gogo.runtime.CommandSessionImpl;
 import org.apache.felix.gogo.runtime.threadio.ThreadIOImpl;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
@@ -58,9 +59,9 @@ class GogoDispatchTest {
             new PluginCommands(HOSTS, console, new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
                     RENDERERS),
             new HostCommands(HOSTS, console), new XenoprofCommands(HOSTS, PROFILER, console),
-            new ProfileCommands(HOSTS, PROFILER, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS,
+            new ProfileCommands(HOSTS, PROFILER, StopRequests.NONE, console, RENDERERS), new ReportCommands(console, RENDERERS, WRITERS,
                     new OutputFilesComponent()),
-            new HelpCommands(console, RENDERERS, WRITERS)};
+            new HelpCommands(console, RENDERERS, WRITERS), new VersionCommand(console, "hyperprof 9.9.9")};
         for (HpCommand c : HpCommand.values()) {
             for (Object component : components) {
                 if (java.util.Arrays.stream(component.getClass().getMethods())
@@ -103,19 +104,30 @@ class GogoDispatchTest {
 
     @Test
     void commandWithoutArgumentsIsFoundAndPrintsIntoTheSession() throws Exception {
-        execute("hp:help");
+        execute("hp:commands");
         assertTrue(out().contains("hp:opcontrol"), out());
     }
 
     @Test
-    void helpForACommandThatIsNotOursGoesOnToFelixHelp() throws Exception {
-        execute("hp:help lb");
-        assertEquals("felix:help for lb\n", out());
+    void plainHelpIsGogosFelixHelpNotOurs() throws Exception {
+        try (CommandSessionImpl session = processor.createSession(new ByteArrayInputStream(new byte[0]), out, err)) {
+            assertEquals("felix:help for lb\n", session.execute("help lb"), "the only help is felix:help");
+        }
     }
 
     @Test
-    void helpForOneOfOurCommandsStaysHere() throws Exception {
-        execute("hp:help run");
+    void theCommandListNamesOneCommandsHelpAsItsDashDashHelpPrintsIt() throws Exception {
+        execute("hp:opcontrol --help");
+        String viaOption = out();
+        out.reset();
+        execute("hp:commands opcontrol");
+        assertTrue(out().startsWith(viaOption), out());
+        assertTrue(viaOption.startsWith("usage: hp:opcontrol <domid> <args...>\n"), viaOption);
+    }
+
+    @Test
+    void dashDashHelpPrintsTheCommandsHelpAndRunsNothing() throws Exception {
+        execute("hp:run --help");
         assertEquals("usage: hp:run <ms>\n  run the simulated host for <ms> simulated milliseconds, with progress\n"
                 + "  <ms>    1 to 3600000 (one simulated hour)\n"
                 + "  Ctrl-C (or SIGTERM) stops the run at its next step: the samples taken are kept and the\n"
@@ -177,11 +189,13 @@ class GogoDispatchTest {
     }
 
     @Test
-    void usageErrorsGoToTheSessionsErrorStream() throws Exception {
-        execute("hp:run");
+    void usageErrorsGoToTheSessionsErrorStreamAndFailTheCall() throws Exception {
+        CommandFailure failure = org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class,
+                () -> execute("hp:run"));
+        assertEquals(CommandFailure.USAGE, failure.status());
         assertEquals("", out());
         assertEquals("hp:run: expected the simulated milliseconds to run, e.g. hp:run 500\nusage: hp:run <ms>\n"
-                + "(hp:help run explains the arguments)\n",
+                + "(hp:run --help explains the arguments)\n",
                 err.toString(StandardCharsets.UTF_8));
     }
 
@@ -209,5 +223,44 @@ class GogoDispatchTest {
         execute("hp:export flamegraph svg " + svg);
         assertTrue(Files.exists(svg));
         assertTrue(out().startsWith("wrote the latest session (all domains) as flamegraph svg to " + svg), out());
+    }
+
+    private int piped(boolean keepGoing, String... lines) {
+        byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        return PipedSession.run(processor, new ByteArrayInputStream(input),
+                new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8), keepGoing);
+    }
+
+    @Test
+    void pipedLinesThatAllRunExitZeroWithTheirOutputOnStdoutOnly() {
+        assertEquals(0, piped(false, "# a comment", "", "hp:version", "felix:help hp:version"));
+        assertEquals("hyperprof 9.9.9\nfelix:help for hp:version\n\n", out());
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFailedCommandStopsThePipedLinesNamesItsLineAndExitsOne() {
+        assertEquals(1, piped(false, "hp:version", "hp:domain 7 pause", "hp:version"));
+        assertEquals("hyperprof 9.9.9\n", out(), "the line after the failure does not run");
+        assertTrue(err.toString(StandardCharsets.UTF_8).endsWith("hyperprof: line 2 failed (exit 1): hp:domain 7 pause;"
+                + " the lines after it are not run (--keep-going runs them)\n"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aUsageErrorExitsTwoAndKeepGoingRunsTheRestWithTheFirstFailuresStatus() {
+        assertEquals(2, piped(true, "hp:run", "hp:domain 7 pause", "hp:version"));
+        assertEquals("hyperprof 9.9.9\n", out());
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("hyperprof: line 1 failed (exit 2): hp:run\n"), e);
+        assertTrue(e.contains("hyperprof: line 2 failed (exit 1): hp:domain 7 pause\n"), e);
+    }
+
+    @Test
+    void gogosOwnRefusalsAreUsageErrorsWithGogosMessage() {
+        assertEquals(2, piped(false, "hp:nosuch"));
+        assertEquals(2, piped(false, "hp:version {"));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.startsWith("hyperprof: line 1 failed (exit 2): hp:nosuch (Command not found: hp:nosuch);"), e);
     }
 }

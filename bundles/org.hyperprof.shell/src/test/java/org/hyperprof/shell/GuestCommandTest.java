@@ -88,7 +88,7 @@ class GuestCommandTest {
 
     @Test
     void aDomainWithoutBuffersGetsXensReasonAsOneLineWithoutATrace() {
-        commands.guest("0", "0", "head", "5");
+        Fakes.fails(() -> commands.guest("0", "0", "head", "5"));
         assertEquals("", io.out());
         assertEquals("hp:guest: dom0 has no buffer of its own to write into: domain 0 has no Xenoprof buffers to map:"
                 + " domain 0 must call get_buffer first\n", io.err());
@@ -98,7 +98,7 @@ class GuestCommandTest {
     void aPassiveDomainsBuffersAreSharedWithThePrimarySoItsGuestCannotWriteThem() {
         xenoprof.mapRefusals.put(1, "domain 1 cannot map the buffers of domain 1: they are shared with domain 0 (by"
                 + " set_passive); domain 1 gets its own pages with get_buffer");
-        commands.guest("1", "0", "tail", "99");
+        Fakes.fails(() -> commands.guest("1", "0", "tail", "99"));
         assertEquals(List.of(), vcpu0.writes);
         assertEquals("hp:guest: dom1 has no buffer of its own to write into: domain 1 cannot map the buffers of"
                 + " domain 1: they are shared with domain 0 (by set_passive); domain 1 gets its own pages with"
@@ -107,22 +107,22 @@ class GuestCommandTest {
 
     @Test
     void aVcpuWithoutABufferNamesTheVcpusThatHaveOne() {
-        commands.guest("1", "5", "head", "1");
+        Fakes.fails(() -> commands.guest("1", "5", "head", "1"));
         assertEquals("hp:guest: dom1 has no buffer for vCPU 5; its buffers are for vCPU 1, 0\n", io.err());
     }
 
     @Test
     void anUnknownDomainNamesTheDomainsThatExistAndMapsNothing() {
-        commands.guest("9", "0", "head", "1");
+        Fakes.fails(() -> commands.guest("9", "0", "head", "1"));
         assertEquals(List.of(), xenoprof.maps);
         assertEquals("hp:guest: no domain 9; the host has dom0, dom1\n", io.err());
     }
 
     @Test
     void aBadLinePrintsTheUsage() {
-        commands.guest("1", "0", "middle", "1");
+        Fakes.fails(() -> commands.guest("1", "0", "middle", "1"));
         assertEquals("hp:guest: expected head or tail (the buffer index the guest overwrites), got 'middle'\n"
-                + "usage: hp:guest <domid> <vcpu> head|tail <value>\n(hp:help guest explains the arguments)\n",
+                + "usage: hp:guest <domid> <vcpu> head|tail <value>\n(hp:guest --help explains the arguments)\n",
                 io.err());
     }
 

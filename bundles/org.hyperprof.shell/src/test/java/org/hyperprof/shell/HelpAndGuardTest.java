@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import org.hyperprof.api.report.ReportException;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpListsEveryHpCommandWithItsSummary() {
-        new HelpCommands(io.console).help(null);
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands();
         String out = io.out();
         for (HpCommand c : HpCommand.values()) {
             assertTrue(out.contains("  " + c.scoped() + " "), c.scoped());
@@ -24,7 +25,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpWalksTheTwoDomainOpcontrolSequenceInTheOrderOfTheSlides() {
-        new HelpCommands(io.console).help(null);
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands();
         String out = io.out();
         List<String> steps = List.of("hp:opcontrol 0 --start-daemon --active-domains=0,1", "hp:opcontrol 1 --start-daemon",
                 "hp:opcontrol 0 --start", "hp:run 500", "hp:opcontrol 0 --stop", "hp:opcontrol 1 --shutdown",
@@ -39,7 +40,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpForOneCommandShowsUsageAndTheArgumentOfEachOp() {
-        new HelpCommands(io.console).help(null, "op");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("op");
         String out = io.out();
         assertTrue(out.startsWith("usage: hp:op <domid> <op> [arg...]\n"), out);
         assertTrue(out.contains("counter <ind> <EVENT:count[:um[:kernel[:user]]]>"), out);
@@ -48,18 +49,36 @@ class HelpAndGuardTest {
 
     @Test
     void guardPrintsATypedErrorAsItsMessageOnly() {
-        Guard.run(io.console, HpCommand.REPORT, out -> {
+        assertEquals(CommandFailure.FAILED, Fakes.fails(() -> Guard.run(io.console, HpCommand.REPORT, new String[0], out -> {
             throw new ReportException("no session 9; sessions are 6, 7");
-        });
+        })));
         assertEquals("hp:report: no session 9; sessions are 6, 7\n", io.err());
     }
 
     @Test
+    void guardPrintsAUsageErrorWithTheUsageLineAndFailsWithStatusTwo() {
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, new String[0], out -> {
+            throw new UsageException("expected the simulated milliseconds to run");
+        })));
+        assertEquals("hp:run: expected the simulated milliseconds to run\nusage: hp:run <ms>\n"
+                + "(hp:run --help explains the arguments)\n", io.err());
+    }
+
+    @Test
+    void aKeyValueWordNamingAValueOptionIsReadAsThatOptionWithAHint() {
+        String[] words = {"ms=10", "top=5", "--", "x=y"};
+        List<String> seen = new java.util.ArrayList<>();
+        Guard.run(io.console, HpCommand.PROFILE, words, out -> seen.addAll(List.of(words)));
+        assertEquals(List.of("--ms=10", "top=5", "--", "x=y"), seen, "only --ms is an option of hp:profile");
+        assertEquals("hp:profile: read 'ms=10' as '--ms 10' (options are written --ms value)\n", io.err());
+    }
+
+    @Test
     void guardTurnsAnUnexpectedFailureIntoOneLineWithoutStackTrace() {
-        Guard.run(io.console, HpCommand.MODELS, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS, new String[0], out -> {
             out.print("");
             throw new NullPointerException("model.events() returned null");
-        });
+        }));
         String err = io.err();
         assertEquals("hp:models failed unexpectedly: NullPointerException: model.events() returned null\n", err);
         assertFalse(err.contains("\tat "), err);
@@ -67,40 +86,78 @@ class HelpAndGuardTest {
 
     @Test
     void guardNamesAFailureWithoutMessageByItsKind() {
-        Guard.run(io.console, HpCommand.RUN, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, new String[0], out -> {
             throw new IllegalStateException();
-        });
+        }));
         assertEquals("hp:run failed unexpectedly: IllegalStateException\n", io.err());
     }
 
     @Test
     void guardCatchesALinkageErrorFromABundleThatLeftMidCall() {
-        Guard.run(io.console, HpCommand.EVENTS, out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.EVENTS, new String[0], out -> {
             throw new NoClassDefFoundError("org/hyperprof/pmu/p6/P6Model");
-        });
+        }));
         assertEquals("hp:events failed unexpectedly: NoClassDefFoundError: org/hyperprof/pmu/p6/P6Model\n", io.err());
+    }
+
+    /** The components whose public methods Gogo registers as hp: commands. */
+    private static final List<Class<?>> COMPONENTS = List.of(PluginCommands.class, HostCommands.class,
+            XenoprofCommands.class, ProfileCommands.class, ReportCommands.class, HelpCommands.class,
+            SourceCommands.class, VersionCommand.class);
+
+    /** The public varargs methods named as the command, on any component. */
+    private static java.util.stream.Stream<java.lang.reflect.Method> methods(HpCommand c) {
+        return COMPONENTS.stream().flatMap(k -> java.util.Arrays.stream(k.getMethods()))
+                .filter(m -> m.getName().equals(c.function()) && m.isVarArgs());
+    }
+
+    @Test
+    void gogosHelpShowsEachCommandsArgumentsAsItsUsageLineDoes() {
+        for (HpCommand c : HpCommand.values()) {
+            java.lang.reflect.Method method = methods(c).findFirst().orElseThrow();
+            java.lang.reflect.Parameter words = method.getParameters()[method.getParameterCount() - 1];
+            String described = words.getAnnotation(org.apache.felix.service.command.Descriptor.class).value();
+            assertEquals(c.arguments().isEmpty() ? "no arguments" : c.arguments(), described, c.scoped());
+        }
+    }
+
+    /** A command's parser: its words in, its typed line out, or the usage error. */
+    @FunctionalInterface
+    private interface Parser {
+        Object parse(String[] argv) throws UsageException;
+    }
+
+    @Test
+    void everyOptionTheParserTakesIsInTheUsageLine() {
+        Map<HpCommand, Parser> parsers = Map.of(HpCommand.PROFILE, CommandLines::profile,
+                HpCommand.LOAD, CommandLines::load, HpCommand.REPORT, CommandLines::report);
+        parsers.forEach((command, parser) -> {
+            String refusal = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                    () -> parser.parse(new String[] {"--no-such-option"})).getMessage();
+            String options = refusal.substring(refusal.indexOf("options are ") + "options are ".length());
+            for (String option : options.split(", ")) {
+                assertTrue(command.usage().contains("[" + option + "]") || command.usage().contains("[" + option + " "),
+                        option + " of " + command.scoped() + " is missing from its usage: " + command.usage());
+            }
+        });
     }
 
     @Test
     void everyCommandHasAPublicMethodOfItsNameOnExactlyOneComponent() {
-        List<Class<?>> components = List.of(PluginCommands.class, HostCommands.class, XenoprofCommands.class,
-                ProfileCommands.class, ReportCommands.class, HelpCommands.class, SourceCommands.class);
         for (HpCommand c : HpCommand.values()) {
-            long owners = components.stream().filter(k -> java.util.Arrays.stream(k.getMethods())
-                    .anyMatch(m -> m.getName().equals(c.function()) && m.isVarArgs())).count();
-            assertEquals(1, owners, c.scoped());
+            assertEquals(1, methods(c).count(), c.scoped());
         }
     }
 
     @Test
     void helpForDomainSaysThatDestroyingIsPermanent() {
-        new HelpCommands(io.console).help(null, "domain");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("domain");
         assertTrue(io.out().contains("Permanent: only hp:load brings it back."), io.out());
     }
 
     @Test
     void helpForGuestGivesTheRangeXenChecksAndWhatHappensOutsideIt() {
-        new HelpCommands(io.console).help(null, "guest");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("guest");
         String out = io.out();
         assertTrue(out.startsWith("usage: hp:guest <domid> <vcpu> head|tail <value>\n"), out);
         assertTrue(out.contains("outside [0, size), counts the\n  sample as corrupted (corrupted_buffer_samples)"),
@@ -120,7 +177,7 @@ class HelpAndGuardTest {
 
     @Test
     void helpShowsTheWholeMultiDomainWorkflowAsOneCommand() {
-        new HelpCommands(io.console).help(null);
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands();
         assertTrue(io.out().contains("hp:profile does the whole run in one command:\n"
                 + "  Every role at once on the xen-multi-domain host"), io.out());
         assertTrue(io.out().contains("\n    hp:profile --scenario xen-multi-domain --domains 0,1 --passive 2,3"
@@ -142,14 +199,14 @@ class HelpAndGuardTest {
 
     @Test
     void helpProfileEndsWithTheMultiDomainExample() {
-        new HelpCommands(io.console).help(null, "profile");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("profile");
         assertTrue(io.out().contains("  --passive 2,3 "), io.out());
         assertTrue(io.out().endsWith(HelpTexts.MULTI_DOMAIN + "\n"), io.out());
     }
 
     @Test
     void helpOpcontrolListsThePassiveCallGraphAndSimulationOptions() {
-        new HelpCommands(io.console).help(null, "opcontrol");
+        new HelpCommands(io.console, new Plugins<>(), new Plugins<>()).commands("opcontrol");
         String out = io.out();
         for (String option : List.of("--passive-domains=", "--passive-images=", "--callgraph=N", "--hold",
                 "--release", "--active-domains=", "--event=", "--start-daemon", "--shutdown")) {

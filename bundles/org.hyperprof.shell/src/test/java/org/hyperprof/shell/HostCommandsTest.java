@@ -23,6 +23,15 @@ class HostCommandsTest {
     }
 
     @Test
+    void scenariosAsCsvNameTheDefaultAndTheLoadedOne() throws Exception {
+        hosts.load(HostService.DEFAULT_SCENARIO, null);
+        commands.scenarios("--format", "csv");
+        String[] lines = io.out().split("\n");
+        assertEquals("scenario,default,loaded", lines[0]);
+        assertTrue(List.of(lines).contains(HostService.DEFAULT_SCENARIO + ",true,true"), io.out());
+    }
+
+    @Test
     void scenariosMarkTheDefaultAndTheLoadedOne() throws Exception {
         hosts.load("two-domus", null);
         commands.scenarios();
@@ -55,7 +64,7 @@ class HostCommandsTest {
     @Test
     void aScenarioErrorIsOneLineWithItsOwnMessage() {
         hosts.loadFailure = new ScenarioException("two.scn:4: unknown CPU model i386/p4; installed are i386/p6");
-        commands.load("two.scn");
+        Fakes.fails(() -> commands.load("two.scn"));
         assertEquals("", io.out());
         assertEquals("hp:load: two.scn:4: unknown CPU model i386/p4; installed are i386/p6\n", io.err());
     }
@@ -72,7 +81,7 @@ class HostCommandsTest {
 
     @Test
     void hostWithoutALoadedHostSaysHowToLoadOne() {
-        commands.host();
+        Fakes.fails(() -> commands.host());
         assertEquals("hp:host: no host is loaded: hp:load loads the default scenario (hp:scenarios lists the others)\n",
                 io.err());
     }
@@ -117,15 +126,15 @@ class HostCommandsTest {
     void aHostThatStoppedDuringTheRunIsOneLine() throws Exception {
         Fakes.FakeHost host = loadDefault();
         host.runFailure = new HostStoppedException("CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped");
-        commands.run("10");
+        Fakes.fails(() -> commands.run("10"));
         assertEquals("hp:run: CPU model i386/p6 left: bundle org.hyperprof.pmu.p6 stopped\n", io.err());
     }
 
     @Test
     void runWithABadArgumentPrintsTheUsage() {
-        commands.run("soon");
+        Fakes.fails(() -> commands.run("soon"));
         assertEquals("hp:run: expected the simulated milliseconds as a number, got 'soon'\nusage: hp:run <ms>\n"
-                + "(hp:help run explains the arguments)\n",
+                + "(hp:run --help explains the arguments)\n",
                 io.err());
     }
     @Test
@@ -162,7 +171,7 @@ class HostCommandsTest {
     void runRefusesMoreThanOneSimulatedHourBeforeRunningWithTheRange() throws Exception {
         hosts.load("default", null);
         for (String ms : new String[] {"3600001", "3400000000000", "2147483647", "99999999999999999999"}) {
-            commands.run(ms);
+            Fakes.fails(() -> commands.run(ms));
         }
         assertEquals(List.of(), hosts.current.runs, "nothing ran");
         for (String ms : new String[] {"3600001", "3400000000000", "2147483647", "99999999999999999999"}) {

@@ -43,6 +43,32 @@ class PluginCommandsTest {
     }
 
     @Test
+    void modelsAsJsonAreOneObjectPerModelKeyedByTheColumnNames() {
+        Fakes.Model p6 = new Fakes.Model("i386/p6");
+        models.add(p6, p6, "i386/p6", "org.hyperprof.pmu.p6 0.1.0.SNAPSHOT");
+        commands.models("--format", "json");
+        assertEquals("[\n  {\"cpu.type\": \"i386/p6\", \"name\": \"PIII\", \"counters\": \"2 x 40 bits\", \"events\": \"3\","
+                + " \"bundle\": \"org.hyperprof.pmu.p6 0.1.0.SNAPSHOT\"}\n]\n", io.out());
+    }
+
+    @Test
+    void modelsAsCsvHaveTheColumnNamesFirstAndQuoteCellsWithCommas() {
+        Fakes.Model p6 = new Fakes.Model("i386/p6");
+        models.add(p6, p6, "i386/p6", "org.hyperprof.pmu.p6, patched");
+        commands.models("--format=csv");
+        assertEquals("cpu.type,name,counters,events,bundle\ni386/p6,PIII,2 x 40 bits,3,\"org.hyperprof.pmu.p6, patched\"\n",
+                io.out());
+    }
+
+    @Test
+    void noModelsAsJsonIsAnEmptyArrayAndAnUnknownFormatIsAUsageError() {
+        commands.models("--format", "json");
+        assertEquals("[]\n", io.out());
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> commands.models("--format", "xml")));
+        assertTrue(io.err().startsWith("hp:models: --format takes text, json or csv, not 'xml'\n"), io.err());
+    }
+
+    @Test
     void modelsWithNoneInstalledSaysHowToGetOne() {
         commands.models();
         assertEquals("no CPU models installed: start a model bundle, e.g. org.hyperprof.pmu.p6\n", io.out());
@@ -89,14 +115,14 @@ class PluginCommandsTest {
     void eventsOfAnUninstalledModelListsTheInstalledOnes() {
         Fakes.Model p6 = new Fakes.Model("i386/p6");
         models.add(p6, p6, "i386/p6", "org.hyperprof.pmu.p6 0.1.0");
-        commands.events("ppc64/970");
+        Fakes.fails(() -> commands.events("ppc64/970"));
         assertEquals("", io.out());
         assertEquals("hp:events: no CPU model 'ppc64/970' is installed; installed are i386/p6 (hp:models)\n", io.err());
     }
 
     @Test
     void eventsWithoutAHostOrANameSaysWhatToDo() {
-        commands.events();
+        Fakes.fails(() -> commands.events());
         assertEquals("hp:events: no host is loaded, so there is no current model: name one (installed are none)"
                 + " or hp:load first\n", io.err());
     }
@@ -109,7 +135,7 @@ class PluginCommandsTest {
         models.add(p6, p6, "i386/p6", "org.hyperprof.pmu.p6 0.1.0");
         coreAway.models();
         assertTrue(io.out().contains("i386/p6   PIII"), io.out());
-        coreAway.events();
+        Fakes.fails(() -> coreAway.events());
         assertEquals("hp:events: the host service (bundle org.hyperprof.hypervisor) is not running, so there is no"
                 + " current model: name one (installed are i386/p6)\n", io.err());
     }
@@ -211,8 +237,9 @@ class PluginCommandsTest {
 
     @Test
     void listingCommandsRefuseArgumentsWithTheirUsage() {
-        commands.policies("all");
-        assertEquals("hp:policies: too many arguments: all (expected no arguments)\nusage: hp:policies\n", io.err());
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> commands.policies("all")));
+        assertEquals("hp:policies: too many arguments: all (expected only --format text|json|csv)\n"
+                + "usage: hp:policies [--format text|json|csv]\n", io.err());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportException;
@@ -25,7 +26,7 @@ class ProfileCommandsTest {
     private final Fakes.FakeProfiler profiler = new Fakes.FakeProfiler();
     private final Plugins<ReportRenderer> renderers = new Plugins<>();
     private final Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
-    private final ProfileCommands commands = new ProfileCommands(hosts, profiler, io.console, renderers);
+    private final ProfileCommands commands = new ProfileCommands(hosts, profiler, StopRequests.NONE, io.console, renderers);
     private final ReportCommands reports = new ReportCommands(io.console, renderers);
 
     private void installOpreport() {
@@ -85,7 +86,7 @@ class ProfileCommandsTest {
     @Test
     void anUnknownRendererIsRefusedBeforeAnythingLoadsOrRuns() {
         installOpreport();
-        commands.profile("--report", "flamegraph");
+        Fakes.fails(() -> commands.profile("--report", "flamegraph"));
         assertEquals(List.of(), hosts.loads);
         assertEquals(List.of(), profiler.profiles);
         assertEquals("hp:profile: no report renderer 'flamegraph' is installed; installed are opreport (hp:reports)\n",
@@ -106,7 +107,7 @@ class ProfileCommandsTest {
         installOpreport();
         profiler.profileFailure = new ProfileException("event CYCLES is not a i386/p6 event; allowed are"
                 + " CPU_CLK_UNHALTED, L2_LD");
-        commands.profile("--event", "CYCLES:100000");
+        Fakes.fails(() -> commands.profile("--event", "CYCLES:100000"));
         assertEquals("hp:profile: event CYCLES is not a i386/p6 event; allowed are CPU_CLK_UNHALTED, L2_LD\n", io.err());
         assertFalse(io.out().contains("session"), io.out());
     }
@@ -137,7 +138,7 @@ class ProfileCommandsTest {
         installOpreport();
         hosts.load("default", null);
         hosts.current.stopReason = "bundle org.hyperprof.pmu.p6 stopped";
-        commands.profile();
+        Fakes.fails(() -> commands.profile());
         assertEquals(List.of(), profiler.profiles);
         assertEquals("hp:profile: the current host default stopped: bundle org.hyperprof.pmu.p6 stopped; load a host"
                 + " again with hp:load, or hp:profile --scenario <name>\n", io.err());
@@ -155,7 +156,7 @@ class ProfileCommandsTest {
     void aReportErrorIsPrintedPlainlyWithoutAnyPartOfTheReport() {
         installOpreport();
         opreport.failure = new ReportException("unknown option 'symbol'; options are symbols, images, top=N, notruth");
-        reports.report("symbol");
+        Fakes.fails(() -> reports.report("symbol"));
         assertEquals("", io.out());
         assertEquals("hp:report: opreport: unknown option 'symbol'; options are symbols, images, top=N, notruth\n",
                 io.err());
@@ -165,13 +166,13 @@ class ProfileCommandsTest {
     void aRendererMessageThatAlreadyNamesItsRendererIsNotPrefixedTwice() {
         installOpreport();
         opreport.failure = new ReportException("opreport has no session yet; run a profile first");
-        reports.report();
+        Fakes.fails(() -> reports.report());
         assertEquals("hp:report: opreport has no session yet; run a profile first\n", io.err());
     }
 
     @Test
     void reportWithoutRenderersSaysWhichBundleToStart() {
-        reports.report();
+        Fakes.fails(() -> reports.report());
         assertEquals("hp:report: no report renderer is installed (hp:reports); start one, e.g."
                 + " org.hyperprof.report.opreport\n", io.err());
     }
@@ -184,7 +185,7 @@ class ProfileCommandsTest {
         assertEquals(1, pprof.requests.size());
         Fakes.FakeRenderer flame = new Fakes.FakeRenderer();
         renderers.add(flame, flame, "flamegraph", "org.hyperprof.report.flamegraph 0.1.0");
-        reports.report();
+        Fakes.fails(() -> reports.report());
         assertEquals("hp:report: no opreport renderer is installed and 2 others are: name one with --renderer"
                 + " (flamegraph, pprof)\n", io.err());
     }
@@ -213,7 +214,7 @@ class ProfileCommandsTest {
     @Test
     void aBadPassiveLineIsRefusedBeforeAnythingLoadsOrRuns() {
         installOpreport();
-        commands.profile("--domains", "0,2", "--passive", "2");
+        Fakes.fails(() -> commands.profile("--domains", "0,2", "--passive", "2"));
         assertEquals(List.of(), hosts.loads);
         assertEquals(List.of(), profiler.profiles);
         assertTrue(io.err().startsWith("hp:profile: dom2 is in both --domains and --passive;"), io.err());
@@ -315,7 +316,7 @@ class ProfileCommandsTest {
 
     @Test
     void profileRefusesMoreThanOneSimulatedHourWithTheRange() {
-        commands.profile("--ms", "3300000000000");
+        Fakes.fails(() -> commands.profile("--ms", "3300000000000"));
         assertEquals(List.of(), profiler.profiles);
         assertEquals("hp:profile: --ms (simulated milliseconds) must be from 1 to 3600000 (one simulated hour; Ctrl-C"
                 + " stops a run early), got 3300000000000\n", io.err().lines().findFirst().orElse("") + "\n");

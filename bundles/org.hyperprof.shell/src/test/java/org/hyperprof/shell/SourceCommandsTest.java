@@ -73,14 +73,14 @@ class SourceCommandsTest {
     @Test
     void readOfAFileThatIsNotItsFormatSaysWhereAndWhy() throws IOException {
         Path f = withFoldedSource("trace.json", "{\"traceEvents\": []}\n");
-        commands.read("folded", f.toString());
+        Fakes.fails(() -> commands.read("folded", f.toString()));
         assertEquals("hp:read: " + f + " line 1: expected folded stacks (\"root;caller;leaf count\" per line) and"
                 + " found no such line in 1 lines; is this the output of a stackcollapse script?\n", io.err());
     }
 
     @Test
     void readWithNoArgumentsPrintsItsUsage() {
-        commands.read();
+        Fakes.fails(() -> commands.read());
         assertTrue(io.err().startsWith("hp:read: expected a source and a file, got 0 arguments\n"
                 + "usage: hp:read <source> <file> [--renderer name]\n"), io.err());
     }

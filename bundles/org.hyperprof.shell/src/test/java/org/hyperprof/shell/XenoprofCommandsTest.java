@@ -89,17 +89,17 @@ class XenoprofCommandsTest {
 
     @Test
     void opAsADomainTheHostLacksMakesNoCallAndNamesTheDomains() {
-        commands.op("7", "init");
+        Fakes.fails(() -> commands.op("7", "init"));
         assertEquals(List.of(), xenoprof.calls);
         assertEquals("hp:op: no domain 7; the host has dom0, dom1\n", io.err());
     }
 
     @Test
     void opWithABadArgumentMakesNoCallAndShowsUsage() {
-        commands.op("0", "set_active");
+        Fakes.fails(() -> commands.op("0", "set_active"));
         assertEquals(List.of(), xenoprof.calls);
         assertEquals("hp:op: XENOPROF_set_active takes <domid>, got nothing\nusage: hp:op <domid> <op> [arg...]\n"
-                + "(hp:help op explains the arguments)\n", io.err());
+                + "(hp:op --help explains the arguments)\n", io.err());
     }
 
     @Test
@@ -125,7 +125,7 @@ class XenoprofCommandsTest {
     @Test
     void opcontrolWithoutAHostSaysHowToLoadOne() {
         hosts.current = null;
-        commands.opcontrol("0", "--status");
+        Fakes.fails(() -> commands.opcontrol("0", "--status"));
         assertEquals(List.of(), profiler.opcontrols);
         assertTrue(io.err().startsWith("hp:opcontrol: no host is loaded: hp:load"), io.err());
     }
