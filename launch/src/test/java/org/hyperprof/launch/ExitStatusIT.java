@@ -75,6 +75,16 @@ class ExitStatusIT {
     }
 
     @Test
+    void aPluginsCommandThatFailsExitsOneToo() throws Exception {
+        // hp:import and hp:record (the perf source) and hp:study live in their own bundles.
+        Run r = run("hp:import /nonexistent/perf.data", "hp:version");
+        assertFailed(r, 1, "hyperprof: line 1 failed (exit 1): hp:import /nonexistent/perf.data");
+        assertTrue(r.err().contains("hp:import: "), r.err());
+        assertFalse(r.out().contains("hyperprof 0.1.0"), "hp:version after the failure ran: " + r.out());
+        assertFailed(run("hp:study --policies nonsense --ms 5"), 1, "hp:study --policies nonsense");
+    }
+
+    @Test
     void anUnknownOptionOfACommandIsAUsageErrorThatExitsTwo() throws Exception {
         Run r = run("hp:profile --bogus");
         assertEquals(2, r.status(), r.err());

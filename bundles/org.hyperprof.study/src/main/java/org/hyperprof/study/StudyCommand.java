@@ -147,8 +147,9 @@ public class StudyCommand {
     }
 
     private void study(String[] args, PrintStream o, PrintStream e, StopRequests.Watch watch) {
+        boolean ran = false;
         try {
-            execute(StudyArgs.parse(args), o, e, watch);
+            ran = execute(StudyArgs.parse(args), o, e, watch);
         } catch (StudyArgs.UsageException u) {
             e.println(COMMAND + ": " + u.getMessage());
             e.println("usage: " + StudyArgs.USAGE);
@@ -161,18 +162,32 @@ public class StudyCommand {
             o.flush();
             e.flush();
         }
+        if (!ran) {
+            // Printed above; thrown so that a script or the launcher sees the failure in the call itself.
+            throw new CommandFailed(COMMAND);
+        }
     }
 
-    private void execute(StudyArgs args, PrintStream o, PrintStream e, StopRequests.Watch watch) throws Exception {
+    /** A command that printed why it failed; no stack trace, the message is all a user needs. */
+    static final class CommandFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CommandFailed(String command) {
+            super(command + " failed", null, false, false);
+        }
+    }
+
+    /** Runs the study; false when it could not (said on {@code e}). */
+    private boolean execute(StudyArgs args, PrintStream o, PrintStream e, StopRequests.Watch watch) throws Exception {
         String scenarioProblem = scenarioProblem(args.scenario());
         if (scenarioProblem != null) {
             e.println(COMMAND + ": " + scenarioProblem);
-            return;
+            return false;
         }
         List<Variant> variants = variants(args.policies(), o, e);
         if (variants.isEmpty()) {
             e.println(COMMAND + ": no policy variant to run; installed policies: " + installedText());
-            return;
+            return false;
         }
         // Made (or refused) before the run, which may be long; only after every other check.
         Path folder;
@@ -180,17 +195,18 @@ public class StudyCommand {
             folder = output.folder(args.out());
         } catch (OutputException x) {
             e.println(COMMAND + ": --out: " + x.getMessage());
-            return;
+            return false;
         }
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
         Results.Study study = runner.run(args.scenario(), variants, args.ms(), o::println,
                 line -> e.println(COMMAND + ": " + line), watch);
         o.print(StudyText.render(study));
         String base = "hyperprof-study-" + fileName(study.scenario());
-        write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);
-        write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
+        boolean written = write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);
+        written &= write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
         o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
                 + " another");
+        return written;
     }
 
     /** Null when the scenario is embedded or a readable file; otherwise what is wrong, in one line. */
@@ -259,14 +275,17 @@ public class StudyCommand {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    private void write(Path file, String content, PrintStream o, PrintStream e) {
+    /** Writes one result file; false when it could not (said on {@code e}). */
+    private boolean write(Path file, String content, PrintStream o, PrintStream e) {
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         try {
             Written w = output.write(file, out -> out.write(bytes));
             o.println((w.placement() == Written.Placement.STREAMED ? "streamed into " : "wrote ") + w.target()
                     + (w.throughLink() ? " -> " + w.file() : ""));
+            return true;
         } catch (OutputException x) {
             e.println(COMMAND + ": " + x.getMessage());
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package org.hyperprof.study;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -198,10 +199,16 @@ class EndToEndTest {
         }
     }
 
+    /** The study printed why it could not run, and its call failed, so a script sees it (exit status 1). */
+    private static void assertFailed(Runnable study) {
+        StudyCommand.CommandFailed failed = assertThrows(StudyCommand.CommandFailed.class, study::run);
+        assertEquals("hp:study failed", failed.getMessage());
+    }
+
     @Test
     void unknownScenariosAndPoliciesAreOneLineEachAndTheStudyGoesOn() throws Exception {
         StudyCommand study = command();
-        study.study("--scenario", "no-such-scenario", "--out", dir.toString());
+        assertFailed(() -> study.study("--scenario", "no-such-scenario", "--out", dir.toString()));
         study.study("--policies", "nonsense,systemwide", "--ms", "5", "--out", dir.toString());
         List<String> problems = err().lines().toList();
         assertEquals(2, problems.size(), err());
@@ -214,7 +221,7 @@ class EndToEndTest {
 
     @Test
     void aScenarioPathThatNamesNoRegularFileIsOneLineSayingWhatItIs() throws Exception {
-        command().study("--scenario", dir.toString(), "--out", dir.toString());
+        assertFailed(() -> command().study("--scenario", dir.toString(), "--out", dir.toString()));
         assertEquals("hp:study: " + dir + ": is a directory, not a regular file: Hyperprof reads a scenario only from a"
                 + " regular file; give the path of the scenario in it\n", err());
     }
@@ -247,8 +254,8 @@ class EndToEndTest {
     @Test
     void aStudyRefusedForItsScenarioOrPoliciesCreatesNoFolder() {
         Path out = dir.resolve("never");
-        command().study("--scenario", "no-such-scenario", "--out", out.toString());
-        command().study("--policies", "nonsense", "--out", out.toString());
+        assertFailed(() -> command().study("--scenario", "no-such-scenario", "--out", out.toString()));
+        assertFailed(() -> command().study("--policies", "nonsense", "--out", out.toString()));
         assertTrue(err().contains("unknown scenario 'no-such-scenario'") && err().contains("no policy variant to run"),
                 err());
         assertEquals(List.of(), OutputTargets.names(dir));
@@ -257,7 +264,7 @@ class EndToEndTest {
     @Test
     void anOutThatIsAFileIsRefusedInOneLineBeforeTheRunAndKept() throws Exception {
         Path file = Files.writeString(dir.resolve("results"), "not a folder");
-        command().study("--policies", "systemwide", "--ms", "5", "--out", file.toString());
+        assertFailed(() -> command().study("--policies", "systemwide", "--ms", "5", "--out", file.toString()));
         assertEquals("hp:study: --out: cannot use " + file + " as the output folder: it exists and is no folder; name a"
                 + " folder\n", err());
         assertFalse(out().contains("running systemwide"), "refused before the run: " + out());
@@ -272,7 +279,8 @@ class EndToEndTest {
             Path svg = Files.writeString(disk.folder().resolve(base + ".svg"), "yesterday's chart");
             disk.fill();
             List<String> before = OutputTargets.names(disk.folder());
-            command().study("--policies", "systemwide", "--ms", "5", "--out", disk.folder().toString());
+            assertFailed(() -> command().study("--policies", "systemwide", "--ms", "5", "--out",
+                    disk.folder().toString()));
             assertEquals("hp:study: could not write " + csv + ": No space left on device; the file there before is"
                     + " unchanged\nhp:study: could not write " + svg + ": No space left on device; the file there"
                     + " before is unchanged\n", err());

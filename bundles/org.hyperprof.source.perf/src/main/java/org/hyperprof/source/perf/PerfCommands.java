@@ -133,11 +133,21 @@ public final class PerfCommands {
         } catch (Usage e) {
             err.get().println("hp:import: " + e.getMessage());
             err.get().println("usage: " + IMPORT_USAGE);
+            throw failed("hp:import");
         } catch (PerfDataException | IllegalArgumentException | IllegalStateException e) {
             err.get().println("hp:import: " + e.getMessage());
+            throw failed("hp:import");
         } finally {
             o.flush();
         }
+    }
+
+    /**
+     * Thrown once a command has printed why it failed, so that a script or the launcher sees the
+     * failure in the call itself (exit status 1), not by reading the output.
+     */
+    static RuntimeException failed(String command) {
+        return new IllegalStateException(command + " failed");
     }
 
     // ---------------------------------------------------------------- hp:record
@@ -151,6 +161,7 @@ public final class PerfCommands {
             + " without a command, --seconds N records the whole system for N seconds") String... args) {
         PrintStream o = out.get();
         PrintStream e = err.get();
+        boolean recorded = true;
         try {
             Options opt = Options.parse(args, true);
             if (!opt.command.isEmpty()) {
@@ -205,16 +216,23 @@ public final class PerfCommands {
             if (notRun != null) {
                 e.println("hp:record: the command " + opt.command.get(0) + " could not be run (" + notRun
                         + ", status " + exit + ")" + perfSaid(perfErrors));
+                recorded = false;
             } else if (exit != 0 && stopper == null) {
                 e.println("hp:record: perf record exited with status " + exit + perfSaid(perfErrors));
+                recorded = false;
             }
         } catch (Usage x) {
             e.println("hp:record: " + x.getMessage());
             e.println("usage: " + RECORD_USAGE);
+            recorded = false;
         } catch (IllegalArgumentException | IllegalStateException x) {
             e.println("hp:record: " + x.getMessage());
+            recorded = false;
         } finally {
             o.flush();
+        }
+        if (!recorded) {
+            throw failed("hp:record");
         }
     }
 

@@ -4,6 +4,7 @@ import static org.hyperprof.source.perf.PerfDataWriter.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -148,9 +149,15 @@ class PerfCommandsTest {
         assertEquals("", err());
     }
 
+    /** The command printed why it refused and failed, so that a script sees it (exit status 1). */
+    private static void refused(Runnable command) {
+        IllegalStateException failed = assertThrows(IllegalStateException.class, command::run);
+        assertTrue(failed.getMessage().matches("hp:(import|record) failed"), failed.getMessage());
+    }
+
     @Test
     void reportOnlyIsForImportNotForRecord() {
-        commands.record("--report-only", "--", "/bin/true");
+        refused(() -> commands.record("--report-only", "--", "/bin/true"));
         assertTrue(err().contains("--report-only is for hp:import"), err());
     }
 
@@ -169,7 +176,7 @@ class PerfCommandsTest {
     @Test
     void aBrokenRecordingPrintsOneClearMessageAndNoTrace() throws Exception {
         Path bad = Files.write(dir.resolve("bad.data"), "garbage that is not perf data".getBytes());
-        commands._import(bad.toString());
+        refused(() -> commands._import(bad.toString()));
         String e = err();
         assertTrue(e.startsWith("hp:import: " + bad), e);
         assertTrue(e.contains("expected the magic PERFILE2"), e);
@@ -190,17 +197,17 @@ class PerfCommandsTest {
 
     @Test
     void usageErrorsSayWhatIsWrongAndShowTheUsage() {
-        commands._import();
+        refused(() -> commands._import());
         assertTrue(err().contains("give the recording to import"), err());
         assertTrue(err().contains("usage: hp:import"), err());
         err.reset();
-        commands._import("x.data", "--seconds", "3");
+        refused(() -> commands._import("x.data", "--seconds", "3"));
         assertTrue(err().contains("--seconds is an option of hp:record"), err());
         err.reset();
-        commands.record("ls");
+        refused(() -> commands.record("ls"));
         assertTrue(err().contains("put the command to record after --"), err());
         err.reset();
-        commands.record("--seconds", "zero");
+        refused(() -> commands.record("--seconds", "zero"));
         assertTrue(err().contains("--seconds must be a number"), err());
     }
 
@@ -214,17 +221,19 @@ class PerfCommandsTest {
         Process p = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         assumeTrue(p.waitFor() == 0, "mkfifo is not installed");
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> commands._import(fifo.toString()));
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> refused(() -> commands._import(fifo.toString())));
         assertTrue(err().contains("hp:import: the recording " + fifo + " is a named pipe (FIFO)"), err());
         assertTrue(err().contains("hp:record"), err());
         err.reset();
-        commands._import(recording().toString(), "--kallsyms", fifo.toString());
+        String recording = recording().toString();
+        refused(() -> commands._import(recording, "--kallsyms", fifo.toString()));
         assertTrue(err().contains("the kallsyms file " + fifo + " is a named pipe"), err());
     }
 
     @Test
     void theBoundOnTheHeaderHeldInMemoryIsAnOptionWithItsRange() throws Exception {
-        commands._import(recording().toString(), "--max-header-mb", "4096");
+        String recording = recording().toString();
+        refused(() -> commands._import(recording, "--max-header-mb", "4096"));
         assertTrue(err().contains("--max-header-mb must be from 1 to 2047"), err());
         err.reset();
         commands._import(recording().toString(), "--max-header-mb", "1");
@@ -235,24 +244,24 @@ class PerfCommandsTest {
     @Test
     void numbersOutOfRangeAreRefusedWithTheRangeBeforeAnythingRuns() {
         // Each was accepted: a recording of 3,000 years, a top clamped without a word, a pid cut to 32 bits.
-        commands.record("--seconds", "99999999999", "--", "true");
+        refused(() -> commands.record("--seconds", "99999999999", "--", "true"));
         assertTrue(err().contains("--seconds must be from 1 to 86400, not 99999999999"), err());
         err.reset();
-        commands._import("x.data", "--top", "99999999999999999999");
+        refused(() -> commands._import("x.data", "--top", "99999999999999999999"));
         assertTrue(err().contains("--top must be from 1 to 2147483647, not 99999999999999999999"), err());
         err.reset();
-        commands._import("x.data", "--guest-kallsyms", "4294967297=/proc/kallsyms");
+        refused(() -> commands._import("x.data", "--guest-kallsyms", "4294967297=/proc/kallsyms"));
         assertTrue(err().contains("the guest pid must be from 1 to 4194304, not 4294967297"), err());
         err.reset();
-        commands.record("--frequency", "0", "--", "true");
+        refused(() -> commands.record("--frequency", "0", "--", "true"));
         assertTrue(err().contains("--frequency must be from 1 to 2147483647, not 0"), err());
         assertFalse(out().contains("Running: perf record"), out());
     }
 
-    /** What {@code hp:record args} printed on the error stream. */
+    /** What {@code hp:record args} printed on the error stream; the command failed. */
     private String recordRefusal(String... args) {
         err.reset();
-        commands.record(args);
+        refused(() -> commands.record(args));
         return err();
     }
 
@@ -285,7 +294,7 @@ class PerfCommandsTest {
         // Executable, but its interpreter does not exist: only exec finds out.
         Path script = Files.writeString(dir.resolve("orphan.sh"), "#!/nonexistent/interpreter\n");
         assertTrue(script.toFile().setExecutable(true));
-        commands.record("--", script.toString());
+        refused(() -> commands.record("--", script.toString()));
         assertTrue(err().contains("hp:record: the command " + script + " could not be run (not found, status 127);"
                 + " perf said: "), err());
     }
@@ -295,7 +304,7 @@ class PerfCommandsTest {
         PerfCommands noPerf = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,
                 StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 dir.resolve("no-such-perf").toString(), ImportOptions.defaults());
-        noPerf.record("--", "true");
+        refused(() -> noPerf.record("--", "true"));
         assertTrue(err().contains("perf is not installed; install Debian's linux-perf package"), err());
     }
 
