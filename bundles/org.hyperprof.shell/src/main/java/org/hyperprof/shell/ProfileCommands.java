@@ -1,7 +1,6 @@
 package org.hyperprof.shell;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -76,10 +75,12 @@ public class ProfileCommands {
                     multiDomainPart(line));
             ProfileRequest request = line.request();
             SessionSummary summary = profiler.profile(request, watch.listener(new ProgressPrinter(out)));
+            boolean reported = false;
             if (renderer.isPresent()) {
                 try {
                     ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of());
                     out.print(Renderers.render(renderer.get(), all));
+                    reported = true;
                     if (request.callgraphDepth() > 0 && Renderers.offers(renderer.get(), CALLGRAPH_OPTION)) {
                         out.println("call graph: hp:report --session " + summary.sessionId()
                                 + (renderer.get().name().equals(CommandLines.DEFAULT_RENDERER) ? ""
@@ -91,7 +92,7 @@ public class ProfileCommands {
                     console.err().println(HpCommand.PROFILE.scoped() + ": " + e.getMessage());
                 }
             }
-            printSummary(summary, out);
+            printSummary(summary, out, !reported);
         });
     }
 
@@ -142,15 +143,15 @@ public class ProfileCommands {
     static final String CALLGRAPH_OPTION = "callgraph";
 
     /**
-     * The session's books: the accounting line, the host's counters, the notes, and whatever ended
-     * the session early or a consumer missed.
+     * The session's books: the accounting line, how many host counters there are (once: a report
+     * printed before says it already; {@code hp:report host} lists them), the notes, and whatever
+     * ended the session early or a consumer missed.
      */
-    static void printSummary(SessionSummary summary, PrintStream out) {
+    static void printSummary(SessionSummary summary, PrintStream out, boolean hostLine) {
         out.println("session " + summary.sessionId() + ": " + summary.accounting().line());
-        if (!summary.hostCounters().isEmpty()) {
-            List<String> items = new ArrayList<>();
-            summary.hostCounters().forEach((name, value) -> items.add(name + " " + value));
-            HostText.wrap(out, "host: ", "      ", items, ", ");
+        if (hostLine && !summary.hostCounters().isEmpty()) {
+            out.println("host: " + summary.hostCounters().size() + " counters (hp:report --session "
+                    + summary.sessionId() + " host lists them)");
         }
         for (String note : summary.notes()) {
             out.println("note: " + note);

@@ -86,7 +86,7 @@ public class SourceCommands {
             } else {
                 out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }
-            ProfileCommands.printSummary(summary, out);
+            ProfileCommands.printSummary(summary, out, renderer.isEmpty());
         });
     }
 
