@@ -348,19 +348,20 @@ public final class CommandLines {
         return new Guest(domid, vcpu, index, (int) value);
     }
 
-    /** {@code hp:export <name> <format> <file> [--session N] [--domain D]}. */
+    /** {@code hp:export <name> <format> <file> [--session N] [--domain D] [option...]}. */
     public record Export(String writer, String format, String file, ReportRequest request) {
     }
 
     public static Export export(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--session", "--domain"), Set.of())
-                .atMostPositional(3, "the writer, the format and the file");
+        Args a = Args.parse(argv, Set.of("--session", "--domain"), Set.of());
         if (a.positional().size() < 3) {
             throw new UsageException("expected the writer (report.name), the format and the file, e.g."
                     + " hp:export flamegraph svg /tmp/hp.svg");
         }
         List<String> p = a.positional();
-        return new Export(p.get(0), p.get(1), p.get(2), new ReportRequest(session(a), domainOption(a), Set.of()));
+        // Words after the file are the writer's options (the report filters, e.g. image=^vmlinux), as hp:report's.
+        Set<String> options = new LinkedHashSet<>(p.subList(3, p.size()));
+        return new Export(p.get(0), p.get(1), p.get(2), new ReportRequest(session(a), domainOption(a), options));
     }
 
     /** {@code hp:report ...}: the request and the renderer, null when none was named. */

@@ -109,6 +109,8 @@ public enum HpCommand {
                     + "  hp:export flamegraph folded /tmp/hp.folded   folded stacks, one line per stack\n"
                     + "  --session N   a session the writer keeps (default: the latest)\n"
                     + "  --domain D    only this domain's samples (default: all domains)\n"
+                    + "  option...     passed to the writer as given, e.g. image=^vmlinux or symbol=^tcp_ (the\n"
+                    + "                report filters; hp:reports lists each writer's options)\n"
                     + "  Links are followed to the file they name. A FIFO, a character device or /dev/stdout is\n"
                     + "  streamed into; a file is written whole or not at all (an existing one keeps its mode).\n"
                     + "  The file's folder must exist."),

@@ -34,7 +34,7 @@ public class ReportCommands {
     static final String REPORT_ARGUMENTS = "[--session N] [--domain D] [--renderer name] [option...]";
 
     /** What {@code hp:export} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session N] [--domain D]";
+    static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session N] [--domain D] [option...]";
 
     private final Console console;
     private final Renderers renderers;

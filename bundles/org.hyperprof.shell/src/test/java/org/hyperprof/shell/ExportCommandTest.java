@@ -67,6 +67,15 @@ class ExportCommandTest {
     }
 
     @Test
+    void wordsAfterTheFileAreTheWritersOptionsAsForAReport() {
+        installWriters();
+        Path pb = dir.resolve("hp.pb.gz");
+        commands.export("pprof", "pprof", pb.toString(), "image=^vmlinux", "--domain", "1", "symbol=^tcp_");
+        assertEquals(List.of(new ReportRequest(ReportRequest.LATEST, 1, java.util.Set.of("image=^vmlinux",
+                "symbol=^tcp_"))), pprof.requests);
+    }
+
+    @Test
     void foldedStacksNeedNoHintToOpen() {
         installWriters();
         commands.export("flamegraph", "folded", dir.resolve("hp.folded").toString());
@@ -267,7 +276,7 @@ class ExportCommandTest {
         installWriters();
         new HelpCommands(io.console, renderers, writers).commands("export");
         String out = io.out();
-        assertTrue(out.startsWith("usage: hp:export <name> <format> <file> [--session N] [--domain D]\n"), out);
+        assertTrue(out.startsWith("usage: hp:export <name> <format> <file> [--session N] [--domain D] [option...]\n"), out);
         assertTrue(out.endsWith("pprof formats (hp:export pprof <format> <file>):\n"
                 + "  pprof: gzipped profile.proto for go tool pprof\n"), out);
     }
