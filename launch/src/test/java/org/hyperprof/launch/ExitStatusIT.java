@@ -85,6 +85,16 @@ class ExitStatusIT {
     }
 
     @Test
+    void aPluginsCommandLineItCannotTakeIsAUsageErrorThatExitsTwoAsTheShellsOwnDo() throws Exception {
+        // The one grammar: every bundle's commands parse by their table and fail through the API's CommandFailure.
+        Run r = run("hp:import /tmp/x.data --seconds 3");
+        assertFailed(r, 2, "hyperprof: line 1 failed (exit 2): hp:import /tmp/x.data --seconds 3");
+        assertTrue(r.err().contains("hp:import: --seconds is an option of hp:record, not of hp:import"), r.err());
+        assertFailed(run("hp:record"), 2, "hyperprof: line 1 failed (exit 2): hp:record");
+        assertFailed(run("hp:study --ms 0"), 2, "hyperprof: line 1 failed (exit 2): hp:study --ms 0");
+    }
+
+    @Test
     void anUnknownOptionOfACommandIsAUsageErrorThatExitsTwo() throws Exception {
         Run r = run("hp:profile --bogus");
         assertEquals(2, r.status(), r.err());

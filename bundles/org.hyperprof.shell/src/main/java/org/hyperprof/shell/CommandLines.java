@@ -14,6 +14,9 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.UsageException;
 
 /**
  * What each {@code hp:} command accepts, parsed from its words into a record. Everything a user
@@ -31,25 +34,28 @@ public final class CommandLines {
     }
 
     /** For the commands that take nothing. */
-    public static void none(String[] argv) throws UsageException {
-        Args.parse(argv, Set.of(), Set.of()).atMostPositional(0, "no arguments");
+    public static void none(HpCommand command, String[] argv) throws UsageException {
+        command.parse(argv).atMostPositional(0, "no arguments");
     }
 
     /** A listing command's words: {@code [--format text|json|csv]}. */
-    public static Table.Format listing(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--format"), Set.of()).atMostPositional(0, "only --format text|json|csv");
+    public static Table.Format listing(HpCommand command, String[] argv) throws UsageException {
+        Args a = command.parse(argv).atMostPositional(0, "only --format text|json|csv");
         return Table.Format.of(a.value("--format"));
     }
 
-    /** {@code hp:events [cpu.type]}: the cpu.type, or null for the current host's model. */
-    public static String events(String[] argv) throws UsageException {
-        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(1, "at most one cpu.type").positional();
-        return p.isEmpty() ? null : p.get(0);
+    /** {@code hp:events [cpu.type] [--format f]}: the cpu.type, or null for the current host's model. */
+    public record Events(String cpuType, Table.Format format) {
+    }
+
+    public static Events events(String[] argv) throws UsageException {
+        Args a = HpCommand.EVENTS.parse(argv).atMostPositional(1, "at most one cpu.type");
+        return new Events(a.positional().isEmpty() ? null : a.positional().get(0), Table.Format.of(a.value("--format")));
     }
 
     /** {@code hp:commands [command]}: the command asked about, or null for the list. */
     public static HpCommand help(String[] argv) throws UsageException {
-        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(1, "at most one command name")
+        List<String> p = HpCommand.COMMANDS.parse(argv).atMostPositional(1, "at most one command name")
                 .positional();
         if (p.isEmpty()) {
             return null;
@@ -79,7 +85,7 @@ public final class CommandLines {
     }
 
     public static Load load(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--cpu", "--host-option", "--pmu-option"), Set.of())
+        Args a = HpCommand.LOAD.parse(argv)
                 .atMostPositional(1, "one scenario name or path");
         String scenario = a.positional().isEmpty() ? HostService.DEFAULT_SCENARIO : a.positional().get(0);
         return new Load(scenario, a.value("--cpu"), options(a.values("--host-option"), "--host-option"),
@@ -104,7 +110,7 @@ public final class CommandLines {
 
     /** {@code hp:run <ms>}: simulated microseconds to run. */
     public static long runMicros(String[] argv) throws UsageException {
-        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(1, "one number of milliseconds")
+        List<String> p = HpCommand.RUN.parse(argv).atMostPositional(1, "one number of milliseconds")
                 .positional();
         if (p.isEmpty()) {
             throw new UsageException("expected the simulated milliseconds to run, e.g. hp:run 500");
@@ -187,8 +193,10 @@ public final class CommandLines {
      */
     public record Profile(long micros, List<String> events, List<Integer> domains, List<Integer> passive,
             List<String> passiveImages, int callgraphDepth, String scenario, String cpuType, String renderer,
-            boolean noReport, Map<String, String> hostOptions, Map<String, String> pmuOptions, boolean guestsOnly) {
+            boolean noReport, Map<String, String> hostOptions, Map<String, String> pmuOptions, boolean guestsOnly,
+            Set<String> reportOptions) {
         public Profile {
+            reportOptions = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(reportOptions));
             events = List.copyOf(events);
             domains = List.copyOf(domains);
             passive = List.copyOf(passive);
@@ -204,9 +212,7 @@ public final class CommandLines {
     }
 
     public static Profile profile(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--ms", "--event", "--domains", "--passive", "--passive-images", "--callgraph",
-                "--scenario", "--cpu", "--report", "--host-option", "--pmu-option"), Set.of("--no-report", "--guests-only"))
-                .atMostPositional(0, "only options; see hp:profile --help");
+        Args a = HpCommand.PROFILE.parse(argv);
         long ms = a.value("--ms") == null ? DEFAULT_PROFILE_MS
                 : milliseconds(a.value("--ms"), "--ms (simulated milliseconds)");
         for (String event : a.values("--event")) {
@@ -240,7 +246,19 @@ public final class CommandLines {
         return new Profile(ms * 1000, a.values("--event"), domains, passive, images, depth, a.value("--scenario"),
                 a.value("--cpu"), a.value("--report"), a.flag("--no-report"),
                 options(a.values("--host-option"), "--host-option"), options(a.values("--pmu-option"), "--pmu-option"),
-                a.flag("--guests-only"));
+                a.flag("--guests-only"), reportOptions(a, "--no-report"));
+    }
+
+    /**
+     * The words after the options: the report's own options (image=^vmlinux, threshold=1), passed to
+     * the renderer as hp:report passes them; none with {@code noReport}.
+     */
+    private static Set<String> reportOptions(Args a, String noReport) throws UsageException {
+        if (!a.positional().isEmpty() && a.flag(noReport)) {
+            throw new UsageException("report options (" + String.join(" ", a.positional()) + ") and " + noReport
+                    + " contradict each other; give one");
+        }
+        return new LinkedHashSet<>(a.positional());
     }
 
     /** The {@code --passive} list: each domain once, and none of them also active. */
@@ -282,7 +300,7 @@ public final class CommandLines {
     }
 
     public static Domain domain(String[] argv) throws UsageException {
-        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(2, "a domain id and one action")
+        List<String> p = HpCommand.DOMAIN.parse(argv).atMostPositional(2, "a domain id and one action")
                 .positional();
         if (p.isEmpty()) {
             throw new UsageException("expected a domain id and what to do with it, e.g. hp:domain 2 pause");
@@ -325,7 +343,7 @@ public final class CommandLines {
     }
 
     public static Guest guest(String[] argv) throws UsageException {
-        List<String> p = Args.parse(argv, Set.of(), Set.of()).atMostPositional(4, "domain, vCPU, head|tail, value")
+        List<String> p = HpCommand.GUEST.parse(argv).atMostPositional(4, "domain, vCPU, head|tail, value")
                 .positional();
         if (p.size() < 4) {
             throw new UsageException("expected the domain, its vCPU, head or tail, and the value the guest writes,"
@@ -353,7 +371,7 @@ public final class CommandLines {
     }
 
     public static Export export(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--session", "--domain"), Set.of());
+        Args a = HpCommand.EXPORT.parse(argv);
         if (a.positional().size() < 3) {
             throw new UsageException("expected the writer (report.name), the format and the file, e.g."
                     + " hp:export flamegraph svg /tmp/hp.svg");
@@ -369,7 +387,7 @@ public final class CommandLines {
     }
 
     public static Report report(String[] argv) throws UsageException {
-        Args a = Args.parse(argv, Set.of("--session", "--domain", "--renderer"), Set.of());
+        Args a = HpCommand.REPORT.parse(argv);
         Set<String> options = new LinkedHashSet<>(a.positional());
         return new Report(new ReportRequest(session(a), domainOption(a), options), a.value("--renderer"));
     }

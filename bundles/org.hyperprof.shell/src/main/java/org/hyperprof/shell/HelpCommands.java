@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -63,7 +65,7 @@ public class HelpCommands {
 
     @Descriptor("list the hp commands, or show one command's usage and options")
     public void commands(@Descriptor(COMMANDS_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.COMMANDS, args, out -> {
+        Guard.run(console, HpCommand.COMMANDS.syntax(), args, out -> {
             HpCommand command = CommandLines.help(args);
             if (command == null) {
                 printList(out);
@@ -142,10 +144,6 @@ public class HelpCommands {
     }
 
     static void printOne(HpCommand c, PrintStream out) {
-        out.println("usage: " + c.usage());
-        out.println("  " + c.summary());
-        if (!c.details().isEmpty()) {
-            out.println(c.details());
-        }
+        out.println(c.syntax().help());
     }
 }

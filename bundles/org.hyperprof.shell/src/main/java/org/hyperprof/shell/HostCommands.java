@@ -10,6 +10,8 @@ import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.xenoprof.XenoprofState;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -53,8 +55,8 @@ public class HostCommands {
 
     @Descriptor("the embedded scenarios (* marks the default)")
     public void scenarios(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.SCENARIOS, args, out -> {
-            Table.Format format = CommandLines.listing(args);
+        Guard.run(console, HpCommand.SCENARIOS.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.SCENARIOS, args);
             List<String> names = hosts.scenarios();
             String current = hosts.current().map(Host::name).orElse(null);
             if (format != Table.Format.TEXT) {
@@ -77,7 +79,7 @@ public class HostCommands {
 
     @Descriptor("load a scenario as the current host and print it")
     public void load(@Descriptor(LOAD_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.LOAD, args, out -> {
+        Guard.run(console, HpCommand.LOAD.syntax(), args, out -> {
             CommandLines.Load line = CommandLines.load(args);
             Host host = hosts.load(line.scenario(), line.cpuType(), line.hostOptions(), line.pmuOptions());
             HostText.printHost(host, out);
@@ -86,8 +88,8 @@ public class HostCommands {
 
     @Descriptor("the current host, its domains and its Xenoprof state")
     public void host(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.HOST, args, out -> {
-            CommandLines.none(args);
+        Guard.run(console, HpCommand.HOST.syntax(), args, out -> {
+            CommandLines.none(HpCommand.HOST, args);
             Host host = current(hosts);
             HostText.printHost(host, out);
             out.println("time      " + HostText.elapsed(host));
@@ -99,7 +101,7 @@ public class HostCommands {
             + " stops the run early")
     public void run(@Descriptor(RUN_ARGUMENTS) String... args) {
         try (StopRequests.Watch watch = stops.watch(HpCommand.RUN.scoped())) {
-            Guard.run(console, HpCommand.RUN, args, out -> {
+            Guard.run(console, HpCommand.RUN.syntax(), args, out -> {
                 long micros = CommandLines.runMicros(args);
                 Host host = current(hosts);
                 XenoprofState state = host.xenoprof().state();
@@ -129,7 +131,7 @@ public class HostCommands {
 
     @Descriptor("show a domain's state, or pause, unpause or destroy it (xl pause/unpause/destroy)")
     public void domain(@Descriptor(DOMAIN_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.DOMAIN, args, out -> {
+        Guard.run(console, HpCommand.DOMAIN.syntax(), args, out -> {
             CommandLines.Domain line = CommandLines.domain(args);
             Host host = current(hosts);
             int id = line.domid();

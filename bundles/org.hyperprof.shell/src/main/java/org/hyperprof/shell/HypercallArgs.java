@@ -15,6 +15,8 @@ import org.hyperprof.api.xenoprof.XenoprofIbsCounter;
 import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofPassive;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.UsageException;
 
 /**
  * Builds the argument of one raw {@code xenoprof_op} from words, reads the outputs Xen wrote back,

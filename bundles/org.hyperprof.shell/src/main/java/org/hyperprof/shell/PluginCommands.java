@@ -16,6 +16,8 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -37,7 +39,7 @@ public class PluginCommands {
     static final String LISTING_ARGUMENTS = "[--format text|json|csv]";
 
     /** What {@code hp:events} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String EVENTS_ARGUMENTS = "[cpu.type]";
+    static final String EVENTS_ARGUMENTS = "[cpu.type] [--format text|json|csv]";
 
     /** Only for the default of hp:events; the listings work while the core is away. */
     private volatile HostService hosts;
@@ -78,8 +80,8 @@ public class PluginCommands {
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
     public void models(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.MODELS, args, out -> {
-            Table.Format format = CommandLines.listing(args);
+        Guard.run(console, HpCommand.MODELS.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.MODELS, args);
             Table t = new Table("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE");
             for (Plugins.Entry<PmuModel> e : models.list()) {
                 PmuModel m = e.service();
@@ -92,19 +94,24 @@ public class PluginCommands {
 
     @Descriptor("a CPU model's event table: name, code, counters, minimum count, unit mask, description")
     public void events(@Descriptor(EVENTS_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.EVENTS, args, out -> {
-            String cpuType = CommandLines.events(args);
+        Guard.run(console, HpCommand.EVENTS.syntax(), args, out -> {
+            CommandLines.Events asked = CommandLines.events(args);
+            String cpuType = asked.cpuType();
             PmuModel model = cpuType == null ? currentModel() : models.find(cpuType).map(Plugins.Entry::service)
                     .orElseThrow(() -> new IllegalArgumentException("no CPU model '" + cpuType
                             + "' is installed; installed are " + models.names() + " (hp:models)"));
-            printEvents(model, models.of(model).map(Plugins.Entry::provider).orElse(null), out);
+            if (asked.format() == Table.Format.TEXT) {
+                printEvents(model, models.of(model).map(Plugins.Entry::provider).orElse(null), out);
+            } else {
+                eventRows(model).print(out, asked.format());
+            }
         });
     }
 
     @Descriptor("installed counter-virtualization policies: vpmu.policy, description, providing bundle")
     public void policies(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.POLICIES, args, out -> {
-            Table.Format format = CommandLines.listing(args);
+        Guard.run(console, HpCommand.POLICIES.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.POLICIES, args);
             Table t = new Table("VPMU.POLICY", "BUNDLE", "DESCRIPTION");
             for (Plugins.Entry<CounterVirtualizationPolicy> e : policies.list()) {
                 t.row(e.name(), e.provider(), e.service().description());
@@ -116,8 +123,8 @@ public class PluginCommands {
 
     @Descriptor("installed sample consumers: consumer.name, providing bundle")
     public void consumers(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.CONSUMERS, args, out -> {
-            Table.Format format = CommandLines.listing(args);
+        Guard.run(console, HpCommand.CONSUMERS.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.CONSUMERS, args);
             Table t = new Table("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS");
             for (Plugins.Entry<SampleConsumer> e : consumers.list()) {
                 t.row(e.name(), e.provider(), renderers.of(e.service()).map(r -> "hp:report --renderer " + r.name())
@@ -129,8 +136,8 @@ public class PluginCommands {
 
     @Descriptor("installed symbol resolvers: symbols.format, providing bundle")
     public void resolvers(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.RESOLVERS, args, out -> {
-            Table.Format format = CommandLines.listing(args);
+        Guard.run(console, HpCommand.RESOLVERS.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.RESOLVERS, args);
             Table t = new Table("SYMBOLS.FORMAT", "BUNDLE");
             for (Plugins.Entry<SymbolResolver> e : resolvers.list()) {
                 t.row(e.name(), e.provider());
@@ -141,9 +148,13 @@ public class PluginCommands {
 
     @Descriptor("installed report renderers and file writers: report.name, providing bundle, sessions, options,"
             + " formats")
-    public void reports(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.REPORTS, args, out -> {
-            CommandLines.none(args);
+    public void reports(@Descriptor(LISTING_ARGUMENTS) String... args) {
+        Guard.run(console, HpCommand.REPORTS.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.REPORTS, args);
+            if (format != Table.Format.TEXT) {
+                reportRows().print(out, format);
+                return;
+            }
             Table t = new Table("REPORT.NAME", "BUNDLE", "SESSIONS");
             for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
                 t.row(e.name(), e.provider(), sessions(e.service().sessions()));
@@ -159,6 +170,27 @@ public class PluginCommands {
                     "start a writer bundle, e.g. org.hyperprof.report.pprof or org.hyperprof.report.flamegraph");
             printWriterFormats(writers, out);
         });
+    }
+
+    /**
+     * For scripts: one row per renderer and per file writer, with the sessions it keeps (ids
+     * separated by spaces) and its options or formats (one per line: their descriptions hold ';').
+     */
+    private Table reportRows() {
+        Table t = new Table("REPORT.NAME", "KIND", "BUNDLE", "SESSIONS", "OPTIONS", "FORMATS");
+        for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
+            t.row(e.name(), "renderer", e.provider(), ids(e.service().sessions()),
+                    String.join("\n", e.service().options()), "");
+        }
+        for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
+            t.row(e.name(), "writer", e.provider(), ids(e.service().sessions()), "",
+                    String.join("\n", e.service().formats()));
+        }
+        return t;
+    }
+
+    private static String ids(List<Long> sessions) {
+        return sessions.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" "));
     }
 
     /** Each renderer's options with their descriptions, as hp:reports and hp:commands report show them. */
@@ -220,6 +252,25 @@ public class PluginCommands {
             }
         }
         t.print(out);
+    }
+
+    /**
+     * For scripts: one row per event, then one per value of its unit mask when it has a choice of
+     * them (the event's name repeated, the value in its own column).
+     */
+    static Table eventRows(PmuModel model) {
+        Table t = new Table("EVENT", "CODE", "COUNTERS", "MINIMUM", "UNIT_MASK", "UNIT_MASK_VALUE", "DESCRIPTION");
+        for (EventDescriptor d : model.events().events()) {
+            UnitMask um = d.unitMask();
+            t.row(d.name(), String.format("0x%02x", d.code()), d.countersText(), d.minimumCount(), maskHeader(um), "",
+                    d.description());
+            if (um.values().size() > 1) {
+                for (UnitMask.Value v : um.values()) {
+                    t.row(d.name(), "", "", "", um.name(), String.format("0x%02x", v.value()), v.description());
+                }
+            }
+        }
+        return t;
     }
 
     /** {@code zero}, or for a choice of values {@code mesi (bitmask, default 0x0f)}. */

@@ -17,6 +17,9 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -26,8 +29,8 @@ import org.osgi.service.component.annotations.Reference;
 public class ProfileCommands {
     /** What {@code hp:profile} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
     static final String PROFILE_ARGUMENTS = "[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
-            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu type] [--host-option k=v]..."
-            + " [--pmu-option k=v]... [--report name] [--no-report] [--guests-only]";
+            + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu cpu.type] [--host-option k=v]..."
+            + " [--pmu-option k=v]... [--report name] [--no-report] [--guests-only] [report option...]";
 
     private final HostService hosts;
     private final Profiler profiler;
@@ -60,11 +63,17 @@ public class ProfileCommands {
     }
 
     private void profileWatched(String[] args, StopRequests.Watch watch) {
-        Guard.run(console, HpCommand.PROFILE, args, out -> {
+        Guard.run(console, HpCommand.PROFILE.syntax(), args, out -> {
             CommandLines.Profile line = CommandLines.profile(args);
             // Settle the renderer before a long run, so a typo does not cost the run.
             Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()
                     : renderers.choose(line.renderer(), "--report");
+            if (renderer.isPresent()) {
+                Renderers.checkOptions(renderer.get(), line.reportOptions());
+            } else if (!line.reportOptions().isEmpty()) {
+                throw new UsageException("report options (" + String.join(" ", line.reportOptions()) + ") need a"
+                        + " report renderer, and none is installed (hp:reports)");
+            }
             if (!line.noReport() && renderer.isEmpty()) {
                 out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }
@@ -78,7 +87,8 @@ public class ProfileCommands {
             boolean reported = false;
             if (renderer.isPresent()) {
                 try {
-                    ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of());
+                    ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS,
+                            line.reportOptions());
                     out.print(Renderers.render(renderer.get(), all));
                     reported = true;
                     if (request.callgraphDepth() > 0 && Renderers.offers(renderer.get(), CALLGRAPH_OPTION)) {

@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.command.kit.UsageException;
 
 /** Picks a report renderer by name and renders a whole report before anything is printed. */
 public final class Renderers {
@@ -46,6 +47,37 @@ public final class Renderers {
             // A renderer that cannot list its options offers none; its report is unaffected.
             return false;
         }
+    }
+
+    /**
+     * Refuses, before any work, an option word the renderer does not list (by its key: {@code top} of
+     * {@code top=5}), so a typo does not cost a run. A renderer that cannot list its options is
+     * left to judge its own words when it renders.
+     */
+    static void checkOptions(Plugins.Entry<ReportRenderer> renderer, java.util.Set<String> words)
+            throws UsageException {
+        java.util.List<String> described;
+        try {
+            described = renderer.service().options();
+        } catch (RuntimeException e) {
+            return;
+        }
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        for (String d : described) {
+            keys.add(key(optionName(d)));
+        }
+        for (String w : words) {
+            if (!keys.contains(key(w))) {
+                throw new UsageException("'" + w + "' is not an option of the " + renderer.name() + " renderer; its"
+                        + " options are " + String.join(", ", keys) + " (hp:reports describes them)");
+            }
+        }
+    }
+
+    /** {@code top} of {@code top=5} or {@code top=N}. */
+    private static String key(String word) {
+        int eq = word.indexOf('=');
+        return eq < 0 ? word : word.substring(0, eq);
     }
 
     /** {@code top=N} of {@code "top=N: at most N rows"}: an option's name, before its description. */

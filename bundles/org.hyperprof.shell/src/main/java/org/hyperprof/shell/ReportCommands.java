@@ -14,6 +14,8 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -62,7 +64,7 @@ public class ReportCommands {
 
     @Descriptor("print a session's report (default: the latest session, all domains, opreport)")
     public void report(@Descriptor(REPORT_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.REPORT, args, out -> {
+        Guard.run(console, HpCommand.REPORT.syntax(), args, out -> {
             CommandLines.Report line = CommandLines.report(args);
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
@@ -73,7 +75,7 @@ public class ReportCommands {
 
     @Descriptor("write a session to a file with a report file writer (report.name), e.g. pprof or a flame graph")
     public void export(@Descriptor(EXPORT_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.EXPORT, args, out -> {
+        Guard.run(console, HpCommand.EXPORT.syntax(), args, out -> {
             CommandLines.Export line = CommandLines.export(args);
             Plugins.Entry<ReportFileWriter> writer = writers.find(line.writer())
                     .orElseThrow(() -> new IllegalArgumentException("no report file writer '" + line.writer()

@@ -10,6 +10,10 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.source.SampleSources;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -57,8 +61,8 @@ public class SourceCommands {
 
     @Descriptor("installed sample sources: source.name and what it reads")
     public void sources(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.SOURCES, args, out -> {
-            Table.Format format = CommandLines.listing(args);
+        Guard.run(console, HpCommand.SOURCES.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(HpCommand.SOURCES, args);
             Map<String, String> all = pipeline().sources();
             if (all.isEmpty() && format == Table.Format.TEXT) {
                 out.println("no sample sources are installed; start one, e.g. org.hyperprof.source.folded");
@@ -72,8 +76,8 @@ public class SourceCommands {
 
     @Descriptor("read a file with a sample source into a session every consumer receives, and print its report")
     public void read(@Descriptor(READ_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.READ, args, out -> {
-            Args a = Args.parse(args, Set.of("--renderer"), Set.of());
+        Guard.run(console, HpCommand.READ.syntax(), args, out -> {
+            Args a = HpCommand.READ.parse(args);
             if (a.positional().size() != 2) {
                 throw new UsageException("expected a source and a file, got " + a.positional().size() + " arguments");
             }

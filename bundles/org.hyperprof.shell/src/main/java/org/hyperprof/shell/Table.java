@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.hyperprof.command.kit.UsageException;
+
 /**
  * Rows of text printed in aligned columns; the last column is never padded. An all-empty header is not printed.
  * The same rows print as JSON or CSV for scripts ({@code --format json|csv} of the listing commands).

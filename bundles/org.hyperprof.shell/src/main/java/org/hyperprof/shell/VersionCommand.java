@@ -1,6 +1,8 @@
 package org.hyperprof.shell;
 
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
@@ -31,8 +33,8 @@ public class VersionCommand {
 
     @Descriptor("Hyperprof's version, the framework's and Java's")
     public void version(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.VERSION, args, out -> {
-            CommandLines.none(args);
+        Guard.run(console, HpCommand.VERSION.syntax(), args, out -> {
+            CommandLines.none(HpCommand.VERSION, args);
             out.println(text);
         });
     }

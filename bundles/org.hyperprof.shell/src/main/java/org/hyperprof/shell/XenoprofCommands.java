@@ -5,14 +5,16 @@ import java.io.PrintStream;
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.profiler.Profiler;
-import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -52,7 +54,7 @@ public class XenoprofCommands {
 
     @Descriptor("issue ONE raw xenoprof_op hypercall as domain <domid> and explain the result")
     public void op(@Descriptor(OP_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.OP, args, out -> {
+        Guard.run(console, HpCommand.OP.syntax(), args, out -> {
             CommandLines.Op line = CommandLines.op(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.caller()); // names the domains that exist when there is no such caller
@@ -88,7 +90,7 @@ public class XenoprofCommands {
 
     @Descriptor("run an opcontrol step as domain <domid> (the hypercalls its driver and daemon make)")
     public void opcontrol(@Descriptor(OPCONTROL_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.OPCONTROL, args, out -> {
+        Guard.run(console, HpCommand.OPCONTROL.syntax(), args, out -> {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.domid());
@@ -109,7 +111,7 @@ public class XenoprofCommands {
 
     @Descriptor("a hostile or careless guest writes a value into its own buffer's event_head or event_tail")
     public void guest(@Descriptor(GUEST_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.GUEST, args, out -> {
+        Guard.run(console, HpCommand.GUEST.syntax(), args, out -> {
             CommandLines.Guest line = CommandLines.guest(args);
             Host host = HostCommands.current(hosts);
             int domid = line.domid();
@@ -193,8 +195,8 @@ public class XenoprofCommands {
 
     @Descriptor("Xenoprof state, lists, each domain's role and state, statistics, host counters and the next step")
     public void state(@Descriptor("no arguments") String... args) {
-        Guard.run(console, HpCommand.STATE, args, out -> {
-            CommandLines.none(args);
+        Guard.run(console, HpCommand.STATE.syntax(), args, out -> {
+            CommandLines.none(HpCommand.STATE, args);
             HostText.printXenoprof(HostCommands.current(hosts), out);
         });
     }

@@ -12,6 +12,7 @@ import java.util.Set;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.command.kit.UsageException;
 import org.junit.jupiter.api.Test;
 
 class CommandLinesTest {
@@ -22,18 +23,19 @@ class CommandLinesTest {
     @Test
     void commandsWithoutArgumentsRefuseAny() {
         assertEquals("too many arguments: x (expected no arguments)",
-                assertThrows(UsageException.class, () -> CommandLines.none(w("x"))).getMessage());
+                assertThrows(UsageException.class, () -> CommandLines.none(HpCommand.HOST, w("x"))).getMessage());
     }
 
     @Test
     void commandsWithoutArgumentsAcceptNullFromGogo() throws UsageException {
-        CommandLines.none(null);
+        CommandLines.none(HpCommand.HOST, null);
     }
 
     @Test
     void eventsDefaultsToTheCurrentModelAndTakesOneCpuType() throws UsageException {
-        assertNull(CommandLines.events(w()));
-        assertEquals("i386/p6", CommandLines.events(w("i386/p6")));
+        assertNull(CommandLines.events(w()).cpuType());
+        assertEquals("i386/p6", CommandLines.events(w("i386/p6")).cpuType());
+        assertEquals(Table.Format.JSON, CommandLines.events(w("i386/p6", "--format", "json")).format());
         assertThrows(UsageException.class, () -> CommandLines.events(w("i386/p6", "i386/p4")));
     }
 
@@ -188,8 +190,10 @@ class CommandLinesTest {
     }
 
     @Test
-    void profileRefusesStrayWordsAndBadDomains() {
-        assertThrows(UsageException.class, () -> CommandLines.profile(w("500")));
+    void profileRefusesStrayWordsAndBadDomains() throws UsageException {
+        assertEquals(java.util.Set.of("500"), CommandLines.profile(w("500")).reportOptions(),
+                "words after the options are the report's options; the renderer judges them before the run");
+        assertThrows(UsageException.class, () -> CommandLines.profile(w("top=5", "--no-report")));
         assertThrows(UsageException.class, () -> CommandLines.profile(w("--domains", "0,x")));
         assertThrows(UsageException.class, () -> CommandLines.profile(w("--ms", "0")));
     }
@@ -221,5 +225,22 @@ class CommandLinesTest {
         String m = assertThrows(UsageException.class, () -> CommandLines.help(w("lb"))).getMessage();
         assertTrue(m.startsWith("'lb' is not an hp command; hp commands are models, events,"), m);
         assertTrue(m.endsWith("(for other commands: felix:help <command>)"), m);
+    }
+
+    @org.junit.jupiter.api.Test
+    void loadAndProfileTakeRepeatableHostAndPmuOptionsAsKeyValuePairs() throws Exception {
+        CommandLines.Load load = CommandLines.load(new String[] { "ppc970-blade", "--host-option",
+                "ppc.postponed=owner", "--pmu-option", "mmcra.hvpr=xnu", "--pmu-option=msr.pmm=1" });
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("ppc.postponed", "owner"), load.hostOptions());
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("mmcra.hvpr", "xnu", "msr.pmm", "1"),
+                load.pmuOptions());
+        CommandLines.Profile p = CommandLines.profile(new String[] { "--host-option", "ppc.postponed=poll" });
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("ppc.postponed", "poll"), p.hostOptions());
+        UsageException bad = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> CommandLines.load(new String[] { "--host-option", "ppc.postponed" }));
+        org.junit.jupiter.api.Assertions.assertTrue(bad.getMessage().contains("key=value"), bad.getMessage());
+        UsageException twice = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> CommandLines.load(new String[] { "--pmu-option", "a=1", "--pmu-option", "a=2" }));
+        org.junit.jupiter.api.Assertions.assertTrue(twice.getMessage().contains("given twice"), twice.getMessage());
     }
 }

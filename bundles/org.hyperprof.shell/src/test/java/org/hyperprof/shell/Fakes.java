@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.DomainState;
 import org.hyperprof.api.host.Host;
@@ -51,6 +52,7 @@ import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.command.kit.Console;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
 

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.report.ReportException;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.UsageException;
 import org.junit.jupiter.api.Test;
 
 class HelpAndGuardTest {
@@ -49,7 +52,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardPrintsATypedErrorAsItsMessageOnly() {
-        assertEquals(CommandFailure.FAILED, Fakes.fails(() -> Guard.run(io.console, HpCommand.REPORT, new String[0], out -> {
+        assertEquals(CommandFailure.FAILED, Fakes.fails(() -> Guard.run(io.console, HpCommand.REPORT.syntax(), new String[0], out -> {
             throw new ReportException("no session 9; sessions are 6, 7");
         })));
         assertEquals("hp:report: no session 9; sessions are 6, 7\n", io.err());
@@ -57,7 +60,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardPrintsAUsageErrorWithTheUsageLineAndFailsWithStatusTwo() {
-        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, new String[0], out -> {
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN.syntax(), new String[0], out -> {
             throw new UsageException("expected the simulated milliseconds to run");
         })));
         assertEquals("hp:run: expected the simulated milliseconds to run\nusage: hp:run <ms>\n"
@@ -68,14 +71,14 @@ class HelpAndGuardTest {
     void aKeyValueWordNamingAValueOptionIsReadAsThatOptionWithAHint() {
         String[] words = {"ms=10", "top=5", "--", "x=y"};
         List<String> seen = new java.util.ArrayList<>();
-        Guard.run(io.console, HpCommand.PROFILE, words, out -> seen.addAll(List.of(words)));
+        Guard.run(io.console, HpCommand.PROFILE.syntax(), words, out -> seen.addAll(List.of(words)));
         assertEquals(List.of("--ms=10", "top=5", "--", "x=y"), seen, "only --ms is an option of hp:profile");
         assertEquals("hp:profile: read 'ms=10' as '--ms 10' (options are written --ms value)\n", io.err());
     }
 
     @Test
     void guardTurnsAnUnexpectedFailureIntoOneLineWithoutStackTrace() {
-        Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS, new String[0], out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.MODELS.syntax(), new String[0], out -> {
             out.print("");
             throw new NullPointerException("model.events() returned null");
         }));
@@ -86,7 +89,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardNamesAFailureWithoutMessageByItsKind() {
-        Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN, new String[0], out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.RUN.syntax(), new String[0], out -> {
             throw new IllegalStateException();
         }));
         assertEquals("hp:run failed unexpectedly: IllegalStateException\n", io.err());
@@ -94,7 +97,7 @@ class HelpAndGuardTest {
 
     @Test
     void guardCatchesALinkageErrorFromABundleThatLeftMidCall() {
-        Fakes.fails(() -> Guard.run(io.console, HpCommand.EVENTS, new String[0], out -> {
+        Fakes.fails(() -> Guard.run(io.console, HpCommand.EVENTS.syntax(), new String[0], out -> {
             throw new NoClassDefFoundError("org/hyperprof/pmu/p6/P6Model");
         }));
         assertEquals("hp:events failed unexpectedly: NoClassDefFoundError: org/hyperprof/pmu/p6/P6Model\n", io.err());
@@ -119,27 +122,6 @@ class HelpAndGuardTest {
             String described = words.getAnnotation(org.apache.felix.service.command.Descriptor.class).value();
             assertEquals(c.arguments().isEmpty() ? "no arguments" : c.arguments(), described, c.scoped());
         }
-    }
-
-    /** A command's parser: its words in, its typed line out, or the usage error. */
-    @FunctionalInterface
-    private interface Parser {
-        Object parse(String[] argv) throws UsageException;
-    }
-
-    @Test
-    void everyOptionTheParserTakesIsInTheUsageLine() {
-        Map<HpCommand, Parser> parsers = Map.of(HpCommand.PROFILE, CommandLines::profile,
-                HpCommand.LOAD, CommandLines::load, HpCommand.REPORT, CommandLines::report);
-        parsers.forEach((command, parser) -> {
-            String refusal = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
-                    () -> parser.parse(new String[] {"--no-such-option"})).getMessage();
-            String options = refusal.substring(refusal.indexOf("options are ") + "options are ".length());
-            for (String option : options.split(", ")) {
-                assertTrue(command.usage().contains("[" + option + "]") || command.usage().contains("[" + option + " "),
-                        option + " of " + command.scoped() + " is missing from its usage: " + command.usage());
-            }
-        });
     }
 
     @Test
@@ -167,7 +149,7 @@ class HelpAndGuardTest {
     @Test
     void helpTextsStayWithinTheWidthOfATerminal() {
         for (HpCommand c : HpCommand.values()) {
-            for (String line : c.details().split("\n")) {
+            for (String line : c.syntax().help().split("\n")) {
                 // An example command is one line, to be copied whole.
                 assertTrue(line.length() <= 100 || line.startsWith("    hp:"), c.scoped() + ": " + line);
             }

@@ -15,6 +15,7 @@ import org.hyperprof.api.xenoprof.XenoprofIbsCounter;
 import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofPassive;
+import org.hyperprof.command.kit.UsageException;
 import org.junit.jupiter.api.Test;
 
 class HypercallArgsTest {

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.command.kit.UsageException;
 import org.junit.jupiter.api.Test;
 
 /** What hp:profile's multi-domain options, hp:domain, hp:guest and hp:export accept. */

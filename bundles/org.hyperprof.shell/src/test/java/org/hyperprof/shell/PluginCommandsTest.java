@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
@@ -236,10 +237,34 @@ class PluginCommandsTest {
     }
 
     @Test
+    void eventsAsCsvGiveOneRowPerEventAndOnePerUnitMaskValueForScripts() {
+        Fakes.Model p6 = new Fakes.Model("i386/p6");
+        models.add(p6, p6, "i386/p6", "org.hyperprof.pmu.p6 0.1.0");
+        commands.events("i386/p6", "--format", "csv");
+        List<String> lines = io.out().lines().toList();
+        assertEquals("event,code,counters,minimum,unit_mask,unit_mask_value,description", lines.get(0));
+        assertTrue(lines.contains("FLOPS,0xc1,0,3000,zero (0x00),,number of computational FP operations"), io.out());
+        assertTrue(lines.contains("L2_LD,0x29,\"0,1\",500,\"mesi (bitmask, default 0x0f)\",,number of L2 data loads"),
+                io.out());
+        assertTrue(lines.contains("L2_LD,,,,mesi,0x01,(I)nvalid cache state"), io.out());
+    }
+
+    @Test
+    void reportsAsJsonGiveEachRendererAndWriterWithItsSessionsAndOptions() {
+        Fakes.FakeRenderer r = new Fakes.FakeRenderer();
+        renderers.add(r, r, "opreport", "org.hyperprof.report.opreport 0.1.0");
+        commands.reports("--format", "json");
+        assertEquals("[\n  {\"report.name\": \"opreport\", \"kind\": \"renderer\", \"bundle\":"
+                + " \"org.hyperprof.report.opreport 0.1.0\", \"sessions\": \"6 7\", \"options\": \"symbols - one row"
+                + " per symbol\\ntop=N - the N largest rows\", \"formats\": \"\"}\n]\n", io.out());
+    }
+
+    @Test
     void listingCommandsRefuseArgumentsWithTheirUsage() {
         assertEquals(CommandFailure.USAGE, Fakes.fails(() -> commands.policies("all")));
         assertEquals("hp:policies: too many arguments: all (expected only --format text|json|csv)\n"
-                + "usage: hp:policies [--format text|json|csv]\n", io.err());
+                + "usage: hp:policies [--format text|json|csv]\n(hp:policies --help explains the arguments)\n",
+                io.err());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Set;
 
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.profiler.ProfileException;
@@ -51,6 +52,23 @@ class ProfileCommandsTest {
                 + "60       66.67    xen-syms\n"
                 + "session 7: samples taken 100 = delivered 90 + lost 4 + dropped 5 + invalid 1\n", io.out());
         assertEquals("", io.err());
+    }
+
+    @Test
+    void reportOptionsAfterTheOptionsReachTheRendererAsHpReportPassesThem() {
+        installOpreport();
+        commands.profile("--ms", "10", "top=5", "symbols");
+        assertEquals(List.of(new ReportRequest(7, ReportRequest.ALL_DOMAINS, Set.of("top=5", "symbols"))),
+                opreport.requests);
+    }
+
+    @Test
+    void aReportOptionTheRendererLacksIsRefusedBeforeTheRunSoATypoCostsNoRun() {
+        installOpreport();
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> commands.profile("--ms", "10", "tpo=5")));
+        assertEquals(List.of(), profiler.profiles, "nothing ran");
+        assertTrue(io.err().startsWith("hp:profile: 'tpo=5' is not an option of the opreport renderer; its options"
+                + " are symbols, top (hp:reports describes them)\n"), io.err());
     }
 
     @Test

@@ -5,6 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Completion;
+import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.UsageException;
 
 /**
  * {@code hp:study}'s command line: {@code [--scenario <name|path>] [--policies a,b] [--ms <n>]
@@ -17,65 +22,49 @@ import org.hyperprof.api.host.HostService;
  */
 record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
 
-    static final String USAGE = "hp:study [--scenario <name|path>] [--policies a,b,...] [--ms <simulated ms, default "
-            + StudyArgs.DEFAULT_MS + ">] [--out <dir>]";
     static final long DEFAULT_MS = 200;
     /** A bound that keeps a typo from running for hours. */
     static final long MAX_MS = 600_000;
 
-    /** A command line the study cannot take. */
-    static final class UsageException extends Exception {
-        private static final long serialVersionUID = 1L;
+    /** What {@code hp:study} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
+    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--out dir]";
 
-        UsageException(String message) {
-            super(message);
-        }
-    }
+    static final Syntax SYNTAX = Syntax.of("hp:study", "run a scenario under each counter-virtualization policy;"
+            + " print overhead and each guest's profile error against both truths")
+            .options(Option.value("--scenario", "name|path", "the scenario (default: the embedded default)")
+                    .completedBy(Completion.SCENARIO),
+                    Option.value("--policies", "a,b,...", "the policy variants, in order, e.g."
+                            + " systemwide,saverestore/frozen (default: every installed standard one)"),
+                    Option.value("--ms", "N", "simulated milliseconds per variant (default " + DEFAULT_MS + ", at most "
+                            + MAX_MS + ")"),
+                    Option.value("--out", "dir", "the folder the CSV and SVG files go to (created; default: the"
+                            + " working directory)").completedBy(Completion.FILE))
+            .notes("  Writes hyperprof-study-<scenario>.csv and .svg; Ctrl-C stops the study after the variant"
+                    + " that runs.");
 
     static StudyArgs parse(String... args) throws UsageException {
+        Args a = SYNTAX.parse(args).atMostPositional(0, "only options; options start with --");
         String scenario = HostService.DEFAULT_SCENARIO;
         List<String> policies = null;
         long ms = DEFAULT_MS;
         Path out = Path.of("");
-        List<String> seen = new ArrayList<>();
-        String[] a = args == null ? new String[0] : args;
-        for (int i = 0; i < a.length; i++) {
-            String option = a[i];
-            String value;
-            int eq = option.indexOf('=');
-            if (option.startsWith("--") && eq > 0) {
-                value = option.substring(eq + 1);
-                option = option.substring(0, eq);
-            } else if (option.startsWith("--")) {
-                if (i + 1 >= a.length) {
-                    throw new UsageException(option + " needs a value");
-                }
-                value = a[++i];
-            } else {
-                throw new UsageException("unexpected argument '" + option + "'; options start with --");
+        if (a.value("--scenario") != null) {
+            if (a.value("--scenario").isBlank()) {
+                throw new UsageException("--scenario needs a scenario name or a scenario file's path");
             }
-            if (seen.contains(option)) {
-                throw new UsageException(option + " given twice");
+            scenario = a.value("--scenario").strip();
+        }
+        if (a.value("--policies") != null) {
+            policies = policies(a.value("--policies"));
+        }
+        if (a.value("--ms") != null) {
+            ms = Args.number(a.value("--ms").replace("_", ""), "--ms (simulated milliseconds per variant)", 1, MAX_MS);
+        }
+        if (a.value("--out") != null) {
+            if (a.value("--out").isBlank()) {
+                throw new UsageException("--out needs a folder");
             }
-            seen.add(option);
-            switch (option) {
-                case "--scenario" -> {
-                    if (value.isBlank()) {
-                        throw new UsageException("--scenario needs a scenario name or a scenario file's path");
-                    }
-                    scenario = value.strip();
-                }
-                case "--policies" -> policies = policies(value);
-                case "--ms" -> ms = ms(value);
-                case "--out" -> {
-                    if (value.isBlank()) {
-                        throw new UsageException("--out needs a folder");
-                    }
-                    out = Path.of(value.strip());
-                }
-                default -> throw new UsageException("unknown option " + option
-                        + "; the options are --scenario, --policies, --ms and --out");
-            }
+            out = Path.of(a.value("--out").strip());
         }
         return new StudyArgs(scenario, policies, ms, out);
     }
@@ -96,18 +85,5 @@ record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
                     + " systemwide,saverestore/frozen");
         }
         return List.copyOf(out);
-    }
-
-    private static long ms(String value) throws UsageException {
-        long ms;
-        try {
-            ms = Long.parseLong(value.strip().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new UsageException("--ms takes a whole number of simulated milliseconds, not '" + value + "'");
-        }
-        if (ms <= 0 || ms > MAX_MS) {
-            throw new UsageException("--ms " + ms + " is out of range: give 1 to " + MAX_MS + " simulated milliseconds");
-        }
-        return ms;
     }
 }

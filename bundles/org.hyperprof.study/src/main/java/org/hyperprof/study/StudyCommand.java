@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.input.NotAFileException;
@@ -27,6 +28,8 @@ import org.hyperprof.api.output.Written;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.input.InputFile;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
@@ -136,10 +139,14 @@ public class StudyCommand {
 
     @Descriptor("run a scenario under each counter-virtualization policy; print overhead and each guest's profile"
             + " error against both truths; write hyperprof-study-<scenario>.csv and .svg")
-    public void study(@Descriptor("[--scenario name|path] [--policies a,b] [--ms N (default 200)] [--out dir]")
-            String... args) {
+    public void study(@Descriptor(StudyArgs.ARGUMENTS) String... args) {
         PrintStream o = out.get();
         PrintStream e = err.get();
+        if (Guard.helpAsked(args)) {
+            o.println(StudyArgs.SYNTAX.help());
+            return;
+        }
+        StudyArgs.SYNTAX.acceptKeyValue(args, e);
         // Closed last: after Ctrl-C a piped session exits there, once the results are out.
         try (StopRequests.Watch watch = stops.watch(COMMAND)) {
             study(args, o, e, watch);
@@ -150,9 +157,8 @@ public class StudyCommand {
         boolean ran = false;
         try {
             ran = execute(StudyArgs.parse(args), o, e, watch);
-        } catch (StudyArgs.UsageException u) {
-            e.println(COMMAND + ": " + u.getMessage());
-            e.println("usage: " + StudyArgs.USAGE);
+        } catch (UsageException u) {
+            throw Guard.usage(e, StudyArgs.SYNTAX, u);
         } catch (InterruptedException i) {
             Thread.currentThread().interrupt();
             e.println(COMMAND + ": interrupted; the study stopped");
@@ -164,16 +170,7 @@ public class StudyCommand {
         }
         if (!ran) {
             // Printed above; thrown so that a script or the launcher sees the failure in the call itself.
-            throw new CommandFailed(COMMAND);
-        }
-    }
-
-    /** A command that printed why it failed; no stack trace, the message is all a user needs. */
-    static final class CommandFailed extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        CommandFailed(String command) {
-            super(command + " failed", null, false, false);
+            throw new CommandFailure(COMMAND, CommandFailure.FAILED);
         }
     }
 

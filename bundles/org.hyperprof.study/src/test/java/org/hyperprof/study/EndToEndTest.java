@@ -23,6 +23,7 @@ import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
@@ -201,8 +202,9 @@ class EndToEndTest {
 
     /** The study printed why it could not run, and its call failed, so a script sees it (exit status 1). */
     private static void assertFailed(Runnable study) {
-        StudyCommand.CommandFailed failed = assertThrows(StudyCommand.CommandFailed.class, study::run);
+        CommandFailure failed = assertThrows(CommandFailure.class, study::run);
         assertEquals("hp:study failed", failed.getMessage());
+        assertEquals(CommandFailure.FAILED, failed.status());
     }
 
     @Test
@@ -318,5 +320,14 @@ class EndToEndTest {
             }
             assertTrue(out().contains(",own,") || csv.contains(",own,"), "guests' own profilers seen:\n" + csv);
         }
+    }
+
+    @Test
+    void aCommandLineTheStudyCannotTakeExitsTwoWithTheUsageAndRunsNothing() {
+        StudyCommand study = command();
+        CommandFailure failed = assertThrows(CommandFailure.class, () -> study.study("--ms", "0"));
+        assertEquals(CommandFailure.USAGE, failed.status());
+        assertTrue(err().startsWith("hp:study: --ms (simulated milliseconds per variant) must be from 1 to 600000,"
+                + " got 0\nusage: hp:study [--scenario name|path]"), err());
     }
 }

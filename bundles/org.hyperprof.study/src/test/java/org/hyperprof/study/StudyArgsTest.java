@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.command.kit.UsageException;
 import org.junit.jupiter.api.Test;
 
 /** hp:study's command line. */
@@ -34,25 +35,32 @@ class StudyArgsTest {
 
     @Test
     void badCommandLinesSayWhatIsWrong() {
-        assertEquals("--ms takes a whole number of simulated milliseconds, not 'ten'",
-                assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("--ms", "ten")).getMessage());
-        assertEquals("--ms 0 is out of range: give 1 to 600000 simulated milliseconds",
-                assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("--ms", "0")).getMessage());
-        assertEquals("--out needs a value",
-                assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("--out")).getMessage());
-        assertEquals("unknown option --seconds; the options are --scenario, --policies, --ms and --out",
-                assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("--seconds", "1")).getMessage());
-        assertEquals("unexpected argument 'lazy'; options start with --",
-                assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("lazy")).getMessage());
-        assertEquals("--ms given twice",
-                assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("--ms", "1", "--ms", "2"))
+        assertEquals("expected --ms (simulated milliseconds per variant) as a number, got 'ten'",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--ms", "ten")).getMessage());
+        assertEquals("--ms (simulated milliseconds per variant) must be from 1 to 600000, got 0",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--ms", "0")).getMessage());
+        assertEquals("option --out needs a value (--out dir)",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--out")).getMessage());
+        assertEquals("unknown option '--seconds'; options are --ms, --out, --policies, --scenario",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--seconds", "1")).getMessage());
+        assertEquals("too many arguments: lazy (expected only options; options start with --)",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("lazy")).getMessage());
+        assertEquals("--ms is given twice (1 and 2); give it once",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--ms", "1", "--ms", "2"))
                         .getMessage());
-        assertThrows(StudyArgs.UsageException.class, () -> StudyArgs.parse("--policies", " , "));
+        assertThrows(UsageException.class, () -> StudyArgs.parse("--policies", " , "));
     }
 
     @Test
     void aScenarioFileNameBecomesASafeFileNamePart() {
         assertEquals("xen-multi-domain", StudyCommand.fileName("xen-multi-domain"));
         assertEquals("my_host", StudyCommand.fileName("/tmp/scenarios/my host.scenario"));
+    }
+
+    @Test
+    void gogosHelpShowsTheArgumentsAsTheTableDoes() throws Exception {
+        java.lang.reflect.Method m = StudyCommand.class.getMethod("study", String[].class);
+        assertEquals(StudyArgs.SYNTAX.arguments(), m.getParameters()[0]
+                .getAnnotation(org.apache.felix.service.command.Descriptor.class).value());
     }
 }

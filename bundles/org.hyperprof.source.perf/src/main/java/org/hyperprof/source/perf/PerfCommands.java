@@ -13,12 +13,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Completion;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -55,8 +61,7 @@ public final class PerfCommands {
     static final String PERF_PACKAGE = "linux-perf";
 
     private final SymbolTables symbolTables;
-    private final Supplier<PrintStream> out;
-    private final Supplier<PrintStream> err;
+    private final Console console;
     private final String perf;
     private final ImportOptions baseOptions;
     private volatile SessionPublisher publisher;
@@ -67,7 +72,7 @@ public final class PerfCommands {
      */
     @Activate
     public PerfCommands(@Reference(name = "symbolTables") SymbolTables symbolTables) {
-        this(null, symbolTables, () -> System.out, () -> System.err, "perf", ImportOptions.defaults());
+        this(null, symbolTables, Console.system(), "perf", ImportOptions.defaults());
     }
 
     /**
@@ -78,15 +83,14 @@ public final class PerfCommands {
      */
     public PerfCommands(SessionPublisher publisher, SymbolTables symbolTables, PrintStream out, PrintStream err,
             String perf, ImportOptions options) {
-        this(publisher, symbolTables, () -> out, () -> err, perf, options);
+        this(publisher, symbolTables, Console.of(out, err), perf, options);
     }
 
-    private PerfCommands(SessionPublisher publisher, SymbolTables symbolTables, Supplier<PrintStream> out,
-            Supplier<PrintStream> err, String perf, ImportOptions options) {
+    private PerfCommands(SessionPublisher publisher, SymbolTables symbolTables, Console console, String perf,
+            ImportOptions options) {
         this.publisher = publisher;
         this.symbolTables = symbolTables;
-        this.out = out;
-        this.err = err;
+        this.console = console;
         this.perf = perf;
         this.baseOptions = options;
     }
@@ -105,20 +109,29 @@ public final class PerfCommands {
 
     // ---------------------------------------------------------------- hp:import
 
-    static final String IMPORT_USAGE = "hp:import <perf.data> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]..."
-            + " [--top N] [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N]";
+    /** What {@code hp:import} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
+    static final String IMPORT_ARGUMENTS = "<perf.data> [--kallsyms file] [--guest-kallsyms [pid=]file]... [--top N]"
+            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N]";
+
+    static final Syntax IMPORT = Syntax.of("hp:import", "import a perf.data recording (perf record, perf kvm record;"
+            + " file or pipe form) as a session every consumer receives, and print perf report's flat profile")
+            .before("<perf.data>", Completion.FILE)
+            .options(Option.value("--kallsyms", "file", "the host kernel's symbols (a /proc/kallsyms copy) for"
+                    + " kernel samples, as perf report --kallsyms").completedBy(Completion.FILE),
+                    Option.value("--guest-kallsyms", "[pid=]file", "a guest kernel's symbols for a perf kvm"
+                            + " recording, for the guest with that pid or, without pid=, for every guest")
+                            .repeatable().completedBy(Completion.FILE),
+                    Options.TOP, Options.CALLGRAPH, Options.NO_CALLCHAINS,
+                    Option.flag("--report-only", "print the report without a session (no consumer is fed): a flat"
+                            + " report reads no callchain, and a large recording is read in parts on every core"),
+                    Options.MAX_HEADER_MB);
 
     /** Gogo calls {@code import} (a Java keyword) through this name. */
     @Descriptor("import a perf.data recording (perf record, perf kvm record; file or pipe form) as a session"
             + " and print perf report's flat profile")
-    public void _import(@Descriptor("<perf.data> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N]") String... args) {
-        PrintStream o = out.get();
-        try {
+    public void _import(@Descriptor(IMPORT_ARGUMENTS) String... args) {
+        Guard.run(console, IMPORT, args, o -> {
             Options opt = Options.parse(args, false);
-            if (opt.file == null) {
-                throw new Usage("give the recording to import");
-            }
             Path file = path(opt.file, "recording");
             // Report only: no session, and callchains only for the call graph.
             ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
@@ -130,109 +143,88 @@ public final class PerfCommands {
                         opt.reportOnly ? null : publisher, "perf.data", null, false);
                 print(o, r, opt, System.nanoTime() - t0);
             }
-        } catch (Usage e) {
-            err.get().println("hp:import: " + e.getMessage());
-            err.get().println("usage: " + IMPORT_USAGE);
-            throw failed("hp:import");
-        } catch (PerfDataException | IllegalArgumentException | IllegalStateException e) {
-            err.get().println("hp:import: " + e.getMessage());
-            throw failed("hp:import");
-        } finally {
-            o.flush();
-        }
-    }
-
-    /**
-     * Thrown once a command has printed why it failed, so that a script or the launcher sees the
-     * failure in the call itself (exit status 1), not by reading the output.
-     */
-    static RuntimeException failed(String command) {
-        return new IllegalStateException(command + " failed");
+        });
     }
 
     // ---------------------------------------------------------------- hp:record
 
-    static final String RECORD_USAGE = "hp:record [--seconds N] [--frequency F] [--callgraph] [--top N]"
-            + " [--kallsyms <file>] [--max-header-mb N] -- <command...>  (or --seconds N and no command: the whole"
-            + " system)";
+    /** What {@code hp:record} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
+    static final String RECORD_ARGUMENTS = "[--seconds N] [--frequency F] [--callgraph] [--no-callchains] [--top N]"
+            + " [--kallsyms file] [--max-header-mb N] [-- <command...>]";
+
+    static final Syntax RECORD = Syntax.of("hp:record", "record with perf record (cpu-clock) and feed the samples to"
+            + " the consumers as they come")
+            .options(Option.value("--seconds", "N", "stop after N seconds (1 to " + Options.MAX_SECONDS + "); without"
+                    + " a command, record the whole system for N seconds"),
+                    Option.value("--frequency", "F", "samples per second (perf record -F; default perf's)"),
+                    Options.CALLGRAPH, Options.NO_CALLCHAINS, Options.TOP,
+                    Option.value("--kallsyms", "file", "the kernel's symbols (default /proc/kallsyms)")
+                            .completedBy(Completion.FILE),
+                    Options.MAX_HEADER_MB)
+            .after("[-- <command...>]")
+            .notes("  -- <command...>      the command to record (perf record -- command); its output goes to"
+                    + " stderr\n  Ctrl-C stops the recording; what was recorded is imported and reported.");
 
     @Descriptor("record with perf record (cpu-clock) and feed the samples to the consumers as they come")
-    public void record(@Descriptor("[--seconds N] [--frequency F] [--callgraph] [--top N] [-- <command...>];"
-            + " without a command, --seconds N records the whole system for N seconds") String... args) {
-        PrintStream o = out.get();
-        PrintStream e = err.get();
-        boolean recorded = true;
-        try {
-            Options opt = Options.parse(args, true);
-            if (!opt.command.isEmpty()) {
-                String why = Workload.whyNotRunnable(opt.command.get(0), System.getenv("PATH"));
-                if (why != null) {
-                    throw new IllegalStateException("the command could not be run: " + why + "; nothing was recorded");
-                }
+    public void record(@Descriptor(RECORD_ARGUMENTS) String... args) {
+        Guard.run(console, RECORD, args, o -> recordChecked(Options.parse(args, true), o, console.err()));
+    }
+
+    private void recordChecked(Options opt, PrintStream o, PrintStream e) {
+        if (!opt.command.isEmpty()) {
+            String why = Workload.whyNotRunnable(opt.command.get(0), System.getenv("PATH"));
+            if (why != null) {
+                throw new IllegalStateException("the command could not be run: " + why + "; nothing was recorded");
             }
-            List<String> cmd = perfCommand(opt);
-            o.println("Running: " + String.join(" ", cmd));
-            Process p;
-            try {
-                p = new ProcessBuilder(cmd).start();
-            } catch (IOException x) {
-                throw new IllegalStateException("cannot run " + perf + " (" + x.getMessage() + "): perf is not"
-                        + " installed; install Debian's " + PERF_PACKAGE + " package (apt-get install " + PERF_PACKAGE
-                        + ")");
-            }
-            StringBuilder perfErrors = new StringBuilder();
-            Thread errors = relay(p, e, perfErrors);
-            Thread stopper = opt.seconds > 0 && !opt.command.isEmpty() ? stopAfter(p, opt.seconds) : null;
-            long t0 = System.nanoTime();
-            long[] lastPrint = {t0};
-            PerfImport.Result r = null;
-            ImportOptions io = options(opt);
-            try (PerfDataReader reader = PerfDataReader.open(p.getInputStream(), "perf record", io.maxHeaderBytes())) {
-                r = new PerfImport(symbolTables, io, opt.callgraph).run(reader, publisher, "perf record",
-                        (samples, delivered) -> {
-                            long now = System.nanoTime();
-                            if (now - lastPrint[0] >= TimeUnit.SECONDS.toNanos(1)) {
-                                lastPrint[0] = now;
-                                o.printf(Locale.ROOT, "  recording: %d samples so far (%.1f s)%n", samples,
-                                        (now - t0) / 1e9);
-                                o.flush();
-                            }
-                        }, true);
-            } catch (PerfDataException x) {
-                throw new IllegalStateException(x.getMessage() + perfSaid(errorsAfterExit(p, errors, perfErrors)));
-            } finally {
-                if (stopper != null) {
-                    stopper.interrupt();
-                }
-                if (r == null) {
-                    // Nothing was imported (perf failed, or no session could start): do not leave perf running.
-                    p.destroy();
-                    waitFor(p, errors);
-                }
-            }
-            int exit = waitFor(p, errors);
-            print(o, r, opt, System.nanoTime() - t0);
-            String notRun = opt.command.isEmpty() ? null : Workload.shellStatus(exit);
-            if (notRun != null) {
-                e.println("hp:record: the command " + opt.command.get(0) + " could not be run (" + notRun
-                        + ", status " + exit + ")" + perfSaid(perfErrors));
-                recorded = false;
-            } else if (exit != 0 && stopper == null) {
-                e.println("hp:record: perf record exited with status " + exit + perfSaid(perfErrors));
-                recorded = false;
-            }
-        } catch (Usage x) {
-            e.println("hp:record: " + x.getMessage());
-            e.println("usage: " + RECORD_USAGE);
-            recorded = false;
-        } catch (IllegalArgumentException | IllegalStateException x) {
-            e.println("hp:record: " + x.getMessage());
-            recorded = false;
-        } finally {
-            o.flush();
         }
-        if (!recorded) {
-            throw failed("hp:record");
+        List<String> cmd = perfCommand(opt);
+        o.println("Running: " + String.join(" ", cmd));
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd).start();
+        } catch (IOException x) {
+            throw new IllegalStateException("cannot run " + perf + " (" + x.getMessage() + "): perf is not"
+                    + " installed; install Debian's " + PERF_PACKAGE + " package (apt-get install " + PERF_PACKAGE
+                    + ")");
+        }
+        StringBuilder perfErrors = new StringBuilder();
+        Thread errors = relay(p, e, perfErrors);
+        Thread stopper = opt.seconds > 0 && !opt.command.isEmpty() ? stopAfter(p, opt.seconds) : null;
+        long t0 = System.nanoTime();
+        long[] lastPrint = {t0};
+        PerfImport.Result r = null;
+        ImportOptions io = options(opt);
+        try (PerfDataReader reader = PerfDataReader.open(p.getInputStream(), "perf record", io.maxHeaderBytes())) {
+            r = new PerfImport(symbolTables, io, opt.callgraph).run(reader, publisher, "perf record",
+                    (samples, delivered) -> {
+                        long now = System.nanoTime();
+                        if (now - lastPrint[0] >= TimeUnit.SECONDS.toNanos(1)) {
+                            lastPrint[0] = now;
+                            o.printf(Locale.ROOT, "  recording: %d samples so far (%.1f s)%n", samples,
+                                    (now - t0) / 1e9);
+                            o.flush();
+                        }
+                    }, true);
+        } catch (PerfDataException x) {
+            throw new IllegalStateException(x.getMessage() + perfSaid(errorsAfterExit(p, errors, perfErrors)));
+        } finally {
+            if (stopper != null) {
+                stopper.interrupt();
+            }
+            if (r == null) {
+                // Nothing was imported (perf failed, or no session could start): do not leave perf running.
+                p.destroy();
+                waitFor(p, errors);
+            }
+        }
+        int exit = waitFor(p, errors);
+        print(o, r, opt, System.nanoTime() - t0);
+        String notRun = opt.command.isEmpty() ? null : Workload.shellStatus(exit);
+        if (notRun != null) {
+            throw new IllegalStateException("the command " + opt.command.get(0) + " could not be run (" + notRun
+                    + ", status " + exit + ")" + perfSaid(perfErrors));
+        } else if (exit != 0 && stopper == null) {
+            throw new IllegalStateException("perf record exited with status " + exit + perfSaid(perfErrors));
         }
     }
 
@@ -410,17 +402,15 @@ public final class PerfCommands {
         }
     }
 
-    /** A usage error: the command line is wrong. */
-    static final class Usage extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Usage(String message) {
-            super(message);
-        }
-    }
-
     /** The parsed arguments of both commands. */
     static final class Options {
+        static final Option TOP = Option.value("--top", "N", "the report's N largest rows (default 30)");
+        static final Option CALLGRAPH = Option.flag("--callgraph", "also the call graph: perf report's children"
+                + " view and the stacks of the top rows");
+        static final Option NO_CALLCHAINS = Option.flag("--no-callchains", "read no callchain: flat samples only");
+        static final Option MAX_HEADER_MB = Option.value("--max-header-mb", "N", "the most of a recording's header"
+                + " held in memory, in MiB (a bound against a damaged file)");
+
         String file;
         String kallsyms;
         final Map<Integer, String> guestKallsyms = new LinkedHashMap<>();
@@ -434,112 +424,88 @@ public final class PerfCommands {
         long maxHeaderMb;
         final List<String> command = new ArrayList<>();
 
-        static Options parse(String[] args, boolean record) throws Usage {
+        static Options parse(String[] args, boolean record) throws UsageException {
+            Args a = parse(args, record ? RECORD : IMPORT, record ? IMPORT : RECORD);
             Options o = new Options();
-            String[] a = args == null ? new String[0] : args;
-            for (int i = 0; i < a.length; i++) {
-                String s = a[i];
-                switch (s) {
-                    case "--kallsyms" -> o.kallsyms = value(a, ++i, s);
-                    case "--guest-kallsyms" -> {
-                        if (record) {
-                            throw new Usage("--guest-kallsyms is for hp:import of a perf kvm recording");
-                        }
-                        String v = value(a, ++i, s);
-                        int eq = v.indexOf('=');
-                        int pid = ImportOptions.ANY_GUEST;
-                        if (eq > 0) {
-                            pid = (int) number(v.substring(0, eq), "the guest pid", MAX_PID);
-                            v = v.substring(eq + 1);
-                        }
-                        o.guestKallsyms.put(pid, v);
-                    }
-                    case "--top" -> o.top = (int) number(value(a, ++i, s), s, Integer.MAX_VALUE);
-                    case "--max-header-mb" -> o.maxHeaderMb = number(value(a, ++i, s), s,
-                            ImportOptions.MAX_HEADER_BYTES >> 20);
-                    case "--callgraph" -> o.callgraph = true;
-                    case "--no-callchains" -> o.noCallchains = true;
-                    case "--report-only" -> {
-                        if (record) {
-                            throw new Usage("--report-only is for hp:import; hp:record is there to feed the consumers"
-                                    + " as the recording goes");
-                        }
-                        o.reportOnly = true;
-                    }
-                    case "--seconds" -> {
-                        requireRecord(record, s);
-                        o.seconds = number(value(a, ++i, s), s, MAX_SECONDS);
-                    }
-                    case "--frequency" -> {
-                        requireRecord(record, s);
-                        o.frequency = number(value(a, ++i, s), s, Integer.MAX_VALUE);
-                    }
-                    case "--" -> {
-                        requireRecord(record, s);
-                        for (int k = i + 1; k < a.length; k++) {
-                            o.command.add(a[k]);
-                        }
-                        i = a.length;
-                    }
-                    default -> {
-                        if (s.startsWith("--")) {
-                            throw new Usage("unknown option " + s);
-                        }
-                        if (record) {
-                            throw new Usage("put the command to record after --, e.g. hp:record -- " + s);
-                        }
-                        if (o.file != null) {
-                            throw new Usage("one recording at a time (got " + o.file + " and " + s + ")");
-                        }
-                        o.file = s;
-                    }
+            o.kallsyms = a.value("--kallsyms");
+            for (String v : a.values("--guest-kallsyms")) {
+                int eq = v.indexOf('=');
+                int pid = ImportOptions.ANY_GUEST;
+                if (eq > 0) {
+                    pid = (int) Args.number(v.substring(0, eq), "the guest pid", 1, MAX_PID);
+                    v = v.substring(eq + 1);
                 }
+                o.guestKallsyms.put(pid, v);
             }
-            if (record && o.command.isEmpty() && o.seconds == 0) {
-                // A whole-system recording is asked for, never the default of a bare hp:record.
-                throw new Usage("give the command to record after -- (hp:record -- <command...>), or --seconds N to"
-                        + " record the whole system for N seconds");
+            if (a.value("--top") != null) {
+                o.top = (int) Args.number(a.value("--top"), "--top", 1, Integer.MAX_VALUE);
+            }
+            if (a.value("--max-header-mb") != null) {
+                o.maxHeaderMb = Args.number(a.value("--max-header-mb"), "--max-header-mb", 1,
+                        ImportOptions.MAX_HEADER_BYTES >> 20);
+            }
+            o.callgraph = a.flag("--callgraph");
+            o.noCallchains = a.flag("--no-callchains");
+            o.reportOnly = a.flag("--report-only");
+            if (a.value("--seconds") != null) {
+                o.seconds = Args.number(a.value("--seconds"), "--seconds", 1, MAX_SECONDS, "one day");
+            }
+            if (a.value("--frequency") != null) {
+                o.frequency = Args.number(a.value("--frequency"), "--frequency", 1, Integer.MAX_VALUE);
+            }
+            o.command.addAll(a.afterOptions());
+            List<String> words = a.positional().subList(0, a.positional().size() - a.afterOptions().size());
+            if (record) {
+                if (!words.isEmpty()) {
+                    throw new UsageException("put the command to record after --, e.g. hp:record -- "
+                            + String.join(" ", words));
+                }
+                if (o.command.isEmpty() && o.seconds == 0) {
+                    // A whole-system recording is asked for, never the default of a bare hp:record.
+                    throw new UsageException("give the command to record after -- (hp:record -- <command...>), or"
+                            + " --seconds N to record the whole system for N seconds");
+                }
+            } else {
+                if (!a.afterOptions().isEmpty()) {
+                    throw new UsageException("hp:import reads a recording; to record a command: hp:record -- "
+                            + String.join(" ", a.afterOptions()));
+                }
+                if (words.isEmpty()) {
+                    throw new UsageException("give the recording to import");
+                }
+                if (words.size() > 1) {
+                    throw new UsageException("one recording at a time (got " + String.join(" and ", words) + ")");
+                }
+                o.file = words.get(0);
             }
             if (o.callgraph && o.noCallchains) {
-                throw new Usage("--callgraph needs the callchains; leave out --no-callchains");
+                throw new UsageException("--callgraph needs the callchains; leave out --no-callchains");
             }
             return o;
         }
 
-        private static void requireRecord(boolean record, String option) throws Usage {
-            if (!record) {
-                throw new Usage(option + " is an option of hp:record");
+        /** The words by {@code own}'s table; an option only {@code sibling} takes is named as the sibling's. */
+        private static Args parse(String[] args, Syntax own, Syntax sibling) throws UsageException {
+            try {
+                return own.parse(args);
+            } catch (UsageException e) {
+                for (String w : args == null ? new String[0] : args) {
+                    if (w.equals("--")) {
+                        break;
+                    }
+                    String name = w.contains("=") ? w.substring(0, w.indexOf('=')) : w;
+                    if (name.startsWith("--") && own.option(name) == null && sibling.option(name) != null) {
+                        throw new UsageException(name + " is an option of " + sibling.command() + ", not of "
+                                + own.command());
+                    }
+                }
+                throw e;
             }
-        }
-
-        private static String value(String[] a, int i, String option) throws Usage {
-            if (i >= a.length) {
-                throw new Usage(option + " needs a value");
-            }
-            return a[i];
         }
 
         /** The kernel's largest pid (PID_MAX_LIMIT, 2^22 on 64-bit). */
         static final long MAX_PID = 4_194_304;
         /** A recording of one day at most: a longer one is a typo more often than a wish. */
         static final long MAX_SECONDS = 86_400;
-
-        /** A whole number from 1 to {@code max}. */
-        private static long number(String s, String what, long max) throws Usage {
-            String range = what + " must be from 1 to " + max + ", not " + s;
-            long v;
-            try {
-                v = Long.parseLong(s.strip());
-            } catch (NumberFormatException e) {
-                if (s.strip().matches("[-+]?[0-9]+")) {
-                    throw new Usage(range); // digits beyond 64 bits
-                }
-                throw new Usage(what + " must be a number, not '" + s + "'");
-            }
-            if (v < 1 || v > max) {
-                throw new Usage(range);
-            }
-            return v;
-        }
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
@@ -149,16 +150,20 @@ class PerfCommandsTest {
         assertEquals("", err());
     }
 
-    /** The command printed why it refused and failed, so that a script sees it (exit status 1). */
-    private static void refused(Runnable command) {
-        IllegalStateException failed = assertThrows(IllegalStateException.class, command::run);
-        assertTrue(failed.getMessage().matches("hp:(import|record) failed"), failed.getMessage());
+    /**
+     * The command printed why it refused and failed, so that a script sees it: exit status 2 for a
+     * command line it cannot take, 1 for anything else.
+     */
+    private static int refused(Runnable command) {
+        CommandFailure failed = assertThrows(CommandFailure.class, command::run);
+        assertTrue(failed.getMessage().matches("hp:(import|record)( failed|: usage error)"), failed.getMessage());
+        return failed.status();
     }
 
     @Test
     void reportOnlyIsForImportNotForRecord() {
-        refused(() -> commands.record("--report-only", "--", "/bin/true"));
-        assertTrue(err().contains("--report-only is for hp:import"), err());
+        assertEquals(CommandFailure.USAGE, refused(() -> commands.record("--report-only", "--", "/bin/true")));
+        assertTrue(err().contains("--report-only is an option of hp:import, not of hp:record"), err());
     }
 
     /** The profile's lines (header, rows and books), without the lines about timing and sessions. */
@@ -197,18 +202,21 @@ class PerfCommandsTest {
 
     @Test
     void usageErrorsSayWhatIsWrongAndShowTheUsage() {
-        refused(() -> commands._import());
+        assertEquals(CommandFailure.USAGE, refused(() -> commands._import()));
         assertTrue(err().contains("give the recording to import"), err());
         assertTrue(err().contains("usage: hp:import"), err());
         err.reset();
         refused(() -> commands._import("x.data", "--seconds", "3"));
         assertTrue(err().contains("--seconds is an option of hp:record"), err());
         err.reset();
+        assertEquals(CommandFailure.USAGE, refused(() -> commands._import("x.data", "--top", "1", "--top", "2")));
+        assertTrue(err().contains("--top is given twice (1 and 2); give it once"), err());
+        err.reset();
         refused(() -> commands.record("ls"));
         assertTrue(err().contains("put the command to record after --"), err());
         err.reset();
         refused(() -> commands.record("--seconds", "zero"));
-        assertTrue(err().contains("--seconds must be a number"), err());
+        assertTrue(err().contains("expected --seconds as a number, got 'zero'"), err());
     }
 
     /**
@@ -245,16 +253,16 @@ class PerfCommandsTest {
     void numbersOutOfRangeAreRefusedWithTheRangeBeforeAnythingRuns() {
         // Each was accepted: a recording of 3,000 years, a top clamped without a word, a pid cut to 32 bits.
         refused(() -> commands.record("--seconds", "99999999999", "--", "true"));
-        assertTrue(err().contains("--seconds must be from 1 to 86400, not 99999999999"), err());
+        assertTrue(err().contains("--seconds must be from 1 to 86400 (one day), got 99999999999"), err());
         err.reset();
         refused(() -> commands._import("x.data", "--top", "99999999999999999999"));
-        assertTrue(err().contains("--top must be from 1 to 2147483647, not 99999999999999999999"), err());
+        assertTrue(err().contains("--top must be from 1 to 2147483647, got 99999999999999999999"), err());
         err.reset();
         refused(() -> commands._import("x.data", "--guest-kallsyms", "4294967297=/proc/kallsyms"));
-        assertTrue(err().contains("the guest pid must be from 1 to 4194304, not 4294967297"), err());
+        assertTrue(err().contains("the guest pid must be from 1 to 4194304, got 4294967297"), err());
         err.reset();
         refused(() -> commands.record("--frequency", "0", "--", "true"));
-        assertTrue(err().contains("--frequency must be from 1 to 2147483647, not 0"), err());
+        assertTrue(err().contains("--frequency must be from 1 to 2147483647, got 0"), err());
         assertFalse(out().contains("Running: perf record"), out());
     }
 
@@ -366,5 +374,23 @@ class PerfCommandsTest {
         assertEquals(new java.util.TreeMap<>(perf.entrySet().stream().collect(java.util.stream.Collectors.toMap(
                 e -> e.getKey().toString(), Map.Entry::getValue))), new java.util.TreeMap<>(printed.entrySet().stream()
                         .collect(java.util.stream.Collectors.toMap(e -> e.getKey().toString(), Map.Entry::getValue))));
+    }
+
+    @Test
+    void gogosHelpShowsEachCommandsArgumentsAsItsTableDoes() throws Exception {
+        for (var c : java.util.Map.of("_import", PerfCommands.IMPORT, "record", PerfCommands.RECORD).entrySet()) {
+            java.lang.reflect.Method m = PerfCommands.class.getMethod(c.getKey(), String[].class);
+            String described = m.getParameters()[0].getAnnotation(org.apache.felix.service.command.Descriptor.class)
+                    .value();
+            assertEquals(c.getValue().arguments(), described, c.getValue().command());
+        }
+    }
+
+    @Test
+    void helpPrintsTheTableInsteadOfRunning() {
+        commands._import("--help");
+        assertEquals(PerfCommands.IMPORT.help() + "\n", out());
+        assertTrue(out().contains("--guest-kallsyms [pid=]file"), out());
+        assertEquals("", err());
     }
 }

@@ -1,4 +1,4 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 import java.io.PrintStream;
 import java.util.function.Supplier;

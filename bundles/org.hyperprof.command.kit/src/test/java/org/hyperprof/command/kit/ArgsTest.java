@@ -1,4 +1,4 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,19 +7,43 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 class ArgsTest {
+    private static final List<Option> OPTIONS = List.of(Option.value("--ms", "N", "how long"),
+            Option.value("--event", "SPEC", "what to count").repeatable(), Option.flag("--no-report", "no report"),
+            Option.choice("--format", List.of("text", "json"), "how"));
+
     private static Args parse(String... argv) throws UsageException {
-        return Args.parse(argv, Set.of("--ms", "--event"), Set.of("--no-report"));
+        return Args.parse(argv, OPTIONS);
     }
 
     @Test
     void optionValueMayFollowAsNextWordOrAfterEquals() throws UsageException {
         assertEquals("500", parse("--ms", "500").value("--ms"));
         assertEquals("500", parse("--ms=500").value("--ms"));
+    }
+
+    @Test
+    void anOptionThatIsNotRepeatableIsRefusedTheSecondTime() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("--ms", "5", "--ms=6"));
+        assertEquals("--ms is given twice (5 and 6); give it once", e.getMessage());
+    }
+
+    @Test
+    void aChoiceTakesOnlyItsWords() throws UsageException {
+        assertEquals("json", parse("--format", " json").value("--format"));
+        UsageException e = assertThrows(UsageException.class, () -> parse("--format=xml"));
+        assertEquals("--format takes text or json, not 'xml'", e.getMessage());
+    }
+
+    @Test
+    void theWordsAfterADoubleDashAreKeptApartForACommandThatRunsAnother() throws UsageException {
+        Args a = parse("data", "--ms", "1", "--", "sleep", "--ms");
+        assertEquals(List.of("data", "sleep", "--ms"), a.positional());
+        assertEquals(List.of("sleep", "--ms"), a.afterOptions());
+        assertEquals(List.of(), parse("data").afterOptions());
     }
 
     @Test
@@ -57,19 +81,19 @@ class ArgsTest {
     @Test
     void unknownOptionNamesTheKnownOnes() {
         UsageException e = assertThrows(UsageException.class, () -> parse("--msec", "5"));
-        assertEquals("unknown option '--msec'; options are --event, --ms, --no-report", e.getMessage());
+        assertEquals("unknown option '--msec'; options are --event, --format, --ms, --no-report", e.getMessage());
     }
 
     @Test
     void unknownOptionOfACommandWithoutOptionsSaysSo() {
-        UsageException e = assertThrows(UsageException.class, () -> Args.parse(new String[] {"--x"}, Set.of(), Set.of()));
+        UsageException e = assertThrows(UsageException.class, () -> Args.parse(new String[] {"--x"}, List.of()));
         assertEquals("unknown option '--x'; this command takes no options", e.getMessage());
     }
 
     @Test
     void optionWithoutItsValueIsRefused() {
         UsageException e = assertThrows(UsageException.class, () -> parse("--ms"));
-        assertEquals("option --ms needs a value", e.getMessage());
+        assertEquals("option --ms needs a value (--ms N)", e.getMessage());
     }
 
     @Test
@@ -133,22 +157,5 @@ class ArgsTest {
     void nameListWithAnEmptyEntryShowsTheExample() {
         assertEquals("--images 'a,' has an empty entry; expected names separated by commas, e.g. x,y",
                 assertThrows(UsageException.class, () -> Args.nameList("a,", "--images", "x,y")).getMessage());
-    }
-
-    @org.junit.jupiter.api.Test
-    void loadAndProfileTakeRepeatableHostAndPmuOptionsAsKeyValuePairs() throws Exception {
-        CommandLines.Load load = CommandLines.load(new String[] { "ppc970-blade", "--host-option",
-                "ppc.postponed=owner", "--pmu-option", "mmcra.hvpr=xnu", "--pmu-option=msr.pmm=1" });
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("ppc.postponed", "owner"), load.hostOptions());
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("mmcra.hvpr", "xnu", "msr.pmm", "1"),
-                load.pmuOptions());
-        CommandLines.Profile p = CommandLines.profile(new String[] { "--host-option", "ppc.postponed=poll" });
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.Map.of("ppc.postponed", "poll"), p.hostOptions());
-        UsageException bad = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
-                () -> CommandLines.load(new String[] { "--host-option", "ppc.postponed" }));
-        org.junit.jupiter.api.Assertions.assertTrue(bad.getMessage().contains("key=value"), bad.getMessage());
-        UsageException twice = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
-                () -> CommandLines.load(new String[] { "--pmu-option", "a=1", "--pmu-option", "a=2" }));
-        org.junit.jupiter.api.Assertions.assertTrue(twice.getMessage().contains("given twice"), twice.getMessage());
     }
 }

@@ -1,6 +1,7 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,37 +10,52 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A command line split into {@code --options} and positional words. Options take their value as
- * {@code --name value} or {@code --name=value} and may repeat; flags take none. A lone {@code --}
- * ends the options. Words with a single dash stay positional, so a negative number reaches the
+ * A command line split into {@code --options} and positional words, by a command's table of
+ * {@link Option}s. Options take their value as {@code --name value} or {@code --name=value}; only a
+ * repeatable option may be given twice; flags take none. A lone {@code --} ends the options: the
+ * words after it are positional and also kept apart ({@link #afterOptions()}), for a command that
+ * runs another one. Words with a single dash stay positional, so a negative number reaches the
  * number check and gets its own message there.
  */
 public final class Args {
     private final Map<String, List<String>> values;
     private final Set<String> flags;
     private final List<String> positional;
+    private final List<String> afterOptions;
 
-    private Args(Map<String, List<String>> values, Set<String> flags, List<String> positional) {
+    private Args(Map<String, List<String>> values, Set<String> flags, List<String> positional,
+            List<String> afterOptions) {
         this.values = values;
         this.flags = flags;
         this.positional = positional;
+        this.afterOptions = afterOptions;
     }
 
     /**
-     * @param argv         the words after the command name (null = none)
-     * @param valueOptions options that take a value, e.g. {@code --ms}
-     * @param flagOptions  options that take none, e.g. {@code --no-report}
-     * @throws UsageException for an unknown option, a missing value, or a value given to a flag
+     * @param argv    the words after the command name (null = none)
+     * @param options the options the command takes
+     * @throws UsageException for an unknown option, a missing value, a value given to a flag, or an
+     *                        option given twice that is not repeatable
      */
-    public static Args parse(String[] argv, Set<String> valueOptions, Set<String> flagOptions) throws UsageException {
+    public static Args parse(String[] argv, Collection<Option> options) throws UsageException {
+        Map<String, Option> byName = new LinkedHashMap<>();
+        for (Option o : options) {
+            byName.put(o.name(), o);
+        }
         Map<String, List<String>> values = new LinkedHashMap<>();
         Set<String> flags = new TreeSet<>();
         List<String> positional = new ArrayList<>();
+        List<String> afterOptions = new ArrayList<>();
         String[] words = argv == null ? new String[0] : argv;
         boolean optionsEnded = false;
         for (int i = 0; i < words.length; i++) {
             String w = words[i];
-            if (optionsEnded || !w.startsWith("--")) {
+            if (optionsEnded) {
+                positional.add(w);
+                afterOptions.add(w);
+                continue;
+            }
+            if (!w.startsWith("--")) {
                 positional.add(w);
                 continue;
             }
@@ -50,29 +66,40 @@ public final class Args {
             int eq = w.indexOf('=');
             String name = eq < 0 ? w : w.substring(0, eq);
             String inline = eq < 0 ? null : w.substring(eq + 1);
-            if (valueOptions.contains(name)) {
-                String value = inline;
-                if (value == null) {
-                    if (i + 1 >= words.length) {
-                        throw new UsageException("option " + name + " needs a value");
-                    }
-                    value = words[++i];
-                }
-                values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-            } else if (flagOptions.contains(name)) {
+            Option option = byName.get(name);
+            if (option == null) {
+                throw new UsageException("unknown option '" + name + "'" + (byName.isEmpty()
+                        ? "; this command takes no options"
+                        : "; options are " + String.join(", ", new TreeSet<>(byName.keySet()))));
+            }
+            if (option.isFlag()) {
                 if (inline != null) {
                     throw new UsageException("option " + name + " takes no value, got '" + w + "'");
                 }
                 flags.add(name);
-            } else {
-                Set<String> known = new TreeSet<>(valueOptions);
-                known.addAll(flagOptions);
-                throw new UsageException("unknown option '" + name + "'"
-                        + (known.isEmpty() ? "; this command takes no options"
-                                : "; options are " + String.join(", ", known)));
+                continue;
             }
+            String value = inline;
+            if (value == null) {
+                if (i + 1 >= words.length) {
+                    throw new UsageException("option " + name + " needs a value (" + option.label() + ")");
+                }
+                value = words[++i];
+            }
+            List<String> given = values.computeIfAbsent(name, k -> new ArrayList<>());
+            if (!given.isEmpty() && !option.repeats()) {
+                throw new UsageException(name + " is given twice (" + given.get(0) + " and " + value
+                        + "); give it once");
+            }
+            if (!option.choices().isEmpty() && !option.choices().contains(value.strip())) {
+                List<String> c = option.choices();
+                throw new UsageException(name + " takes " + (c.size() == 1 ? c.get(0)
+                        : String.join(", ", c.subList(0, c.size() - 1)) + " or " + c.get(c.size() - 1)) + ", not '"
+                        + value + "'");
+            }
+            given.add(option.choices().isEmpty() ? value : value.strip());
         }
-        return new Args(values, flags, positional);
+        return new Args(values, flags, positional, afterOptions);
     }
 
     /** The option's last value, or null when it was not given. */
@@ -92,6 +119,11 @@ public final class Args {
 
     public List<String> positional() {
         return Collections.unmodifiableList(positional);
+    }
+
+    /** The words after a lone {@code --} (also among {@link #positional()}); empty when there was none. */
+    public List<String> afterOptions() {
+        return Collections.unmodifiableList(afterOptions);
     }
 
     /** @throws UsageException when more than {@code max} positional words were given */

@@ -1,12 +1,15 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 import java.io.PrintStream;
+
+import org.hyperprof.api.command.CommandFailure;
 
 /**
  * Runs a command body so that whatever goes wrong reaches the user as one clear message on the
  * session's error stream, never as a stack trace: a usage error with the usage line, a service's
  * typed error with its own message, and anything unexpected with its kind and message. Then it
- * throws {@link CommandFailure}, so that the failure is the call's result and not only text.
+ * throws {@link CommandFailure}, so that the failure is the call's result and not only text: exit
+ * status 2 for a usage error, 1 for any other.
  */
 public final class Guard {
     /** A command's work. */
@@ -20,39 +23,44 @@ public final class Guard {
 
     /**
      * @param args the command's words: with {@code --help} among them the command's help is printed
-     *             instead of running the body
+     *             instead of running the body; {@code key=value} words naming one of its options are
+     *             read as that option, with a hint
      * @throws CommandFailure once the failure's message is printed
      */
-    public static void run(Console console, HpCommand command, String[] args, Body body) {
+    public static void run(Console console, Syntax syntax, String[] args, Body body) {
         PrintStream out = console.out();
         try {
             if (helpAsked(args)) {
-                HelpCommands.printOne(command, out);
+                out.println(syntax.help());
                 return;
             }
-            acceptKeyValue(command, args, console.err());
+            syntax.acceptKeyValue(args, console.err());
             body.run(out);
         } catch (CommandFailure e) {
             // A command run by this one has printed its own failure already.
             throw e;
         } catch (UsageException e) {
-            PrintStream err = console.err();
-            err.println(command.scoped() + ": " + e.getMessage());
-            err.println("usage: " + command.usage());
-            if (!command.details().isEmpty()) {
-                err.println("(" + command.scoped() + " --help explains the arguments)");
-            }
-            throw new CommandFailure(command.scoped(), CommandFailure.USAGE);
+            throw usage(console.err(), syntax, e);
         } catch (Exception | LinkageError e) {
-            console.err().println(message(command, e));
-            throw new CommandFailure(command.scoped(), CommandFailure.FAILED);
+            console.err().println(message(syntax, e));
+            throw new CommandFailure(syntax.command(), CommandFailure.FAILED);
         } finally {
             out.flush();
         }
     }
 
-    /** {@code hp:<command> --help}: the word {@code --help} anywhere before a {@code --}. */
-    static boolean helpAsked(String[] args) {
+    /** Prints a usage error with the usage line and returns the failure to throw (exit status 2). */
+    public static CommandFailure usage(PrintStream err, Syntax syntax, UsageException e) {
+        err.println(syntax.command() + ": " + e.getMessage());
+        err.println("usage: " + syntax.usage());
+        if (syntax.hasDetails()) {
+            err.println("(" + syntax.command() + " --help explains the arguments)");
+        }
+        return new CommandFailure(syntax.command(), CommandFailure.USAGE);
+    }
+
+    /** {@code <command> --help}: the word {@code --help} anywhere before a {@code --}. */
+    public static boolean helpAsked(String[] args) {
         if (args != null) {
             for (String a : args) {
                 if (a.equals("--")) {
@@ -66,37 +74,14 @@ public final class Guard {
         return false;
     }
 
-    /**
-     * The other style of options: a word {@code key=value} whose key is one of the command's value
-     * options (as its usage line shows them, {@code [--key value]}) is read as {@code --key=value},
-     * rewritten in place in the command's own words, and a hint names the grammar. Other words
-     * with '=' (a renderer's {@code top=10}, a path) stay as they are.
-     */
-    static void acceptKeyValue(HpCommand command, String[] args, PrintStream err) {
-        if (args == null) {
-            return;
-        }
-        for (int i = 0; i < args.length && !args[i].equals("--"); i++) {
-            int eq = args[i].indexOf('=');
-            if (eq > 0 && !args[i].startsWith("-")) {
-                String option = "--" + args[i].substring(0, eq);
-                if (command.arguments().contains("[" + option + " ")) {
-                    err.println(command.scoped() + ": read '" + args[i] + "' as '" + option + " "
-                            + args[i].substring(eq + 1) + "' (options are written " + option + " value)");
-                    args[i] = option + "=" + args[i].substring(eq + 1);
-                }
-            }
-        }
-    }
-
     /** The one line a failure prints. */
-    static String message(HpCommand command, Throwable e) {
+    public static String message(Syntax syntax, Throwable e) {
         String text = e.getMessage() == null || e.getMessage().isBlank() ? null : e.getMessage().strip();
         if (expected(e) && text != null) {
-            return command.scoped() + ": " + text;
+            return syntax.command() + ": " + text;
         }
         // A failure no service announced is a defect: say so plainly, with what it was.
-        return command.scoped() + " failed unexpectedly: " + e.getClass().getSimpleName()
+        return syntax.command() + " failed unexpectedly: " + e.getClass().getSimpleName()
                 + (text == null ? "" : ": " + text);
     }
 

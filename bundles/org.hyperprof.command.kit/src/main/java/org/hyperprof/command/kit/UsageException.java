@@ -1,4 +1,4 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 /** A command line the command cannot take: says what was expected and what was given. */
 public final class UsageException extends Exception {
