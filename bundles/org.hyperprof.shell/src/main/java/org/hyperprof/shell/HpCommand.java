@@ -131,7 +131,9 @@ public enum HpCommand {
             .options(Option.value("--renderer", "name", "the report printed after the read (default opreport, or the"
                     + " only one); hp:report --session N prints it again, hp:export writes it")
                     .completedBy(Completion.REPORT))
-            .notes("  <source>             a source's name (hp:sources lists them), e.g. folded for folded stacks\n"
+            .after("[report option...]")
+            .notes("  report option...     the report controls, as hp:report takes them (image=, threshold=, ...)\n"
+                    + "  <source>             a source's name (hp:sources lists them), e.g. folded for folded stacks\n"
                     + "  <file>               a regular file (a FIFO or a device is refused)")),
     STATE(Syntax.of("hp:state",
             "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step")),

@@ -68,12 +68,7 @@ public class ProfileCommands {
             // Settle the renderer before a long run, so a typo does not cost the run.
             Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()
                     : renderers.choose(line.renderer(), "--report");
-            if (renderer.isPresent()) {
-                Renderers.checkOptions(renderer.get(), line.reportOptions());
-            } else if (!line.reportOptions().isEmpty()) {
-                throw new UsageException("report options (" + String.join(" ", line.reportOptions()) + ") need a"
-                        + " report renderer, and none is installed (hp:reports)");
-            }
+            Renderers.checkOptions(renderer, line.reportOptions());
             if (!line.noReport() && renderer.isEmpty()) {
                 out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }

@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.command.kit.ReportWords;
 import org.hyperprof.command.kit.UsageException;
 
 /** Picks a report renderer by name and renders a whole report before anything is printed. */
@@ -42,7 +43,7 @@ public final class Renderers {
     /** Whether the renderer lists {@code option} among its options (by name, before its description). */
     public static boolean offers(Plugins.Entry<ReportRenderer> renderer, String option) {
         try {
-            return renderer.service().options().stream().anyMatch(o -> optionName(o).equals(option));
+            return renderer.service().options().stream().anyMatch(o -> ReportWords.optionName(o).equals(option));
         } catch (RuntimeException e) {
             // A renderer that cannot list its options offers none; its report is unaffected.
             return false;
@@ -50,44 +51,25 @@ public final class Renderers {
     }
 
     /**
-     * Refuses, before any work, an option word the renderer does not list (by its key: {@code top} of
-     * {@code top=5}), so a typo does not cost a run. A renderer that cannot list its options is
-     * left to judge its own words when it renders.
+     * Refuses, before any work, an option word the renderer does not list, so a typo does not cost a
+     * run. A renderer that cannot list its options is left to judge its own words when it renders.
      */
-    static void checkOptions(Plugins.Entry<ReportRenderer> renderer, java.util.Set<String> words)
+    static void checkOptions(Optional<Plugins.Entry<ReportRenderer>> renderer, java.util.Set<String> words)
             throws UsageException {
+        if (renderer.isEmpty()) {
+            if (!words.isEmpty()) {
+                throw new UsageException("report options (" + String.join(" ", words) + ") need a report renderer,"
+                        + " and none is installed (hp:reports)");
+            }
+            return;
+        }
         java.util.List<String> described;
         try {
-            described = renderer.service().options();
+            described = renderer.get().service().options();
         } catch (RuntimeException e) {
             return;
         }
-        java.util.Set<String> keys = new java.util.TreeSet<>();
-        for (String d : described) {
-            keys.add(key(optionName(d)));
-        }
-        for (String w : words) {
-            if (!keys.contains(key(w))) {
-                throw new UsageException("'" + w + "' is not an option of the " + renderer.name() + " renderer; its"
-                        + " options are " + String.join(", ", keys) + " (hp:reports describes them)");
-            }
-        }
-    }
-
-    /** {@code top} of {@code top=5} or {@code top=N}. */
-    private static String key(String word) {
-        int eq = word.indexOf('=');
-        return eq < 0 ? word : word.substring(0, eq);
-    }
-
-    /** {@code top=N} of {@code "top=N: at most N rows"}: an option's name, before its description. */
-    static String optionName(String described) {
-        String t = described.strip();
-        int end = 0;
-        while (end < t.length() && t.charAt(end) != ':' && !Character.isWhitespace(t.charAt(end))) {
-            end++;
-        }
-        return t.substring(0, end);
+        ReportWords.check(renderer.get().name(), described, words);
     }
 
     /**

@@ -16,6 +16,7 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.ReportWords;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -120,7 +121,7 @@ public class ReportCommands {
 
     /** The format names a writer lists, each before its description (e.g. {@code svg} of "svg: ..."). */
     static List<String> formats(ReportFileWriter writer) {
-        return writer.formats().stream().map(Renderers::optionName).filter(n -> !n.isEmpty())
+        return writer.formats().stream().map(ReportWords::optionName).filter(n -> !n.isEmpty())
                 .collect(Collectors.toList());
     }
 

@@ -29,7 +29,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
         "osgi.command.function=read"})
 public class SourceCommands {
     /** What {@code hp:read} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String READ_ARGUMENTS = "<source> <file> [--renderer name]";
+    static final String READ_ARGUMENTS = "<source> <file> [--renderer name] [report option...]";
 
     private final Console console;
     private final Renderers renderers;
@@ -78,15 +78,17 @@ public class SourceCommands {
     public void read(@Descriptor(READ_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.READ.syntax(), args, out -> {
             Args a = HpCommand.READ.parse(args);
-            if (a.positional().size() != 2) {
+            if (a.positional().size() < 2) {
                 throw new UsageException("expected a source and a file, got " + a.positional().size() + " arguments");
             }
+            Set<String> reportWords = new java.util.LinkedHashSet<>(a.positional().subList(2, a.positional().size()));
             Optional<Plugins.Entry<ReportRenderer>> renderer = renderers.choose(a.value("--renderer"), "--renderer");
+            Renderers.checkOptions(renderer, reportWords);
             Path file = ReportCommands.target(a.positional().get(1));
             SessionSummary summary = pipeline().read(a.positional().get(0), file);
             if (renderer.isPresent()) {
                 out.print(Renderers.render(renderer.get(),
-                        new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of())));
+                        new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, reportWords)));
             } else {
                 out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }

@@ -18,6 +18,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.command.kit.ReportWords;
 import org.junit.jupiter.api.Test;
 
 /** hp:profile and hp:report, which share the choice of renderer. */
@@ -283,9 +284,9 @@ class ProfileCommandsTest {
 
     @Test
     void rendererOptionNamesStopAtTheDescription() {
-        assertEquals("top=N", Renderers.optionName("top=N: at most N rows"));
-        assertEquals("symbols", Renderers.optionName("  symbols - one row per symbol"));
-        assertEquals("callgraph", Renderers.optionName("callgraph"));
+        assertEquals("top=N", ReportWords.optionName("top=N: at most N rows"));
+        assertEquals("symbols", ReportWords.optionName("  symbols - one row per symbol"));
+        assertEquals("callgraph", ReportWords.optionName("callgraph"));
     }
 
     @Test

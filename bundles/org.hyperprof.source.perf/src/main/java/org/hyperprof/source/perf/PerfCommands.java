@@ -9,13 +9,17 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.profiler.SessionPublisher;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.command.kit.Args;
@@ -23,6 +27,7 @@ import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.ReportWords;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.pipeline.SymbolTables;
@@ -95,6 +100,23 @@ public final class PerfCommands {
         this.baseOptions = options;
     }
 
+    /** The renderer of hp:import's report options: opreport, when it is installed. */
+    static final String OPREPORT = "opreport";
+    private volatile ReportRenderer opreport;
+
+    @Reference(service = ReportRenderer.class, target = "(" + ReportRenderer.NAME + "=" + OPREPORT + ")",
+            cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindOpreport")
+    void bindOpreport(ReportRenderer r) {
+        this.opreport = r;
+    }
+
+    void unbindOpreport(ReportRenderer r) {
+        if (this.opreport == r) {
+            this.opreport = null;
+        }
+    }
+
     @Reference(service = SessionPublisher.class, cardinality = ReferenceCardinality.OPTIONAL,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindPublisher")
     void bindPublisher(SessionPublisher p) {
@@ -111,7 +133,7 @@ public final class PerfCommands {
 
     /** What {@code hp:import} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
     static final String IMPORT_ARGUMENTS = "<perf.data> [--kallsyms file] [--guest-kallsyms [pid=]file]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N]";
+            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N] [report option...]";
 
     static final Syntax IMPORT = Syntax.of("hp:import", "import a perf.data recording (perf record, perf kvm record;"
             + " file or pipe form) as a session every consumer receives, and print perf report's flat profile")
@@ -124,7 +146,15 @@ public final class PerfCommands {
                     Options.TOP, Options.CALLGRAPH, Options.NO_CALLCHAINS,
                     Option.flag("--report-only", "print the report without a session (no consumer is fed): a flat"
                             + " report reads no callchain, and a large recording is read in parts on every core"),
-                    Options.MAX_HEADER_MB);
+                    Options.MAX_HEADER_MB)
+            .after("[report option...]")
+            .notes("  report option...     the report controls of hp:report (image=REGEX, symbol=REGEX,"
+                    + " exclude=REGEX,\n"
+                    + "                       threshold=P, order=samples|name, separate=lib,kernel,thread,cpu, top=N):"
+                    + " the\n"
+                    + "                       session is printed by the opreport renderer with them, in place of"
+                    + " perf\n"
+                    + "                       report's flat profile (not with --report-only, which makes no session)");
 
     /** Gogo calls {@code import} (a Java keyword) through this name. */
     @Descriptor("import a perf.data recording (perf record, perf kvm record; file or pipe form) as a session"
@@ -132,6 +162,19 @@ public final class PerfCommands {
     public void _import(@Descriptor(IMPORT_ARGUMENTS) String... args) {
         Guard.run(console, IMPORT, args, o -> {
             Options opt = Options.parse(args, false);
+            ReportRenderer renderer = opreport;
+            if (!opt.reportWords.isEmpty()) {
+                if (opt.reportOnly) {
+                    throw new UsageException("report options (" + String.join(" ", opt.reportWords) + ") print the"
+                            + " session's report, and --report-only makes no session; give one");
+                }
+                if (renderer == null || publisher == null) {
+                    throw new IllegalStateException("report options (" + String.join(" ", opt.reportWords) + ") need"
+                            + " the opreport renderer and the profiler (bundles org.hyperprof.report.opreport and"
+                            + " org.hyperprof.profiler)");
+                }
+                ReportWords.check(OPREPORT, renderer.options(), opt.reportWords);
+            }
             Path file = path(opt.file, "recording");
             // Report only: no session, and callchains only for the call graph.
             ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
@@ -141,7 +184,14 @@ public final class PerfCommands {
                 long t0 = System.nanoTime();
                 PerfImport.Result r = new PerfImport(symbolTables, io, opt.callgraph).run(reader,
                         opt.reportOnly ? null : publisher, "perf.data", null, false);
-                print(o, r, opt, System.nanoTime() - t0);
+                long nanos = System.nanoTime() - t0;
+                String rendered = null;
+                if (!opt.reportWords.isEmpty() && r.summary() != null) {
+                    StringBuilder text = new StringBuilder();
+                    renderer.render(new ReportRequest(r.sessionId(), ReportRequest.ALL_DOMAINS, opt.reportWords), text);
+                    rendered = text.toString();
+                }
+                print(o, r, opt, nanos, rendered);
             }
         });
     }
@@ -218,7 +268,7 @@ public final class PerfCommands {
             }
         }
         int exit = waitFor(p, errors);
-        print(o, r, opt, System.nanoTime() - t0);
+        print(o, r, opt, System.nanoTime() - t0, null);
         String notRun = opt.command.isEmpty() ? null : Workload.shellStatus(exit);
         if (notRun != null) {
             throw new IllegalStateException("the command " + opt.command.get(0) + " could not be run (" + notRun
@@ -354,7 +404,8 @@ public final class PerfCommands {
         return p.toAbsolutePath().normalize();
     }
 
-    private static void print(PrintStream o, PerfImport.Result r, Options opt, long nanos) {
+    /** @param rendered the session's report by opreport with the report options, or null for perf report's own */
+    private static void print(PrintStream o, PerfImport.Result r, Options opt, long nanos, String rendered) {
         Map<String, String> m = r.machine();
         o.println("Recording: " + r.file() + (m.containsKey("hostname") ? " (host " + m.get("hostname") + ", "
                 + m.getOrDefault("osrelease", "?") + ", " + m.getOrDefault("arch", "?") + ")" : ""));
@@ -369,7 +420,11 @@ public final class PerfCommands {
         o.println(r.accounting().line());
         o.println();
         StringBuilder b = new StringBuilder();
-        r.report().printFlat(b, String.join(",", r.events()), opt.top);
+        if (rendered != null) {
+            b.append(rendered);
+        } else {
+            r.report().printFlat(b, String.join(",", r.events()), opt.top);
+        }
         if (opt.callgraph) {
             b.append(System.lineSeparator());
             r.report().printCallGraph(b, opt.top, Math.min(opt.top, 5));
@@ -423,6 +478,8 @@ public final class PerfCommands {
         /** The bound on a recording's header held in memory, in MiB, or 0 for the default. */
         long maxHeaderMb;
         final List<String> command = new ArrayList<>();
+        /** hp:import's words after the recording: the report's own options. */
+        final Set<String> reportWords = new LinkedHashSet<>();
 
         static Options parse(String[] args, boolean record) throws UsageException {
             Args a = parse(args, record ? RECORD : IMPORT, record ? IMPORT : RECORD);
@@ -473,10 +530,8 @@ public final class PerfCommands {
                 if (words.isEmpty()) {
                     throw new UsageException("give the recording to import");
                 }
-                if (words.size() > 1) {
-                    throw new UsageException("one recording at a time (got " + String.join(" and ", words) + ")");
-                }
                 o.file = words.get(0);
+                o.reportWords.addAll(words.subList(1, words.size()));
             }
             if (o.callgraph && o.noCallchains) {
                 throw new UsageException("--callgraph needs the callchains; leave out --no-callchains");

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -392,5 +393,59 @@ class PerfCommandsTest {
         assertEquals(PerfCommands.IMPORT.help() + "\n", out());
         assertTrue(out().contains("--guest-kallsyms [pid=]file"), out());
         assertEquals("", err());
+    }
+
+    /** A renderer that keeps what it was asked and answers one line, standing in for opreport. */
+    private static final class AskedRenderer implements org.hyperprof.api.report.ReportRenderer {
+        final List<org.hyperprof.api.report.ReportRequest> requests = new java.util.ArrayList<>();
+
+        @Override
+        public void render(org.hyperprof.api.report.ReportRequest request, Appendable text) throws IOException {
+            requests.add(request);
+            text.append("rendered with ").append(String.join(" ", new java.util.TreeSet<>(request.options())))
+                    .append('\n');
+        }
+
+        @Override
+        public List<String> options() {
+            return List.of("image=REGEX: only these images", "threshold=P: rows of at least P %");
+        }
+
+        @Override
+        public List<Long> sessions() {
+            return List.of();
+        }
+    }
+
+    @Test
+    void reportOptionsAfterTheRecordingPrintTheSessionThroughOpreportWithThem() throws Exception {
+        AskedRenderer opreport = new AskedRenderer();
+        commands.bindOpreport(opreport);
+        commands._import(recording().toString(), "image=^\\[kernel", "threshold=5");
+        assertEquals(1, opreport.requests.size(), out() + err());
+        assertEquals(java.util.Set.of("image=^\\[kernel", "threshold=5"), opreport.requests.get(0).options());
+        assertTrue(out().contains("rendered with image=^\\[kernel threshold=5\n"), out());
+        assertFalse(out().contains("# Overhead"), "perf report's own flat profile is replaced: " + out());
+        assertTrue(out().contains("samples taken 400 = delivered 400"), out());
+    }
+
+    @Test
+    void aReportOptionOpreportLacksOrOneWithoutASessionIsAUsageErrorBeforeTheImport() throws Exception {
+        commands.bindOpreport(new AskedRenderer());
+        String recording = recording().toString();
+        assertEquals(CommandFailure.USAGE, refused(() -> commands._import(recording, "tpo=5")));
+        assertTrue(err().contains("'tpo=5' is not an option of the opreport renderer; its options are image,"
+                + " threshold"), err());
+        err.reset();
+        assertEquals(CommandFailure.USAGE, refused(() -> commands._import(recording, "--report-only", "image=x")));
+        assertTrue(err().contains("--report-only makes no session"), err());
+        assertFalse(out().contains("Importing"), "nothing was imported: " + out());
+    }
+
+    @Test
+    void reportOptionsWithoutOpreportInstalledFailAndSayWhatIsMissing() throws Exception {
+        String recording = recording().toString();
+        assertEquals(CommandFailure.FAILED, refused(() -> commands._import(recording, "image=x")));
+        assertTrue(err().contains("need the opreport renderer"), err());
     }
 }
