@@ -389,6 +389,10 @@ public final class CommandLines {
     public static Report report(String[] argv) throws UsageException {
         Args a = HpCommand.REPORT.parse(argv);
         Set<String> options = new LinkedHashSet<>(a.positional());
+        if (a.value("--format") != null) {
+            // The command's option, the renderer's word: one way to ask, whichever renderer prints.
+            options.add("format=" + a.value("--format"));
+        }
         return new Report(new ReportRequest(session(a), domainOption(a), options), a.value("--renderer"));
     }
 

@@ -1,5 +1,6 @@
 package org.hyperprof.shell;
 
+import java.util.List;
 import java.util.Locale;
 
 import org.hyperprof.api.host.HostService;
@@ -104,7 +105,11 @@ public enum HpCommand {
                     + HelpTexts.MULTI_DOMAIN)),
     REPORT(Syntax.of("hp:report",
             "print a session's report (default: the latest session, all domains merged then each, opreport)")
-            .options(ShellOptions.SESSION, ShellOptions.DOMAIN, ShellOptions.RENDERER).after("[option...]")
+            .options(ShellOptions.SESSION, ShellOptions.DOMAIN, ShellOptions.RENDERER,
+                    Option.choice("--format", List.of("text", "json", "csv"), "text for people (the default), or"
+                            + " for scripts the report's rows and the session's books as JSON or CSV (the renderer's"
+                            + " format= option)"))
+            .after("[option...]")
             .notes("  option...            passed to the renderer as given, e.g. top=10, image=^vmlinux,\n"
                     + "                       threshold=1, order=name, separate=lib,kernel (hp:reports lists each\n"
                     + "                       renderer's options)")),

@@ -34,7 +34,8 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
         "osgi.command.function=export"})
 public class ReportCommands {
     /** What {@code hp:report} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String REPORT_ARGUMENTS = "[--session N] [--domain D] [--renderer name] [option...]";
+    static final String REPORT_ARGUMENTS = "[--session N] [--domain D] [--renderer name] [--format text|json|csv]"
+            + " [option...]";
 
     /** What {@code hp:export} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
     static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session N] [--domain D] [option...]";

@@ -199,6 +199,13 @@ class CommandLinesTest {
     }
 
     @Test
+    void reportFormatIsTheRenderersFormatWord() throws UsageException {
+        assertEquals(java.util.Set.of("symbols", "format=json"),
+                CommandLines.report(w("--format", "json", "symbols")).request().options());
+        assertThrows(UsageException.class, () -> CommandLines.report(w("--format", "xml")));
+    }
+
+    @Test
     void reportDefaultsToTheLatestSessionOfAllDomains() throws UsageException {
         CommandLines.Report r = CommandLines.report(w());
         assertEquals(ReportRequest.latest(), r.request());

@@ -175,8 +175,36 @@ final class OpreportText {
         }
     }
 
-    /** The report for {@code domain} ({@link ReportRequest#ALL_DOMAINS}: merged, then every domain). */
+    /** The rows for format=json|csv, or null for text. */
+    private MachineRows machine;
+
+    /**
+     * The report for {@code domain} ({@link ReportRequest#ALL_DOMAINS}: merged, then every domain):
+     * as text, or with format=json|csv the same rows and the books for scripts.
+     */
     String render(int domain, SessionShelf.Strays strays) throws ReportException {
+        if (options.format() == MachineRows.Format.TEXT) {
+            return text(domain, strays);
+        }
+        machine = new MachineRows();
+        text(domain, strays);
+        Accounting books = summary == null ? null : summary.accounting();
+        if (options.format() == MachineRows.Format.CSV) {
+            return machine.csv(books);
+        }
+        Map<String, String> session = new java.util.LinkedHashMap<>();
+        session.put("session", Long.toString(info.sessionId()));
+        session.put("source", info.source());
+        session.put("host", info.hostName());
+        session.put("cpu_type", info.cpuType());
+        session.put("status", summary == null ? "running" : summary.completed() ? SessionSummary.COMPLETED
+                : "ended early: " + summary.endReason());
+        session.put("counters", counters.stream().map(CounterConfig::describe).collect(Collectors.joining("; ")));
+        session.put("kept_samples", Long.toString(keptSamples));
+        return machine.json(session, books);
+    }
+
+    private String text(int domain, SessionShelf.Strays strays) throws ReportException {
         boolean all = domain == ReportRequest.ALL_DOMAINS;
         if (!all && !sampledDomains.contains(domain) && !profiledDomains.contains(domain)
                 && !info.domains().containsKey(domain)) {
@@ -539,6 +567,9 @@ final class OpreportText {
                 table.add(cells(row, base, trueBase, merged, false, truth != null));
             }
             table.write(out);
+            if (machine != null) {
+                machine.add(merged ? "all" : Integer.toString(domain), "image", table);
+            }
             if (shown.size() < images.size()) {
                 hiddenRows(out, rest(images, shown), base, trueBase, "below threshold=" + threshold());
             }
@@ -585,6 +616,9 @@ final class OpreportText {
             }
         }
         table.write(out);
+        if (machine != null && !details) {
+            machine.add(merged ? "all" : Integer.toString(domain), "symbol", table);
+        }
         if (shown < symbols.size()) {
             hiddenRows(out, rest(symbols, chosen), base, trueBase, options.threshold() > 0
                     ? "below threshold=" + threshold() + " or past top=" + options.top() : "top=N shows more");

@@ -31,10 +31,11 @@ import org.hyperprof.report.kit.RowFilter;
  * @param separate      what rows are kept apart by besides domain, image and symbol, as opreport
  *                      --separate
  * @param host          list every host counter in the accounting (by default one short line)
+ * @param format        text for people, or json or csv for scripts: the same rows and the books
  */
 record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean details, boolean global,
         boolean separateVcpus, boolean mergeDomains, Truth truth, int top, RowFilter filter, double threshold,
-        Order order, Set<Separation> separate, boolean host) {
+        Order order, Set<Separation> separate, boolean host, MachineRows.Format format) {
 
     /** Symbol rows per section when no {@code top=N} is given. */
     static final int DEFAULT_TOP = 30;
@@ -93,10 +94,13 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
             "separate=lib,kernel,thread,cpu: as opreport --separate, comma-separated: lib keeps a user image's rows"
                     + " apart per application, kernel does that for kernel and module rows too, thread per thread"
                     + " (per vCPU where samples carry no thread), cpu per physical CPU; all is every one",
-            "host: every host counter in the accounting (by default one line saying how many there are)");
+            "host: every host counter in the accounting (by default one line saying how many there are)",
+            "format=text|json|csv: text for people (the default), or for scripts the rows the text would show"
+                    + " (image and symbol summaries, each row keyed by its column names, with its section) and the"
+                    + " session's books, as one JSON object or as CSV (hp:report --format json)");
 
     static final ReportOptions DEFAULT = new ReportOptions(true, true, false, false, false, false, false,
-            Truth.AUTO, DEFAULT_TOP, RowFilter.ALL, 0, Order.SAMPLES, Set.of(), false);
+            Truth.AUTO, DEFAULT_TOP, RowFilter.ALL, 0, Order.SAMPLES, Set.of(), false, MachineRows.Format.TEXT);
 
     /** The renderer's options: its own, then the filters every report shares. */
     static final List<String> ALL_DESCRIPTIONS = RowFilter.withFilterDescriptions(DESCRIPTIONS);
@@ -137,6 +141,16 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
                 }
             }
         }
+        MachineRows.Format format = MachineRows.Format.TEXT;
+        for (String option : request.withValue("format")) {
+            String value = RequestOptions.name(RequestOptions.value(option, "format"));
+            format = switch (value) {
+                case "text" -> MachineRows.Format.TEXT;
+                case "json" -> MachineRows.Format.JSON;
+                case "csv" -> MachineRows.Format.CSV;
+                default -> throw new ReportException("option '" + option + "': format= takes text, json or csv");
+            };
+        }
         int top = DEFAULT_TOP;
         for (String option : request.withValue("top")) {
             top = RequestOptions.wholeNumber(option, "top", 1, "N must be a whole number of symbol rows, e.g. top=30",
@@ -157,6 +171,11 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
                     + " vCPU 0 of another are different processors, so their rows cannot be added up; ask for"
                     + " merge=domain without vcpu, or for vcpu without merge=domain");
         }
+        if (format != MachineRows.Format.TEXT && (callgraph || details)) {
+            throw new ReportException("format=" + format.name().toLowerCase(java.util.Locale.ROOT) + " gives the image"
+                    + " and symbol summaries; the call graph and the per-PC details are text only: leave out "
+                    + (callgraph ? "callgraph" : "details") + " or format=");
+        }
         if (separate.contains(Separation.KERNEL)) {
             separate.add(Separation.LIB); // as opreport: kernel implies lib
         }
@@ -167,7 +186,7 @@ record ReportOptions(boolean images, boolean symbols, boolean callgraph, boolean
         boolean anyView = images || symbols || callgraph || details;
         return new ReportOptions(!anyView || images, !anyView || symbols || details, callgraph, details, global,
                 vcpu, mergeDomains, truth ? Truth.ON : noTruth ? Truth.OFF : Truth.AUTO, top, filter, threshold,
-                order, Set.copyOf(separate), host);
+                order, Set.copyOf(separate), host, format);
     }
 
     private static Order parseOrder(String option) throws ReportException {

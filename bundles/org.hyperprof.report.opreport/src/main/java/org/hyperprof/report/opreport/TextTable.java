@@ -36,6 +36,21 @@ final class TextTable {
         verbatim.add(true);
     }
 
+    List<String> headings() {
+        return List.of(headings);
+    }
+
+    /** The rows added, without the verbatim lines. */
+    List<String[]> dataRows() {
+        List<String[]> data = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            if (!verbatim.get(r)) {
+                data.add(rows.get(r).clone());
+            }
+        }
+        return data;
+    }
+
     /** Rows added, verbatim lines not counted. */
     int size() {
         return (int) verbatim.stream().filter(v -> !v).count();

@@ -107,7 +107,7 @@ class OptionsAndErrorsTest {
     void optionsListsEveryOptionWithADescription() {
         assertEquals(List.of("images", "symbols", "callgraph", "details", "global", "vcpu", "merge=domain|vcpu|cpu|all",
                 "truth", "notruth", "top=N", "threshold=P", "order=samples|name", "separate=lib,kernel,thread,cpu",
-                "host", "image=REGEX", "symbol=REGEX", "exclude=REGEX", "vcpu=N[,N...]"),
+                "host", "format=text|json|csv", "image=REGEX", "symbol=REGEX", "exclude=REGEX", "vcpu=N[,N...]"),
                 opreport.options().stream().map(o -> o.substring(0, o.indexOf(':'))).toList());
     }
 

@@ -223,4 +223,39 @@ class ReportControlsTest {
                 + " comma-separated, e.g. vcpu=0,2",
                 assertThrows(ReportException.class, () -> symbolRows("vcpu=one")).getMessage());
     }
+
+    @Test
+    void formatJsonGivesTheRowsTheTextShowsKeyedByColumnWithTheirSectionAndTheBooks() throws Exception {
+        String json = render(recording, ReportRequest.LATEST, ThreadedSession.HOST, "format=json", "threshold=20");
+        assertTrue(json.startsWith("{\"session\": \""), json);
+        assertTrue(json.contains("\"rows\": [\n  {\"section\": \""), json);
+        assertTrue(json.contains("\"summary\": \"symbol\", \"samples\": 12, \"percent\": 60.0000,"
+                + " \"image_name\": \"libc.so.6\", \"symbol_name\": \"memcpy\"}"), json);
+        assertTrue(json.contains("\"symbol_name\": \"do_syscall\"}"), json);
+        assertTrue(!json.contains("ngx_process"), "below threshold=20, as in the text: " + json);
+        assertTrue(json.endsWith(", \"books\": null}\n"), "a session still running has no books yet: " + json);
+        String ended = all(network, "format=json");
+        assertTrue(ended.matches("(?s).*\"books\": \\{\"taken\": \\d+, \"delivered\": \\d+, \"lost\": \\d+,"
+                + " \"dropped\": \\d+, \"invalid\": \\d+, \"balanced\": true\\}\\}\n"), ended);
+        assertTrue(ended.contains("{\"section\": \"all\", \"summary\": \"image\""), ended);
+    }
+
+    @Test
+    void formatCsvHasAHeaderOfEveryColumnAndTheBooksInItsLastRow() throws Exception {
+        List<String> lines = render(recording, ReportRequest.LATEST, ThreadedSession.HOST, "format=csv").lines()
+                .toList();
+        assertEquals("section,summary,samples,percent,image_name,symbol_name,books", lines.get(0));
+        assertTrue(lines.contains(ThreadedSession.HOST + ",symbol,12,60.0000,libc.so.6,memcpy,"), lines.toString());
+        assertEquals("session,books,,,,,still running", lines.get(lines.size() - 1));
+        List<String> ended = all(network, "format=csv").lines().toList();
+        assertTrue(ended.get(ended.size() - 1).matches("session,books,.*,samples taken \\d+ = delivered .*"),
+                ended.toString());
+    }
+
+    @Test
+    void formatIsForTheSummariesTheCallGraphStaysText() {
+        ReportException e = assertThrows(ReportException.class,
+                () -> render(recording, ReportRequest.LATEST, ThreadedSession.HOST, "format=csv", "details"));
+        assertTrue(e.getMessage().contains("text only"), e.getMessage());
+    }
 }
