@@ -63,8 +63,10 @@ public class ProfileCommands {
     }
 
     private void profileWatched(String[] args, StopRequests.Watch watch) {
-        Guard.run(console, HpCommand.PROFILE.syntax(), args, out -> {
+        Guard.run(console, HpCommand.PROFILE.syntax(), args, report -> {
             CommandLines.Profile line = CommandLines.profile(args);
+            // A report for scripts (format=json|csv) is all stdout holds; the rest goes to stderr.
+            PrintStream out = Renderers.forScripts(line.reportOptions()) ? console.err() : report;
             // Settle the renderer before a long run, so a typo does not cost the run.
             Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()
                     : renderers.choose(line.renderer(), "--report");
@@ -84,7 +86,7 @@ public class ProfileCommands {
                 try {
                     ReportRequest all = new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS,
                             line.reportOptions());
-                    out.print(Renderers.render(renderer.get(), all));
+                    report.print(Renderers.render(renderer.get(), all));
                     reported = true;
                     if (request.callgraphDepth() > 0 && Renderers.offers(renderer.get(), CALLGRAPH_OPTION)) {
                         out.println("call graph: hp:report --session " + summary.sessionId()

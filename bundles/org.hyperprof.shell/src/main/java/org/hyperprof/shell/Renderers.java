@@ -72,6 +72,11 @@ public final class Renderers {
         ReportWords.check(renderer.get().name(), described, words);
     }
 
+    /** Whether the report words ask for a report for scripts ({@code format=json} or {@code format=csv}). */
+    static boolean forScripts(java.util.Set<String> words) {
+        return words.stream().anyMatch(w -> w.toLowerCase(java.util.Locale.ROOT).matches("format=(json|csv)"));
+    }
+
     /**
      * The whole report text, ending in a line break; or the renderer's message, naming the
      * renderer: never half a report.

@@ -82,6 +82,8 @@ public class SourceCommands {
                 throw new UsageException("expected a source and a file, got " + a.positional().size() + " arguments");
             }
             Set<String> reportWords = new java.util.LinkedHashSet<>(a.positional().subList(2, a.positional().size()));
+            // A report for scripts (format=json|csv) is all stdout holds; the rest goes to stderr.
+            java.io.PrintStream talk = Renderers.forScripts(reportWords) ? console.err() : out;
             Optional<Plugins.Entry<ReportRenderer>> renderer = renderers.choose(a.value("--renderer"), "--renderer");
             Renderers.checkOptions(renderer, reportWords);
             Path file = ReportCommands.target(a.positional().get(1));
@@ -90,9 +92,9 @@ public class SourceCommands {
                 out.print(Renderers.render(renderer.get(),
                         new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, reportWords)));
             } else {
-                out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
+                talk.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }
-            ProfileCommands.printSummary(summary, out, renderer.isEmpty());
+            ProfileCommands.printSummary(summary, talk, renderer.isEmpty());
         });
     }
 

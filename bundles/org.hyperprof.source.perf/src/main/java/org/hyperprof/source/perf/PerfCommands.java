@@ -176,11 +176,15 @@ public final class PerfCommands {
                 ReportWords.check(OPREPORT, renderer.options(), opt.reportWords);
             }
             Path file = path(opt.file, "recording");
+            // A report for scripts (format=json|csv) is all stdout holds; the rest goes to stderr.
+            boolean forScripts = opt.reportWords.stream()
+                    .anyMatch(w -> w.toLowerCase(Locale.ROOT).matches("format=(json|csv)"));
+            PrintStream talk = forScripts ? console.err() : o;
             // Report only: no session, and callchains only for the call graph.
             ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
                     : options(opt);
             try (PerfDataReader reader = PerfDataReader.open(file, io.maxHeaderBytes())) {
-                o.println("Importing " + file + " ...");
+                talk.println("Importing " + file + " ...");
                 long t0 = System.nanoTime();
                 PerfImport.Result r = new PerfImport(symbolTables, io, opt.callgraph).run(reader,
                         opt.reportOnly ? null : publisher, "perf.data", null, false);
@@ -191,7 +195,10 @@ public final class PerfCommands {
                     renderer.render(new ReportRequest(r.sessionId(), ReportRequest.ALL_DOMAINS, opt.reportWords), text);
                     rendered = text.toString();
                 }
-                print(o, r, opt, nanos, rendered);
+                print(talk, r, opt, nanos, forScripts ? "" : rendered);
+                if (forScripts && rendered != null) {
+                    o.print(rendered);
+                }
             }
         });
     }
