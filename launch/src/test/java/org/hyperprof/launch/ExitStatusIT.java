@@ -140,4 +140,27 @@ class ExitStatusIT {
         assertFailed(run("--bogus"), 2, "hyperprof: unknown option --bogus");
         assertFailed(run("-f", dir.resolve("missing.gogo").toString()), 2, "missing.gogo: not a readable file");
     }
+
+    /** Whether {@code text} is one JSON value, as Python's json module (not ours) reads it. */
+    private static String parsedJson(String text, String path) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("python3", "-c", "import json,sys; d=json.load(sys.stdin); print(" + path + ")")
+                .redirectErrorStream(true).start();
+        p.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        String answer = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(0, p.waitFor(), "not JSON: " + answer + "\n" + text);
+        return answer;
+    }
+
+    @Test
+    void aScriptReadsListingsAndReportsAsJsonFromStdoutAlone() throws Exception {
+        Run models = run("hp:models --format json");
+        assertEquals(0, models.status(), models.err());
+        assertTrue(parsedJson(models.out(), "[m['cpu.type'] for m in d]").contains("'i386/p6'"), models.out());
+        Run profile = run("hp:profile --ms 20 format=json");
+        assertEquals(0, profile.status(), profile.err());
+        assertEquals("True", parsedJson(profile.out(), "d['books']['balanced'] and len(d['rows']) > 0"),
+                profile.out());
+        assertTrue(profile.err().contains("samples taken"), "the accounting lines went to stderr: " + profile.err());
+    }
 }
