@@ -92,6 +92,10 @@ class ExitStatusIT {
         assertTrue(r.err().contains("hp:import: --seconds is an option of hp:record, not of hp:import"), r.err());
         assertFailed(run("hp:record"), 2, "hyperprof: line 1 failed (exit 2): hp:record");
         assertFailed(run("hp:study --ms 0"), 2, "hyperprof: line 1 failed (exit 2): hp:study --ms 0");
+        Run help = run("hp:commands import", "hp:import --help");
+        assertEquals(0, help.status(), help.err());
+        assertTrue(help.out().startsWith("hp:import is a command of bundle org.hyperprof.source.perf; hp:import"
+                + " --help prints its usage and options\nusage: hp:import <perf.data>"), help.out());
     }
 
     @Test

@@ -66,6 +66,15 @@ public class HelpCommands {
     @Descriptor("list the hp commands, or show one command's usage and options")
     public void commands(@Descriptor(COMMANDS_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.COMMANDS.syntax(), args, out -> {
+            String asked = args == null || args.length != 1 ? null : args[0].strip().replaceFirst("^hp:", "");
+            String bundle = asked == null ? null : contributedBy.get(asked);
+            if (bundle != null) {
+                // Another bundle's command: it prints its own help (Gogo's help cannot show hp:import's: import
+                // is a Java keyword, so its method is named _import).
+                out.println("hp:" + asked + " is a command of bundle " + bundle + "; hp:" + asked
+                        + " --help prints its usage and options");
+                return;
+            }
             HpCommand command = CommandLines.help(args);
             if (command == null) {
                 printList(out);
@@ -79,6 +88,8 @@ public class HelpCommands {
 
     /** {@code hp:} commands other bundles register (the study, a user's own), by bundle. */
     private final java.util.Map<Long, String> contributed = new java.util.concurrent.ConcurrentSkipListMap<>();
+    /** The bundle of each of those commands, by function name. */
+    private final java.util.Map<String, String> contributedBy = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Reference(service = Object.class, target = "(osgi.command.scope=hp)", cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC, unbind = "unbindCommands")
@@ -92,6 +103,7 @@ public class HelpCommands {
         for (String n : names) {
             if (HpCommand.find(n) == null) {
                 b.append(b.length() == 0 ? "" : ", ").append("hp:").append(n);
+                contributedBy.put(n, ref.getBundle().getSymbolicName());
             }
         }
         if (b.length() > 0) {
@@ -102,6 +114,10 @@ public class HelpCommands {
 
     void unbindCommands(ServiceReference<Object> ref) {
         contributed.remove((Long) ref.getProperty(org.osgi.framework.Constants.SERVICE_ID));
+        Object functions = ref.getProperty("osgi.command.function");
+        for (String n : functions instanceof String[] a ? a : new String[] {String.valueOf(functions)}) {
+            contributedBy.remove(n);
+        }
     }
 
     private void printContributed(PrintStream out) {
