@@ -123,6 +123,15 @@ public enum HpCommand {
                     + "                   hp:report --session N prints it again, hp:export writes it"),
     STATE("", "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step"),
     VERSION("", "Hyperprof's version, the framework's and Java's (launch/hyperprof --version)"),
+    CONFIG(ConfigCommands.CONFIG_ARGUMENTS, "settings of the components (Metatype): list, show, change them for good",
+            "  (none)            the configurable pids: name, bundle, and the file that sets each, if any\n"
+                    + "  pid               each setting: type, default, value in force, where it comes from\n"
+                    + "  pid key=value...  checks each value against the Metatype (an unknown key or a value of\n"
+                    + "                    the wrong type is refused, nothing written), writes them into\n"
+                    + "                    <pid>.cfg of the configuration folder (other lines kept) and applies it\n"
+                    + "  The folder: ~/.hyperprof/config, or the system property hyperprof.config.dir\n"
+                    + "  (launch/hyperprof: HYPERPROF_CONFIG_DIR); its *.cfg files are read at start and when\n"
+                    + "  they change."),
     COMMANDS(HelpCommands.COMMANDS_ARGUMENTS, "this list, or one command's usage and options (as hp:<command> --help)");
 
     private final String arguments;
