@@ -21,6 +21,7 @@ import java.util.function.Supplier;
 import org.apache.felix.fileinstall.ArtifactInstaller;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
@@ -35,7 +36,8 @@ import org.osgi.service.metatype.ObjectClassDefinition;
 
 /**
  * The configuration folder ({@code ${user.home}/.hyperprof/config}, or the framework or system
- * property {@value #FOLDER_PROPERTY}): one {@code <pid>.cfg} file per configured pid, read at start
+ * property {@value #FOLDER_PROPERTY}): one {@code <pid>.cfg} file per configured pid of a Hyperprof
+ * component (a pid its Metatype describes), read at start
  * and watched while the framework runs, so that settings last from one run to the next.
  *
  * <p>Felix FileInstall watches the folder: this component gives it a watcher of its own (a
@@ -60,6 +62,10 @@ public final class ConfigFolder implements ArtifactInstaller {
     private static final System.Logger LOG = System.getLogger(ConfigFolder.class.getName());
     private static final String FILEINSTALL_FACTORY_PID = "org.apache.felix.fileinstall";
 
+    /** Why a file was refused, and the version of the file (its time of change) that was. */
+    private record Refusal(String why, long modified) {
+    }
+
     /** Where configurations are kept: Configuration Admin, or a map in tests. */
     interface Store {
         /** The pid's properties without the framework's own ({@code service.*}), or null when it has none. */
@@ -74,7 +80,7 @@ public final class ConfigFolder implements ArtifactInstaller {
     private final Store store;
     private final Supplier<List<ConfigurablePid>> metatype;
     /** Why a file of the folder was last refused, by file. */
-    private final Map<Path, String> refused = new ConcurrentHashMap<>();
+    private final Map<Path, Refusal> refused = new ConcurrentHashMap<>();
     private final Configuration watcher;
 
     @Activate
@@ -85,6 +91,11 @@ public final class ConfigFolder implements ArtifactInstaller {
         this.metatype = () -> described(context, metatype);
         create(folder);
         forgetFilesGone(admin);
+        // Read now, not only when FileInstall's watcher first scans: the first command line finds them applied.
+        try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+            files.map(p -> p.toAbsolutePath().normalize()).filter(p -> canHandle(p.toFile())).sorted()
+                    .forEach(this::apply);
+        }
         this.watcher = admin.getFactoryConfiguration(FILEINSTALL_FACTORY_PID, "hyperprof", "?");
         Dictionary<String, Object> watch = new Hashtable<>();
         watch.put("felix.fileinstall.dir", folder.toString());
@@ -156,7 +167,7 @@ public final class ConfigFolder implements ArtifactInstaller {
 
     /** Why the pid's file was refused the last time it was read, if it was. */
     Optional<String> refusal(String pid) {
-        return Optional.ofNullable(refused.get(ConfigFile.of(folder, pid)));
+        return Optional.ofNullable(refused.get(ConfigFile.of(folder, pid))).map(Refusal::why);
     }
 
     /** The settings in force for the pid (null when none are set: the defaults apply). */
@@ -175,9 +186,9 @@ public final class ConfigFolder implements ArtifactInstaller {
         Path file = ConfigFile.of(folder, pid.pid());
         ConfigFile.read(file).with(changes).write(file);
         apply(file);
-        String why = refused.get(file);
-        if (why != null) {
-            throw new IllegalStateException(file + " is written but not applied: " + why);
+        Refusal r = refused.get(file);
+        if (r != null) {
+            throw new IllegalStateException(file + " is written but not applied: " + r.why());
         }
         return file;
     }
@@ -230,9 +241,12 @@ public final class ConfigFolder implements ArtifactInstaller {
             }
             refused.remove(file);
         } catch (UsageException | IOException | IllegalArgumentException e) {
-            refused.put(file, e.getMessage());
-            LOG.log(System.Logger.Level.WARNING, "configuration file " + file + " not applied: " + e.getMessage()
-                    + "; the settings of " + pid + " stay as they were");
+            Refusal r = new Refusal(e.getMessage(), file.toFile().lastModified());
+            // Said once per version of the file: the watcher's first scan reads what the start read.
+            if (!r.equals(refused.put(file, r))) {
+                LOG.log(System.Logger.Level.WARNING, "configuration file " + file + " not applied: " + r.why()
+                        + "; the settings of " + pid + " stay as they were");
+            }
         }
     }
 
@@ -268,11 +282,18 @@ public final class ConfigFolder implements ArtifactInstaller {
         }
     }
 
-    /** Every pid the installed bundles' Metatypes describe. */
+    /**
+     * Every pid the Metatypes of Hyperprof's bundles and plug-ins describe (a bundle named
+     * {@code org.hyperprof.*} or one importing Hyperprof's packages); the framework's own (DS,
+     * FileInstall) are not Hyperprof's settings.
+     */
     private static List<ConfigurablePid> described(BundleContext context, MetaTypeService metatype) {
         List<ConfigurablePid> pids = new ArrayList<>();
         for (Bundle b : context.getBundles()) {
-            MetaTypeInformation info = metatype.getMetaTypeInformation(b);
+            String imports = b.getHeaders("").get(Constants.IMPORT_PACKAGE);
+            boolean hyperprofs = b.getSymbolicName() != null && b.getSymbolicName().startsWith("org.hyperprof.")
+                    || imports != null && imports.contains("org.hyperprof.");
+            MetaTypeInformation info = hyperprofs ? metatype.getMetaTypeInformation(b) : null;
             for (String pid : info == null ? new String[0] : info.getPids()) {
                 ObjectClassDefinition ocd = info.getObjectClassDefinition(pid, null);
                 AttributeDefinition[] ads = ocd.getAttributeDefinitions(ObjectClassDefinition.ALL);
