@@ -162,18 +162,22 @@ final class ConfigFile {
         return escape(key, true) + " = " + escape(value, false);
     }
 
+    private static final Map<Character, String> ESCAPES = Map.of('\\', "\\\\", '\n', "\\n", '\r', "\\r", '\t', "\\t");
+
+    /** Backslashes and line breaks escaped; in a key (and at a value's start) what would end it, too. */
     private static String escape(String text, boolean key) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            switch (c) {
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case '=', ':', '#', '!' -> b.append(key || i == 0 ? "\\" + c : String.valueOf(c));
-                case ' ' -> b.append(key || i == 0 ? "\\ " : " ");
-                default -> b.append(c > 0x7e ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            String escaped = ESCAPES.get(c);
+            if (escaped != null) {
+                b.append(escaped);
+            } else if ("=:#! ".indexOf(c) >= 0 && (key || i == 0)) {
+                b.append('\\').append(c);
+            } else if (c > 0x7e) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
             }
         }
         return b.toString();

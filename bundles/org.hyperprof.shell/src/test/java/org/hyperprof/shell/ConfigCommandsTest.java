@@ -258,4 +258,12 @@ class ConfigCommandsTest {
         assertTrue(json.contains("{\"key\": \"mode\", \"type\": \"String\", \"default\": \"fast\", \"value\":"
                 + " \"fast\", \"from\": \"default\""), json);
     }
+
+    @Test
+    void aValueWithCharactersThePropertiesSyntaxReadsItselfIsWrittenSoItReadsBackTheSame() {
+        String value = " C:\\tmp\\x = #1\u00e9";
+        ConfigFile file = ConfigFile.parse("# kept\n").with(Map.of("output.path", value));
+        assertEquals(Map.of("output.path", value), ConfigFile.parse(file.text()).values());
+        assertTrue(file.text().startsWith("# kept\n"), file.text());
+    }
 }
