@@ -67,13 +67,18 @@ public class ConfigurationChangeIT extends InFramework {
         }
     }
 
+    /** The setting as the profiler's service shows it now, or null while there is no profiler. */
+    private Object setting(String key) {
+        ServiceReference<Profiler> profiler = context.getServiceReference(Profiler.class);
+        return profiler == null ? null : profiler.getProperty(key);
+    }
+
     /** Waits (a bounded wait, not a timed assertion) until the profiler's service shows the setting. */
-    private static void awaitSetting(ServiceReference<Profiler> profiler, String key, int value)
-            throws InterruptedException {
-        for (int i = 0; i < 600 && !Integer.valueOf(value).equals(profiler.getProperty(key)); i++) {
+    private void awaitSetting(String key, int value) throws InterruptedException {
+        for (int i = 0; i < 600 && !Integer.valueOf(value).equals(setting(key)); i++) {
             Thread.sleep(20);
         }
-        assertEquals(value, profiler.getProperty(key));
+        assertEquals(value, setting(key));
     }
 
     @Test
@@ -81,7 +86,6 @@ public class ConfigurationChangeIT extends InFramework {
         CommandProcessor processor = Services.await(context, CommandProcessor.class, "");
         Services.await(context, Object.class, "(osgi.command.function=profile)");
         hosts().load(HostService.DEFAULT_SCENARIO, null);
-        ServiceReference<Profiler> profiler = context.getServiceReference(Profiler.class);
         ConfigurationAdmin cm = Services.await(context, ConfigurationAdmin.class, "");
 
         CompletableFuture<Void> changes = CompletableFuture.runAsync(() -> {
@@ -90,7 +94,7 @@ public class ConfigurationChangeIT extends InFramework {
                     Dictionary<String, Object> settings = new Hashtable<>();
                     settings.put("batch.size", 200 + i);
                     cm.getConfiguration(PID, "?").update(settings);
-                    awaitSetting(profiler, "batch.size", 200 + i);
+                    awaitSetting("batch.size", 200 + i);
                 }
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -111,21 +115,20 @@ public class ConfigurationChangeIT extends InFramework {
     public void aFileInTheFolderReachesTheProfilerAndHpConfigChangesItForGood() throws Exception {
         CommandProcessor processor = Services.await(context, CommandProcessor.class, "");
         Services.await(context, Object.class, "(osgi.command.function=config)");
-        ServiceReference<Profiler> profiler = context.getServiceReference(Profiler.class);
         Path folder = Path.of(context.getProperty(FOLDER));
         assertTrue("the folder is created at start: " + folder, Files.isDirectory(folder));
 
         // A bad file is refused by name and does not keep the good one from applying.
         Files.writeString(folder.resolve("org.hyperprof.symbols.kallsyms.cfg"), "max.file.mb = lots\n");
         Files.writeString(folder.resolve(PID + ".cfg"), "# dropped in by hand\nbatch.size = 77\n");
-        awaitSetting(profiler, "batch.size", 77);
+        awaitSetting("batch.size", 77);
         String listing = run(processor, "hp:config");
         assertTrue(listing, listing.contains(PID + ".cfg"));
         assertTrue(listing, listing.contains("org.hyperprof.symbols.kallsyms.cfg (not applied: max.file.mb=lots: not a Long)"));
 
         String changed = run(processor, "hp:config " + PID + " session.end.timeout.seconds=3");
         assertTrue(changed, changed.contains("written to " + folder.resolve(PID + ".cfg")));
-        awaitSetting(profiler, "session.end.timeout.seconds", 3);
+        awaitSetting("session.end.timeout.seconds", 3);
         assertEquals("the other lines of the file stay",
                 "# dropped in by hand\nbatch.size = 77\nsession.end.timeout.seconds = 3\n",
                 Files.readString(folder.resolve(PID + ".cfg")));
