@@ -299,7 +299,7 @@ public final class ConfigFolder implements ArtifactInstaller {
                 AttributeDefinition[] ads = ocd.getAttributeDefinitions(ObjectClassDefinition.ALL);
                 List<Setting> settings = new ArrayList<>();
                 for (AttributeDefinition ad : ads == null ? new AttributeDefinition[0] : ads) {
-                    settings.add(new Setting(ad));
+                    settings.add(Setting.of(ad));
                 }
                 pids.add(new ConfigurablePid(pid, ocd.getName(), b.getSymbolicName(), settings));
             }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.osgi.service.metatype.AttributeDefinition;
 
@@ -15,44 +16,48 @@ import org.osgi.service.metatype.AttributeDefinition;
  * One attribute of a configurable pid as its Metatype describes it: key, type, default, options,
  * description; and the one check of a value given as text (a file's line, an {@code hp:config}
  * word): the type, the options, and the bounds the Metatype's own validation holds it to.
+ *
+ * @param key         the property key
+ * @param typeCode    the Metatype type ({@link AttributeDefinition#INTEGER}, ...)
+ * @param cardinality 0 for one value, otherwise a list
+ * @param defaults    the default values, or null
+ * @param options     the values allowed, or null for any of the type
+ * @param description what it does, or empty
+ * @param validation  the Metatype's own check of a value: null or empty when it is valid
  */
-final class Setting {
-    private final AttributeDefinition ad;
+record Setting(String key, int typeCode, int cardinality, String[] defaults, String[] options, String description,
+        UnaryOperator<String> validation) {
 
-    Setting(AttributeDefinition ad) {
-        this.ad = ad;
+    Setting {
+        description = description == null ? "" : description;
     }
 
-    String key() {
-        return ad.getID();
-    }
-
-    String description() {
-        return ad.getDescription() == null ? "" : ad.getDescription();
+    /** The attribute as the Metatype service describes it. */
+    static Setting of(AttributeDefinition ad) {
+        return new Setting(ad.getID(), ad.getType(), ad.getCardinality(), ad.getDefaultValue(), ad.getOptionValues(),
+                ad.getDescription(), ad::validate);
     }
 
     /** The type as a user reads it: {@code Integer}, {@code String[]} for a list. */
     String type() {
-        return typeName() + (ad.getCardinality() == 0 ? "" : "[]");
+        return typeName() + (cardinality == 0 ? "" : "[]");
     }
 
     /** The default as text ({@code a,b} for a list), or empty. */
     String defaultText() {
-        String[] d = ad.getDefaultValue();
-        return d == null ? "" : String.join(",", d);
+        return defaults == null ? "" : String.join(",", defaults);
     }
 
     /** What the value may be: the options, or the type. */
     String allowed() {
-        String[] options = ad.getOptionValues();
         return options != null && options.length > 0 ? "one of " + String.join(", ", options)
-                : (ad.getCardinality() == 0 ? "a" + (typeName().matches("[AEIOU].*") ? "n " : " ") + typeName()
+                : (cardinality == 0 ? "a" + (typeName().matches("[AEIOU].*") ? "n " : " ") + typeName()
                         : "a comma-separated list of " + typeName());
     }
 
     /** The value in the form Configuration Admin keeps it: its Metatype type, an array for a list. */
     Object convert(String text) throws UsageException {
-        if (ad.getCardinality() == 0) {
+        if (cardinality == 0) {
             return checked(text, one(text.strip()));
         }
         List<String> parts = text.isBlank() ? List.of() : Arrays.stream(text.split(",", -1)).map(String::strip).toList();
@@ -65,11 +70,10 @@ final class Setting {
 
     /** Options and the Metatype's own bounds (min, max: only its validation knows them). */
     private Object checked(String text, Object value) throws UsageException {
-        String[] options = ad.getOptionValues();
         if (options != null && options.length > 0 && !Arrays.asList(options).contains(text.strip())) {
             throw refused(text, "not " + allowed());
         }
-        String problem = ad.validate(text.strip());
+        String problem = validation.apply(text.strip());
         if (problem != null && !problem.isEmpty()) {
             throw refused(text, problem.replace("%", "") + " (" + allowed()
                     + (defaultText().isEmpty() ? "" : ", default " + defaultText()) + ")");
@@ -123,7 +127,7 @@ final class Setting {
     }
 
     private Kind kind() {
-        return KINDS.getOrDefault(ad.getType(), TEXT);
+        return KINDS.getOrDefault(typeCode, TEXT);
     }
 
     private String typeName() {

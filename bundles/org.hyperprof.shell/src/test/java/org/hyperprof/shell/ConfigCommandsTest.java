@@ -30,67 +30,20 @@ class ConfigCommandsTest {
     private final Fakes.Captured io = new Fakes.Captured();
     private final Map<String, Map<String, Object>> admin = new HashMap<>();
 
-    /** An attribute as Metatype describes it; a minimum as Felix's validation reports it. */
-    private record Attribute(String id, int type, String[] defaults, String[] options, long min)
-            implements AttributeDefinition {
-        static Attribute integer(String id, String dflt, long min) {
-            return new Attribute(id, INTEGER, new String[] {dflt}, null, min);
-        }
-
-        @Override
-        public String getName() {
-            return id;
-        }
-
-        @Override
-        public String getID() {
-            return id;
-        }
-
-        @Override
-        public String getDescription() {
-            return "the " + id;
-        }
-
-        @Override
-        public int getCardinality() {
-            return 0;
-        }
-
-        @Override
-        public int getType() {
-            return type;
-        }
-
-        @Override
-        public String[] getOptionValues() {
-            return options;
-        }
-
-        @Override
-        public String[] getOptionLabels() {
-            return options;
-        }
-
-        @Override
-        public String validate(String value) {
-            return type == INTEGER && Long.parseLong(value) < min ? "%less than minimum" : "";
-        }
-
-        @Override
-        public String[] getDefaultValue() {
-            return defaults;
-        }
+    /** A whole number setting with a minimum, reported as Felix's Metatype validation reports it. */
+    private static Setting number(String key, int type, String dflt, long min) {
+        return new Setting(key, type, 0, new String[] {dflt}, null, "the " + key,
+                v -> Long.parseLong(v) < min ? "%less than minimum" : "");
     }
 
     private static final List<ConfigurablePid> PIDS = List.of(
             new ConfigurablePid(PROFILER, "Hyperprof profiler", PROFILER, List.of(
-                    new Setting(Attribute.integer("batch.size", "4096", 1)),
-                    new Setting(Attribute.integer("session.end.timeout.seconds", "10", 0)),
-                    new Setting(new Attribute("mode", AttributeDefinition.STRING, new String[] {"fast"},
-                            new String[] {"fast", "exact"}, 0)))),
+                    number("batch.size", AttributeDefinition.INTEGER, "4096", 1),
+                    number("session.end.timeout.seconds", AttributeDefinition.INTEGER, "10", 0),
+                    new Setting("mode", AttributeDefinition.STRING, 0, new String[] {"fast"},
+                            new String[] {"fast", "exact"}, "the mode", v -> ""))),
             new ConfigurablePid(ELF, "Hyperprof ELF symbol resolver", ELF,
-                    List.of(new Setting(new Attribute("max.read.mb", AttributeDefinition.LONG, new String[] {"1024"}, null, 1)))));
+                    List.of(number("max.read.mb", AttributeDefinition.LONG, "1024", 1))));
 
     private final ConfigFolder.Store store = new ConfigFolder.Store() {
         @Override
