@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,6 +32,11 @@ final class Launcher implements AutoCloseable {
     private boolean ended;
 
     private Launcher(List<String> args) throws IOException {
+        this(args, Map.of());
+    }
+
+    /** @param env variables set for the launcher beyond the test's own, e.g. HYPERPROF_CONFIG_DIR */
+    private Launcher(List<String> args, Map<String, String> env) throws IOException {
         Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException("the launcher script " + script + " is missing or not executable");
@@ -43,7 +49,9 @@ final class Launcher implements AutoCloseable {
                 "POSIX::setsid(); $SIG{INT} = 'DEFAULT'; $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\\n\"",
                 script.toString()));
         command.addAll(args);
-        process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        process = builder.start();
         stdin = process.getOutputStream();
         Thread reader = new Thread(this::read, "launcher output");
         reader.setDaemon(true);
@@ -53,6 +61,13 @@ final class Launcher implements AutoCloseable {
     /** {@code launch/hyperprof 'line' ...}: the command lines piped in, input closed. */
     static Launcher piped(String... commandLines) throws IOException {
         Launcher l = new Launcher(List.of(commandLines));
+        l.stdin.close();
+        return l;
+    }
+
+    /** {@code launch/hyperprof 'line' ...} with environment variables {@code env}, input closed. */
+    static Launcher piped(Map<String, String> env, String... commandLines) throws IOException {
+        Launcher l = new Launcher(List.of(commandLines), env);
         l.stdin.close();
         return l;
     }

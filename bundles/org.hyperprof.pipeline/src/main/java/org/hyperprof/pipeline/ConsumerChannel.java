@@ -43,7 +43,8 @@ final class ConsumerChannel {
     final String name;
     final SampleConsumer consumer;
     final Delivery delivery;
-    private final int capacity;
+    /** Batches the queue holds; a new setting applies from the next batch offered. */
+    private volatile int capacity;
     /** Held while the consumer is called: a tap is called on publishing threads, the rest on this channel's. */
     private final Object calling = new Object();
     private final LinkedBlockingQueue<Message> queue = new LinkedBlockingQueue<>();
@@ -64,6 +65,10 @@ final class ConsumerChannel {
         this.thread = new Thread(this::run, "hyperprof-consumer-" + name);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    void capacity(int batches) {
+        capacity = batches;
     }
 
     void sessionStarted(SessionInfo info, boolean canWait, ConsumerBooks books) {

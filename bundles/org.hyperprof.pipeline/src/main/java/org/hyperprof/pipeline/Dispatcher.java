@@ -56,7 +56,8 @@ public final class Dispatcher {
         }
     }
 
-    private final int queueCapacity;
+    /** Batches each consumer's queue holds (guarded by {@code this}). */
+    private int queueCapacity;
     /**
      * Runs in {@link #publish} after it took a session's targets and before it offers the batch to
      * them: a seam for tests that force a consumer to leave (or arrive) exactly there. A no-op in use.
@@ -75,11 +76,27 @@ public final class Dispatcher {
 
     /** With a hook that runs between taking a session's targets and offering a batch to them (tests). */
     public Dispatcher(int queueCapacity, Runnable targetsTaken) {
-        if (queueCapacity < 1) {
-            throw new IllegalArgumentException("consumer queue capacity " + queueCapacity + " must be at least 1 batch");
-        }
-        this.queueCapacity = queueCapacity;
+        this.queueCapacity = checkedCapacity(queueCapacity);
         this.targetsTaken = targetsTaken;
+    }
+
+    /**
+     * Sets how many batches each consumer's queue holds, for the consumers bound now and later: a
+     * setting changed while the dispatcher runs (the profiler's configuration) applies from the next
+     * batch, without unbinding anyone.
+     */
+    public synchronized void queueCapacity(int batches) {
+        queueCapacity = checkedCapacity(batches);
+        for (ConsumerChannel channel : channels.values()) {
+            channel.capacity(batches);
+        }
+    }
+
+    private static int checkedCapacity(int batches) {
+        if (batches < 1) {
+            throw new IllegalArgumentException("consumer queue capacity " + batches + " must be at least 1 batch");
+        }
+        return batches;
     }
 
     public synchronized List<String> names() {

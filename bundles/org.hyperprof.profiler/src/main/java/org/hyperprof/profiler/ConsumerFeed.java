@@ -28,10 +28,8 @@ final class ConsumerFeed {
     final Dispatcher dispatcher;
     /** The pipeline's symbol tables, shared with every other source. */
     final SymbolTables symbolTables;
-    /** Samples per batch handed to the consumers. */
-    final int batchSize;
-    /** How long the end of a session waits for the consumers to take what is queued for them. */
-    final long endTimeoutNanos;
+    /** Batch size and session end wait, read as each session starts and ends (a change applies from then). */
+    private volatile FeedSettings settings;
     private final AtomicLong nextSessionId;
 
     /** The simulated session the daemons feed, or null; read without the lock by VIRQ handlers. */
@@ -45,11 +43,10 @@ final class ConsumerFeed {
     /** The summary of the session that ended last; read without the lock. */
     volatile SessionSummary lastSummary;
 
-    ConsumerFeed(SymbolTables symbolTables, int batchSize, int queueCapacity, long endTimeoutNanos) {
+    ConsumerFeed(SymbolTables symbolTables, FeedSettings settings) {
         this.symbolTables = symbolTables;
-        this.batchSize = batchSize;
-        this.endTimeoutNanos = endTimeoutNanos;
-        this.dispatcher = new Dispatcher(queueCapacity);
+        this.settings = settings;
+        this.dispatcher = new Dispatcher(settings.queueCapacity());
         // Ids stay unique across restarts of the component within one framework run.
         this.nextSessionId = new AtomicLong(System.currentTimeMillis());
     }
@@ -73,6 +70,25 @@ final class ConsumerFeed {
         }
     }
 
+    /** Samples per batch handed to the consumers. */
+    int batchSize() {
+        return settings.batchSize();
+    }
+
+    /** How long the end of a session waits for the consumers to take what is queued for them. */
+    long endTimeoutNanos() {
+        return settings.endTimeoutNanos();
+    }
+
+    /**
+     * New settings while the profiler runs: the batch size and end wait apply from the next session
+     * (a running one keeps its batches), the queue capacity from the next batch.
+     */
+    void settings(FeedSettings newSettings) {
+        dispatcher.queueCapacity(newSettings.queueCapacity());
+        settings = newSettings;
+    }
+
     long nextSessionId() {
         return nextSessionId.incrementAndGet();
     }
@@ -87,7 +103,7 @@ final class ConsumerFeed {
         long id = nextSessionId();
         SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
                 cpuName == null ? "" : cpuName, mhz, counters, domains, groundTruth, dictionary);
-        PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos, ending);
+        PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos(), ending);
         dispatcher.sessionStarted(info, canWait);
         return p;
     }

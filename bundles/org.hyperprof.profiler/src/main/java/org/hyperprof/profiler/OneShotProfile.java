@@ -355,7 +355,7 @@ final class OneShotProfile {
                 GuestSession.domains(found), dictionary, true, true, (p, summarize) -> endGuests(p, summarize, main));
         GuestSession g;
         try {
-            g = new GuestSession(host, found, channel, dictionary, feed.symbolTables, feed.batchSize, opening);
+            g = new GuestSession(host, found, channel, dictionary, feed.symbolTables, feed.batchSize(), opening);
         } catch (RuntimeException e) {
             channel.endNow("the guests' own profilers could not be read: " + e);
             throw e;

@@ -290,7 +290,7 @@ final class OpcontrolService {
         SessionInfo info = new SessionInfo(id, "simulator", host.name(),
                 primary.cpuType().isEmpty() ? model.cpuType() : primary.cpuType(), model.displayName(), host.mhz(),
                 primary.counters(), names, true, dictionary);
-        BatchBuilder collector = new BatchBuilder(id, feed.batchSize, BatchBuilder.Reuse.WHEN_RELEASED, 0,
+        BatchBuilder collector = new BatchBuilder(id, feed.batchSize(), BatchBuilder.Reuse.WHEN_RELEASED, 0,
                 feed.dispatcher::publish);
         Session s = new Session(id, host, primary.domid, info, dictionary, collector, feed.symbolTables);
         for (DomainDaemon d : daemons.values()) {
@@ -553,7 +553,7 @@ final class OpcontrolService {
         s.collector.close();
         feed.session = null;
         SessionSummary summary = feed.dispatcher.sessionEnded(s.id, consumers -> s.summarize(reason, consumers),
-                feed.endTimeoutNanos);
+                feed.endTimeoutNanos());
         feed.lastSummary = summary;
         return summary;
     }

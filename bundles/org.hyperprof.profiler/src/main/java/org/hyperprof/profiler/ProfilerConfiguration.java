@@ -5,7 +5,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
  * What a user may tune in the profiler, through Configuration Admin (PID
- * {@value ProfilerImpl#PID}). A change restarts the profiler component: set it between sessions.
+ * {@value ProfilerImpl#PID}). A change applies from the next session (the queue capacity from the
+ * next batch); the profiler and a running session go on.
  */
 @ObjectClassDefinition(name = "Hyperprof profiler",
         description = "How the daemons hand samples to the sample consumers.")

@@ -21,6 +21,7 @@ import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -64,6 +65,7 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     /** How long the end of a session waits for the consumers to take what is queued for them. */
     public static final Duration DEFAULT_END_TIMEOUT = Duration.ofSeconds(10);
 
+    private static final System.Logger LOG = System.getLogger(ProfilerImpl.class.getName());
     private static final String STOPPED = "the profiler stopped (its bundle was stopped or updated)";
 
     private final ConsumerFeed feed;
@@ -82,38 +84,37 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     @Activate
     public ProfilerImpl(@Reference(name = "hostService") HostService hostService,
             @Reference(name = "symbolTables") SymbolTables symbolTables, ProfilerConfiguration config) {
-        this(hostService, symbolTables, config.batch_size(), config.consumer_queue_batches(),
-                Duration.ofSeconds(config.session_end_timeout_seconds()));
+        this(hostService, symbolTables, FeedSettings.of(config));
     }
 
     /** With symbol tables of its own, resolvers added by {@link #addResolver}. */
     public ProfilerImpl(HostService hostService, int batchSize, int queueCapacity, Duration endTimeout) {
-        this(hostService, new SymbolTables(), batchSize, queueCapacity, endTimeout);
+        this(hostService, new SymbolTables(), new FeedSettings(batchSize, queueCapacity, endTimeout));
     }
 
-    /**
-     * @param batchSize     samples per batch
-     * @param queueCapacity batches each consumer's queue holds
-     * @param endTimeout    how long a session's end waits for slow consumers
-     */
-    private ProfilerImpl(HostService hostService, SymbolTables symbolTables, int batchSize, int queueCapacity,
-            Duration endTimeout) {
+    private ProfilerImpl(HostService hostService, SymbolTables symbolTables, FeedSettings settings) {
         if (hostService == null) {
             throw new IllegalArgumentException("a HostService is required: the profiler drives the current host");
         }
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1 sample");
-        }
-        if (queueCapacity < 1) {
-            throw new IllegalArgumentException("consumer queue of " + queueCapacity + " batches must hold at least 1");
-        }
-        if (endTimeout.isNegative()) {
-            throw new IllegalArgumentException("session end wait " + endTimeout + " must not be negative");
-        }
-        this.feed = new ConsumerFeed(symbolTables, batchSize, queueCapacity, endTimeout.toNanos());
+        this.feed = new ConsumerFeed(symbolTables, settings);
         this.opcontrol = new OpcontrolService(hostService, feed);
         this.oneShot = new OneShotProfile(hostService, feed, opcontrol);
         this.publisher = new PublishedSessions(feed);
+    }
+
+    /**
+     * Takes changed settings of Configuration Admin without a restart: the service stays registered
+     * (the shell's commands hold it statically and would leave with it), the daemons and an open
+     * session run on, and the new batch size and end wait apply from the next session. A setting out
+     * of range is refused with a warning and the settings in force stay.
+     */
+    @Modified
+    void configure(ProfilerConfiguration config) {
+        try {
+            feed.settings(FeedSettings.of(config));
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "PID " + PID + ": " + e.getMessage() + "; the settings stay as they were");
+        }
     }
 
     // ---------------------------------------------------------------- services coming and going

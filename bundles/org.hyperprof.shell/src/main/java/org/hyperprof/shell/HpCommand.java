@@ -143,6 +143,16 @@ public enum HpCommand {
     STATE(Syntax.of("hp:state",
             "Xenoprof state and lists, each domain's role and state, statistics, host counters, next step")),
     VERSION(Syntax.of("hp:version", "Hyperprof's version, the framework's and Java's (launch/hyperprof --version)")),
+    CONFIG(Syntax.of("hp:config", "settings of the components (Metatype): list, show, change them for good")
+            .before("[pid [key=value ...]]", Completion.NONE).options(ShellOptions.FORMAT)
+            .notes("  (none)               the configurable pids: name, bundle, and the file that sets each, if any\n"
+                    + "  pid                  each setting: type, default, value in force, where it comes from\n"
+                    + "  pid key=value...     checks each value against the Metatype (an unknown key or a value of\n"
+                    + "                       the wrong type is refused, nothing written), writes them into\n"
+                    + "                       <pid>.cfg of the configuration folder (other lines kept) and applies it\n"
+                    + "  The folder: ~/.hyperprof/config, or the system property hyperprof.config.dir\n"
+                    + "  (launch/hyperprof: HYPERPROF_CONFIG_DIR); its *.cfg files are read at start and when\n"
+                    + "  they change.")),
     COMMANDS(Syntax.of("hp:commands", "this list, or one command's usage and options (as hp:<command> --help)")
             .before("[command]", Completion.NONE));
 

@@ -106,7 +106,7 @@ class HelpAndGuardTest {
     /** The components whose public methods Gogo registers as hp: commands. */
     private static final List<Class<?>> COMPONENTS = List.of(PluginCommands.class, HostCommands.class,
             XenoprofCommands.class, ProfileCommands.class, ReportCommands.class, HelpCommands.class,
-            SourceCommands.class, VersionCommand.class);
+            SourceCommands.class, VersionCommand.class, ConfigCommands.class);
 
     /** The public varargs methods named as the command, on any component. */
     private static java.util.stream.Stream<java.lang.reflect.Method> methods(HpCommand c) {
