@@ -159,7 +159,7 @@ final class Readme {
         return i;
     }
 
-    /** Reads an indented block from {@code first} on into {@code block}, without its indentation; the index of its last line. */
+    /** Reads an indented block from {@code first} on into {@code block}, unindented; the index of its last line. */
     private static int indentedBlock(String[] lines, int first, List<Line> block) {
         int i = first;
         for (; i < lines.length && (indented(lines[i]) || lines[i].isBlank()); i++) {

@@ -51,7 +51,8 @@ class ReadmeCommandsIT {
      */
     private static final String SEPARATOR = "@@readme-line ";
     /** Gogo's bundle commands print their errors as their result and still succeed: they must print nothing. */
-    private static final Pattern BUNDLE_COMMAND = Pattern.compile("^(?:felix:)?(start|stop|uninstall|install|update|refresh|resolve)\\b");
+    private static final Pattern BUNDLE_COMMAND = Pattern
+            .compile("^(?:felix:)?(start|stop|uninstall|install|update|refresh|resolve)\\b");
     /**
      * Files the README's commands read that a reader brings along, by the path the README gives:
      * made by the test in the section's folder. Folded stacks as stackcollapse-perf.pl writes them.
@@ -313,7 +314,11 @@ class ReadmeCommandsIT {
         }
     }
 
-    /** The script ran to its end (status 0), and each command showed what the README shows after it. */
+    /**
+     * Each command of the script ran, in order, and showed what the README shows after it; the
+     * script ended with status 0. A bundle command's error comes first, as the failures after it
+     * (a model missing) follow from it.
+     */
     private static void checkScript(Step step, Run run, Path work, Path root) {
         Map<Integer, String> outputs = new LinkedHashMap<>();
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(SEPARATOR) + "(\\d+)$").matcher(run.out());
@@ -329,18 +334,20 @@ class ReadmeCommandsIT {
         if (line >= 0) {
             outputs.put(line, run.out().substring(from));
         }
-        if (run.status() != 0) {
-            Command last = step.commands().stream().filter(c -> c.line().number() == outputs.keySet().stream()
-                    .reduce((a, b) -> b).orElse(-1)).findFirst().orElse(step.commands().get(0));
-            throw new AssertionError(last + "\nfailed: the script ended with status " + run.status() + "; stderr:\n"
-                    + run.err() + "\nits output:\n" + outputs.getOrDefault(last.line().number(), ""));
-        }
         for (Command c : step.commands()) {
             String output = outputs.get(c.line().number());
-            assertTrue(output != null, c + "\ndid not run; stdout:\n" + run.out() + "\nstderr:\n" + run.err());
+            if (output == null) {
+                throw new AssertionError(c + "\ndid not run: the script ended with status " + run.status()
+                        + "; stdout:\n" + run.out() + "\nstderr:\n" + run.err());
+            }
+            boolean last = outputs.keySet().stream().noneMatch(n -> n > c.line().number());
             if (BUNDLE_COMMAND.matcher(c.text()).find()) {
                 assertTrue(output.isBlank(), c + "\nfailed (Gogo's bundle commands print their errors instead of"
                         + " failing):\n" + output);
+            }
+            if (last && run.status() != 0) {
+                throw new AssertionError(c + "\nfailed: the script ended with status " + run.status() + "; stderr:\n"
+                        + run.err() + "\nits output:\n" + output);
             }
             checkShown(c, output, work, root);
         }
