@@ -31,7 +31,10 @@ final class Launcher implements AutoCloseable {
     private boolean ended;
 
     private Launcher(List<String> args) throws IOException {
-        Path script = script();
+        Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
+        if (!Files.isExecutable(script)) {
+            throw new IllegalStateException("the launcher script " + script + " is missing or not executable");
+        }
         List<String> command = new ArrayList<>();
         // A session of its own, so the test can signal the launcher's whole process group as a
         // terminal does; SIGINT and SIGTERM at their defaults, whatever the build inherited (a
@@ -45,39 +48,6 @@ final class Launcher implements AutoCloseable {
         Thread reader = new Thread(this::read, "launcher output");
         reader.setDaemon(true);
         reader.start();
-    }
-
-    /** The launcher script the build names ({@code launch/hyperprof}); the repository is its folder's parent. */
-    static Path script() {
-        Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
-        if (!Files.isExecutable(script)) {
-            throw new IllegalStateException("the launcher script " + script + " is missing or not executable");
-        }
-        return script;
-    }
-
-    /** One finished run of a command: its exit status and its two streams, kept apart. */
-    record Run(int status, String out, String err) {
-    }
-
-    /**
-     * Runs {@code command} to its end as a script runs it: input from /dev/null, stdout and stderr
-     * kept apart in files under {@code scratch} (so that neither pipe can fill and stop it). The
-     * guard ends, with everything it started, a run that would otherwise hang the build.
-     */
-    static Run run(ProcessBuilder command, Path scratch, long guardSeconds) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(scratch, "out", ".txt");
-        Path err = Files.createTempFile(scratch, "err", ".txt");
-        Process p = command.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(guardSeconds, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command.command()) + " did not end in " + guardSeconds
-                    + " s; stderr:\n" + Files.readString(err));
-        }
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     /** {@code launch/hyperprof 'line' ...}: the command lines piped in, input closed. */

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * README.md as its test reads it (the rules are the README's own, in "The README is tested"): the
+ * README.md as its test reads it (the rules are the README's own, in "This README is tested"): the
  * code blocks (indented by four spaces, or fenced), the commands in them, the output each shows,
  * and the markers before a block.
  * <ul>

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import org.hyperprof.launch.Launcher.Run;
 import org.hyperprof.launch.Readme.Command;
 import org.hyperprof.launch.Readme.Kind;
 import org.hyperprof.launch.Readme.Section;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every command of README.md runs as a reader would run it, and shows what the README says it
- * shows (the rules: {@link Readme}, and the README's section "The README is tested"). Each section
+ * shows (the rules: {@link Readme}, and the README's section "This README is tested"). Each section
  * runs in a working folder of its own that looks like the repository's root ({@code launch/} and
  * {@code bundles/} are links to the repository's), with HOME in the test's folder too, so nothing
  * touches the user's files: {@code /tmp/} in a command stands for that working folder (which is
@@ -40,8 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Sections run two at a time; the steps of one section in order.
  */
 class ReadmeCommandsIT {
-    /** How long one step may take before the test fails instead of hanging the build. */
-    private static final long GUARD_SECONDS = 300;
     /** Sections run at once: the launcher's JVMs use about a core each. */
     private static final int WORKERS = 2;
     /**
@@ -67,8 +65,14 @@ class ReadmeCommandsIT {
     @TempDir
     Path tmp;
 
+    /** The launcher script the build names ({@code launch/hyperprof}). */
+    private static Path launcher() {
+        return Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
+    }
+
+    /** The repository: the launcher's folder's parent. */
     private static Path root() {
-        return Launcher.script().getParent().getParent();
+        return launcher().getParent().getParent();
     }
 
     private static Readme readme() throws IOException {
@@ -248,17 +252,29 @@ class ReadmeCommandsIT {
                 }));
     }
 
-    /** Runs a section's steps in order, in a working folder of its own. */
+    /**
+     * Runs a section's steps in order, in a working folder of its own. A Gogo script runs in a
+     * framework of its own ({@code HYPERPROF_RESIDENT=off}); a shell line as the launcher runs it by
+     * default, a resident framework's folder being the section's own, stopped at the section's end.
+     */
     private void run(Section section, Path folder) throws IOException, InterruptedException {
         long start = System.nanoTime();
         Path work = Files.createDirectories(folder.resolve("work"));
         Path home = Files.createDirectories(folder.resolve("home"));
         Path root = root();
+        // Everything kept per user goes to the test's HOME, the XDG folders too.
+        Map<String, String> env = Map.of("HOME", home.toString(), "XDG_CONFIG_HOME", home.resolve(".config").toString(),
+                "XDG_CACHE_HOME", home.resolve(".cache").toString(), "XDG_DATA_HOME",
+                home.resolve(".local/share").toString(), "XDG_STATE_HOME", home.resolve(".local/state").toString(),
+                "HYPERPROF_RUN_DIR", Files.createTempDirectory(folder, "run").toString(), "HYPERPROF_RESIDENT_IDLE",
+                "120", "HYPERPROF_JAVA_OPTS", "-Djava.io.tmpdir=" + work);
         List<Path> links = List.of(Files.createSymbolicLink(work.resolve("launch"), root.resolve("launch")),
                 Files.createSymbolicLink(work.resolve("bundles"), root.resolve("bundles")));
         try {
-            runSteps(section, folder, work, home, root);
+            runSteps(section, folder, work, env, root);
         } finally {
+            // A launcher without a resident framework refuses the option: there is nothing to stop then.
+            Run.of(launcher(), work, env, folder, "--stop-server");
             // The links go first, so that nothing that cleans the folder up can reach the repository.
             for (Path link : links) {
                 Files.deleteIfExists(link);
@@ -268,7 +284,7 @@ class ReadmeCommandsIT {
                 section.heading().number(), (System.nanoTime() - start) / 1e9);
     }
 
-    private static void runSteps(Section section, Path folder, Path work, Path home, Path root)
+    private static void runSteps(Section section, Path folder, Path work, Map<String, String> env, Path root)
             throws IOException, InterruptedException {
         for (Step step : section.steps()) {
             for (Command c : step.commands()) {
@@ -279,9 +295,12 @@ class ReadmeCommandsIT {
                 }
             }
         }
+        Map<String, String> fresh = new HashMap<>(env);
+        fresh.put("HYPERPROF_RESIDENT", "off");
         int steps = 0;
         for (Step step : section.steps()) {
-            ProcessBuilder process;
+            long start = System.nanoTime();
+            Run run;
             if (step.gogo()) {
                 StringBuilder script = new StringBuilder();
                 for (Command c : step.commands()) {
@@ -289,18 +308,10 @@ class ReadmeCommandsIT {
                             .append(here(c.text(), work, root)).append('\n');
                 }
                 Path file = Files.writeString(folder.resolve("step-" + ++steps + ".gogo"), script);
-                process = new ProcessBuilder(Launcher.script().toString(), "-f", file.toString());
+                run = Run.of(launcher(), work, fresh, folder, "-f", file.toString());
             } else {
-                process = new ProcessBuilder("bash", "-c", here(step.commands().get(0).text(), work, root));
+                run = Run.of(Path.of("bash"), work, env, folder, "-c", here(step.commands().get(0).text(), work, root));
             }
-            process.directory(work.toFile());
-            Map<String, String> env = process.environment();
-            // Everything per user goes to the test's HOME: no XDG_ folder of the user's either.
-            env.keySet().removeIf(k -> k.startsWith("XDG_"));
-            env.put("HOME", home.toString());
-            env.put("HYPERPROF_JAVA_OPTS", "-Djava.io.tmpdir=" + work);
-            long start = System.nanoTime();
-            Run run = Launcher.run(process, folder, GUARD_SECONDS);
             System.out.printf("README test: %s (%d command(s)) ran in %.1f s%n", step.commands().get(0),
                     step.commands().size(), (System.nanoTime() - start) / 1e9);
             if (step.gogo()) {
