@@ -98,6 +98,7 @@ final class Readme {
     final List<Marker> markers = new ArrayList<>();
     /** What the README does against the rules (a marker that marks nothing, a reason missing, ...). */
     final List<String> problems = new ArrayList<>();
+    private final List<Section> sections;
 
     Readme(String text) {
         String[] lines = text.split("\n", -1);
@@ -146,6 +147,7 @@ final class Readme {
         if (exemptions > MOST_EXEMPTIONS) {
             problems.add(exemptions + " blocks are marked '" + NOT_RUN + "': at most " + MOST_EXEMPTIONS + " may be");
         }
+        sections = group();
     }
 
     /** Reads the lines of a fenced block opened at {@code open} into {@code block}; the index of its closing fence. */
@@ -265,7 +267,11 @@ final class Readme {
 
     /** The sections with commands that run, each with its steps in the order they run. */
     List<Section> sections() {
-        Map<Line, List<Step>> sections = new LinkedHashMap<>();
+        return sections;
+    }
+
+    private List<Section> group() {
+        Map<Line, List<Step>> bySection = new LinkedHashMap<>();
         Map<Line, Step> prompts = new LinkedHashMap<>();
         Map<Line, Boolean> shellAfterPrompt = new LinkedHashMap<>();
         for (Block block : blocks) {
@@ -275,7 +281,7 @@ final class Readme {
             Line section = block.section();
             Step script = null;
             for (Command c : commands(block)) {
-                List<Step> steps = sections.computeIfAbsent(section, s -> new ArrayList<>());
+                List<Step> steps = bySection.computeIfAbsent(section, s -> new ArrayList<>());
                 switch (c.kind()) {
                 case SHELL -> {
                     steps.add(new Step(List.of(c)));
@@ -308,7 +314,7 @@ final class Readme {
             }
         }
         List<Section> result = new ArrayList<>();
-        sections.forEach((heading, steps) -> result.add(new Section(heading, steps)));
+        bySection.forEach((heading, steps) -> result.add(new Section(heading, steps)));
         return result;
     }
 

@@ -144,6 +144,8 @@ class ReadmeCommandsIT {
         assertEquals(List.of(2, 1, 3, 1), steps.stream().map(s -> s.commands().size()).toList());
         assertTrue(steps.get(2).gogo());
         assertFalse(steps.get(3).gogo());
+        assertEquals(1, new Readme("## A\n\n    g! hp:load\n    $ ls\n    g! hp:host\n").problems.size(),
+                "a section's g! lines run before its shell lines: none may follow one");
     }
 
     @Test
