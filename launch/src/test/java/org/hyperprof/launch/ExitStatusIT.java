@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,32 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
  * are on stdout, without banner or prompt. (Ctrl-C's 130 and SIGTERM's 143: InterruptIT.)
  */
 class ExitStatusIT {
-    /** How long a run may take before the test fails instead of hanging. */
-    private static final long GUARD_SECONDS = 120;
-
     @TempDir
     Path dir;
 
-    /** One run of launch/hyperprof: its status and its two streams, kept apart. */
-    private record Run(int status, String out, String err) {
-    }
-
     private Run run(String... args) throws IOException, InterruptedException {
-        Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
-        List<String> command = new ArrayList<>(List.of(script.toString()));
-        command.addAll(List.of(args));
-        Path out = dir.resolve("out");
-        Path err = dir.resolve("err");
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(GUARD_SECONDS, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("the launcher did not end in " + GUARD_SECONDS + " s; stderr:\n"
-                    + Files.readString(err));
-        }
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        Path launcher = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
+        return Run.of(launcher, dir, Map.of(), dir, args);
     }
 
     /** The run ended with {@code status}, and stderr names the line that failed first. */
