@@ -57,7 +57,7 @@ public class HelpCommands {
     }
 
     /** With the renderers and writers whose options and formats {@code hp:commands report|export} lists. */
-    public HelpCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
+    HelpCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
         this.console = console;
         this.renderers = renderers;
         this.writers = writers;

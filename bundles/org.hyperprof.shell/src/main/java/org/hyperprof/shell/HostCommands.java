@@ -43,11 +43,11 @@ public class HostCommands {
     }
 
     /** Runs no user can stop (tests, embedding). */
-    public HostCommands(HostService hosts, Console console) {
+    HostCommands(HostService hosts, Console console) {
         this(hosts, StopRequests.NONE, console);
     }
 
-    public HostCommands(HostService hosts, StopRequests stops, Console console) {
+    HostCommands(HostService hosts, StopRequests stops, Console console) {
         this.hosts = hosts;
         this.stops = stops;
         this.console = console;

@@ -58,14 +58,14 @@ public class PluginCommands {
     }
 
     /** Plain-Java wiring without report file writers. */
-    public PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
+    PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
             Plugins<CounterVirtualizationPolicy> policies, Plugins<SampleConsumer> consumers,
             Plugins<SymbolResolver> resolvers, Plugins<ReportRenderer> renderers) {
         this(hosts, console, models, policies, consumers, resolvers, renderers, new Plugins<>());
     }
 
     /** Plain-Java wiring: the plug-in lists are filled by the caller; {@code hosts} may be null. */
-    public PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
+    PluginCommands(HostService hosts, Console console, Plugins<PmuModel> models,
             Plugins<CounterVirtualizationPolicy> policies, Plugins<SampleConsumer> consumers,
             Plugins<SymbolResolver> resolvers, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers) {
         this.hosts = hosts;

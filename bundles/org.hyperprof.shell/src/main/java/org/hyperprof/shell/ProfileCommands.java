@@ -45,7 +45,7 @@ public class ProfileCommands {
         this(hosts, profiler, stops, Console.system(), reports.renderers());
     }
 
-    public ProfileCommands(HostService hosts, Profiler profiler, StopRequests stops, Console console,
+    ProfileCommands(HostService hosts, Profiler profiler, StopRequests stops, Console console,
             Plugins<ReportRenderer> renderers) {
         this.hosts = hosts;
         this.profiler = profiler;

@@ -52,11 +52,11 @@ public class ReportCommands {
         this(Console.system(), reports.renderers(), reports.writers(), null);
     }
 
-    public ReportCommands(Console console, Plugins<ReportRenderer> renderers) {
+    ReportCommands(Console console, Plugins<ReportRenderer> renderers) {
         this(console, renderers, new Plugins<>(), null);
     }
 
-    public ReportCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers,
+    ReportCommands(Console console, Plugins<ReportRenderer> renderers, Plugins<ReportFileWriter> writers,
             OutputFiles output) {
         this.console = console;
         this.renderers = new Renderers(renderers);

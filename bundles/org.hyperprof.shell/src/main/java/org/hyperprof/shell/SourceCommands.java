@@ -41,7 +41,7 @@ public class SourceCommands {
     }
 
     /** Plain-Java wiring; {@code sources} may be null (no pipeline). */
-    public SourceCommands(Console console, SampleSources sources, Plugins<ReportRenderer> renderers) {
+    SourceCommands(Console console, SampleSources sources, Plugins<ReportRenderer> renderers) {
         this.console = console;
         this.sources = sources;
         this.renderers = new Renderers(renderers);

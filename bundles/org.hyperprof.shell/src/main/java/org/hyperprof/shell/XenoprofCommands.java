@@ -46,7 +46,7 @@ public class XenoprofCommands {
         this(hosts, profiler, Console.system());
     }
 
-    public XenoprofCommands(HostService hosts, Profiler profiler, Console console) {
+    XenoprofCommands(HostService hosts, Profiler profiler, Console console) {
         this.hosts = hosts;
         this.profiler = profiler;
         this.console = console;
