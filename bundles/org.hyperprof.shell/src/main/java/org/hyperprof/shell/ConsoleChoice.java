@@ -3,6 +3,7 @@ package org.hyperprof.shell;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
+import org.osgi.service.component.ComponentContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 
@@ -14,7 +15,8 @@ import org.osgi.service.component.annotations.Component;
  * in), which it reads line by line. Two consoles must never read the same input, and a piped run
  * must not pay for JLine's terminal, so this component stops the one not used before its start
  * level is reached. Where only one of them is installed (a container of the user's own) it is left
- * alone.
+ * alone. With the JLine console goes {@link InteractivePrompt}, which makes its prompt Hyperprof's;
+ * it is enabled only then, so that no other session pays for it.
  */
 @Component(service = {}, immediate = true)
 public final class ConsoleChoice {
@@ -24,10 +26,13 @@ public final class ConsoleChoice {
     static final String PLAIN = "org.apache.felix.gogo.shell";
 
     @Activate
-    public ConsoleChoice(BundleContext context) {
+    public ConsoleChoice(BundleContext context, ComponentContext component) {
         boolean terminal = System.console() != null;
         String unused = unused(CommandLineStops.Mode.of(context.getProperty(CommandLineStops.MODE_PROPERTY), terminal),
                 terminal);
+        if (unused.equals(PLAIN)) {
+            component.enableComponent(InteractivePrompt.class.getName());
+        }
         Bundle stopped = installed(context, unused);
         if (stopped != null && installed(context, unused.equals(JLINE) ? PLAIN : JLINE) != null) {
             try {

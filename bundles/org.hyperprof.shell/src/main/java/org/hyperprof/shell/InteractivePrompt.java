@@ -22,10 +22,10 @@ import org.osgi.service.component.annotations.Reference;
  * completion of the {@code hp:} commands' options and values ({@link Completions}), {@code exit},
  * and Ctrl-C that stops a running {@code hp:run} as {@link CommandLineStops} does. gogo.jline reads
  * no profile of ours, so this is done in the session itself the first time it runs something (its
- * own gosh_profile, before the first prompt); a session without a line reader (piped, scripted) is
- * left as it is.
+ * own gosh_profile, before the first prompt); a session without a line reader (scripted) is left as
+ * it is. Enabled by {@link ConsoleChoice} only where the JLine console starts.
  */
-@Component(service = CommandSessionListener.class)
+@Component(service = CommandSessionListener.class, enabled = false)
 public final class InteractivePrompt implements CommandSessionListener {
     /** The history file, under the user's home; readable by its owner only. */
     static final String HISTORY = ".hyperprof/history";
