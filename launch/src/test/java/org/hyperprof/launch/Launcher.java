@@ -146,7 +146,7 @@ final class Launcher implements AutoCloseable {
         }
     }
 
-    /** The process whose id is the launcher's: the script in piped mode, the JVM itself in interactive mode. */
+    /** The process whose id is the launcher's: the script (it waits for its JVM in either mode). */
     long pid() {
         return process.pid();
     }

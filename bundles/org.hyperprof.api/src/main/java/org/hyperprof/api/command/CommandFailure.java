@@ -35,4 +35,14 @@ public final class CommandFailure extends RuntimeException {
     public int status() {
         return status;
     }
+
+    /**
+     * Empty: the command has printed why, and Gogo's interactive prompt prints what a failed line
+     * threw as its {@code toString()}, which would say it a second time, as a class name. The message
+     * ({@link #getMessage()}) names the command and how it failed.
+     */
+    @Override
+    public String toString() {
+        return "";
+    }
 }
