@@ -400,6 +400,55 @@ class MutatedRecordingPropertyTest {
     }
 
     /**
+     * The campaign's case made exact (one run flipped bit 6 of the attr's sample_type byte 1):
+     * a real recording whose event's sample_type announces a field after the callchain that its
+     * samples lack. For each such bit, perf report and the import agree: where perf checks the
+     * field it refuses the sample ({@code Can't parse sample}) and prints no report, and the import
+     * counts the samples invalid and names the field; PHYS_ADDR, CGROUP, DATA_PAGE_SIZE and
+     * CODE_PAGE_SIZE perf reads without a check, so both count every sample alike, and the import
+     * notes that the records end before them.
+     */
+    @Example
+    void aFieldAfterTheCallchainThatTheSamplesLackIsNeverTakenSilently() throws Exception {
+        if (real == null) {
+            return; // perf cannot record here
+        }
+        PerfDataMutants.Layout layout = new PerfDataMutants.Layout(real);
+        Path kernel = PerfTool.kallsymsSample(dir.resolve("kallsyms-after-callchain"), 16);
+        ImportOptions options = ImportOptions.defaults().withKallsyms(kernel);
+        SymbolTables resolvers = Wiring.resolvers();
+        java.util.Set<Integer> refusedByPerf = new java.util.TreeSet<>();
+        for (int bit = 10; bit <= 24; bit++) {
+            if (bit == 16) {
+                continue; // IDENTIFIER: the field before all others
+            }
+            byte[] bytes = real.clone();
+            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            for (long at = layout.attrsOffset; at < layout.attrsOffset + layout.attrsSize; at += layout.attrSize) {
+                b.putLong((int) at + 24, b.getLong((int) at + 24) | 1L << bit);
+            }
+            PerfDataMutants.Mutant m = new PerfDataMutants.Mutant(1000 + bit, "sample_type bit " + bit
+                    + " set in the attrs", bytes);
+            Path f = Files.write(dir.resolve("after-callchain-" + bit + ".data"), bytes);
+            PerfTool.Outcome perf = PerfTool.flatReport(f, kernel, PERF_TIMEOUT_SECONDS);
+            Verdict ours = importMutant(m, resolvers, options);
+            Verdict v = new Verdict(m, perf, ours.ours(), ours.why(), ours.rows());
+            assertEquals(Ours.NOTED, v.ours(), v.toString());
+            if (v.perfAccepts()) {
+                assertTrue(v.agrees(), v.toString());
+                assertTrue(v.why().contains("ends before its"), v.toString());
+            } else {
+                refusedByPerf.add(bit);
+                assertTrue(perf.said().contains("Can't parse sample"), v.toString());
+                assertTrue(v.why().contains("is too short for its") || v.why().contains("is too short for a"),
+                        v.toString());
+            }
+        }
+        assertEquals(java.util.Set.of(10, 11, 12, 13, 14, 15, 17, 18, 20, 24), refusedByPerf,
+                "the bits whose fields perf checks");
+    }
+
+    /**
      * Imports a mutant one of the ways a user does (by its number: hp:import, --report-only in
      * parts, --callgraph, and a pipe-form one as hp:record reads it), checks what must hold
      * whatever the bytes (only typed errors, books that balance, a report of what was delivered)
