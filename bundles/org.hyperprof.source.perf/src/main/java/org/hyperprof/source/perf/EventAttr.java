@@ -6,13 +6,17 @@ import static org.hyperprof.source.perf.PerfFormat.*;
  * One recorded event: its {@code perf_event_attr} (peers.md 2.3) and where the fields the reader
  * needs sit in its SAMPLE records and in the {@code sample_id} trailer of the other records
  * (peers.md 2.4: SAMPLE fields follow the record order IDENTIFIER, IP, TID, TIME, ADDR, ID,
- * STREAM_ID, CPU, PERIOD, READ, CALLCHAIN; the trailer holds TID, TIME, ID, STREAM_ID, CPU,
- * IDENTIFIER, only those selected).
+ * STREAM_ID, CPU, PERIOD, READ, CALLCHAIN, then the fields {@link SampleTail} walks; the trailer
+ * holds TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER, only those selected).
  */
 final class EventAttr {
 
     /** The smallest attr (PERF_ATTR_SIZE_VER0); a size field of 0 also means this. */
     static final int SIZE_VER0 = 64;
+    /** Where the attr holds branch_sample_type, sample_regs_user and sample_regs_intr (VER2, VER2, VER4). */
+    static final int BRANCH_SAMPLE_TYPE_AT = 72;
+    static final int SAMPLE_REGS_USER_AT = 80;
+    static final int SAMPLE_REGS_INTR_AT = 96;
 
     final int index;
     final long type;
@@ -27,6 +31,13 @@ final class EventAttr {
     /** sample_type bits this reader does not know: its samples cannot be laid out and are skipped. */
     final long unknownSampleBits;
     final long unknownReadBits;
+    /** The sample_type bits whose fields follow the callchain: none in the common recordings. */
+    final long afterCallchain;
+    /** A BRANCH_STACK holds hw_idx before its entries (branch_sample_type has HW_INDEX). */
+    final boolean branchHwIndex;
+    /** Bytes of the registers a REGS_USER / REGS_INTR field holds when its ABI is not NONE. */
+    final int userRegsSize;
+    final int intrRegsSize;
     long[] ids;
     String name;
 
@@ -46,7 +57,7 @@ final class EventAttr {
     final int trailerCpuFromEnd;
 
     EventAttr(int index, long type, long config, long periodOrFreq, long sampleType, long readFormat, long flags,
-            long[] ids) {
+            long branchSampleType, long regsUser, long regsIntr, long[] ids) {
         this.index = index;
         this.type = type;
         this.config = config;
@@ -58,6 +69,10 @@ final class EventAttr {
         this.sampleIdAll = (flags & A_SAMPLE_ID_ALL) != 0;
         this.unknownSampleBits = sampleType & ~S_KNOWN;
         this.unknownReadBits = readFormat & ~R_KNOWN;
+        this.afterCallchain = sampleType & S_AFTER_CALLCHAIN;
+        this.branchHwIndex = (branchSampleType & BRANCH_HW_INDEX) != 0;
+        this.userRegsSize = 8 * Long.bitCount(regsUser);
+        this.intrRegsSize = 8 * Long.bitCount(regsIntr);
         this.ids = ids;
         this.name = PerfNames.event(type, config);
 
@@ -132,15 +147,25 @@ final class EventAttr {
         return size == 0 ? SIZE_VER0 : (int) Math.min(size, Integer.MAX_VALUE);
     }
 
-    /** Parses the attr's fields the reader uses; the caller has checked that {@code size >= 64} bytes are there. */
+    /**
+     * Parses the attr's fields the reader uses; the caller has checked that the attr's own size
+     * (64 bytes or more) is there. A field past that size is 0, as perf reads such an attr.
+     */
     static EventAttr parse(Bytes bytes, byte[] b, int off, int index, long[] ids) {
+        int size = sizeOf(bytes, b, off);
         long type = bytes.u32(b, off);
         long config = bytes.u64(b, off + 8);
         long period = bytes.u64(b, off + 16);
         long sampleType = bytes.u64(b, off + 24);
         long readFormat = bytes.u64(b, off + 32);
         long flags = bytes.u64(b, off + 40);
-        return new EventAttr(index, type, config, period, sampleType, readFormat, flags, ids);
+        return new EventAttr(index, type, config, period, sampleType, readFormat, flags,
+                field(bytes, b, off, size, BRANCH_SAMPLE_TYPE_AT), field(bytes, b, off, size, SAMPLE_REGS_USER_AT),
+                field(bytes, b, off, size, SAMPLE_REGS_INTR_AT), ids);
+    }
+
+    private static long field(Bytes bytes, byte[] b, int off, int size, int at) {
+        return at + 8 <= size ? bytes.u64(b, off + at) : 0;
     }
 
     /** The attr as perf's header print shows it, for notes. */

@@ -79,6 +79,8 @@ public final class PerfDataReader implements Closeable {
     private RecordBatch batch;
     /** MMAP file names and COMM names, each met again given back as the String made the first time. */
     private final RecordStrings names = new RecordStrings();
+    /** Walks the fields after a sample's callchain, for the events that have any. */
+    private final SampleTail tail = new SampleTail();
     /** Whether {@link #sampleRun} may take runs of samples (turned off to check it against the general path). */
     private boolean sampleRuns = true;
     private int roundLimitRecords = ROUND_LIMIT_RECORDS;
@@ -1031,7 +1033,8 @@ public final class PerfDataReader implements Closeable {
             return p;
         }
         EventAttr a = attrs[0];
-        if (a.unknownSampleBits != 0 || a.has(S_READ) || a.sampleTimeOffset < 0 || unordered) {
+        if (a.unknownSampleBits != 0 || a.has(S_READ) || a.afterCallchain != 0 || a.sampleTimeOffset < 0
+                || unordered) {
             return p;
         }
         RecordBatch rb = batch();
@@ -1584,7 +1587,8 @@ public final class PerfDataReader implements Closeable {
 
     /**
      * Decodes a SAMPLE of event {@code a} into entry {@code i} of {@code d} (its callchain's offset
-     * in {@code b}); false when its size lies (counted invalid).
+     * in {@code b}); false when its size lies or perf refuses a field after its callchain (counted
+     * invalid).
      */
     private boolean decodeSample(ByteBuffer b, int p, int size, long at, EventAttr a, DecodedSamples d, int i) {
         int end = p + size;
@@ -1618,9 +1622,33 @@ public final class PerfDataReader implements Closeable {
             }
             d.chainAt[i] = q;
             d.chainLength[i] = (int) nr;
+            q += 8 * (int) nr;
         } else {
             d.chainAt[i] = q;
             d.chainLength[i] = 0;
+        }
+        return a.afterCallchain == 0 || takenAfterCallchain(b, q, end, size, at, a);
+    }
+
+    /**
+     * Whether perf takes a sample whose event has fields after the callchain ({@link SampleTail});
+     * one it refuses is counted invalid, one it reads past its end is noted.
+     */
+    private boolean takenAfterCallchain(ByteBuffer b, int q, int end, int size, long at, EventAttr a) {
+        if (!tail.walk(b, q, end, size, a)) {
+            if (!tail.stackOverused) {
+                return invalidSample(at, size, tail.refused, -1);
+            }
+            samplesInvalid++;
+            note("samples.invalid.user-stack", "a SAMPLE record at byte " + at + " of " + size + " bytes holds "
+                    + tail.refused + ": perf report refuses it (user stack dump failure); such samples are counted"
+                    + " as invalid");
+            return false;
+        }
+        if (tail.pastEnd != null) {
+            note("samples.past-end", "a SAMPLE record at byte " + at + " of " + size + " bytes ends before its "
+                    + tail.pastEnd + ": perf report reads the bytes after the record as it (it checks no size there)"
+                    + " and keeps the sample; it is kept here too");
         }
         return true;
     }

@@ -67,8 +67,30 @@ final class PerfFormat {
     static final long S_PERIOD = 1L << 8;
     static final long S_STREAM_ID = 1L << 9;
     static final long S_IDENTIFIER = 1L << 16;
+    // The fields after the callchain, in the order a SAMPLE holds them (IDENTIFIER, bit 16, sits first).
+    static final long S_RAW = 1L << 10;
+    static final long S_BRANCH_STACK = 1L << 11;
+    static final long S_REGS_USER = 1L << 12;
+    static final long S_STACK_USER = 1L << 13;
+    static final long S_WEIGHT = 1L << 14;
+    static final long S_DATA_SRC = 1L << 15;
+    static final long S_TRANSACTION = 1L << 17;
+    static final long S_REGS_INTR = 1L << 18;
+    static final long S_PHYS_ADDR = 1L << 19;
+    static final long S_AUX = 1L << 20;
+    static final long S_CGROUP = 1L << 21;
+    static final long S_DATA_PAGE_SIZE = 1L << 22;
+    static final long S_CODE_PAGE_SIZE = 1L << 23;
+    static final long S_WEIGHT_STRUCT = 1L << 24;
+    /** Every bit whose field follows the callchain: RAW .. WEIGHT_STRUCT without IDENTIFIER. */
+    static final long S_AFTER_CALLCHAIN = ((1L << 25) - 1) & ~((1L << 10) - 1) & ~S_IDENTIFIER;
     /** Bits 0..24 (IP .. WEIGHT_STRUCT): every sample_type bit the format defines as of Linux 6.1. */
     static final long S_KNOWN = (1L << 25) - 1;
+
+    /** branch_sample_type's HW_INDEX: a BRANCH_STACK carries a u64 hw_idx before its entries. */
+    static final long BRANCH_HW_INDEX = 1L << 17;
+    /** A BRANCH_STACK entry: u64 from, u64 to, u64 flags. */
+    static final int BRANCH_ENTRY_SIZE = 24;
 
     // read_format bits.
     static final long R_TOTAL_TIME_ENABLED = 1;

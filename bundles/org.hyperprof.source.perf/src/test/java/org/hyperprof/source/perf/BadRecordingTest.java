@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.pipeline.SymbolTables;
@@ -339,6 +340,96 @@ class BadRecordingTest {
         PerfImport.Result r = importBytes(w.file());
         assertEquals(new Accounting(2, 0, 0, 2, 0), r.accounting());
         assertTrue(r.accounting().balanced());
+    }
+
+    // ---------------------------------------------------------------- the fields after the callchain
+
+    /** A sample with a callchain and, after it, the u64s {@code after}. */
+    private static Sample withAfterCallchain(long time, long... after) {
+        Sample s = new Sample(2, 0x1000 + time, 1, time, -512L, 0x1000 + time, 0x2000);
+        s.afterCallchain = after;
+        return s;
+    }
+
+    private PerfImport.Result importSamples(Attr a, Sample... samples) throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(a).comm(1, "t", 0).mmap2(2, 1, 0x1000, 0x2000, 0, "/t", 0);
+        for (Sample s : samples) {
+            w.sample(a, s);
+        }
+        return importBytes(w.file());
+    }
+
+    @Test
+    void aWeightTheSampleTypeAnnouncesButTheRecordLacksMakesTheSampleInvalidAndTheNoteNamesIt() throws Exception {
+        // The campaign's case: a bit flipped in the attr sets WEIGHT, which perf checks the record for
+        // and refuses the sample (Can't parse sample); the records end after their callchains.
+        Attr a = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | WEIGHT);
+        PerfImport.Result r = importSamples(a, withAfterCallchain(1, 40), withAfterCallchain(2),
+                withAfterCallchain(3, 41), withAfterCallchain(4));
+        assertTrue(r.completed(), r.endReason());
+        assertEquals(new Accounting(4, 2, 0, 0, 2), r.accounting());
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("too short for its WEIGHT (8 bytes)")),
+                r.recordingNotes().toString());
+    }
+
+    @Test
+    void aBranchStackWhoseEntriesOverrunTheRecordMakesTheSampleInvalid() throws Exception {
+        Attr a = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | BRANCH_STACK);
+        PerfImport.Result r = importSamples(a, withAfterCallchain(1, 1, 0x10, 0x20, 0),
+                withAfterCallchain(2, 1000, 0x10, 0x20, 0), withAfterCallchain(3, 0));
+        assertEquals(new Accounting(3, 2, 0, 0, 1), r.accounting());
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("too short for a branch stack of 1000"
+                + " entries (24000 bytes)")), r.recordingNotes().toString());
+    }
+
+    @Test
+    void aBranchStackOfAnEventAskingForItsHardwareIndexHoldsItBeforeTheEntries() throws Exception {
+        Attr a = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | BRANCH_STACK);
+        a.branchSampleType = BRANCH_HW_INDEX;
+        PerfImport.Result r = importSamples(a, withAfterCallchain(1, 1, 7, 0x10, 0x20, 0),
+                withAfterCallchain(2, 1, 0x10, 0x20, 0));
+        assertEquals(new Accounting(2, 1, 0, 0, 1), r.accounting(), "the second lacks its hw_idx");
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("a branch stack of 1 entries and its hw_idx"
+                + " (32 bytes)")), r.recordingNotes().toString());
+    }
+
+    @Test
+    void aSampleHoldingEveryFieldItsSampleTypeAnnouncesIsCountedWithoutANote() throws Exception {
+        Attr a = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | RAW | BRANCH_STACK | REGS_USER | STACK_USER
+                | WEIGHT | DATA_SRC | PHYS_ADDR | AUX);
+        a.regsUser = 0b1011; // three registers
+        long raw = 4 | 0xabcdL << 32; // a u32 size of 4, then the 4 bytes of data
+        PerfImport.Result r = importSamples(a,
+                withAfterCallchain(1, raw, 1, 0x10, 0x20, 0, 2, 11, 12, 13, 16, 0, 0, 8, 100, 0x81, 0x7000, 8, 0),
+                // No registers (ABI NONE), no user stack (size 0, and then no dyn_size), no AUX data.
+                withAfterCallchain(2, raw, 0, 0, 0, 100, 0x81, 0x7000, 0));
+        assertTrue(r.completed(), r.endReason());
+        assertEquals(new Accounting(2, 2, 0, 0, 0), r.accounting());
+        assertEquals(List.of(), r.recordingNotes());
+    }
+
+    @Test
+    void aUserStackSayingMoreOfItIsInUseThanItHoldsIsInvalidAsPerfRefusesIt() throws Exception {
+        Attr a = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | STACK_USER);
+        PerfImport.Result r = importSamples(a, withAfterCallchain(1, 8, 0, 8), withAfterCallchain(2, 8, 0, 9));
+        assertEquals(new Accounting(2, 1, 0, 0, 1), r.accounting());
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("a user stack of 8 bytes of which it says 9"
+                + " are in use") && n.contains("perf report refuses it")), r.recordingNotes().toString());
+    }
+
+    @Test
+    void aPhysicalAddressPastTheRecordIsReadOnByPerfSoTheSampleCountsWithANote() throws Exception {
+        // perf reads PHYS_ADDR without checking that the record holds it; an AUX after it is checked.
+        Attr phys = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | PHYS_ADDR);
+        PerfImport.Result r = importSamples(phys, withAfterCallchain(1, 0x7000), withAfterCallchain(2));
+        assertEquals(new Accounting(2, 2, 0, 0, 0), r.accounting());
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("ends before its PHYS_ADDR")),
+                r.recordingNotes().toString());
+        Attr physAux = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | PHYS_ADDR | AUX);
+        r = importSamples(physAux, withAfterCallchain(1, 0x7000, 0), withAfterCallchain(2));
+        assertEquals(new Accounting(2, 1, 0, 0, 1), r.accounting());
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("too short for its AUX size")),
+                r.recordingNotes().toString());
     }
 
     @Test

@@ -400,6 +400,137 @@ class MutatedRecordingPropertyTest {
     }
 
     /**
+     * The campaign's case made exact (one run flipped bit 6 of the attr's sample_type byte 1):
+     * a real recording whose event's sample_type announces a field after the callchain that its
+     * samples lack. For each such bit, perf report and the import agree: where perf checks the
+     * field it refuses the sample ({@code Can't parse sample}) and prints no report, and the import
+     * counts the samples invalid and names the field; PHYS_ADDR, CGROUP, DATA_PAGE_SIZE and
+     * CODE_PAGE_SIZE perf reads without a check, so both count every sample alike, and the import
+     * notes that the records end before them.
+     */
+    @Example
+    void aFieldAfterTheCallchainThatTheSamplesLackIsNeverTakenSilently() throws Exception {
+        if (real == null) {
+            return; // perf cannot record here
+        }
+        PerfDataMutants.Layout layout = new PerfDataMutants.Layout(real);
+        java.util.Set<Integer> refusedByPerf = new java.util.TreeSet<>();
+        for (int bit = 10; bit <= 24; bit++) {
+            if (bit == 16) {
+                continue; // IDENTIFIER: the field before all others
+            }
+            byte[] bytes = real.clone();
+            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            for (long at = layout.attrsOffset; at < layout.attrsOffset + layout.attrsSize; at += layout.attrSize) {
+                b.putLong((int) at + 24, b.getLong((int) at + 24) | 1L << bit);
+            }
+            Verdict v = bothRead(bytes, 1000 + bit, "sample_type bit " + bit + " set in the attrs");
+            assertEquals(Ours.NOTED, v.ours(), v.toString());
+            if (v.perfAccepts()) {
+                assertTrue(v.agrees(), v.toString());
+                assertTrue(v.why().contains("ends before its"), v.toString());
+            } else {
+                refusedByPerf.add(bit);
+                assertTrue(v.perf().said().contains("Can't parse sample"), v.toString());
+                assertTrue(v.why().contains("is too short for its") || v.why().contains("is too short for a"),
+                        v.toString());
+            }
+        }
+        assertEquals(java.util.Set.of(10, 11, 12, 13, 14, 15, 17, 18, 20, 24), refusedByPerf,
+                "the bits whose fields perf checks");
+    }
+
+    /**
+     * The same recording with the fields after the callchain there, appended to every sample:
+     * where they are what perf reads, perf and the import count every sample alike and the import
+     * says nothing of them; a BRANCH_STACK without the hw_idx its event asks for, or a user stack
+     * saying more of it is in use than it holds, perf refuses, and the import counts invalid.
+     */
+    @Example
+    void fieldsAfterTheCallchainAreReadAsPerfReadsThem() throws Exception {
+        if (real == null) {
+            return; // perf cannot record here
+        }
+        long hwIndex = 1L << 17;
+        record Case(String recipe, long bits, long branchSampleType, long[] after, String refusal) {
+        }
+        List<Case> cases = List.of(
+                new Case("a user stack of 8 bytes, all in use", 1L << 13, 0, new long[] {8, 0, 8}, null),
+                new Case("a user stack of 8 bytes, 9 in use", 1L << 13, 0, new long[] {8, 0, 9}, "user stack of 8"),
+                new Case("a branch stack with its hw_idx", 1L << 11, hwIndex, new long[] {1, 7, 0x10, 0x20, 0}, null),
+                new Case("a branch stack lacking its hw_idx", 1L << 11, hwIndex, new long[] {1, 0x10, 0x20, 0},
+                        "branch stack of 1 entries and its hw_idx"),
+                new Case("a branch stack of no hw_idx", 1L << 11, 0, new long[] {1, 0x10, 0x20, 0}, null),
+                new Case("registers of ABI NONE, a weight", 1L << 12 | 1L << 14, 0, new long[] {0, 5}, null));
+        for (int i = 0; i < cases.size(); i++) {
+            Case c = cases.get(i);
+            Verdict v = bothRead(withAfterCallchain(real, c.bits(), c.branchSampleType(), c.after()), 1100 + i,
+                    c.recipe());
+            if (c.refusal() == null) {
+                assertTrue(v.perfAccepts() && v.agrees(), v.toString());
+                assertTrue(!v.why().contains("SAMPLE record"), v.toString());
+            } else {
+                assertTrue(!v.perfAccepts() && v.perf().said().contains("Can't parse sample"), v.toString());
+                assertEquals(Ours.NOTED, v.ours(), v.toString());
+                assertTrue(v.why().contains(c.refusal()), v.toString());
+            }
+        }
+    }
+
+    /** What perf report (flat, the sample of kernel symbols) and the import make of {@code bytes}. */
+    private static Verdict bothRead(byte[] bytes, int number, String recipe) throws Exception {
+        Path kernel = dir.resolve("kallsyms-after-callchain");
+        if (!Files.exists(kernel)) {
+            PerfTool.kallsymsSample(kernel, 16);
+        }
+        PerfDataMutants.Mutant m = new PerfDataMutants.Mutant(number, recipe, bytes);
+        Path f = Files.write(dir.resolve("after-callchain-" + number + ".data"), bytes);
+        PerfTool.Outcome perf = PerfTool.flatReport(f, kernel, PERF_TIMEOUT_SECONDS);
+        Verdict ours = importMutant(m, Wiring.resolvers(), ImportOptions.defaults().withKallsyms(kernel));
+        return new Verdict(m, perf, ours.ours(), ours.why(), ours.rows());
+    }
+
+    /**
+     * A file-form recording with {@code bits} set in its events' sample_type, their
+     * branch_sample_type {@code branchSampleType}, and the u64s {@code after} appended to every
+     * sample; the data section grows by them and the feature sections move behind it.
+     */
+    private static byte[] withAfterCallchain(byte[] file, long bits, long branchSampleType, long... after) {
+        PerfDataMutants.Layout layout = new PerfDataMutants.Layout(file);
+        int[] last = layout.records.get(layout.records.size() - 1);
+        assertEquals(layout.dataEnd, last[0] + last[2], "every record of the data section laid out");
+        int grow = 8 * after.length * layout.of(PerfFormat.SAMPLE).size();
+        ByteBuffer in = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer out = ByteBuffer.allocate(file.length + grow).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(file, 0, (int) layout.dataOffset);
+        for (long at = layout.attrsOffset; at < layout.attrsOffset + layout.attrsSize; at += layout.attrSize) {
+            out.putLong((int) at + 24, in.getLong((int) at + 24) | bits);
+            out.putLong((int) at + EventAttr.BRANCH_SAMPLE_TYPE_AT, branchSampleType);
+        }
+        for (int[] r : layout.records) {
+            int start = out.position();
+            out.put(file, r[0], r[2]);
+            if (r[1] == PerfFormat.SAMPLE) {
+                out.putShort(start + 6, (short) (r[2] + 8 * after.length));
+                for (long v : after) {
+                    out.putLong(v);
+                }
+            }
+        }
+        out.putLong(48, layout.dataEnd - layout.dataOffset + grow);
+        int table = out.position();
+        out.put(file, (int) layout.dataEnd, file.length - (int) layout.dataEnd);
+        int features = 0;
+        for (int w = 0; w < 4; w++) {
+            features += Long.bitCount(in.getLong(72 + 8 * w));
+        }
+        for (int i = 0; i < features; i++) {
+            out.putLong(table + 16 * i, out.getLong(table + 16 * i) + grow);
+        }
+        return out.array();
+    }
+
+    /**
      * Imports a mutant one of the ways a user does (by its number: hp:import, --report-only in
      * parts, --callgraph, and a pipe-form one as hp:record reads it), checks what must hold
      * whatever the bytes (only typed errors, books that balance, a report of what was delivered)

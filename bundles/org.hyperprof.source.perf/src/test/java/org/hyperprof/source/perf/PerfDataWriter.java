@@ -22,6 +22,11 @@ final class PerfDataWriter {
 
     static final long IP = 1, TID = 2, TIME = 4, ADDR = 8, READ = 16, CALLCHAIN = 32, ID = 64, CPU = 128,
             PERIOD = 256, STREAM_ID = 512, IDENTIFIER = 1 << 16;
+    /** Some of the sample_type bits whose fields follow the callchain ({@link Sample#afterCallchain}). */
+    static final long RAW = 1 << 10, BRANCH_STACK = 1 << 11, REGS_USER = 1 << 12, STACK_USER = 1 << 13,
+            WEIGHT = 1 << 14, DATA_SRC = 1 << 15, PHYS_ADDR = 1 << 19, AUX = 1 << 20;
+    /** branch_sample_type's HW_INDEX. */
+    static final long BRANCH_HW_INDEX = 1 << 17;
     static final long SAMPLE_ID_ALL = 1L << 18;
     static final long FREQ = 1L << 10;
     static final long EXCLUDE_GUEST = 1L << 20;
@@ -34,6 +39,9 @@ final class PerfDataWriter {
         long sampleType = IP | TID | TIME | CALLCHAIN;
         long readFormat = 0;
         long flags = SAMPLE_ID_ALL;
+        /** branch_sample_type and sample_regs_user: what a BRANCH_STACK and a REGS_USER hold. */
+        long branchSampleType = 0;
+        long regsUser = 0;
         long[] ids = {};
 
         Attr sampleType(long t) {
@@ -71,6 +79,8 @@ final class PerfDataWriter {
             b.putLong(24, sampleType);
             b.putLong(32, readFormat);
             b.putLong(40, flags);
+            b.putLong(72, branchSampleType);
+            b.putLong(80, regsUser);
             return b.array();
         }
     }
@@ -92,6 +102,8 @@ final class PerfDataWriter {
         long[] chain = {};
         /** When not negative: the callchain's nr field says this, whatever the entries are. */
         long chainNrOverride = -1;
+        /** The u64s of the fields after the callchain (RAW .. WEIGHT_STRUCT), as the test lays them out. */
+        long[] afterCallchain = {};
 
         Sample(int misc, long ip, int pid, long time, long... chain) {
             this.misc = misc;
@@ -212,6 +224,9 @@ final class PerfDataWriter {
             for (long v : s.chain) {
                 o.writeBytes(buf(8).putLong(v).array());
             }
+        }
+        for (long v : s.afterCallchain) {
+            o.writeBytes(buf(8).putLong(v).array());
         }
         return record(9, s.misc, o.toByteArray());
     }
