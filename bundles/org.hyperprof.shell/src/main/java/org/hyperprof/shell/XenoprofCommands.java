@@ -5,14 +5,15 @@ import java.io.PrintStream;
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.profiler.Profiler;
-import org.hyperprof.api.pmu.EventTable;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -92,7 +93,8 @@ public class XenoprofCommands {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.domid());
-            OpcontrolResult result = profiler.opcontrol(line.domid(), line.args());
+            OpcontrolResult result = profiler.opcontrol(line.domid(),
+                    WorkingFolder.resolveOptions(line.args(), "--xen=", "--vmlinux="));
             String text = result.output() == null ? "" : result.output().stripTrailing();
             if (!text.isEmpty()) {
                 out.println(text);
