@@ -5,49 +5,32 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The launcher's exit status, as a script or a CI job reads it: 0 when every command line ran, 1
  * when a command failed (the lines after it do not run unless --keep-going), 2 for a usage error
  * of a command line or of the launcher itself. The failed line is named on stderr; results alone
- * are on stdout, without banner or prompt. (Ctrl-C's 130 and SIGTERM's 143: InterruptIT.)
+ * are on stdout, without banner or prompt. (Ctrl-C's 130 and SIGTERM's 143: InterruptIT.) The same
+ * in a JVM of its own and in the resident framework.
  */
 class ExitStatusIT {
-    /** How long a run may take before the test fails instead of hanging. */
-    private static final long GUARD_SECONDS = 120;
-
     @TempDir
     Path dir;
 
-    /** One run of launch/hyperprof: its status and its two streams, kept apart. */
-    private record Run(int status, String out, String err) {
+    @AfterAll
+    static void stopTheResidentFramework() throws Exception {
+        LaunchMode.stopServer();
     }
 
-    private Run run(String... args) throws IOException, InterruptedException {
-        Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
-        List<String> command = new ArrayList<>(List.of(script.toString()));
-        command.addAll(List.of(args));
-        Path out = dir.resolve("out");
-        Path err = dir.resolve("err");
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(GUARD_SECONDS, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("the launcher did not end in " + GUARD_SECONDS + " s; stderr:\n"
-                    + Files.readString(err));
-        }
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+    private Run run(LaunchMode mode, String... args) throws IOException, InterruptedException {
+        return Run.of(LaunchMode.launcher(), dir, mode.environment(), dir, args);
     }
 
     /** The run ended with {@code status}, and stderr names the line that failed first. */
@@ -56,9 +39,10 @@ class ExitStatusIT {
         assertTrue(r.err().contains(failedLine), "expected '" + failedLine + "' on stderr:\n" + r.err());
     }
 
-    @Test
-    void commandLinesThatAllRunExitZeroWithResultsOnStdoutAndNothingOnStderr() throws Exception {
-        Run r = run("hp:version", "hp:models");
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void commandLinesThatAllRunExitZeroWithResultsOnStdoutAndNothingOnStderr(LaunchMode mode) throws Exception {
+        Run r = run(mode, "hp:version", "hp:models");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().startsWith("hyperprof 0.1.0"), r.out());
         assertTrue(r.out().contains("i386/p6"), r.out());
@@ -66,68 +50,76 @@ class ExitStatusIT {
         assertEquals("", r.err());
     }
 
-    @Test
-    void aFailedCommandExitsOneNamesItsLineOnStderrAndTheLinesAfterItDoNotRun() throws Exception {
-        Run r = run("hp:version", "hp:domain 7 pause", "hp:models");
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void aFailedCommandExitsOneNamesItsLineOnStderrAndTheLinesAfterItDoNotRun(LaunchMode mode) throws Exception {
+        Run r = run(mode, "hp:version", "hp:domain 7 pause", "hp:models");
         assertFailed(r, 1, "hyperprof: line 2 failed (exit 1): hp:domain 7 pause;");
         assertTrue(r.err().contains("hp:domain: no host is loaded"), r.err());
         assertFalse(r.out().contains("i386/p6"), "hp:models after the failure ran: " + r.out());
     }
 
-    @Test
-    void aPluginsCommandThatFailsExitsOneToo() throws Exception {
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void aPluginsCommandThatFailsExitsOneToo(LaunchMode mode) throws Exception {
         // hp:import and hp:record (the perf source) and hp:study live in their own bundles.
-        Run r = run("hp:import /nonexistent/perf.data", "hp:version");
+        Run r = run(mode, "hp:import /nonexistent/perf.data", "hp:version");
         assertFailed(r, 1, "hyperprof: line 1 failed (exit 1): hp:import /nonexistent/perf.data");
         assertTrue(r.err().contains("hp:import: "), r.err());
         assertFalse(r.out().contains("hyperprof 0.1.0"), "hp:version after the failure ran: " + r.out());
-        assertFailed(run("hp:study --policies nonsense --ms 5"), 1, "hp:study --policies nonsense");
+        assertFailed(run(mode, "hp:study --policies nonsense --ms 5"), 1, "hp:study --policies nonsense");
     }
 
-    @Test
-    void anUnknownOptionOfACommandIsAUsageErrorThatExitsTwo() throws Exception {
-        Run r = run("hp:profile --bogus");
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void anUnknownOptionOfACommandIsAUsageErrorThatExitsTwo(LaunchMode mode) throws Exception {
+        Run r = run(mode, "hp:profile --bogus");
         assertEquals(2, r.status(), r.err());
         assertTrue(r.err().contains("hp:profile: unknown option '--bogus'"), r.err());
         assertTrue(r.err().contains("usage: hp:profile"), r.err());
         assertEquals("", r.out());
     }
 
-    @Test
-    void anUnknownCommandIsAUsageErrorThatExitsTwo() throws Exception {
-        assertFailed(run("hp:nosuch"), 2,
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void anUnknownCommandIsAUsageErrorThatExitsTwo(LaunchMode mode) throws Exception {
+        assertFailed(run(mode, "hp:nosuch"), 2,
                 "hyperprof: line 1 failed (exit 2): hp:nosuch (Command not found: hp:nosuch)");
     }
 
-    @Test
-    void keepGoingRunsEveryLineAndExitsWithTheFirstFailuresStatus() throws Exception {
-        Run r = run("--keep-going", "hp:run", "hp:domain 7 pause", "hp:version");
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void keepGoingRunsEveryLineAndExitsWithTheFirstFailuresStatus(LaunchMode mode) throws Exception {
+        Run r = run(mode, "--keep-going", "hp:run", "hp:domain 7 pause", "hp:version");
         assertFailed(r, 2, "hyperprof: line 1 failed (exit 2): hp:run\n");
         assertTrue(r.out().startsWith("hyperprof 0.1.0"), r.out());
         assertTrue(r.err().contains("hyperprof: line 2 failed (exit 1): hp:domain 7 pause\n"), r.err());
     }
 
-    @Test
-    void aScriptFileRunsLineByLineSkippingCommentsAndStopsAtItsFirstFailure() throws Exception {
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void aScriptFileRunsLineByLineSkippingCommentsAndStopsAtItsFirstFailure(LaunchMode mode) throws Exception {
         Path script = Files.writeString(dir.resolve("script.gogo"),
                 "# list the models, then fail\nhp:version\n\nhp:domain 7 pause\nhp:models\n");
-        Run r = run("-f", script.toString());
+        Run r = run(mode, "-f", script.toString());
         assertFailed(r, 1, "hyperprof: line 4 failed (exit 1): hp:domain 7 pause;");
         assertTrue(r.out().startsWith("hyperprof 0.1.0"), r.out());
         assertFalse(r.out().contains("i386/p6"), r.out());
     }
 
-    @Test
-    void versionPrintsOneLineAndExitsZero() throws Exception {
-        Run r = run("--version");
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void versionPrintsOneLineAndExitsZero(LaunchMode mode) throws Exception {
+        Run r = run(mode, "--version");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().matches("hyperprof 0\\.1\\.0\\S* \\(org\\.apache\\.felix\\.framework \\S+, Java \\S+\\)\n"),
                 r.out());
     }
 
-    @Test
-    void theLaunchersOwnUsageErrorsExitTwo() throws Exception {
-        assertFailed(run("--bogus"), 2, "hyperprof: unknown option --bogus");
-        assertFailed(run("-f", dir.resolve("missing.gogo").toString()), 2, "missing.gogo: not a readable file");
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void theLaunchersOwnUsageErrorsExitTwo(LaunchMode mode) throws Exception {
+        assertFailed(run(mode, "--bogus"), 2, "hyperprof: unknown option --bogus");
+        assertFailed(run(mode, "-f", dir.resolve("missing.gogo").toString()), 2, "missing.gogo: not a readable file");
     }
 }

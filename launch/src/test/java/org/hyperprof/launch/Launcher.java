@@ -30,8 +30,8 @@ final class Launcher implements AutoCloseable {
     private final List<String> lines = new ArrayList<>();
     private boolean ended;
 
-    private Launcher(List<String> args) throws IOException {
-        Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
+    private Launcher(LaunchMode mode, List<String> args) throws IOException {
+        Path script = LaunchMode.launcher();
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException("the launcher script " + script + " is missing or not executable");
         }
@@ -43,7 +43,9 @@ final class Launcher implements AutoCloseable {
                 "POSIX::setsid(); $SIG{INT} = 'DEFAULT'; $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\\n\"",
                 script.toString()));
         command.addAll(args);
-        process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(mode.environment());
+        process = pb.start();
         stdin = process.getOutputStream();
         Thread reader = new Thread(this::read, "launcher output");
         reader.setDaemon(true);
@@ -51,15 +53,15 @@ final class Launcher implements AutoCloseable {
     }
 
     /** {@code launch/hyperprof 'line' ...}: the command lines piped in, input closed. */
-    static Launcher piped(String... commandLines) throws IOException {
-        Launcher l = new Launcher(List.of(commandLines));
+    static Launcher piped(LaunchMode mode, String... commandLines) throws IOException {
+        Launcher l = new Launcher(mode, List.of(commandLines));
         l.stdin.close();
         return l;
     }
 
     /** {@code launch/hyperprof -i}: the interactive shell, its input written by the test. */
     static Launcher interactive() throws IOException {
-        return new Launcher(List.of("-i"));
+        return new Launcher(LaunchMode.IN_PROCESS, List.of("-i"));
     }
 
     private void read() {
@@ -131,7 +133,10 @@ final class Launcher implements AutoCloseable {
         }
     }
 
-    /** The process whose id is the launcher's: the script in piped mode, the JVM itself in interactive mode. */
+    /**
+     * The process whose id is the launcher's: the script (or the resident framework's client it
+     * becomes) in piped mode, the JVM itself in interactive mode.
+     */
     long pid() {
         return process.pid();
     }

@@ -1,5 +1,6 @@
 package org.hyperprof.shell.session;
 
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,11 +65,15 @@ public final class WorkingFolder {
     }
 
     /**
-     * A name that is either one of {@code names} (kept as it is: an embedded scenario) or a file
-     * name ({@link #resolve resolved}); null stays null.
+     * A name that is either one of {@code names} (an embedded scenario) or a file name: an existing
+     * file's {@link #resolve resolved} name, else the name as typed, for the refusal to quote.
      */
     public static String nameOrFile(String typed, Collection<String> names) {
-        return typed == null || names.contains(typed) ? typed : resolve(typed).toString();
+        if (typed == null || names.contains(typed)) {
+            return typed;
+        }
+        Path file = resolve(typed);
+        return Files.exists(file) ? file.toString() : typed;
     }
 
     /**
