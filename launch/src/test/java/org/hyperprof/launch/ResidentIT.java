@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The resident framework as a user meets it: state carries from one call to the next, relative
- * paths mean the caller's working folder, a new build (or HYPERPROF_RESIDENT=off) gets a fresh
+ * The resident framework as a user meets it: state carries from one call to the next, calls run side
+ * by side and a Ctrl-C stops only its own, relative paths mean the caller's working folder, a new build (or HYPERPROF_RESIDENT=off) gets a fresh
  * framework, and the socket is reachable only by its user (folder 0700, socket 0600; a folder
  * open to others or owned by someone else is refused). Exit statuses, relayed output and signals
  * are checked for both modes by ExitStatusIT and InterruptIT.
@@ -55,6 +55,19 @@ class ResidentIT {
         Run off = run(LaunchMode.IN_PROCESS, "hp:domain 0 state");
         assertEquals(1, off.status(), "a JVM of its own has no host loaded: " + off.out());
         assertTrue(off.err().contains("no host is loaded"), off.err());
+    }
+
+    @Test
+    void concurrentCallsRunSideBySideAndACtrlCStopsOnlyItsOwn() throws Exception {
+        try (Launcher longRun = Launcher.piped(LaunchMode.RESIDENT, "hp:profile --ms 3600000 --no-report")) {
+            longRun.await("^profiling \\S+ for 3600000 ms simulated");
+            Run other = run(LaunchMode.RESIDENT, "hp:version");
+            assertEquals(0, other.status(), "a second call is not held up by the first: " + other.err());
+            assertTrue(other.out().startsWith("hyperprof 0.1.0"), other.out());
+            longRun.ctrlC();
+            assertEquals(130, longRun.exitStatus(), longRun.transcript());
+            longRun.await("^note: the run was stopped early on request");
+        }
     }
 
     @Test
