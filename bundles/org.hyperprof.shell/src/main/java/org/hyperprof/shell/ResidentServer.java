@@ -52,25 +52,31 @@ public final class ResidentServer {
     private static final long DEFAULT_IDLE_SECONDS = 900;
 
     private final ServiceRegistration<?> main;
+    private final Listener listener;
 
     @Activate
     public ResidentServer(BundleContext context, @Reference CommandProcessor processor,
             @Reference CommandLineStops stops) {
         if (!MODE.equals(context.getProperty(CommandLineStops.MODE_PROPERTY))) {
             main = null;
+            listener = null;
             return;
         }
         Path socket = Path.of(Objects.requireNonNull(context.getProperty(SOCKET_PROPERTY), SOCKET_PROPERTY));
         String identity = identity(context.getProperty(JAR_PROPERTY), context.getProperty(OPTIONS_PROPERTY));
         String idle = context.getProperty(IDLE_PROPERTY);
         long idleSeconds = idle == null || idle.isBlank() ? DEFAULT_IDLE_SECONDS : Long.parseLong(idle.strip());
-        main = LauncherMain.register(context, new Serving(new Listener(socket, TimeUnit.SECONDS.toMillis(idleSeconds)),
-                identity, processor, stops));
+        listener = new Listener(socket, TimeUnit.SECONDS.toMillis(idleSeconds));
+        main = LauncherMain.register(context, new Serving(listener, identity, processor, stops));
     }
 
     @Deactivate
     void deactivate() {
         LauncherMain.unregister(main);
+        if (listener != null) {
+            // The framework is stopping (stop 0 in a client's lines): no more clients.
+            listener.stop();
+        }
     }
 
     /** The build (the launcher jar's size and modification time) and the JVM options, as the client computes them. */
