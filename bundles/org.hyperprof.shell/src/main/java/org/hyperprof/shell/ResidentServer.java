@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
@@ -97,21 +97,26 @@ public final class ResidentServer {
         @Override
         public Integer call() throws IOException, InterruptedException {
             try (ServerSocketChannel server = listener.open()) {
-                while (true) {
-                    SocketChannel client;
-                    try {
-                        client = server.accept();
-                    } catch (AsynchronousCloseException stopped) {
-                        break;
-                    }
-                    listener.started();
-                    Thread t = new Thread(() -> serve(client), "hyperprof resident client");
+                for (SocketChannel client = next(server); client != null; client = next(server)) {
+                    SocketChannel c = client;
+                    Thread t = new Thread(() -> serve(c), "hyperprof resident client");
                     t.setDaemon(true);
                     t.start();
                 }
             }
             listener.awaitClients();
             return 0;
+        }
+
+        /** The next client, counted; null once the server has stopped listening. */
+        private SocketChannel next(ServerSocketChannel server) throws IOException {
+            try {
+                SocketChannel client = server.accept();
+                listener.started();
+                return client;
+            } catch (ClosedChannelException stopped) {
+                return null;
+            }
         }
 
         private void serve(SocketChannel channel) {
