@@ -7,7 +7,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' \
+# A fresh framework in a JVM of its own, as a first run on a new machine: not a resident one.
+HYPERPROF_RESIDENT=off "$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' \
   'hp:export flamegraph folded /dev/stdout' >"$out" 2>&1
 rc=$?
 fail=0

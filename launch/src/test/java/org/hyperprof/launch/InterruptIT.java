@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.regex.Matcher;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Ctrl-C and SIGTERM against the exported launcher, as a user sends them: a long run stops at its
  * next step, its books (taken = delivered + lost + dropped + invalid) are printed with the samples
  * taken, and then a piped session exits 130 (143 for SIGTERM) while the interactive shell goes back
  * to its prompt. Each test waits for the line the launcher prints once the run is under way before
- * it sends the signal; a run of one simulated hour cannot end on its own within a test.
+ * it sends the signal; a run of one simulated hour cannot end on its own within a test. Piped, the
+ * same in a JVM of its own and in the resident framework (whose client passes the signal on).
  */
 class InterruptIT {
     /** Gogo's prompt, which the first line a command prints follows. */
@@ -39,9 +43,15 @@ class InterruptIT {
         assertFalse(l.transcript().matches("(?s).*(Exception|\\n\\s+at [a-z]).*"), l.transcript());
     }
 
-    @Test
-    void pipedCtrlCStopsTheProfilePrintsItsBooksSkipsTheRestAndExits130() throws Exception {
-        try (Launcher l = Launcher.piped("hp:profile --ms 3600000 --no-report", "hp:state")) {
+    @AfterAll
+    static void stopTheResidentFramework() throws Exception {
+        LaunchMode.stopServer();
+    }
+
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void pipedCtrlCStopsTheProfilePrintsItsBooksSkipsTheRestAndExits130(LaunchMode mode) throws Exception {
+        try (Launcher l = Launcher.piped(mode, "hp:profile --ms 3600000 --no-report", "hp:state")) {
             l.await(PROFILING);
             l.ctrlC();
             assertEquals(130, l.exitStatus(), l.transcript());
@@ -54,9 +64,10 @@ class InterruptIT {
         }
     }
 
-    @Test
-    void sigtermToTheScriptStopsTheProfilePrintsItsBooksAndExits143() throws Exception {
-        try (Launcher l = Launcher.piped("hp:profile --ms 3600000 --no-report")) {
+    @ParameterizedTest
+    @EnumSource(LaunchMode.class)
+    void sigtermToTheScriptStopsTheProfilePrintsItsBooksAndExits143(LaunchMode mode) throws Exception {
+        try (Launcher l = Launcher.piped(mode, "hp:profile --ms 3600000 --no-report")) {
             l.await(PROFILING);
             l.terminate();
             assertEquals(143, l.exitStatus(), l.transcript());

@@ -31,13 +31,13 @@ final class Launcher implements AutoCloseable {
     private final List<String> lines = new ArrayList<>();
     private boolean ended;
 
-    private Launcher(List<String> args) throws IOException {
-        this(args, Map.of());
+    private Launcher(LaunchMode mode, List<String> args) throws IOException {
+        this(mode, args, Map.of());
     }
 
-    /** @param env variables set for the launcher beyond the test's own, e.g. HYPERPROF_CONFIG_DIR */
-    private Launcher(List<String> args, Map<String, String> env) throws IOException {
-        Path script = Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
+    /** @param env variables set for the launcher beyond the mode's, e.g. HYPERPROF_CONFIG_DIR */
+    private Launcher(LaunchMode mode, List<String> args, Map<String, String> env) throws IOException {
+        Path script = LaunchMode.launcher();
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException("the launcher script " + script + " is missing or not executable");
         }
@@ -49,9 +49,10 @@ final class Launcher implements AutoCloseable {
                 "POSIX::setsid(); $SIG{INT} = 'DEFAULT'; $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\\n\"",
                 script.toString()));
         command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().putAll(env);
-        process = builder.start();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(mode.environment());
+        pb.environment().putAll(env);
+        process = pb.start();
         stdin = process.getOutputStream();
         Thread reader = new Thread(this::read, "launcher output");
         reader.setDaemon(true);
@@ -59,22 +60,25 @@ final class Launcher implements AutoCloseable {
     }
 
     /** {@code launch/hyperprof 'line' ...}: the command lines piped in, input closed. */
-    static Launcher piped(String... commandLines) throws IOException {
-        Launcher l = new Launcher(List.of(commandLines));
+    static Launcher piped(LaunchMode mode, String... commandLines) throws IOException {
+        Launcher l = new Launcher(mode, List.of(commandLines));
         l.stdin.close();
         return l;
     }
 
-    /** {@code launch/hyperprof 'line' ...} with environment variables {@code env}, input closed. */
+    /**
+     * {@code launch/hyperprof 'line' ...} in a JVM of its own (a fresh framework each time) with
+     * environment variables {@code env}, input closed.
+     */
     static Launcher piped(Map<String, String> env, String... commandLines) throws IOException {
-        Launcher l = new Launcher(List.of(commandLines), env);
+        Launcher l = new Launcher(LaunchMode.IN_PROCESS, List.of(commandLines), env);
         l.stdin.close();
         return l;
     }
 
     /** {@code launch/hyperprof -i}: the interactive shell, its input written by the test. */
     static Launcher interactive() throws IOException {
-        return new Launcher(List.of("-i"));
+        return new Launcher(LaunchMode.IN_PROCESS, List.of("-i"));
     }
 
     private void read() {
@@ -146,7 +150,10 @@ final class Launcher implements AutoCloseable {
         }
     }
 
-    /** The process whose id is the launcher's: the script (it waits for its JVM in either mode). */
+    /**
+     * The process whose id is the launcher's: the script (or the resident framework's client it
+     * becomes) in piped mode, the JVM itself in interactive mode.
+     */
     long pid() {
         return process.pid();
     }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.hyperprof.api.host.StopRequests;
@@ -28,7 +29,7 @@ import org.osgi.service.component.annotations.Deactivate;
  * change nothing: a terminal's Ctrl-C reaches both the launcher script and the JVM, and the
  * script passes its signals on.
  */
-@Component(service = StopRequests.class, immediate = true)
+@Component(service = {StopRequests.class, CommandLineStops.class}, immediate = true)
 public final class CommandLineStops implements StopRequests {
     /**
      * Framework (or system) property: {@code interactive} (a prompt: Ctrl-C returns to it) or
@@ -72,6 +73,12 @@ public final class CommandLineStops implements StopRequests {
     /** The handlers this component replaced, restored when it leaves. */
     private final Map<Request, Object> replaced = new EnumMap<>(Request.class);
 
+    /**
+     * The stop requests of the resident client whose command lines this thread runs (and the
+     * threads it starts: its Gogo session's); unset for the process's own command lines.
+     */
+    private final InheritableThreadLocal<CommandLineStops> client = new InheritableThreadLocal<>();
+
     /** Guarded by this. */
     private final Set<OpenWatch> open = new LinkedHashSet<>();
     /** Guarded by this: the request that ends the process once the stopped runs have closed; null while none. */
@@ -90,8 +97,30 @@ public final class CommandLineStops implements StopRequests {
         this.notices = notices;
     }
 
+    /**
+     * A resident framework's client: its own stop requests, which it ends with {@code exit} instead
+     * of the process and announces on {@code notices} (its stderr); no signal handlers.
+     */
+    static CommandLineStops forClient(IntConsumer exit, PrintStream notices) {
+        return new CommandLineStops(Mode.BATCH, exit, () -> notices);
+    }
+
+    /** Runs {@code lines} with the commands it starts watched by {@code clientStops} rather than by this process. */
+    int runFor(CommandLineStops clientStops, IntSupplier lines) {
+        client.set(clientStops);
+        try {
+            return lines.getAsInt();
+        } finally {
+            client.remove();
+        }
+    }
+
     @Override
     public Watch watch(String command) {
+        CommandLineStops clientStops = client.get();
+        if (clientStops != null) {
+            return clientStops.watch(command);
+        }
         OpenWatch w = new OpenWatch(command);
         synchronized (this) {
             // A command that starts while the process is on its way out is stopped from its start.
@@ -101,7 +130,10 @@ public final class CommandLineStops implements StopRequests {
         return w;
     }
 
-    /** A signal came: stop what runs, and decide whether the process ends now, later or not at all. */
+    /**
+     * A signal came (or a resident client passed one on): stop what runs, and decide whether the
+     * process (or the client's run) ends now, later or not at all.
+     */
     void request(Request r) {
         boolean exitNow = false;
         String notice;

@@ -12,6 +12,7 @@ import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -81,7 +82,7 @@ public class HostCommands {
     public void load(@Descriptor(LOAD_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.LOAD.syntax(), args, out -> {
             CommandLines.Load line = CommandLines.load(args);
-            Host host = hosts.load(line.scenario(), line.cpuType(), line.hostOptions(), line.pmuOptions());
+            Host host = hosts.load(WorkingFolder.nameOrFile(line.scenario(), hosts.scenarios()), line.cpuType(), line.hostOptions(), line.pmuOptions());
             HostText.printHost(host, out);
         });
     }

@@ -9,14 +9,15 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
-import java.util.Hashtable;
-import java.util.Map;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 
 import org.apache.felix.service.command.CommandProcessor;
 import org.apache.felix.service.command.CommandSession;
 import org.apache.felix.service.command.Converter;
 import org.hyperprof.api.command.CommandFailure;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -48,10 +49,7 @@ public final class PipedSession {
             return;
         }
         boolean keepGoing = Boolean.parseBoolean(context.getProperty(KEEP_GOING_PROPERTY));
-        // The bnd launcher calls a Callable registered with main.thread=true on its main thread once
-        // every bundle has started, then stops the framework and exits with the status it returns.
-        main = context.registerService(Callable.class, new MainThread(processor, keepGoing),
-                new Hashtable<>(Map.of("main.thread", "true")));
+        main = LauncherMain.register(context, new MainThread(processor, keepGoing));
     }
 
     /** The launcher checks that {@code call} is declared to return Integer: a lambda's returns Object. */
@@ -67,13 +65,7 @@ public final class PipedSession {
 
     @Deactivate
     void deactivate() {
-        if (main != null) {
-            try {
-                main.unregister();
-            } catch (IllegalStateException alreadyGone) {
-                // The framework unregisters it itself when the bundle stops first.
-            }
-        }
+        LauncherMain.unregister(main);
     }
 
     /**
@@ -84,11 +76,25 @@ public final class PipedSession {
      */
     static int run(CommandProcessor processor, InputStream lines, PrintStream out, PrintStream err,
             boolean keepGoing) {
+        return run(processor, lines, out, err, keepGoing, null, () -> false);
+    }
+
+    /**
+     * As {@link #run(CommandProcessor, InputStream, PrintStream, PrintStream, boolean)} for a
+     * resident framework's client: relative paths resolve against {@code workingDir} (the client's),
+     * and no line starts once {@code ended} (a stop request has ended the client's run).
+     */
+    static int run(CommandProcessor processor, InputStream lines, PrintStream out, PrintStream err,
+            boolean keepGoing, Path workingDir, BooleanSupplier ended) {
         int status = 0;
         try (CommandSession session = processor.createSession(InputStream.nullInputStream(), out, err);
                 BufferedReader in = new BufferedReader(new InputStreamReader(lines, Charset.defaultCharset()))) {
+            if (workingDir != null) {
+                session.currentDir(workingDir);
+                session.put(WorkingFolder.RELAYED_STREAMS, Boolean.TRUE);
+            }
             int number = 0;
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
+            for (String line = in.readLine(); line != null && !ended.getAsBoolean(); line = in.readLine()) {
                 number++;
                 if (line.isBlank() || line.strip().startsWith("#")) {
                     continue;

@@ -20,6 +20,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.UsageException;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -116,7 +117,7 @@ public class ProfileCommands {
             return host;
         }
         String scenario = line.scenario() != null ? line.scenario() : HostService.DEFAULT_SCENARIO;
-        Host host = hosts.load(scenario, line.cpuType(), line.hostOptions(), line.pmuOptions());
+        Host host = hosts.load(WorkingFolder.nameOrFile(scenario, hosts.scenarios()), line.cpuType(), line.hostOptions(), line.pmuOptions());
         out.printf("loaded %s: %s (%s) at %d MHz, %d pCPU(s), %d domains, policy %s%n", host.name(),
                 host.model().cpuType(), host.model().displayName(), host.mhz(), host.pcpuCount(), host.domains().size(),
                 host.policy());

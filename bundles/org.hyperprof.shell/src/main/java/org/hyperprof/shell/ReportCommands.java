@@ -1,6 +1,5 @@
 package org.hyperprof.shell;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -17,6 +16,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.ReportWords;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -127,17 +127,12 @@ public class ReportCommands {
     }
 
     /**
-     * The file to write as an absolute path; {@code ~/} means the home directory. Whether it can be
-     * written is OutputFiles' call (one rule for every file Hyperprof writes).
+     * The file to write as an absolute path; {@code ~/} means the home directory, a relative name the
+     * command line's working folder. Whether it can be written is OutputFiles' call (one rule for
+     * every file Hyperprof writes).
      */
     static Path target(String file) {
-        String name = file.startsWith("~/") ? System.getProperty("user.home") + file.substring(1) : file;
-        try {
-            return Path.of(name).toAbsolutePath();
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("'" + file + "' is not a file name this system accepts: "
-                    + e.getReason());
-        }
+        return WorkingFolder.resolve(file);
     }
 
     private static String what(ReportRequest request) {

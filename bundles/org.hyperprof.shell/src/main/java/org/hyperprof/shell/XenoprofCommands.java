@@ -15,6 +15,7 @@ import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -94,7 +95,8 @@ public class XenoprofCommands {
             CommandLines.Opcontrol line = CommandLines.opcontrol(args);
             Host host = HostCommands.current(hosts);
             host.domain(line.domid());
-            OpcontrolResult result = profiler.opcontrol(line.domid(), line.args());
+            OpcontrolResult result = profiler.opcontrol(line.domid(),
+                    WorkingFolder.resolveOptions(line.args(), "--xen=", "--vmlinux="));
             String text = result.output() == null ? "" : result.output().stripTrailing();
             if (!text.isEmpty()) {
                 out.println(text);

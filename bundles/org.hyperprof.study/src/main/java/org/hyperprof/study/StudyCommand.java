@@ -31,6 +31,7 @@ import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.input.InputFile;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
@@ -176,7 +177,8 @@ public class StudyCommand {
 
     /** Runs the study; false when it could not (said on {@code e}). */
     private boolean execute(StudyArgs args, PrintStream o, PrintStream e, StopRequests.Watch watch) throws Exception {
-        String scenarioProblem = scenarioProblem(args.scenario());
+        String scenario = WorkingFolder.nameOrFile(args.scenario(), hosts.scenarios());
+        String scenarioProblem = scenarioProblem(scenario);
         if (scenarioProblem != null) {
             e.println(COMMAND + ": " + scenarioProblem);
             return false;
@@ -189,13 +191,13 @@ public class StudyCommand {
         // Made (or refused) before the run, which may be long; only after every other check.
         Path folder;
         try {
-            folder = output.folder(args.out());
+            folder = output.folder(WorkingFolder.resolve(args.out().toString()));
         } catch (OutputException x) {
             e.println(COMMAND + ": --out: " + x.getMessage());
             return false;
         }
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
-        Results.Study study = runner.run(args.scenario(), variants, args.ms(), o::println,
+        Results.Study study = runner.run(scenario, variants, args.ms(), o::println,
                 line -> e.println(COMMAND + ": " + line), watch);
         o.print(StudyText.render(study));
         String base = "hyperprof-study-" + fileName(study.scenario());

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,6 +30,7 @@ import org.hyperprof.command.kit.ReportWords;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.pipeline.SymbolTables;
+import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -238,7 +238,8 @@ public final class PerfCommands {
         o.println("Running: " + String.join(" ", cmd));
         Process p;
         try {
-            p = new ProcessBuilder(cmd).start();
+            // perf and the workload run in the command line's working folder.
+            p = new ProcessBuilder(cmd).directory(WorkingFolder.current().toFile()).start();
         } catch (IOException x) {
             throw new IllegalStateException("cannot run " + perf + " (" + x.getMessage() + "): perf is not"
                     + " installed; install Debian's " + PERF_PACKAGE + " package (apt-get install " + PERF_PACKAGE
@@ -397,13 +398,7 @@ public final class PerfCommands {
     }
 
     private static Path path(String name, String what) {
-        Path p;
-        try {
-            p = Path.of(name.startsWith("~/") ? System.getProperty("user.home") + name.substring(1) : name);
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("'" + name + "' is not a file name this system accepts: "
-                    + e.getReason());
-        }
+        Path p = WorkingFolder.resolve(name);
         String problem = InputFiles.problem(p);
         if (problem != null) {
             throw new IllegalArgumentException("the " + what + " " + p + " " + problem);

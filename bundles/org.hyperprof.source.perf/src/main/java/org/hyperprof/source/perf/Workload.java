@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
+import org.hyperprof.shell.session.WorkingFolder;
+
 /**
  * The command {@code hp:record} runs under perf, checked the way the shell that runs it looks it
  * up: a name with a slash is a file, any other name is searched in {@code PATH}. A command that
@@ -33,7 +35,7 @@ final class Workload {
         if (name.indexOf('/') >= 0) {
             Path p;
             try {
-                p = Path.of(name);
+                p = WorkingFolder.current().resolve(name);
             } catch (InvalidPathException e) {
                 return "'" + name + "' is not a file name this system accepts (" + e.getReason() + ")";
             }
@@ -48,7 +50,7 @@ final class Workload {
         String dirs = path == null ? "" : path;
         for (String dir : dirs.split(File.pathSeparator, -1)) {
             // An empty PATH entry is the working directory, as for the shell.
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir).resolve(name);
+            Path candidate = WorkingFolder.current().resolve(dir).resolve(name);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 return null;
             }

@@ -1,0 +1,67 @@
+package org.hyperprof.launch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * How {@code launch/hyperprof} runs command lines: in a JVM of its own ({@code HYPERPROF_RESIDENT=off})
+ * or in the resident framework, here one of this test run's own (a private socket folder), never a
+ * user's. Every test that runs the launcher says which, and the resident framework is stopped when
+ * a test class is done, so no test leaves a JVM behind.
+ */
+enum LaunchMode {
+    IN_PROCESS, RESIDENT;
+
+    /** How long stopping the resident framework may take before the test run fails instead of hanging. */
+    private static final long GUARD_SECONDS = 120;
+    /** The resident framework's folder for this test run: made by Java with mode 0700 (and by the client again). */
+    private static final Path RUN_DIR = runDir();
+
+    private static Path runDir() {
+        try {
+            return Files.createTempDirectory("hyperprof-it-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Path launcher() {
+        return Path.of(System.getProperty("hyperprof.launcher", "hyperprof")).toAbsolutePath();
+    }
+
+    static Path runDirectory() {
+        return RUN_DIR;
+    }
+
+    /** The environment that selects this mode; a resident framework idles out after two minutes at most. */
+    Map<String, String> environment() {
+        return this == IN_PROCESS ? Map.of("HYPERPROF_RESIDENT", "off")
+                : Map.of("HYPERPROF_RESIDENT", "on", "HYPERPROF_RUN_DIR", RUN_DIR.toString(),
+                        "HYPERPROF_RESIDENT_IDLE", "120");
+    }
+
+    /** {@code launch/hyperprof --stop-server} for this test run's resident framework. */
+    static void stopServer() throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(List.of(launcher().toString(), "--stop-server"))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(RESIDENT.environment());
+        Process p = pb.start();
+        if (!p.waitFor(GUARD_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("launch/hyperprof --stop-server did not end in " + GUARD_SECONDS + " s");
+        }
+        // Its log and lock go too; the next resident run makes the folder again.
+        try (Stream<Path> files = Files.list(RUN_DIR)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(RUN_DIR);
+    }
+}
