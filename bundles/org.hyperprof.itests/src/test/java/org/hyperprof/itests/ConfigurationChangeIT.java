@@ -21,6 +21,7 @@ import org.apache.felix.service.command.CommandProcessor;
 import org.apache.felix.service.command.CommandSession;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.Profiler;
+import org.junit.After;
 import org.junit.Test;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
@@ -79,6 +80,30 @@ public class ConfigurationChangeIT extends InFramework {
             Thread.sleep(20);
         }
         assertEquals(value, setting(key));
+    }
+
+    /**
+     * Each test starts from no file in the folder and no profiler configuration: a file a test left
+     * would be applied again by the folder's watcher over the other test's changes.
+     */
+    @After
+    public void removeTheFilesAndTheConfiguration() throws Exception {
+        try (java.util.stream.Stream<Path> files = Files.list(Path.of(context.getProperty(FOLDER)))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+        }
+        ConfigurationAdmin cm = Services.await(context, ConfigurationAdmin.class, "");
+        org.osgi.service.cm.Configuration[] left = cm.listConfigurations("(service.pid=" + PID + ")");
+        if (left != null) {
+            for (org.osgi.service.cm.Configuration c : left) {
+                c.delete();
+            }
+        }
+        // A bounded wait, not a timed assertion: until the profiler shows no configured batch size.
+        for (int i = 0; i < 600 && setting("batch.size") != null; i++) {
+            Thread.sleep(20);
+        }
     }
 
     @Test
