@@ -265,11 +265,17 @@ class ReadmeCommandsIT {
         Path home = Files.createDirectories(folder.resolve("home"));
         Path root = root();
         // Everything kept per user goes to the test's HOME, the XDG folders too.
-        Map<String, String> env = Map.of("HOME", home.toString(), "XDG_CONFIG_HOME", home.resolve(".config").toString(),
-                "XDG_CACHE_HOME", home.resolve(".cache").toString(), "XDG_DATA_HOME",
-                home.resolve(".local/share").toString(), "XDG_STATE_HOME", home.resolve(".local/state").toString(),
-                "HYPERPROF_RUN_DIR", Files.createTempDirectory(folder, "run").toString(), "HYPERPROF_RESIDENT_IDLE",
-                "120", "HYPERPROF_JAVA_OPTS", "-Djava.io.tmpdir=" + work);
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("XDG_CONFIG_HOME", home.resolve(".config").toString());
+        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
+        env.put("XDG_DATA_HOME", home.resolve(".local/share").toString());
+        env.put("XDG_STATE_HOME", home.resolve(".local/state").toString());
+        env.put("HYPERPROF_RUN_DIR", Files.createTempDirectory(folder, "run").toString());
+        env.put("HYPERPROF_RESIDENT_IDLE", "120");
+        // Java's user.home comes from the password file, not HOME: it and the configuration folder are set outright.
+        env.put("HYPERPROF_JAVA_OPTS", "-Djava.io.tmpdir=" + work + " -Duser.home=" + home);
+        env.put("HYPERPROF_CONFIG_DIR", home.resolve(".hyperprof/config").toString());
         List<Path> links = List.of(Files.createSymbolicLink(work.resolve("launch"), root.resolve("launch")),
                 Files.createSymbolicLink(work.resolve("bundles"), root.resolve("bundles")));
         try {
@@ -375,7 +381,8 @@ class ReadmeCommandsIT {
 
     /** A README line with its placeholders put where this section runs: /tmp/ and /absolute/path/to/. */
     private static String here(String line, Path work, Path root) {
-        return line.replace("/absolute/path/to/", root + "/").replaceAll("(?<![\\w.~/-])/tmp/",
-                Matcher.quoteReplacement(work + "/"));
+        // /tmp/ first: the repository itself may lie under /tmp (a fresh clone in CI).
+        return line.replaceAll("(?<![\\w.~/-])/tmp/", Matcher.quoteReplacement(work + "/"))
+                .replace("/absolute/path/to/", root + "/");
     }
 }

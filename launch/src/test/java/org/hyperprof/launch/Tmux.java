@@ -23,9 +23,12 @@ final class Tmux implements AutoCloseable {
     private static final String SESSION = "hp";
 
     private final String server;
+    /** Where the launcher's exit status is written when it ends. */
+    private final Path status;
 
-    private Tmux(String server) {
+    private Tmux(String server, Path status) {
         this.server = server;
+        this.status = status;
     }
 
     /** Whether tmux is installed here. */
@@ -46,13 +49,16 @@ final class Tmux implements AutoCloseable {
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException("the launcher script " + script + " is missing or not executable");
         }
-        Tmux t = new Tmux("hyperprof-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
-        // No user configuration, a plain terminal type, and the pane kept once the launcher ends so
-        // that its exit status can be read.
+        Path status = home.resolve("launcher-exit-status");
+        Files.deleteIfExists(status);
+        Tmux t = new Tmux("hyperprof-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime(), status);
+        // No user configuration, a plain terminal type, and the pane kept once the launcher ends. The
+        // exit status is written to a file by the shell that runs the launcher: tmux does not always
+        // record a dead pane's status (#{pane_dead_status} stayed empty in some runs).
         t.tmux("-f", "/dev/null", "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40",
                 "env", "HOME=" + home, "TERM=xterm-256color",
                 "HYPERPROF_JAVA_OPTS=-Duser.home=" + home,
-                script.toString(), "-i");
+                "bash", "-c", "\"$0\" -i; echo $? > \"$1\"", script.toString(), status.toString());
         t.tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
         return t;
     }
@@ -118,11 +124,9 @@ final class Tmux implements AutoCloseable {
     int exitStatus() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
         while (true) {
-            // The status shows once tmux has collected the launcher's end.
-            String[] dead = tmux("display-message", "-p", "-t", SESSION, "#{pane_dead} #{pane_dead_status}").strip()
-                    .split(" ");
-            if (dead[0].equals("1") && dead.length > 1) {
-                return Integer.parseInt(dead[1]);
+            String written = Files.exists(status) ? Files.readString(status).strip() : "";
+            if (!written.isEmpty()) {
+                return Integer.parseInt(written);
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the launcher did not end in " + GUARD_SECONDS + " s; the screen:\n"
