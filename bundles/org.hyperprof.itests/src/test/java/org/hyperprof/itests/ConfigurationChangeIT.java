@@ -37,6 +37,8 @@ import org.osgi.service.cm.ConfigurationAdmin;
 public class ConfigurationChangeIT extends InFramework {
     private static final String FOLDER = "hyperprof.config.dir";
     private static final String PID = "org.hyperprof.profiler";
+    /** The profiler's batch size when nothing is configured (its metatype's default). */
+    private static final int DEFAULT_BATCH_SIZE = 4096;
 
     public ConfigurationChangeIT() {
         super("opreport", "metatype", "fileinstall", "gogo", "shell");
@@ -100,10 +102,9 @@ public class ConfigurationChangeIT extends InFramework {
                 c.delete();
             }
         }
-        // A bounded wait, not a timed assertion: until the profiler shows no configured batch size.
-        for (int i = 0; i < 600 && setting("batch.size") != null; i++) {
-            Thread.sleep(20);
-        }
+        // Until the profiler shows its default batch size again (the component's properties hold its
+        // configuration type's defaults when nothing is configured, so never no batch size).
+        awaitSetting("batch.size", DEFAULT_BATCH_SIZE);
     }
 
     @Test
