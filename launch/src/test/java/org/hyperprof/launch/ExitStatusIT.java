@@ -19,8 +19,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The launcher's exit status, as a script or a CI job reads it: 0 when every command line ran, 1
  * when a command failed (the lines after it do not run unless --keep-going), 2 for a usage error
  * of a command line or of the launcher itself. The failed line is named on stderr; results alone
- * are on stdout, without banner or prompt. (Ctrl-C's 130 and SIGTERM's 143: InterruptIT.) The same
- * in a JVM of its own and in the resident framework.
+ * are on stdout, without banner or prompt. (Ctrl-C's 130 and SIGTERM's 143: InterruptIT.) Both
+ * ways of running turn each outcome into its status: a run that succeeds, one that stops at a
+ * failure (a script file), one that keeps going past a usage error and a failure, and the
+ * launcher's own usage errors run in a JVM of their own and in the resident framework; how one
+ * command's failure or usage error is told apart is the same code in both (the piped session),
+ * so those cases run in the resident framework alone, where a call costs no JVM start.
  */
 class ExitStatusIT {
     @TempDir
@@ -52,18 +56,18 @@ class ExitStatusIT {
         assertEquals("", r.err());
     }
 
-    @ParameterizedTest
-    @EnumSource(LaunchMode.class)
-    void aFailedCommandExitsOneNamesItsLineOnStderrAndTheLinesAfterItDoNotRun(LaunchMode mode) throws Exception {
+    @Test
+    void aFailedCommandExitsOneNamesItsLineOnStderrAndTheLinesAfterItDoNotRun() throws Exception {
+        LaunchMode mode = LaunchMode.RESIDENT;
         Run r = run(mode, "hp:version", "hp:domain 7 pause", "hp:models");
         assertFailed(r, 1, "hyperprof: line 2 failed (exit 1): hp:domain 7 pause;");
         assertTrue(r.err().contains("hp:domain: no host is loaded"), r.err());
         assertFalse(r.out().contains("i386/p6"), "hp:models after the failure ran: " + r.out());
     }
 
-    @ParameterizedTest
-    @EnumSource(LaunchMode.class)
-    void aPluginsCommandThatFailsExitsOneToo(LaunchMode mode) throws Exception {
+    @Test
+    void aPluginsCommandThatFailsExitsOneToo() throws Exception {
+        LaunchMode mode = LaunchMode.RESIDENT;
         // hp:import and hp:record (the perf source) and hp:study live in their own bundles.
         Run r = run(mode, "hp:import /nonexistent/perf.data", "hp:version");
         assertFailed(r, 1, "hyperprof: line 1 failed (exit 1): hp:import /nonexistent/perf.data");
@@ -86,9 +90,9 @@ class ExitStatusIT {
                 + " --help prints its usage and options\nusage: hp:import <perf.data>"), help.out());
     }
 
-    @ParameterizedTest
-    @EnumSource(LaunchMode.class)
-    void anUnknownOptionOfACommandIsAUsageErrorThatExitsTwo(LaunchMode mode) throws Exception {
+    @Test
+    void anUnknownOptionOfACommandIsAUsageErrorThatExitsTwo() throws Exception {
+        LaunchMode mode = LaunchMode.RESIDENT;
         Run r = run(mode, "hp:profile --bogus");
         assertEquals(2, r.status(), r.err());
         assertTrue(r.err().contains("hp:profile: unknown option '--bogus'"), r.err());
@@ -96,9 +100,9 @@ class ExitStatusIT {
         assertEquals("", r.out());
     }
 
-    @ParameterizedTest
-    @EnumSource(LaunchMode.class)
-    void anUnknownCommandIsAUsageErrorThatExitsTwo(LaunchMode mode) throws Exception {
+    @Test
+    void anUnknownCommandIsAUsageErrorThatExitsTwo() throws Exception {
+        LaunchMode mode = LaunchMode.RESIDENT;
         assertFailed(run(mode, "hp:nosuch"), 2,
                 "hyperprof: line 1 failed (exit 2): hp:nosuch (Command not found: hp:nosuch)");
     }
@@ -123,9 +127,9 @@ class ExitStatusIT {
         assertFalse(r.out().contains("i386/p6"), r.out());
     }
 
-    @ParameterizedTest
-    @EnumSource(LaunchMode.class)
-    void versionPrintsOneLineAndExitsZero(LaunchMode mode) throws Exception {
+    @Test
+    void versionPrintsOneLineAndExitsZero() throws Exception {
+        LaunchMode mode = LaunchMode.RESIDENT;
         Run r = run(mode, "--version");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().matches("hyperprof 0\\.1\\.0\\S* \\(org\\.apache\\.felix\\.framework \\S+, Java \\S+\\)\n"),
@@ -153,7 +157,7 @@ class ExitStatusIT {
     @Test
     void aScriptReadsListingsAndReportsAsJsonFromStdoutAlone() throws Exception {
         // A JVM of its own: the profile loads a host, which a resident framework would keep for the other tests.
-        Run models = run(LaunchMode.IN_PROCESS, "hp:models --format json");
+        Run models = run(LaunchMode.RESIDENT, "hp:models --format json");
         assertEquals(0, models.status(), models.err());
         assertTrue(parsedJson(models.out(), "[m['cpu.type'] for m in d]").contains("'i386/p6'"), models.out());
         Run profile = run(LaunchMode.IN_PROCESS, "hp:profile --ms 20 format=json");
