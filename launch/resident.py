@@ -43,9 +43,19 @@ def run_dir():
     return d
 
 
+def java_options(opts):
+    """The JVM options: HYPERPROF_JAVA_OPTS split at spaces (as the shell splits it), and the
+    configuration folder as one argument, spaces and all."""
+    args = opts.split()
+    config = os.environ.get("HYPERPROF_CONFIG_DIR")
+    if config:
+        args.append("-Dhyperprof.config.dir=" + config)
+    return args
+
+
 def identity(jar, opts):
     st = os.stat(jar)
-    return "%d:%d %s" % (st.st_size, st.st_mtime_ns // 1000000, opts.strip())
+    return "%d:%d %s" % (st.st_size, st.st_mtime_ns // 1000000, " ".join(java_options(opts)))
 
 
 def send(conn, kind, body=b""):
@@ -117,11 +127,11 @@ def server(d, jar, opts, want):
             stop(conn)
         log_path = os.path.join(d, "server.log")
         with open(log_path, "wb") as log:
-            java = ["java"] + opts.split() + [
+            java = ["java"] + java_options(opts) + [
                 "-Dhyperprof.shell.mode=resident",
                 "-Dhyperprof.resident.socket=" + path,
                 "-Dhyperprof.resident.jar=" + jar,
-                "-Dhyperprof.resident.options=" + opts.strip(),
+                "-Dhyperprof.resident.options=" + " ".join(java_options(opts)),
                 "-Dhyperprof.resident.idle.seconds=" + os.environ.get("HYPERPROF_RESIDENT_IDLE", "900"),
                 "-Dgosh.args=--nointeractive --noshutdown",
                 "-jar", jar]

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Configuration that lasts: the folder HYPERPROF_CONFIG_DIR names is created (owner only), a change
  * made with hp:config is still in force at the next start, a line put in a file there between two
  * starts is applied before the first command line, and a bad file is refused in one line naming it,
- * the others applied. (Two starts: each costs a JVM.)
+ * the others applied. (Two starts: each costs a JVM.) The folder's path has a space in it.
  */
 class ConfigFolderIT {
     private static final String PROFILER = "org.hyperprof.profiler";
@@ -27,7 +27,7 @@ class ConfigFolderIT {
 
     /** Runs the command lines with the configuration folder {@code dir/config}; what they printed, both streams. */
     private String run(String... lines) throws Exception {
-        try (Launcher l = Launcher.piped(Map.of("HYPERPROF_CONFIG_DIR", dir.resolve("config").toString()), lines)) {
+        try (Launcher l = Launcher.piped(Map.of("HYPERPROF_CONFIG_DIR", dir.resolve("my config").toString()), lines)) {
             int status = l.exitStatus();
             assertEquals(0, status, l.transcript());
             return l.transcript();
@@ -38,7 +38,7 @@ class ConfigFolderIT {
     void aChangeMadeWithHpConfigAndFilesPutInTheFolderAreAppliedAtTheNextStartABadOneRefusedByName()
             throws Exception {
         run("hp:config " + PROFILER + " batch.size=321");
-        Path folder = dir.resolve("config");
+        Path folder = dir.resolve("my config");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)));
         Path profiler = folder.resolve(PROFILER + ".cfg");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(profiler)));

@@ -22,6 +22,8 @@ enum LaunchMode {
     private static final long GUARD_SECONDS = 120;
     /** The resident framework's folder for this test run: made by Java with mode 0700 (and by the client again). */
     private static final Path RUN_DIR = runDir();
+    /** The launcher's configuration folder in the tests: in the build's output, made by the launcher. */
+    private static final Path CONFIG_DIR = Path.of("target", "it-config").toAbsolutePath();
 
     private static Path runDir() {
         try {
@@ -39,11 +41,15 @@ enum LaunchMode {
         return RUN_DIR;
     }
 
-    /** The environment that selects this mode; a resident framework idles out after two minutes at most. */
+    /**
+     * The environment that selects this mode; a resident framework idles out after two minutes at
+     * most. The configuration folder is the build's, never the user's ~/.hyperprof/config (a test
+     * that needs one of its own sets HYPERPROF_CONFIG_DIR over it).
+     */
     Map<String, String> environment() {
-        return this == IN_PROCESS ? Map.of("HYPERPROF_RESIDENT", "off")
+        return this == IN_PROCESS ? Map.of("HYPERPROF_RESIDENT", "off", "HYPERPROF_CONFIG_DIR", CONFIG_DIR.toString())
                 : Map.of("HYPERPROF_RESIDENT", "on", "HYPERPROF_RUN_DIR", RUN_DIR.toString(),
-                        "HYPERPROF_RESIDENT_IDLE", "120");
+                        "HYPERPROF_RESIDENT_IDLE", "120", "HYPERPROF_CONFIG_DIR", CONFIG_DIR.toString());
     }
 
     /** {@code launch/hyperprof --stop-server} for this test run's resident framework. */

@@ -80,6 +80,12 @@ class ResidentIT {
         Run missing = run(LaunchMode.launcher(), here, LaunchMode.RESIDENT.environment(), "hp:import no.data");
         assertEquals(1, missing.status(), missing.err());
         assertTrue(missing.err().contains(here.resolve("no.data").toString()), missing.err());
+        // A passive domain's kernel given as a symbol file (an entry that is no image of the domain).
+        Files.writeString(here.resolve("guest.map"), "c0100000 T _stext\nc0100100 T schedule\n");
+        String passive = "hp:profile --scenario xen-multi-domain --domains 0,1 --passive 2 --ms 50 --no-report"
+                + " --passive-images ";
+        Run symbolFile = run(LaunchMode.launcher(), here, LaunchMode.RESIDENT.environment(), passive + "guest.map");
+        assertEquals(0, symbolFile.status(), symbolFile.err());
     }
 
     @Test
@@ -136,8 +142,13 @@ class ResidentIT {
         Path runDir = Files.createDirectory(dir.resolve("run"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         Map<String, String> env = residentIn(runDir);
+        // A configuration folder with a space in its path reaches the framework as one option.
+        Path config = dir.resolve("my config");
+        env.put("HYPERPROF_CONFIG_DIR", config.toString());
         try {
-            assertEquals(0, run(launch.resolve("hyperprof"), dir, env, "hp:load").status());
+            Run load = run(launch.resolve("hyperprof"), dir, env, "hp:load", "hp:config");
+            assertEquals(0, load.status(), load.err());
+            assertTrue(load.out().contains("configuration folder: " + config + " "), load.out());
             Run loaded = run(launch.resolve("hyperprof"), dir, env, "hp:domain 0 state");
             assertEquals(0, loaded.status(), "the same framework still has the host: " + loaded.err());
 

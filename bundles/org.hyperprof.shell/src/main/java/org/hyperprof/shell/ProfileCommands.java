@@ -80,7 +80,10 @@ public class ProfileCommands {
                     line.events().isEmpty() ? " (event: " + host.model().defaultEvent() + ")"
                             : " (events: " + String.join(" ", line.events()) + ")",
                     multiDomainPart(line));
-            ProfileRequest request = line.request();
+            ProfileRequest typed = line.request();
+            ProfileRequest request = new ProfileRequest(typed.events(), typed.micros(), typed.activeDomains(),
+                    typed.passiveDomains(), PassiveImageFiles.resolve(typed.passiveImages(), host),
+                    typed.callgraphDepth(), typed.systemWide());
             SessionSummary summary = profiler.profile(request, watch.listener(new ProgressPrinter(out)));
             boolean reported = false;
             if (renderer.isPresent()) {

@@ -96,7 +96,8 @@ public class XenoprofCommands {
             Host host = HostCommands.current(hosts);
             host.domain(line.domid());
             OpcontrolResult result = profiler.opcontrol(line.domid(),
-                    WorkingFolder.resolveOptions(line.args(), "--xen=", "--vmlinux="));
+                    PassiveImageFiles.resolveOptions(WorkingFolder.resolveOptions(line.args(), "--xen=", "--vmlinux="),
+                            host));
             String text = result.output() == null ? "" : result.output().stripTrailing();
             if (!text.isEmpty()) {
                 out.println(text);
