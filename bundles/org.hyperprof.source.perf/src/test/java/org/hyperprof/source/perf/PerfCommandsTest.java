@@ -334,8 +334,9 @@ class PerfCommandsTest {
     @Test
     void aLiveRecordingReachesTheConsumersWhilePerfStillRuns() throws Exception {
         assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        // Two seconds of a busy shell on any machine (a count of iterations took 7-12 s here).
         commands.record("--frequency", "2000", "--", "/bin/sh", "-c",
-                "i=0; while [ $i -lt 3500000 ]; do i=$((i+1)); done");
+                "sleep 2 & while kill -0 $! 2>/dev/null; do i=0; while [ $i -lt 1000 ]; do i=$((i+1)); done; done");
         assertTrue(consumer.ended.await(30, TimeUnit.SECONDS), out() + err());
         assertNotNull(consumer.summary);
         assertEquals("perf record", consumer.info.source());
