@@ -44,8 +44,11 @@ final class Readme {
     /** A Gogo command that takes bundles, given an id (or the placeholder N) instead of a name or location. */
     private static final Pattern BUNDLE_ID = Pattern.compile("(?:^|[\\s'\"(;|])(?:felix:)?"
             + "(?:start|stop|uninstall|update|refresh|resolve|headers)(?:\\s+-\\S+)*\\s+(?:\\d+|N)(?=$|[\\s'\");|])");
-    /** Where the README shows a session id: the clock's milliseconds when the session began. */
-    private static final Pattern SESSION_ID = Pattern.compile("\\b\\d{13}\\b");
+    /**
+     * Where the README or an output shows a session id: 63 random bits in decimal (the README's
+     * examples were made when an id was the clock's milliseconds: 13 digits).
+     */
+    private static final Pattern SESSION_ID = Pattern.compile("\\b\\d{13,19}\\b");
 
     /** A line of the README: its number (from 1) and its text (in a block, without the block's indentation). */
     record Line(int number, String text) {
@@ -323,8 +326,8 @@ final class Readme {
      * missing. The shown lines are excerpts separated by {@code ...} lines, each a run of
      * consecutive lines of the output, in order; a shown line ending in {@code " ..."} matches a
      * line that begins with the text before it. Lines are compared without their leading and
-     * trailing spaces, runs of spaces as one, blank lines left out; session ids (13 digits, the
-     * clock's milliseconds when the session began) match any session id, and with
+     * trailing spaces, runs of spaces as one, blank lines left out; session ids (13 to 19
+     * digits) match any session id, and with
      * {@code numbersVary} every number matches any number.
      */
     static String missing(List<String> shown, String output, boolean numbersVary) {

@@ -153,8 +153,8 @@ class ReadmeCommandsIT {
         String output = """
                 profiling xen-summit-2006-network for 100 ms simulated
                    10%  10/100 ms simulated, 439 samples
-                session 1795805325074: samples taken 4371 = delivered 4340 + lost 0 + dropped 31 + invalid 0
-                host: 54 counters (hp:report --session 1795805325074 host lists them)
+                session 4024163358215627881: samples taken 4371 = delivered 4340 + lost 0 + dropped 31 + invalid 0
+                host: 54 counters (hp:report --session 4024163358215627881 host lists them)
                 """;
         assertNull(Readme.missing(List.of("session 1795307580464:  samples taken 4371 = delivered 4340 + lost 0"
                 + " + dropped 31 + invalid 0"), output, false));
@@ -164,7 +164,7 @@ class ReadmeCommandsIT {
                 + " + dropped 31 + invalid 0"), output, false).contains("are not in the output"),
                 "a sample count is compared exactly");
         assertTrue(Readme.missing(List.of("profiling xen-summit-2006-network for 100 ms simulated",
-                "host: 54 counters (hp:report --session 1795805325074 host lists them)"), output, false) != null,
+                "host: 54 counters (hp:report --session 4024163358215627881 host lists them)"), output, false) != null,
                 "the lines of an excerpt are consecutive");
         assertTrue(Readme.missing(List.of("host: 54 counters ...", "...", "profiling ..."), output, false) != null,
                 "excerpts come in order");

@@ -1,8 +1,8 @@
 package org.hyperprof.profiler;
 
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.sample.SessionDictionary;
@@ -30,7 +30,12 @@ final class ConsumerFeed {
     final SymbolTables symbolTables;
     /** Batch size and session end wait, read as each session starts and ends (a change applies from then). */
     private volatile FeedSettings settings;
-    private final AtomicLong nextSessionId;
+    /**
+     * Where session ids come from: 63 random bits, so that sessions of different processes and
+     * hosts (a store, a fleet, an archive restored elsewhere) never share an id, as the clock's
+     * millisecond at start did for two JVMs started together.
+     */
+    private final SecureRandom sessionIds;
 
     /** The simulated session the daemons feed, or null; read without the lock by VIRQ handlers. */
     volatile Session session;
@@ -47,8 +52,7 @@ final class ConsumerFeed {
         this.symbolTables = symbolTables;
         this.settings = settings;
         this.dispatcher = new Dispatcher(settings.queueCapacity());
-        // Ids stay unique across restarts of the component within one framework run.
-        this.nextSessionId = new AtomicLong(System.currentTimeMillis());
+        this.sessionIds = new SecureRandom();
     }
 
     /**
@@ -89,8 +93,13 @@ final class ConsumerFeed {
         settings = newSettings;
     }
 
+    /** A new session's id: positive, 63 random bits. */
     long nextSessionId() {
-        return nextSessionId.incrementAndGet();
+        long id;
+        do {
+            id = sessionIds.nextLong() >>> 1;
+        } while (id == 0);
+        return id;
     }
 
     /**
