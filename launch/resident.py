@@ -144,7 +144,10 @@ def server(d, jar, opts, want):
                 break
             conn, have = connect(path)
             if conn is not None:
-                return conn
+                if have == want:
+                    return conn
+                # The server stopped above may still answer while it lets go of its socket: not ours.
+                conn.close()
             time.sleep(0.01)
         with open(log_path, "rb") as log:
             tail = log.read()[-4000:].decode("utf-8", "replace")
