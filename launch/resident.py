@@ -178,6 +178,8 @@ def run(jar, keep_going, opts):
     if interrupted:
         sys.exit(128 + interrupted[0])
     send(conn, b"D", os.getcwdb())
+    # The caller's environment, for what the commands start (hp:record's perf and its workload).
+    send(conn, b"N", b"\0".join(k + b"=" + v for k, v in os.environb.items()))
     send(conn, b"K", b"1" if keep_going == "true" else b"0")
     send(conn, b"L", lines)
     send(conn, b"G")

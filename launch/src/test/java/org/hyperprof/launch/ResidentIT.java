@@ -89,6 +89,35 @@ class ResidentIT {
     }
 
     @Test
+    void whatACommandStartsGetsTheCallersEnvironment() throws Exception {
+        assumeTrue(perfRecords(), "perf is not installed (Debian's linux-perf) or may not record here");
+        // A program only the caller's PATH has: hp:record's perf and the workload must find it.
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path work = Files.writeString(bin.resolve("hyperprof-it-work"),
+                "#!/bin/sh\ni=0; while [ $i -lt 20000 ]; do i=$((i+1)); done\n");
+        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx------"));
+        // The framework runs already, started by a call without that folder in its PATH.
+        assertEquals(0, run(LaunchMode.RESIDENT, "hp:version").status());
+        Map<String, String> env = new HashMap<>(LaunchMode.RESIDENT.environment());
+        env.put("PATH", bin + ":" + System.getenv("PATH"));
+        Run r = run(LaunchMode.launcher(), dir, env, "hp:record -- hyperprof-it-work");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("samples taken"), r.out());
+    }
+
+    /** Whether perf can record here (installed, and kernel.perf_event_paranoid lets this user). */
+    private boolean perfRecords() throws IOException, InterruptedException {
+        try {
+            Process p = new ProcessBuilder("perf", "record", "-q", "-e", "cpu-clock", "-o",
+                    dir.resolve("probe.data").toString(), "true").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
     void theCallersStandardStreamsAreNotTheFrameworksAndSaySo() throws Exception {
         Run r = run(LaunchMode.RESIDENT, "hp:profile --ms 50 --no-report", "hp:export flamegraph folded /dev/stdout");
         assertEquals(1, r.status(), r.err());

@@ -8,6 +8,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -27,7 +29,9 @@ final class ClientFrames implements AutoCloseable {
     private static final int MAX_FRAME = 64 << 20;
 
     /** What the client asked for: a run, or the server's stop. */
-    record Request(Path workingDir, boolean keepGoing, byte[] lines, boolean stopServer) {
+    /** What a client asked: its working folder and environment, the lines, or that the server stop. */
+    record Request(Path workingDir, Map<String, String> environment, boolean keepGoing, byte[] lines,
+            boolean stopServer) {
     }
 
     private final SocketChannel channel;
@@ -42,6 +46,7 @@ final class ClientFrames implements AutoCloseable {
     /** Reads the client's request; null when it left without one. */
     Request request() throws IOException {
         Path dir = null;
+        Map<String, String> environment = null;
         boolean keepGoing = false;
         byte[] lines = new byte[0];
         Charset cs = Charset.defaultCharset();
@@ -52,17 +57,30 @@ final class ClientFrames implements AutoCloseable {
             }
             switch (f.type) {
                 case 'D' -> dir = Path.of(new String(f.body, cs));
+                case 'N' -> environment = environment(new String(f.body, cs));
                 case 'K' -> keepGoing = new String(f.body, StandardCharsets.US_ASCII).equals("1");
                 case 'L' -> lines = f.body;
                 case 'G' -> {
-                    return new Request(dir, keepGoing, lines, false);
+                    return new Request(dir, environment, keepGoing, lines, false);
                 }
                 case 'X' -> {
-                    return new Request(null, false, lines, true);
+                    return new Request(null, null, false, lines, true);
                 }
                 default -> throw new IOException("unknown frame type " + (char) f.type);
             }
         }
+    }
+
+    /** NAME=value entries separated by NUL, as the client sends its environment. */
+    static Map<String, String> environment(String entries) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String entry : entries.split("\0")) {
+            int eq = entry.indexOf('=');
+            if (eq > 0) {
+                env.put(entry.substring(0, eq), entry.substring(eq + 1));
+            }
+        }
+        return Map.copyOf(env);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 
@@ -37,6 +38,10 @@ import org.osgi.service.component.annotations.Reference;
  */
 @Component(immediate = true, service = {})
 public final class PipedSession {
+    /** A resident framework's client: its working folder and environment (null when it sent none). */
+    record Client(Path workingDir, Map<String, String> environment) {
+    }
+
     /** Framework (or system) property: run every line even after a failure ({@code true}). */
     public static final String KEEP_GOING_PROPERTY = "hyperprof.shell.keep-going";
 
@@ -81,17 +86,21 @@ public final class PipedSession {
 
     /**
      * As {@link #run(CommandProcessor, InputStream, PrintStream, PrintStream, boolean)} for a
-     * resident framework's client: relative paths resolve against {@code workingDir} (the client's),
-     * and no line starts once {@code ended} (a stop request has ended the client's run).
+     * resident framework's client (null: this process's own lines): relative paths resolve against
+     * the client's working folder, what commands start gets the client's environment, and no line
+     * starts once {@code ended} (a stop request has ended the client's run).
      */
     static int run(CommandProcessor processor, InputStream lines, PrintStream out, PrintStream err,
-            boolean keepGoing, Path workingDir, BooleanSupplier ended) {
+            boolean keepGoing, Client client, BooleanSupplier ended) {
         int status = 0;
         try (CommandSession session = processor.createSession(InputStream.nullInputStream(), out, err);
                 BufferedReader in = new BufferedReader(new InputStreamReader(lines, Charset.defaultCharset()))) {
-            if (workingDir != null) {
-                session.currentDir(workingDir);
+            if (client != null) {
+                session.currentDir(client.workingDir());
                 session.put(WorkingFolder.RELAYED_STREAMS, Boolean.TRUE);
+                if (client.environment() != null) {
+                    session.put(WorkingFolder.CLIENT_ENVIRONMENT, client.environment());
+                }
             }
             int number = 0;
             for (String line = in.readLine(); line != null && !ended.getAsBoolean(); line = in.readLine()) {

@@ -152,7 +152,7 @@ public final class ResidentServer {
                     : CommandLineStops.Request.CTRL_C));
             int status = stops.runFor(own, () -> PipedSession.run(processor,
                     new ByteArrayInputStream(request.lines()), out, err, request.keepGoing(),
-                    request.workingDir(), frames::finished));
+                    new PipedSession.Client(request.workingDir(), request.environment()), frames::finished));
             out.flush();
             err.flush();
             frames.finish(status);

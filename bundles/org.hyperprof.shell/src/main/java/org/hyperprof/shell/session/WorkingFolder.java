@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.felix.service.command.CommandSession;
@@ -23,6 +24,11 @@ public final class WorkingFolder {
      * standard streams are relayed over a socket, and this process's own are its log.
      */
     public static final String RELAYED_STREAMS = ".hyperprof.relayed.streams";
+    /**
+     * Gogo session variable: the environment of the resident framework's client (a
+     * {@code Map<String, String>}), which what a command starts must get instead of this process's.
+     */
+    public static final String CLIENT_ENVIRONMENT = ".hyperprof.client.environment";
     /** Names of this process's own standard streams. */
     private static final Set<String> OWN_STREAMS = Set.of("/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/0",
             "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/0", "/proc/self/fd/1", "/proc/self/fd/2");
@@ -35,6 +41,17 @@ public final class WorkingFolder {
         CommandSession session = session();
         Path dir = session == null ? null : session.currentDir();
         return dir != null ? dir : Path.of("").toAbsolutePath();
+    }
+
+    /**
+     * The environment of the command line's caller: the resident framework's client's, or this
+     * process's. A process a command starts gets it, and finds its program in its {@code PATH}.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, String> environment() {
+        CommandSession session = session();
+        Object env = session == null ? null : session.get(CLIENT_ENVIRONMENT);
+        return env instanceof Map<?, ?> m ? (Map<String, String>) m : System.getenv();
     }
 
     private static CommandSession session() {

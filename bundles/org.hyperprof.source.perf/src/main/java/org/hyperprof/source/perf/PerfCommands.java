@@ -229,7 +229,7 @@ public final class PerfCommands {
 
     private void recordChecked(Options opt, PrintStream o, PrintStream e) {
         if (!opt.command.isEmpty()) {
-            String why = Workload.whyNotRunnable(opt.command.get(0), System.getenv("PATH"));
+            String why = Workload.whyNotRunnable(opt.command.get(0), WorkingFolder.environment().get("PATH"));
             if (why != null) {
                 throw new IllegalStateException("the command could not be run: " + why + "; nothing was recorded");
             }
@@ -238,8 +238,18 @@ public final class PerfCommands {
         o.println("Running: " + String.join(" ", cmd));
         Process p;
         try {
-            // perf and the workload run in the command line's working folder.
-            p = new ProcessBuilder(cmd).directory(WorkingFolder.current().toFile()).start();
+            // perf and the workload run in the command line's working folder and environment, perf
+            // found in that environment's PATH (the resident framework's own may differ).
+            Map<String, String> env = WorkingFolder.environment();
+            List<String> located = new ArrayList<>(cmd);
+            Path program = perf.indexOf('/') < 0 ? Workload.inPath(perf, env.get("PATH")) : null;
+            if (program != null) {
+                located.set(0, program.toString());
+            }
+            ProcessBuilder pb = new ProcessBuilder(located).directory(WorkingFolder.current().toFile());
+            pb.environment().clear();
+            pb.environment().putAll(env);
+            p = pb.start();
         } catch (IOException x) {
             throw new IllegalStateException("cannot run " + perf + " (" + x.getMessage() + "): perf is not"
                     + " installed; install Debian's " + PERF_PACKAGE + " package (apt-get install " + PERF_PACKAGE

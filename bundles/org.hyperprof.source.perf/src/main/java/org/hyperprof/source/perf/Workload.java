@@ -47,15 +47,23 @@ final class Workload {
             }
             return Files.isExecutable(p) ? null : name + " is not executable (permission denied)";
         }
-        String dirs = path == null ? "" : path;
-        for (String dir : dirs.split(File.pathSeparator, -1)) {
+        return inPath(name, path) != null ? null : name + ": not found in PATH (" + (path == null ? "" : path) + ")";
+    }
+
+    /**
+     * The program {@code name} names as the shell finds it in {@code path}, or null: a process the
+     * JVM starts is looked up in the JVM's own PATH, which in the resident framework is not the
+     * caller's.
+     */
+    static Path inPath(String name, String path) {
+        for (String dir : (path == null ? "" : path).split(File.pathSeparator, -1)) {
             // An empty PATH entry is the working directory, as for the shell.
             Path candidate = WorkingFolder.current().resolve(dir).resolve(name);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return null;
+                return candidate;
             }
         }
-        return name + ": not found in PATH (" + dirs + ")";
+        return null;
     }
 
     /** What the shell's exit status says about a command it could not run, or null for any other status. */
