@@ -16,6 +16,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
 
 /**

@@ -7,6 +7,7 @@ import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Table;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

@@ -12,6 +12,7 @@ import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Table;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

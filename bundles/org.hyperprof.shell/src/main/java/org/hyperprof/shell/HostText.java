@@ -18,6 +18,7 @@ import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.command.kit.Table;
 
 /** How a host and its Xenoprof session read on the shell. */
 public final class HostText {

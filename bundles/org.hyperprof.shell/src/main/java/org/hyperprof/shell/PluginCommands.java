@@ -18,6 +18,7 @@ import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Table;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

@@ -13,6 +13,7 @@ import org.hyperprof.api.source.SampleSources;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;

@@ -12,6 +12,7 @@ import java.util.Set;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
 import org.junit.jupiter.api.Test;
 

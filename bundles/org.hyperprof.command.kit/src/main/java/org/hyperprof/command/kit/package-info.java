@@ -5,7 +5,9 @@
  * ({@link org.hyperprof.command.kit.Args}), the usage line, {@code hp:<command> --help}, the hint
  * for the other option style and Gogo's {@code @Descriptor} check all come from that one table, and
  * {@link org.hyperprof.command.kit.Guard} runs a command body so that a failure is one message on
- * stderr and a {@link org.hyperprof.api.command.CommandFailure} with its exit status.
+ * stderr and a {@link org.hyperprof.api.command.CommandFailure} with its exit status. A listing
+ * prints through {@link org.hyperprof.command.kit.Table}: aligned text, or JSON or CSV for scripts
+ * ({@code --format text|json|csv}), the same in every bundle.
  *
  * <p>Not exported and never deployed: each bundle with commands carries its own copy of this
  * package (bnd {@code -conditionalpackage}); what crosses bundles is the API's

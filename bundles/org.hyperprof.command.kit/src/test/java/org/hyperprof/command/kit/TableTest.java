@@ -1,4 +1,4 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,10 +1,9 @@
-package org.hyperprof.shell;
+package org.hyperprof.command.kit;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.hyperprof.command.kit.UsageException;
 
 /**
  * Rows of text printed in aligned columns; the last column is never padded. An all-empty header is not printed.
@@ -16,7 +15,7 @@ public final class Table {
         TEXT, JSON, CSV;
 
         /** The value of {@code --format}: text, json or csv; null is text. */
-        static Format of(String value) throws UsageException {
+        public static Format of(String value) throws UsageException {
             if (value == null) {
                 return TEXT;
             }
