@@ -1,0 +1,46 @@
+package org.hyperprof.store.duckdb;
+
+import java.util.Arrays;
+
+import org.hyperprof.api.sample.SessionDictionary;
+
+/**
+ * The ids a session's rows and stacks use, each once and in order: only their names are stored (a
+ * kernel's symbol table has tens of thousands of names; a session uses a few hundred).
+ *
+ * @param images    image ids
+ * @param symbols   symbol ids (address symbols included, "no symbol" not)
+ * @param processes each process as its domain in the high 32 bits and its pid in the low
+ */
+record UsedNames(int[] images, int[] symbols, long[] processes) {
+
+    static UsedNames of(SessionDictionary dictionary, SampleRows rows) {
+        StackTable stacks = rows.stacks();
+        int frames = stacks.size() == 0 ? 0 : stacks.frame(stacks.size(), stacks.depth(stacks.size()));
+        int[] images = new int[rows.size() + frames];
+        int[] symbols = new int[rows.size() + frames];
+        long[] processes = new long[rows.size()];
+        int p = 0;
+        for (int r = 0; r < rows.size(); r++) {
+            images[r] = rows.image(r);
+            symbols[r] = rows.symbol(r);
+            if (rows.pid(r) >= 0) {
+                processes[p++] = ((long) rows.domain(r) << 32) | rows.pid(r);
+            }
+        }
+        for (int f = 0; f < frames; f++) {
+            images[rows.size() + f] = stacks.image(f);
+            symbols[rows.size() + f] = stacks.symbol(f);
+        }
+        return new UsedNames(distinct(images, 0, dictionary.imageCount()),
+                distinct(symbols, SessionDictionary.addressSymbolOf(dictionary.addressCount() - 1),
+                        dictionary.symbolCount()),
+                Arrays.stream(processes, 0, p).sorted().distinct().toArray());
+    }
+
+    /** The distinct ids in [{@code from}, {@code to}), "no symbol" left out. */
+    private static int[] distinct(int[] ids, int from, int to) {
+        return Arrays.stream(ids).filter(i -> i >= from && i < to && i != SessionDictionary.NO_SYMBOL).sorted()
+                .distinct().toArray();
+    }
+}
