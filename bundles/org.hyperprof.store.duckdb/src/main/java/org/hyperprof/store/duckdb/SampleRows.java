@@ -8,33 +8,31 @@ import org.hyperprof.report.kit.Hashing;
 
 /**
  * A session's samples as the store keeps them: one row per distinct key (event, domain, vCPU, CPU,
- * mode, pid, tid, image, symbol, PC, stack, time bucket, flags) with its sample count and weight, in
- * parallel primitive arrays found through an open-addressing index. Counting a sample whose row
- * exists allocates nothing; the arrays double as rows are added. Confined to the store's delivery
- * thread of the session.
+ * mode, pid, tid, image, symbol, stack, flags, PC, time bucket) with its sample count and weight.
+ * Each row's key is a stretch of {@link #INTS} ints and {@link #LONGS} longs in two primitive arrays,
+ * found through an open-addressing index. Counting a sample whose row exists allocates nothing; the
+ * arrays double as rows are added. Confined to the store's delivery thread of the session.
  */
 final class SampleRows {
     /** The width of a time bucket: the resolution of a stored session's time ranges. */
     static final long TIME_BUCKET_NANOS = 10_000_000L;
 
+    /** The int columns of a key, by their offset in the row's stretch of ints. */
+    static final int EVENT = 0, DOMAIN = 1, VCPU = 2, CPU = 3, MODE = 4, PID = 5, TID = 6, IMAGE = 7, SYMBOL = 8,
+            STACK = 9, FLAGS = 10, INTS = 11;
+    /** The long columns of a key, by their offset in the row's stretch of longs. */
+    static final int PC = 0, BUCKET = 1, LONGS = 2;
+
     private final int[] eventOfCounter;
     private final StackTable stacks = new StackTable();
     private final EntrySlots index = new EntrySlots(1024, this::hashOf);
+    /** The key of the sample being counted. */
+    private final int[] keyInts = new int[INTS];
+    private final long[] keyLongs = new long[LONGS];
     private int size;
     private long samples;
-    private int[] event = new int[512];
-    private int[] domain = new int[512];
-    private int[] vcpu = new int[512];
-    private int[] cpu = new int[512];
-    private byte[] mode = new byte[512];
-    private int[] pid = new int[512];
-    private int[] tid = new int[512];
-    private int[] image = new int[512];
-    private int[] symbol = new int[512];
-    private long[] pc = new long[512];
-    private int[] stack = new int[512];
-    private long[] bucket = new long[512];
-    private byte[] flags = new byte[512];
+    private int[] ints = new int[512 * INTS];
+    private long[] longs = new long[512 * LONGS];
     private long[] count = new long[512];
     private long[] weight = new long[512];
 
@@ -49,87 +47,69 @@ final class SampleRows {
     /** Counts every sample of the batch into its row. */
     void add(SampleBatch b) {
         for (int i = 0; i < b.size; i++) {
-            int ev = eventOfCounter[b.counter[i] & 0xFF];
-            int st = stacks.id(b, i);
-            long t = b.time[i];
-            long bk = t < 0 ? SampleBatch.UNKNOWN : t / TIME_BUCKET_NANOS;
-            long hash = hash(ev, b.domain[i], b.vcpu[i], b.cpu[i], b.mode[i], b.pid[i], b.tid[i], b.image[i],
-                    b.symbol[i], b.pc[i], st, bk, b.flags[i]);
-            int row = find(hash, ev, b, i, st, bk);
-            if (row == EntrySlots.FREE) {
-                row = add(hash, ev, b, i, st, bk);
-            }
+            keyInts[EVENT] = eventOfCounter[b.counter[i] & 0xFF];
+            keyInts[DOMAIN] = b.domain[i];
+            keyInts[VCPU] = b.vcpu[i];
+            keyInts[CPU] = b.cpu[i];
+            keyInts[MODE] = b.mode[i];
+            keyInts[PID] = b.pid[i];
+            keyInts[TID] = b.tid[i];
+            keyInts[IMAGE] = b.image[i];
+            keyInts[SYMBOL] = b.symbol[i];
+            keyInts[STACK] = stacks.id(b, i);
+            keyInts[FLAGS] = b.flags[i];
+            keyLongs[PC] = b.pc[i];
+            keyLongs[BUCKET] = b.time[i] < 0 ? SampleBatch.UNKNOWN : b.time[i] / TIME_BUCKET_NANOS;
+            int row = row(hash(keyInts, 0, keyLongs, 0));
             count[row]++;
             weight[row] += b.weight[i];
         }
         samples += b.size;
     }
 
-    private int find(long hash, int ev, SampleBatch b, int i, int st, long bk) {
+    /** The row of the key being counted, added if new. */
+    private int row(long hash) {
         for (int slot = index.first(hash); ; slot = index.next(slot)) {
             int r = index.entry(slot);
-            if (r == EntrySlots.FREE || pc[r] == b.pc[i] && symbol[r] == b.symbol[i] && image[r] == b.image[i]
-                    && bucket[r] == bk && stack[r] == st && domain[r] == b.domain[i] && vcpu[r] == b.vcpu[i]
-                    && event[r] == ev && mode[r] == b.mode[i] && cpu[r] == b.cpu[i] && pid[r] == b.pid[i]
-                    && tid[r] == b.tid[i] && flags[r] == b.flags[i]) {
+            if (r == EntrySlots.FREE) {
+                return add(hash);
+            }
+            if (Arrays.equals(ints, r * INTS, r * INTS + INTS, keyInts, 0, INTS)
+                    && Arrays.equals(longs, r * LONGS, r * LONGS + LONGS, keyLongs, 0, LONGS)) {
                 return r;
             }
         }
     }
 
-    private int add(long hash, int ev, SampleBatch b, int i, int st, long bk) {
-        if (size == pc.length) {
-            grow();
+    private int add(long hash) {
+        if (size == count.length) {
+            int n = count.length * 2;
+            ints = Arrays.copyOf(ints, n * INTS);
+            longs = Arrays.copyOf(longs, n * LONGS);
+            count = Arrays.copyOf(count, n);
+            weight = Arrays.copyOf(weight, n);
         }
         int r = size++;
-        event[r] = ev;
-        domain[r] = b.domain[i];
-        vcpu[r] = b.vcpu[i];
-        cpu[r] = b.cpu[i];
-        mode[r] = b.mode[i];
-        pid[r] = b.pid[i];
-        tid[r] = b.tid[i];
-        image[r] = b.image[i];
-        symbol[r] = b.symbol[i];
-        pc[r] = b.pc[i];
-        stack[r] = st;
-        bucket[r] = bk;
-        flags[r] = b.flags[i];
+        System.arraycopy(keyInts, 0, ints, r * INTS, INTS);
+        System.arraycopy(keyLongs, 0, longs, r * LONGS, LONGS);
         index.add(r, hash);
         return r;
     }
 
-    private void grow() {
-        int n = pc.length * 2;
-        event = Arrays.copyOf(event, n);
-        domain = Arrays.copyOf(domain, n);
-        vcpu = Arrays.copyOf(vcpu, n);
-        cpu = Arrays.copyOf(cpu, n);
-        mode = Arrays.copyOf(mode, n);
-        pid = Arrays.copyOf(pid, n);
-        tid = Arrays.copyOf(tid, n);
-        image = Arrays.copyOf(image, n);
-        symbol = Arrays.copyOf(symbol, n);
-        pc = Arrays.copyOf(pc, n);
-        stack = Arrays.copyOf(stack, n);
-        bucket = Arrays.copyOf(bucket, n);
-        flags = Arrays.copyOf(flags, n);
-        count = Arrays.copyOf(count, n);
-        weight = Arrays.copyOf(weight, n);
-    }
-
     private long hashOf(int r) {
-        return hash(event[r], domain[r], vcpu[r], cpu[r], mode[r], pid[r], tid[r], image[r], symbol[r], pc[r],
-                stack[r], bucket[r], flags[r]);
+        return hash(ints, r * INTS, longs, r * LONGS);
     }
 
-    private static long hash(int ev, int dom, int vc, int cp, byte md, int ps, int ts, int img, int sym, long p,
-            int st, long bk, byte fl) {
-        long h = Hashing.mix(p ^ ((long) st << 40));
-        h = Hashing.mix(h ^ (((long) img << 32) | (sym & 0xFFFFFFFFL)));
-        h = Hashing.mix(h ^ (((long) dom << 32) | (vc & 0xFFFFFFFFL)));
-        h = Hashing.mix(h ^ (((long) ps << 32) | (ts & 0xFFFFFFFFL)));
-        return Hashing.mix(h ^ bk ^ ((long) cp << 24) ^ ((long) ev << 48) ^ ((long) md << 56) ^ ((long) fl << 60));
+    private static long hash(int[] intKey, int intFrom, long[] longKey, int longFrom) {
+        long h = 0;
+        for (int k = 0; k < LONGS; k++) {
+            h = Hashing.mix(h ^ longKey[longFrom + k]);
+        }
+        for (int k = 0; k < INTS; k += 2) {
+            long pair = k + 1 < INTS ? intKey[intFrom + k + 1] & 0xFFFFFFFFL : 0;
+            h = Hashing.mix(h ^ ((long) intKey[intFrom + k] << 32 | pair));
+        }
+        return h;
     }
 
     /** Rows: 0 to {@code size() - 1}. */
@@ -146,56 +126,17 @@ final class SampleRows {
         return stacks;
     }
 
-    int event(int r) {
-        return event[r];
-    }
-
-    int domain(int r) {
-        return domain[r];
-    }
-
-    int vcpu(int r) {
-        return vcpu[r];
-    }
-
-    int cpu(int r) {
-        return cpu[r];
-    }
-
-    byte mode(int r) {
-        return mode[r];
-    }
-
-    int pid(int r) {
-        return pid[r];
-    }
-
-    int tid(int r) {
-        return tid[r];
-    }
-
-    int image(int r) {
-        return image[r];
-    }
-
-    int symbol(int r) {
-        return symbol[r];
+    /** Row {@code r}'s int column at {@code column} ({@link #EVENT} to {@link #FLAGS}). */
+    int column(int r, int column) {
+        return ints[r * INTS + column];
     }
 
     long pc(int r) {
-        return pc[r];
-    }
-
-    int stack(int r) {
-        return stack[r];
+        return longs[r * LONGS + PC];
     }
 
     long bucket(int r) {
-        return bucket[r];
-    }
-
-    byte flags(int r) {
-        return flags[r];
+        return longs[r * LONGS + BUCKET];
     }
 
     long count(int r) {

@@ -1,5 +1,6 @@
 package org.hyperprof.store.duckdb;
 
+import java.io.IOException;
 import java.sql.SQLException;
 
 import org.duckdb.DuckDBAppender;
@@ -19,34 +20,31 @@ final class SessionWriter {
     }
 
     static Void write(DuckDBConnection c, SessionRow row, SessionInfo info, SampleRows rows, GroundTruth truth)
-            throws SQLException {
+            throws SQLException, IOException {
         long id = row.session().id();
-        c.setAutoCommit(false);
-        try {
-            names(c, id, info, rows);
-            stacks(c, id, rows.stacks());
-            samples(c, id, rows);
+        return StoreFile.inTransaction(c, tx -> {
+            names(tx, id, info, rows);
+            stacks(tx, id, rows.stacks());
+            samples(tx, id, rows);
             if (truth != null) {
-                truth(c, id, truth);
+                truth(tx, id, truth);
             }
-            StoreFile.putSession(c, row);
-            c.commit();
+            StoreFile.putSession(tx, row);
             return null;
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
-        }
+        });
     }
 
     private static void samples(DuckDBConnection c, long id, SampleRows rows) throws SQLException {
         try (DuckDBAppender a = c.createAppender("main", "samples")) {
             for (int r = 0; r < rows.size(); r++) {
-                a.beginRow().append(id).append(rows.event(r)).append(rows.domain(r)).append(rows.vcpu(r))
-                        .append(rows.cpu(r)).append(rows.mode(r)).append(rows.pid(r)).append(rows.tid(r))
-                        .append(rows.image(r)).append(rows.symbol(r)).append(rows.pc(r)).append(rows.stack(r))
-                        .append(rows.bucket(r)).append(rows.flags(r)).append(rows.count(r)).append(rows.weight(r))
+                // In the table's column order; mode and flags are TINYINT.
+                a.beginRow().append(id).append(rows.column(r, SampleRows.EVENT))
+                        .append(rows.column(r, SampleRows.DOMAIN)).append(rows.column(r, SampleRows.VCPU))
+                        .append(rows.column(r, SampleRows.CPU)).append((byte) rows.column(r, SampleRows.MODE))
+                        .append(rows.column(r, SampleRows.PID)).append(rows.column(r, SampleRows.TID))
+                        .append(rows.column(r, SampleRows.IMAGE)).append(rows.column(r, SampleRows.SYMBOL))
+                        .append(rows.pc(r)).append(rows.column(r, SampleRows.STACK)).append(rows.bucket(r))
+                        .append((byte) rows.column(r, SampleRows.FLAGS)).append(rows.count(r)).append(rows.weight(r))
                         .endRow();
             }
         }

@@ -17,6 +17,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -191,13 +192,24 @@ final class StoreFile {
             }
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
-            for (String statement : statements(script)) {
-                s.execute(statement);
+        inTransaction(c, tx -> {
+            try (Statement s = tx.createStatement()) {
+                for (String statement : statements(script)) {
+                    s.execute(statement);
+                }
             }
+            return null;
+        });
+    }
+
+    /** Runs {@code work} in one transaction: committed whole, or rolled back whole when it fails. */
+    static <T> T inTransaction(DuckDBConnection c, Work<T> work) throws SQLException, IOException {
+        c.setAutoCommit(false);
+        try {
+            T result = work.run(c);
             c.commit();
-        } catch (SQLException e) {
+            return result;
+        } catch (SQLException | IOException | RuntimeException e) {
             c.rollback();
             throw e;
         } finally {
@@ -237,38 +249,19 @@ final class StoreFile {
 
     /** Writes the session's row whole (made or replaced). */
     static void putSession(DuckDBConnection c, SessionRow row) throws SQLException {
-        String marks = String.join(", ", java.util.Collections.nCopies(COLUMNS.split(",").length, "?"));
+        String marks = String.join(", ", Collections.nCopies(COLUMNS.split(",").length, "?"));
         try (PreparedStatement s = c.prepareStatement("INSERT OR REPLACE INTO sessions (" + COLUMNS + ") VALUES ("
                 + marks + ")")) {
             StoredSession v = row.session();
-            int i = 1;
-            s.setLong(i++, v.id());
-            s.setString(i++, v.hostId());
-            s.setString(i++, v.source());
-            s.setString(i++, v.name());
-            s.setArray(i++, strings(c, v.labels()));
-            s.setString(i++, v.what());
-            s.setString(i++, v.cpuType());
-            s.setString(i++, row.cpuName());
-            s.setLong(i++, row.mhz());
-            s.setArray(i++, strings(c, v.events()));
-            s.setTimestamp(i++, Timestamp.from(v.startedAt()));
-            s.setTimestamp(i++, v.endedAt() == null ? null : Timestamp.from(v.endedAt()));
-            s.setString(i++, v.status());
-            s.setString(i++, row.endReason());
-            s.setLong(i++, v.samples());
             Accounting a = v.accounting();
-            s.setLong(i++, a.taken());
-            s.setLong(i++, a.delivered());
-            s.setLong(i++, a.lost());
-            s.setLong(i++, a.dropped());
-            s.setLong(i++, a.invalid());
-            s.setLong(i++, v.received());
-            s.setLong(i++, v.missed());
-            s.setArray(i++, strings(c, v.notes()));
-            s.setString(i++, v.study());
-            s.setBoolean(i++, v.hidden());
-            s.setLong(i, SampleRows.TIME_BUCKET_NANOS);
+            Object[] values = {v.id(), v.hostId(), v.source(), v.name(), strings(c, v.labels()), v.what(), v.cpuType(),
+                row.cpuName(), row.mhz(), strings(c, v.events()), Timestamp.from(v.startedAt()),
+                v.endedAt() == null ? null : Timestamp.from(v.endedAt()), v.status(), row.endReason(), v.samples(),
+                a.taken(), a.delivered(), a.lost(), a.dropped(), a.invalid(), v.received(), v.missed(),
+                strings(c, v.notes()), v.study(), v.hidden(), SampleRows.TIME_BUCKET_NANOS};
+            for (int i = 0; i < values.length; i++) {
+                s.setObject(i + 1, values[i]);
+            }
             s.executeUpdate();
         }
     }
@@ -339,28 +332,19 @@ final class StoreFile {
     }
 
     /** Deletes the session's rows in every table, in one transaction; whether it was there. */
-    static boolean delete(DuckDBConnection c, long id) throws SQLException {
-        c.setAutoCommit(false);
-        try {
-            int deleted;
+    static boolean delete(DuckDBConnection c, long id) throws SQLException, IOException {
+        return inTransaction(c, tx -> {
             for (String table : List.of("samples", "stacks", "names", "truth")) {
-                try (PreparedStatement s = c.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
+                try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
                     s.setLong(1, id);
                     s.executeUpdate();
                 }
             }
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
+            try (PreparedStatement s = tx.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
                 s.setLong(1, id);
-                deleted = s.executeUpdate();
+                return s.executeUpdate() > 0;
             }
-            c.commit();
-            return deleted > 0;
-        } catch (SQLException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
-        }
+        });
     }
 
     StoreInfo info() throws StoreException {

@@ -22,10 +22,10 @@ record UsedNames(int[] images, int[] symbols, long[] processes) {
         long[] processes = new long[rows.size()];
         int p = 0;
         for (int r = 0; r < rows.size(); r++) {
-            images[r] = rows.image(r);
-            symbols[r] = rows.symbol(r);
-            if (rows.pid(r) >= 0) {
-                processes[p++] = ((long) rows.domain(r) << 32) | rows.pid(r);
+            images[r] = rows.column(r, SampleRows.IMAGE);
+            symbols[r] = rows.column(r, SampleRows.SYMBOL);
+            if (rows.column(r, SampleRows.PID) >= 0) {
+                processes[p++] = ((long) rows.column(r, SampleRows.DOMAIN) << 32) | rows.column(r, SampleRows.PID);
             }
         }
         for (int f = 0; f < frames; f++) {

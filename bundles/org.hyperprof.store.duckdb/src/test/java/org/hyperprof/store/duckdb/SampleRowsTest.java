@@ -22,13 +22,15 @@ class SampleRowsTest {
         return new SampleRows(slots);
     }
 
-    /** Each row as "event domain vcpu cpu mode pid tid image symbol pc stack bucket flags : samples weight". */
+    /** Each row as "event domain vcpu cpu mode pid tid image symbol stack flags pc bucket : samples weight". */
     private static List<String> listed(SampleRows r) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < r.size(); i++) {
-            out.add(String.format("%d %d %d %d %d %d %d %d %d %x %d %d %d : %d %d", r.event(i), r.domain(i), r.vcpu(i),
-                    r.cpu(i), r.mode(i), r.pid(i), r.tid(i), r.image(i), r.symbol(i), r.pc(i), r.stack(i),
-                    r.bucket(i), r.flags(i), r.count(i), r.weight(i)));
+            StringBuilder b = new StringBuilder();
+            for (int column = 0; column < SampleRows.INTS; column++) {
+                b.append(r.column(i, column)).append(' ');
+            }
+            out.add(b.append(String.format("%x %d : %d %d", r.pc(i), r.bucket(i), r.count(i), r.weight(i))).toString());
         }
         return out;
     }
@@ -44,8 +46,8 @@ class SampleRowsTest {
                 SampleBatch.UNKNOWN);
         r.add(b.build());
         // 2 ms and 9 ms share the first 10 ms bucket; 12 ms is the second; no time is bucket -1.
-        assertEquals(List.of("0 0 0 1 1 42 43 3 5 c010 0 0 0 : 2 350", "0 0 0 1 1 42 43 3 5 c010 0 1 0 : 1 100",
-                "1 1 0 -1 0 -1 -1 4 6 4000 0 -1 0 : 1 1"), listed(r));
+        assertEquals(List.of("0 0 0 1 1 42 43 3 5 0 0 c010 0 : 2 350", "0 0 0 1 1 42 43 3 5 0 0 c010 1 : 1 100",
+                "1 1 0 -1 0 -1 -1 4 6 0 0 4000 -1 : 1 1"), listed(r));
         assertEquals(4, r.samples());
     }
 
@@ -89,7 +91,8 @@ class SampleRowsTest {
         r.add(again.build());
         StackTable s = r.stacks();
         assertEquals(3, s.size());
-        assertEquals(List.of(1, 1, 2, 3, 1), List.of(r.stack(0), r.stack(1), r.stack(2), r.stack(3), r.stack(4)));
+        assertEquals(List.of(1, 1, 2, 3, 1), List.of(r.column(0, SampleRows.STACK), r.column(1, SampleRows.STACK),
+                r.column(2, SampleRows.STACK), r.column(3, SampleRows.STACK), r.column(4, SampleRows.STACK)));
         assertEquals(2, s.depth(1));
         assertEquals(0x20, s.pc(s.frame(1, 0)));
         assertEquals(0x30, s.pc(s.frame(1, 1)));
