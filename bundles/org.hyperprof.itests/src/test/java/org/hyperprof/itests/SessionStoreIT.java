@@ -1,6 +1,7 @@
 package org.hyperprof.itests;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,7 @@ import java.util.Hashtable;
 import org.apache.felix.service.command.CommandProcessor;
 import org.apache.felix.service.command.CommandSession;
 import org.hyperprof.api.host.HostService;
+import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.SessionStore;
@@ -45,9 +47,12 @@ public class SessionStoreIT extends InFramework {
         installAndStart("duckdb");
         Bundle storeBundle = installAndStart("store");
         Services.await(context, SessionStore.class, "");
-
         hosts().load(HostService.DEFAULT_SCENARIO, null);
-        SessionSummary summary = profile(profiler(), 100_000);
+        Profiler profiler = profiler();
+        assertFalse("the store, active and bound, has not loaded DuckDB before a session starts", duckDbLoaded());
+
+        SessionSummary summary = profile(profiler, 100_000);
+        assertTrue("the first session loaded DuckDB", duckDbLoaded());
         long stored = summary.consumers().stream().filter(c -> c.consumer().equals("store"))
                 .mapToLong(ConsumerAccounting::received).sum();
         assertEquals("the store, a lossless consumer, missed nothing: " + summary.consumers(),
@@ -69,6 +74,11 @@ public class SessionStoreIT extends InFramework {
                 .orElseThrow();
         assertEquals(s, again);
         assertTrue(run("hp:store"), run("hp:store").contains(store.toString()));
+    }
+
+    /** Whether DuckDB's native library is mapped into this JVM (the store removes its file, not the mapping). */
+    private static boolean duckDbLoaded() throws Exception {
+        return Files.readString(Path.of("/proc/self/maps")).contains("libduckdb_java");
     }
 
     /** The session once the store has written its end (the store writes on its own thread, after the profile returns). */
