@@ -5,7 +5,7 @@ import java.time.Instant;
 /**
  * Which stored sessions to list.
  *
- * @param all    also the hidden sessions (those a study made)
+ * @param all    also the sessions marked hidden (meant for those a study makes)
  * @param since  only sessions started at or after this instant, or null for any
  * @param source only sessions of this source ({@code simulator}, {@code perf.data}, ...), or null for any
  * @param limit  at most this many (the newest), 0 for no limit

@@ -19,8 +19,7 @@ import org.hyperprof.api.sample.Accounting;
  * @param events     each counter as {@code EVENT:count:unitmask}, unit mask in hex
  * @param startedAt  when the store saw it start
  * @param endedAt    when it ended, or null while it runs (or if its process died)
- * @param status     {@link #RUNNING}, {@link #COMPLETED}, {@link #INCOMPLETE}, {@link #STOPPED} or
- *                   {@link #NOT_STORED}
+ * @param status     {@link #RUNNING}, {@link #COMPLETED}, {@link #INCOMPLETE} or {@link #STOPPED}
  * @param samples    the samples stored: the sum of the sample counts of its rows
  * @param accounting the session's books: taken = delivered + lost + dropped + invalid
  * @param received   samples the store received
@@ -41,8 +40,6 @@ public record StoredSession(long id, String hostId, String source, String name, 
     public static final String INCOMPLETE = "incomplete";
     /** Stopped before its end (the source departed, the user stopped it). */
     public static final String STOPPED = "stopped";
-    /** Its samples could not be written; the notes say why. */
-    public static final String NOT_STORED = "not stored";
 
     public StoredSession {
         labels = List.copyOf(labels);

@@ -52,13 +52,8 @@ final class SessionWriter {
 
     private static void stacks(DuckDBConnection c, long id, StackTable stacks) throws SQLException {
         try (DuckDBAppender a = c.createAppender("main", "stacks")) {
-            for (int s = 1; s <= stacks.size(); s++) {
-                for (int d = 0; d < stacks.depth(s); d++) {
-                    int f = stacks.frame(s, d);
-                    a.beginRow().append(id).append(s).append(d).append(stacks.pc(f)).append(stacks.image(f))
-                            .append(stacks.symbol(f)).append(stacks.mode(f)).endRow();
-                }
-            }
+            stacks.forEachFrame((stack, depth, pc, image, symbol, mode) -> a.beginRow().append(id).append(stack)
+                    .append(depth).append(pc).append(image).append(symbol).append(mode).endRow());
         }
     }
 

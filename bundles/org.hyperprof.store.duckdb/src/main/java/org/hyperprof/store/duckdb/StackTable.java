@@ -95,29 +95,24 @@ final class StackTable {
         return stacks;
     }
 
-    /** The number of callers of stack {@code id}. */
-    int depth(int id) {
-        return start[id] - start[id - 1];
+    /** Frames of all stacks. */
+    int frames() {
+        return start[stacks];
     }
 
-    /** Frame {@code depth} of stack {@code id} (0: the innermost caller): its index into the frame columns. */
-    int frame(int id, int depth) {
-        return start[id - 1] + depth;
+    /** What receives the frames of a session's stacks. */
+    @FunctionalInterface
+    interface Frames<E extends Exception> {
+        /** Frame {@code depth} (0: the innermost caller) of stack {@code stack}. */
+        void frame(int stack, int depth, long pc, int image, int symbol, byte mode) throws E;
     }
 
-    long pc(int frame) {
-        return pc[frame];
-    }
-
-    int image(int frame) {
-        return image[frame];
-    }
-
-    int symbol(int frame) {
-        return symbol[frame];
-    }
-
-    byte mode(int frame) {
-        return mode[frame];
+    /** Hands every frame to {@code to}: stack by stack from id 1, innermost first. */
+    <E extends Exception> void forEachFrame(Frames<E> to) throws E {
+        for (int e = 0; e < stacks; e++) {
+            for (int f = start[e]; f < start[e + 1]; f++) {
+                to.frame(e + 1, f - start[e], pc[f], image[f], symbol[f], mode[f]);
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@ public final class StoreCommands {
     static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--format text|json|csv]";
 
     static final Syntax SESSIONS = Syntax.of("hp:sessions", "list the stored sessions, newest first")
-            .options(Option.flag("--all", "also the sessions a study made (hidden from the default listing)"),
+            .options(Option.flag("--all", "also the sessions marked hidden (a study's, once studies mark theirs)"),
                     Option.value("--since", "time", "only sessions started since then: a date (2026-11-27), a"
                             + " local date and time (2026-11-27T14:30), an instant (2026-11-27T14:30:00Z) or an"
                             + " age (90s, 30m, 12h, 7d)"),

@@ -16,7 +16,7 @@ record UsedNames(int[] images, int[] symbols, long[] processes) {
 
     static UsedNames of(SessionDictionary dictionary, SampleRows rows) {
         StackTable stacks = rows.stacks();
-        int frames = stacks.size() == 0 ? 0 : stacks.frame(stacks.size(), stacks.depth(stacks.size()));
+        int frames = stacks.frames();
         int[] images = new int[rows.size() + frames];
         int[] symbols = new int[rows.size() + frames];
         long[] processes = new long[rows.size()];
@@ -28,10 +28,11 @@ record UsedNames(int[] images, int[] symbols, long[] processes) {
                 processes[p++] = ((long) rows.column(r, SampleRows.DOMAIN) << 32) | rows.column(r, SampleRows.PID);
             }
         }
-        for (int f = 0; f < frames; f++) {
-            images[rows.size() + f] = stacks.image(f);
-            symbols[rows.size() + f] = stacks.symbol(f);
-        }
+        int[] next = {rows.size()};
+        stacks.forEachFrame((stack, depth, pc, image, symbol, mode) -> {
+            images[next[0]] = image;
+            symbols[next[0]++] = symbol;
+        });
         return new UsedNames(distinct(images, 0, dictionary.imageCount()),
                 distinct(symbols, SessionDictionary.addressSymbolOf(dictionary.addressCount() - 1),
                         dictionary.symbolCount()),

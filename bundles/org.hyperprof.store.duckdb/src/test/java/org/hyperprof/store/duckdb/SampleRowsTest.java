@@ -89,16 +89,14 @@ class SampleRowsTest {
         TestBatches again = new TestBatches(7);
         again.sample(0, 0, (byte) 1, 0, 0x18, 1, 1).caller(0x20, 1, 2).caller(0x30, 1, 3);
         r.add(again.build());
-        StackTable s = r.stacks();
-        assertEquals(3, s.size());
+        assertEquals(3, r.stacks().size());
         assertEquals(List.of(1, 1, 2, 3, 1), List.of(r.column(0, SampleRows.STACK), r.column(1, SampleRows.STACK),
                 r.column(2, SampleRows.STACK), r.column(3, SampleRows.STACK), r.column(4, SampleRows.STACK)));
-        assertEquals(2, s.depth(1));
-        assertEquals(0x20, s.pc(s.frame(1, 0)));
-        assertEquals(0x30, s.pc(s.frame(1, 1)));
-        assertEquals(3, s.symbol(s.frame(1, 1)));
-        assertEquals(1, s.depth(2));
-        assertEquals(SampleBatch.UNKNOWN, s.mode(s.frame(3, 1)));
+        // Each frame as "stack depth pc image symbol mode".
+        List<String> frames = new ArrayList<>();
+        r.stacks().forEachFrame((stack, depth, pc, image, symbol, mode) -> frames.add(
+                String.format("%d %d %x %d %d %d", stack, depth, pc, image, symbol, mode)));
+        assertEquals(List.of("1 0 20 1 2 1", "1 1 30 1 3 1", "2 0 20 1 2 1", "3 0 20 1 2 1", "3 1 30 1 3 -1"), frames);
     }
 
     @Test
