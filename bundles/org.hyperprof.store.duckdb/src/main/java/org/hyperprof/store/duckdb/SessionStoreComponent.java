@@ -16,6 +16,7 @@ import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
 import org.hyperprof.api.store.StoredSession;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -46,27 +47,39 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     public static final String NAME = "store";
 
     private final StoreSettings settings;
+    private final Engine engine;
     private final PrintStream problems;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
     private StoreFile file;
 
     @Activate
-    public SessionStoreComponent(StoreConfiguration configuration) {
-        this(StoreSettings.of(configuration), System.err);
+    public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
+        this(StoreSettings.of(configuration), new EngineBundle(context), System.err);
     }
 
-    /** Plain Java and tests: {@code problems} gets the "not stored" lines. */
+    /** Plain Java and tests: DuckDB on the class path; {@code problems} gets the "not stored" lines. */
     SessionStoreComponent(StoreSettings settings, PrintStream problems) {
+        this(settings, Engine.CLASS_PATH, problems);
+    }
+
+    private SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
         this.settings = settings;
+        this.engine = engine;
         this.problems = problems;
     }
 
-    /** The store's file, made on first use: the first use of DuckDB's classes. */
-    private synchronized StoreFile file() {
-        if (file == null) {
-            file = new StoreFile(settings.path(), settings.lockWaitMillis());
+    /**
+     * The store's file, made on first use: the first use of DuckDB's classes, once its bundle is ready
+     * (outside this component's monitor: installing a bundle sends framework events).
+     */
+    private StoreFile file() throws StoreException {
+        engine.ready();
+        synchronized (this) {
+            if (file == null) {
+                file = new StoreFile(settings.path(), settings.lockWaitMillis());
+            }
+            return file;
         }
-        return file;
     }
 
     @Override
@@ -77,10 +90,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         OpenSession s = new OpenSession(session, settings.hostId(), Instant.now());
         open.put(session.sessionId(), s);
         try {
-            file().write(c -> {
-                StoreFile.putSession(c, s.running());
-                return null;
-            });
+            file().put(s.running());
         } catch (StoreException | RuntimeException | LinkageError e) {
             // Its end tries again (a lock may have been held); the row keeps why its start was not written.
             s.note("its start was not stored: " + e.getMessage());
@@ -103,7 +113,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
         SessionRow row = s.ended(summary, NAME, Instant.now());
         try {
-            file().write(c -> SessionWriter.write(c, row, s.info(), s.rows(), summary.groundTruth()));
+            file().put(row, s.info(), s.rows(), summary.groundTruth());
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
         }
@@ -115,10 +125,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         for (OpenSession s : open.values()) {
             SessionRow row = s.cutShort(Instant.now());
             try {
-                file().write(c -> {
-                    StoreFile.putSession(c, row);
-                    return null;
-                });
+                file().put(row);
             } catch (StoreException | RuntimeException | LinkageError e) {
                 problems.println("hyperprof: session " + row.session().id() + " not stored: " + e.getMessage());
             }
@@ -128,17 +135,17 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public List<StoredSession> sessions(SessionQuery query) throws StoreException {
-        return file().read(c -> StoreFile.sessions(c, query), List.of());
+        return file().sessions(query);
     }
 
     @Override
     public Optional<StoredSession> session(long id) throws StoreException {
-        return file().read(c -> StoreFile.session(c, id), Optional.empty());
+        return file().session(id);
     }
 
     @Override
     public boolean delete(long id) throws StoreException {
-        return file().read(c -> StoreFile.delete(c, id), false);
+        return file().delete(id);
     }
 
     @Override

@@ -25,6 +25,8 @@ import java.util.Properties;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
@@ -61,6 +63,34 @@ final class StoreFile {
     @FunctionalInterface
     interface Work<T> {
         T run(DuckDBConnection c) throws SQLException, IOException;
+    }
+
+    // What the component asks, in words free of DuckDB's types: its own class (methods and lambdas
+    // alike) must load before DuckDB's bundle is there, to find and install it.
+
+    /** Writes the session's row whole (made or replaced). */
+    void put(SessionRow row) throws StoreException {
+        write(c -> {
+            putSession(c, row);
+            return null;
+        });
+    }
+
+    /** Writes an ended session whole: its row, samples, names, stacks and books. */
+    void put(SessionRow row, SessionInfo info, SampleRows rows, GroundTruth truth) throws StoreException {
+        write(c -> SessionWriter.write(c, row, info, rows, truth));
+    }
+
+    List<StoredSession> sessions(SessionQuery query) throws StoreException {
+        return read(c -> sessions(c, query), List.of());
+    }
+
+    Optional<StoredSession> session(long id) throws StoreException {
+        return read(c -> session(c, id), Optional.empty());
+    }
+
+    boolean delete(long id) throws StoreException {
+        return read(c -> delete(c, id), false);
     }
 
     /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
