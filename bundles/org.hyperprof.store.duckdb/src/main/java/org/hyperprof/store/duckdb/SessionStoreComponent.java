@@ -62,7 +62,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         this(settings, Engine.CLASS_PATH, problems);
     }
 
-    private SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
+    SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
         this.settings = settings;
         this.engine = engine;
         this.problems = problems;
