@@ -119,16 +119,28 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
     }
 
-    /** Sessions still open are marked incomplete: their samples go with this instance. */
+    /**
+     * Sessions still open are marked incomplete: their samples go with this instance. DuckDB's bundle is
+     * never installed here, in a DS callback: with no file made, their starts already found it missing.
+     */
     @Deactivate
     void deactivate() {
+        StoreFile made;
+        synchronized (this) {
+            made = file;
+        }
         for (OpenSession s : open.values()) {
             SessionRow row = s.cutShort(Instant.now());
+            String why = "the store stopped, and DuckDB was never ready in it";
             try {
-                file().put(row);
+                if (made != null) {
+                    made.put(row);
+                    continue;
+                }
             } catch (StoreException | RuntimeException | LinkageError e) {
-                problems.println("hyperprof: session " + row.session().id() + " not stored: " + e.getMessage());
+                why = e.getMessage();
             }
+            problems.println("hyperprof: session " + row.session().id() + " not stored: " + why);
         }
         open.clear();
     }

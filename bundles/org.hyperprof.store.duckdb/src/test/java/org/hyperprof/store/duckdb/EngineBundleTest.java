@@ -70,6 +70,14 @@ class EngineBundleTest {
         }
     }
 
+    private final ByteArrayOutputStream problems = new ByteArrayOutputStream();
+
+    /** The store component of {@code fixture}'s file in framework {@code f}; its "not stored" lines in problems. */
+    private SessionStoreComponent storeIn(Framework f, StoreFixture fixture) {
+        return new SessionStoreComponent(new StoreSettings(fixture.path, true, "testhost", 2000),
+                new EngineBundle(f.context()), new PrintStream(problems, true, StandardCharsets.UTF_8));
+    }
+
     @Test
     void anInstalledDuckDbBundleIsStartedAndNothingIsInstalled() throws Exception {
         Framework f = new Framework();
@@ -126,11 +134,8 @@ class EngineBundleTest {
     @Test
     void withNeitherTheSessionIsNotStoredWithOneLineNamingTheBundleToInstall() {
         Framework f = new Framework();
-        ByteArrayOutputStream problems = new ByteArrayOutputStream();
         StoreFixture fixture = new StoreFixture(folder.resolve("store.duckdb"));
-        SessionStoreComponent store = new SessionStoreComponent(
-                new StoreSettings(fixture.path, true, "testhost", 2000), new EngineBundle(f.context()),
-                new PrintStream(problems, true, StandardCharsets.UTF_8));
+        SessionStoreComponent store = storeIn(f, fixture);
 
         store.sessionStarted(fixture.info(9, "simulator"));
         store.samples(fixture.batch(9));
@@ -140,6 +145,22 @@ class EngineBundleTest {
                 + " [2.0.0,3.0.0)) is not installed: install it, or name its jar in the framework property"
                 + " hyperprof.store.engine"), problems.toString(StandardCharsets.UTF_8).lines().toList());
         assertFalse(Files.exists(fixture.path), "no store file without DuckDB");
+    }
+
+    @Test
+    void aStoreStoppingWithASessionOpenNeverInstallsDuckDbInItsDeactivation() throws Exception {
+        Framework f = new Framework();
+        StoreFixture fixture = new StoreFixture(folder.resolve("store.duckdb"));
+        SessionStoreComponent store = storeIn(f, fixture);
+        store.sessionStarted(fixture.info(9, "simulator"));
+        // DuckDB's jar turns up only now: the stopping store must not install it.
+        f.properties.put(EngineBundle.LOCATION, Files.createFile(folder.resolve("duckdb_jdbc-2.0.0.1.jar")).toString());
+
+        store.deactivate();
+
+        assertEquals(List.of("hyperprof: session 9 not stored: the store stopped, and DuckDB was never ready in it"),
+                problems.toString(StandardCharsets.UTF_8).lines().toList());
+        assertEquals(List.of(), f.installed);
     }
 
     @Test
