@@ -57,11 +57,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         this(StoreSettings.of(configuration), new EngineBundle(context), System.err);
     }
 
-    /** Plain Java and tests: DuckDB on the class path; {@code problems} gets the "not stored" lines. */
-    SessionStoreComponent(StoreSettings settings, PrintStream problems) {
-        this(settings, Engine.CLASS_PATH, problems);
-    }
-
+    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
         this.settings = settings;
         this.engine = engine;

@@ -40,7 +40,7 @@ final class StoreFixture {
     StoreFixture(Path path) {
         this.path = path;
         names.process(1, 700, "app");
-        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000),
+        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000), Engine.CLASS_PATH,
                 new PrintStream(problems, true, StandardCharsets.UTF_8));
     }
 
