@@ -45,11 +45,15 @@ def run_dir():
 
 def java_options(opts):
     """The JVM options: HYPERPROF_JAVA_OPTS split at spaces (as the shell splits it), and the
-    configuration folder as one argument, spaces and all."""
+    configuration folder and the store's engine (DuckDB's jar, which launch/hyperprof found next to
+    it) as one argument each, spaces and all."""
     args = opts.split()
     config = os.environ.get("HYPERPROF_CONFIG_DIR")
     if config:
         args.append("-Dhyperprof.config.dir=" + config)
+    engine = os.environ.get("HYPERPROF_STORE_ENGINE")
+    if engine:
+        args.append("-Dhyperprof.store.engine=" + engine)
     return args
 
 

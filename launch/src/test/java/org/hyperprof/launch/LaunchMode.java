@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +23,25 @@ enum LaunchMode {
     private static final long GUARD_SECONDS = 120;
     /** The resident framework's folder for this test run: made by Java with mode 0700 (and by the client again). */
     private static final Path RUN_DIR = runDir();
-    /** The launcher's configuration folder in the tests: in the build's output, made by the launcher. */
-    private static final Path CONFIG_DIR = Path.of("target", "it-config").toAbsolutePath();
+    /**
+     * The launcher's configuration folder in the tests: in the build's output, made by the launcher,
+     * with the session store's settings (made here): the sessions the tests make are stored in the
+     * build's output too, never in the user's ~/.hyperprof/store.duckdb.
+     */
+    private static final Path CONFIG_DIR = configDir();
+
+    private static Path configDir() {
+        Path dir = Path.of("target", "it-config").toAbsolutePath();
+        try {
+            Files.createDirectories(dir,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.writeString(dir.resolve("org.hyperprof.store.cfg"),
+                    "path = " + dir.resolveSibling("it-store").resolve("store.duckdb") + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dir;
+    }
 
     private static Path runDir() {
         try {

@@ -54,6 +54,11 @@ class InstallFromIndexIT {
     private static final Path LAUNCHER_BNDRUN = Path.of(System.getProperty("hyperprof.launcher.bndrun"));
     private static final Path KARAF_FEATURE = Path.of(System.getProperty("hyperprof.karaf.feature"));
     private static final String API = "org.hyperprof.api";
+    /**
+     * DuckDB's JDBC bundle, which the store imports dynamically (the launcher installs it at the store's
+     * first use): a container that stores sessions names it among its requirements, as README says.
+     */
+    private static final String DUCKDB = "org.duckdb.duckdb_jdbc";
 
     @Test
     void aPlainFelixInstallsHyperprofFromTheIndexAndProfilesTheDefaultHost(@TempDir Path storage) throws Exception {
@@ -69,8 +74,8 @@ class InstallFromIndexIT {
         try {
             BundleContext context = felix.getBundleContext();
             List<Resource> resolved = resolve(index, felix.adapt(BundleRevision.class), launcherRequirements());
-            assertTrue(identities(resolved).containsAll(Set.of(API, "org.hyperprof.profiler", "org.apache.felix.scr")),
-                    "resolved from the index: " + identities(resolved));
+            assertTrue(identities(resolved).containsAll(Set.of(API, "org.hyperprof.profiler", "org.apache.felix.scr",
+                    DUCKDB)), "resolved from the index: " + identities(resolved));
 
             List<Bundle> installed = new ArrayList<>();
             for (Resource resource : resolved) {
@@ -114,12 +119,15 @@ class InstallFromIndexIT {
         assertEquals(indexed, featured);
     }
 
-    /** The requirements the launcher resolves (launch/hyperprof.bndrun and the feature.bnd files it includes). */
+    /**
+     * The requirements the launcher resolves (launch/hyperprof.bndrun and the feature.bnd files it
+     * includes), and DuckDB's bundle for the store.
+     */
     private static List<Requirement> launcherRequirements() throws Exception {
         try (Processor launcher = new Processor()) {
             launcher.setProperties(LAUNCHER_BNDRUN.toFile());
-            List<Requirement> requirements = CapReqBuilder
-                    .getRequirementsFrom(new Parameters(launcher.mergeProperties(Constants.RUNREQUIRES)));
+            List<Requirement> requirements = CapReqBuilder.getRequirementsFrom(new Parameters(
+                    launcher.mergeProperties(Constants.RUNREQUIRES) + ",bnd.identity;id='" + DUCKDB + "'"));
             assertTrue(launcher.isOk(), launcher.getErrors().toString());
             return requirements;
         }

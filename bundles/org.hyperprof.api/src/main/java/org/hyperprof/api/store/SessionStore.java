@@ -1,0 +1,26 @@
+package org.hyperprof.api.store;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The sessions kept in the session store. Each call opens the store, answers and closes it again,
+ * so two Hyperprof processes can share one store; a call waits a bounded time for the other's lock.
+ */
+@ProviderType
+public interface SessionStore {
+
+    /** The sessions the query selects, newest first. */
+    List<StoredSession> sessions(SessionQuery query) throws StoreException;
+
+    /** The session of that id, if the store holds it. */
+    Optional<StoredSession> session(long id) throws StoreException;
+
+    /** Deletes the session and all its rows; false when the store held no such session. */
+    boolean delete(long id) throws StoreException;
+
+    /** Where the store is and what it holds. */
+    StoreInfo info() throws StoreException;
+}

@@ -1,0 +1,91 @@
+package org.hyperprof.store.duckdb;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.StoredSession;
+
+/** A session the store has seen start and not yet end: what it was, and its samples so far. */
+final class OpenSession {
+    private final SessionInfo info;
+    private final String hostId;
+    private final Instant startedAt;
+    private final SampleRows rows;
+    private final List<String> notes = new ArrayList<>();
+
+    OpenSession(SessionInfo info, String hostId, Instant startedAt) {
+        this.info = info;
+        this.hostId = hostId;
+        this.startedAt = startedAt;
+        this.rows = new SampleRows(info.counterSlots());
+    }
+
+    SessionInfo info() {
+        return info;
+    }
+
+    SampleRows rows() {
+        return rows;
+    }
+
+    /** A problem the store met with this session, kept in its notes. */
+    void note(String line) {
+        notes.add(line);
+    }
+
+    /** Its row while it runs. */
+    SessionRow running() {
+        return row(StoredSession.RUNNING, null, Accounting.ZERO, 0, 0, 0, List.copyOf(notes), null);
+    }
+
+    /** Its row when the store stops before the session ends: incomplete, none of its samples stored. */
+    SessionRow cutShort(Instant at) {
+        List<String> all = new ArrayList<>(notes);
+        all.add(STORE_STOPPED);
+        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, 0, 0, 0, all, STORE_STOPPED);
+    }
+
+    static final String STORE_STOPPED = "the store stopped before the session ended";
+
+    /**
+     * Its row once ended: incomplete when the store missed samples (its books in the summary say how
+     * many), completed or stopped as the summary says otherwise.
+     */
+    SessionRow ended(SessionSummary summary, String consumerName, Instant endedAt) {
+        long received = rows.samples();
+        long missed = 0;
+        for (ConsumerAccounting c : summary.consumers()) {
+            if (c.consumer().equals(consumerName)) {
+                received = c.received();
+                missed = c.missed();
+            }
+        }
+        String status = missed > 0 ? StoredSession.INCOMPLETE
+                : summary.completed() ? StoredSession.COMPLETED : StoredSession.STOPPED;
+        List<String> all = new ArrayList<>(summary.notes());
+        if (missed > 0) {
+            all.add("the store missed " + missed + " of " + (received + missed) + " samples");
+        }
+        all.addAll(notes);
+        return row(status, endedAt, summary.accounting(), rows.samples(), received, missed, all, summary.endReason());
+    }
+
+    private SessionRow row(String status, Instant endedAt, Accounting books, long samples, long received,
+            long missed, List<String> allNotes, String endReason) {
+        List<String> events = new ArrayList<>();
+        for (CounterConfig c : info.counters()) {
+            events.add(String.format(Locale.ROOT, "%s:%d:0x%02x", c.event().name(), c.count(), c.unitMask()));
+        }
+        StoredSession s = new StoredSession(info.sessionId(), hostId, info.source(), null, List.of(), info.hostName(),
+                info.cpuType(), events, startedAt, endedAt, status, samples, books, received, missed,
+                allNotes, null, false);
+        return new SessionRow(s, info.cpuName(), info.mhz(), endReason);
+    }
+}

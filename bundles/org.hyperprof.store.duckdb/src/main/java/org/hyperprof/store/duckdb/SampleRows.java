@@ -1,0 +1,149 @@
+package org.hyperprof.store.duckdb;
+
+import java.util.Arrays;
+
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.report.kit.EntrySlots;
+import org.hyperprof.report.kit.Hashing;
+
+/**
+ * A session's samples as the store keeps them: one row per distinct key (event, domain, vCPU, CPU,
+ * mode, pid, tid, image, symbol, stack, flags, PC, time bucket) with its sample count and weight.
+ * Each row's key is a stretch of {@link #INTS} ints and {@link #LONGS} longs in two primitive arrays,
+ * found through an open-addressing index. Counting a sample whose row exists allocates nothing; the
+ * arrays double as rows are added. Confined to the store's delivery thread of the session.
+ */
+final class SampleRows {
+    /** The width of a time bucket: the resolution of a stored session's time ranges. */
+    static final long TIME_BUCKET_NANOS = 10_000_000L;
+
+    /** The int columns of a key, by their offset in the row's stretch of ints. */
+    static final int EVENT = 0, DOMAIN = 1, VCPU = 2, CPU = 3, MODE = 4, PID = 5, TID = 6, IMAGE = 7, SYMBOL = 8,
+            STACK = 9, FLAGS = 10, INTS = 11;
+    /** The long columns of a key, by their offset in the row's stretch of longs. */
+    static final int PC = 0, BUCKET = 1, LONGS = 2;
+
+    private final int[] eventOfCounter;
+    private final StackTable stacks = new StackTable();
+    private final EntrySlots index = new EntrySlots(1024, this::hashOf);
+    /** The key of the sample being counted. */
+    private final int[] keyInts = new int[INTS];
+    private final long[] keyLongs = new long[LONGS];
+    private int size;
+    private long samples;
+    private int[] ints = new int[512 * INTS];
+    private long[] longs = new long[512 * LONGS];
+    private long[] count = new long[512];
+    private long[] weight = new long[512];
+
+    /**
+     * @param eventOfCounter the index into the session's counters of each counter number a batch
+     *                       carries ({@code SessionInfo.counterSlots()}), -1 for none
+     */
+    SampleRows(int[] eventOfCounter) {
+        this.eventOfCounter = eventOfCounter.clone();
+    }
+
+    /** Counts every sample of the batch into its row. */
+    void add(SampleBatch b) {
+        for (int i = 0; i < b.size; i++) {
+            keyInts[EVENT] = eventOfCounter[b.counter[i] & 0xFF];
+            keyInts[DOMAIN] = b.domain[i];
+            keyInts[VCPU] = b.vcpu[i];
+            keyInts[CPU] = b.cpu[i];
+            keyInts[MODE] = b.mode[i];
+            keyInts[PID] = b.pid[i];
+            keyInts[TID] = b.tid[i];
+            keyInts[IMAGE] = b.image[i];
+            keyInts[SYMBOL] = b.symbol[i];
+            keyInts[STACK] = stacks.id(b, i);
+            keyInts[FLAGS] = b.flags[i];
+            keyLongs[PC] = b.pc[i];
+            keyLongs[BUCKET] = b.time[i] < 0 ? SampleBatch.UNKNOWN : b.time[i] / TIME_BUCKET_NANOS;
+            int row = row(hash(keyInts, 0, keyLongs, 0));
+            count[row]++;
+            weight[row] += b.weight[i];
+        }
+        samples += b.size;
+    }
+
+    /** The row of the key being counted, added if new. */
+    private int row(long hash) {
+        for (int slot = index.first(hash); ; slot = index.next(slot)) {
+            int r = index.entry(slot);
+            if (r == EntrySlots.FREE) {
+                return add(hash);
+            }
+            if (Arrays.equals(ints, r * INTS, r * INTS + INTS, keyInts, 0, INTS)
+                    && Arrays.equals(longs, r * LONGS, r * LONGS + LONGS, keyLongs, 0, LONGS)) {
+                return r;
+            }
+        }
+    }
+
+    private int add(long hash) {
+        if (size == count.length) {
+            int n = count.length * 2;
+            ints = Arrays.copyOf(ints, n * INTS);
+            longs = Arrays.copyOf(longs, n * LONGS);
+            count = Arrays.copyOf(count, n);
+            weight = Arrays.copyOf(weight, n);
+        }
+        int r = size++;
+        System.arraycopy(keyInts, 0, ints, r * INTS, INTS);
+        System.arraycopy(keyLongs, 0, longs, r * LONGS, LONGS);
+        index.add(r, hash);
+        return r;
+    }
+
+    private long hashOf(int r) {
+        return hash(ints, r * INTS, longs, r * LONGS);
+    }
+
+    private static long hash(int[] intKey, int intFrom, long[] longKey, int longFrom) {
+        long h = 0;
+        for (int k = 0; k < LONGS; k++) {
+            h = Hashing.mix(h ^ longKey[longFrom + k]);
+        }
+        for (int k = 0; k < INTS; k += 2) {
+            long pair = k + 1 < INTS ? intKey[intFrom + k + 1] & 0xFFFFFFFFL : 0;
+            h = Hashing.mix(h ^ ((long) intKey[intFrom + k] << 32 | pair));
+        }
+        return h;
+    }
+
+    /** Rows: 0 to {@code size() - 1}. */
+    int size() {
+        return size;
+    }
+
+    /** Samples counted: the sum of the rows' counts. */
+    long samples() {
+        return samples;
+    }
+
+    StackTable stacks() {
+        return stacks;
+    }
+
+    /** Row {@code r}'s int column at {@code column} ({@link #EVENT} to {@link #FLAGS}). */
+    int column(int r, int column) {
+        return ints[r * INTS + column];
+    }
+
+    long pc(int r) {
+        return longs[r * LONGS + PC];
+    }
+
+    long bucket(int r) {
+        return longs[r * LONGS + BUCKET];
+    }
+
+    long count(int r) {
+        return count[r];
+    }
+
+    long weight(int r) {
+        return weight[r];
+    }
+}

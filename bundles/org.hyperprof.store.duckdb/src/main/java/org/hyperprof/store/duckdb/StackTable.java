@@ -1,0 +1,118 @@
+package org.hyperprof.store.duckdb;
+
+import java.util.Arrays;
+
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.report.kit.EntrySlots;
+import org.hyperprof.report.kit.Hashing;
+
+/**
+ * A session's call chains, each distinct one named once by a stack id (1, 2, ...; 0 is "no call
+ * chain"), its frames kept in primitive arrays. Looking up a chain already named allocates nothing.
+ * Confined to the store's delivery thread of the session.
+ */
+final class StackTable {
+    /** The stack id of a sample without callers. */
+    static final int NO_STACK = 0;
+
+    /** Frames of stack {@code s} (from 1) are {@code start[s - 1]} to {@code start[s] - 1}. */
+    private int[] start = new int[64];
+    private long[] pc = new long[256];
+    private int[] image = new int[256];
+    private int[] symbol = new int[256];
+    private byte[] mode = new byte[256];
+    private int stacks;
+    private final EntrySlots index = new EntrySlots(64, e -> hashOf(pc, image, symbol, mode, start[e], start[e + 1]));
+
+    /** The stack id of sample {@code i}'s callers, named now if new. */
+    int id(SampleBatch b, int i) {
+        int from = b.chainStart[i];
+        int to = b.chainStart[i + 1];
+        if (from == to) {
+            return NO_STACK;
+        }
+        long hash = hashOf(b.chainPc, b.chainImage, b.chainSymbol, b.chainMode, from, to);
+        for (int slot = index.first(hash); ; slot = index.next(slot)) {
+            int e = index.entry(slot);
+            if (e == EntrySlots.FREE) {
+                return add(b, from, to, hash);
+            }
+            if (same(e, b, from, to)) {
+                return e + 1;
+            }
+        }
+    }
+
+    private boolean same(int e, SampleBatch b, int from, int to) {
+        int f = start[e];
+        if (start[e + 1] - f != to - from) {
+            return false;
+        }
+        for (int k = from; k < to; k++, f++) {
+            if (pc[f] != b.chainPc[k] || image[f] != b.chainImage[k] || symbol[f] != b.chainSymbol[k]
+                    || mode[f] != b.chainMode[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int add(SampleBatch b, int from, int to, long hash) {
+        int e = stacks;
+        int f = start[e];
+        int frames = f + to - from;
+        if (frames > pc.length) {
+            int n = Math.max(frames, pc.length * 2);
+            pc = Arrays.copyOf(pc, n);
+            image = Arrays.copyOf(image, n);
+            symbol = Arrays.copyOf(symbol, n);
+            mode = Arrays.copyOf(mode, n);
+        }
+        if (e + 2 > start.length) {
+            start = Arrays.copyOf(start, start.length * 2);
+        }
+        System.arraycopy(b.chainPc, from, pc, f, to - from);
+        System.arraycopy(b.chainImage, from, image, f, to - from);
+        System.arraycopy(b.chainSymbol, from, symbol, f, to - from);
+        System.arraycopy(b.chainMode, from, mode, f, to - from);
+        start[e + 1] = frames;
+        stacks = e + 1;
+        index.add(e, hash);
+        return e + 1;
+    }
+
+    private static long hashOf(long[] pcs, int[] images, int[] symbols, byte[] modes, int from, int to) {
+        long h = to - from;
+        for (int k = from; k < to; k++) {
+            h = Hashing.mix(h ^ pcs[k]);
+            h = Hashing.mix(h ^ (((long) images[k] << 32) | (symbols[k] & 0xFFFFFFFFL)) ^ ((long) modes[k] << 56));
+        }
+        return h;
+    }
+
+    /** Stacks named: ids 1 to {@code size()}. */
+    int size() {
+        return stacks;
+    }
+
+    /** Frames of all stacks. */
+    int frames() {
+        return start[stacks];
+    }
+
+    /** What receives the frames of a session's stacks. */
+    @FunctionalInterface
+    interface Frames<E extends Exception> {
+        /** Frame {@code depth} (0: the innermost caller) of stack {@code stack}. */
+        void frame(int stack, int depth, long pc, int image, int symbol, byte mode) throws E;
+    }
+
+    /** Hands every frame to {@code to}: stack by stack from id 1, innermost first. */
+    <E extends Exception> void forEachFrame(Frames<E> to) throws E {
+        for (int e = 0; e < stacks; e++) {
+            for (int f = start[e]; f < start[e + 1]; f++) {
+                to.frame(e + 1, f - start[e], pc[f], image[f], symbol[f], mode[f]);
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package org.hyperprof.store.duckdb;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoreInfo;
+import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.UsageException;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * The store's Gogo commands, in scope {@code hp}: {@code hp:sessions} lists the stored sessions,
+ * newest first; {@code hp:store} says where the store is and what it holds.
+ */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=sessions",
+        "osgi.command.function=store"})
+public final class StoreCommands {
+    static final Option FORMAT = Option.choice("--format", Listing.FORMATS,
+            "text (aligned columns, the default), json (an array of objects) or csv (RFC 4180, a header row)");
+
+    static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--format text|json|csv]";
+
+    static final Syntax SESSIONS = Syntax.of("hp:sessions", "list the stored sessions, newest first")
+            .options(Option.flag("--all", "also the sessions marked hidden (a study's, once studies mark theirs)"),
+                    Option.value("--since", "time", "only sessions started since then: a date (2026-11-27), a"
+                            + " local date and time (2026-11-27T14:30), an instant (2026-11-27T14:30:00Z) or an"
+                            + " age (90s, 30m, 12h, 7d)"),
+                    Option.value("--source", "name", "only sessions of this source (simulator, perf.data, ...)"),
+                    FORMAT);
+
+    static final String STORE_ARGUMENTS = "[--format text|json|csv]";
+
+    static final Syntax STORE = Syntax.of("hp:store", "where the session store is, its size, sessions and schema"
+            + " version").options(FORMAT);
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+    private static final Pattern AGE = Pattern.compile("(\\d+)([smhd])");
+
+    private final SessionStore store;
+    private final Console console;
+    private final ZoneId zone;
+
+    @Activate
+    public StoreCommands(@Reference SessionStore store) {
+        this(store, Console.system(), ZoneId.systemDefault());
+    }
+
+    /** Plain Java and tests. */
+    StoreCommands(SessionStore store, Console console, ZoneId zone) {
+        this.store = store;
+        this.console = console;
+        this.zone = zone;
+    }
+
+    @Descriptor("list the stored sessions, newest first")
+    public void sessions(@Descriptor(SESSIONS_ARGUMENTS) String... args) {
+        Guard.run(console, SESSIONS, args, out -> {
+            Args a = SESSIONS.parse(args).atMostPositional(0, "options only");
+            Instant since = a.value("--since") == null ? null : since(a.value("--since"), Instant.now());
+            List<StoredSession> sessions = store.sessions(new SessionQuery(a.flag("--all"), since,
+                    a.value("--source"), 0));
+            String format = a.value("--format");
+            if (sessions.isEmpty() && (format == null || format.equals("text"))) {
+                out.println("no stored sessions" + (a.value("--since") != null || a.value("--source") != null
+                        ? " match" : "") + " (the store: hp:store)");
+                return;
+            }
+            Listing l = new Listing("ID", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS");
+            for (StoredSession s : sessions) {
+                l.row(s.id(), WHEN.format(s.startedAt().atZone(zone)), s.hostId(), s.source(), s.what(), s.cpuType(),
+                        String.join(",", s.events()), s.samples(), s.status());
+            }
+            l.print(out, format);
+        });
+    }
+
+    @Descriptor("where the session store is, its size, sessions and schema version")
+    public void store(@Descriptor(STORE_ARGUMENTS) String... args) {
+        Guard.run(console, STORE, args, out -> {
+            Args a = STORE.parse(args).atMostPositional(0, "options only");
+            StoreInfo info = store.info();
+            new Listing("PATH", "BYTES", "SESSIONS", "SCHEMA").row(info.path(), info.bytes(), info.sessions(),
+                    info.schemaVersion()).print(out, a.value("--format"));
+        });
+    }
+
+    /** The instant {@code --since} names, ages counted back from {@code now}. */
+    Instant since(String text, Instant now) throws UsageException {
+        String t = text.strip();
+        Matcher age = AGE.matcher(t);
+        if (age.matches()) {
+            long n = Args.number(age.group(1), "--since's age", 0, Integer.MAX_VALUE);
+            Duration d = switch (age.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+            return now.minus(d);
+        }
+        try {
+            if (t.endsWith("Z") || t.matches(".*[+-]\\d\\d:\\d\\d$")) {
+                return java.time.OffsetDateTime.parse(t).toInstant();
+            }
+            if (t.contains("T")) {
+                return LocalDateTime.parse(t).atZone(zone).toInstant();
+            }
+            return LocalDate.parse(t).atStartOfDay(zone).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new UsageException("--since takes a date (2026-11-27), a local date and time (2026-11-27T14:30),"
+                    + " an instant (2026-11-27T14:30:00Z) or an age (90s, 30m, 12h, 7d), not '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.hyperprof.store.duckdb;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** The session store's settings, under Configuration Admin pid {@value SessionStoreComponent#PID}. */
+@ObjectClassDefinition(name = "Hyperprof session store",
+        description = "Every profiling session is kept in one DuckDB file, with its books and notes.")
+public @interface StoreConfiguration {
+
+    @AttributeDefinition(name = "Store file",
+            description = "The DuckDB file sessions are kept in (made with mode 0600, its folder 0700, when"
+                    + " missing). ${user.home} and a leading ~ stand for the user's home folder.")
+    String path() default "${user.home}/.hyperprof/store.duckdb";
+
+    @AttributeDefinition(name = "Enabled", description = "Whether sessions are stored at all.")
+    boolean enabled() default true;
+
+    @AttributeDefinition(name = "Host identity",
+            description = "The name this host's sessions are stored under. Empty: the host name.")
+    String host_id() default "";
+
+    @AttributeDefinition(name = "Lock wait (ms)",
+            description = "How long a write or a query waits for another process's lock on the store file.",
+            min = "0")
+    int lock_wait_ms() default 10000;
+}

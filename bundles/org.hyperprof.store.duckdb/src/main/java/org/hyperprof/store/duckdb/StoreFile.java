@@ -1,0 +1,394 @@
+package org.hyperprof.store.duckdb;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDriver;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.store.StoreException;
+import org.hyperprof.api.store.StoreInfo;
+import org.hyperprof.api.store.StoredSession;
+
+/**
+ * The store's DuckDB file: opened for each write or query and closed after it, so that two
+ * Hyperprof processes share it (DuckDB lets one process write a file at a time; the other waits for
+ * the lock, at most the configured time). The only class that touches DuckDB: the component loads it
+ * when a session first needs the store, so DuckDB's native library (0.5 s to load) is never loaded by
+ * a framework that stores nothing.
+ */
+final class StoreFile {
+    /** The schema this code writes and reads (README: "The session store"). */
+    static final int SCHEMA_VERSION = 1;
+
+    private static final String SCHEMA = "schema-v1.sql";
+    private static final long LOCK_RETRY_MILLIS = 50;
+
+    private final Path path;
+    private final long lockWaitMillis;
+    private boolean copiesSwept;
+
+    StoreFile(Path path, long lockWaitMillis) {
+        this.path = path;
+        this.lockWaitMillis = lockWaitMillis;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** Work on an open store. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(DuckDBConnection c) throws SQLException, IOException;
+    }
+
+    // What the component asks, in words free of DuckDB's types: its own class (methods and lambdas
+    // alike) must load before DuckDB's bundle is there, to find and install it.
+
+    /** Writes the session's row whole (made or replaced). */
+    void put(SessionRow row) throws StoreException {
+        write(c -> {
+            putSession(c, row);
+            return null;
+        });
+    }
+
+    /** Writes an ended session whole: its row, samples, names, stacks and books. */
+    void put(SessionRow row, SessionInfo info, SampleRows rows, GroundTruth truth) throws StoreException {
+        write(c -> SessionWriter.write(c, row, info, rows, truth));
+    }
+
+    List<StoredSession> sessions(SessionQuery query) throws StoreException {
+        return read(c -> sessions(c, query), List.of());
+    }
+
+    Optional<StoredSession> session(long id) throws StoreException {
+        return read(c -> session(c, id), Optional.empty());
+    }
+
+    boolean delete(long id) throws StoreException {
+        return read(c -> delete(c, id), false);
+    }
+
+    /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
+    synchronized <T> T write(Work<T> work) throws StoreException {
+        try {
+            makeFolder();
+            boolean fresh = !Files.exists(path);
+            try (DuckDBConnection c = connect()) {
+                if (fresh && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                    Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
+                }
+                checkSchema(c);
+                return work.run(c);
+            }
+        } catch (SQLException | IOException e) {
+            throw new StoreException("the session store " + path + " could not be written: " + message(e), e);
+        }
+    }
+
+    /** Runs {@code work} on the store if it exists; {@code none} when it does not (a query makes no store). */
+    synchronized <T> T read(Work<T> work, T none) throws StoreException {
+        if (!Files.exists(path)) {
+            return none;
+        }
+        try (DuckDBConnection c = connect()) {
+            checkSchema(c);
+            return work.run(c);
+        } catch (SQLException | IOException e) {
+            throw new StoreException("the session store " + path + " could not be read: " + message(e), e);
+        }
+    }
+
+    private void makeFolder() throws IOException {
+        Path folder = path.getParent();
+        if (folder != null && !Files.isDirectory(folder)) {
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectories(folder);
+            }
+        }
+    }
+
+    /** A connection, waiting for another process's lock at most {@code lockWaitMillis}. */
+    private DuckDBConnection connect() throws SQLException, StoreLockedException {
+        if (!copiesSwept) {
+            NativeLibraryCopies.sweep(NativeLibraryCopies.temporaryFolder(), Instant.now());
+        }
+        Properties p = new Properties();
+        // Nothing is ever downloaded: every extension the store needs is built in.
+        p.setProperty("autoinstall_known_extensions", "false");
+        p.setProperty("autoload_known_extensions", "false");
+        long deadline = System.nanoTime() + lockWaitMillis * 1_000_000L;
+        while (true) {
+            try {
+                Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + path, p);
+                if (!copiesSwept) {
+                    NativeLibraryCopies.removeLoaded();
+                    copiesSwept = true;
+                }
+                return (DuckDBConnection) c;
+            } catch (SQLException e) {
+                if (!locked(e)) {
+                    throw e;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new StoreLockedException("another process holds its lock (waited " + lockWaitMillis
+                            + " ms): " + message(e));
+                }
+                try {
+                    Thread.sleep(LOCK_RETRY_MILLIS);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new StoreLockedException("interrupted while waiting for another process's lock");
+                }
+            }
+        }
+    }
+
+    /** The store's lock is held by another process past the wait. */
+    static final class StoreLockedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        StoreLockedException(String message) {
+            super(message);
+        }
+    }
+
+    private static boolean locked(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("Could not set lock") || m.contains("Conflicting lock");
+    }
+
+    /** Makes the schema in a store with no tables; refuses a store of another version, or no store. */
+    private void checkSchema(DuckDBConnection c) throws SQLException, IOException {
+        List<String> tables = new ArrayList<>();
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT table_name FROM information_schema.tables"
+                        + " WHERE table_schema = 'main' ORDER BY table_name")) {
+            while (r.next()) {
+                tables.add(r.getString(1));
+            }
+        }
+        if (tables.isEmpty()) {
+            createSchema(c);
+            return;
+        }
+        if (!tables.contains("schema_version")) {
+            throw new IOException("it holds tables " + tables + " but no schema_version: it is no Hyperprof"
+                    + " session store; set the path of org.hyperprof.store to another file");
+        }
+        int version;
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT max(version) FROM schema_version")) {
+            version = r.next() ? r.getInt(1) : 0;
+        }
+        if (version != SCHEMA_VERSION) {
+            throw new IOException("its schema is version " + version + ", and this Hyperprof reads version "
+                    + SCHEMA_VERSION + " only: use the Hyperprof that made it, or move the file away (or set the"
+                    + " path of org.hyperprof.store to a new file) to start a new store");
+        }
+    }
+
+    private static void createSchema(DuckDBConnection c) throws SQLException, IOException {
+        String script;
+        try (InputStream in = StoreFile.class.getResourceAsStream(SCHEMA)) {
+            if (in == null) {
+                throw new IOException("the bundle lacks its schema " + SCHEMA);
+            }
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        inTransaction(c, tx -> {
+            try (Statement s = tx.createStatement()) {
+                for (String statement : statements(script)) {
+                    s.execute(statement);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Runs {@code work} in one transaction: committed whole, or rolled back whole when it fails. */
+    static <T> T inTransaction(DuckDBConnection c, Work<T> work) throws SQLException, IOException {
+        c.setAutoCommit(false);
+        try {
+            T result = work.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException | IOException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /** The script's statements: comment lines dropped, each ending with ';' at the end of a line. */
+    static List<String> statements(String script) {
+        List<String> out = new ArrayList<>();
+        StringBuilder b = new StringBuilder();
+        for (String line : script.split("\n")) {
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("--")) {
+                continue;
+            }
+            b.append(line).append('\n');
+            if (t.endsWith(";")) {
+                out.add(b.toString().strip());
+                b.setLength(0);
+            }
+        }
+        return out;
+    }
+
+    private static String message(Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
+        int newline = m.indexOf('\n');
+        return newline < 0 ? m : m.substring(0, newline);
+    }
+
+    // ---------------------------------------------------------------- the sessions table
+
+    private static final String COLUMNS = "id, host_id, source, name, labels, what, cpu_type, cpu_name, mhz, events,"
+            + " started_at, ended_at, status, end_reason, samples, taken, delivered, lost, dropped, invalid, received,"
+            + " missed, notes, study, hidden, time_bucket_ns";
+
+    /** Writes the session's row whole (made or replaced). */
+    static void putSession(DuckDBConnection c, SessionRow row) throws SQLException {
+        String marks = String.join(", ", Collections.nCopies(COLUMNS.split(",").length, "?"));
+        try (PreparedStatement s = c.prepareStatement("INSERT OR REPLACE INTO sessions (" + COLUMNS + ") VALUES ("
+                + marks + ")")) {
+            StoredSession v = row.session();
+            Accounting a = v.accounting();
+            Object[] values = {v.id(), v.hostId(), v.source(), v.name(), strings(c, v.labels()), v.what(), v.cpuType(),
+                row.cpuName(), row.mhz(), strings(c, v.events()), Timestamp.from(v.startedAt()),
+                v.endedAt() == null ? null : Timestamp.from(v.endedAt()), v.status(), row.endReason(), v.samples(),
+                a.taken(), a.delivered(), a.lost(), a.dropped(), a.invalid(), v.received(), v.missed(),
+                strings(c, v.notes()), v.study(), v.hidden(), SampleRows.TIME_BUCKET_NANOS};
+            for (int i = 0; i < values.length; i++) {
+                s.setObject(i + 1, values[i]);
+            }
+            s.executeUpdate();
+        }
+    }
+
+    private static Array strings(DuckDBConnection c, List<String> values) throws SQLException {
+        return c.createArrayOf("VARCHAR", values.toArray());
+    }
+
+    /** The sessions {@code q} selects, newest first. */
+    static List<StoredSession> sessions(DuckDBConnection c, SessionQuery q) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM sessions WHERE true");
+        List<Object> args = new ArrayList<>();
+        if (!q.all()) {
+            sql.append(" AND NOT hidden");
+        }
+        if (q.since() != null) {
+            sql.append(" AND started_at >= ?");
+            args.add(Timestamp.from(q.since()));
+        }
+        if (q.source() != null) {
+            sql.append(" AND source = ?");
+            args.add(q.source());
+        }
+        sql.append(" ORDER BY started_at DESC, id DESC");
+        if (q.limit() > 0) {
+            sql.append(" LIMIT ").append(q.limit());
+        }
+        try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+            for (int i = 0; i < args.size(); i++) {
+                s.setObject(i + 1, args.get(i));
+            }
+            return rows(s);
+        }
+    }
+
+    static Optional<StoredSession> session(DuckDBConnection c, long id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ?")) {
+            s.setLong(1, id);
+            return rows(s).stream().findFirst();
+        }
+    }
+
+    private static List<StoredSession> rows(PreparedStatement s) throws SQLException {
+        List<StoredSession> out = new ArrayList<>();
+        try (ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                Timestamp ended = r.getTimestamp("ended_at");
+                out.add(new StoredSession(r.getLong("id"), r.getString("host_id"), r.getString("source"),
+                        r.getString("name"), list(r, "labels"), r.getString("what"), r.getString("cpu_type"),
+                        list(r, "events"), r.getTimestamp("started_at").toInstant(),
+                        ended == null ? null : ended.toInstant(), r.getString("status"), r.getLong("samples"),
+                        new Accounting(r.getLong("taken"), r.getLong("delivered"), r.getLong("lost"),
+                                r.getLong("dropped"), r.getLong("invalid")),
+                        r.getLong("received"), r.getLong("missed"), list(r, "notes"), r.getString("study"),
+                        r.getBoolean("hidden")));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> list(ResultSet r, String column) throws SQLException {
+        Array a = r.getArray(column);
+        if (a == null) {
+            return List.of();
+        }
+        Object[] values = (Object[]) a.getArray();
+        return Arrays.stream(values).map(String::valueOf).toList();
+    }
+
+    /** Deletes the session's rows in every table, in one transaction; whether it was there. */
+    static boolean delete(DuckDBConnection c, long id) throws SQLException, IOException {
+        return inTransaction(c, tx -> {
+            for (String table : List.of("samples", "stacks", "names", "truth")) {
+                try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
+                    s.setLong(1, id);
+                    s.executeUpdate();
+                }
+            }
+            try (PreparedStatement s = tx.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
+                s.setLong(1, id);
+                return s.executeUpdate() > 0;
+            }
+        });
+    }
+
+    StoreInfo info() throws StoreException {
+        long sessions = read(c -> {
+            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT count(*) FROM sessions")) {
+                return r.next() ? r.getLong(1) : 0L;
+            }
+        }, 0L);
+        long bytes;
+        try {
+            bytes = Files.exists(path) ? Files.size(path) : 0;
+        } catch (IOException e) {
+            bytes = 0;
+        }
+        return new StoreInfo(path.toString(), bytes, sessions, SCHEMA_VERSION);
+    }
+}

@@ -1,0 +1,41 @@
+package org.hyperprof.store.duckdb;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The settings in force, read once from {@link StoreConfiguration}: the store's file with
+ * {@code ${user.home}} and {@code ~} expanded, the host's identity, the lock wait.
+ */
+record StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis) {
+
+    static StoreSettings of(StoreConfiguration c) {
+        return new StoreSettings(expand(c.path()), c.enabled(),
+                c.host_id().isBlank() ? hostName() : c.host_id().strip(), c.lock_wait_ms());
+    }
+
+    static Path expand(String path) {
+        String home = System.getProperty("user.home");
+        String p = path.strip().replace("${user.home}", home);
+        if (p.equals("~") || p.startsWith("~/")) {
+            p = home + p.substring(1);
+        }
+        return Path.of(p).toAbsolutePath();
+    }
+
+    /** The kernel's host name (no name service asked), or Java's view of it elsewhere. */
+    static String hostName() {
+        try {
+            Path kernel = Path.of("/proc/sys/kernel/hostname");
+            if (Files.isReadable(kernel)) {
+                return Files.readString(kernel, StandardCharsets.UTF_8).strip();
+            }
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package org.hyperprof.store.duckdb;
+
+import java.util.Arrays;
+
+import org.hyperprof.api.sample.SessionDictionary;
+
+/**
+ * The ids a session's rows and stacks use, each once and in order: only their names are stored (a
+ * kernel's symbol table has tens of thousands of names; a session uses a few hundred).
+ *
+ * @param images    image ids
+ * @param symbols   symbol ids (address symbols included, "no symbol" not)
+ * @param processes each process as its domain in the high 32 bits and its pid in the low
+ */
+record UsedNames(int[] images, int[] symbols, long[] processes) {
+
+    static UsedNames of(SessionDictionary dictionary, SampleRows rows) {
+        StackTable stacks = rows.stacks();
+        int frames = stacks.frames();
+        int[] images = new int[rows.size() + frames];
+        int[] symbols = new int[rows.size() + frames];
+        long[] processes = new long[rows.size()];
+        int p = 0;
+        for (int r = 0; r < rows.size(); r++) {
+            images[r] = rows.column(r, SampleRows.IMAGE);
+            symbols[r] = rows.column(r, SampleRows.SYMBOL);
+            if (rows.column(r, SampleRows.PID) >= 0) {
+                processes[p++] = ((long) rows.column(r, SampleRows.DOMAIN) << 32) | rows.column(r, SampleRows.PID);
+            }
+        }
+        int[] next = {rows.size()};
+        stacks.forEachFrame((stack, depth, pc, image, symbol, mode) -> {
+            images[next[0]] = image;
+            symbols[next[0]++] = symbol;
+        });
+        return new UsedNames(distinct(images, 0, dictionary.imageCount()),
+                distinct(symbols, SessionDictionary.addressSymbolOf(dictionary.addressCount() - 1),
+                        dictionary.symbolCount()),
+                Arrays.stream(processes, 0, p).sorted().distinct().toArray());
+    }
+
+    /** The distinct ids in [{@code from}, {@code to}), "no symbol" left out. */
+    private static int[] distinct(int[] ids, int from, int to) {
+        return Arrays.stream(ids).filter(i -> i >= from && i < to && i != SessionDictionary.NO_SYMBOL).sorted()
+                .distinct().toArray();
+    }
+}

@@ -1,0 +1,199 @@
+package org.hyperprof.store.duckdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import org.duckdb.DuckDBDriver;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.store.StoreException;
+import org.hyperprof.api.store.StoredSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SessionStoreTest {
+    @TempDir
+    Path folder;
+
+    /** The rows of a query on the store's file, each as its columns joined by spaces. */
+    private static List<String> query(Path store, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
+                Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            int n = r.getMetaData().getColumnCount();
+            while (r.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i == 1 ? "" : " ").append(r.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+
+    private static void execute(Path store, String sql) throws SQLException {
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    @Test
+    void aSessionIsStoredRunningAtItsStartAndWithItsRowsAndBooksAtItsEnd() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.store.sessionStarted(f.info(11, "simulator"));
+        StoredSession running = f.store.session(11).orElseThrow();
+        assertEquals(StoredSession.RUNNING, running.status());
+        assertNull(running.endedAt());
+
+        f.store.samples(f.batch(11));
+        f.store.samples(f.batch(11));
+        f.store.sessionEnded(StoreFixture.ended(11, 20, 0));
+
+        StoredSession s = f.store.session(11).orElseThrow();
+        assertEquals(StoredSession.COMPLETED, s.status());
+        assertEquals("testhost", s.hostId());
+        assertEquals("simulator", s.source());
+        assertEquals("default-host", s.what());
+        assertEquals("i386/p6", s.cpuType());
+        assertEquals(List.of("CPU_CLK_UNHALTED:100000:0x00"), s.events());
+        assertEquals(20, s.samples());
+        assertEquals(new Accounting(24, 20, 1, 3, 0), s.accounting());
+        assertEquals(20, s.received());
+        assertEquals(0, s.missed());
+        assertTrue(!s.endedAt().isBefore(s.startedAt()));
+        assertEquals("", f.problems());
+
+        // Aggregated rows: three keys, counts doubled by the second batch.
+        assertEquals(List.of("0 0 0 0 3222274048 1 10 10", "0 1 0 1 3223322628 0 4 4", "1 0 1 3 4194560 0 6 6"),
+                query(f.path, "SELECT domain, vcpu, image, symbol, pc, stack_id, samples, weight FROM samples"
+                        + " WHERE session = 11 ORDER BY domain, vcpu"));
+        assertEquals(List.of("1 0 3223322640 0 1 1"),
+                query(f.path, "SELECT stack_id, depth, pc, image, symbol, mode FROM stacks WHERE session = 11"));
+        // Only the names the rows use: never_sampled is left out.
+        assertEquals(List.of("domain 0 Domain-0", "domain 1 domU", "image 0 vmlinux", "image 1 /usr/bin/app",
+                "process 700 app", "symbol 0 schedule", "symbol 1 tcp_v4_rcv", "symbol 3 main"),
+                query(f.path, "SELECT kind, id, name FROM names WHERE session = 11 ORDER BY kind, id"));
+    }
+
+    @Test
+    void sessionsAreListedNewestFirstAndSelectedBySourceAndStart() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.profile(1, "simulator");
+        Thread.sleep(5);
+        Instant between = Instant.now();
+        Thread.sleep(5);
+        f.profile(2, "perf.data");
+        f.profile(3, "simulator");
+
+        assertEquals(List.of(3L, 2L, 1L), ids(f.store.sessions(SessionQuery.visible())));
+        assertEquals(List.of(3L, 1L), ids(f.store.sessions(new SessionQuery(false, null, "simulator", 0))));
+        assertEquals(List.of(3L, 2L), ids(f.store.sessions(new SessionQuery(false, between, null, 0))));
+        assertEquals(List.of(3L), ids(f.store.sessions(new SessionQuery(false, null, null, 1))));
+        assertEquals(3, f.store.info().sessions());
+        assertTrue(f.store.delete(2));
+        assertFalse(f.store.delete(2));
+        assertEquals(List.of(3L, 1L), ids(f.store.sessions(SessionQuery.visible())));
+        assertEquals(List.of(), query(f.path, "SELECT * FROM samples WHERE session = 2"));
+    }
+
+    private static List<Long> ids(List<StoredSession> sessions) {
+        return sessions.stream().map(StoredSession::id).toList();
+    }
+
+    @Test
+    void aSessionWhoseSamplesTheStoreMissedIsIncompleteWithTheNumberMissed() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.store.sessionStarted(f.info(5, "perf record"));
+        f.store.samples(f.batch(5));
+        f.store.sessionEnded(StoreFixture.ended(5, 10, 7));
+        StoredSession s = f.store.session(5).orElseThrow();
+        assertEquals(StoredSession.INCOMPLETE, s.status());
+        assertEquals(7, s.missed());
+        assertEquals(List.of("the store missed 7 of 17 samples"), s.notes());
+    }
+
+    @Test
+    void aStoreThatCannotBeWrittenSaysNotStoredOnceAndTheSessionGoesOn() throws Exception {
+        Path notAFolder = Files.writeString(folder.resolve("a-file"), "");
+        StoreFixture f = new StoreFixture(notAFolder.resolve("store.duckdb"));
+        f.profile(9, "simulator");
+        String said = f.problems();
+        assertTrue(said.startsWith("hyperprof: session 9 not stored: the session store " + f.path
+                + " could not be written: "), said);
+        assertEquals(1, said.lines().count(), said);
+        assertEquals(List.of(), f.store.sessions(SessionQuery.visible()));
+    }
+
+    @Test
+    void aReadOnlyFolderGivesNotStoredAndTheNextSessionsTooWithoutAnException() throws Exception {
+        Path readOnly = Files.createDirectory(folder.resolve("read-only"));
+        Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-x------"));
+        org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(readOnly),
+                "the user (root) writes a read-only folder anyway");
+        StoreFixture f = new StoreFixture(readOnly.resolve("store.duckdb"));
+        f.profile(1, "simulator");
+        f.profile(2, "simulator");
+        assertEquals(2, f.problems().lines().filter(l -> l.contains(" not stored: ")).count(), f.problems());
+    }
+
+    @Test
+    void aNewStoreIsMadeWithSchemaVersionOneItsFileOnlyForItsUserAndItsFolderToo() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("made/for/it/store.duckdb"));
+        assertEquals(0, f.store.info().bytes());
+        assertFalse(Files.exists(f.path), "a query makes no store");
+        f.profile(1, "simulator");
+        assertEquals(List.of("1"), query(f.path, "SELECT version FROM schema_version"));
+        assertEquals(List.of("names", "samples", "schema_version", "sessions", "stacks", "truth"),
+                query(f.path, "SELECT table_name FROM information_schema.tables ORDER BY table_name"));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path.getParent())));
+        assertEquals(1, f.store.info().schemaVersion());
+        assertTrue(f.store.info().bytes() > 0);
+    }
+
+    @Test
+    void aStoreOfAnotherSchemaVersionIsRefusedSayingWhatToDo() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.profile(1, "simulator");
+        execute(f.path, "UPDATE schema_version SET version = 2");
+        StoreException e = assertThrows(StoreException.class, () -> f.store.sessions(SessionQuery.visible()));
+        assertTrue(e.getMessage().contains("its schema is version 2, and this Hyperprof reads version 1 only: use"
+                + " the Hyperprof that made it, or move the file away"), e.getMessage());
+        f.profile(2, "simulator");
+        assertTrue(f.problems().contains("session 2 not stored: ") && f.problems().contains("schema is version 2"),
+                f.problems());
+    }
+
+    @Test
+    void aFileWithOtherTablesIsNoStoreAndIsLeftAsItIs() throws Exception {
+        Path other = folder.resolve("other.duckdb");
+        execute(other, "CREATE TABLE accounts (id INTEGER)");
+        StoreFixture f = new StoreFixture(other);
+        StoreException e = assertThrows(StoreException.class, () -> f.store.sessions(SessionQuery.visible()));
+        assertTrue(e.getMessage().contains("no Hyperprof session store"), e.getMessage());
+        assertEquals(List.of("accounts"), query(other, "SELECT table_name FROM information_schema.tables"));
+    }
+
+    @Test
+    void theSchemaScriptSplitsIntoItsStatements() {
+        assertEquals(List.of("CREATE TABLE a (x INTEGER);", "INSERT INTO a\nVALUES (1);"),
+                StoreFile.statements("-- a comment\nCREATE TABLE a (x INTEGER);\n\nINSERT INTO a\nVALUES (1);\n"));
+    }
+}
