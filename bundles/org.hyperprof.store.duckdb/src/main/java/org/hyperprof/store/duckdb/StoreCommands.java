@@ -22,6 +22,7 @@ import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Option;
 import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -34,7 +35,7 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=sessions",
         "osgi.command.function=store"})
 public final class StoreCommands {
-    static final Option FORMAT = Option.choice("--format", Listing.FORMATS,
+    static final Option FORMAT = Option.choice("--format", List.of("text", "json", "csv"),
             "text (aligned columns, the default), json (an array of objects) or csv (RFC 4180, a header row)");
 
     static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--format text|json|csv]";
@@ -84,12 +85,12 @@ public final class StoreCommands {
                         ? " match" : "") + " (the store: hp:store)");
                 return;
             }
-            Listing l = new Listing("ID", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS");
+            Table l = new Table("ID", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS");
             for (StoredSession s : sessions) {
                 l.row(s.id(), WHEN.format(s.startedAt().atZone(zone)), s.hostId(), s.source(), s.what(), s.cpuType(),
                         String.join(",", s.events()), s.samples(), s.status());
             }
-            l.print(out, format);
+            l.print(out, Table.Format.of(format));
         });
     }
 
@@ -98,8 +99,8 @@ public final class StoreCommands {
         Guard.run(console, STORE, args, out -> {
             Args a = STORE.parse(args).atMostPositional(0, "options only");
             StoreInfo info = store.info();
-            new Listing("PATH", "BYTES", "SESSIONS", "SCHEMA").row(info.path(), info.bytes(), info.sessions(),
-                    info.schemaVersion()).print(out, a.value("--format"));
+            new Table("PATH", "BYTES", "SESSIONS", "SCHEMA").row(info.path(), info.bytes(), info.sessions(),
+                    info.schemaVersion()).print(out, Table.Format.of(a.value("--format")));
         });
     }
 

@@ -22,7 +22,7 @@ class EngineFirstTest {
     void theClassesLoadedBeforeTheFirstUseNameNoDuckDBType() {
         List<String> named = new ArrayList<>();
         for (Class<?> k : List.of(SessionStoreComponent.class, StoreCommands.class, EngineBundle.class, Engine.class,
-                OpenSession.class, SampleRows.class, Listing.class)) {
+                OpenSession.class, SampleRows.class)) {
             for (Field f : k.getDeclaredFields()) {
                 note(named, f.toString(), f.getType());
             }
