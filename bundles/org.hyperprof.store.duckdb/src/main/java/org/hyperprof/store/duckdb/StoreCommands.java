@@ -7,10 +7,12 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.store.SessionQuery;
@@ -18,6 +20,7 @@ import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreInfo;
 import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Option;
@@ -33,7 +36,7 @@ import org.osgi.service.component.annotations.Reference;
  * newest first; {@code hp:store} says where the store is and what it holds.
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=sessions",
-        "osgi.command.function=store"})
+        "osgi.command.function=store", "osgi.command.function=delete"})
 public final class StoreCommands {
     static final Option FORMAT = Option.choice("--format", List.of("text", "json", "csv"),
             "text (aligned columns, the default), json (an array of objects) or csv (RFC 4180, a header row)");
@@ -52,6 +55,12 @@ public final class StoreCommands {
 
     static final Syntax STORE = Syntax.of("hp:store", "where the session store is, its size, sessions and schema"
             + " version").options(FORMAT);
+
+    static final String DELETE_ARGUMENTS = "<id> [<id> ...]";
+
+    static final Syntax DELETE = Syntax.of("hp:delete", "delete stored sessions and all their rows")
+            .before(DELETE_ARGUMENTS, Completion.SESSION)
+            .notes("  Every id must name a stored session (hp:sessions lists them); otherwise none is deleted.");
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
     private static final Pattern AGE = Pattern.compile("(\\d+)([smhd])");
@@ -101,6 +110,36 @@ public final class StoreCommands {
             StoreInfo info = store.info();
             new Table("PATH", "BYTES", "SESSIONS", "SCHEMA").row(info.path(), info.bytes(), info.sessions(),
                     info.schemaVersion()).print(out, Table.Format.of(a.value("--format")));
+        });
+    }
+
+    @Descriptor("delete stored sessions and all their rows")
+    public void delete(@Descriptor(DELETE_ARGUMENTS) String... args) {
+        Guard.run(console, DELETE, args, out -> {
+            Args a = DELETE.parse(args);
+            if (a.positional().isEmpty()) {
+                throw new UsageException("name the sessions to delete by their ids (hp:sessions lists them)");
+            }
+            List<Long> ids = new ArrayList<>();
+            for (String word : a.positional()) {
+                ids.add(Args.number(word, "a session id", 1, Long.MAX_VALUE));
+            }
+            // All or none: a typo in one id deletes nothing.
+            List<Long> unknown = new ArrayList<>();
+            for (long id : ids) {
+                if (store.session(id).isEmpty()) {
+                    unknown.add(id);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new IllegalArgumentException("no stored session " + unknown.stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")) + " (hp:sessions lists them); nothing"
+                        + " was deleted");
+            }
+            for (long id : ids) {
+                store.delete(id);
+                out.println("deleted session " + id);
+            }
         });
     }
 

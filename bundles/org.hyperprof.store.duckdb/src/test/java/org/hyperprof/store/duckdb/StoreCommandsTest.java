@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Map;
 
+import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.UsageException;
@@ -73,6 +76,34 @@ class StoreCommandsTest {
         String[] lines = printed().split("\n");
         assertEquals("path,bytes,sessions,schema", lines[0]);
         assertTrue(lines[1].matches(java.util.regex.Pattern.quote(f.path.toString()) + ",\\d+,1,1"), lines[1]);
+    }
+
+    @Test
+    void gogosHelpShowsEachCommandsArgumentsAsItsTableDoes() throws Exception {
+        for (var c : Map.of("sessions", StoreCommands.SESSIONS, "store", StoreCommands.STORE, "delete",
+                StoreCommands.DELETE).entrySet()) {
+            Method m = StoreCommands.class.getMethod(c.getKey(), String[].class);
+            assertEquals(c.getValue().arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value(),
+                    c.getValue().command());
+        }
+    }
+
+    @Test
+    void hpDeleteDeletesTheSessionsNamedOrNoneWhenAnIdIsUnknown() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.profile(1, "simulator");
+        f.profile(2, "simulator");
+        StoreCommands c = commands(f);
+        CommandFailure failed = assertThrows(CommandFailure.class, () -> c.delete("1", "7"));
+        assertEquals(1, failed.status());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no stored session 7 (hp:sessions lists them);"
+                + " nothing was deleted"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(f.store.session(1).isPresent(), "a typo in one id deletes nothing");
+        c.delete("1");
+        assertEquals("deleted session 1\n", printed());
+        assertTrue(f.store.session(1).isEmpty());
+        assertTrue(f.store.session(2).isPresent());
+        assertEquals(CommandFailure.USAGE, assertThrows(CommandFailure.class, () -> c.delete()).status());
     }
 
     @Test
