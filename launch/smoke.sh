@@ -6,9 +6,12 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+# A home of its own: the run's session goes to a store there, never the user's ~/.hyperprof.
+home=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$home"' EXIT
 # A fresh framework in a JVM of its own, as a first run on a new machine: not a resident one.
-HYPERPROF_RESIDENT=off "$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' \
+HYPERPROF_RESIDENT=off HYPERPROF_JAVA_OPTS="${HYPERPROF_JAVA_OPTS:-} -Duser.home=$home" \
+  HYPERPROF_CONFIG_DIR="$home/.hyperprof/config" "$here/hyperprof" 'hp:models' 'hp:policies' 'hp:resolvers' 'hp:consumers' 'hp:profile --ms 300' \
   'hp:export flamegraph folded /dev/stdout' >"$out" 2>&1
 rc=$?
 fail=0
