@@ -6,16 +6,22 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.Dictionary;
 import java.util.Hashtable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.junit.Test;
 import org.ops4j.pax.exam.Configuration;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
@@ -46,16 +52,40 @@ public class ProfilerConfigurationIT extends InFramework {
         assertEquals(100, ref.getProperty("batch.size"));
         assertSame("the service stays registered through the change", profiler,
                 Services.await(context, Profiler.class, ""));
-        hosts.load(HostService.DEFAULT_SCENARIO, null);
-        SessionSummary summary = profile(profiler, 50_000);
+        // A consumer of the test's own sees the batches as they come.
+        AtomicInteger largest = new AtomicInteger();
+        AtomicLong batches = new AtomicLong();
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put(SampleConsumer.NAME, "batch-sizes");
+        ServiceRegistration<SampleConsumer> probe = context.registerService(SampleConsumer.class,
+                new SampleConsumer() {
+                    @Override
+                    public void sessionStarted(SessionInfo session) {
+                    }
 
-        String text = report(opreport, summary);
-        Matcher m = Pattern.compile("aggregated (\\d+) samples from (\\d+) batches").matcher(text);
-        assertTrue(text, m.find());
-        long samples = Long.parseLong(m.group(1));
-        long batches = Long.parseLong(m.group(2));
-        assertEquals(summary.accounting().delivered(), samples);
-        assertTrue("at most 100 samples per batch: " + samples + " in " + batches,
-                batches * 100 >= samples && samples > 1000);
+                    @Override
+                    public void samples(SampleBatch batch) {
+                        largest.accumulateAndGet(batch.size, Math::max);
+                        batches.incrementAndGet();
+                    }
+
+                    @Override
+                    public void sessionEnded(SessionSummary summary) {
+                    }
+                }, props);
+        try {
+            hosts.load(HostService.DEFAULT_SCENARIO, null);
+            SessionSummary summary = profile(profiler, 50_000);
+
+            String text = report(opreport, summary);
+            Matcher m = Pattern.compile("aggregated (\\d+) samples").matcher(text);
+            assertTrue(text, m.find());
+            long samples = Long.parseLong(m.group(1));
+            assertEquals(summary.accounting().delivered(), samples);
+            assertTrue("at most 100 samples per batch: " + samples + " in " + batches + ", the largest "
+                    + largest, largest.get() <= 100 && batches.get() * 100 >= samples && samples > 1000);
+        } finally {
+            probe.unregister();
+        }
     }
 }

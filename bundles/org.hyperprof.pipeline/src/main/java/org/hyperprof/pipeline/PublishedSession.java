@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.BufferAccounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
@@ -17,10 +19,13 @@ import org.hyperprof.api.sample.SessionSummary;
  * {@code perf record}), through the profiler's {@link Dispatcher}: the same consumers, each
  * on its own thread behind its bounded queue, the same books of what each received and missed.
  *
+ * <p>A replayed session (a stored one fed again, {@link SessionPublisher#replay}) is one too: it
+ * ends with the summary it was recorded with ({@link #close(SessionSummary)}).
+ *
  * <p>One feeding thread publishes and closes. The profiler may end the session first (it is
  * deactivated): later batches are refused, and {@link #close} returns the summary made then.
  */
-public final class PublishedSession implements SessionPublisher.Channel {
+public final class PublishedSession implements SessionPublisher.Channel, SessionPublisher.Replay {
 
     /** Told when the session ends, under the profiler's lock; returns the summary to keep. */
     public interface Ending {
@@ -124,6 +129,44 @@ public final class PublishedSession implements SessionPublisher.Channel {
         return end(accounting, buffers, truth, cycles, counters, lines, reason);
     }
 
+    /**
+     * Ends a replayed session with the summary it was recorded with: the live session's books and
+     * every consumer's as they were, plus a note for each consumer that missed samples of the replay
+     * and one when the replay held fewer samples than the session delivered (a store that missed some).
+     */
+    @Override
+    public SessionSummary close(SessionSummary recorded) {
+        Objects.requireNonNull(recorded, "recorded");
+        if (recorded.sessionId() != id) {
+            throw new IllegalArgumentException("session " + id + " was closed with the summary of session "
+                    + recorded.sessionId());
+        }
+        SessionSummary s = summary;
+        if (s != null) {
+            return s;
+        }
+        long replayed = published;
+        return end(consumers -> replayed(recorded, consumers, replayed));
+    }
+
+    private static SessionSummary replayed(SessionSummary recorded, List<ConsumerAccounting> consumers,
+            long replayed) {
+        List<String> notes = new ArrayList<>(recorded.notes());
+        long delivered = recorded.accounting().delivered();
+        if (replayed != delivered) {
+            notes.add("the replay held " + replayed + " of the " + delivered + " samples the session delivered");
+        }
+        for (ConsumerAccounting c : consumers) {
+            if (c.missed() > 0) {
+                notes.add("consumer " + c.consumer() + " missed " + c.missed() + " of the " + (c.received() + c.missed())
+                        + " samples of the replay" + (c.problem() == null ? "" : " (" + c.problem() + ")"));
+            }
+        }
+        return new SessionSummary(recorded.sessionId(), recorded.accounting(), recorded.buffers(),
+                recorded.consumers(), recorded.hypervisor(), recorded.groundTruth(), recorded.simulatedCycles(),
+                recorded.endReason(), recorded.hostCounters(), notes);
+    }
+
     /** Ends the session from the profiler's side (it is stopping): the books are what was published. */
     public SessionSummary endNow(String reason) {
         SessionSummary s = summary;
@@ -136,9 +179,13 @@ public final class PublishedSession implements SessionPublisher.Channel {
 
     private SessionSummary end(Accounting accounting, List<BufferAccounting> buffers, GroundTruth truth,
             long cycles, Map<String, Long> counters, List<String> notes, String reason) {
+        return end(consumers -> new SessionSummary(id, accounting, buffers, consumers, null, truth, cycles, reason,
+                counters, notes));
+    }
+
+    private SessionSummary end(Function<List<ConsumerAccounting>, SessionSummary> summarize) {
         return ending.end(this, () -> {
-            SessionSummary made = dispatcher.sessionEnded(id, consumers -> new SessionSummary(id, accounting,
-                    buffers, consumers, null, truth, cycles, reason, counters, notes), endTimeoutNanos);
+            SessionSummary made = dispatcher.sessionEnded(id, summarize, endTimeoutNanos);
             summary = made;
             return made;
         });

@@ -110,9 +110,14 @@ final class ConsumerFeed {
             List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
             boolean groundTruth, boolean canWait, PublishedSession.Ending ending) {
         long id = nextSessionId();
-        SessionInfo info = new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
-                cpuName == null ? "" : cpuName, mhz, counters, domains, groundTruth, dictionary);
-        PublishedSession p = new PublishedSession(id, source, dispatcher, endTimeoutNanos(), ending);
+        return openChannel(new SessionInfo(id, source, hostName, cpuType == null ? "unknown" : cpuType,
+                cpuName == null ? "" : cpuName, mhz, counters, domains, groundTruth, dictionary), canWait, ending);
+    }
+
+    /** Starts a published session that is {@code info} (a replay keeps its recorded id); as the other. */
+    PublishedSession openChannel(SessionInfo info, boolean canWait, PublishedSession.Ending ending) {
+        PublishedSession p = new PublishedSession(info.sessionId(), info.source(), dispatcher, endTimeoutNanos(),
+                ending);
         dispatcher.sessionStarted(info, canWait);
         return p;
     }

@@ -15,6 +15,7 @@ import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.SymbolResolver;
 import org.hyperprof.pipeline.SymbolTables;
@@ -193,5 +194,10 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     public Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
             List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary, boolean live) {
         return publisher.open(source, hostName, cpuType, cpuName, mhz, counters, domains, dictionary, live);
+    }
+
+    @Override
+    public Replay replay(SessionInfo recorded) {
+        return publisher.replay(recorded);
     }
 }

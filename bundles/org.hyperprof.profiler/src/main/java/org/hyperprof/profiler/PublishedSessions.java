@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.PublishedSession;
 
@@ -34,22 +35,41 @@ final class PublishedSessions {
                     + counters + ", domains " + domains + ", dictionary " + dictionary + ")");
         }
         synchronized (feed.lock) {
-            Session s = feed.session;
-            if (s != null || feed.oneShotRunning) {
-                throw new IllegalStateException("a simulated session" + (s != null ? " (session " + s.id + ")" : "")
-                        + " is running, and the consumers see one session at a time; end it first (opcontrol"
-                        + " --shutdown as the primary, or wait for the one-shot profile), then start " + source);
-            }
-            PublishedSession open = feed.published;
-            if (open != null) {
-                throw new IllegalStateException("session " + open.sessionId() + " fed by " + open.source()
-                        + " is still open; the consumers see one session at a time: wait until it ends, then start "
-                        + source);
-            }
+            checkNoneOpen(source);
             PublishedSession p = feed.openChannel(source, hostName, cpuType, cpuName, mhz, counters, domains,
                     dictionary, false, !live, this::endPublished);
             feed.published = p;
             return p;
+        }
+    }
+
+    /** {@link SessionPublisher#replay}: a recorded session, under its own id, from a source that can wait. */
+    SessionPublisher.Replay replay(SessionInfo recorded) {
+        if (recorded == null) {
+            throw new IllegalArgumentException("a replay needs the recorded session's info");
+        }
+        String what = "the replay of session " + recorded.sessionId();
+        synchronized (feed.lock) {
+            checkNoneOpen(what);
+            PublishedSession p = feed.openChannel(recorded, true, this::endPublished);
+            feed.published = p;
+            return p;
+        }
+    }
+
+    /** Refuses a new published session while another session feeds the consumers; under the lock. */
+    private void checkNoneOpen(String source) {
+        Session s = feed.session;
+        if (s != null || feed.oneShotRunning) {
+            throw new IllegalStateException("a simulated session" + (s != null ? " (session " + s.id + ")" : "")
+                    + " is running, and the consumers see one session at a time; end it first (opcontrol"
+                    + " --shutdown as the primary, or wait for the one-shot profile), then start " + source);
+        }
+        PublishedSession open = feed.published;
+        if (open != null) {
+            throw new IllegalStateException("session " + open.sessionId() + " fed by " + open.source()
+                    + " is still open; the consumers see one session at a time: wait until it ends, then start "
+                    + source);
         }
     }
 

@@ -13,6 +13,8 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoreException;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.ReportWords;
@@ -28,7 +30,9 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * {@code hp:report}: the report of a session; {@code hp:export}: a session written to a file by a
  * report file writer (pprof, flame graphs), placed by {@link OutputFiles}. Needs only the renderers
  * and writers (and, to export, the output service), so the sessions they keep stay printable while
- * the core bundles are stopped or replaced.
+ * the core bundles are stopped or replaced. A session they no longer keep (one of an earlier run of
+ * the framework, or past their last 16) is replayed from the session store, when one is active, and
+ * then reported: the same output as when the session was live.
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=report",
         "osgi.command.function=export"})
@@ -46,6 +50,8 @@ public class ReportCommands {
 
     /** Where exports go; optional and dynamic, so hp:report works without it. */
     private final AtomicReference<OutputFiles> output = new AtomicReference<>();
+    /** Where sessions the reports no longer keep are replayed from; optional and dynamic. */
+    private final AtomicReference<SessionStore> store = new AtomicReference<>();
 
     @Activate
     public ReportCommands(@Reference(name = "reports") ReportPlugins reports) {
@@ -71,6 +77,7 @@ public class ReportCommands {
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
                             + " start one, e.g. org.hyperprof.report.opreport"));
+            replayIfMissing(line.request(), renderer.service()::sessions);
             out.print(Renderers.render(renderer, line.request()));
         });
     }
@@ -94,6 +101,7 @@ public class ReportCommands {
                 throw new IllegalStateException("no output service is active, so nothing can be written; start the"
                         + " bundle org.hyperprof.output (lb lists the bundles)");
             }
+            replayIfMissing(line.request(), writer.service()::sessions);
             // Every refusal (session, domain, format, options) comes here, before the target is touched.
             Content content;
             try {
@@ -110,6 +118,21 @@ public class ReportCommands {
                 out.println(next);
             }
         });
+    }
+
+    /**
+     * Replays the session the request names from the store when the report does not keep it, so the
+     * report renders it; with no store, or a session the store does not hold either, the report's own
+     * message says which sessions it keeps.
+     */
+    private void replayIfMissing(ReportRequest request, java.util.function.Supplier<List<Long>> kept)
+            throws StoreException {
+        SessionStore sessions = store.get();
+        if (request.sessionId() == ReportRequest.LATEST || sessions == null
+                || kept.get().contains(request.sessionId())) {
+            return;
+        }
+        sessions.replay(request.sessionId());
     }
 
     /** What was written where: through a link, into a stream, or as a file. */
@@ -157,5 +180,15 @@ public class ReportCommands {
 
     void unbindOutput(OutputFiles files) {
         output.compareAndSet(files, null);
+    }
+
+    @Reference(service = SessionStore.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindStore")
+    void bindStore(SessionStore sessions) {
+        store.set(sessions);
+    }
+
+    void unbindStore(SessionStore sessions) {
+        store.compareAndSet(sessions, null);
     }
 }

@@ -41,6 +41,38 @@ public interface SessionPublisher {
     Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
             List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary, boolean live);
 
+    /**
+     * Replays a session recorded earlier (a stored one) to every bound consumer, under what it was:
+     * {@code recorded} is the {@code sessionStarted} they get, its id included, so a report of the
+     * replay names the session as the live one did. One session at a time, as for {@link #open}; the
+     * source (a file) waits for lossless consumers.
+     *
+     * @throws IllegalStateException when another session is open or live under the same id
+     * @throws UnsupportedOperationException when this publisher cannot replay sessions
+     */
+    default Replay replay(org.hyperprof.api.sample.SessionInfo recorded) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot replay recorded sessions");
+    }
+
+    /** A recorded session being replayed. Not thread-safe: one feeding thread. */
+    @ProviderType
+    interface Replay {
+        /** The recorded session's id. */
+        long sessionId();
+
+        /** Lends a batch to every consumer, as {@link Channel#publish(org.hyperprof.api.sample.SampleBatch, Runnable)}. */
+        void publish(org.hyperprof.api.sample.SampleBatch batch, Runnable returned);
+
+        /**
+         * Ends the replay: the consumers get {@code recorded} (the live session's summary, its books
+         * and every consumer's as they were), with a note added for each consumer that missed
+         * samples of the replay, so a replay that went wrong never reads as right.
+         *
+         * @return the summary the consumers got
+         */
+        org.hyperprof.api.sample.SessionSummary close(org.hyperprof.api.sample.SessionSummary recorded);
+    }
+
     /** One session being fed. Not thread-safe: one feeding thread. */
     @ProviderType
     interface Channel {

@@ -21,6 +21,17 @@ public interface SessionStore {
     /** Deletes the session and all its rows; false when the store held no such session. */
     boolean delete(long id) throws StoreException;
 
+    /**
+     * Replays a stored session through the sample pipeline to every consumer bound now (a report
+     * installed today renders a session recorded last week): the consumers see it start under its
+     * own id and end with its recorded books.
+     *
+     * @return the summary the consumers got; empty when the store holds no such session
+     * @throws StoreException when the store cannot be read, or nothing can replay it now (no profiler,
+     *                        another session running)
+     */
+    Optional<org.hyperprof.api.sample.SessionSummary> replay(long id) throws StoreException;
+
     /** Where the store is and what it holds. */
     StoreInfo info() throws StoreException;
 }

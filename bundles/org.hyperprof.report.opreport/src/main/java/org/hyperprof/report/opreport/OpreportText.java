@@ -1132,8 +1132,9 @@ final class OpreportText {
                 out.append('\n');
             }
         }
-        out.append("opreport: aggregated ").append(snapshot.samples()).append(" samples from ")
-                .append(snapshot.batches()).append(" batches");
+        // No count of batches: how samples were batched is the source's business (a stored session
+        // replayed is batched anew), and the report reads the same whichever way they came.
+        out.append("opreport: aggregated ").append(snapshot.samples()).append(" samples");
         if (snapshot.rejectedSamples() == 0) {
             out.append(", rejected none\n");
         } else {

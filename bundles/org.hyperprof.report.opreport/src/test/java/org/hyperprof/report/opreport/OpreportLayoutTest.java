@@ -199,7 +199,7 @@ class OpreportLayoutTest {
         assertTrue(accounting.contains("consumer opreport: received 150, missed 0"), accounting);
         assertTrue(accounting.contains("xen: total_samples 157, active 150, passive 0, lost 2, others 5 (idle 5)"),
                 accounting);
-        assertTrue(accounting.contains("opreport: aggregated 150 samples from 1 batches, rejected none"), accounting);
+        assertTrue(accounting.contains("opreport: aggregated 150 samples, rejected none"), accounting);
     }
 
     @Test

@@ -61,6 +61,8 @@ final class ProfileBuilder {
     private final RowFilter filter;
     private final Profile.Builder profile = Profile.newBuilder();
     private final Map<String, Long> strings = new HashMap<>();
+    /** The images the profile's locations are in (its mappings), by dictionary id. */
+    private boolean[] usedImage;
 
     private ProfileBuilder(SessionStacks.Snapshot snapshot, int domainFilter, RowFilter filter) {
         this.snapshot = snapshot;
@@ -196,7 +198,7 @@ final class ProfileBuilder {
         int symbolCount = dictionary.symbolCount();
         long[] low = new long[imageCount];
         long[] high = new long[imageCount];
-        boolean[] usedImage = new boolean[imageCount];
+        usedImage = new boolean[imageCount];
         boolean[] usedFunction = new boolean[symbolCount + imageCount];
         java.util.Arrays.fill(low, -1L);
         for (int l = 0; l < locations.size(); l++) {
@@ -262,10 +264,14 @@ final class ProfileBuilder {
             comment("only the samples whose own frame passes the filter " + filter.describe()
                     + "; their callers are kept whatever their names");
         }
-        comment("samples " + s.samples() + " in " + s.batches() + " batches; labels domain, domain_id, vcpu, mode"
-                + " (user, kernel, xen)");
+        comment("samples " + s.samples() + "; labels domain, domain_id, vcpu, mode (user, kernel, xen)");
         SessionDictionary dictionary = info.dictionary();
+        // The images of the profile (its mappings), not every image the source named: a stored session
+        // keeps only the names its samples use.
         for (int image = 0; image < dictionary.imageCount(); image++) {
+            if (!usedImage[image]) {
+                continue;
+            }
             comment("image " + dictionary.imageName(image) + ": " + dictionary.imageKind(image).split()
                     + " image of domain " + dictionary.imageDomain(image));
         }

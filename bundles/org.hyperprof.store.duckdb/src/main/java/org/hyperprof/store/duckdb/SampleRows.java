@@ -75,6 +75,20 @@ final class SampleRows {
         samples += b.size;
     }
 
+    /**
+     * Counts a stored row back in ({@link SessionReader}): its key is {@code key} ({@link #EVENT} to
+     * {@link #FLAGS}), {@code pc} and {@code bucket}; {@code count} samples of {@code weight} in all.
+     */
+    void put(int[] key, long pc, long bucket, long samplesOfRow, long weightOfRow) {
+        System.arraycopy(key, 0, keyInts, 0, INTS);
+        keyLongs[PC] = pc;
+        keyLongs[BUCKET] = bucket;
+        int row = row(hash(keyInts, 0, keyLongs, 0));
+        count[row] += samplesOfRow;
+        weight[row] += weightOfRow;
+        samples += samplesOfRow;
+    }
+
     /** The row of the key being counted, added if new. */
     private int row(long hash) {
         for (int slot = index.first(hash); ; slot = index.next(slot)) {

@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
@@ -20,6 +22,10 @@ import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -50,6 +56,12 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     private final Engine engine;
     private final PrintStream problems;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
+    /** The sessions this store replays now: stored already, so their replay is not stored again. */
+    private final Set<Long> replaying = ConcurrentHashMap.newKeySet();
+    /** What replays a stored session to the consumers (the profiler); optional: the store works without. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile SessionPublisher publisher;
     private StoreFile file;
 
     @Activate
@@ -78,9 +90,14 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
     }
 
+    /** Plain Java and tests: replays go through {@code through}. */
+    void publisher(SessionPublisher through) {
+        this.publisher = through;
+    }
+
     @Override
     public void sessionStarted(SessionInfo session) {
-        if (!settings.enabled()) {
+        if (!settings.enabled() || replaying.contains(session.sessionId())) {
             return;
         }
         OpenSession s = new OpenSession(session, settings.hostId(), Instant.now());
@@ -154,6 +171,27 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public boolean delete(long id) throws StoreException {
         return file().delete(id);
+    }
+
+    @Override
+    public Optional<SessionSummary> replay(long id) throws StoreException {
+        Optional<SessionReader.Recording> recording = file().recording(id);
+        if (recording.isEmpty()) {
+            return Optional.empty();
+        }
+        SessionPublisher through = publisher;
+        if (through == null) {
+            throw new StoreException("session " + id + " cannot be replayed: no profiler is active to feed the"
+                    + " consumers (start the bundle org.hyperprof.profiler)");
+        }
+        replaying.add(id);
+        try {
+            return Optional.of(StoredReplay.feed(through, recording.get()));
+        } catch (IllegalStateException | UnsupportedOperationException e) {
+            throw new StoreException("session " + id + " cannot be replayed now: " + e.getMessage(), e);
+        } finally {
+            replaying.remove(id);
+        }
     }
 
     @Override

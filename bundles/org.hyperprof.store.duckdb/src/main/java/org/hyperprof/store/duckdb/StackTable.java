@@ -26,38 +26,43 @@ final class StackTable {
 
     /** The stack id of sample {@code i}'s callers, named now if new. */
     int id(SampleBatch b, int i) {
-        int from = b.chainStart[i];
-        int to = b.chainStart[i + 1];
+        return id(b.chainPc, b.chainImage, b.chainSymbol, b.chainMode, b.chainStart[i], b.chainStart[i + 1]);
+    }
+
+    /**
+     * The stack id of the frames {@code from} to {@code to - 1} of the arrays (innermost first), named
+     * now if new: stacks a reader names in the order of their stored ids get those ids back.
+     */
+    int id(long[] pcs, int[] images, int[] symbols, byte[] modes, int from, int to) {
         if (from == to) {
             return NO_STACK;
         }
-        long hash = hashOf(b.chainPc, b.chainImage, b.chainSymbol, b.chainMode, from, to);
+        long hash = hashOf(pcs, images, symbols, modes, from, to);
         for (int slot = index.first(hash); ; slot = index.next(slot)) {
             int e = index.entry(slot);
             if (e == EntrySlots.FREE) {
-                return add(b, from, to, hash);
+                return add(pcs, images, symbols, modes, from, to, hash);
             }
-            if (same(e, b, from, to)) {
+            if (same(e, pcs, images, symbols, modes, from, to)) {
                 return e + 1;
             }
         }
     }
 
-    private boolean same(int e, SampleBatch b, int from, int to) {
+    private boolean same(int e, long[] pcs, int[] images, int[] symbols, byte[] modes, int from, int to) {
         int f = start[e];
         if (start[e + 1] - f != to - from) {
             return false;
         }
         for (int k = from; k < to; k++, f++) {
-            if (pc[f] != b.chainPc[k] || image[f] != b.chainImage[k] || symbol[f] != b.chainSymbol[k]
-                    || mode[f] != b.chainMode[k]) {
+            if (pc[f] != pcs[k] || image[f] != images[k] || symbol[f] != symbols[k] || mode[f] != modes[k]) {
                 return false;
             }
         }
         return true;
     }
 
-    private int add(SampleBatch b, int from, int to, long hash) {
+    private int add(long[] pcs, int[] images, int[] symbols, byte[] modes, int from, int to, long hash) {
         int e = stacks;
         int f = start[e];
         int frames = f + to - from;
@@ -71,10 +76,10 @@ final class StackTable {
         if (e + 2 > start.length) {
             start = Arrays.copyOf(start, start.length * 2);
         }
-        System.arraycopy(b.chainPc, from, pc, f, to - from);
-        System.arraycopy(b.chainImage, from, image, f, to - from);
-        System.arraycopy(b.chainSymbol, from, symbol, f, to - from);
-        System.arraycopy(b.chainMode, from, mode, f, to - from);
+        System.arraycopy(pcs, from, pc, f, to - from);
+        System.arraycopy(images, from, image, f, to - from);
+        System.arraycopy(symbols, from, symbol, f, to - from);
+        System.arraycopy(modes, from, mode, f, to - from);
         start[e + 1] = frames;
         stacks = e + 1;
         index.add(e, hash);
@@ -93,6 +98,14 @@ final class StackTable {
     /** Stacks named: ids 1 to {@code size()}. */
     int size() {
         return stacks;
+    }
+
+    /** The frames of stack {@code stack} (from 1), innermost first, as callers of the sample {@code to} has open. */
+    void appendCallers(int stack, org.hyperprof.pipeline.BatchBuilder to) {
+        if (stack != NO_STACK) {
+            int from = start[stack - 1];
+            to.callers(pc, image, symbol, mode, from, start[stack] - from);
+        }
     }
 
     /** Frames of all stacks. */

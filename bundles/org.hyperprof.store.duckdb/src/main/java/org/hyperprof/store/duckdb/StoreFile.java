@@ -96,6 +96,11 @@ final class StoreFile {
         return read(c -> delete(c, id), false);
     }
 
+    /** The stored session read back whole, as its consumers saw it ({@link SessionReader}). */
+    Optional<SessionReader.Recording> recording(long id) throws StoreException {
+        return read(c -> SessionReader.read(c, id), Optional.empty());
+    }
+
     /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
     synchronized <T> T write(Work<T> work) throws StoreException {
         try {
