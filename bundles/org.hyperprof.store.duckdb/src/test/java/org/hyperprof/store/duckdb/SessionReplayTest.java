@@ -3,8 +3,13 @@ package org.hyperprof.store.duckdb;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +17,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.pmu.Signal;
@@ -27,7 +34,9 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.command.kit.Console;
 import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.Dispatcher;
 import org.hyperprof.pipeline.PublishedSession;
@@ -200,8 +209,7 @@ class SessionReplayTest {
         StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
         f.profile(ID, "simulator");
         assertTrue(f.store.replay(99).isEmpty());
-        String why = org.junit.jupiter.api.Assertions.assertThrows(org.hyperprof.api.store.StoreException.class,
-                () -> f.store.replay(ID)).getMessage();
+        String why = assertThrows(StoreException.class, () -> f.store.replay(ID)).getMessage();
         assertTrue(why.contains("no profiler is active"), why);
     }
 
@@ -231,6 +239,29 @@ class SessionReplayTest {
                 + " the replay"), s.notes().toString());
         assertEquals(List.of(new ConsumerAccounting(SessionStoreComponent.NAME, 10, 0, null)), s.consumers(),
                 "the books of the live session");
+    }
+
+    @Test
+    void hpReplayFeedsAStoredSessionToTheConsumersAndRefusesAnUnknownId() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.profile(ID, "simulator");
+        f.store.publisher(publisher);
+        dispatcher.add("seen", seen);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ReplayCommand c = new ReplayCommand(f.store, Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+
+        c.replay(Long.toString(ID));
+        assertEquals("replayed session " + ID + ": 10 samples to the consumers (hp:report --session " + ID
+                + " prints it)\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals(ID, seen.summary.sessionId());
+        assertEquals(CommandFailure.FAILED, assertThrows(CommandFailure.class, () -> c.replay("7")).status());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no stored session 7 (hp:sessions lists them)"),
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(CommandFailure.USAGE, assertThrows(CommandFailure.class, () -> c.replay()).status());
+        Method m = ReplayCommand.class.getMethod("replay", String[].class);
+        assertEquals(ReplayCommand.REPLAY.arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value());
     }
 
     private static List<String> keys(Map<String, long[]> samples) {
