@@ -51,7 +51,9 @@ public class ReportCommands {
     /** Where exports go; optional and dynamic, so hp:report works without it. */
     private final AtomicReference<OutputFiles> output = new AtomicReference<>();
     /** Where sessions the reports no longer keep are replayed from; optional and dynamic. */
-    private final AtomicReference<SessionStore> store = new AtomicReference<>();
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile SessionStore store;
 
     @Activate
     public ReportCommands(@Reference(name = "reports") ReportPlugins reports) {
@@ -127,7 +129,7 @@ public class ReportCommands {
      */
     private void replayIfMissing(ReportRequest request, java.util.function.Supplier<List<Long>> kept)
             throws StoreException {
-        SessionStore sessions = store.get();
+        SessionStore sessions = store;
         if (request.sessionId() == ReportRequest.LATEST || sessions == null
                 || kept.get().contains(request.sessionId())) {
             return;
@@ -180,15 +182,5 @@ public class ReportCommands {
 
     void unbindOutput(OutputFiles files) {
         output.compareAndSet(files, null);
-    }
-
-    @Reference(service = SessionStore.class, cardinality = ReferenceCardinality.OPTIONAL,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindStore")
-    void bindStore(SessionStore sessions) {
-        store.set(sessions);
-    }
-
-    void unbindStore(SessionStore sessions) {
-        store.compareAndSet(sessions, null);
     }
 }

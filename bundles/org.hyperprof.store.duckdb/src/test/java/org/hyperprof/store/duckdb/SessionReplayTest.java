@@ -40,6 +40,7 @@ import org.hyperprof.command.kit.Console;
 import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.Dispatcher;
 import org.hyperprof.pipeline.PublishedSession;
+import org.hyperprof.testing.sample.RecordingConsumer;
 import org.hyperprof.testing.sample.TestBatches;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -215,24 +216,10 @@ class SessionReplayTest {
 
     @Test
     void aConsumerThatMissesSamplesOfTheReplayIsNamedInTheNotes() throws Exception {
-        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
-        f.profile(ID, "simulator");
-        f.store.publisher(publisher);
-        dispatcher.add("seen", seen);
-        dispatcher.add("broken", new SampleConsumer() {
-            @Override
-            public void sessionStarted(SessionInfo session) {
-            }
-
-            @Override
-            public void samples(SampleBatch batch) {
-                throw new IllegalStateException("broken on purpose");
-            }
-
-            @Override
-            public void sessionEnded(SessionSummary summary) {
-            }
-        });
+        StoreFixture f = replayable();
+        RecordingConsumer broken = new RecordingConsumer();
+        broken.throwOnSamples = true;
+        dispatcher.add("broken", broken);
         SessionSummary s = f.store.replay(ID).orElseThrow();
         assertFalse(s.notes().isEmpty());
         assertTrue(s.notes().get(s.notes().size() - 1).startsWith("consumer broken missed 10 of the 10 samples of"
@@ -243,10 +230,7 @@ class SessionReplayTest {
 
     @Test
     void hpReplayFeedsAStoredSessionToTheConsumersAndRefusesAnUnknownId() throws Exception {
-        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
-        f.profile(ID, "simulator");
-        f.store.publisher(publisher);
-        dispatcher.add("seen", seen);
+        StoreFixture f = replayable();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         ReplayCommand c = new ReplayCommand(f.store, Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -262,6 +246,15 @@ class SessionReplayTest {
         assertEquals(CommandFailure.USAGE, assertThrows(CommandFailure.class, () -> c.replay()).status());
         Method m = ReplayCommand.class.getMethod("replay", String[].class);
         assertEquals(ReplayCommand.REPLAY.arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value());
+    }
+
+    /** A store holding one session of the fixture, replayed through the test's publisher to {@link #seen}. */
+    private StoreFixture replayable() {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.profile(ID, "simulator");
+        f.store.publisher(publisher);
+        dispatcher.add("seen", seen);
+        return f;
     }
 
     private static List<String> keys(Map<String, long[]> samples) {
