@@ -15,11 +15,17 @@ import org.hyperprof.pipeline.BatchBuilder;
  * <p>A stored row of n samples of weight w becomes n samples whose weights add up to w exactly; each
  * sample's time is its bucket's start; its callers are its stack's frames. Samples go into the one
  * {@link BatchBuilder}, whose arrays come back once every consumer returned them: no allocation per
- * sample.
+ * sample, and a replay paced by its slowest consumer.
  */
 final class StoredReplay {
     /** Samples per batch: the pipeline's. */
     private static final int BATCH = 4096;
+    /**
+     * Batches out at once, at most: the replay waits for its slowest consumer (a stored session can
+     * wait, as a file can), so that no consumer's queue fills and misses samples because a replay runs
+     * faster than the live session did.
+     */
+    private static final int OUT_AT_ONCE = 4;
 
     private StoredReplay() {
     }
@@ -27,18 +33,25 @@ final class StoredReplay {
     /** Replays {@code recording} to every consumer {@code publisher} feeds; the summary they got. */
     static SessionSummary feed(SessionPublisher publisher, SessionReader.Recording recording) {
         SessionPublisher.Replay replay = publisher.replay(recording.info());
-        BatchBuilder builder = new BatchBuilder(replay.sessionId(), BATCH, BatchBuilder.Reuse.WHEN_RELEASED, 0,
+        BatchBuilder builder = new BatchBuilder(replay.sessionId(), BATCH, BatchBuilder.Reuse.WHEN_RELEASED, OUT_AT_ONCE,
                 (batch, lease) -> {
                     // Each consumer that queues the batch holds its lease; the arrays come back when all are done.
                     lease.hold();
                     replay.publish(batch, lease::release);
                 });
+        RuntimeException failed = null;
         try {
             samples(recording, builder);
-        } finally {
             builder.close();
+        } catch (RuntimeException e) {
+            // Interrupted while waiting for a consumer: the session still ends, its notes say how much it held.
+            failed = e;
         }
-        return replay.close(recording.summary());
+        SessionSummary ended = replay.close(recording.summary());
+        if (failed != null) {
+            throw failed;
+        }
+        return ended;
     }
 
     private static void samples(SessionReader.Recording recording, BatchBuilder to) {
