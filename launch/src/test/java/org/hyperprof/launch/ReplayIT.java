@@ -53,7 +53,7 @@ class ReplayIT {
             live.add("hp:import " + recording);
             live.add("hp:report callgraph");
         }
-        live.add("hp:profile --ms 100 --callgraph 6 --no-report");
+        live.add("hp:profile --ms 50 --callgraph 6 --no-report");
         live.addAll(reportsAndExports("", "live"));
         Run first = Run.of(LaunchMode.launcher(), dir, env, dir, live.toArray(String[]::new));
         assertEquals(0, first.status(), first.err());
