@@ -53,7 +53,7 @@ public class ReportCommands {
     /** Where sessions the reports no longer keep are replayed from; optional and dynamic. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
-    private volatile SessionStore store;
+    volatile SessionStore store;
 
     @Activate
     public ReportCommands(@Reference(name = "reports") ReportPlugins reports) {

@@ -1,10 +1,11 @@
 package org.hyperprof.store.duckdb;
 
-import java.util.Optional;
+import java.util.List;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoreException;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
@@ -44,19 +45,19 @@ public final class ReplayCommand {
 
     @Descriptor("feed a stored session to every sample consumer again")
     public void replay(@Descriptor(REPLAY_ARGUMENTS) String... args) {
-        Guard.run(console, REPLAY, args, out -> {
-            Args a = REPLAY.parse(args).atMostPositional(1, "one session id");
-            if (a.positional().isEmpty()) {
-                throw new UsageException("name the session to replay by its id (hp:sessions lists them)");
-            }
-            long id = Args.number(a.positional().get(0), "a session id", 1, Long.MAX_VALUE);
-            Optional<SessionSummary> replayed = store.replay(id);
-            if (replayed.isEmpty()) {
-                throw new IllegalArgumentException("no stored session " + id + " (hp:sessions lists them)");
-            }
-            SessionSummary s = replayed.get();
-            out.println("replayed session " + id + ": " + s.accounting().delivered() + " samples to the consumers"
-                    + " (hp:report --session " + id + " prints it)");
-        });
+        Guard.run(console, REPLAY, args, out -> out.println(replay(REPLAY.parse(args))));
+    }
+
+    /** Replays the session the words name; what it did, in a line. */
+    private String replay(Args words) throws UsageException, StoreException {
+        List<String> ids = words.atMostPositional(1, "one session id").positional();
+        if (ids.isEmpty()) {
+            throw new UsageException("name the session to replay by its id (hp:sessions lists them)");
+        }
+        long id = Args.number(ids.get(0), "a session id", 1, Long.MAX_VALUE);
+        SessionSummary replayed = store.replay(id).orElseThrow(() -> new IllegalArgumentException(
+                "no stored session " + id + " (hp:sessions lists them)"));
+        return "replayed session " + id + ": " + replayed.accounting().delivered() + " samples to the consumers"
+                + " (hp:report --session " + id + " prints it)";
     }
 }

@@ -1,0 +1,108 @@
+package org.hyperprof.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.hyperprof.api.report.ReportFileWriter;
+import org.hyperprof.api.report.ReportRenderer;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoreException;
+import org.hyperprof.api.store.StoreInfo;
+import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.output.OutputFilesComponent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * hp:report and hp:export of a session no report keeps ask the store to replay it first; a session a
+ * report keeps, or the latest, is reported as it is, without the store.
+ */
+class ReportFromStoreTest {
+    private final Fakes.Captured io = new Fakes.Captured();
+    private final Plugins<ReportRenderer> renderers = new Plugins<>();
+    private final Plugins<ReportFileWriter> writers = new Plugins<>();
+    private final ReportCommands commands = new ReportCommands(io.console, renderers, writers,
+            new OutputFilesComponent());
+    private final Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
+    private final Fakes.FakeWriter pprof = new Fakes.FakeWriter("pprof: gzipped profile.proto for go tool pprof");
+    private final Store store = new Store();
+
+    @TempDir
+    Path dir;
+
+    /** A store that records what it was asked to replay, and fails when told. */
+    private static final class Store implements SessionStore {
+        final List<Long> replayed = new ArrayList<>();
+        StoreException failure;
+
+        @Override
+        public Optional<SessionSummary> replay(long id) throws StoreException {
+            replayed.add(id);
+            if (failure != null) {
+                throw failure;
+            }
+            return Optional.empty();
+        }
+
+        @Override
+        public List<StoredSession> sessions(SessionQuery query) {
+            return List.of();
+        }
+
+        @Override
+        public Optional<StoredSession> session(long id) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean delete(long id) {
+            return false;
+        }
+
+        @Override
+        public StoreInfo info() {
+            return new StoreInfo("/nowhere", 0, 0, 2);
+        }
+    }
+
+    ReportFromStoreTest() {
+        renderers.add(opreport, opreport, "opreport", "org.hyperprof.report.opreport 0.1.0");
+        writers.add(pprof, pprof, "pprof", "org.hyperprof.report.pprof 0.1.0");
+        commands.store = store;
+    }
+
+    @Test
+    void aSessionNoReportKeepsIsReplayedFromTheStoreThenReported() {
+        commands.report("--session", "9", "symbols");
+        assertEquals(List.of(9L), store.replayed);
+        assertEquals(List.of(new ReportRequest(9, ReportRequest.ALL_DOMAINS, java.util.Set.of("symbols"))),
+                opreport.requests);
+        commands.export("pprof", "pprof", dir.resolve("9.pb.gz").toString(), "--session", "9");
+        assertEquals(List.of(9L, 9L), store.replayed);
+    }
+
+    @Test
+    void aSessionAReportKeepsAndTheLatestAreReportedWithoutTheStore() {
+        commands.report("--session", "7");
+        commands.report();
+        commands.export("pprof", "pprof", dir.resolve("7.pb.gz").toString(), "--session", "7");
+        assertEquals(List.of(), store.replayed);
+        assertEquals(2, opreport.requests.size());
+    }
+
+    @Test
+    void aStoreThatCannotReplayFailsTheCommandWithItsReason() {
+        store.failure = new StoreException("session 9 cannot be replayed now: a simulated session is running");
+        assertEquals(1, Fakes.fails(() -> commands.report("--session", "9")));
+        assertTrue(io.err().contains("a simulated session is running"), io.err());
+        assertEquals(List.of(), opreport.requests);
+    }
+}
