@@ -27,13 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReportFromStoreTest {
     private final Fakes.Captured io = new Fakes.Captured();
-    private final Plugins<ReportRenderer> renderers = new Plugins<>();
-    private final Plugins<ReportFileWriter> writers = new Plugins<>();
-    private final ReportCommands commands = new ReportCommands(io.console, renderers, writers,
-            new OutputFilesComponent());
     private final Fakes.FakeRenderer opreport = new Fakes.FakeRenderer();
     private final Fakes.FakeWriter pprof = new Fakes.FakeWriter("pprof: gzipped profile.proto for go tool pprof");
     private final Store store = new Store();
+    private final ReportCommands commands;
 
     @TempDir
     Path dir;
@@ -73,9 +70,13 @@ class ReportFromStoreTest {
         }
     }
 
+    /** opreport keeps sessions 6 and 7, pprof session 7; the store is bound. */
     ReportFromStoreTest() {
+        Plugins<ReportRenderer> renderers = new Plugins<>();
         renderers.add(opreport, opreport, "opreport", "org.hyperprof.report.opreport 0.1.0");
+        Plugins<ReportFileWriter> writers = new Plugins<>();
         writers.add(pprof, pprof, "pprof", "org.hyperprof.report.pprof 0.1.0");
+        commands = new ReportCommands(io.console, renderers, writers, new OutputFilesComponent());
         commands.store = store;
     }
 
