@@ -3,6 +3,7 @@ package org.hyperprof.store.duckdb;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,13 +12,17 @@ import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.felix.service.command.Descriptor;
+import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.command.CommandFailure;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
@@ -246,6 +251,41 @@ class SessionReplayTest {
         assertEquals(CommandFailure.USAGE, assertThrows(CommandFailure.class, () -> c.replay()).status());
         Method m = ReplayCommand.class.getMethod("replay", String[].class);
         assertEquals(ReplayCommand.REPLAY.arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value());
+    }
+
+    @Test
+    void aSessionOfSchemaVersionOneReplaysWithTheCountersItsEventsName() throws Exception {
+        Path path = folder.resolve("store.duckdb");
+        List<String> v1 = new ArrayList<>();
+        try (var in = SessionReplayTest.class.getResourceAsStream("schema-v1.sql")) {
+            v1.addAll(StoreFile.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+        }
+        v1.add("INSERT INTO sessions VALUES (7, 'oldhost', 'simulator', NULL, [], 'default-host', 'i386/p6', 'PIII',"
+                + " 2000, ['CPU_CLK_UNHALTED:100000:0x00'], TIMESTAMP '2026-11-01 10:00:00',"
+                + " TIMESTAMP '2026-11-01 10:00:01', 'completed', 'completed', 10, 10, 10, 0, 0, 0, 10, 0, [], NULL,"
+                + " false, 10000000)");
+        v1.add("INSERT INTO names VALUES (7, 'domain', 0, 0, 'Domain-0', NULL, NULL),"
+                + " (7, 'image', 5, 0, 'vmlinux', 'KERNEL', NULL), (7, 'symbol', 9, 5, 'schedule', NULL, NULL)");
+        v1.add("INSERT INTO samples VALUES (7, 0, 0, 0, -1, 1, -1, -1, 5, 9, 3222274048, 0, 3, 0, 10, 1000000)");
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + path, new Properties());
+                Statement statement = c.createStatement()) {
+            for (String sql : v1) {
+                statement.execute(sql);
+            }
+        }
+        StoreFixture f = new StoreFixture(path);
+        f.store.publisher(publisher);
+        dispatcher.add("seen", seen);
+
+        SessionSummary s = f.store.replay(7).orElseThrow();
+        CounterConfig k = seen.info.counters().get(0);
+        assertEquals(List.of(0, "CPU_CLK_UNHALTED", 100000L, 0L, true, true),
+                List.of(k.counter(), k.event().name(), k.count(), k.unitMask(), k.kernel(), k.user()));
+        assertEquals(List.of("0/0/1/0/-1/-1/-1/0/3 vmlinux:schedule@c0100000 10 1000000"), counts(seen.samples));
+        assertEquals(List.of(), s.consumers());
+        assertNull(s.groundTruth());
+        assertNull(s.hypervisor());
+        assertEquals(new Accounting(10, 10, 0, 0, 0), s.accounting());
     }
 
     /** A store holding one session of the fixture, replayed through the test's publisher to {@link #seen}. */
