@@ -26,8 +26,8 @@ public final class ReplayCommand {
 
     static final Syntax REPLAY = Syntax.of("hp:replay", "feed a stored session to every sample consumer again")
             .before(REPLAY_ARGUMENTS, Completion.SESSION)
-            .notes("  The consumers see it start under its own id and end with the books it was recorded with;"
-                    + " a consumer that misses samples of the replay is named in the session's notes.");
+            .notes("  The consumers see it start under its own id and end with the books it was recorded with;\n"
+                    + "  a consumer that misses samples of the replay is named in the session's notes.");
 
     private final SessionStore store;
     private final Console console;
