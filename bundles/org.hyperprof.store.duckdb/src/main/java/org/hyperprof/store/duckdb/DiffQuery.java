@@ -1,0 +1,223 @@
+package org.hyperprof.store.duckdb;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.duckdb.DuckDBConnection;
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.store.DiffRequest;
+import org.hyperprof.api.store.DiffRow;
+import org.hyperprof.api.store.DiffStack;
+import org.hyperprof.api.store.SessionDiff;
+import org.hyperprof.api.store.StoreException;
+import org.hyperprof.api.store.StoredSession;
+
+/**
+ * Two stored sessions side by side, added up in DuckDB: their rows are summed per (session, domain,
+ * image, symbol) first, then named and matched by name (ids are each session's own), in one query
+ * per summary, so that only the matched rows cross into Java.
+ */
+final class DiffQuery {
+    /** What an image row or a frame without a symbol shows, as opreport does. */
+    static final String NO_SYMBOLS = "(no symbols)";
+
+    private static final Pattern NUMBER = Pattern.compile("\\d+");
+
+    private DiffQuery() {
+    }
+
+    /** Samples of the two sessions' event within the request's domain: {@code x} is the samples table. */
+    private static final String SCOPE = " x.session IN (?, ?) AND x.event = ?"
+            + " AND (CAST(? AS VARCHAR) IS NULL OR CAST(x.domain AS VARCHAR) = ? OR EXISTS (SELECT 1 FROM names d"
+            + " WHERE d.session = x.session AND d.kind = 'domain' AND d.id = x.domain AND d.name = ?))";
+
+    /** Names a row's domain, image and symbol ({@code k} the summed rows: session, domain, image, symbol). */
+    private static final String NAMED = " LEFT JOIN names dn ON dn.session = k.session AND dn.kind = 'domain'"
+            + " AND dn.id = k.domain LEFT JOIN names im ON im.session = k.session AND im.kind = 'image'"
+            + " AND im.id = k.image LEFT JOIN names sy ON sy.session = k.session AND sy.kind = 'symbol'"
+            + " AND sy.id = k.symbol AND k.symbol >= 0";
+
+    static SessionDiff diff(DuckDBConnection c, DiffRequest r) throws SQLException, StoreException {
+        StoredSession a = existing(c, r.baseline());
+        StoredSession b = existing(c, r.compared());
+        String event = sameEvent(a, b, r.event());
+        checkDomain(c, r);
+        long[] totalA = totals(c, r, r.baseline());
+        long[] totalB = totals(c, r, r.compared());
+        return new SessionDiff(a, b, event, profiledNanos(c, a.id()), profiledNanos(c, b.id()), totalA[0], totalB[0],
+                totalA[1], totalB[1], rows(c, r, false), rows(c, r, true));
+    }
+
+    private static StoredSession existing(DuckDBConnection c, long id) throws SQLException, StoreException {
+        return StoreFile.session(c, id).orElseThrow(() -> new StoreException("no stored session " + id
+                + " (hp:sessions lists them)"));
+    }
+
+    /** The event both sessions counted at index {@code event}: its name and unit mask must agree (the period may not). */
+    static String sameEvent(StoredSession a, StoredSession b, int event) throws StoreException {
+        if (event >= a.events().size() || event >= b.events().size()) {
+            throw new StoreException("there is no event " + event + " in both sessions: " + a.id() + " counted "
+                    + a.events() + ", " + b.id() + " counted " + b.events());
+        }
+        String ea = eventOf(a.events().get(event));
+        String eb = eventOf(b.events().get(event));
+        if (!ea.equals(eb)) {
+            throw new StoreException("sessions " + a.id() + " and " + b.id() + " counted different events (" + ea
+                    + " and " + eb + "): their samples are no measure of the same thing, so they are not compared");
+        }
+        return ea;
+    }
+
+    /** {@code EVENT:0xmask} of {@code EVENT:count:0xmask}: the period does not change what is counted. */
+    private static String eventOf(String stored) {
+        String[] parts = stored.split(":");
+        return parts.length == 3 ? parts[0] + ":" + parts[2] : stored;
+    }
+
+    private static void checkDomain(DuckDBConnection c, DiffRequest r) throws SQLException, StoreException {
+        if (r.domain() == null) {
+            return;
+        }
+        List<String> known = new ArrayList<>();
+        boolean found = false;
+        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT id, name FROM names WHERE session IN (?, ?)"
+                + " AND kind = 'domain' ORDER BY id, name")) {
+            s.setLong(1, r.baseline());
+            s.setLong(2, r.compared());
+            try (ResultSet q = s.executeQuery()) {
+                while (q.next()) {
+                    known.add(q.getLong(1) + " " + q.getString(2));
+                    found |= String.valueOf(q.getLong(1)).equals(r.domain()) || q.getString(2).equals(r.domain());
+                }
+            }
+        }
+        if (!found && !(NUMBER.matcher(r.domain()).matches() && known.isEmpty())) {
+            throw new StoreException("neither session has a domain '" + r.domain() + "'; their domains are "
+                    + String.join(", ", known) + " (give a name or an id)");
+        }
+    }
+
+    private static int scope(PreparedStatement s, DiffRequest r, int from) throws SQLException {
+        s.setLong(from, r.baseline());
+        s.setLong(from + 1, r.compared());
+        s.setInt(from + 2, r.event());
+        for (int i = 3; i < 6; i++) {
+            s.setString(from + i, r.domain());
+        }
+        return from + 6;
+    }
+
+    /** The samples and weight of {@code session} within the request. */
+    private static long[] totals(DuckDBConnection c, DiffRequest r, long session) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT coalesce(sum(samples), 0), coalesce(sum(weight), 0)"
+                + " FROM samples x WHERE" + SCOPE + " AND x.session = ?")) {
+            s.setLong(scope(s, r, 1), session);
+            try (ResultSet q = s.executeQuery()) {
+                q.next();
+                return new long[] {q.getLong(1), q.getLong(2)};
+            }
+        }
+    }
+
+    /** The profiled time the session's row gives (schema v2's {@code profiled_ns}), 0 when unknown. */
+    private static long profiledNanos(DuckDBConnection c, long id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT coalesce(profiled_ns, 0) FROM sessions WHERE id = ?")) {
+            s.setLong(1, id);
+            try (ResultSet q = s.executeQuery()) {
+                return q.next() ? q.getLong(1) : 0;
+            }
+        }
+    }
+
+    /** The image rows, or the symbol rows, of both sessions matched by name. */
+    private static List<DiffRow> rows(DuckDBConnection c, DiffRequest r, boolean symbols) throws SQLException {
+        String symbol = symbols ? "CASE WHEN k.symbol < 0 THEN '" + NO_SYMBOLS + "' ELSE coalesce(sy.name, '?') END"
+                : "CAST(NULL AS VARCHAR)";
+        String sql = "WITH k AS (SELECT session, domain, image, " + (symbols ? "symbol" : "-1 AS symbol")
+                + ", sum(samples) AS n, sum(weight) AS w FROM samples x WHERE" + SCOPE + " GROUP BY ALL)"
+                + " SELECT coalesce(dn.name, CAST(k.domain AS VARCHAR)) AS dname, coalesce(im.name, '?') AS iname, "
+                + symbol + " AS sname, sum(n) FILTER (WHERE k.session = ?), sum(n) FILTER (WHERE k.session = ?),"
+                + " sum(w) FILTER (WHERE k.session = ?), sum(w) FILTER (WHERE k.session = ?) FROM k" + NAMED
+                + " GROUP BY ALL";
+        List<DiffRow> out = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            int i = scope(s, r, 1);
+            for (long id : new long[] {r.baseline(), r.compared(), r.baseline(), r.compared()}) {
+                s.setLong(i++, id);
+            }
+            try (ResultSet q = s.executeQuery()) {
+                while (q.next()) {
+                    out.add(new DiffRow(q.getString(1), q.getString(2), q.getString(3), q.getLong(4), q.getLong(5),
+                            q.getLong(6), q.getLong(7)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every stack of both sessions, root first (the domain, the callers from the outermost, the sampled
+     * function), with the samples that ended at it in each; stacks that name the same frames are one.
+     */
+    static List<DiffStack> stacks(DuckDBConnection c, DiffRequest r) throws SQLException, StoreException {
+        StoredSession a = existing(c, r.baseline());
+        StoredSession b = existing(c, r.compared());
+        sameEvent(a, b, r.event());
+        checkDomain(c, r);
+        // A stack's frames are listed innermost first; the sampled function is depth -1, under them all.
+        String sql = "WITH k AS (SELECT session, domain, image, symbol, stack_id, sum(samples) AS n FROM samples x"
+                + " WHERE" + SCOPE + " GROUP BY ALL),"
+                + " f AS (SELECT k.session, k.domain, k.stack_id, k.image, k.symbol, k.n, -1 AS depth,"
+                + " k.image AS fimage, k.symbol AS fsymbol FROM k UNION ALL SELECT k.session, k.domain, k.stack_id,"
+                + " k.image, k.symbol, k.n, t.depth, t.image, t.symbol FROM k JOIN stacks t ON t.session = k.session"
+                + " AND t.stack_id = k.stack_id AND k.stack_id <> 0)"
+                + " SELECT k.session, k.domain, k.stack_id, k.image, k.symbol, any_value(k.n),"
+                + " coalesce(any_value(dn.name), CAST(k.domain AS VARCHAR)),"
+                + " list(coalesce(im.name, '?') ORDER BY depth DESC), list(coalesce(im.detail, 'UNKNOWN') ORDER BY"
+                + " depth DESC), list(CASE WHEN fsymbol < 0 THEN NULL ELSE coalesce(sy.name, '?') END ORDER BY"
+                + " depth DESC) FROM f k LEFT JOIN names dn ON dn.session = k.session AND dn.kind = 'domain'"
+                + " AND dn.id = k.domain LEFT JOIN names im ON im.session = k.session AND im.kind = 'image'"
+                + " AND im.id = k.fimage LEFT JOIN names sy ON sy.session = k.session AND sy.kind = 'symbol'"
+                + " AND sy.id = k.fsymbol AND k.fsymbol >= 0 GROUP BY k.session, k.domain, k.stack_id, k.image,"
+                + " k.symbol";
+        Map<List<Object>, long[]> counts = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            scope(s, r, 1);
+            try (ResultSet q = s.executeQuery()) {
+                while (q.next()) {
+                    Object[] images = (Object[]) q.getArray(8).getArray();
+                    Object[] kinds = (Object[]) q.getArray(9).getArray();
+                    Object[] symbols = (Object[]) q.getArray(10).getArray();
+                    List<DiffStack.Frame> frames = new ArrayList<>(images.length);
+                    for (int f = 0; f < images.length; f++) {
+                        frames.add(new DiffStack.Frame((String) images[f], kind((String) kinds[f]),
+                                (String) symbols[f]));
+                    }
+                    long[] n = counts.computeIfAbsent(List.of(q.getString(7), frames), key -> new long[2]);
+                    n[q.getLong(1) == r.baseline() ? 0 : 1] += q.getLong(6);
+                }
+            }
+        }
+        List<DiffStack> out = new ArrayList<>(counts.size());
+        for (Map.Entry<List<Object>, long[]> e : counts.entrySet()) {
+            @SuppressWarnings("unchecked")
+            List<DiffStack.Frame> frames = (List<DiffStack.Frame>) e.getKey().get(1);
+            out.add(new DiffStack((String) e.getKey().get(0), frames, e.getValue()[0], e.getValue()[1]));
+        }
+        return out;
+    }
+
+    private static ImageKind kind(String detail) {
+        try {
+            return ImageKind.valueOf(detail);
+        } catch (IllegalArgumentException e) {
+            return ImageKind.UNKNOWN;
+        }
+    }
+}
