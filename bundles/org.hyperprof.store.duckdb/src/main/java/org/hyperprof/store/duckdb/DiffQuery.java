@@ -50,8 +50,8 @@ final class DiffQuery {
         checkDomain(c, r);
         long[] totalA = totals(c, r, r.baseline());
         long[] totalB = totals(c, r, r.compared());
-        return new SessionDiff(a, b, event, profiledNanos(c, a.id()), profiledNanos(c, b.id()), totalA[0], totalB[0],
-                totalA[1], totalB[1], rows(c, r, false), rows(c, r, true));
+        return new SessionDiff(a, b, event, Math.max(0, a.profiledNanos()), Math.max(0, b.profiledNanos()),
+                totalA[0], totalB[0], totalA[1], totalB[1], rows(c, r, false), rows(c, r, true));
     }
 
     private static StoredSession existing(DuckDBConnection c, long id) throws SQLException, StoreException {
@@ -121,16 +121,6 @@ final class DiffQuery {
             try (ResultSet q = s.executeQuery()) {
                 q.next();
                 return new long[] {q.getLong(1), q.getLong(2)};
-            }
-        }
-    }
-
-    /** The profiled time the session's row gives (schema v2's {@code profiled_ns}), 0 when unknown. */
-    private static long profiledNanos(DuckDBConnection c, long id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT coalesce(profiled_ns, 0) FROM sessions WHERE id = ?")) {
-            s.setLong(1, id);
-            try (ResultSet q = s.executeQuery()) {
-                return q.next() ? q.getLong(1) : 0;
             }
         }
     }

@@ -24,16 +24,14 @@ import org.hyperprof.api.store.StoredSession;
  * books summed. Done in DuckDB in one transaction: the new session is there whole or not at all.
  */
 final class SessionMerge {
-    private static final SecureRandom IDS = new SecureRandom();
-
     private SessionMerge() {
     }
 
     /** A new random 63-bit session id (never 0). */
-    static long newId() {
+    static long newId(SecureRandom random) {
         long id;
         do {
-            id = IDS.nextLong() & Long.MAX_VALUE;
+            id = random.nextLong() & Long.MAX_VALUE;
         } while (id == 0);
         return id;
     }
@@ -41,21 +39,22 @@ final class SessionMerge {
     static long merge(DuckDBConnection c, List<Long> ids, String name, String hostId)
             throws SQLException, IOException, StoreException {
         List<StoredSession> sessions = mergeable(c, ids);
-        long id = newId();
+        SecureRandom random = new SecureRandom();
+        long id = newId(random);
         while (StoreFile.session(c, id).isPresent()) {
-            id = newId();
+            id = newId(random);
         }
         long merged = id;
         String in = ids.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
         return StoreFile.inTransaction(c, tx -> {
             try (Statement s = tx.createStatement()) {
-                for (String sql : statements(in, merged)) {
+                for (String sql : statements(in, ids.get(0), merged)) {
                     s.execute(sql);
                 }
             }
             StoreFile.putSession(tx, row(tx, merged, sessions, name, hostId));
             try (Statement s = tx.createStatement()) {
-                s.execute(sessionColumns(ids, merged));
+                s.execute(sessionColumns(in, merged));
                 s.execute("DROP TABLE merge_images; DROP TABLE merge_symbols; DROP TABLE merge_stacks");
             }
             return merged;
@@ -86,7 +85,7 @@ final class SessionMerge {
     }
 
     /** The statements that intern the names anew and add up the rows into session {@code id}. */
-    private static List<String> statements(String in, long id) {
+    private static List<String> statements(String in, long first, long id) {
         return List.of(
                 // Each old image id of each session, with its new id: one per (domain, name, kind).
                 "CREATE TEMP TABLE merge_images AS SELECT session, id AS old, CAST(dense_rank() OVER (ORDER BY owner,"
@@ -121,7 +120,22 @@ final class SessionMerge {
                         + " LEFT JOIN merge_stacks m ON m.session = x.session AND m.old = x.stack_id WHERE x.session IN "
                         + in + " GROUP BY ALL",
                 "INSERT INTO truth SELECT " + id + ", on_behalf, domain, vcpu, mode, image, image_kind, symbol, signal,"
-                        + " sum(milli) FROM truth WHERE session IN " + in + " GROUP BY ALL");
+                        + " sum(milli) FROM truth WHERE session IN " + in + " GROUP BY ALL",
+                // The same events: the first session's counters.
+                "INSERT INTO counters SELECT " + id + ", slot, counter, event, code, description, signal, counter_mask,"
+                        + " minimum_count, count, unit_mask, count_kernel, count_user FROM counters WHERE session = "
+                        + first,
+                // Books summed: each buffer's by its domain, vCPU and role, each consumer's by its name, the host's
+                // counters by theirs.
+                "INSERT INTO buffers SELECT " + id + ", CAST(row_number() OVER (ORDER BY min(position), domain, vcpu,"
+                        + " role) - 1 AS INTEGER), domain, vcpu, role, sum(taken), sum(delivered), sum(lost), sum(dropped),"
+                        + " sum(invalid), sum(user_samples), sum(kernel_samples), sum(xen_samples), sum(drained),"
+                        + " sum(undrained) FROM buffers WHERE session IN " + in + " GROUP BY domain, vcpu, role",
+                "INSERT INTO consumers SELECT " + id + ", CAST(row_number() OVER (ORDER BY min(position), consumer) - 1"
+                        + " AS INTEGER), consumer, sum(received), sum(missed), string_agg(DISTINCT problem, '; ') FROM"
+                        + " consumers WHERE session IN " + in + " GROUP BY consumer",
+                "INSERT INTO host_counters SELECT " + id + ", name, sum(value) FROM host_counters WHERE session IN " + in
+                        + " GROUP BY name");
     }
 
     /** Joins the new ids of the image and symbol columns of table alias {@code t}. */
@@ -146,9 +160,13 @@ final class SessionMerge {
         }
         String ids = sessions.stream().map(s -> String.valueOf(s.id())).collect(Collectors.joining(", "));
         Instant now = Instant.now();
+        // Profiled time adds up as the samples do; one session of unknown time makes the sum unknown.
+        long profiled = sessions.stream().anyMatch(s -> s.profiledNanos() < 0) ? -1
+                : sessions.stream().mapToLong(StoredSession::profiledNanos).sum();
         StoredSession merged = new StoredSession(id, hostId, "merge", name, List.of(), "merge of " + ids,
                 first.cpuType(), first.events(), now, now, StoredSession.COMPLETED, samples, books, received, missed,
-                List.of("merged from sessions " + ids), null, false);
+                List.of("merged from sessions " + ids), null, false, sessions.stream().map(StoredSession::id).toList(),
+                profiled);
         String cpuName = null;
         long mhz = 0;
         try (PreparedStatement s = c.prepareStatement("SELECT cpu_name, mhz FROM sessions WHERE id = ?")) {
@@ -163,10 +181,16 @@ final class SessionMerge {
         return new SessionRow(merged, cpuName, mhz, null);
     }
 
-    /** The columns of the new row that are sums or lists of the merged ones'. */
-    private static String sessionColumns(List<Long> ids, long id) {
-        String list = ids.stream().map(String::valueOf).collect(Collectors.joining(", "));
-        return "UPDATE sessions SET origin = [" + list + "], profiled_ns = (SELECT sum(profiled_ns) FROM sessions"
-                + " WHERE id IN (" + list + ")) WHERE id = " + id;
+    /** The simulator's figures of the new row: sums of the merged ones' (NULL when none has them). */
+    private static String sessionColumns(String in, long id) {
+        StringBuilder sums = new StringBuilder("UPDATE sessions SET ground_truth = m.ground_truth");
+        StringBuilder from = new StringBuilder(" FROM (SELECT bool_or(ground_truth) AS ground_truth");
+        for (String column : List.of("simulated_cycles", "xen_total", "xen_active", "xen_passive", "xen_lost",
+                "xen_others", "xen_idle", "xen_invalid_buffer", "xen_corrupted_buffer")) {
+            sums.append(", ").append(column).append(" = m.").append(column);
+            from.append(", sum(").append(column).append(") AS ").append(column);
+        }
+        return sums.append(from).append(" FROM sessions WHERE id IN ").append(in).append(") m WHERE sessions.id = ")
+                .append(id).toString();
     }
 }
