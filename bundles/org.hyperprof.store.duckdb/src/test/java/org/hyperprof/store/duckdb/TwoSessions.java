@@ -33,6 +33,7 @@ final class TwoSessions {
     static void profile(StoreFixture f, long id, boolean reordered, int schedule, int tcp, int main, long seconds,
             CounterConfig counter) {
         TestDictionary d = new TestDictionary();
+        d.process(1, 700, "app");
         int app = reordered ? d.image(1, "/usr/bin/app", ImageKind.USER) : -1;
         int kernel = d.image(0, "vmlinux", ImageKind.KERNEL);
         if (!reordered) {
