@@ -17,6 +17,7 @@ import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.report.kit.RowFilter;
 
 /**
  * Two stored sessions side by side, added up in DuckDB: their rows are summed per (session, domain,
@@ -24,9 +25,6 @@ import org.hyperprof.api.store.StoredSession;
  * per summary, so that only the matched rows cross into Java.
  */
 final class DiffQuery {
-    /** What an image row or a frame without a symbol shows, as opreport does. */
-    static final String NO_SYMBOLS = "(no symbols)";
-
     private static final Pattern NUMBER = Pattern.compile("\\d+");
 
     private DiffQuery() {
@@ -127,7 +125,7 @@ final class DiffQuery {
 
     /** The image rows, or the symbol rows, of both sessions matched by name. */
     private static List<DiffRow> rows(DuckDBConnection c, DiffRequest r, boolean symbols) throws SQLException {
-        String symbol = symbols ? "CASE WHEN k.symbol < 0 THEN '" + NO_SYMBOLS + "' ELSE coalesce(sy.name, '?') END"
+        String symbol = symbols ? "CASE WHEN k.symbol < 0 THEN '" + RowFilter.NO_SYMBOLS + "' ELSE coalesce(sy.name, '?') END"
                 : "CAST(NULL AS VARCHAR)";
         String sql = "WITH k AS (SELECT session, domain, image, " + (symbols ? "symbol" : "-1 AS symbol")
                 + ", sum(samples) AS n, sum(weight) AS w FROM samples x WHERE" + SCOPE + " GROUP BY ALL)"
