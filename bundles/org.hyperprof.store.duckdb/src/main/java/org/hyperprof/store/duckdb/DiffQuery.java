@@ -21,8 +21,8 @@ import org.hyperprof.report.kit.RowFilter;
 
 /**
  * Two stored sessions side by side, added up in DuckDB: their rows are summed per (session, domain,
- * image, symbol) first, then named and matched by name (ids are each session's own), in one query
- * per summary, so that only the matched rows cross into Java.
+ * image, symbol) first, then named and matched by name (ids are each session's own), in one query,
+ * so that only the matched symbol rows cross into Java; the image rows and the totals are their sums.
  */
 final class DiffQuery {
     private static final Pattern NUMBER = Pattern.compile("\\d+");
@@ -46,10 +46,23 @@ final class DiffQuery {
         StoredSession b = existing(c, r.compared());
         String event = sameEvent(a, b, r.event());
         checkDomain(c, r);
-        long[] totalA = totals(c, r, r.baseline());
-        long[] totalB = totals(c, r, r.compared());
+        List<DiffRow> symbols = symbolRows(c, r);
+        // The image rows and the totals add up the symbol rows: a few thousand rows, where another pass of
+        // DuckDB over the samples would cost as much as the first.
+        Map<List<String>, long[]> images = new LinkedHashMap<>();
+        long[] total = new long[4];
+        for (DiffRow row : symbols) {
+            long[] sums = images.computeIfAbsent(List.of(row.domain(), row.image()), k -> new long[4]);
+            long[] counts = {row.baselineSamples(), row.comparedSamples(), row.baselineWeight(), row.comparedWeight()};
+            for (int i = 0; i < 4; i++) {
+                sums[i] += counts[i];
+                total[i] += counts[i];
+            }
+        }
+        List<DiffRow> imageRows = new ArrayList<>(images.size());
+        images.forEach((k, n) -> imageRows.add(new DiffRow(k.get(0), k.get(1), null, n[0], n[1], n[2], n[3])));
         return new SessionDiff(a, b, event, Math.max(0, a.profiledNanos()), Math.max(0, b.profiledNanos()),
-                totalA[0], totalB[0], totalA[1], totalB[1], rows(c, r, false), rows(c, r, true));
+                total[0], total[1], total[2], total[3], imageRows, symbols);
     }
 
     private static StoredSession existing(DuckDBConnection c, long id) throws SQLException, StoreException {
@@ -111,27 +124,13 @@ final class DiffQuery {
         return from + 6;
     }
 
-    /** The samples and weight of {@code session} within the request. */
-    private static long[] totals(DuckDBConnection c, DiffRequest r, long session) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT coalesce(sum(samples), 0), coalesce(sum(weight), 0)"
-                + " FROM samples x WHERE" + SCOPE + " AND x.session = ?")) {
-            s.setLong(scope(s, r, 1), session);
-            try (ResultSet q = s.executeQuery()) {
-                q.next();
-                return new long[] {q.getLong(1), q.getLong(2)};
-            }
-        }
-    }
-
-    /** The image rows, or the symbol rows, of both sessions matched by name. */
-    private static List<DiffRow> rows(DuckDBConnection c, DiffRequest r, boolean symbols) throws SQLException {
-        String symbol = symbols ? "CASE WHEN k.symbol < 0 THEN '" + RowFilter.NO_SYMBOLS + "' ELSE coalesce(sy.name, '?') END"
-                : "CAST(NULL AS VARCHAR)";
-        String sql = "WITH k AS (SELECT session, domain, image, " + (symbols ? "symbol" : "-1 AS symbol")
-                + ", sum(samples) AS n, sum(weight) AS w FROM samples x WHERE" + SCOPE + " GROUP BY ALL)"
-                + " SELECT coalesce(dn.name, CAST(k.domain AS VARCHAR)) AS dname, coalesce(im.name, '?') AS iname, "
-                + symbol + " AS sname, sum(n) FILTER (WHERE k.session = ?), sum(n) FILTER (WHERE k.session = ?),"
-                + " sum(w) FILTER (WHERE k.session = ?), sum(w) FILTER (WHERE k.session = ?) FROM k" + NAMED
+    /** The symbol rows of both sessions matched by name: summed by id in each session first, then named. */
+    private static List<DiffRow> symbolRows(DuckDBConnection c, DiffRequest r) throws SQLException {
+        String sql = "WITH k AS (SELECT session, domain, image, symbol, sum(samples) AS n, sum(weight) AS w FROM"
+                + " samples x WHERE" + SCOPE + " GROUP BY ALL) SELECT coalesce(dn.name, CAST(k.domain AS VARCHAR)),"
+                + " coalesce(im.name, '?'), CASE WHEN k.symbol < 0 THEN '" + RowFilter.NO_SYMBOLS + "' ELSE"
+                + " coalesce(sy.name, '?') END, sum(n) FILTER (WHERE k.session = ?), sum(n) FILTER (WHERE k.session"
+                + " = ?), sum(w) FILTER (WHERE k.session = ?), sum(w) FILTER (WHERE k.session = ?) FROM k" + NAMED
                 + " GROUP BY ALL";
         List<DiffRow> out = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(sql)) {
