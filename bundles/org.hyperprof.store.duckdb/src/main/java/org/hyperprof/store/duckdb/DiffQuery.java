@@ -30,23 +30,37 @@ final class DiffQuery {
     private DiffQuery() {
     }
 
-    /** Samples of the two sessions' event within the request's domain: {@code x} is the samples table. */
-    private static final String SCOPE = " x.session IN (?, ?) AND x.event = ?"
-            + " AND (CAST(? AS VARCHAR) IS NULL OR CAST(x.domain AS VARCHAR) = ? OR EXISTS (SELECT 1 FROM names d"
-            + " WHERE d.session = x.session AND d.kind = 'domain' AND d.id = x.domain AND d.name = ?))";
+    /**
+     * Which samples ({@code x}) a request takes: the SQL condition and its parameters.
+     *
+     * @param sql  the condition, after a WHERE
+     * @param args the values of its parameters, in order
+     */
+    private record Scope(String sql, List<Long> args) {
+        /** Binds the parameters from index {@code from}; the next free index. */
+        int bind(PreparedStatement s, int from) throws SQLException {
+            for (long a : args) {
+                s.setLong(from++, a);
+            }
+            return from;
+        }
+    }
 
     /** Names a row's domain, image and symbol ({@code k} the summed rows: session, domain, image, symbol). */
-    private static final String NAMED = " LEFT JOIN names dn ON dn.session = k.session AND dn.kind = 'domain'"
-            + " AND dn.id = k.domain LEFT JOIN names im ON im.session = k.session AND im.kind = 'image'"
-            + " AND im.id = k.image LEFT JOIN names sy ON sy.session = k.session AND sy.kind = 'symbol'"
-            + " AND sy.id = k.symbol AND k.symbol >= 0";
+    private static final String NAMED = " LEFT JOIN nm dn ON dn.session = k.session AND dn.kind = 'domain'"
+            + " AND dn.id = k.domain LEFT JOIN nm im ON im.session = k.session AND im.kind = 'image'"
+            + " AND im.id = k.image LEFT JOIN nm sy ON sy.session = k.session AND sy.kind = 'symbol'"
+            + " AND sy.id = k.symbol";
+
+    /** The two sessions' names, {@code nm}: a store of many sessions has many more (one parameter per session). */
+    private static final String NAMES = " nm AS (SELECT session, kind, id, name, detail FROM names WHERE session"
+            + " IN (?, ?))";
 
     static SessionDiff diff(DuckDBConnection c, DiffRequest r) throws SQLException, StoreException {
         StoredSession a = existing(c, r.baseline());
         StoredSession b = existing(c, r.compared());
         String event = sameEvent(a, b, r.event());
-        checkDomain(c, r);
-        List<DiffRow> symbols = symbolRows(c, r);
+        List<DiffRow> symbols = symbolRows(c, r, scope(c, r));
         // The image rows and the totals add up the symbol rows: a few thousand rows, where another pass of
         // DuckDB over the samples would cost as much as the first.
         Map<List<String>, long[]> images = new LinkedHashMap<>();
@@ -91,51 +105,64 @@ final class DiffQuery {
         return parts.length == 3 ? parts[0] + ":" + parts[2] : stored;
     }
 
-    private static void checkDomain(DuckDBConnection c, DiffRequest r) throws SQLException, StoreException {
+    /**
+     * The samples of both sessions' event, only those of the request's domain when it names one: its
+     * id in each session, found by id or by name (a domain's id is Xen's domid; names may differ).
+     */
+    private static Scope scope(DuckDBConnection c, DiffRequest r) throws SQLException, StoreException {
+        String sql = " x.session IN (?, ?) AND x.event = ?";
+        List<Long> args = new ArrayList<>(List.of(r.baseline(), r.compared(), (long) r.event()));
         if (r.domain() == null) {
-            return;
+            return new Scope(sql, args);
         }
         List<String> known = new ArrayList<>();
-        boolean found = false;
-        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT id, name FROM names WHERE session IN (?, ?)"
-                + " AND kind = 'domain' ORDER BY id, name")) {
+        List<Long> matched = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT session, id, name FROM names WHERE session IN (?, ?)"
+                + " AND kind = 'domain' ORDER BY id, name, session")) {
             s.setLong(1, r.baseline());
             s.setLong(2, r.compared());
             try (ResultSet q = s.executeQuery()) {
                 while (q.next()) {
-                    known.add(q.getLong(1) + " " + q.getString(2));
-                    found |= String.valueOf(q.getLong(1)).equals(r.domain()) || q.getString(2).equals(r.domain());
+                    String domain = q.getLong(2) + " " + q.getString(3);
+                    if (!known.contains(domain)) {
+                        known.add(domain);
+                    }
+                    if (String.valueOf(q.getLong(2)).equals(r.domain()) || q.getString(3).equals(r.domain())) {
+                        matched.addAll(List.of(q.getLong(1), q.getLong(2)));
+                    }
                 }
             }
         }
-        if (!found && !(NUMBER.matcher(r.domain()).matches() && known.isEmpty())) {
+        if (matched.isEmpty() && NUMBER.matcher(r.domain()).matches() && known.isEmpty()) {
+            // Sessions without domain names (a recording's): the id is the samples' own.
+            long id = Long.parseLong(r.domain());
+            matched.addAll(List.of(r.baseline(), id, r.compared(), id));
+        }
+        if (matched.isEmpty()) {
             throw new StoreException("neither session has a domain '" + r.domain() + "'; their domains are "
                     + String.join(", ", known) + " (give a name or an id)");
         }
-    }
-
-    private static int scope(PreparedStatement s, DiffRequest r, int from) throws SQLException {
-        s.setLong(from, r.baseline());
-        s.setLong(from + 1, r.compared());
-        s.setInt(from + 2, r.event());
-        for (int i = 3; i < 6; i++) {
-            s.setString(from + i, r.domain());
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < matched.size(); i += 2) {
+            each.add("(x.session = ? AND x.domain = ?)");
         }
-        return from + 6;
+        args.addAll(matched);
+        return new Scope(sql + " AND (" + String.join(" OR ", each) + ")", args);
     }
 
     /** The symbol rows of both sessions matched by name: summed by id in each session first, then named. */
-    private static List<DiffRow> symbolRows(DuckDBConnection c, DiffRequest r) throws SQLException {
+    private static List<DiffRow> symbolRows(DuckDBConnection c, DiffRequest r, Scope scope) throws SQLException {
         String sql = "WITH k AS (SELECT session, domain, image, symbol, sum(samples) AS n, sum(weight) AS w FROM"
-                + " samples x WHERE" + SCOPE + " GROUP BY ALL) SELECT coalesce(dn.name, CAST(k.domain AS VARCHAR)),"
-                + " coalesce(im.name, '?'), CASE WHEN k.symbol < 0 THEN '" + RowFilter.NO_SYMBOLS + "' ELSE"
+                + " samples x WHERE" + scope.sql() + " GROUP BY ALL)," + NAMES + " SELECT coalesce(dn.name,"
+                + " CAST(k.domain AS VARCHAR)), coalesce(im.name, '?'), CASE WHEN k.symbol < 0 THEN '" + RowFilter.NO_SYMBOLS + "' ELSE"
                 + " coalesce(sy.name, '?') END, sum(n) FILTER (WHERE k.session = ?), sum(n) FILTER (WHERE k.session"
                 + " = ?), sum(w) FILTER (WHERE k.session = ?), sum(w) FILTER (WHERE k.session = ?) FROM k" + NAMED
                 + " GROUP BY ALL";
         List<DiffRow> out = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(sql)) {
-            int i = scope(s, r, 1);
-            for (long id : new long[] {r.baseline(), r.compared(), r.baseline(), r.compared()}) {
+            int i = scope.bind(s, 1);
+            for (long id : new long[] {r.baseline(), r.compared(), r.baseline(), r.compared(), r.baseline(),
+                r.compared()}) {
                 s.setLong(i++, id);
             }
             try (ResultSet q = s.executeQuery()) {
@@ -156,10 +183,10 @@ final class DiffQuery {
         StoredSession a = existing(c, r.baseline());
         StoredSession b = existing(c, r.compared());
         sameEvent(a, b, r.event());
-        checkDomain(c, r);
+        Scope scope = scope(c, r);
         // A stack's frames are listed innermost first; the sampled function is depth -1, under them all.
         String sql = "WITH k AS (SELECT session, domain, image, symbol, stack_id, sum(samples) AS n FROM samples x"
-                + " WHERE" + SCOPE + " GROUP BY ALL),"
+                + " WHERE" + scope.sql() + " GROUP BY ALL)," + NAMES + ","
                 + " f AS (SELECT k.session, k.domain, k.stack_id, k.image, k.symbol, k.n, -1 AS depth,"
                 + " k.image AS fimage, k.symbol AS fsymbol FROM k UNION ALL SELECT k.session, k.domain, k.stack_id,"
                 + " k.image, k.symbol, k.n, t.depth, t.image, t.symbol FROM k JOIN stacks t ON t.session = k.session"
@@ -168,14 +195,16 @@ final class DiffQuery {
                 + " coalesce(any_value(dn.name), CAST(k.domain AS VARCHAR)),"
                 + " list(coalesce(im.name, '?') ORDER BY depth DESC), list(coalesce(im.detail, 'UNKNOWN') ORDER BY"
                 + " depth DESC), list(CASE WHEN fsymbol < 0 THEN NULL ELSE coalesce(sy.name, '?') END ORDER BY"
-                + " depth DESC) FROM f k LEFT JOIN names dn ON dn.session = k.session AND dn.kind = 'domain'"
-                + " AND dn.id = k.domain LEFT JOIN names im ON im.session = k.session AND im.kind = 'image'"
-                + " AND im.id = k.fimage LEFT JOIN names sy ON sy.session = k.session AND sy.kind = 'symbol'"
-                + " AND sy.id = k.fsymbol AND k.fsymbol >= 0 GROUP BY k.session, k.domain, k.stack_id, k.image,"
+                + " depth DESC) FROM f k LEFT JOIN nm dn ON dn.session = k.session AND dn.kind = 'domain'"
+                + " AND dn.id = k.domain LEFT JOIN nm im ON im.session = k.session AND im.kind = 'image'"
+                + " AND im.id = k.fimage LEFT JOIN nm sy ON sy.session = k.session AND sy.kind = 'symbol'"
+                + " AND sy.id = k.fsymbol GROUP BY k.session, k.domain, k.stack_id, k.image,"
                 + " k.symbol";
         Map<List<Object>, long[]> counts = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement(sql)) {
-            scope(s, r, 1);
+            int i = scope.bind(s, 1);
+            s.setLong(i, r.baseline());
+            s.setLong(i + 1, r.compared());
             try (ResultSet q = s.executeQuery()) {
                 while (q.next()) {
                     Object[] images = (Object[]) q.getArray(8).getArray();
