@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -13,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.hyperprof.testing.pprof.GoPprof;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +35,7 @@ class DiffPprofIT {
 
     @Test
     void pprofsDiffOfTheTwoExportsShowsHpDiffsDeltasPerFunction() throws Exception {
-        assumeTrue(goAvailable(), "go (Debian golang-go) is not installed; .ci/run installs it");
+        assumeTrue(GoPprof.available(), GoPprof.MISSING);
         Path config = Files.createDirectory(dir.resolve("config"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.writeString(config.resolve("org.hyperprof.store.cfg"), "path = " + dir.resolve("store.duckdb") + "\n");
@@ -58,7 +56,7 @@ class DiffPprofIT {
                 + " symbols top=1000000 --format csv");
         assertEquals(0, diff.status(), diff.err());
         Map<String, Long> ours = deltasByFunction(diff.out());
-        Map<String, Long> pprof = flatByFunction(pprof("-top", "-nodecount=100000", "-nodefraction=0",
+        Map<String, Long> pprof = flatByFunction(GoPprof.run(dir, "-top", "-nodecount=100000", "-nodefraction=0",
                 "-edgefraction=0", "-sample_index=samples", "-diff_base=" + a, b.toString()));
         assertTrue(ours.size() > 10, "a profile of the default scenario has functions in both: " + ours);
         assertEquals(ours, pprof);
@@ -119,28 +117,5 @@ class DiffPprofIT {
         }
         assertTrue(table, () -> "no -top table in:\n" + top);
         return out;
-    }
-
-    private static boolean goAvailable() {
-        try {
-            Process p = new ProcessBuilder("go", "version").redirectErrorStream(true).start();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
-    private String pprof(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("go", "tool", "pprof"));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "pprof", ".out");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
-        builder.environment().put("PPROF_TMPDIR", dir.toString());
-        builder.environment().put("HOME", dir.toString());
-        Process p = builder.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "go tool pprof did not finish in 120 s");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), () -> "go tool pprof " + command + " failed:\n" + text);
-        return text;
     }
 }

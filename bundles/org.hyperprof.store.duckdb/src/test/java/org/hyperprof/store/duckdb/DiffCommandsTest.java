@@ -35,9 +35,7 @@ class DiffCommandsTest {
 
     @BeforeEach
     void twoSessions() {
-        f = new StoreFixture(folder.resolve("store.duckdb"));
-        TwoSessions.profile(f, 1, false, 600, 300, 100, 1);
-        TwoSessions.profile(f, 2, true, 980, 620, 400, 4);
+        f = TwoSessions.handWorked(folder);
         commands = new DiffCommands(f.store, new OutputFilesComponent(), new DifferentialFlameGraph(),
                 Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8)), ZoneOffset.UTC);

@@ -31,9 +31,7 @@ class SessionDiffTest {
 
     @BeforeEach
     void twoSessions() {
-        f = new StoreFixture(folder.resolve("store.duckdb"));
-        TwoSessions.profile(f, 1, false, 600, 300, 100, 1);
-        TwoSessions.profile(f, 2, true, 980, 620, 400, 4);
+        f = TwoSessions.handWorked(folder);
     }
 
     private SessionDiff diff(String domain) throws StoreException {

@@ -1,19 +1,13 @@
 package org.hyperprof.store.duckdb;
 
+import static org.hyperprof.store.duckdb.StoreFixture.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
-import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffRow;
@@ -27,27 +21,9 @@ class SessionMergeTest {
     @TempDir
     Path folder;
 
-    private static List<String> query(Path store, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
-                Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i == 1 ? "" : " ").append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
     @Test
     void aMergeAddsUpRowsByNameAndBooksAndNamesItsOrigin() throws Exception {
-        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
-        TwoSessions.profile(f, 1, false, 600, 300, 100, 1);
-        TwoSessions.profile(f, 2, true, 980, 620, 400, 4);
+        StoreFixture f = TwoSessions.handWorked(folder);
         long id = f.store.merge(List.of(1L, 2L), "both");
         assertTrue(id > 0 && id != 1 && id != 2);
 
@@ -76,9 +52,7 @@ class SessionMergeTest {
 
     @Test
     void aMergedSessionDiffsAsTheSumOfItsParts() throws Exception {
-        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
-        TwoSessions.profile(f, 1, false, 600, 300, 100, 1);
-        TwoSessions.profile(f, 2, true, 980, 620, 400, 4);
+        StoreFixture f = TwoSessions.handWorked(folder);
         long id = f.store.merge(List.of(1L, 2L), null);
         DiffRow schedule = f.store.diff(new DiffRequest(1, id, 0, null)).symbols().stream()
                 .filter(r -> r.symbol().equals("schedule")).findFirst().orElseThrow();

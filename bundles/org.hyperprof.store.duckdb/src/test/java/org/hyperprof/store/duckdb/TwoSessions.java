@@ -1,5 +1,6 @@
 package org.hyperprof.store.duckdb;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,18 @@ final class TwoSessions {
     static final long EVENTS_PER_SAMPLE = 1000;
 
     private TwoSessions() {
+    }
+
+    /**
+     * A store in {@code folder} with the sessions whose shares the tests work out by hand: A (session
+     * 1) with schedule 600, tcp_v4_rcv 300 and main 100 samples in 1 s; B (session 2, its ids in
+     * another order) with 980, 620 and 400 in 4 s.
+     */
+    static StoreFixture handWorked(Path folder) {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        profile(f, 1, false, 600, 300, 100, 1);
+        profile(f, 2, true, 980, 620, 400, 4);
+        return f;
     }
 
     /**
