@@ -51,11 +51,6 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar Diff}.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
 public class DiffBenchmark {
     static final int SYMBOLS = 4000;
     static final int IMAGES = 4;
@@ -129,7 +124,13 @@ public class DiffBenchmark {
         }
     }
 
+    /** One hp:diff: milliseconds each, a few seconds of them. */
     @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 3, time = 2)
+    @Measurement(iterations = 5, time = 2)
+    @Fork(1)
     public void diff(Blackhole out) throws StoreException {
         SessionDiff d = store.diff(new DiffRequest(1, 2, 0, null));
         DiffCommands.Layout all = new DiffCommands.Layout(true, true, Integer.MAX_VALUE);

@@ -8,24 +8,16 @@ import java.util.Locale;
  * as wide as the compared session's (B) samples, coloured by the change of the samples that ended in
  * them (B's minus the baseline's), red where they grew, blue where they shrank, white where they
  * did not, deeper as the change nears the largest change of any stack.
+ *
+ * @param title    the title line
+ * @param subtitle the first line under it
+ * @param total    B's samples: the width of the whole graph
+ * @param maxDelta the largest change of any one stack (at least 1, as flamegraph.pl starts it)
  */
-final class DiffLook implements SvgFlameGraph.Look {
-    private final String title;
-    private final String subtitle;
-    private final long total;
-    private final long maxDelta;
+record DiffLook(String title, String subtitle, long total, long maxDelta) implements SvgFlameGraph.Look {
 
-    /** @param maxDelta the largest change of any one stack (at least 1) */
-    DiffLook(String title, String subtitle, long total, long maxDelta) {
-        this.title = title;
-        this.subtitle = subtitle;
-        this.total = total;
-        this.maxDelta = Math.max(1, maxDelta);
-    }
-
-    @Override
-    public String title() {
-        return title;
+    DiffLook {
+        maxDelta = Math.max(1, maxDelta);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -12,13 +11,10 @@ import java.util.Locale;
 import java.util.Set;
 
 import org.apache.felix.service.command.Descriptor;
-import org.hyperprof.api.output.Content;
 import org.hyperprof.api.output.OutputFiles;
-import org.hyperprof.api.output.Written;
 import org.hyperprof.api.store.DiffFlameGraph;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffRow;
-import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
@@ -30,7 +26,6 @@ import org.hyperprof.command.kit.Option;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
-import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -80,8 +75,7 @@ public final class DiffCommands {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
     private final SessionStore store;
-    private final OutputFiles files;
-    private final DiffFlameGraph flameGraph;
+    private final FlameGraphFiles flameGraphs;
     private final Console console;
     private final ZoneId zone;
 
@@ -89,14 +83,13 @@ public final class DiffCommands {
     public DiffCommands(@Reference SessionStore store, @Reference OutputFiles files,
             @Reference(cardinality = ReferenceCardinality.OPTIONAL, policyOption = ReferencePolicyOption.GREEDY)
             DiffFlameGraph flameGraph) {
-        this(store, files, flameGraph, Console.system(), ZoneId.systemDefault());
+        this(new FlameGraphFiles(store, files, flameGraph), Console.system(), ZoneId.systemDefault());
     }
 
-    /** Plain Java and tests; {@code flameGraph} may be null (no flame graph bundle). */
-    DiffCommands(SessionStore store, OutputFiles files, DiffFlameGraph flameGraph, Console console, ZoneId zone) {
-        this.store = store;
-        this.files = files;
-        this.flameGraph = flameGraph;
+    /** Plain Java and tests: the store is the flame graphs'. */
+    DiffCommands(FlameGraphFiles flameGraphs, Console console, ZoneId zone) {
+        this.store = flameGraphs.store();
+        this.flameGraphs = flameGraphs;
         this.console = console;
         this.zone = zone;
     }
@@ -115,7 +108,7 @@ public final class DiffCommands {
             int event = a.value("--event") == null ? 0 : (int) Args.number(a.value("--event"), "--event", 0, 255);
             DiffRequest request = new DiffRequest(baseline, compared, event, a.value("--domain"));
             if (a.value("--folded") != null || a.value("--svg") != null) {
-                flameGraph(out, request, a.value("--folded"), a.value("--svg"));
+                flameGraphs.write(out, request, a.value("--folded"), a.value("--svg"));
                 return;
             }
             SessionDiff diff = store.diff(request);
@@ -243,38 +236,6 @@ public final class DiffCommands {
 
     private static String signedRate(double value) {
         return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%+.0f", value);
-    }
-
-    private void flameGraph(PrintStream out, DiffRequest request, String folded, String svg) throws Exception {
-        if (flameGraph == null) {
-            throw new IllegalStateException("no differential flame graph is installed: start the bundle"
-                    + " org.hyperprof.report.flamegraph (lb lists the bundles)");
-        }
-        List<DiffStack> stacks = store.diffStacks(request);
-        if (stacks.isEmpty()) {
-            throw new IllegalArgumentException("neither session has samples of event " + request.event()
-                    + (request.domain() == null ? "" : " in domain " + request.domain()));
-        }
-        long a = stacks.stream().mapToLong(DiffStack::baseline).sum();
-        long b = stacks.stream().mapToLong(DiffStack::compared).sum();
-        String what = "session " + request.compared() + " (B) against session " + request.baseline() + " (A)";
-        if (folded != null) {
-            write(out, folded, flameGraph.folded(stacks), "the differential folded stacks of " + what);
-        }
-        if (svg != null) {
-            String title = "Differential flame graph of " + what;
-            String subtitle = "event " + request.event() + (request.domain() == null ? ", all domains"
-                    : ", domain " + request.domain()) + ": " + a + " samples in A, " + b + " in B; widths by B,"
-                    + " red grew, blue shrank (samples, as difffolded.pl)";
-            write(out, svg, flameGraph.svg(title, subtitle, stacks), "the differential flame graph of " + what);
-        }
-    }
-
-    private void write(PrintStream out, String file, Content content, String what) throws Exception {
-        Path target = WorkingFolder.resolve(file);
-        Written w = files.write(target, content);
-        out.println((w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what
-                + " to ") + w.target() + (w.throughLink() ? " -> " + w.file() : "") + " (" + w.bytes() + " bytes)");
     }
 
     @Descriptor("merge ended stored sessions of the same events into a new one")

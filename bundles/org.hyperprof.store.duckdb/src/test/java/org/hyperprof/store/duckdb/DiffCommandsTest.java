@@ -36,8 +36,8 @@ class DiffCommandsTest {
     @BeforeEach
     void twoSessions() {
         f = TwoSessions.handWorked(folder);
-        commands = new DiffCommands(f.store, new OutputFilesComponent(), new DifferentialFlameGraph(),
-                Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
+        commands = new DiffCommands(new FlameGraphFiles(f.store, new OutputFilesComponent(),
+                new DifferentialFlameGraph()), Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8)), ZoneOffset.UTC);
     }
 
