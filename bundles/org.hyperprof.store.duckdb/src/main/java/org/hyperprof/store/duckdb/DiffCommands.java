@@ -44,7 +44,7 @@ public final class DiffCommands {
     static final int DEFAULT_TOP = 30;
 
     static final String DIFF_ARGUMENTS = "<A> <B> [--domain D] [--event N] [--folded file] [--svg file]"
-            + " [--format text|json|csv] [images|symbols] [top=N]";
+            + " [--normalize] [--format text|json|csv] [images|symbols] [top=N]";
 
     static final Syntax DIFF = Syntax.of("hp:diff", "compare stored session B with session A (the baseline), as"
             + " perf diff does").before("<A> <B>", Completion.SESSION)
@@ -55,6 +55,8 @@ public final class DiffCommands {
                             + " as difffolded.pl) instead of the table").completedBy(Completion.FILE),
                     Option.value("--svg", "file", "write the differential flame graph (widths by B, red grew, blue"
                             + " shrank) instead of the table").completedBy(Completion.FILE),
+                    Option.flag("--normalize", "with --folded and --svg: A's counts scaled to B's total first, as"
+                            + " difffolded.pl -n does (for sessions of different lengths)"),
                     StoreCommands.FORMAT)
             .after("[images|symbols] [top=N]")
             .notes("  images|symbols       only the image summary, or only the symbol summary (default: both)\n"
@@ -108,7 +110,7 @@ public final class DiffCommands {
             int event = a.value("--event") == null ? 0 : (int) Args.number(a.value("--event"), "--event", 0, 255);
             DiffRequest request = new DiffRequest(baseline, compared, event, a.value("--domain"));
             if (a.value("--folded") != null || a.value("--svg") != null) {
-                flameGraphs.write(out, request, a.value("--folded"), a.value("--svg"));
+                flameGraphs.write(out, request, a.flag("--normalize"), a.value("--folded"), a.value("--svg"));
                 return;
             }
             SessionDiff diff = store.diff(request);

@@ -22,8 +22,11 @@ import org.hyperprof.shell.session.WorkingFolder;
  */
 record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph flameGraph) {
 
-    /** Writes the differential folded stacks to {@code folded} and the SVG to {@code svg} (either may be null). */
-    void write(PrintStream out, DiffRequest request, String folded, String svg) throws Exception {
+    /**
+     * Writes the differential folded stacks to {@code folded} and the SVG to {@code svg} (either may be
+     * null); {@code normalize}: A's counts scaled to B's total first.
+     */
+    void write(PrintStream out, DiffRequest request, boolean normalize, String folded, String svg) throws Exception {
         if (flameGraph == null) {
             throw new IllegalStateException("no differential flame graph is installed: start the bundle"
                     + " org.hyperprof.report.flamegraph (lb lists the bundles)");
@@ -35,6 +38,9 @@ record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph fla
         }
         long a = stacks.stream().mapToLong(DiffStack::baseline).sum();
         long b = stacks.stream().mapToLong(DiffStack::compared).sum();
+        if (normalize) {
+            stacks = normalized(stacks, a, b);
+        }
         String what = "session " + request.compared() + " (B) against session " + request.baseline() + " (A)";
         if (folded != null) {
             write(out, folded, flameGraph.folded(stacks), "the differential folded stacks of " + what);
@@ -43,7 +49,8 @@ record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph fla
             String title = "Differential flame graph of " + what;
             String subtitle = "event " + request.event() + (request.domain() == null ? ", all domains"
                     : ", domain " + request.domain()) + ": " + a + " samples in A, " + b + " in B; widths by B,"
-                    + " red grew, blue shrank (samples, as difffolded.pl)";
+                    + " red grew, blue shrank (samples" + (normalize ? ", A's scaled to B's total, as difffolded.pl -n)"
+                            : ", as difffolded.pl)");
             write(out, svg, flameGraph.svg(title, subtitle, stacks), "the differential flame graph of " + what);
         }
     }
@@ -52,6 +59,18 @@ record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph fla
         Written w = files.write(target(file), content);
         out.println((w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what
                 + " to ") + w.target() + (w.throughLink() ? " -> " + w.file() : "") + " (" + w.bytes() + " bytes)");
+    }
+
+    /**
+     * The stacks with A's counts scaled to B's total, rounded down, as {@code difffolded.pl -n} does:
+     * then a stack that kept its share keeps its count, and only changes of share show.
+     */
+    static List<DiffStack> normalized(List<DiffStack> stacks, long a, long b) {
+        if (a == 0 || a == b) {
+            return stacks;
+        }
+        return stacks.stream().map(s -> new DiffStack(s.domain(), s.frames(),
+                Math.multiplyExact(s.baseline(), b) / a, s.compared())).toList();
     }
 
     /**

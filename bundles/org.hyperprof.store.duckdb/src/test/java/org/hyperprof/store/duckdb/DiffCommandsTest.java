@@ -97,6 +97,15 @@ class DiffCommandsTest {
     }
 
     @Test
+    void normalizedTheBaselinesCountsAreScaledToTheComparedTotalAsDiffFoldedDashN() throws Exception {
+        // A has 1000 samples, B 2000: A's counts doubled, so only changes of share remain.
+        Path folded = folder.resolve("normalized.folded");
+        commands.diff("1", "2", "--normalize", "--folded", folded.toString());
+        assertEquals("Domain-0;tcp_v4_rcv_[k] 600 620\nDomain-0;tcp_v4_rcv_[k];schedule_[k] 1200 980\n"
+                + "domU;main 200 400\n", Files.readString(folded));
+    }
+
+    @Test
     void theDifferentialFlameGraphIsRedWhereAFunctionGrewAndBlueWhereItShrank() throws Exception {
         // schedule 600 to 400 samples, tcp_v4_rcv 300 both times, main 100 to 300.
         TwoSessions.profile(f, 3, false, 600, 300, 100, 1);
