@@ -37,6 +37,11 @@ class SessionMergeTest {
         // Each session's books: taken = delivered + 4 (1 lost, 3 dropped).
         assertEquals(new Accounting(3008, 3000, 2, 6, 0), m.accounting());
         assertEquals(List.of("CPU_CLK_UNHALTED:100000:0x00"), m.events());
+        // The consumers' books summed by consumer; the counters are the first session's (the same events).
+        assertEquals(List.of("store 3000 0"), query(f.path, "SELECT consumer, received, missed FROM consumers WHERE"
+                + " session = " + id));
+        assertEquals(List.of("0 CPU_CLK_UNHALTED 100000"), query(f.path, "SELECT slot, event, count FROM counters"
+                + " WHERE session = " + id));
 
         // One image per (domain, name, kind), one symbol per (image, name), one stack: ids from 0 (stacks from
         // 1); schedule (symbol 0) is called from tcp_v4_rcv (stack 1).
