@@ -34,4 +34,24 @@ public interface SessionStore {
 
     /** Where the store is and what it holds. */
     StoreInfo info() throws StoreException;
+
+    /**
+     * The differential profile of two stored sessions ({@code hp:diff}).
+     *
+     * @throws StoreException for an unknown session, sessions of different events, or an unknown domain
+     */
+    SessionDiff diff(DiffRequest request) throws StoreException;
+
+    /** The call stacks of both sessions with their samples in each, for a differential flame graph. */
+    List<DiffStack> diffStacks(DiffRequest request) throws StoreException;
+
+    /**
+     * Merges ended sessions of the same events into a new one, as opreport merges sample files: rows
+     * added up by name, books summed; its origin names them ({@code hp:merge}).
+     *
+     * @param name the new session's name, or null
+     * @return the new session's id
+     * @throws StoreException for an unknown or running session, or sessions of different events
+     */
+    long merge(List<Long> sessions, String name) throws StoreException;
 }

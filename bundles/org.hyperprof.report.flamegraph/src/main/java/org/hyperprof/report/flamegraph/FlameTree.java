@@ -53,6 +53,8 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
         final TreeSet<String> images = new TreeSet<>();
         long self;
         long total;
+        /** Of a differential flame graph: the samples that ended here in the baseline (self counts the compared session's). */
+        long baseline;
         List<Node> children = new ArrayList<>();
         private Map<String, Node> byFoldedName = new HashMap<>();
 
@@ -155,7 +157,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
     }
 
     /** Totals, drops frames without samples, orders children by name; answers the deepest depth. */
-    private static int settle(Node node) {
+    static int settle(Node node) {
         long total = node.self;
         int deepest = node.depth;
         List<Node> kept = new ArrayList<>(node.children.size());

@@ -4,14 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionSummary;
 
 /**
  * A self-contained interactive SVG flame graph: one rectangle per frame, as wide as the samples
@@ -39,48 +33,82 @@ final class SvgFlameGraph {
     private static final String SCRIPT = resource("flamegraph.js");
     private static final String STYLE = resource("flamegraph.css");
 
-    private final FlameTree tree;
-    private final StackAggregate.Snapshot snapshot;
+    /**
+     * What the picture says besides the frames' places: its text lines, each frame's fill and hover
+     * line, and the legend. A session's flame graph colours frames by their kind of code
+     * ({@link KindLook}); a differential one by how much they changed ({@link DiffLook}).
+     */
+    interface Look {
+        String title();
+
+        /** The first line under the title; {@code framesLeftOut} frames were too narrow to draw. */
+        String population(int framesLeftOut);
+
+        /** The second line under the title: the books. */
+        String accounting();
+
+        String fill(FlameTree.Node node);
+
+        /** The frame's hover line. */
+        String details(FlameTree.Node node);
+
+        /** The legend's swatches, left to right. */
+        List<Swatch> legend();
+    }
+
+    /** One swatch of the legend: its class, its fill and what it stands for. */
+    record Swatch(String cssClass, String fill, String text) {
+    }
+
+    private final FlameTree.Node root;
+    private final int maxDepth;
+    private final Look look;
     private final double scale;
     private final int height;
     private final StringBuilder out = new StringBuilder(64 * 1024);
     private int framesDrawn;
     private int framesLeftOut;
 
-    private SvgFlameGraph(FlameTree tree, StackAggregate.Snapshot snapshot) {
-        this.tree = tree;
-        this.snapshot = snapshot;
-        this.scale = (WIDTH - 2.0 * PADDING) / tree.total();
-        this.height = FRAMES_TOP + (tree.maxDepth() + 1) * FRAME_HEIGHT + BOTTOM;
+    private SvgFlameGraph(FlameTree.Node root, int maxDepth, Look look) {
+        this.root = root;
+        this.maxDepth = maxDepth;
+        this.look = look;
+        this.scale = (WIDTH - 2.0 * PADDING) / root.total;
+        this.height = FRAMES_TOP + (maxDepth + 1) * FRAME_HEIGHT + BOTTOM;
     }
 
     /** The SVG document for {@code tree}, which {@code snapshot} was the source of. */
     static String render(FlameTree tree, StackAggregate.Snapshot snapshot) {
-        return new SvgFlameGraph(tree, snapshot).document();
+        return render(tree.root(), tree.maxDepth(), new KindLook(tree, snapshot));
+    }
+
+    /** The SVG document of the frames under {@code root} (settled: totals made, children in order), drawn as {@code look} says. */
+    static String render(FlameTree.Node root, int maxDepth, Look look) {
+        return new SvgFlameGraph(root, maxDepth, look).document();
     }
 
     private String document() {
         StringBuilder frames = new StringBuilder(32 * 1024);
-        frame(tree.root(), 0, frames);
+        frame(root, 0, frames);
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"");
         attr("width", WIDTH);
         attr("height", height);
         attr("viewBox", "0 0 " + WIDTH + " " + height);
-        attr("data-total", tree.total());
+        attr("data-total", root.total);
         attr("data-left", PADDING);
         attr("data-width", WIDTH - 2 * PADDING);
         attr("data-char-width", number(CHAR_WIDTH));
         attr("data-frames", framesDrawn);
         out.append(" onload=\"hyperprofFlameGraph()\">\n");
-        out.append("<title>").append(escape(title())).append("</title>\n");
+        out.append("<title>").append(escape(look.title())).append("</title>\n");
         out.append("<style type=\"text/css\"><![CDATA[\n").append(STYLE).append("]]></style>\n");
         out.append("<script type=\"text/ecmascript\"><![CDATA[\n").append(SCRIPT).append("]]></script>\n");
         out.append("<rect class=\"background\" x=\"0\" y=\"0\" width=\"").append(WIDTH).append("\" height=\"")
                 .append(height).append("\"/>\n");
-        text("title", "title", WIDTH / 2.0, 24, title());
-        text("subtitle", "subtitle", WIDTH / 2.0, 42, population());
-        text("accounting", "subtitle", WIDTH / 2.0, 58, accounting());
+        text("title", "title", WIDTH / 2.0, 24, look.title());
+        text("subtitle", "subtitle", WIDTH / 2.0, 42, look.population(framesLeftOut));
+        text("accounting", "subtitle", WIDTH / 2.0, 58, look.accounting());
         text("reset", "button hidden", PADDING, 80, "Reset zoom");
         legend(80);
         out.append("<text id=\"search\" class=\"button\" x=\"").append(WIDTH - PADDING)
@@ -101,14 +129,14 @@ final class SvgFlameGraph {
             return;
         }
         double x = PADDING + start * scale;
-        double y = FRAMES_TOP + (tree.maxDepth() - node.depth) * FRAME_HEIGHT;
+        double y = FRAMES_TOP + (maxDepth - node.depth) * FRAME_HEIGHT;
         String label = node.name;
         frames.append("<g class=\"f ").append(node.kind.cssClass).append("\" data-n=\"").append(escape(label))
                 .append("\" data-o=\"").append(start).append("\" data-s=\"").append(node.total)
-                .append("\" data-d=\"").append(node.depth).append("\"><title>").append(escape(details(node)))
+                .append("\" data-d=\"").append(node.depth).append("\"><title>").append(escape(look.details(node)))
                 .append("</title><rect x=\"").append(number(x)).append("\" y=\"").append(number(y))
                 .append("\" width=\"").append(number(width)).append("\" height=\"").append(FRAME_HEIGHT - 1)
-                .append("\" rx=\"2\" fill=\"").append(node.kind.fill(node.foldedName())).append("\"/><text x=\"")
+                .append("\" rx=\"2\" fill=\"").append(look.fill(node)).append("\"/><text x=\"")
                 .append(number(x + 3)).append("\" y=\"").append(number(y + 11.5)).append("\">")
                 .append(escape(label(label, width))).append("</text></g>\n");
         framesDrawn++;
@@ -127,20 +155,6 @@ final class SvgFlameGraph {
         return n;
     }
 
-    /** The hover line: name, kind and images, samples and share. */
-    private String details(FlameTree.Node node) {
-        StringBuilder b = new StringBuilder(96).append(node.name).append(" (").append(node.kind.words);
-        if (!node.images.isEmpty()) {
-            b.append(", ").append(node.imagesInWords());
-        }
-        b.append("): ").append(node.total).append(node.total == 1 ? " sample, " : " samples, ")
-                .append(percent(node.total)).append('%');
-        if (node.self > 0 && node.self != node.total) {
-            b.append(" (").append(node.self).append(" in the function itself)");
-        }
-        return b.toString();
-    }
-
     /** The label that fits {@code width} px: the name, its start and "..", or nothing (the script cuts alike). */
     static String label(String name, double width) {
         int fit = (int) Math.floor((width - 6) / CHAR_WIDTH);
@@ -157,67 +171,22 @@ final class SvgFlameGraph {
         return name.substring(0, cut) + "..";
     }
 
-    private String title() {
-        SessionInfo info = tree.info();
-        return "Flame graph of session " + info.sessionId() + ": " + info.hostName() + ", " + info.cpuName() + " "
-                + info.mhz() + " MHz (" + info.source() + ")";
-    }
-
-    private String population() {
-        SessionInfo info = tree.info();
-        CounterConfig counter = info.counters().get(tree.counter());
-        String domains = tree.domain() == ReportRequest.ALL_DOMAINS ? "all domains"
-                : "domain " + tree.domain() + " (" + info.domainName(tree.domain()) + ")";
-        String left = framesLeftOut == 0 ? ""
-                : "; " + framesLeftOut + " frames narrower than " + number(MIN_FRAME_WIDTH) + " px left out";
-        return counter.event().name() + " every " + counter.count() + " events (counter " + tree.counter() + "), "
-                + domains + ": " + tree.total() + " samples" + left;
-    }
-
-    private String accounting() {
-        SessionSummary summary = snapshot.summary();
-        String books = summary == null ? "session still running: " + snapshot.samples() + " samples so far"
-                : summary.accounting().line()
-                        + (summary.completed() ? "" : "; session ended early: " + summary.endReason());
-        String rejected = snapshot.rejectedSamples() == 0 ? ""
-                : "; " + snapshot.rejectedSamples() + " samples rejected (" + snapshot.firstRejection() + ")";
-        return books + rejected;
-    }
-
-    /** A swatch and the share of samples whose sampled function is of each kind of code. */
+    /** The legend's swatches and the help line. */
     private void legend(int y) {
-        Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
-        selfByKind(tree.root(), self);
-        FrameKind[] shown = self.getOrDefault(FrameKind.UNKNOWN, 0L) > 0
-                ? new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN }
-                : new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER };
-        double x = WIDTH / 2.0 - shown.length * 95;
+        List<Swatch> swatches = look.legend();
+        double x = WIDTH / 2.0 - swatches.size() * 95;
         out.append("<g id=\"legend\">\n");
-        for (FrameKind kind : shown) {
-            out.append("<rect class=\"swatch ").append(kind.cssClass).append("\" x=\"").append(number(x))
+        for (Swatch s : swatches) {
+            out.append("<rect class=\"swatch ").append(s.cssClass()).append("\" x=\"").append(number(x))
                     .append("\" y=\"").append(y - 10).append("\" width=\"12\" height=\"12\" rx=\"2\" fill=\"")
-                    .append(kind.fill(kind.words)).append("\"/>");
+                    .append(s.fill()).append("\"/>");
             out.append("<text class=\"legend\" x=\"").append(number(x + 16)).append("\" y=\"").append(y)
-                    .append("\">").append(escape(kind.words + " " + percent(self.getOrDefault(kind, 0L)) + "%"))
-                    .append("</text>\n");
+                    .append("\">").append(escape(s.text())).append("</text>\n");
             x += 190;
         }
         out.append("</g>\n");
         text("help", "help", WIDTH / 2.0, height - 8,
                 "hover: details \u00b7 click: zoom \u00b7 Esc: reset \u00b7 Ctrl+F: search");
-    }
-
-    private static void selfByKind(FlameTree.Node node, Map<FrameKind, Long> self) {
-        if (node.self > 0) {
-            self.merge(node.kind, node.self, Long::sum);
-        }
-        for (FlameTree.Node c : node.children) {
-            selfByKind(c, self);
-        }
-    }
-
-    private String percent(long samples) {
-        return String.format(Locale.ROOT, "%.2f", 100.0 * samples / tree.total());
     }
 
     private void text(String id, String cssClass, double x, double y, String content) {

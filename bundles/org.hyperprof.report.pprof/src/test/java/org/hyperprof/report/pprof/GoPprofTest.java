@@ -4,21 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.report.pprof.proto.Profile;
+import org.hyperprof.testing.pprof.GoPprof;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,28 +40,14 @@ class GoPprofTest {
 
     @BeforeAll
     static void findGo() {
-        try {
-            Process p = new ProcessBuilder("go", "version").redirectErrorStream(true).start();
-            goAvailable = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            goAvailable = false;
-        }
+        goAvailable = GoPprof.available();
     }
 
     /** Runs {@code go tool pprof ARGS FILE} and returns its standard output; fails on a non-zero exit. */
     static String pprof(Path file, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("go", "tool", "pprof"));
-        command.addAll(List.of(args));
-        command.add(file.toString());
-        Path out = Files.createTempFile(dir, "pprof", ".out");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
-        builder.environment().put("PPROF_TMPDIR", dir.toString());
-        builder.environment().put("HOME", dir.toString());
-        Process p = builder.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "go tool pprof did not finish in 120 s");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), () -> "go tool pprof " + command + " failed:\n" + text);
-        return text;
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add(file.toString());
+        return GoPprof.run(dir, all.toArray(String[]::new));
     }
 
     /** The -top table: total (from the "Showing nodes" line), then flat and cum per function. */
@@ -116,7 +99,7 @@ class GoPprofTest {
 
     @Test
     void pprofTotalsAndFlatSamplesPerFunctionEqualOurs() throws Exception {
-        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        assumeTrue(goAvailable, GoPprof.MISSING);
         RandomWorkload w = new RandomWorkload(1, 42, 12, 4096, NetworkProfile.CYCLES_100000);
         Path file = write(w, "random.pb.gz");
 
@@ -134,7 +117,7 @@ class GoPprofTest {
 
     @Test
     void pprofSeesTheSameTotalsAsProtobufJava() throws Exception {
-        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        assumeTrue(goAvailable, GoPprof.MISSING);
         RandomWorkload w = new RandomWorkload(2, 7, 4, 4096, NetworkProfile.CYCLES_100000);
         Path file = write(w, "roundtrip.pb.gz");
         Profile parsed = Profiles.read(file);
@@ -145,7 +128,7 @@ class GoPprofTest {
 
     @Test
     void pprofSplitsSamplesByTheDomainLabel() throws Exception {
-        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        assumeTrue(goAvailable, GoPprof.MISSING);
         RandomWorkload w = new RandomWorkload(3, 99, 3, 4096, NetworkProfile.CYCLES_100000);
         Path file = write(w, "domains.pb.gz");
         String tags = pprof(file, "-tags");
@@ -169,7 +152,7 @@ class GoPprofTest {
 
     @Test
     void pprofSelectsEachCounterOfAMultiCounterSessionByName() throws Exception {
-        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        assumeTrue(goAvailable, GoPprof.MISSING);
         RandomWorkload w = new RandomWorkload(4, 5, 4, 4096, NetworkProfile.CYCLES_100000,
                 NetworkProfile.INSTRUCTIONS_50000);
         Path file = write(w, "two-counters.pb.gz");
@@ -182,7 +165,7 @@ class GoPprofTest {
 
     @Test
     void pprofReadsTheProfilesCommentsPeriodAndDuration() throws Exception {
-        assumeTrue(goAvailable, "go (Debian golang-go) is not installed; .ci/run installs it");
+        assumeTrue(goAvailable, GoPprof.MISSING);
         NetworkProfile net = new NetworkProfile(11);
         PprofConsumer pprof = new PprofConsumer();
         pprof.sessionStarted(net.info);

@@ -13,6 +13,9 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.DiffRequest;
+import org.hyperprof.api.store.DiffStack;
+import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -197,5 +200,20 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public StoreInfo info() throws StoreException {
         return file().info();
+    }
+
+    @Override
+    public SessionDiff diff(DiffRequest request) throws StoreException {
+        return file().diff(request);
+    }
+
+    @Override
+    public List<DiffStack> diffStacks(DiffRequest request) throws StoreException {
+        return file().diffStacks(request);
+    }
+
+    @Override
+    public long merge(List<Long> sessions, String name) throws StoreException {
+        return file().merge(sessions, name, settings.hostId());
     }
 }

@@ -27,6 +27,9 @@ import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.DiffRequest;
+import org.hyperprof.api.store.DiffStack;
+import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
@@ -62,9 +65,15 @@ final class StoreFile {
         return path;
     }
 
-    /** Work on an open store. */
+    /** Work on an open store; a StoreException says what the user asked wrong (an unknown session). */
     @FunctionalInterface
     interface Work<T> {
+        T run(DuckDBConnection c) throws SQLException, IOException, StoreException;
+    }
+
+    /** Work done in one transaction. */
+    @FunctionalInterface
+    interface Transaction<T> {
         T run(DuckDBConnection c) throws SQLException, IOException;
     }
 
@@ -99,6 +108,26 @@ final class StoreFile {
     /** The stored session read back whole, as its consumers saw it ({@link SessionReader}). */
     Optional<SessionReader.Recording> recording(long id) throws StoreException {
         return read(c -> SessionReader.read(c, id), Optional.empty());
+    }
+
+    SessionDiff diff(DiffRequest request) throws StoreException {
+        return found(read(c -> DiffQuery.diff(c, request), null), request.baseline());
+    }
+
+    List<DiffStack> diffStacks(DiffRequest request) throws StoreException {
+        return found(read(c -> DiffQuery.stacks(c, request), null), request.baseline());
+    }
+
+    long merge(List<Long> ids, String name, String hostId) throws StoreException {
+        return found(read(c -> SessionMerge.merge(c, ids, name, hostId), null), ids.get(0));
+    }
+
+    /** What a query of session {@code id} found: null when there is no store yet. */
+    private static <T> T found(T answer, long id) throws StoreException {
+        if (answer == null) {
+            throw new StoreException("no stored session " + id + " (the store is empty: hp:store)");
+        }
+        return answer;
     }
 
     /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
@@ -249,7 +278,7 @@ final class StoreFile {
     }
 
     /** Runs {@code work} in one transaction: committed whole, or rolled back whole when it fails. */
-    static <T> T inTransaction(DuckDBConnection c, Work<T> work) throws SQLException, IOException {
+    static <T> T inTransaction(DuckDBConnection c, Transaction<T> work) throws SQLException, IOException {
         c.setAutoCommit(false);
         try {
             T result = work.run(c);

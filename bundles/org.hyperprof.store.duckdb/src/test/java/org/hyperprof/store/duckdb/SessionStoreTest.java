@@ -1,5 +1,6 @@
 package org.hyperprof.store.duckdb;
 
+import static org.hyperprof.store.duckdb.StoreFixture.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,11 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
@@ -30,23 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SessionStoreTest {
     @TempDir
     Path folder;
-
-    /** The rows of a query on the store's file, each as its columns joined by spaces. */
-    private static List<String> query(Path store, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
-                Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i == 1 ? "" : " ").append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
 
     private static void execute(Path store, String sql) throws SQLException {
         try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());

@@ -4,9 +4,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
+import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.UnitMask;
@@ -42,6 +49,23 @@ final class StoreFixture {
         names.process(1, 700, "app");
         this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000), Engine.CLASS_PATH,
                 new PrintStream(problems, true, StandardCharsets.UTF_8));
+    }
+
+    /** The rows of a query on the store's file, each as its columns joined by spaces. */
+    static List<String> query(Path store, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
+                Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            int n = r.getMetaData().getColumnCount();
+            while (r.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i == 1 ? "" : " ").append(r.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
     }
 
     String problems() {

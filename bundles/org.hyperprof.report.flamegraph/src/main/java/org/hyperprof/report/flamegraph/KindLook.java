@@ -1,0 +1,109 @@
+package org.hyperprof.report.flamegraph;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
+
+/**
+ * A session's flame graph: frames coloured by their kind of code, the session and its books in the
+ * title lines, each kind's share of the samples in the legend.
+ */
+final class KindLook implements SvgFlameGraph.Look {
+    private final FlameTree tree;
+    private final StackAggregate.Snapshot snapshot;
+
+    KindLook(FlameTree tree, StackAggregate.Snapshot snapshot) {
+        this.tree = tree;
+        this.snapshot = snapshot;
+    }
+
+    @Override
+    public String title() {
+        SessionInfo info = tree.info();
+        return "Flame graph of session " + info.sessionId() + ": " + info.hostName() + ", " + info.cpuName() + " "
+                + info.mhz() + " MHz (" + info.source() + ")";
+    }
+
+    @Override
+    public String population(int framesLeftOut) {
+        SessionInfo info = tree.info();
+        CounterConfig counter = info.counters().get(tree.counter());
+        String domains = tree.domain() == ReportRequest.ALL_DOMAINS ? "all domains"
+                : "domain " + tree.domain() + " (" + info.domainName(tree.domain()) + ")";
+        return counter.event().name() + " every " + counter.count() + " events (counter " + tree.counter() + "), "
+                + domains + ": " + tree.total() + " samples" + leftOut(framesLeftOut);
+    }
+
+    /** The note of frames too narrow to draw, empty when none was. */
+    static String leftOut(int frames) {
+        return frames == 0 ? "" : "; " + frames + " frames narrower than "
+                + SvgFlameGraph.number(SvgFlameGraph.MIN_FRAME_WIDTH) + " px left out";
+    }
+
+    @Override
+    public String accounting() {
+        SessionSummary summary = snapshot.summary();
+        String books = summary == null ? "session still running: " + snapshot.samples() + " samples so far"
+                : summary.accounting().line()
+                        + (summary.completed() ? "" : "; session ended early: " + summary.endReason());
+        String rejected = snapshot.rejectedSamples() == 0 ? ""
+                : "; " + snapshot.rejectedSamples() + " samples rejected (" + snapshot.firstRejection() + ")";
+        return books + rejected;
+    }
+
+    @Override
+    public String fill(FlameTree.Node node) {
+        return node.kind.fill(node.foldedName());
+    }
+
+    /** The hover line: name, kind and images, samples and share. */
+    @Override
+    public String details(FlameTree.Node node) {
+        StringBuilder b = new StringBuilder(96).append(node.name).append(" (").append(node.kind.words);
+        if (!node.images.isEmpty()) {
+            b.append(", ").append(node.imagesInWords());
+        }
+        b.append("): ").append(node.total).append(node.total == 1 ? " sample, " : " samples, ")
+                .append(percent(node.total)).append('%');
+        if (node.self > 0 && node.self != node.total) {
+            b.append(" (").append(node.self).append(" in the function itself)");
+        }
+        return b.toString();
+    }
+
+    /** A swatch and the share of samples whose sampled function is of each kind of code. */
+    @Override
+    public List<SvgFlameGraph.Swatch> legend() {
+        Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
+        selfByKind(tree.root(), self);
+        FrameKind[] shown = self.getOrDefault(FrameKind.UNKNOWN, 0L) > 0
+                ? new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN }
+                : new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER };
+        List<SvgFlameGraph.Swatch> swatches = new ArrayList<>();
+        for (FrameKind kind : shown) {
+            swatches.add(new SvgFlameGraph.Swatch(kind.cssClass, kind.fill(kind.words),
+                    kind.words + " " + percent(self.getOrDefault(kind, 0L)) + "%"));
+        }
+        return swatches;
+    }
+
+    private static void selfByKind(FlameTree.Node node, Map<FrameKind, Long> self) {
+        if (node.self > 0) {
+            self.merge(node.kind, node.self, Long::sum);
+        }
+        for (FlameTree.Node c : node.children) {
+            selfByKind(c, self);
+        }
+    }
+
+    private String percent(long samples) {
+        return String.format(Locale.ROOT, "%.2f", 100.0 * samples / tree.total());
+    }
+}
