@@ -1,12 +1,14 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
@@ -159,5 +161,31 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public StoreInfo info() throws StoreException {
         return file().info();
+    }
+
+    @Override
+    public Content archive(long id) throws StoreException {
+        StoreFile f = stored(id);
+        return out -> SessionArchive.write(f, id, out);
+    }
+
+    @Override
+    public StoredSession restore(Path archive) throws StoreException {
+        return SessionArchive.restore(file(), archive, ArchiveReader.Limits.DEFAULT);
+    }
+
+    @Override
+    public Content samplesParquet(long id, int domain) throws StoreException {
+        StoreFile f = stored(id);
+        return out -> SamplesParquet.write(f, id, domain, out);
+    }
+
+    /** The store's file, when it holds session {@code id}. */
+    private StoreFile stored(long id) throws StoreException {
+        StoreFile f = file();
+        if (f.session(id).isEmpty()) {
+            throw new StoreException("no stored session " + id + " (hp:sessions lists them)");
+        }
+        return f;
     }
 }
