@@ -111,7 +111,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
         SessionRow row = s.ended(summary, NAME, Instant.now());
         try {
-            file().put(row, s.info(), s.rows(), summary.groundTruth());
+            file().put(row, s.info(), s.rows(), summary);
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
         }
