@@ -34,6 +34,7 @@ import org.osgi.framework.FrameworkUtil;
  */
 final class SessionArchive {
     private static final String SESSIONS = "sessions";
+    private static final String SHIP_PENDING = "ship_pending";
 
     private SessionArchive() {
     }
@@ -216,6 +217,14 @@ final class SessionArchive {
         order.sort((a, b) -> Boolean.compare(!a.table().equals(SESSIONS), !b.table().equals(SESSIONS)));
         for (ArchiveManifest.Entry e : order) {
             insert(c, e, x.files().get(e.table()), m.session(), archive);
+        }
+        if (columns(c, SESSIONS).contains(SHIP_PENDING)) {
+            // The outbox of the host that made it ships it; this store never does (nothing is shipped twice).
+            try (PreparedStatement s = c.prepareStatement("UPDATE sessions SET " + SHIP_PENDING + " = false"
+                    + " WHERE id = ?")) {
+                s.setLong(1, m.session());
+                s.executeUpdate();
+            }
         }
         return StoreFile.session(c, m.session()).orElseThrow(() -> refused(archive, SESSIONS + ".parquet",
                 "holds no row of session " + m.session()));

@@ -30,11 +30,13 @@ import org.hyperprof.api.pmu.Signal;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.output.OutputFilesComponent;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,15 +79,17 @@ class ArchiveTest {
         err.reset();
     }
 
-    /** The fixture's session's end with ground truth rows, as a simulated session has. */
+    /** The fixture's session's end with a row in every table: truth, buffers, Xen's statistics, host counters. */
     private static SessionSummary withTruth(long id) {
         long[] milli = new long[Signal.values().length];
         milli[0] = 5000;
         GroundTruth truth = new GroundTruth(List.of(new GroundTruth.Row(0, 0, CpuMode.KERNEL, "vmlinux",
                 ImageKind.KERNEL, "schedule", milli)));
-        return new SessionSummary(id, new Accounting(14, 10, 1, 3, 0), List.of(),
-                List.of(new ConsumerAccounting(SessionStoreComponent.NAME, 10, 0, null)), null, truth, 0,
-                SessionSummary.COMPLETED);
+        Accounting books = new Accounting(14, 10, 1, 3, 0);
+        return new SessionSummary(id, books, List.of(new BufferAccounting(1, 0, "active", books, 3, 7, 0, 10, 0)),
+                List.of(new ConsumerAccounting(SessionStoreComponent.NAME, 10, 0, null)),
+                new XenoprofStatistics(14, 10, 0, 1, 3, 3, 0, 0), truth, 2_000_000, SessionSummary.COMPLETED,
+                Map.of("irq.postponed", 5L), List.of("a note"));
     }
 
     private ArchiveCommands commands(StoreFixture f) {
@@ -128,7 +132,8 @@ class ArchiveTest {
         assertEquals("restored session 7 (testhost, simulator, default-host, 10 samples)\n",
                 out.toString(StandardCharsets.UTF_8));
         Map<String, List<String>> before = rows(origin.path, 7);
-        assertEquals(Set.of("sessions", "samples", "stacks", "names", "truth"), before.keySet());
+        assertEquals(Set.of("sessions", "samples", "stacks", "names", "truth", "counters", "buffers", "consumers",
+                "host_counters"), before.keySet(), "every table with a session column, from the catalogue");
         before.forEach((table, rows) -> assertFalse(rows.isEmpty(), table + " has rows to compare"));
         assertEquals(before, rows(fresh.path, 7));
         assertEquals(1, fresh.store.sessions(new SessionQuery(true, null, null, 0)).size(),
@@ -231,9 +236,27 @@ class ArchiveTest {
         assertTrue(line.contains("entry manifest.properties: it is of archive format 2") && line.contains(
                 "reads format 1 and older: restore it with that Hyperprof or a newer one"), line);
         line = refused(TestArchives.rewrite(archive, folder.resolve("schema.zip"), e -> TestArchives.manifest(e,
-                "schema.version=1", "schema.version=99")));
+                "schema.version=" + StoreFile.SCHEMA_VERSION, "schema.version=99")));
         assertTrue(line.contains("schema version 99") && line.contains("reads version " + StoreFile.SCHEMA_VERSION
                 + " and older"), line);
+    }
+
+    @Test
+    void anArchiveOfAnOlderSchemaMayLackTheTablesItsVersionHadNot() throws Exception {
+        List<String> added = List.of("counters", "buffers", "consumers", "host_counters");
+        Path older = TestArchives.rewrite(archive, folder.resolve("older.zip"), e -> {
+            TestArchives.manifest(e, "schema.version=" + StoreFile.SCHEMA_VERSION, "schema.version=1");
+            added.forEach(t -> TestArchives.dropTable(e, t));
+        });
+        StoreFixture fresh = new StoreFixture(Files.createTempDirectory(folder, "fresh").resolve("store.duckdb"));
+        commands(fresh).restore(older.toString());
+        Map<String, List<String>> restored = rows(fresh.path, 7);
+        added.forEach(t -> assertEquals(List.of(), restored.get(t), t));
+        assertEquals(rows(origin.path, 7).get("samples"), restored.get("samples"));
+        String line = refused(TestArchives.rewrite(archive, folder.resolve("same.zip"), e -> TestArchives.dropTable(e,
+                "counters")));
+        assertTrue(line.contains("entry counters.parquet: missing: schema version " + StoreFile.SCHEMA_VERSION
+                + " has table counters"), line);
     }
 
     @Test

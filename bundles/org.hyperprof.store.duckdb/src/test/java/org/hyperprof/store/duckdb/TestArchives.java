@@ -56,6 +56,16 @@ final class TestArchives {
         entries.put(ArchiveManifest.NAME, m.replace(text, replacement).getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A table dropped: its entry and its lines in the manifest. */
+    static void dropTable(Map<String, byte[]> entries, String table) {
+        entries.remove(table + ".parquet");
+        String m = new String(entries.get(ArchiveManifest.NAME), StandardCharsets.UTF_8);
+        m = m.replaceAll("(?m)^table\\." + table + "\\..*\n", "");
+        m = m.replaceAll("(?m)^tables=(.*)$", "tables=,$1,").replace("," + table + ",", ",")
+                .replaceAll("(?m)^tables=,(.*),$", "tables=$1");
+        entries.put(ArchiveManifest.NAME, m.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** An entry's bytes replaced, its size and checksum in the manifest made to match. */
     static void replaceEntry(Map<String, byte[]> entries, String name, byte[] bytes) {
         String table = name.substring(0, name.length() - ".parquet".length());
