@@ -1,6 +1,7 @@
 package org.hyperprof.store.duckdb;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.output.OutputFiles;
@@ -61,13 +62,13 @@ public final class ArchiveCommands {
     @Descriptor("write a stored session as one portable file that hp:restore reads on any machine")
     public void archive(@Descriptor(ARCHIVE_ARGUMENTS) String... args) {
         Guard.run(console, ARCHIVE, args, out -> {
-            Args a = ARCHIVE.parse(args);
-            if (a.positional().size() != 2) {
+            List<String> words = ARCHIVE.parse(args).positional();
+            if (words.size() != 2) {
                 throw new UsageException("name the session (hp:sessions lists them) and the file, e.g. hp:archive "
                         + "42 /tmp/session-42.zip");
             }
-            long id = Args.number(a.positional().get(0), "a session id", 1, Long.MAX_VALUE);
-            Path target = WorkingFolder.resolve(a.positional().get(1));
+            long id = Args.number(words.get(0), "a session id", 1, Long.MAX_VALUE);
+            Path target = WorkingFolder.resolve(words.get(1));
             // The id is checked before the target is touched.
             Written w = files.write(target, store.archive(id));
             String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
@@ -79,11 +80,11 @@ public final class ArchiveCommands {
     @Descriptor("put an archived session (hp:archive) into the store, with its id")
     public void restore(@Descriptor(RESTORE_ARGUMENTS) String... args) {
         Guard.run(console, RESTORE, args, out -> {
-            Args a = RESTORE.parse(args);
-            if (a.positional().size() != 1) {
+            List<String> words = RESTORE.parse(args).positional();
+            if (words.size() != 1) {
                 throw new UsageException("name the archive to restore, e.g. hp:restore /tmp/session-42.zip");
             }
-            StoredSession s = store.restore(WorkingFolder.resolve(a.positional().get(0)));
+            StoredSession s = store.restore(WorkingFolder.resolve(words.get(0)));
             out.println("restored session " + s.id() + " (" + s.hostId() + ", " + s.source() + ", " + s.what() + ", "
                     + s.samples() + " samples)");
         });
