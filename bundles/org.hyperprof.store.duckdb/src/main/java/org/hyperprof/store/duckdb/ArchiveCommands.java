@@ -68,13 +68,26 @@ public final class ArchiveCommands {
                         + "42 /tmp/session-42.zip");
             }
             long id = Args.number(words.get(0), "a session id", 1, Long.MAX_VALUE);
-            Path target = WorkingFolder.resolve(words.get(1));
+            Path target = file(words.get(1));
             // The id is checked before the target is touched.
             Written w = files.write(target, store.archive(id));
             String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
             out.println((w.placement() == Written.Placement.STREAMED ? "streamed session " + id + " into "
                     : "archived session " + id + " to ") + where + " (" + w.bytes() + " bytes)");
         });
+    }
+
+    /**
+     * The file the user named, as every command takes one (the shell's WorkingFolder: the resident
+     * client's folder, {@code ~/}); in a framework without the shell (its import is optional), as this
+     * process's own folder has it.
+     */
+    static Path file(String typed) {
+        try {
+            return WorkingFolder.resolve(typed);
+        } catch (NoClassDefFoundError e) {
+            return Path.of(typed).toAbsolutePath();
+        }
     }
 
     @Descriptor("put an archived session (hp:archive) into the store, with its id")
@@ -84,7 +97,7 @@ public final class ArchiveCommands {
             if (words.size() != 1) {
                 throw new UsageException("name the archive to restore, e.g. hp:restore /tmp/session-42.zip");
             }
-            StoredSession s = store.restore(WorkingFolder.resolve(words.get(0)));
+            StoredSession s = store.restore(file(words.get(0)));
             out.println("restored session " + s.id() + " (" + s.hostId() + ", " + s.source() + ", " + s.what() + ", "
                     + s.samples() + " samples)");
         });

@@ -38,7 +38,7 @@ final class ArchiveReader {
      * How much an archive may expand.
      *
      * @param bytes      the most its entries may hold uncompressed, in all
-     * @param ratio      the most an entry may expand (uncompressed / compressed size) ...
+     * @param ratio      the most an entry, or the whole file, may expand (uncompressed / compressed size) ...
      * @param ratioFloor ... once it is at least this many bytes (a tiny entry of zeros compresses far)
      */
     record Limits(long bytes, long ratio, long ratioFloor) {
@@ -69,6 +69,8 @@ final class ArchiveReader {
                             + " the manifest and one <table>.parquet per table it lists, nothing else");
                 }
             }
+            // The zip's own compressed sizes can lie; the file's size cannot.
+            long expandsTo = Math.max(limits.ratioFloor(), limits.ratio() * Files.size(archive));
             long total = 0;
             for (ArchiveManifest.Entry e : manifest.entries()) {
                 ZipEntry z = entries.get(e.name());
@@ -80,6 +82,11 @@ final class ArchiveReader {
                 if (total < 0 || total > limits.bytes()) {
                     throw new ArchiveException(archive, e.name(), "the manifest declares more than " + limits.bytes()
                             + " bytes uncompressed in all, the limit of a restore (a size bomb?)");
+                }
+                if (total > expandsTo) {
+                    throw new ArchiveException(archive, e.name(), "the manifest declares more than " + expandsTo
+                            + " bytes uncompressed from a file of " + Files.size(archive) + " bytes, more than "
+                            + limits.ratio() + " times: refused as a size bomb (Parquet barely compresses)");
                 }
                 checkSizes(archive, e, z, limits);
             }

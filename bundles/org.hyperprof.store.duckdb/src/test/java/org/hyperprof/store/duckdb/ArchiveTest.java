@@ -138,6 +138,13 @@ class ArchiveTest {
         assertEquals(before, rows(fresh.path, 7));
         assertEquals(1, fresh.store.sessions(new SessionQuery(true, null, null, 0)).size(),
                 "only the archived session came");
+        // A session with empty tables (no truth, no buffers) comes as well, next to the first.
+        Path other = folder.resolve("session-8.zip");
+        commands(origin).archive("8", other.toString());
+        commands(fresh).restore(other.toString());
+        assertEquals(rows(origin.path, 8), rows(fresh.path, 8));
+        assertEquals(List.of(), rows(fresh.path, 8).get("truth"));
+        assertEquals(before, rows(fresh.path, 7));
     }
 
     @Test
@@ -326,7 +333,16 @@ class ArchiveTest {
     void sizeBombsAreRefusedBeforeAnythingIsExtracted() throws Exception {
         Path bomb = TestArchives.rewrite(archive, folder.resolve("bomb.zip"), e -> TestArchives.replaceEntry(e,
                 "samples.parquet", new byte[4 << 20]));
-        assertTrue(refused(bomb).contains("more than 200 times: refused as a size bomb"));
+        assertTrue(refused(bomb).contains("bytes uncompressed from a file of"), "the whole file expands too far");
+        byte[] noise = new byte[2 << 20];
+        new java.util.Random(17).nextBytes(noise);
+        Path hidden = TestArchives.rewrite(archive, folder.resolve("hidden.zip"), e -> {
+            TestArchives.replaceEntry(e, "names.parquet", noise);
+            TestArchives.replaceEntry(e, "samples.parquet", new byte[3 << 20]);
+        });
+        String line = refused(hidden);
+        assertTrue(line.contains("entry samples.parquet: 3145728 bytes compressed into")
+                && line.contains("more than 200 times: refused as a size bomb"), "one entry expands too far: " + line);
         try (PrivateFolder f = PrivateFolder.make("hyperprof-restore-")) {
             ArchiveException e = assertThrows(ArchiveException.class, () -> ArchiveReader.read(archive, f,
                     new ArchiveReader.Limits(1000, 200, 1 << 20)));
