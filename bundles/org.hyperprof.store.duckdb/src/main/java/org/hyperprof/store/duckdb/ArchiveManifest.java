@@ -119,13 +119,13 @@ record ArchiveManifest(int format, int schema, String hyperprofVersion, long ses
                     + " make it again with hp:archive");
         }
         if (keys.twice != null) {
-            throw problem(file, "the key " + keys.twice + " is given twice");
+            throw problem(file, "the key " + shown(keys.twice) + " is given twice");
         }
         Reader r = new Reader(keys, file);
         int format = (int) r.number("archive.format", 1, Integer.MAX_VALUE);
         if (format > FORMAT) {
             throw problem(file, "it is of archive format " + format + ", made by Hyperprof "
-                    + keys.getProperty("hyperprof.version", "(unknown)") + "; this Hyperprof reads format " + FORMAT
+                    + shown(keys.getProperty("hyperprof.version", "(unknown)")) + "; this Hyperprof reads format " + FORMAT
                     + " and older: restore it with that Hyperprof or a newer one");
         }
         int schema = (int) r.number("schema.version", 1, Integer.MAX_VALUE);
@@ -136,13 +136,13 @@ record ArchiveManifest(int format, int schema, String hyperprofVersion, long ses
         try {
             created = Instant.parse(r.text("created"));
         } catch (DateTimeParseException e) {
-            throw problem(file, "created is '" + keys.getProperty("created") + "', not an instant such as"
+            throw problem(file, "created is '" + shown(keys.getProperty("created")) + "', not an instant such as"
                     + " 2026-11-28T00:30:00Z");
         }
         Set<String> tables = new LinkedHashSet<>();
         for (String t : r.text("tables").split(",", -1)) {
             if (!TABLE.matcher(t).matches()) {
-                throw problem(file, "tables names '" + t + "', which is no table name (lower-case letters, digits"
+                throw problem(file, "tables names '" + shown(t) + "', which is no table name (lower-case letters, digits"
                         + " and '_')");
             }
             if (!tables.add(t)) {
@@ -160,17 +160,23 @@ record ArchiveManifest(int format, int schema, String hyperprofVersion, long ses
             known.addAll(List.of(k + "rows", k + "bytes", k + "sha256"));
             String sha = r.text(k + "sha256");
             if (!SHA256.matcher(sha).matches()) {
-                throw problem(file, k + "sha256 is '" + sha + "', not 64 lower-case hex digits");
+                throw problem(file, k + "sha256 is '" + shown(sha) + "', not 64 lower-case hex digits");
             }
             entries.add(new Entry(t, r.number(k + "rows", 0, Long.MAX_VALUE), r.number(k + "bytes", 0, Long.MAX_VALUE),
                     sha));
         }
         for (String k : keys.stringPropertyNames()) {
             if (!known.contains(k)) {
-                throw problem(file, "unknown key " + k + " (format " + format + " has none such)");
+                throw problem(file, "unknown key " + shown(k) + " (format " + format + " has none such)");
             }
         }
         return new ArchiveManifest(format, schema, version, session, host, created, entries);
+    }
+
+    /** A value of the manifest as a message shows it: short, on one line. */
+    static String shown(String value) {
+        String v = value.replaceAll("\\p{Cntrl}", "?");
+        return v.length() <= 80 ? v : v.substring(0, 80) + "...";
     }
 
     private static ArchiveException problem(Path file, String what) {
@@ -212,7 +218,7 @@ record ArchiveManifest(int format, int schema, String hyperprofVersion, long ses
             } catch (NumberFormatException e) {
                 // said below
             }
-            throw problem(file, key + " is '" + v + "', not a whole number from " + min + " to " + max);
+            throw problem(file, key + " is '" + shown(v) + "', not a whole number from " + min + " to " + max);
         }
     }
 }

@@ -33,6 +33,12 @@ final class ArchiveReader {
     static final int MANIFEST_BYTES = 1 << 20;
     /** A format-1 archive has one entry per table and the manifest; more is no archive of ours. */
     static final int MAX_ENTRIES = 256;
+    /**
+     * Parquet's run-length encoding can pack a billion equal rows in a few kilobytes; a session's rows
+     * (distinct keys, names) never come to more than this many per byte beyond {@link #MANY_ROWS}.
+     */
+    static final long ROWS_PER_BYTE = 10;
+    static final long MANY_ROWS = 1_000_000;
 
     /**
      * How much an archive may expand.
@@ -65,7 +71,7 @@ final class ArchiveReader {
             ArchiveManifest manifest = ArchiveManifest.parse(manifestBytes(archive, zip, m), archive);
             for (String name : entries.keySet()) {
                 if (!name.equals(ArchiveManifest.NAME) && !listed(manifest, name)) {
-                    throw new ArchiveException(archive, name, "an entry the manifest does not list; an archive holds"
+                    throw new ArchiveException(archive, printable(name), "an entry the manifest does not list; an archive holds"
                             + " the manifest and one <table>.parquet per table it lists, nothing else");
                 }
             }
@@ -89,6 +95,10 @@ final class ArchiveReader {
                             + limits.ratio() + " times: refused as a size bomb (Parquet barely compresses)");
                 }
                 checkSizes(archive, e, z, limits);
+                if (e.rows() > Math.max(MANY_ROWS, ROWS_PER_BYTE * e.bytes())) {
+                    throw new ArchiveException(archive, e.name(), e.rows() + " rows in " + e.bytes() + " bytes: no"
+                            + " session's rows compress so far; refused as a size bomb");
+                }
             }
             Map<String, Path> files = new LinkedHashMap<>();
             for (ArchiveManifest.Entry e : manifest.entries()) {
@@ -123,7 +133,7 @@ final class ArchiveReader {
                         + " Hyperprof's or was tampered with");
             }
             if (out.put(name, z) != null) {
-                throw new ArchiveException(archive, name, "given twice; an archive names each entry once (it was"
+                throw new ArchiveException(archive, printable(name), "given twice; an archive names each entry once (it was"
                         + " tampered with, or written by something other than hp:archive)");
             }
             if (out.size() > MAX_ENTRIES) {

@@ -343,6 +343,9 @@ class ArchiveTest {
         String line = refused(hidden);
         assertTrue(line.contains("entry samples.parquet: 3145728 bytes compressed into")
                 && line.contains("more than 200 times: refused as a size bomb"), "one entry expands too far: " + line);
+        line = refused(TestArchives.rewrite(archive, folder.resolve("rows.zip"), e -> TestArchives.manifest(e,
+                "table.samples.rows=3", "table.samples.rows=2000000000")));
+        assertTrue(line.contains("entry samples.parquet: 2000000000 rows in"), "a run-length bomb: " + line);
         try (PrivateFolder f = PrivateFolder.make("hyperprof-restore-")) {
             ArchiveException e = assertThrows(ArchiveException.class, () -> ArchiveReader.read(archive, f,
                     new ArchiveReader.Limits(1000, 200, 1 << 20)));
