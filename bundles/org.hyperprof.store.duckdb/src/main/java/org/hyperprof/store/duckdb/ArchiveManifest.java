@@ -93,9 +93,10 @@ record ArchiveManifest(int format, int schema, String hyperprofVersion, long ses
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        for (String l : w.toString().split("\n")) {
-            if (!l.startsWith("#")) {
-                b.append(l.strip()).append('\n');
+        for (String l : w.toString().split("\\R")) {
+            // Not stripped: a value's trailing space is written as is, and is part of it.
+            if (!l.startsWith("#") && !l.isEmpty()) {
+                b.append(l).append('\n');
             }
         }
     }

@@ -311,6 +311,10 @@ class ArchiveTest {
                 TestArchives.concat(e.get("samples.parquet"), new byte[10]))));
         assertTrue(line.contains("entry samples.parquet: the zip says it holds"), line);
         byte[] whole = Files.readAllBytes(archive);
+        Path garbled = folder.resolve("garbled.zip");
+        Files.write(garbled, TestArchives.garble(whole, "samples.parquet", 20));
+        line = refused(garbled);
+        assertTrue(line.contains("entry samples.parquet at byte "), "the compressed bytes damaged: " + line);
         Path cut = folder.resolve("cut.zip");
         Files.write(cut, Arrays.copyOf(whole, whole.length / 2));
         assertTrue(refused(cut).contains("it is no zip file or a damaged one"));

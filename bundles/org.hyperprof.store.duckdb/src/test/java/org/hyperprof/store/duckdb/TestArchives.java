@@ -77,6 +77,22 @@ final class TestArchives {
         entries.put(name, bytes);
     }
 
+    /** The archive with one byte of the entry's stored (compressed) data flipped, {@code at} bytes into it. */
+    static byte[] garble(byte[] zip, String entry, int at) {
+        byte[] name = entry.getBytes(StandardCharsets.US_ASCII);
+        for (int i = 30; i + name.length <= zip.length; i++) {
+            // The local header (signature PK\3\4) comes 30 bytes before its name.
+            if (zip[i - 30] == 'P' && zip[i - 29] == 'K' && zip[i - 28] == 3 && zip[i - 27] == 4
+                    && Arrays.equals(zip, i, i + name.length, name, 0, name.length)) {
+                int extra = (zip[i - 2] & 0xff) | (zip[i - 1] & 0xff) << 8;
+                byte[] out = zip.clone();
+                out[i + name.length + extra + at] ^= (byte) 0x5a;
+                return out;
+            }
+        }
+        throw new IllegalArgumentException("no local header of " + entry);
+    }
+
     /** Every occurrence of {@code a} replaced by {@code b}, of the same length. */
     static byte[] replace(byte[] bytes, String a, String b) {
         byte[] x = a.getBytes(StandardCharsets.US_ASCII);
