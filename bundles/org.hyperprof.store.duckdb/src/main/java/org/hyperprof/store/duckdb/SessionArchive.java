@@ -157,6 +157,14 @@ final class SessionArchive {
     static StoredSession restore(StoreFile store, Path archive, ArchiveReader.Limits limits) throws StoreException {
         try (PrivateFolder folder = PrivateFolder.make("hyperprof-restore-")) {
             ArchiveReader.Extracted x = ArchiveReader.read(archive, folder, limits);
+            ArchiveManifest m = x.manifest();
+            if (m.schema() > StoreFile.SCHEMA_VERSION) {
+                // Refused before the store is opened (or made).
+                throw new ArchiveException(archive, ArchiveException.WHOLE, "its rows are of the store's schema"
+                        + " version " + m.schema() + " (Hyperprof " + ArchiveManifest.shown(m.hyperprofVersion())
+                        + "), and this Hyperprof reads version " + StoreFile.SCHEMA_VERSION + " and older: restore it"
+                        + " with that Hyperprof or a newer one");
+            }
             try {
                 return store.write(c -> StoreFile.inTransaction(c, tx -> load(tx, x, archive)));
             } catch (Refused r) {
@@ -181,11 +189,6 @@ final class SessionArchive {
     private static StoredSession load(DuckDBConnection c, ArchiveReader.Extracted x, Path archive)
             throws SQLException {
         ArchiveManifest m = x.manifest();
-        if (m.schema() > StoreFile.SCHEMA_VERSION) {
-            throw refused(archive, null, "its rows are of the store's schema version " + m.schema() + " (Hyperprof "
-                    + m.hyperprofVersion() + "), and this Hyperprof reads version " + StoreFile.SCHEMA_VERSION
-                    + " and older: restore it with that Hyperprof or a newer one");
-        }
         List<String> tables = tables(c);
         for (ArchiveManifest.Entry e : m.entries()) {
             if (!tables.contains(e.table())) {
@@ -206,9 +209,9 @@ final class SessionArchive {
             try (ResultSet r = s.executeQuery()) {
                 r.next();
                 if (r.getLong(1) > 0) {
-                    throw refused(archive, null, "session " + m.session() + " is already stored (hp:sessions lists"
-                            + " it): a restore keeps the archived id; to replace the stored one, hp:delete "
-                            + m.session() + " first");
+                    throw refused(archive, ArchiveException.WHOLE, "session " + m.session() + " is already stored"
+                            + " (hp:sessions lists it): a restore keeps the archived id; to replace the stored one,"
+                            + " hp:delete " + m.session() + " first");
                 }
             }
         }
