@@ -74,6 +74,16 @@ public class SessionStoreIT extends InFramework {
                 .orElseThrow();
         assertEquals(s, again);
         assertTrue(run("hp:store"), run("hp:store").contains(store.toString()));
+
+        // Archived, deleted and restored: the same session, its id kept (hp:archive, hp:restore).
+        long id = summary.sessionId();
+        Path archive = store.resolveSibling("session.zip");
+        String archived = run("hp:archive " + id + " " + archive);
+        assertTrue(archived, archived.startsWith("archived session " + id + " to " + archive));
+        run("hp:delete " + id);
+        String restored = run("hp:restore " + archive);
+        assertTrue(restored, restored.startsWith("restored session " + id + " (it-host, simulator, "));
+        assertEquals(s, Services.await(context, SessionStore.class, "").session(id).orElseThrow());
     }
 
     /** Whether DuckDB's native library is mapped into this JVM (the store removes its file, not the mapping). */

@@ -1,8 +1,10 @@
 package org.hyperprof.api.store;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
+import org.hyperprof.api.output.Content;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -54,4 +56,32 @@ public interface SessionStore {
      * @throws StoreException for an unknown or running session, or sessions of different events
      */
     long merge(List<Long> sessions, String name) throws StoreException;
+
+    /**
+     * The session as one portable archive (the README's "Archives": a zip of a manifest and one Parquet
+     * file per table), for {@link org.hyperprof.api.output.OutputFiles} to write. The id is checked now;
+     * the rows are read when the content is written.
+     *
+     * @throws StoreException when the store holds no such session
+     */
+    Content archive(long id) throws StoreException;
+
+    /**
+     * Restores an archive into this store (made when missing) in one transaction, keeping the session's
+     * id and its row as archived: all its rows or none.
+     *
+     * @return the session restored
+     * @throws StoreException for an id already stored, an archive of a newer format or schema, or a
+     *                        damaged one; the message names the file and entry and says what to do
+     */
+    StoredSession restore(Path archive) throws StoreException;
+
+    /**
+     * The session's aggregated samples joined with their names (event, domain, process, image, symbol,
+     * callers) as one flat Parquet table, for {@link org.hyperprof.api.output.OutputFiles} to write.
+     *
+     * @param domain one domain's rows, or -1 for all
+     * @throws StoreException when the store holds no such session
+     */
+    Content samplesParquet(long id, int domain) throws StoreException;
 }

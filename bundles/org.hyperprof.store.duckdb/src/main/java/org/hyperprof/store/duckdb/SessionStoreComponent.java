@@ -1,6 +1,7 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.hyperprof.api.profiler.SessionPublisher;
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
@@ -215,5 +217,31 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public long merge(List<Long> sessions, String name) throws StoreException {
         return file().merge(sessions, name, settings.hostId());
+    }
+
+    @Override
+    public Content archive(long id) throws StoreException {
+        StoreFile f = stored(id);
+        return out -> SessionArchive.write(f, id, out);
+    }
+
+    @Override
+    public StoredSession restore(Path archive) throws StoreException {
+        return SessionArchive.restore(file(), archive, ArchiveReader.Limits.DEFAULT);
+    }
+
+    @Override
+    public Content samplesParquet(long id, int domain) throws StoreException {
+        StoreFile f = stored(id);
+        return out -> SamplesParquet.write(f, id, domain, out);
+    }
+
+    /** The store's file, when it holds session {@code id}. */
+    private StoreFile stored(long id) throws StoreException {
+        StoreFile f = file();
+        if (f.session(id).isEmpty()) {
+            throw new StoreException("no stored session " + id + " (hp:sessions lists them)");
+        }
+        return f;
     }
 }
