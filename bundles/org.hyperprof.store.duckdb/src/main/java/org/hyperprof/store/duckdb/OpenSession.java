@@ -19,6 +19,11 @@ final class OpenSession {
     private final Instant startedAt;
     private final SampleRows rows;
     private final List<String> notes = new ArrayList<>();
+    // What is said of it while it runs (SessionMarks), guarded by this object's monitor with closed.
+    private volatile String name;
+    private List<String> labels = List.of();
+    private String study;
+    private boolean closed;
 
     OpenSession(SessionInfo info, String hostId, Instant startedAt) {
         this.info = info;
@@ -33,6 +38,35 @@ final class OpenSession {
 
     SampleRows rows() {
         return rows;
+    }
+
+    String name() {
+        return name;
+    }
+
+    void name(String n) {
+        name = n;
+    }
+
+    List<String> labels() {
+        return labels;
+    }
+
+    void labels(List<String> l) {
+        labels = List.copyOf(l);
+    }
+
+    void study(String s) {
+        study = s;
+    }
+
+    /** Whether its final row is made: what is said of it from then on updates that row. */
+    boolean closed() {
+        return closed;
+    }
+
+    void close() {
+        closed = true;
     }
 
     /** A problem the store met with this session, kept in its notes. */
@@ -83,9 +117,9 @@ final class OpenSession {
         for (CounterConfig c : info.counters()) {
             events.add(String.format(Locale.ROOT, "%s:%d:0x%02x", c.event().name(), c.count(), c.unitMask()));
         }
-        StoredSession s = new StoredSession(info.sessionId(), hostId, info.source(), null, List.of(), info.hostName(),
+        StoredSession s = new StoredSession(info.sessionId(), hostId, info.source(), name, labels, info.hostName(),
                 info.cpuType(), events, startedAt, endedAt, status, samples, books, received, missed,
-                allNotes, null, false);
+                allNotes, study, study != null);
         return new SessionRow(s, info.cpuName(), info.mhz(), endReason);
     }
 }

@@ -2,8 +2,10 @@ package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,6 +13,7 @@ import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -103,15 +106,22 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public void sessionEnded(SessionSummary summary) {
-        OpenSession s = open.remove(summary.sessionId());
+        OpenSession s = open.get(summary.sessionId());
         if (s == null) {
             return;
         }
-        SessionRow row = s.ended(summary, NAME, Instant.now());
         try {
-            file().put(row, s.info(), s.rows(), summary.groundTruth());
+            StoreFile f = file();
+            // A name or label given meanwhile (by the command that made it, which may have returned)
+            // is in this row, or waits for it and then updates it.
+            synchronized (s) {
+                s.close();
+                f.put(s.ended(summary, NAME, Instant.now()), s.info(), s.rows(), summary.groundTruth());
+            }
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
+        } finally {
+            open.remove(summary.sessionId());
         }
     }
 
@@ -159,5 +169,70 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public StoreInfo info() throws StoreException {
         return file().info();
+    }
+
+    @Override
+    public Optional<StoredSession> named(String name) throws StoreException {
+        return file().named(name);
+    }
+
+    @Override
+    public boolean name(long id, String name) throws StoreException {
+        String n = SessionMarks.checkName(name);
+        for (OpenSession o : open.values()) {
+            if (n != null && o.info().sessionId() != id && n.equals(o.name())) {
+                throw SessionMarks.taken(n, o.info().sessionId());
+            }
+        }
+        if (n != null) {
+            SessionMarks.checkFree(named(n), id, n);
+        }
+        return mark(id, s -> s.name(n), f -> f.name(id, n));
+    }
+
+    @Override
+    public boolean label(long id, Collection<String> labels, boolean remove) throws StoreException {
+        List<String> given = SessionMarks.checkLabels(labels);
+        return mark(id, s -> s.labels(SessionMarks.relabel(s.labels(), given, remove)),
+                f -> f.label(id, given, remove));
+    }
+
+    @Override
+    public boolean markStudy(long id, String study) throws StoreException {
+        String name = Objects.requireNonNull(study, "study").strip();
+        return mark(id, s -> s.study(name), f -> f.study(id, name));
+    }
+
+    /** What is said of a session: {@code open} to it while it runs here (its row rewritten), else {@code stored}. */
+    private boolean mark(long id, OpenMark open, StoredMark stored) throws StoreException {
+        StoreFile f = file();
+        OpenSession s = this.open.get(id);
+        if (s != null) {
+            synchronized (s) {
+                if (!s.closed()) {
+                    open.apply(s);
+                    f.put(s.running());
+                    return true;
+                }
+            }
+        }
+        return stored.apply(f);
+    }
+
+    /** A change to a session still open in this process. */
+    @FunctionalInterface
+    private interface OpenMark {
+        void apply(OpenSession s);
+    }
+
+    /** The same change to its stored row. */
+    @FunctionalInterface
+    private interface StoredMark {
+        boolean apply(StoreFile f) throws StoreException;
+    }
+
+    @Override
+    public QueryRows query(String sql, int maxRows) throws StoreException {
+        return file().query(sql, maxRows);
     }
 }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.store.SessionQuery;
@@ -41,14 +42,18 @@ public final class StoreCommands {
     static final Option FORMAT = Option.choice("--format", List.of("text", "json", "csv"),
             "text (aligned columns, the default), json (an array of objects) or csv (RFC 4180, a header row)");
 
-    static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--format text|json|csv]";
+    static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--name name] [--label label]..."
+            + " [--format text|json|csv]";
 
     static final Syntax SESSIONS = Syntax.of("hp:sessions", "list the stored sessions, newest first")
-            .options(Option.flag("--all", "also the sessions marked hidden (a study's, once studies mark theirs)"),
+            .options(Option.flag("--all", "also the sessions marked hidden (those hp:study makes)"),
                     Option.value("--since", "time", "only sessions started since then: a date (2026-11-27), a"
                             + " local date and time (2026-11-27T14:30), an instant (2026-11-27T14:30:00Z) or an"
                             + " age (90s, 30m, 12h, 7d)"),
                     Option.value("--source", "name", "only sessions of this source (simulator, perf.data, ...)"),
+                    Option.value("--name", "name", "only the session of this name (hp:profile --name, hp:name)"),
+                    Option.value("--label", "label", "only sessions with this label (hp:label); given twice, with"
+                            + " both").repeatable(),
                     FORMAT);
 
     static final String STORE_ARGUMENTS = "[--format text|json|csv]";
@@ -87,17 +92,20 @@ public final class StoreCommands {
             Args a = SESSIONS.parse(args).atMostPositional(0, "options only");
             Instant since = a.value("--since") == null ? null : since(a.value("--since"), Instant.now());
             List<StoredSession> sessions = store.sessions(new SessionQuery(a.flag("--all"), since,
-                    a.value("--source"), 0));
+                    a.value("--source"), 0)).stream()
+                    .filter(s -> a.value("--name") == null || a.value("--name").strip().equals(s.name()))
+                    .filter(s -> s.labels().containsAll(a.values("--label"))).toList();
             String format = a.value("--format");
             if (sessions.isEmpty() && (format == null || format.equals("text"))) {
-                out.println("no stored sessions" + (a.value("--since") != null || a.value("--source") != null
-                        ? " match" : "") + " (the store: hp:store)");
+                boolean filtered = Stream.of("--since", "--source", "--name", "--label").anyMatch(o -> a.value(o) != null);
+                out.println("no stored sessions" + (filtered ? " match" : "") + " (the store: hp:store)");
                 return;
             }
-            Table l = new Table("ID", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS");
+            Table l = new Table("ID", "NAME", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS",
+                    "LABELS");
             for (StoredSession s : sessions) {
-                l.row(s.id(), WHEN.format(s.startedAt().atZone(zone)), s.hostId(), s.source(), s.what(), s.cpuType(),
-                        String.join(",", s.events()), s.samples(), s.status());
+                l.row(s.id(), s.name(), WHEN.format(s.startedAt().atZone(zone)), s.hostId(), s.source(), s.what(),
+                        s.cpuType(), String.join(",", s.events()), s.samples(), s.status(), String.join(",", s.labels()));
             }
             l.print(out, Table.Format.of(format));
         });
