@@ -4,16 +4,10 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Hashtable;
 
-import org.apache.felix.service.command.CommandProcessor;
-import org.apache.felix.service.command.CommandSession;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.ConsumerAccounting;
@@ -39,14 +33,7 @@ public class SessionStoreIT extends InFramework {
     public void aProfileOfTheDefaultHostIsStoredAndListedAlsoAfterTheStoreRestarts() throws Exception {
         // In the build's output: tests never touch the default store.
         Path store = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "store-it").resolve("store.duckdb");
-        Hashtable<String, Object> settings = new Hashtable<>();
-        settings.put("path", store.toString());
-        settings.put("host.id", "it-host");
-        Services.await(context, ConfigurationAdmin.class, "").getConfiguration("org.hyperprof.store", "?")
-                .update(settings);
-        installAndStart("duckdb");
-        Bundle storeBundle = installAndStart("store");
-        Services.await(context, SessionStore.class, "");
+        Bundle storeBundle = startStore(this, store);
         hosts().load(HostService.DEFAULT_SCENARIO, null);
         Profiler profiler = profiler();
         assertFalse("the store, active and bound, has not loaded DuckDB before a session starts", duckDbLoaded());
@@ -64,7 +51,7 @@ public class SessionStoreIT extends InFramework {
         assertEquals("simulator", s.source());
         assertEquals(summary.accounting(), s.accounting());
         assertEquals(stored, s.samples());
-        String listed = run("hp:sessions");
+        String listed = gogo("hp:sessions");
         assertTrue(listed, listed.lines().anyMatch(l -> l.startsWith(summary.sessionId() + " ")
                 && l.contains(" it-host ") && l.endsWith(" completed")));
 
@@ -73,7 +60,20 @@ public class SessionStoreIT extends InFramework {
         StoredSession again = Services.await(context, SessionStore.class, "").session(summary.sessionId())
                 .orElseThrow();
         assertEquals(s, again);
-        assertTrue(run("hp:store"), run("hp:store").contains(store.toString()));
+        assertTrue(gogo("hp:store"), gogo("hp:store").contains(store.toString()));
+    }
+
+    /** The store at {@code store}, host {@code it-host}, and DuckDB's bundle started in {@code test}'s framework; the store's bundle. */
+    static Bundle startStore(InFramework test, Path store) throws Exception {
+        Hashtable<String, Object> settings = new Hashtable<>();
+        settings.put("path", store.toString());
+        settings.put("host.id", "it-host");
+        Services.await(test.context, ConfigurationAdmin.class, "").getConfiguration("org.hyperprof.store", "?")
+                .update(settings);
+        test.installAndStart("duckdb");
+        Bundle storeBundle = test.installAndStart("store");
+        Services.await(test.context, SessionStore.class, "");
+        return storeBundle;
     }
 
     /** Whether DuckDB's native library is mapped into this JVM (the store removes its file, not the mapping). */
@@ -82,7 +82,7 @@ public class SessionStoreIT extends InFramework {
     }
 
     /** The session once the store has written its end (the store writes on its own thread, after the profile returns). */
-    private static StoredSession ended(SessionStore store, long id) throws Exception {
+    static StoredSession ended(SessionStore store, long id) throws Exception {
         for (int i = 0; i < 600; i++) {
             StoredSession s = store.session(id).orElse(null);
             if (s != null && !s.status().equals(StoredSession.RUNNING)) {
@@ -91,15 +91,5 @@ public class SessionStoreIT extends InFramework {
             Thread.sleep(50);
         }
         throw new AssertionError("session " + id + " was not stored within 30 s: " + store.session(id));
-    }
-
-    private String run(String line) throws Exception {
-        CommandProcessor processor = Services.await(context, CommandProcessor.class, "");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (CommandSession session = processor.createSession(new ByteArrayInputStream(new byte[0]),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8))) {
-            session.execute(line);
-        }
-        return out.toString(StandardCharsets.UTF_8);
     }
 }

@@ -10,9 +10,11 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.source.SampleSources;
+import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.SessionName;
 import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
@@ -30,7 +32,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
         "osgi.command.function=read"})
 public class SourceCommands {
     /** What {@code hp:read} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String READ_ARGUMENTS = "<source> <file> [--renderer name] [report option...]";
+    static final String READ_ARGUMENTS = "<source> <file> [--renderer name] [--name name] [report option...]";
 
     private final Console console;
     private final Renderers renderers;
@@ -60,6 +62,11 @@ public class SourceCommands {
         }
     }
 
+    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
+
     @Descriptor("installed sample sources: source.name and what it reads")
     public void sources(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.SOURCES.syntax(), args, out -> {
@@ -88,7 +95,9 @@ public class SourceCommands {
             Optional<Plugins.Entry<ReportRenderer>> renderer = renderers.choose(a.value("--renderer"), "--renderer");
             Renderers.checkOptions(renderer, reportWords);
             Path file = ReportCommands.target(a.positional().get(1));
+            SessionName.check(store, a.value("--name"), talk);
             SessionSummary summary = pipeline().read(a.positional().get(0), file);
+            SessionName.keep(store, summary.sessionId(), a.value("--name"), talk);
             if (renderer.isPresent()) {
                 out.print(Renderers.render(renderer.get(),
                         new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, reportWords)));

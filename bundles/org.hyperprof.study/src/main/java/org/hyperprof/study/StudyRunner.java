@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Host;
@@ -42,12 +43,15 @@ final class StudyRunner {
     private final Profiler profiler;
     private final ConsumerRegistry registry;
     private final Duration endTimeout;
+    private final LongConsumer made;
 
-    StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout) {
+    /** @param made hears the id of each session a run made (to mark it as the study's in the session store) */
+    StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout, LongConsumer made) {
         this.hosts = hosts;
         this.profiler = profiler;
         this.registry = registry;
         this.endTimeout = endTimeout;
+        this.made = made;
     }
 
     /**
@@ -150,6 +154,7 @@ final class StudyRunner {
             return new Loaded(host, Results.Run.failed(v, "the profile failed unexpectedly: " + oneLine(e)));
         }
         List<SessionTally.Seen> sessions = tally.awaitEnded(returned.sessionId(), endTimeout);
+        sessions.forEach(s -> made.accept(s.info().sessionId()));
         long ranMicros = (host.cycles() - startCycles) / Math.max(1, host.mhz());
         return new Loaded(host, measure(host, v, returned, sessions), ranMicros);
     }
