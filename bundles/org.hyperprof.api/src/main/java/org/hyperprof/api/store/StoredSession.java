@@ -27,10 +27,14 @@ import org.hyperprof.api.sample.Accounting;
  * @param notes      problems met, one line each
  * @param study      the study that made it, or null
  * @param hidden     whether the default listing leaves it out (a study's sessions)
+ * @param origin     the stored sessions it was made from (a merge's); empty for a session a source made
+ * @param profiledNanos the time it profiled: simulated time for the simulator, first to last sample of
+ *                   a recording; -1 when not known
  */
 public record StoredSession(long id, String hostId, String source, String name, List<String> labels, String what,
         String cpuType, List<String> events, Instant startedAt, Instant endedAt, String status, long samples,
-        Accounting accounting, long received, long missed, List<String> notes, String study, boolean hidden) {
+        Accounting accounting, long received, long missed, List<String> notes, String study, boolean hidden,
+        List<Long> origin, long profiledNanos) {
 
     /** Started, not yet ended (or its process died before the end was written). */
     public static final String RUNNING = "running";
@@ -45,5 +49,14 @@ public record StoredSession(long id, String hostId, String source, String name, 
         labels = List.copyOf(labels);
         events = List.copyOf(events);
         notes = List.copyOf(notes);
+        origin = List.copyOf(origin);
+    }
+
+    /** A session a source made (no origin), its profiled time not known. */
+    public StoredSession(long id, String hostId, String source, String name, List<String> labels, String what,
+            String cpuType, List<String> events, Instant startedAt, Instant endedAt, String status, long samples,
+            Accounting accounting, long received, long missed, List<String> notes, String study, boolean hidden) {
+        this(id, hostId, source, name, labels, what, cpuType, events, startedAt, endedAt, status, samples,
+                accounting, received, missed, notes, study, hidden, List.of(), -1);
     }
 }

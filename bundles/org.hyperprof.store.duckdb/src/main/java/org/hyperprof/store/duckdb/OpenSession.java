@@ -8,6 +8,7 @@ import java.util.Locale;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.StoredSession;
@@ -76,14 +77,14 @@ final class OpenSession {
 
     /** Its row while it runs. */
     SessionRow running() {
-        return row(StoredSession.RUNNING, null, Accounting.ZERO, 0, 0, 0, List.copyOf(notes), null);
+        return row(StoredSession.RUNNING, null, Accounting.ZERO, 0, 0, 0, List.copyOf(notes), null, null);
     }
 
     /** Its row when the store stops before the session ends: incomplete, none of its samples stored. */
     SessionRow cutShort(Instant at) {
         List<String> all = new ArrayList<>(notes);
         all.add(STORE_STOPPED);
-        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, 0, 0, 0, all, STORE_STOPPED);
+        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, 0, 0, 0, all, STORE_STOPPED, null);
     }
 
     static final String STORE_STOPPED = "the store stopped before the session ended";
@@ -108,18 +109,36 @@ final class OpenSession {
             all.add("the store missed " + missed + " of " + (received + missed) + " samples");
         }
         all.addAll(notes);
-        return row(status, endedAt, summary.accounting(), rows.samples(), received, missed, all, summary.endReason());
+        return row(status, endedAt, summary.accounting(), rows.samples(), received, missed, all, summary.endReason(),
+                summary);
+    }
+
+    /**
+     * The time the session profiled: the simulated time of its cycles (per physical CPU) at the
+     * processor's clock, else its first to last sample time; -1 when neither is known.
+     */
+    long profiledNanos(SessionSummary summary) {
+        if (summary != null && summary.simulatedCycles() > 0 && info.mhz() > 0) {
+            long cycles = summary.simulatedCycles();
+            long mhz = info.mhz();
+            // cycles / MHz is microseconds; split so that no product overflows.
+            return cycles / mhz * 1000L + cycles % mhz * 1000L / mhz;
+        }
+        return rows.timeSpan();
     }
 
     private SessionRow row(String status, Instant endedAt, Accounting books, long samples, long received,
-            long missed, List<String> allNotes, String endReason) {
+            long missed, List<String> allNotes, String endReason, SessionSummary summary) {
         List<String> events = new ArrayList<>();
         for (CounterConfig c : info.counters()) {
             events.add(String.format(Locale.ROOT, "%s:%d:0x%02x", c.event().name(), c.count(), c.unitMask()));
         }
         StoredSession s = new StoredSession(info.sessionId(), hostId, info.source(), name, labels, info.hostName(),
                 info.cpuType(), events, startedAt, endedAt, status, samples, books, received, missed,
-                allNotes, study, study != null);
-        return new SessionRow(s, info.cpuName(), info.mhz(), endReason);
+                allNotes, study, study != null, List.of(),
+                summary == null ? SampleBatch.UNKNOWN : profiledNanos(summary));
+        return new SessionRow(s, info.cpuName(), info.mhz(), endReason,
+                summary == null ? 0 : summary.simulatedCycles(), summary == null ? null : summary.hypervisor(),
+                info.groundTruth());
     }
 }

@@ -31,6 +31,9 @@ final class SampleRows {
     private final long[] keyLongs = new long[LONGS];
     private int size;
     private long samples;
+    /** The first and last sample times seen (nanoseconds of the source's clock), -1 before any. */
+    private long firstTime = SampleBatch.UNKNOWN;
+    private long lastTime = SampleBatch.UNKNOWN;
     private int[] ints = new int[512 * INTS];
     private long[] longs = new long[512 * LONGS];
     private long[] count = new long[512];
@@ -59,7 +62,12 @@ final class SampleRows {
             keyInts[STACK] = stacks.id(b, i);
             keyInts[FLAGS] = b.flags[i];
             keyLongs[PC] = b.pc[i];
-            keyLongs[BUCKET] = b.time[i] < 0 ? SampleBatch.UNKNOWN : b.time[i] / TIME_BUCKET_NANOS;
+            long time = b.time[i];
+            keyLongs[BUCKET] = time < 0 ? SampleBatch.UNKNOWN : time / TIME_BUCKET_NANOS;
+            if (time >= 0) {
+                firstTime = firstTime < 0 ? time : Math.min(firstTime, time);
+                lastTime = Math.max(lastTime, time);
+            }
             int row = row(hash(keyInts, 0, keyLongs, 0));
             count[row]++;
             weight[row] += b.weight[i];
@@ -120,6 +128,11 @@ final class SampleRows {
     /** Samples counted: the sum of the rows' counts. */
     long samples() {
         return samples;
+    }
+
+    /** From the first to the last sample time seen, or -1 when no sample had a time. */
+    long timeSpan() {
+        return firstTime < 0 ? SampleBatch.UNKNOWN : lastTime - firstTime;
     }
 
     StackTable stacks() {

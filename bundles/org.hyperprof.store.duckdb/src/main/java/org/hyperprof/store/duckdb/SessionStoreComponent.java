@@ -116,7 +116,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             // is in this row, or waits for it and then updates it.
             synchronized (s) {
                 s.close();
-                f.put(s.ended(summary, NAME, Instant.now()), s.info(), s.rows(), summary.groundTruth());
+                f.put(s.ended(summary, NAME, Instant.now()), s.info(), s.rows(), summary);
             }
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());

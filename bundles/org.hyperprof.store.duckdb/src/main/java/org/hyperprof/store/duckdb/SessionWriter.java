@@ -1,37 +1,105 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.IOException;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
 
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.Signal;
+import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.BufferAccounting;
+import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
 
 /**
- * Writes an ended session in one transaction: the names its rows use, its stacks, its sample rows
- * and its ground truth through DuckDB's Appender, then its row with the end and the books. A failure
- * rolls all of it back, so a session's rows are all there or none.
+ * Writes an ended session in one transaction: the names its rows use, its stacks, its sample rows,
+ * its counters, each buffer's and consumer's books, the host's counters and its ground truth through
+ * DuckDB's Appender, then its row with the end and the books. Rows a previous write of the session
+ * left are replaced. A failure rolls all of it back, so a session's rows are all there or none.
  */
 final class SessionWriter {
     private SessionWriter() {
     }
 
-    static Void write(DuckDBConnection c, SessionRow row, SessionInfo info, SampleRows rows, GroundTruth truth)
+    static Void write(DuckDBConnection c, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary)
             throws SQLException, IOException {
         long id = row.session().id();
         return StoreFile.inTransaction(c, tx -> {
+            for (String table : StoreFile.SESSION_TABLES) {
+                try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
+                    s.setLong(1, id);
+                    s.executeUpdate();
+                }
+            }
             names(tx, id, info, rows);
             stacks(tx, id, rows.stacks());
             samples(tx, id, rows);
-            if (truth != null) {
-                truth(tx, id, truth);
+            counters(tx, id, info.counters());
+            books(tx, id, summary);
+            if (summary.groundTruth() != null) {
+                truth(tx, id, summary.groundTruth());
             }
             StoreFile.putSession(tx, row);
             return null;
         });
+    }
+
+    private static void counters(DuckDBConnection c, long id, List<CounterConfig> counters) throws SQLException {
+        try (DuckDBAppender a = c.createAppender("main", "counters")) {
+            for (int slot = 0; slot < counters.size(); slot++) {
+                CounterConfig k = counters.get(slot);
+                EventDescriptor e = k.event();
+                a.beginRow().append(id).append(slot).append(k.counter()).append(e.name()).append(e.code());
+                text(a, e.description());
+                text(a, e.signal() == null ? null : e.signal().name());
+                a.append(e.counterMask()).append(e.minimumCount()).append(k.count()).append(k.unitMask())
+                        .append(k.kernel()).append(k.user()).endRow();
+            }
+        }
+    }
+
+    /** Each buffer's and consumer's books and the host's counters, as the summary gives them. */
+    private static void books(DuckDBConnection c, long id, SessionSummary summary) throws SQLException {
+        try (DuckDBAppender a = c.createAppender("main", "buffers")) {
+            int position = 0;
+            for (BufferAccounting b : summary.buffers()) {
+                Accounting k = b.accounting();
+                a.beginRow().append(id).append(position++).append(b.domid()).append(b.vcpu()).append(b.role())
+                        .append(k.taken()).append(k.delivered()).append(k.lost()).append(k.dropped())
+                        .append(k.invalid()).append(b.userSamples()).append(b.kernelSamples())
+                        .append(b.xenSamples()).append(b.drained()).append(b.undrained()).endRow();
+            }
+        }
+        try (DuckDBAppender a = c.createAppender("main", "consumers")) {
+            int position = 0;
+            for (ConsumerAccounting k : summary.consumers()) {
+                a.beginRow().append(id).append(position++).append(k.consumer()).append(k.received())
+                        .append(k.missed());
+                text(a, k.problem());
+                a.endRow();
+            }
+        }
+        try (DuckDBAppender a = c.createAppender("main", "host_counters")) {
+            for (Map.Entry<String, Long> k : summary.hostCounters().entrySet()) {
+                a.beginRow().append(id).append(k.getKey()).append((long) k.getValue()).endRow();
+            }
+        }
+    }
+
+    private static void text(DuckDBAppender a, String value) throws SQLException {
+        if (value == null) {
+            a.appendNull();
+        } else {
+            a.append(value);
+        }
     }
 
     private static void samples(DuckDBConnection c, long id, SampleRows rows) throws SQLException {
@@ -92,11 +160,7 @@ final class SessionWriter {
     private static void name(DuckDBAppender a, long id, String kind, long key, int owner, String name, String detail)
             throws SQLException {
         a.beginRow().append(id).append(kind).append(key).append(owner).append(name);
-        if (detail == null) {
-            a.appendNull();
-        } else {
-            a.append(detail);
-        }
+        text(a, detail);
         a.appendNull().endRow();
     }
 

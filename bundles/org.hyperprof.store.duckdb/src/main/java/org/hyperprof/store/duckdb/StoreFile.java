@@ -25,13 +25,14 @@ import java.util.Properties;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
-import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.SessionInfo;
+import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
 import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.api.xenoprof.XenoprofStatistics;
 
 /**
  * The store's DuckDB file: opened for each write or query and closed after it, so that two
@@ -42,9 +43,11 @@ import org.hyperprof.api.store.StoredSession;
  */
 final class StoreFile {
     /** The schema this code writes and reads (README: "The session store"). */
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
 
-    private static final String SCHEMA = "schema-v1.sql";
+    private static final String SCHEMA = "schema-v2.sql";
+    /** The script that takes a store of version 1 to version 2. */
+    private static final String MIGRATION_FROM_V1 = "migrate-v1-v2.sql";
     private static final long LOCK_RETRY_MILLIS = 50;
 
     private final Path path;
@@ -77,9 +80,9 @@ final class StoreFile {
         });
     }
 
-    /** Writes an ended session whole: its row, samples, names, stacks and books. */
-    void put(SessionRow row, SessionInfo info, SampleRows rows, GroundTruth truth) throws StoreException {
-        write(c -> SessionWriter.write(c, row, info, rows, truth));
+    /** Writes an ended session whole: its row, samples, names, stacks, counters and books. */
+    void put(SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary) throws StoreException {
+        write(c -> SessionWriter.write(c, row, info, rows, summary));
     }
 
     List<StoredSession> sessions(SessionQuery query) throws StoreException {
@@ -227,7 +230,10 @@ final class StoreFile {
         return m.contains("Could not set lock") || m.contains("Conflicting lock");
     }
 
-    /** Makes the schema in a store with no tables; refuses a store of another version, or no store. */
+    /**
+     * Makes the schema in a store with no tables, migrates a store of version 1; refuses a store of
+     * another version, or no store.
+     */
     private void checkSchema(DuckDBConnection c) throws SQLException, IOException {
         List<String> tables = new ArrayList<>();
         try (Statement s = c.createStatement();
@@ -238,7 +244,7 @@ final class StoreFile {
             }
         }
         if (tables.isEmpty()) {
-            createSchema(c);
+            runScript(c, SCHEMA);
             return;
         }
         if (!tables.contains("schema_version")) {
@@ -249,6 +255,10 @@ final class StoreFile {
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT max(version) FROM schema_version")) {
             version = r.next() ? r.getInt(1) : 0;
         }
+        if (version == 1) {
+            runScript(c, MIGRATION_FROM_V1);
+            return;
+        }
         if (version != SCHEMA_VERSION) {
             throw new IOException("its schema is version " + version + ", and this Hyperprof reads version "
                     + SCHEMA_VERSION + " only: use the Hyperprof that made it, or move the file away (or set the"
@@ -256,11 +266,12 @@ final class StoreFile {
         }
     }
 
-    private static void createSchema(DuckDBConnection c) throws SQLException, IOException {
+    /** Runs one of the bundle's SQL scripts (the schema, a migration) in one transaction. */
+    private static void runScript(DuckDBConnection c, String name) throws SQLException, IOException {
         String script;
-        try (InputStream in = StoreFile.class.getResourceAsStream(SCHEMA)) {
+        try (InputStream in = StoreFile.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IOException("the bundle lacks its schema " + SCHEMA);
+                throw new IOException("the bundle lacks its script " + name);
             }
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -317,7 +328,9 @@ final class StoreFile {
 
     private static final String COLUMNS = "id, host_id, source, name, labels, what, cpu_type, cpu_name, mhz, events,"
             + " started_at, ended_at, status, end_reason, samples, taken, delivered, lost, dropped, invalid, received,"
-            + " missed, notes, study, hidden, time_bucket_ns";
+            + " missed, notes, study, hidden, time_bucket_ns, profiled_ns, simulated_cycles, ground_truth, xen_total,"
+            + " xen_active, xen_passive, xen_lost, xen_others, xen_idle, xen_invalid_buffer, xen_corrupted_buffer,"
+            + " origin, ship_pending";
 
     /** Writes the session's row whole (made or replaced). */
     static void putSession(DuckDBConnection c, SessionRow row) throws SQLException {
@@ -326,11 +339,18 @@ final class StoreFile {
                 + marks + ")")) {
             StoredSession v = row.session();
             Accounting a = v.accounting();
+            XenoprofStatistics x = row.xen();
             Object[] values = {v.id(), v.hostId(), v.source(), v.name(), strings(c, v.labels()), v.what(), v.cpuType(),
                 row.cpuName(), row.mhz(), strings(c, v.events()), Timestamp.from(v.startedAt()),
                 v.endedAt() == null ? null : Timestamp.from(v.endedAt()), v.status(), row.endReason(), v.samples(),
                 a.taken(), a.delivered(), a.lost(), a.dropped(), a.invalid(), v.received(), v.missed(),
-                strings(c, v.notes()), v.study(), v.hidden(), SampleRows.TIME_BUCKET_NANOS};
+                strings(c, v.notes()), v.study(), v.hidden(), SampleRows.TIME_BUCKET_NANOS,
+                v.profiledNanos() < 0 ? null : v.profiledNanos(), row.simulatedCycles(), row.groundTruth(),
+                x == null ? null : x.totalSamples(), x == null ? null : x.activeSamples(),
+                x == null ? null : x.passiveSamples(), x == null ? null : x.lostSamples(),
+                x == null ? null : x.othersSamples(), x == null ? null : x.idleSamples(),
+                x == null ? null : x.invalidBufferSamples(), x == null ? null : x.corruptedBufferSamples(),
+                c.createArrayOf("BIGINT", v.origin().toArray()), false};
             for (int i = 0; i < values.length; i++) {
                 s.setObject(i + 1, values[i]);
             }
@@ -395,10 +415,24 @@ final class StoreFile {
                         new Accounting(r.getLong("taken"), r.getLong("delivered"), r.getLong("lost"),
                                 r.getLong("dropped"), r.getLong("invalid")),
                         r.getLong("received"), r.getLong("missed"), list(r, "notes"), r.getString("study"),
-                        r.getBoolean("hidden")));
+                        r.getBoolean("hidden"), origin(r), profiled(r)));
             }
         }
         return out;
+    }
+
+    /** The sessions it came from: none for a source's session (and for rows of schema version 1). */
+    private static List<Long> origin(ResultSet r) throws SQLException {
+        Array a = r.getArray("origin");
+        if (a == null) {
+            return List.of();
+        }
+        return Arrays.stream((Object[]) a.getArray()).map(o -> ((Number) o).longValue()).toList();
+    }
+
+    private static long profiled(ResultSet r) throws SQLException {
+        long ns = r.getLong("profiled_ns");
+        return r.wasNull() ? -1 : ns;
     }
 
     private static List<String> list(ResultSet r, String column) throws SQLException {
@@ -410,10 +444,14 @@ final class StoreFile {
         return Arrays.stream(values).map(String::valueOf).toList();
     }
 
+    /** The tables that hold a session's rows besides its row in {@code sessions}, keyed by {@code session}. */
+    static final List<String> SESSION_TABLES = List.of("samples", "stacks", "names", "truth", "counters", "buffers",
+            "consumers", "host_counters");
+
     /** Deletes the session's rows in every table, in one transaction; whether it was there. */
     static boolean delete(DuckDBConnection c, long id) throws SQLException, IOException {
         return inTransaction(c, tx -> {
-            for (String table : List.of("samples", "stacks", "names", "truth")) {
+            for (String table : SESSION_TABLES) {
                 try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
                     s.setLong(1, id);
                     s.executeUpdate();

@@ -20,6 +20,7 @@ import java.util.Properties;
 
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoredSession;
@@ -154,17 +155,18 @@ class SessionStoreTest {
     }
 
     @Test
-    void aNewStoreIsMadeWithSchemaVersionOneItsFileOnlyForItsUserAndItsFolderToo() throws Exception {
+    void aNewStoreIsMadeWithSchemaVersionTwoItsFileOnlyForItsUserAndItsFolderToo() throws Exception {
         StoreFixture f = new StoreFixture(folder.resolve("made/for/it/store.duckdb"));
         assertEquals(0, f.store.info().bytes());
         assertFalse(Files.exists(f.path), "a query makes no store");
         f.profile(1, "simulator");
-        assertEquals(List.of("1"), query(f.path, "SELECT version FROM schema_version"));
-        assertEquals(List.of("names", "samples", "schema_version", "sessions", "stacks", "truth"),
+        assertEquals(List.of("2"), query(f.path, "SELECT version FROM schema_version"));
+        assertEquals(List.of("buffers", "consumers", "counters", "host_counters", "names", "samples", "schema_version",
+                "sessions", "stacks", "truth"),
                 query(f.path, "SELECT table_name FROM information_schema.tables ORDER BY table_name"));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path.getParent())));
-        assertEquals(1, f.store.info().schemaVersion());
+        assertEquals(2, f.store.info().schemaVersion());
         assertTrue(f.store.info().bytes() > 0);
     }
 
@@ -172,13 +174,82 @@ class SessionStoreTest {
     void aStoreOfAnotherSchemaVersionIsRefusedSayingWhatToDo() throws Exception {
         StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
         f.profile(1, "simulator");
-        execute(f.path, "UPDATE schema_version SET version = 2");
+        execute(f.path, "UPDATE schema_version SET version = 3");
         StoreException e = assertThrows(StoreException.class, () -> f.store.sessions(SessionQuery.visible()));
-        assertTrue(e.getMessage().contains("its schema is version 2, and this Hyperprof reads version 1 only: use"
+        assertTrue(e.getMessage().contains("its schema is version 3, and this Hyperprof reads version 2 only: use"
                 + " the Hyperprof that made it, or move the file away"), e.getMessage());
         f.profile(2, "simulator");
-        assertTrue(f.problems().contains("session 2 not stored: ") && f.problems().contains("schema is version 2"),
+        assertTrue(f.problems().contains("session 2 not stored: ") && f.problems().contains("schema is version 3"),
                 f.problems());
+    }
+
+    @Test
+    void aStoreOfVersionOneIsMigratedKeepingItsSessions() throws Exception {
+        Path store = folder.resolve("store.duckdb");
+        String v1;
+        try (var in = SessionStoreTest.class.getResourceAsStream("schema-v1.sql")) {
+            v1 = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        for (String statement : StoreFile.statements(v1)) {
+            execute(store, statement);
+        }
+        execute(store, "INSERT INTO sessions VALUES (7, 'oldhost', 'simulator', NULL, [], 'default-host', 'i386/p6',"
+                + " 'PIII', 2000, ['CPU_CLK_UNHALTED:100000:0x00'], TIMESTAMP '2026-11-01 10:00:00',"
+                + " TIMESTAMP '2026-11-01 10:00:01', 'completed', 'completed', 10, 10, 10, 0, 0, 0, 10, 0, [], NULL,"
+                + " false, 10000000)");
+        StoreFixture f = new StoreFixture(store);
+
+        StoredSession old = f.store.session(7).orElseThrow();
+        assertEquals("oldhost", old.hostId());
+        assertEquals(List.of(), old.origin());
+        assertEquals(-1, old.profiledNanos());
+        assertEquals(List.of("1", "2"), query(store, "SELECT version FROM schema_version ORDER BY version"));
+        f.profile(8, "simulator");
+        assertEquals(List.of("0 CPU_CLK_UNHALTED 100000 cycles"),
+                query(store, "SELECT slot, event, count, description FROM counters WHERE session = 8"));
+        assertEquals(List.of(8L, 7L), ids(f.store.sessions(SessionQuery.visible())));
+    }
+
+    @Test
+    void anEndedSessionKeepsItsCountersItsBooksAndTheTimeItProfiled() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.store.sessionStarted(f.info(3, "simulator"));
+        f.store.samples(f.batch(3));
+        Accounting books = new Accounting(14, 10, 1, 3, 0);
+        // 2,000,000 cycles per physical CPU at 2000 MHz: 1 ms simulated.
+        f.store.sessionEnded(new org.hyperprof.api.sample.SessionSummary(3, books,
+                List.of(new org.hyperprof.api.sample.BufferAccounting(1, 0, "active", books, 3, 7, 0, 10, 0)),
+                List.of(new org.hyperprof.api.sample.ConsumerAccounting("opreport", 9, 1, "slow"),
+                        new org.hyperprof.api.sample.ConsumerAccounting(SessionStoreComponent.NAME, 10, 0, null)),
+                new org.hyperprof.api.xenoprof.XenoprofStatistics(14, 10, 0, 1, 3, 3, 0, 0), null, 2_000_000,
+                org.hyperprof.api.sample.SessionSummary.COMPLETED, java.util.Map.of("irq.postponed", 5L),
+                List.of("a note")));
+
+        assertEquals(1_000_000, f.store.session(3).orElseThrow().profiledNanos());
+        assertEquals(List.of("0 CPU_CLK_UNHALTED 121 100000 0 true true"),
+                query(f.path, "SELECT counter, event, code, count, unit_mask, count_kernel, count_user FROM counters"));
+        assertEquals(List.of("1 0 active 14 10 1 3 0 3 7 0 10 0"),
+                query(f.path, "SELECT domain, vcpu, role, taken, delivered, lost, dropped, invalid, user_samples,"
+                        + " kernel_samples, xen_samples, drained, undrained FROM buffers"));
+        assertEquals(List.of("0 opreport 9 1 slow", "1 store 10 0 null"),
+                query(f.path, "SELECT position, consumer, received, missed, problem FROM consumers ORDER BY position"));
+        assertEquals(List.of("irq.postponed 5"), query(f.path, "SELECT name, value FROM host_counters"));
+        assertEquals(List.of("14 10 0 1 3 3 0 0 2000000 false"),
+                query(f.path, "SELECT xen_total, xen_active, xen_passive, xen_lost, xen_others, xen_idle,"
+                        + " xen_invalid_buffer, xen_corrupted_buffer, simulated_cycles, ground_truth FROM sessions"));
+    }
+
+    @Test
+    void aRecordingsProfiledTimeRunsFromItsFirstToItsLastSample() throws Exception {
+        StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
+        f.store.sessionStarted(f.info(4, "perf.data"));
+        org.hyperprof.testing.sample.TestBatches b = new org.hyperprof.testing.sample.TestBatches(4);
+        b.sample(1, 0, (byte) 0, 0, 0x400100L, f.app, f.main, 1, 5_000_000_000L, 0, 700, 700);
+        b.sample(1, 0, (byte) 0, 0, 0x400100L, f.app, f.main, 1, 5_250_000_000L, 0, 700, 700);
+        b.sample(1, 0, (byte) 0, 0, 0x400100L, f.app, f.main, 1, SampleBatch.UNKNOWN, 0, 700, 700);
+        f.store.samples(b.build());
+        f.store.sessionEnded(StoreFixture.ended(4, 3, 0));
+        assertEquals(250_000_000, f.store.session(4).orElseThrow().profiledNanos());
     }
 
     @Test

@@ -1,3 +1,4 @@
+-- A copy of the schema of version 1 as released, kept to test the migration of its stores.
 -- The session store's schema, version 1 (README: "The session store"). Statements end with ';' at
 -- the end of a line. Ids of images, symbols and stacks are the session's own: a row joins names and
 -- stacks on (session, id).
