@@ -50,6 +50,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     public static final String NAME = "store";
 
     private final StoreSettings settings;
+    private final Retention retention;
     private final Engine engine;
     private final PrintStream problems;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
@@ -57,12 +58,18 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Activate
     public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
-        this(StoreSettings.of(configuration), new EngineBundle(context), System.err);
+        this(StoreSettings.of(configuration), Retention.of(configuration, System.err), new EngineBundle(context), System.err);
     }
 
     /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
+        this(settings, Retention.NONE, engine, problems);
+    }
+
+    /** Also with {@code retention}, applied after each session is stored ({@code problems} says what it deleted). */
+    SessionStoreComponent(StoreSettings settings, Retention retention, Engine engine, PrintStream problems) {
         this.settings = settings;
+        this.retention = retention;
         this.engine = engine;
         this.problems = problems;
     }
@@ -118,10 +125,26 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
                 s.close();
                 f.put(s.ended(summary, NAME, Instant.now()), s.info(), s.rows(), summary);
             }
+            prune(f);
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
         } finally {
             open.remove(summary.sessionId());
+        }
+    }
+
+    /** Applies the retention settings; a failure to is said, and the session stays stored. */
+    private void prune(StoreFile f) {
+        if (!retention.limits()) {
+            return;
+        }
+        try {
+            String deleted = f.prune(retention, Instant.now());
+            if (deleted != null) {
+                problems.println("hyperprof: " + deleted);
+            }
+        } catch (StoreException | RuntimeException e) {
+            problems.println("hyperprof: retention deleted nothing: " + e.getMessage());
         }
     }
 

@@ -10,8 +10,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -68,7 +67,6 @@ public final class StoreCommands {
             .notes("  Every id must name a stored session (hp:sessions lists them); otherwise none is deleted.");
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
-    private static final Pattern AGE = Pattern.compile("(\\d+)([smhd])");
 
     private final SessionStore store;
     private final Console console;
@@ -154,16 +152,9 @@ public final class StoreCommands {
     /** The instant {@code --since} names, ages counted back from {@code now}. */
     Instant since(String text, Instant now) throws UsageException {
         String t = text.strip();
-        Matcher age = AGE.matcher(t);
-        if (age.matches()) {
-            long n = Args.number(age.group(1), "--since's age", 0, Integer.MAX_VALUE);
-            Duration d = switch (age.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-            return now.minus(d);
+        Optional<Duration> age = Age.parse(t);
+        if (age.isPresent()) {
+            return now.minus(age.get());
         }
         try {
             if (t.endsWith("Z") || t.matches(".*[+-]\\d\\d:\\d\\d$")) {
@@ -175,7 +166,7 @@ public final class StoreCommands {
             return LocalDate.parse(t).atStartOfDay(zone).toInstant();
         } catch (DateTimeParseException e) {
             throw new UsageException("--since takes a date (2026-11-27), a local date and time (2026-11-27T14:30),"
-                    + " an instant (2026-11-27T14:30:00Z) or an age (90s, 30m, 12h, 7d), not '" + text + "'");
+                    + " an instant (2026-11-27T14:30:00Z) or an age (" + Age.FORMS + "), not '" + text + "'");
         }
     }
 }

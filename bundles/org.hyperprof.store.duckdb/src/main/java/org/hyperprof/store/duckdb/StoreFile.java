@@ -113,6 +113,11 @@ final class StoreFile {
         return read(c -> SessionMarks.study(c, id, study), false);
     }
 
+    /** Deletes the sessions {@code r} does not keep at {@code now}; the line that says what, or null. */
+    String prune(Retention r, Instant now) throws StoreException {
+        return read(c -> Pruning.prune(c, r, now), null);
+    }
+
     QueryRows query(String sql, int maxRows) throws StoreException {
         return readOnly(c -> LockedQuery.run(c, sql, maxRows));
     }
