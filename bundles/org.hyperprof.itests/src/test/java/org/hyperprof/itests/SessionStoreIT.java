@@ -7,11 +7,13 @@ import static org.junit.Assert.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Hashtable;
+import java.util.List;
 
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
 import org.junit.Test;
@@ -21,19 +23,27 @@ import org.osgi.service.cm.ConfigurationAdmin;
 /**
  * The session store in a framework: a profile of the default host lands in the store (in the test's
  * own folder, never the user's default store), hp:sessions lists it, and it is still there after the
- * store bundle stops and starts again.
+ * store bundle stops and starts again; sessions are named by the commands that make them, and a study's
+ * are hidden.
  */
 public class SessionStoreIT extends InFramework {
 
     public SessionStoreIT() {
-        super("gogo");
+        super("opreport", "metatype", "fileinstall", "gogo", "shell", "study");
     }
 
     @Test
     public void aProfileOfTheDefaultHostIsStoredAndListedAlsoAfterTheStoreRestarts() throws Exception {
         // In the build's output: tests never touch the default store.
         Path store = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "store-it").resolve("store.duckdb");
-        Bundle storeBundle = startStore(this, store);
+        Hashtable<String, Object> settings = new Hashtable<>();
+        settings.put("path", store.toString());
+        settings.put("host.id", "it-host");
+        Services.await(context, ConfigurationAdmin.class, "").getConfiguration("org.hyperprof.store", "?")
+                .update(settings);
+        installAndStart("duckdb");
+        Bundle storeBundle = installAndStart("store");
+        Services.await(context, SessionStore.class, "");
         hosts().load(HostService.DEFAULT_SCENARIO, null);
         Profiler profiler = profiler();
         assertFalse("the store, active and bound, has not loaded DuckDB before a session starts", duckDbLoaded());
@@ -61,19 +71,45 @@ public class SessionStoreIT extends InFramework {
                 .orElseThrow();
         assertEquals(s, again);
         assertTrue(gogo("hp:store"), gogo("hp:store").contains(store.toString()));
+
+        // In the same test: DuckDB, once loaded, stays loaded in the JVM, which the first check must not see.
+        sessionsNamedWhenMadeAndAStudysHidden(store.getParent());
     }
 
-    /** The store at {@code store}, host {@code it-host}, and DuckDB's bundle started in {@code test}'s framework; the store's bundle. */
-    static Bundle startStore(InFramework test, Path store) throws Exception {
-        Hashtable<String, Object> settings = new Hashtable<>();
-        settings.put("path", store.toString());
-        settings.put("host.id", "it-host");
-        Services.await(test.context, ConfigurationAdmin.class, "").getConfiguration("org.hyperprof.store", "?")
-                .update(settings);
-        test.installAndStart("duckdb");
-        Bundle storeBundle = test.installAndStart("store");
-        Services.await(test.context, SessionStore.class, "");
-        return storeBundle;
+    /**
+     * Stored sessions through the commands that make them: hp:profile --name names its session in the store
+     * (the name given as the command returns survives the store's final row, written on its own thread), a
+     * taken name is refused before the run, hp:sql reads the store, and the sessions hp:study makes are
+     * hidden from hp:sessions and shown by hp:sessions --all.
+     */
+    private void sessionsNamedWhenMadeAndAStudysHidden(Path folder) throws Exception {
+        SessionStore store = Services.await(context, SessionStore.class, "");
+        String made = gogo("hp:profile --ms 20 --no-report --name baseline");
+        assertFalse(made, made.contains("failed"));
+        long id = store.named("baseline").orElseThrow(() -> new AssertionError(made)).id();
+        StoredSession baseline = ended(store, id);
+        assertEquals("baseline", baseline.name());
+        assertEquals(StoredSession.COMPLETED, baseline.status());
+
+        String again = gogo("hp:profile --ms 20 --no-report --name baseline");
+        assertTrue(again, again.contains("--name baseline is taken by stored session " + id));
+        assertFalse("refused before the run: " + again, again.contains("profiling "));
+
+        String listed = gogo("hp:sessions --name baseline --format csv");
+        assertEquals(listed, 2, listed.lines().count());
+        String sql = gogo("hp:sql \"SELECT name FROM sessions WHERE id = " + id + "\"");
+        assertEquals("name\nbaseline\n", sql);
+
+        String study = gogo("hp:study --policies systemwide --ms 5 --out " + folder);
+        assertFalse(study, study.contains("failed"));
+        List<StoredSession> all = store.sessions(new SessionQuery(true, null, null, 0));
+        List<StoredSession> studied = all.stream().filter(s -> s.study() != null).toList();
+        assertFalse("the study's sessions are stored: " + all, studied.isEmpty());
+        assertTrue(studied.toString(), studied.stream().allMatch(s -> s.hidden() && s.study().startsWith("hp:study ")));
+        List<StoredSession> visible = store.sessions(SessionQuery.visible());
+        assertEquals(all.size() - studied.size(), visible.size());
+        assertEquals(visible.size() + 1, gogo("hp:sessions --format csv").lines().count());
+        assertEquals(all.size() + 1, gogo("hp:sessions --all --format csv").lines().count());
     }
 
     /** Whether DuckDB's native library is mapped into this JVM (the store removes its file, not the mapping). */
@@ -82,7 +118,7 @@ public class SessionStoreIT extends InFramework {
     }
 
     /** The session once the store has written its end (the store writes on its own thread, after the profile returns). */
-    static StoredSession ended(SessionStore store, long id) throws Exception {
+    private static StoredSession ended(SessionStore store, long id) throws Exception {
         for (int i = 0; i < 600; i++) {
             StoredSession s = store.session(id).orElse(null);
             if (s != null && !s.status().equals(StoredSession.RUNNING)) {
