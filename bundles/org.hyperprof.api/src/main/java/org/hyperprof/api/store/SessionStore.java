@@ -55,6 +55,14 @@ public interface SessionStore {
     boolean markStudy(long id, String study) throws StoreException;
 
     /**
+     * Applies the store's retention settings now (they apply after each stored session anyway): deletes
+     * the oldest sessions beyond them, never a running one nor one the fleet's outbox holds.
+     *
+     * @return the line that says what was deleted and why; empty when nothing was
+     */
+    Optional<String> prune() throws StoreException;
+
+    /**
      * Runs one read-only SQL query over the schema (README: "The session store") on a connection of its
      * own: opened read-only, with access to files, the network and extensions disabled and its
      * configuration locked before the query runs, so a query can read the store and nothing else.

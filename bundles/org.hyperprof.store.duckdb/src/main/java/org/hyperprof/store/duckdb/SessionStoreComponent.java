@@ -139,13 +139,15 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             return;
         }
         try {
-            String deleted = f.prune(retention, Instant.now());
-            if (deleted != null) {
-                problems.println("hyperprof: " + deleted);
-            }
+            f.prune(retention, Instant.now()).ifPresent(deleted -> problems.println("hyperprof: " + deleted));
         } catch (StoreException | RuntimeException e) {
             problems.println("hyperprof: retention deleted nothing: " + e.getMessage());
         }
+    }
+
+    @Override
+    public Optional<String> prune() throws StoreException {
+        return retention.limits() ? file().prune(retention, Instant.now()) : Optional.empty();
     }
 
     /**

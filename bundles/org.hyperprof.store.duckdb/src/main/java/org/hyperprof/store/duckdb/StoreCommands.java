@@ -55,10 +55,11 @@ public final class StoreCommands {
                             + " both").repeatable(),
                     FORMAT);
 
-    static final String STORE_ARGUMENTS = "[--format text|json|csv]";
+    static final String STORE_ARGUMENTS = "[--prune] [--format text|json|csv]";
 
     static final Syntax STORE = Syntax.of("hp:store", "where the session store is, its size, sessions and schema"
-            + " version").options(FORMAT);
+            + " version").options(Option.flag("--prune", "first apply retention.count and retention.age now (they"
+                    + " apply after each stored session anyway) and say what was deleted"), FORMAT);
 
     static final String DELETE_ARGUMENTS = "<id> [<id> ...]";
 
@@ -113,6 +114,10 @@ public final class StoreCommands {
     public void store(@Descriptor(STORE_ARGUMENTS) String... args) {
         Guard.run(console, STORE, args, out -> {
             Args a = STORE.parse(args).atMostPositional(0, "options only");
+            if (a.flag("--prune")) {
+                console.err().println(store.prune().orElse("retention deleted nothing (hp:config org.hyperprof.store"
+                        + " shows retention.count and retention.age)"));
+            }
             StoreInfo info = store.info();
             new Table("PATH", "BYTES", "SESSIONS", "SCHEMA").row(info.path(), info.bytes(), info.sessions(),
                     info.schemaVersion()).print(out, Table.Format.of(a.value("--format")));

@@ -113,9 +113,9 @@ final class StoreFile {
         return read(c -> SessionMarks.study(c, id, study), false);
     }
 
-    /** Deletes the sessions {@code r} does not keep at {@code now}; the line that says what, or null. */
-    String prune(Retention r, Instant now) throws StoreException {
-        return read(c -> Pruning.prune(c, r, now), null);
+    /** Deletes the sessions {@code r} does not keep at {@code now}; the line that says what, if any were. */
+    Optional<String> prune(Retention r, Instant now) throws StoreException {
+        return read(c -> Optional.ofNullable(Pruning.prune(c, r, now)), Optional.empty());
     }
 
     QueryRows query(String sql, int maxRows) throws StoreException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
 
 import org.hyperprof.api.store.SessionQuery;
@@ -81,6 +82,25 @@ class RetentionTest {
         assertEquals(List.of(3L, 1L), stored(f), "by start: 3, 1, then 2, the third and 40 days old");
         assertEquals(List.of("hyperprof: retention deleted 1 session (oldest 2, newest 2): over retention.count=2"
                 + " and older than retention.age=30d"), said(f));
+    }
+
+    @Test
+    void hpStorePruneAppliesRetentionNowAndSaysWhatItDeleted() throws Exception {
+        Path file = folder.resolve("store.duckdb");
+        StoreFixture before = new StoreFixture(file);
+        for (long id = 1; id <= 3; id++) {
+            before.profile(id, "simulator");
+        }
+        CommandOutput output = new CommandOutput();
+        new StoreCommands(before.store, output.console, ZoneOffset.UTC).store("--prune", "--format", "csv");
+        assertEquals("retention deleted nothing (hp:config org.hyperprof.store shows retention.count and"
+                + " retention.age)\n", output.errors());
+        StoreFixture limited = new StoreFixture(file, new Retention(1, null, ""));
+        new StoreCommands(limited.store, output.console, ZoneOffset.UTC).store("--prune", "--format", "csv");
+        assertTrue(output.errors().matches("retention deleted 2 sessions \\(oldest 1 started \\S+, newest 2 started"
+                + " \\S+\\): over retention.count=1\n"));
+        assertTrue(output.printed().endsWith(",1,2\n"), "then the store: 1 session, schema 2");
+        assertEquals(List.of(3L), stored(limited));
     }
 
     @Test
