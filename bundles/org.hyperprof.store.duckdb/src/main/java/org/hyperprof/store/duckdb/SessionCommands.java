@@ -73,9 +73,9 @@ public final class SessionCommands {
         this.console = console;
     }
 
-    /** The session a word names: its id (a number) or its name. */
+    /** The session a word names: its id (a number, as names never are) or its name. */
     static long session(SessionStore store, String word) throws UsageException, StoreException {
-        if (!word.isEmpty() && (Character.isDigit(word.charAt(0)) || word.startsWith("0x"))) {
+        if (SessionMarks.NUMBER.matcher(word.strip()).matches()) {
             return Args.number(word, "a session id", 1, Long.MAX_VALUE);
         }
         return store.named(word.strip()).orElseThrow(() -> new IllegalArgumentException("no stored session is"

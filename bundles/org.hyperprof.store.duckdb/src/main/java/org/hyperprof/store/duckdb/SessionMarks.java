@@ -19,7 +19,7 @@ import org.hyperprof.api.store.StoredSession;
  */
 final class SessionMarks {
     /** A word the commands would read as a session id: decimal or 0x hex, as the grammar's numbers. */
-    private static final Pattern NUMBER = Pattern.compile("[-+]?[0-9]+|0[xX][0-9a-fA-F]+");
+    static final Pattern NUMBER = Pattern.compile("[-+]?[0-9]+|0[xX][0-9a-fA-F]+");
     private static final int LONGEST = 200;
 
     private SessionMarks() {

@@ -141,6 +141,9 @@ class SessionMarksTest {
         assertEquals("session 1 labels: nightly\n", printed());
         c.name("before-fix", "--clear");
         assertEquals("session 1 has no name\n", printed());
+        c.name("2", "2nd-run");
+        c.label("2nd-run", "x86");
+        assertEquals("session 2 is named 2nd-run\nsession 2 labels: x86\n", printed(), "a name may begin with a digit");
         assertThrows(CommandFailure.class, () -> c.label("nosuch", "x"));
         assertTrue(output.errors().contains("hp:label: no stored session is named 'nosuch'"));
         assertThrows(CommandFailure.class, () -> c.name("2", "7"));
