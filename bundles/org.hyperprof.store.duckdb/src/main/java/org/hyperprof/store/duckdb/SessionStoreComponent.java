@@ -228,7 +228,11 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         return mark(id, s -> s.study(name), f -> f.study(id, name));
     }
 
-    /** What is said of a session: {@code open} to it while it runs here (its row rewritten), else {@code stored}. */
+    /**
+     * What is said of a session: {@code stored} to its row, and while it runs here also {@code open} to
+     * it, so the row written at its end keeps it. Only that column of the running row is updated: the
+     * rest of it (what a checkpoint wrote) stays.
+     */
     private boolean mark(long id, OpenMark open, StoredMark stored) throws StoreException {
         StoreFile f = file();
         OpenSession s = this.open.get(id);
@@ -236,7 +240,11 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             synchronized (s) {
                 if (!s.closed()) {
                     open.apply(s);
-                    f.put(s.running());
+                    try {
+                        stored.apply(f);
+                    } catch (StoreException e) {
+                        // Kept all the same (a lock held past the wait): the row written at its end has it.
+                    }
                     return true;
                 }
             }
