@@ -1,12 +1,18 @@
 package org.hyperprof.store.duckdb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
@@ -101,6 +107,29 @@ class RetentionTest {
                 + " \\S+\\): over retention.count=1\n"));
         assertTrue(output.printed().endsWith(",1,2\n"), "then the store: 1 session, schema 2");
         assertEquals(List.of(3L), stored(limited));
+    }
+
+    /** The store's settings as Configuration Admin would give them: {@code values} over the defaults. */
+    private static StoreConfiguration configuration(Map<String, Object> values) {
+        return (StoreConfiguration) Proxy.newProxyInstance(StoreConfiguration.class.getClassLoader(),
+                new Class<?>[] {StoreConfiguration.class},
+                (proxy, method, args) -> values.getOrDefault(method.getName(), method.getDefaultValue()));
+    }
+
+    @Test
+    void settingsWrittenWrongAreSaidAndLimitNothing() {
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        PrintStream problems = new PrintStream(said, true, StandardCharsets.UTF_8);
+        assertFalse(Retention.of(configuration(Map.of()), problems).limits(), "by default nothing is deleted");
+        Retention r = Retention.of(configuration(Map.of("retention_count", 50, "retention_age", " 30d ")), problems);
+        assertEquals(new Retention(50, Duration.ofDays(30), "30d"), r);
+        assertEquals("", said.toString(StandardCharsets.UTF_8));
+        Retention wrong = Retention.of(configuration(Map.of("retention_count", -1, "retention_age", "30 days")),
+                problems);
+        assertFalse(wrong.limits());
+        assertEquals("hyperprof: retention.count is 0 (no limit) or more, not -1; no count limit\n"
+                + "hyperprof: retention.age takes an age (90s, 30m, 12h, 7d) or nothing (no limit), not '30 days';"
+                + " no age limit\n", said.toString(StandardCharsets.UTF_8));
     }
 
     @Test
