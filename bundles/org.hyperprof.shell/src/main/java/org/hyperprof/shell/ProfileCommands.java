@@ -44,6 +44,11 @@ public class ProfileCommands {
     private final Console console;
     private final Renderers renderers;
 
+    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
+
     @Activate
     public ProfileCommands(@Reference(name = "hosts") HostService hosts,
             @Reference(name = "profiler") Profiler profiler, @Reference(name = "stops") StopRequests stops,
@@ -59,11 +64,6 @@ public class ProfileCommands {
         this.console = console;
         this.renderers = new Renderers(renderers);
     }
-
-    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    volatile SessionStore store;
 
     @Descriptor("one-shot profile: load the scenario if needed, set up every domain, start, run, stop, print the"
             + " report of all domains and of each")

@@ -38,6 +38,11 @@ public class SourceCommands {
     private final Renderers renderers;
     private volatile SampleSources sources;
 
+    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
+
     @Activate
     public SourceCommands(@Reference(name = "reports") ReportPlugins reports) {
         this(Console.system(), null, reports.renderers());
@@ -61,11 +66,6 @@ public class SourceCommands {
             sources = null;
         }
     }
-
-    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    volatile SessionStore store;
 
     @Descriptor("installed sample sources: source.name and what it reads")
     public void sources(@Descriptor(PluginCommands.LISTING_ARGUMENTS) String... args) {

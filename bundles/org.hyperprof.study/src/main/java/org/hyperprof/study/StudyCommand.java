@@ -205,9 +205,9 @@ public class StudyCommand {
         }
         StudySessions made = new StudySessions(store, StudySessions.name(scenario, Instant.now()),
                 line -> e.println(COMMAND + ": " + line));
-        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout, made);
+        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
         Results.Study study = runner.run(scenario, variants, args.ms(), o::println,
-                line -> e.println(COMMAND + ": " + line), watch);
+                line -> e.println(COMMAND + ": " + line), watch, made);
         o.print(StudyText.render(study));
         String base = "hyperprof-study-" + fileName(study.scenario());
         boolean written = write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);

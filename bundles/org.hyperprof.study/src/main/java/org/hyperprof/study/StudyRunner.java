@@ -43,15 +43,12 @@ final class StudyRunner {
     private final Profiler profiler;
     private final ConsumerRegistry registry;
     private final Duration endTimeout;
-    private final LongConsumer made;
 
-    /** @param made hears the id of each session a run made (to mark it as the study's in the session store) */
-    StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout, LongConsumer made) {
+    StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout) {
         this.hosts = hosts;
         this.profiler = profiler;
         this.registry = registry;
         this.endTimeout = endTimeout;
-        this.made = made;
     }
 
     /**
@@ -62,16 +59,18 @@ final class StudyRunner {
      */
     Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
             Consumer<String> problems) throws Exception {
-        return run(scenario, variants, ms, progress, problems, StopRequests.Watch.UNWATCHED);
+        return run(scenario, variants, ms, progress, problems, StopRequests.Watch.UNWATCHED, id -> { });
     }
 
     /**
      * Runs every variant in order until {@code watch} hears a stop request (Ctrl-C): the run going
      * on then ends early with what it took, its figures say so, and the variants after it are not
      * run.
+     *
+     * @param made hears the id of each session a run made (to mark it as the study's in the session store)
      */
     Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
-            Consumer<String> problems, StopRequests.Watch watch) throws Exception {
+            Consumer<String> problems, StopRequests.Watch watch, LongConsumer made) throws Exception {
         SessionTally tally = new SessionTally();
         List<Results.Run> runs = new ArrayList<>();
         String name = scenario;
@@ -84,7 +83,7 @@ final class StudyRunner {
                     break;
                 }
                 progress.accept("running " + v.label() + " (" + ms + " ms simulated)");
-                Loaded loaded = runOne(scenario, v, ms, tally, watch.listener(ProgressListener.NONE));
+                Loaded loaded = runOne(scenario, v, ms, tally, watch.listener(ProgressListener.NONE), made);
                 Results.Run run = loaded.run;
                 if (run.ok() && loaded.ranMicros < ms * 1000) {
                     run = stoppedEarly(run, watch.stopReason(), loaded.ranMicros, ms);
@@ -119,7 +118,8 @@ final class StudyRunner {
         return new Results.Run(run.variant(), run.failure(), run.overhead(), run.lost(), run.guests(), notes);
     }
 
-    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally, ProgressListener listener)
+    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally, ProgressListener listener,
+            LongConsumer made)
             throws InterruptedException {
         Host host;
         try {

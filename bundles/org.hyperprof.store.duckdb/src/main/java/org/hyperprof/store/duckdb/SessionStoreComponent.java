@@ -50,7 +50,6 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     public static final String NAME = "store";
 
     private final StoreSettings settings;
-    private final Retention retention;
     private final Engine engine;
     private final PrintStream problems;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
@@ -58,18 +57,12 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Activate
     public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
-        this(StoreSettings.of(configuration), Retention.of(configuration, System.err), new EngineBundle(context), System.err);
+        this(StoreSettings.of(configuration, System.err), new EngineBundle(context), System.err);
     }
 
-    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
+    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" and retention lines. */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
-        this(settings, Retention.NONE, engine, problems);
-    }
-
-    /** Also with {@code retention}, applied after each session is stored ({@code problems} says what it deleted). */
-    SessionStoreComponent(StoreSettings settings, Retention retention, Engine engine, PrintStream problems) {
         this.settings = settings;
-        this.retention = retention;
         this.engine = engine;
         this.problems = problems;
     }
@@ -135,6 +128,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     /** Applies the retention settings; a failure to is said, and the session stays stored. */
     private void prune(StoreFile f) {
+        Retention retention = settings.retention();
         if (!retention.limits()) {
             return;
         }
@@ -147,6 +141,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public Optional<String> prune() throws StoreException {
+        Retention retention = settings.retention();
         return retention.limits() ? file().prune(retention, Instant.now()) : Optional.empty();
     }
 
@@ -205,27 +200,27 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     public boolean name(long id, String name) throws StoreException {
         String n = SessionMarks.checkName(name);
         for (OpenSession o : open.values()) {
-            if (n != null && o.info().sessionId() != id && n.equals(o.name())) {
+            if (n != null && o.info().sessionId() != id && n.equals(o.marks().name())) {
                 throw SessionMarks.taken(n, o.info().sessionId());
             }
         }
         if (n != null) {
             SessionMarks.checkFree(named(n), id, n);
         }
-        return mark(id, s -> s.name(n), f -> f.name(id, n));
+        return mark(id, m -> new OpenSession.Marks(n, m.labels(), m.study()), f -> f.name(id, n));
     }
 
     @Override
     public boolean label(long id, Collection<String> labels, boolean remove) throws StoreException {
         List<String> given = SessionMarks.checkLabels(labels);
-        return mark(id, s -> s.labels(SessionMarks.relabel(s.labels(), given, remove)),
+        return mark(id, m -> new OpenSession.Marks(m.name(), SessionMarks.relabel(m.labels(), given, remove), m.study()),
                 f -> f.label(id, given, remove));
     }
 
     @Override
     public boolean markStudy(long id, String study) throws StoreException {
         String name = Objects.requireNonNull(study, "study").strip();
-        return mark(id, s -> s.study(name), f -> f.study(id, name));
+        return mark(id, m -> new OpenSession.Marks(m.name(), m.labels(), name), f -> f.study(id, name));
     }
 
     /**
@@ -239,7 +234,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         if (s != null) {
             synchronized (s) {
                 if (!s.closed()) {
-                    open.apply(s);
+                    s.marks(open.apply(s.marks()));
                     try {
                         stored.apply(f);
                     } catch (StoreException e) {
@@ -252,10 +247,10 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         return stored.apply(f);
     }
 
-    /** A change to a session still open in this process. */
+    /** A change to what is said of a session still open in this process. */
     @FunctionalInterface
     private interface OpenMark {
-        void apply(OpenSession s);
+        OpenSession.Marks apply(OpenSession.Marks before);
     }
 
     /** The same change to its stored row. */

@@ -47,7 +47,7 @@ final class StoreFixture {
     StoreFixture(Path path, Retention retention) {
         this.path = path;
         names.process(1, 700, "app");
-        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000), retention,
+        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000, retention),
                 Engine.CLASS_PATH, new PrintStream(problems, true, StandardCharsets.UTF_8));
     }
 
