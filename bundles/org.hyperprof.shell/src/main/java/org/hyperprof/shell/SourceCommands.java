@@ -36,7 +36,10 @@ public class SourceCommands {
 
     private final Console console;
     private final Renderers renderers;
-    private volatile SampleSources sources;
+    /** The pipeline that reads files into sessions: optional, so hp:sources says when it is missing. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SampleSources sources;
 
     /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
@@ -53,18 +56,6 @@ public class SourceCommands {
         this.console = console;
         this.sources = sources;
         this.renderers = new Renderers(renderers);
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindSources")
-    void bindSources(SampleSources s) {
-        sources = s;
-    }
-
-    void unbindSources(SampleSources s) {
-        if (sources == s) {
-            sources = null;
-        }
     }
 
     @Descriptor("installed sample sources: source.name and what it reads")
