@@ -5,6 +5,10 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.bundle;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.inject.Inject;
 
+import org.apache.felix.service.command.CommandProcessor;
+import org.apache.felix.service.command.CommandSession;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.profiler.ProfileRequest;
@@ -60,6 +66,19 @@ public abstract class InFramework {
         Bundle bundle = context.installBundle(HyperprofOptions.bundleUrl(name));
         bundle.start();
         return bundle;
+    }
+
+    /** What one Gogo command line prints, stdout and stderr together; a line that fails ends with "failed: " and why. */
+    protected String gogo(String line) throws InterruptedException {
+        CommandProcessor processor = Services.await(context, CommandProcessor.class, "");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (CommandSession session = processor.createSession(new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8))) {
+            session.execute(line);
+        } catch (Exception e) {
+            return out.toString(StandardCharsets.UTF_8) + "failed: " + e;
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     protected HostService hosts() throws InterruptedException {

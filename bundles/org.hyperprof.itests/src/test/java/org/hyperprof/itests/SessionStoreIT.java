@@ -4,20 +4,16 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Hashtable;
+import java.util.List;
 
-import org.apache.felix.service.command.CommandProcessor;
-import org.apache.felix.service.command.CommandSession;
 import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
 import org.junit.Test;
@@ -27,12 +23,13 @@ import org.osgi.service.cm.ConfigurationAdmin;
 /**
  * The session store in a framework: a profile of the default host lands in the store (in the test's
  * own folder, never the user's default store), hp:sessions lists it, and it is still there after the
- * store bundle stops and starts again.
+ * store bundle stops and starts again; sessions are named by the commands that make them, and a study's
+ * are hidden.
  */
 public class SessionStoreIT extends InFramework {
 
     public SessionStoreIT() {
-        super("gogo");
+        super("opreport", "metatype", "fileinstall", "gogo", "shell", "study");
     }
 
     @Test
@@ -64,7 +61,7 @@ public class SessionStoreIT extends InFramework {
         assertEquals("simulator", s.source());
         assertEquals(summary.accounting(), s.accounting());
         assertEquals(stored, s.samples());
-        String listed = run("hp:sessions");
+        String listed = gogo("hp:sessions");
         assertTrue(listed, listed.lines().anyMatch(l -> l.startsWith(summary.sessionId() + " ")
                 && l.contains(" it-host ") && l.endsWith(" completed")));
 
@@ -73,17 +70,56 @@ public class SessionStoreIT extends InFramework {
         StoredSession again = Services.await(context, SessionStore.class, "").session(summary.sessionId())
                 .orElseThrow();
         assertEquals(s, again);
-        assertTrue(run("hp:store"), run("hp:store").contains(store.toString()));
+        assertTrue(gogo("hp:store"), gogo("hp:store").contains(store.toString()));
 
         // Archived, deleted and restored: the same session, its id kept (hp:archive, hp:restore).
         long id = summary.sessionId();
         Path archive = store.resolveSibling("session.zip");
-        String archived = run("hp:archive " + id + " " + archive);
+        String archived = gogo("hp:archive " + id + " " + archive);
         assertTrue(archived, archived.startsWith("archived session " + id + " to " + archive));
-        run("hp:delete " + id);
-        String restored = run("hp:restore " + archive);
+        gogo("hp:delete " + id);
+        String restored = gogo("hp:restore " + archive);
         assertTrue(restored, restored.startsWith("restored session " + id + " (it-host, simulator, "));
         assertEquals(s, Services.await(context, SessionStore.class, "").session(id).orElseThrow());
+
+        // In the same test: DuckDB, once loaded, stays loaded in the JVM, which the first check must not see.
+        sessionsNamedWhenMadeAndAStudysHidden(store.getParent());
+    }
+
+    /**
+     * Stored sessions through the commands that make them: hp:profile --name names its session in the store
+     * (the name given as the command returns survives the store's final row, written on its own thread), a
+     * taken name is refused before the run, hp:sql reads the store, and the sessions hp:study makes are
+     * hidden from hp:sessions and shown by hp:sessions --all.
+     */
+    private void sessionsNamedWhenMadeAndAStudysHidden(Path folder) throws Exception {
+        SessionStore store = Services.await(context, SessionStore.class, "");
+        String made = gogo("hp:profile --ms 20 --no-report --name baseline");
+        assertFalse(made, made.contains("failed"));
+        long id = store.named("baseline").orElseThrow(() -> new AssertionError(made)).id();
+        StoredSession baseline = ended(store, id);
+        assertEquals("baseline", baseline.name());
+        assertEquals(StoredSession.COMPLETED, baseline.status());
+
+        String again = gogo("hp:profile --ms 20 --no-report --name baseline");
+        assertTrue(again, again.contains("--name baseline is taken by stored session " + id));
+        assertFalse("refused before the run: " + again, again.contains("profiling "));
+
+        String listed = gogo("hp:sessions --name baseline --format csv");
+        assertEquals(listed, 2, listed.lines().count());
+        String sql = gogo("hp:sql \"SELECT name FROM sessions WHERE id = " + id + "\"");
+        assertEquals("name\nbaseline\n", sql);
+
+        String study = gogo("hp:study --policies systemwide --ms 5 --out " + folder);
+        assertFalse(study, study.contains("failed"));
+        List<StoredSession> all = store.sessions(new SessionQuery(true, null, null, 0));
+        List<StoredSession> studied = all.stream().filter(s -> s.study() != null).toList();
+        assertFalse("the study's sessions are stored: " + all, studied.isEmpty());
+        assertTrue(studied.toString(), studied.stream().allMatch(s -> s.hidden() && s.study().startsWith("hp:study ")));
+        List<StoredSession> visible = store.sessions(SessionQuery.visible());
+        assertEquals(all.size() - studied.size(), visible.size());
+        assertEquals(visible.size() + 1, gogo("hp:sessions --format csv").lines().count());
+        assertEquals(all.size() + 1, gogo("hp:sessions --all --format csv").lines().count());
     }
 
     /** Whether DuckDB's native library is mapped into this JVM (the store removes its file, not the mapping). */
@@ -101,15 +137,5 @@ public class SessionStoreIT extends InFramework {
             Thread.sleep(50);
         }
         throw new AssertionError("session " + id + " was not stored within 30 s: " + store.session(id));
-    }
-
-    private String run(String line) throws Exception {
-        CommandProcessor processor = Services.await(context, CommandProcessor.class, "");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (CommandSession session = processor.createSession(new ByteArrayInputStream(new byte[0]),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8))) {
-            session.execute(line);
-        }
-        return out.toString(StandardCharsets.UTF_8);
     }
 }

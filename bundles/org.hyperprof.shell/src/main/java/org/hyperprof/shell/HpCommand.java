@@ -7,6 +7,7 @@ import org.hyperprof.api.host.HostService;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.SessionName;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.UsageException;
 
@@ -95,7 +96,8 @@ public enum HpCommand {
                     Option.flag("--guests-only", "no Xenoprof: only the guests' own profilers run (a host whose"
                             + " policy, saverestore, lazy or offset, gives guests the PMU); their session is the one"
                             + " reported. Under partitioned both run: the guests' session is listed by hp:reports and"
-                            + " printed with hp:report --session N"))
+                            + " printed with hp:report --session N"),
+                    SessionName.OPTION)
             .after("[report option...]")
             .notes("  report option...     passed to the renderer as hp:report passes them, e.g. image=^vmlinux\n"
                     + "                       threshold=1 separate=kernel (hp:report --help)\n"
@@ -135,7 +137,7 @@ public enum HpCommand {
             .before("<source> <file>", Completion.SOURCE)
             .options(Option.value("--renderer", "name", "the report printed after the read (default opreport, or the"
                     + " only one); hp:report --session N prints it again, hp:export writes it")
-                    .completedBy(Completion.REPORT))
+                    .completedBy(Completion.REPORT), SessionName.OPTION)
             .after("[report option...]")
             .notes("  report option...     the report controls, as hp:report takes them (image=, threshold=, ...)\n"
                     + "  <source>             a source's name (hp:sources lists them), e.g. folded for folded stacks\n"

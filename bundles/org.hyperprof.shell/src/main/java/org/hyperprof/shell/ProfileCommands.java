@@ -17,13 +17,18 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.SessionName;
 import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /** {@code hp:profile}: a one-shot profile from setup to report. */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=profile"})
@@ -31,13 +36,18 @@ public class ProfileCommands {
     /** What {@code hp:profile} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
     static final String PROFILE_ARGUMENTS = "[--ms N] [--event SPEC]... [--domains 0,1] [--passive 2,3]"
             + " [--passive-images k2,k3] [--callgraph N] [--scenario name|path] [--cpu cpu.type] [--host-option k=v]..."
-            + " [--pmu-option k=v]... [--report name] [--no-report] [--guests-only] [report option...]";
+            + " [--pmu-option k=v]... [--report name] [--no-report] [--guests-only] [--name name] [report option...]";
 
     private final HostService hosts;
     private final Profiler profiler;
     private final StopRequests stops;
     private final Console console;
     private final Renderers renderers;
+
+    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
 
     @Activate
     public ProfileCommands(@Reference(name = "hosts") HostService hosts,
@@ -72,6 +82,8 @@ public class ProfileCommands {
             Optional<Plugins.Entry<ReportRenderer>> renderer = line.noReport() ? Optional.empty()
                     : renderers.choose(line.renderer(), "--report");
             Renderers.checkOptions(renderer, line.reportOptions());
+            String name = HpCommand.PROFILE.parse(args).value("--name");
+            SessionName.check(store, name, out);
             if (!line.noReport() && renderer.isEmpty()) {
                 out.println("note: no report renderer is installed (hp:reports), so only the accounting is printed");
             }
@@ -85,6 +97,7 @@ public class ProfileCommands {
                     typed.passiveDomains(), PassiveImageFiles.resolve(typed.passiveImages(), host),
                     typed.callgraphDepth(), typed.systemWide());
             SessionSummary summary = profiler.profile(request, watch.listener(new ProgressPrinter(out)));
+            SessionName.keep(store, summary.sessionId(), name, out);
             boolean reported = false;
             if (renderer.isPresent()) {
                 try {

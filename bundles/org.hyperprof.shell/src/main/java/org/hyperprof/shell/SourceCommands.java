@@ -10,9 +10,11 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.source.SampleSources;
+import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.SessionName;
 import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
@@ -30,11 +32,19 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
         "osgi.command.function=read"})
 public class SourceCommands {
     /** What {@code hp:read} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String READ_ARGUMENTS = "<source> <file> [--renderer name] [report option...]";
+    static final String READ_ARGUMENTS = "<source> <file> [--renderer name] [--name name] [report option...]";
 
     private final Console console;
     private final Renderers renderers;
-    private volatile SampleSources sources;
+    /** The pipeline that reads files into sessions: optional, so hp:sources says when it is missing. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SampleSources sources;
+
+    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
 
     @Activate
     public SourceCommands(@Reference(name = "reports") ReportPlugins reports) {
@@ -46,18 +56,6 @@ public class SourceCommands {
         this.console = console;
         this.sources = sources;
         this.renderers = new Renderers(renderers);
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindSources")
-    void bindSources(SampleSources s) {
-        sources = s;
-    }
-
-    void unbindSources(SampleSources s) {
-        if (sources == s) {
-            sources = null;
-        }
     }
 
     @Descriptor("installed sample sources: source.name and what it reads")
@@ -88,7 +86,9 @@ public class SourceCommands {
             Optional<Plugins.Entry<ReportRenderer>> renderer = renderers.choose(a.value("--renderer"), "--renderer");
             Renderers.checkOptions(renderer, reportWords);
             Path file = ReportCommands.target(a.positional().get(1));
+            SessionName.check(store, a.value("--name"), talk);
             SessionSummary summary = pipeline().read(a.positional().get(0), file);
+            SessionName.keep(store, summary.sessionId(), a.value("--name"), talk);
             if (renderer.isPresent()) {
                 out.print(Renderers.render(renderer.get(),
                         new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, reportWords)));

@@ -24,7 +24,7 @@ class CompletionOptionsTest {
     @Test
     void hpProfileOffersEveryOptionOfItsUsageLine() {
         assertEquals(List.of("--ms", "--event", "--domains", "--passive", "--passive-images", "--callgraph", "--scenario",
-                "--cpu", "--host-option", "--pmu-option", "--report", "--no-report", "--guests-only"),
+                "--cpu", "--host-option", "--pmu-option", "--report", "--no-report", "--guests-only", "--name"),
                 Completions.options(HpCommand.PROFILE.usage()));
     }
 }

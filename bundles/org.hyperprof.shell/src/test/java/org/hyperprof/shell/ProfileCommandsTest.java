@@ -73,6 +73,21 @@ class ProfileCommandsTest {
     }
 
     @Test
+    void aNameThatIsANumberIsRefusedBeforeTheRun() {
+        assertEquals(CommandFailure.USAGE, Fakes.fails(() -> commands.profile("--ms", "10", "--name", "42")));
+        assertEquals(List.of(), profiler.profiles, "nothing ran");
+        assertTrue(io.err().startsWith("hp:profile: --name takes a name that is not a number"), io.err());
+    }
+
+    @Test
+    void withNoSessionStoreANameIsSaidNotToBeKeptAndTheProfileRuns() {
+        commands.profile("--ms", "10", "--no-report", "--name", "baseline");
+        assertEquals(1, profiler.profiles.size());
+        assertTrue(io.out().contains("note: no session store is installed (bundle org.hyperprof.store.duckdb), so the"
+                + " name baseline cannot be kept\n"), io.out());
+    }
+
+    @Test
     void profileUsesTheLoadedHostAndPassesEventsDomainsAndLength() throws Exception {
         installOpreport();
         hosts.load("two-domus", null);

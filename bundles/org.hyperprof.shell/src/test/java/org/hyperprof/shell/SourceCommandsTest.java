@@ -82,6 +82,6 @@ class SourceCommandsTest {
     void readWithNoArgumentsPrintsItsUsage() {
         Fakes.fails(() -> commands.read());
         assertTrue(io.err().startsWith("hp:read: expected a source and a file, got 0 arguments\n"
-                + "usage: hp:read <source> <file> [--renderer name] [report option...]\n"), io.err());
+                + "usage: hp:read <source> <file> [--renderer name] [--name name] [report option...]\n"), io.err());
     }
 }

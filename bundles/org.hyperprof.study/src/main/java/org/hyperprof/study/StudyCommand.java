@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Dictionary;
@@ -27,6 +28,7 @@ import org.hyperprof.api.output.OutputFiles;
 import org.hyperprof.api.output.Written;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.UsageException;
@@ -68,6 +70,11 @@ public class StudyCommand {
 
     /** Ctrl-C and SIGTERM, when a command line provides them. */
     private volatile StopRequests stops = StopRequests.NONE;
+
+    /** The session store, which hides the study's sessions from hp:sessions (null when none is installed). */
+    @Reference(name = "store", cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
 
     /** Installed policies' names, by service reference. */
     private final Map<ServiceReference<?>, String> policies = new ConcurrentHashMap<>();
@@ -196,15 +203,21 @@ public class StudyCommand {
             e.println(COMMAND + ": --out: " + x.getMessage());
             return false;
         }
+        StudySessions made = new StudySessions(store, StudySessions.name(scenario, Instant.now()),
+                line -> e.println(COMMAND + ": " + line));
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
         Results.Study study = runner.run(scenario, variants, args.ms(), o::println,
-                line -> e.println(COMMAND + ": " + line), watch);
+                line -> e.println(COMMAND + ": " + line), watch, made);
         o.print(StudyText.render(study));
         String base = "hyperprof-study-" + fileName(study.scenario());
         boolean written = write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);
         written &= write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
         o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
                 + " another");
+        if (store != null) {
+            o.println("its sessions are stored as the study's, hidden from hp:sessions: hp:sessions --all lists them"
+                    + " (" + made.study() + ")");
+        }
         return written;
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Host;
@@ -58,16 +59,18 @@ final class StudyRunner {
      */
     Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
             Consumer<String> problems) throws Exception {
-        return run(scenario, variants, ms, progress, problems, StopRequests.Watch.UNWATCHED);
+        return run(scenario, variants, ms, progress, problems, StopRequests.Watch.UNWATCHED, id -> { });
     }
 
     /**
      * Runs every variant in order until {@code watch} hears a stop request (Ctrl-C): the run going
      * on then ends early with what it took, its figures say so, and the variants after it are not
      * run.
+     *
+     * @param made hears the id of each session a run made (to mark it as the study's in the session store)
      */
     Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
-            Consumer<String> problems, StopRequests.Watch watch) throws Exception {
+            Consumer<String> problems, StopRequests.Watch watch, LongConsumer made) throws Exception {
         SessionTally tally = new SessionTally();
         List<Results.Run> runs = new ArrayList<>();
         String name = scenario;
@@ -80,7 +83,7 @@ final class StudyRunner {
                     break;
                 }
                 progress.accept("running " + v.label() + " (" + ms + " ms simulated)");
-                Loaded loaded = runOne(scenario, v, ms, tally, watch.listener(ProgressListener.NONE));
+                Loaded loaded = runOne(scenario, v, ms, tally, watch.listener(ProgressListener.NONE), made);
                 Results.Run run = loaded.run;
                 if (run.ok() && loaded.ranMicros < ms * 1000) {
                     run = stoppedEarly(run, watch.stopReason(), loaded.ranMicros, ms);
@@ -115,7 +118,8 @@ final class StudyRunner {
         return new Results.Run(run.variant(), run.failure(), run.overhead(), run.lost(), run.guests(), notes);
     }
 
-    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally, ProgressListener listener)
+    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally, ProgressListener listener,
+            LongConsumer made)
             throws InterruptedException {
         Host host;
         try {
@@ -150,6 +154,7 @@ final class StudyRunner {
             return new Loaded(host, Results.Run.failed(v, "the profile failed unexpectedly: " + oneLine(e)));
         }
         List<SessionTally.Seen> sessions = tally.awaitEnded(returned.sessionId(), endTimeout);
+        sessions.forEach(s -> made.accept(s.info().sessionId()));
         long ranMicros = (host.cycles() - startCycles) / Math.max(1, host.mhz());
         return new Loaded(host, measure(host, v, returned, sessions), ranMicros);
     }

@@ -21,12 +21,14 @@ import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Option;
 import org.hyperprof.command.kit.ReportWords;
+import org.hyperprof.command.kit.SessionName;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.pipeline.SymbolTables;
@@ -129,11 +131,16 @@ public final class PerfCommands {
         }
     }
 
+    /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
+
     // ---------------------------------------------------------------- hp:import
 
     /** What {@code hp:import} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
     static final String IMPORT_ARGUMENTS = "<perf.data> [--kallsyms file] [--guest-kallsyms [pid=]file]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N] [report option...]";
+            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N] [--name name] [report option...]";
 
     static final Syntax IMPORT = Syntax.of("hp:import", "import a perf.data recording (perf record, perf kvm record;"
             + " file or pipe form) as a session every consumer receives, and print perf report's flat profile")
@@ -146,7 +153,7 @@ public final class PerfCommands {
                     Options.TOP, Options.CALLGRAPH, Options.NO_CALLCHAINS,
                     Option.flag("--report-only", "print the report without a session (no consumer is fed): a flat"
                             + " report reads no callchain, and a large recording is read in parts on every core"),
-                    Options.MAX_HEADER_MB)
+                    Options.MAX_HEADER_MB, SessionName.OPTION)
             .after("[report option...]")
             .notes("  report option...     the report controls of hp:report (image=REGEX, symbol=REGEX,"
                     + " exclude=REGEX,\n"
@@ -180,6 +187,7 @@ public final class PerfCommands {
             boolean forScripts = opt.reportWords.stream()
                     .anyMatch(w -> w.toLowerCase(Locale.ROOT).matches("format=(json|csv)"));
             PrintStream talk = forScripts ? console.err() : o;
+            SessionName.check(store, opt.name, talk);
             // Report only: no session, and callchains only for the call graph.
             ImportOptions io = opt.reportOnly ? options(opt).withCallchains(opt.callgraph && !opt.noCallchains)
                     : options(opt);
@@ -195,6 +203,9 @@ public final class PerfCommands {
                     renderer.render(new ReportRequest(r.sessionId(), ReportRequest.ALL_DOMAINS, opt.reportWords), text);
                     rendered = text.toString();
                 }
+                if (r.summary() != null) {
+                    SessionName.keep(store, r.sessionId(), opt.name, talk);
+                }
                 print(talk, r, opt, nanos, forScripts ? "" : rendered);
                 if (forScripts && rendered != null) {
                     o.print(rendered);
@@ -207,7 +218,7 @@ public final class PerfCommands {
 
     /** What {@code hp:record} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
     static final String RECORD_ARGUMENTS = "[--seconds N] [--frequency F] [--callgraph] [--no-callchains] [--top N]"
-            + " [--kallsyms file] [--max-header-mb N] [-- <command...>]";
+            + " [--kallsyms file] [--max-header-mb N] [--name name] [-- <command...>]";
 
     static final Syntax RECORD = Syntax.of("hp:record", "record with perf record (cpu-clock) and feed the samples to"
             + " the consumers as they come")
@@ -217,14 +228,18 @@ public final class PerfCommands {
                     Options.CALLGRAPH, Options.NO_CALLCHAINS, Options.TOP,
                     Option.value("--kallsyms", "file", "the kernel's symbols (default /proc/kallsyms)")
                             .completedBy(Completion.FILE),
-                    Options.MAX_HEADER_MB)
+                    Options.MAX_HEADER_MB, SessionName.OPTION)
             .after("[-- <command...>]")
             .notes("  -- <command...>      the command to record (perf record -- command); its output goes to"
                     + " stderr\n  Ctrl-C stops the recording; what was recorded is imported and reported.");
 
     @Descriptor("record with perf record (cpu-clock) and feed the samples to the consumers as they come")
     public void record(@Descriptor(RECORD_ARGUMENTS) String... args) {
-        Guard.run(console, RECORD, args, o -> recordChecked(Options.parse(args, true), o, console.err()));
+        Guard.run(console, RECORD, args, o -> {
+            Options opt = Options.parse(args, true);
+            SessionName.check(store, opt.name, o);
+            recordChecked(opt, o, console.err());
+        });
     }
 
     private void recordChecked(Options opt, PrintStream o, PrintStream e) {
@@ -286,6 +301,9 @@ public final class PerfCommands {
             }
         }
         int exit = waitFor(p, errors);
+        if (r.summary() != null) {
+            SessionName.keep(store, r.sessionId(), opt.name, o);
+        }
         print(o, r, opt, System.nanoTime() - t0, null);
         String notRun = opt.command.isEmpty() ? null : Workload.shellStatus(exit);
         if (notRun != null) {
@@ -480,6 +498,8 @@ public final class PerfCommands {
 
         String file;
         String kallsyms;
+        /** The session's name (--name), or null. */
+        String name;
         final Map<Integer, String> guestKallsyms = new LinkedHashMap<>();
         int top = 30;
         boolean callgraph;
@@ -497,6 +517,7 @@ public final class PerfCommands {
             Args a = parse(args, record ? RECORD : IMPORT, record ? IMPORT : RECORD);
             Options o = new Options();
             o.kallsyms = a.value("--kallsyms");
+            o.name = a.value("--name");
             for (String v : a.values("--guest-kallsyms")) {
                 int eq = v.indexOf('=');
                 int pid = ImportOptions.ANY_GUEST;
@@ -544,6 +565,9 @@ public final class PerfCommands {
                 }
                 o.file = words.get(0);
                 o.reportWords.addAll(words.subList(1, words.size()));
+            }
+            if (o.reportOnly && o.name != null) {
+                throw new UsageException("--name names the session, and --report-only makes none; give one");
             }
             if (o.callgraph && o.noCallchains) {
                 throw new UsageException("--callgraph needs the callchains; leave out --no-callchains");

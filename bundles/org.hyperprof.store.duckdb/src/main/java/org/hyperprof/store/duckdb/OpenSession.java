@@ -20,6 +20,9 @@ final class OpenSession {
     private final Instant startedAt;
     private final SampleRows rows;
     private final List<String> notes = new ArrayList<>();
+    /** What is said of it while it runs (SessionMarks), changed under this object's monitor with closed. */
+    private volatile Marks marks = Marks.NONE;
+    private boolean closed;
 
     OpenSession(SessionInfo info, String hostId, Instant startedAt) {
         this.info = info;
@@ -34,6 +37,32 @@ final class OpenSession {
 
     SampleRows rows() {
         return rows;
+    }
+
+    /** Its name, labels and study: one value, replaced whole, so a reader outside the monitor sees one state. */
+    record Marks(String name, List<String> labels, String study) {
+        static final Marks NONE = new Marks(null, List.of(), null);
+
+        Marks {
+            labels = List.copyOf(labels);
+        }
+    }
+
+    Marks marks() {
+        return marks;
+    }
+
+    void marks(Marks m) {
+        marks = m;
+    }
+
+    /** Whether its final row is made: what is said of it from then on updates that row. */
+    boolean closed() {
+        return closed;
+    }
+
+    void close() {
+        closed = true;
     }
 
     /** A problem the store met with this session, kept in its notes. */
@@ -99,9 +128,10 @@ final class OpenSession {
         for (CounterConfig c : info.counters()) {
             events.add(String.format(Locale.ROOT, "%s:%d:0x%02x", c.event().name(), c.count(), c.unitMask()));
         }
-        StoredSession s = new StoredSession(info.sessionId(), hostId, info.source(), null, List.of(), info.hostName(),
-                info.cpuType(), events, startedAt, endedAt, status, samples, books, received, missed,
-                allNotes, null, false, List.of(), summary == null ? SampleBatch.UNKNOWN : profiledNanos(summary));
+        StoredSession s = new StoredSession(info.sessionId(), hostId, info.source(), marks.name(), marks.labels(),
+                info.hostName(), info.cpuType(), events, startedAt, endedAt, status, samples, books, received, missed,
+                allNotes, marks.study(), marks.study() != null, List.of(),
+                summary == null ? SampleBatch.UNKNOWN : profiledNanos(summary));
         return new SessionRow(s, info.cpuName(), info.mhz(), endReason,
                 summary == null ? 0 : summary.simulatedCycles(), summary == null ? null : summary.hypervisor(),
                 info.groundTruth());

@@ -3,8 +3,10 @@ package org.hyperprof.store.duckdb;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +20,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.SessionDiff;
+import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -71,10 +74,10 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Activate
     public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
-        this(StoreSettings.of(configuration), new EngineBundle(context), System.err);
+        this(StoreSettings.of(configuration, System.err), new EngineBundle(context), System.err);
     }
 
-    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
+    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" and retention lines. */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
         this.settings = settings;
         this.engine = engine;
@@ -125,16 +128,43 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public void sessionEnded(SessionSummary summary) {
-        OpenSession s = open.remove(summary.sessionId());
+        OpenSession s = open.get(summary.sessionId());
         if (s == null) {
             return;
         }
-        SessionRow row = s.ended(summary, NAME, Instant.now());
         try {
-            file().put(row, s.info(), s.rows(), summary);
+            StoreFile f = file();
+            // A name or label given meanwhile (by the command that made it, which may have returned)
+            // is in this row, or waits for it and then updates it.
+            synchronized (s) {
+                s.close();
+                f.put(s.ended(summary, NAME, Instant.now()), s.info(), s.rows(), summary);
+            }
+            prune(f);
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
+        } finally {
+            open.remove(summary.sessionId());
         }
+    }
+
+    /** Applies the retention settings; a failure to is said, and the session stays stored. */
+    private void prune(StoreFile f) {
+        Retention retention = settings.retention();
+        if (!retention.limits()) {
+            return;
+        }
+        try {
+            f.prune(retention, Instant.now()).ifPresent(deleted -> problems.println("hyperprof: " + deleted));
+        } catch (StoreException | RuntimeException e) {
+            problems.println("hyperprof: retention deleted nothing: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public Optional<String> prune() throws StoreException {
+        Retention retention = settings.retention();
+        return retention.limits() ? file().prune(retention, Instant.now()) : Optional.empty();
     }
 
     /**
@@ -243,5 +273,78 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             throw new StoreException("no stored session " + id + " (hp:sessions lists them)");
         }
         return f;
+    }
+
+    @Override
+    public Optional<StoredSession> named(String name) throws StoreException {
+        return file().named(name);
+    }
+
+    @Override
+    public boolean name(long id, String name) throws StoreException {
+        String n = SessionMarks.checkName(name);
+        for (OpenSession o : open.values()) {
+            if (n != null && o.info().sessionId() != id && n.equals(o.marks().name())) {
+                throw SessionMarks.taken(n, o.info().sessionId());
+            }
+        }
+        if (n != null) {
+            SessionMarks.checkFree(named(n), id, n);
+        }
+        return mark(id, m -> new OpenSession.Marks(n, m.labels(), m.study()), f -> f.name(id, n));
+    }
+
+    @Override
+    public boolean label(long id, Collection<String> labels, boolean remove) throws StoreException {
+        List<String> given = SessionMarks.checkLabels(labels);
+        return mark(id, m -> new OpenSession.Marks(m.name(), SessionMarks.relabel(m.labels(), given, remove), m.study()),
+                f -> f.label(id, given, remove));
+    }
+
+    @Override
+    public boolean markStudy(long id, String study) throws StoreException {
+        String name = Objects.requireNonNull(study, "study").strip();
+        return mark(id, m -> new OpenSession.Marks(m.name(), m.labels(), name), f -> f.study(id, name));
+    }
+
+    /**
+     * What is said of a session: {@code stored} to its row, and while it runs here also {@code open} to
+     * it, so the row written at its end keeps it. Only that column of the running row is updated: the
+     * rest of it (what a checkpoint wrote) stays.
+     */
+    private boolean mark(long id, OpenMark open, StoredMark stored) throws StoreException {
+        StoreFile f = file();
+        OpenSession s = this.open.get(id);
+        if (s != null) {
+            synchronized (s) {
+                if (!s.closed()) {
+                    s.marks(open.apply(s.marks()));
+                    try {
+                        stored.apply(f);
+                    } catch (StoreException e) {
+                        // Kept all the same (a lock held past the wait): the row written at its end has it.
+                    }
+                    return true;
+                }
+            }
+        }
+        return stored.apply(f);
+    }
+
+    /** A change to what is said of a session still open in this process. */
+    @FunctionalInterface
+    private interface OpenMark {
+        OpenSession.Marks apply(OpenSession.Marks before);
+    }
+
+    /** The same change to its stored row. */
+    @FunctionalInterface
+    private interface StoredMark {
+        boolean apply(StoreFile f) throws StoreException;
+    }
+
+    @Override
+    public QueryRows query(String sql, int maxRows) throws StoreException {
+        return file().query(sql, maxRows);
     }
 }

@@ -10,9 +10,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.store.SessionQuery;
@@ -41,20 +41,25 @@ public final class StoreCommands {
     static final Option FORMAT = Option.choice("--format", List.of("text", "json", "csv"),
             "text (aligned columns, the default), json (an array of objects) or csv (RFC 4180, a header row)");
 
-    static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--format text|json|csv]";
+    static final String SESSIONS_ARGUMENTS = "[--all] [--since time] [--source name] [--name name] [--label label]..."
+            + " [--format text|json|csv]";
 
     static final Syntax SESSIONS = Syntax.of("hp:sessions", "list the stored sessions, newest first")
-            .options(Option.flag("--all", "also the sessions marked hidden (a study's, once studies mark theirs)"),
+            .options(Option.flag("--all", "also the sessions marked hidden (those hp:study makes)"),
                     Option.value("--since", "time", "only sessions started since then: a date (2026-11-27), a"
                             + " local date and time (2026-11-27T14:30), an instant (2026-11-27T14:30:00Z) or an"
                             + " age (90s, 30m, 12h, 7d)"),
                     Option.value("--source", "name", "only sessions of this source (simulator, perf.data, ...)"),
+                    Option.value("--name", "name", "only the session of this name (hp:profile --name, hp:name)"),
+                    Option.value("--label", "label", "only sessions with this label (hp:label); given twice, with"
+                            + " both").repeatable(),
                     FORMAT);
 
-    static final String STORE_ARGUMENTS = "[--format text|json|csv]";
+    static final String STORE_ARGUMENTS = "[--prune] [--format text|json|csv]";
 
     static final Syntax STORE = Syntax.of("hp:store", "where the session store is, its size, sessions and schema"
-            + " version").options(FORMAT);
+            + " version").options(Option.flag("--prune", "first apply retention.count and retention.age now (they"
+                    + " apply after each stored session anyway) and say what was deleted"), FORMAT);
 
     static final String DELETE_ARGUMENTS = "<id> [<id> ...]";
 
@@ -63,7 +68,6 @@ public final class StoreCommands {
             .notes("  Every id must name a stored session (hp:sessions lists them); otherwise none is deleted.");
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
-    private static final Pattern AGE = Pattern.compile("(\\d+)([smhd])");
 
     private final SessionStore store;
     private final Console console;
@@ -87,17 +91,20 @@ public final class StoreCommands {
             Args a = SESSIONS.parse(args).atMostPositional(0, "options only");
             Instant since = a.value("--since") == null ? null : since(a.value("--since"), Instant.now());
             List<StoredSession> sessions = store.sessions(new SessionQuery(a.flag("--all"), since,
-                    a.value("--source"), 0));
+                    a.value("--source"), 0)).stream()
+                    .filter(s -> a.value("--name") == null || a.value("--name").strip().equals(s.name()))
+                    .filter(s -> s.labels().containsAll(a.values("--label"))).toList();
             String format = a.value("--format");
             if (sessions.isEmpty() && (format == null || format.equals("text"))) {
-                out.println("no stored sessions" + (a.value("--since") != null || a.value("--source") != null
-                        ? " match" : "") + " (the store: hp:store)");
+                boolean filtered = Stream.of("--since", "--source", "--name", "--label").anyMatch(o -> a.value(o) != null);
+                out.println("no stored sessions" + (filtered ? " match" : "") + " (the store: hp:store)");
                 return;
             }
-            Table l = new Table("ID", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS");
+            Table l = new Table("ID", "NAME", "WHEN", "HOST", "SOURCE", "WHAT", "CPU", "EVENTS", "SAMPLES", "STATUS",
+                    "LABELS");
             for (StoredSession s : sessions) {
-                l.row(s.id(), WHEN.format(s.startedAt().atZone(zone)), s.hostId(), s.source(), s.what(), s.cpuType(),
-                        String.join(",", s.events()), s.samples(), s.status());
+                l.row(s.id(), s.name(), WHEN.format(s.startedAt().atZone(zone)), s.hostId(), s.source(), s.what(),
+                        s.cpuType(), String.join(",", s.events()), s.samples(), s.status(), String.join(",", s.labels()));
             }
             l.print(out, Table.Format.of(format));
         });
@@ -107,6 +114,10 @@ public final class StoreCommands {
     public void store(@Descriptor(STORE_ARGUMENTS) String... args) {
         Guard.run(console, STORE, args, out -> {
             Args a = STORE.parse(args).atMostPositional(0, "options only");
+            if (a.flag("--prune")) {
+                console.err().println(store.prune().orElse("retention deleted nothing (hp:config org.hyperprof.store"
+                        + " shows retention.count and retention.age)"));
+            }
             StoreInfo info = store.info();
             new Table("PATH", "BYTES", "SESSIONS", "SCHEMA").row(info.path(), info.bytes(), info.sessions(),
                     info.schemaVersion()).print(out, Table.Format.of(a.value("--format")));
@@ -146,16 +157,9 @@ public final class StoreCommands {
     /** The instant {@code --since} names, ages counted back from {@code now}. */
     Instant since(String text, Instant now) throws UsageException {
         String t = text.strip();
-        Matcher age = AGE.matcher(t);
-        if (age.matches()) {
-            long n = Args.number(age.group(1), "--since's age", 0, Integer.MAX_VALUE);
-            Duration d = switch (age.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-            return now.minus(d);
+        Optional<Duration> age = Age.parse(t);
+        if (age.isPresent()) {
+            return now.minus(age.get());
         }
         try {
             if (t.endsWith("Z") || t.matches(".*[+-]\\d\\d:\\d\\d$")) {
@@ -167,7 +171,7 @@ public final class StoreCommands {
             return LocalDate.parse(t).atStartOfDay(zone).toInstant();
         } catch (DateTimeParseException e) {
             throw new UsageException("--since takes a date (2026-11-27), a local date and time (2026-11-27T14:30),"
-                    + " an instant (2026-11-27T14:30:00Z) or an age (90s, 30m, 12h, 7d), not '" + text + "'");
+                    + " an instant (2026-11-27T14:30:00Z) or an age (" + Age.FORMS + "), not '" + text + "'");
         }
     }
 }

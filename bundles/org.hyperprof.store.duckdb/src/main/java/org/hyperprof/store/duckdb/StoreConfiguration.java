@@ -24,4 +24,16 @@ public @interface StoreConfiguration {
             description = "How long a write or a query waits for another process's lock on the store file.",
             min = "0")
     int lock_wait_ms() default 10000;
+
+    @AttributeDefinition(name = "Retention: sessions kept",
+            description = "Keep at most this many sessions, the newest: after each session is stored the oldest"
+                    + " beyond it are deleted. 0: no limit. A running session, and one the fleet's outbox has not"
+                    + " shipped, is never deleted.", min = "0")
+    int retention_count() default 0;
+
+    @AttributeDefinition(name = "Retention: age",
+            description = "Delete sessions started longer ago than this (90s, 30m, 12h, 30d) after each session"
+                    + " is stored. Empty: no limit. A running session, and one the fleet's outbox has not shipped,"
+                    + " is never deleted.")
+    String retention_age() default "";
 }

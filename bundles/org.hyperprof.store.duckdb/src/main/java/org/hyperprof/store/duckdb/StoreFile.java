@@ -30,6 +30,7 @@ import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.SessionDiff;
+import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
@@ -130,6 +131,46 @@ final class StoreFile {
         return answer;
     }
 
+    Optional<StoredSession> named(String name) throws StoreException {
+        return read(c -> named(c, name), Optional.empty());
+    }
+
+    boolean name(long id, String name) throws StoreException {
+        return read(c -> SessionMarks.name(c, id, name), false);
+    }
+
+    boolean label(long id, List<String> labels, boolean remove) throws StoreException {
+        return read(c -> SessionMarks.label(c, id, labels, remove), false);
+    }
+
+    boolean study(long id, String study) throws StoreException {
+        return read(c -> SessionMarks.study(c, id, study), false);
+    }
+
+    /** Deletes the sessions {@code r} does not keep at {@code now}; the line that says what, if any were. */
+    Optional<String> prune(Retention r, Instant now) throws StoreException {
+        return read(c -> Optional.ofNullable(Pruning.prune(c, r, now)), Optional.empty());
+    }
+
+    QueryRows query(String sql, int maxRows) throws StoreException {
+        return readOnly(c -> LockedQuery.run(c, sql, maxRows));
+    }
+
+    /** Runs {@code work} on a read-only connection of its own, locked down ({@link LockedQuery}). */
+    synchronized <T> T readOnly(Work<T> work) throws StoreException {
+        if (!Files.exists(path)) {
+            throw new StoreException("there is no session store at " + path + " yet: it is made when the first"
+                    + " session is stored (hp:store)");
+        }
+        try (DuckDBConnection c = connect(LockedQuery.lockdown())) {
+            return work.run(c);
+        } catch (LockedQuery.Refused e) {
+            throw new StoreException(e.getMessage(), e);
+        } catch (SQLException | IOException e) {
+            throw new StoreException("the session store " + path + " could not be read: " + message(e), e);
+        }
+    }
+
     /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
     synchronized <T> T write(Work<T> work) throws StoreException {
         try {
@@ -174,10 +215,16 @@ final class StoreFile {
 
     /** A connection, waiting for another process's lock at most {@code lockWaitMillis}. */
     private DuckDBConnection connect() throws SQLException, StoreLockedException {
+        return connect(new Properties());
+    }
+
+    /** A connection with {@code settings} besides the store's own, waiting for a lock as above. */
+    private DuckDBConnection connect(Properties settings) throws SQLException, StoreLockedException {
         if (!copiesSwept) {
             NativeLibraryCopies.sweep(NativeLibraryCopies.temporaryFolder(), Instant.now());
         }
         Properties p = new Properties();
+        p.putAll(settings);
         // Nothing is ever downloaded: every extension the store needs is built in.
         p.setProperty("autoinstall_known_extensions", "false");
         p.setProperty("autoload_known_extensions", "false");
@@ -310,7 +357,7 @@ final class StoreFile {
         return out;
     }
 
-    private static String message(Exception e) {
+    static String message(Exception e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
         int newline = m.indexOf('\n');
         return newline < 0 ? m : m.substring(0, newline);
@@ -350,7 +397,7 @@ final class StoreFile {
         }
     }
 
-    private static Array strings(DuckDBConnection c, List<String> values) throws SQLException {
+    static Array strings(DuckDBConnection c, List<String> values) throws SQLException {
         return c.createArrayOf("VARCHAR", values.toArray());
     }
 
@@ -384,6 +431,13 @@ final class StoreFile {
     static Optional<StoredSession> session(DuckDBConnection c, long id) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ?")) {
             s.setLong(1, id);
+            return rows(s).stream().findFirst();
+        }
+    }
+
+    static Optional<StoredSession> named(DuckDBConnection c, String name) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE name = ?")) {
+            s.setString(1, name);
             return rows(s).stream().findFirst();
         }
     }

@@ -1,6 +1,7 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,13 +9,20 @@ import java.nio.file.Path;
 
 /**
  * The settings in force, read once from {@link StoreConfiguration}: the store's file with
- * {@code ${user.home}} and {@code ~} expanded, the host's identity, the lock wait.
+ * {@code ${user.home}} and {@code ~} expanded, the host's identity, the lock wait, the retention.
  */
-record StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis) {
+record StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis, Retention retention) {
 
-    static StoreSettings of(StoreConfiguration c) {
+    /** With no retention limit. */
+    StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis) {
+        this(path, enabled, hostId, lockWaitMillis, Retention.NONE);
+    }
+
+    /** @param problems hears a retention setting written wrong ({@link Retention#of}) */
+    static StoreSettings of(StoreConfiguration c, PrintStream problems) {
         return new StoreSettings(expand(c.path()), c.enabled(),
-                c.host_id().isBlank() ? hostName() : c.host_id().strip(), c.lock_wait_ms());
+                c.host_id().isBlank() ? hostName() : c.host_id().strip(), c.lock_wait_ms(),
+                Retention.of(c, problems));
     }
 
     static Path expand(String path) {

@@ -44,7 +44,7 @@ class StoreCommandsTest {
         commands(f).sessions();
         String[] lines = printed().split("\n");
         assertEquals(3, lines.length, printed());
-        assertTrue(lines[0].matches("ID +WHEN +HOST +SOURCE +WHAT +CPU +EVENTS +SAMPLES +STATUS"), lines[0]);
+        assertTrue(lines[0].matches("ID +NAME +WHEN +HOST +SOURCE +WHAT +CPU +EVENTS +SAMPLES +STATUS +LABELS"), lines[0]);
         assertTrue(lines[1].matches("2 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +testhost +perf\\.data +default-host"
                 + " +i386/p6 +CPU_CLK_UNHALTED:100000:0x00 +10 +completed"), lines[1]);
         assertTrue(lines[2].startsWith("1 "), lines[2]);
@@ -57,12 +57,12 @@ class StoreCommandsTest {
         f.profile(2, "perf.data");
         commands(f).sessions("--source", "simulator", "--format", "csv");
         String[] lines = printed().split("\n");
-        assertEquals("id,when,host,source,what,cpu,events,samples,status", lines[0]);
+        assertEquals("id,name,when,host,source,what,cpu,events,samples,status,labels", lines[0]);
         assertEquals(2, lines.length, printed());
-        assertTrue(lines[1].startsWith("1,") && lines[1].endsWith(",10,completed"), lines[1]);
+        assertTrue(lines[1].startsWith("1,,") && lines[1].endsWith(",10,completed,"), lines[1]);
         out.reset();
         commands(f).sessions("--since", "1h", "--format", "json");
-        assertTrue(printed().startsWith("[\n  {\"id\": \"2\", \"when\": "), printed());
+        assertTrue(printed().startsWith("[\n  {\"id\": \"2\", \"name\": \"\", \"when\": "), printed());
         out.reset();
         commands(f).sessions("--source", "folded");
         assertEquals("no stored sessions match (the store: hp:store)\n", printed());
@@ -81,8 +81,10 @@ class StoreCommandsTest {
     @Test
     void gogosHelpShowsEachCommandsArgumentsAsItsTableDoes() throws Exception {
         for (var c : Map.of("sessions", StoreCommands.SESSIONS, "store", StoreCommands.STORE, "delete",
-                StoreCommands.DELETE).entrySet()) {
-            Method m = StoreCommands.class.getMethod(c.getKey(), String[].class);
+                StoreCommands.DELETE, "name", SessionCommands.NAME, "label", SessionCommands.LABEL).entrySet()) {
+            Class<?> commands = c.getValue().command().matches("hp:(name|label)") ? SessionCommands.class
+                    : StoreCommands.class;
+            Method m = commands.getMethod(c.getKey(), String[].class);
             assertEquals(c.getValue().arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value(),
                     c.getValue().command());
         }

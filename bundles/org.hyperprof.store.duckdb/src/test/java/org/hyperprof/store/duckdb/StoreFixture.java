@@ -23,6 +23,7 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.StoreException;
 import org.hyperprof.testing.sample.TestBatches;
 import org.hyperprof.testing.sample.TestDictionary;
 
@@ -45,10 +46,25 @@ final class StoreFixture {
     final int main = names.symbol(app, "main");
 
     StoreFixture(Path path) {
+        this(path, Retention.NONE);
+    }
+
+    /** A store that applies {@code retention} after each session it stores. */
+    StoreFixture(Path path, Retention retention) {
         this.path = path;
         names.process(1, 700, "app");
-        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000), Engine.CLASS_PATH,
-                new PrintStream(problems, true, StandardCharsets.UTF_8));
+        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000, retention),
+                Engine.CLASS_PATH, new PrintStream(problems, true, StandardCharsets.UTF_8));
+    }
+
+    /** Runs {@code sql} on the store's file as the store opens it: what another process or an old store did. */
+    void execute(String sql) throws StoreException {
+        new StoreFile(path, 2000).write(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+            return null;
+        });
     }
 
     /** The rows of a query on the store's file, each as its columns joined by spaces. */
