@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+import org.hyperprof.api.output.Content;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.DiffRequest;
+import org.hyperprof.api.store.DiffStack;
+import org.hyperprof.api.store.QueryRows;
+import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -67,6 +73,72 @@ class ReportFromStoreTest {
         @Override
         public StoreInfo info() {
             return new StoreInfo("/nowhere", 0, 0, 2);
+        }
+
+        // What the report commands never ask of a store: it holds no session to diff, merge or archive.
+
+        @Override
+        public SessionDiff diff(DiffRequest request) throws StoreException {
+            throw absent(request.baseline());
+        }
+
+        @Override
+        public List<DiffStack> diffStacks(DiffRequest request) throws StoreException {
+            throw absent(request.baseline());
+        }
+
+        @Override
+        public long merge(List<Long> sessions, String name) throws StoreException {
+            throw absent(sessions.get(0));
+        }
+
+        @Override
+        public Content archive(long id) throws StoreException {
+            throw absent(id);
+        }
+
+        @Override
+        public StoredSession restore(Path archive) throws StoreException {
+            throw new StoreException("this store restores nothing: " + archive);
+        }
+
+        @Override
+        public Content samplesParquet(long id, int domain) throws StoreException {
+            throw absent(id);
+        }
+
+        @Override
+        public Optional<StoredSession> named(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean name(long id, String name) {
+            return false;
+        }
+
+        @Override
+        public boolean label(long id, Collection<String> labels, boolean remove) {
+            return false;
+        }
+
+        @Override
+        public boolean markStudy(long id, String study) {
+            return false;
+        }
+
+        @Override
+        public Optional<String> prune() {
+            return Optional.empty();
+        }
+
+        @Override
+        public QueryRows query(String sql, int maxRows) throws StoreException {
+            throw new StoreException("this store has no rows to query");
+        }
+
+        private static StoreException absent(long id) {
+            return new StoreException("no stored session " + id);
         }
     }
 
