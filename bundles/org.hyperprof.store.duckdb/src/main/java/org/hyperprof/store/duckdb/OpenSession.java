@@ -20,6 +20,11 @@ final class OpenSession {
     private final Instant startedAt;
     private final SampleRows rows;
     private final List<String> notes = new ArrayList<>();
+    private long checkpointIntervalNanos;
+    private long nextCheckpoint;
+    /** The last checkpoint written, and the samples it stored. */
+    private Instant checkpointAt;
+    private long checkpointed;
 
     OpenSession(SessionInfo info, String hostId, Instant startedAt) {
         this.info = info;
@@ -46,11 +51,50 @@ final class OpenSession {
         return row(StoredSession.RUNNING, null, Accounting.ZERO, 0, 0, 0, List.copyOf(notes), null, null);
     }
 
-    /** Its row when the store stops before the session ends: incomplete, none of its samples stored. */
+    /**
+     * Its row when the store stops before the session ends: incomplete, with the samples of its last
+     * checkpoint stored (none before one).
+     */
     SessionRow cutShort(Instant at) {
         List<String> all = new ArrayList<>(notes);
         all.add(STORE_STOPPED);
-        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, 0, 0, 0, all, STORE_STOPPED, null);
+        if (checkpointAt != null) {
+            all.add("rows as of the last checkpoint at " + checkpointAt);
+        }
+        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, checkpointed, checkpointed, 0, all, STORE_STOPPED,
+                null);
+    }
+
+    /** Whether a checkpoint is due at {@code nanoTime}: never with interval 0 (no allocation: per batch). */
+    boolean checkpointDue(long nanoTime) {
+        return checkpointIntervalNanos > 0 && nanoTime - nextCheckpoint >= 0;
+    }
+
+    /** Sets the checkpoint interval, the first one due an interval after {@code nanoTime}. */
+    void checkpointEvery(long intervalNanos, long nanoTime) {
+        checkpointIntervalNanos = intervalNanos;
+        nextCheckpoint = nanoTime + intervalNanos;
+    }
+
+    /** Its row at a checkpoint: still running, with the samples so far; the store's books so far. */
+    SessionRow checkpoint() {
+        return row(StoredSession.RUNNING, null, Accounting.ZERO, rows.samples(), rows.samples(), 0, List.copyOf(notes),
+                null, null);
+    }
+
+    /** The books a checkpoint writes: what the store received so far; the source's are known at the end. */
+    SessionSummary checkpointBooks(String consumerName) {
+        return new SessionSummary(info.sessionId(), Accounting.ZERO, List.of(),
+                List.of(new ConsumerAccounting(consumerName, rows.samples(), 0, null)), null, null, 0, null);
+    }
+
+    /** A checkpoint was written at {@code at} (or tried: the next is due an interval after {@code nanoTime}). */
+    void checkpointed(Instant at, long nanoTime) {
+        if (at != null) {
+            checkpointAt = at;
+            checkpointed = rows.samples();
+        }
+        nextCheckpoint = nanoTime + checkpointIntervalNanos;
     }
 
     static final String STORE_STOPPED = "the store stopped before the session ended";

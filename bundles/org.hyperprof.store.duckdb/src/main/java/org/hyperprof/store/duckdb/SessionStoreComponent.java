@@ -28,8 +28,11 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>A session's row is written when it starts (status running); its samples are counted into
  * aggregated rows in memory ({@link SampleRows}: no allocation per sample) and written with its
- * names, stacks and books in one transaction at its end. The file is opened for each write and query
- * and closed again, never held across sessions, so two Hyperprof processes share it. DuckDB itself
+ * names, stacks and books in one transaction at its end; a session running longer than the
+ * checkpoint interval also writes its rows so far at each interval ({@link RunningSessions}), and
+ * one whose process dies is marked incomplete with them at the store's next open. The file is
+ * opened for each write and query and closed again, never held across sessions, so two Hyperprof
+ * processes share it. DuckDB itself
  * ({@link StoreFile}) is loaded when the first session starts, never at activation.
  *
  * <p>A store that cannot write (a read-only folder, a full disk, a lock held past the wait) prints one
@@ -49,6 +52,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     private final StoreSettings settings;
     private final Engine engine;
     private final PrintStream problems;
+    private final TransactionHook hook;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
     private StoreFile file;
 
@@ -59,9 +63,15 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
+        this(settings, engine, problems, TransactionHook.NONE);
+    }
+
+    /** The kill -9 test's: {@code hook} is called inside each checkpoint's and end's transaction. */
+    SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems, TransactionHook hook) {
         this.settings = settings;
         this.engine = engine;
         this.problems = problems;
+        this.hook = hook;
     }
 
     /**
@@ -84,9 +94,11 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             return;
         }
         OpenSession s = new OpenSession(session, settings.hostId(), Instant.now());
+        s.checkpointEvery(settings.checkpointInterval().toNanos(), System.nanoTime());
         open.put(session.sessionId(), s);
         try {
-            file().put(s.running());
+            StoreFile f = file();
+            RunningSessions.begin(f, s.running(), f.owner());
         } catch (StoreException | RuntimeException | LinkageError e) {
             // Its end tries again (a lock may have been held); the row keeps why its start was not written.
             s.note("its start was not stored: " + e.getMessage());
@@ -98,7 +110,26 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         OpenSession s = open.get(batch.sessionId);
         if (s != null) {
             s.rows().add(batch);
+            if (s.checkpointDue(System.nanoTime())) {
+                checkpoint(s);
+            }
         }
+    }
+
+    /**
+     * Writes the session's rows so far, on this delivery thread (never the source's). One that fails (the
+     * store locked by another process: a checkpoint does not wait) is left to the next or the end.
+     */
+    private void checkpoint(OpenSession s) {
+        Instant at = Instant.now();
+        try {
+            StoreFile f = file();
+            RunningSessions.checkpoint(f, s.checkpoint(), s.info(), s.rows(), s.checkpointBooks(NAME), f.owner(), at,
+                    hook);
+        } catch (StoreException | RuntimeException | LinkageError e) {
+            at = null;
+        }
+        s.checkpointed(at, System.nanoTime());
     }
 
     @Override
@@ -109,7 +140,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
         SessionRow row = s.ended(summary, NAME, Instant.now());
         try {
-            file().put(row, s.info(), s.rows(), summary);
+            RunningSessions.end(file(), row, s.info(), s.rows(), summary, hook);
         } catch (StoreException | RuntimeException | LinkageError e) {
             problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
         }
@@ -130,7 +161,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             String why = "the store stopped, and DuckDB was never ready in it";
             try {
                 if (made != null) {
-                    made.put(row);
+                    RunningSessions.cutShort(made, row);
                     continue;
                 }
             } catch (StoreException | RuntimeException | LinkageError e) {

@@ -24,4 +24,9 @@ public @interface StoreConfiguration {
             description = "How long a write or a query waits for another process's lock on the store file.",
             min = "0")
     int lock_wait_ms() default 10000;
+
+    @AttributeDefinition(name = "Checkpoint interval (s)",
+            description = "A session running longer than this writes its rows so far, again at each interval,"
+                    + " so that a process killed mid-session leaves them stored. 0: never.", min = "0")
+    int checkpoint_interval() default 60;
 }

@@ -51,11 +51,17 @@ final class StoreFile {
 
     private final Path path;
     private final long lockWaitMillis;
+    /** This process, as the owner of the sessions it writes while they run. */
+    private final ProcessOwner owner = ProcessOwner.current();
     private boolean copiesSwept;
 
     StoreFile(Path path, long lockWaitMillis) {
         this.path = path;
         this.lockWaitMillis = lockWaitMillis;
+    }
+
+    ProcessOwner owner() {
+        return owner;
     }
 
     Path path() {
@@ -97,15 +103,21 @@ final class StoreFile {
     }
 
     /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
-    synchronized <T> T write(Work<T> work) throws StoreException {
+    <T> T write(Work<T> work) throws StoreException {
+        return write(work, lockWaitMillis);
+    }
+
+    /** The same, waiting for another process's lock at most {@code lockWait} ms. */
+    synchronized <T> T write(Work<T> work, long lockWait) throws StoreException {
         try {
             makeFolder();
             boolean fresh = !Files.exists(path);
-            try (DuckDBConnection c = connect()) {
+            try (DuckDBConnection c = connect(lockWait)) {
                 if (fresh && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
                     Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
                 }
                 checkSchema(c);
+                RunningSessions.markOrphans(c, owner);
                 return work.run(c);
             }
         } catch (SQLException | IOException e) {
@@ -118,8 +130,9 @@ final class StoreFile {
         if (!Files.exists(path)) {
             return none;
         }
-        try (DuckDBConnection c = connect()) {
+        try (DuckDBConnection c = connect(lockWaitMillis)) {
             checkSchema(c);
+            RunningSessions.markOrphans(c, owner);
             return work.run(c);
         } catch (SQLException | IOException e) {
             throw new StoreException("the session store " + path + " could not be read: " + message(e), e);
@@ -139,7 +152,7 @@ final class StoreFile {
     }
 
     /** A connection, waiting for another process's lock at most {@code lockWaitMillis}. */
-    private DuckDBConnection connect() throws SQLException, StoreLockedException {
+    private DuckDBConnection connect(long lockWaitMillis) throws SQLException, StoreLockedException {
         if (!copiesSwept) {
             NativeLibraryCopies.sweep(NativeLibraryCopies.temporaryFolder(), Instant.now());
         }
@@ -397,7 +410,7 @@ final class StoreFile {
 
     /** The tables that hold a session's rows besides its row in {@code sessions}, keyed by {@code session}. */
     static final List<String> SESSION_TABLES = List.of("samples", "stacks", "names", "truth", "counters", "buffers",
-            "consumers", "host_counters");
+            "consumers", "host_counters", "owners");
 
     /** Deletes the session's rows in every table, in one transaction; whether it was there. */
     static boolean delete(DuckDBConnection c, long id) throws SQLException, IOException {

@@ -5,16 +5,24 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The settings in force, read once from {@link StoreConfiguration}: the store's file with
- * {@code ${user.home}} and {@code ~} expanded, the host's identity, the lock wait.
+ * {@code ${user.home}} and {@code ~} expanded, the host's identity, the lock wait, the checkpoint
+ * interval ({@link Duration#ZERO}: never).
  */
-record StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis) {
+record StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis, Duration checkpointInterval) {
+
+    /** Settings with the default checkpoint interval. */
+    StoreSettings(Path path, boolean enabled, String hostId, long lockWaitMillis) {
+        this(path, enabled, hostId, lockWaitMillis, Duration.ofSeconds(60));
+    }
 
     static StoreSettings of(StoreConfiguration c) {
         return new StoreSettings(expand(c.path()), c.enabled(),
-                c.host_id().isBlank() ? hostName() : c.host_id().strip(), c.lock_wait_ms());
+                c.host_id().isBlank() ? hostName() : c.host_id().strip(), c.lock_wait_ms(),
+                Duration.ofSeconds(Math.max(0, c.checkpoint_interval())));
     }
 
     static Path expand(String path) {

@@ -38,10 +38,15 @@ final class StoreFixture {
     final int main = names.symbol(app, "main");
 
     StoreFixture(Path path) {
-        this.path = path;
+        this(new StoreSettings(path, true, "testhost", 2000), TransactionHook.NONE);
+    }
+
+    /** A store with these settings, whose checkpoints and ends call {@code hook} inside their transaction. */
+    StoreFixture(StoreSettings settings, TransactionHook hook) {
+        this.path = settings.path();
         names.process(1, 700, "app");
-        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000), Engine.CLASS_PATH,
-                new PrintStream(problems, true, StandardCharsets.UTF_8));
+        this.store = new SessionStoreComponent(settings, Engine.CLASS_PATH,
+                new PrintStream(problems, true, StandardCharsets.UTF_8), hook);
     }
 
     String problems() {
