@@ -1,6 +1,8 @@
 package org.hyperprof.benchmarks;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -12,10 +14,13 @@ import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
+import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pmu.p6.P6PmuModel;
 import org.hyperprof.profiler.ProfilerImpl;
 import org.hyperprof.report.opreport.OpreportConsumer;
+import org.hyperprof.store.duckdb.SessionStoreComponent;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -66,6 +71,18 @@ public class EndToEndBenchmark {
     @Param({ "systemwide" })
     public String policy;
 
+    /**
+     * Whether the session store (DuckDB, in a temporary folder) is a consumer too: {@code -p store=false,true}
+     * gives the store's cost on a profile once its engine is loaded (the warm-up loads it). The store
+     * writes a session's end after the profile returns; each profile waits, outside the measured time,
+     * until the one before it is stored, as a command in a shell finds the store idle.
+     */
+    @Param({ "false" })
+    public boolean store;
+
+    private Path storeFolder;
+    private SessionStoreComponent sessions;
+    private long lastSession;
     private ProfilerImpl profiler;
     private OpreportConsumer opreport;
     private ProfileRequest request;
@@ -96,14 +113,32 @@ public class EndToEndBenchmark {
         profiler.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         opreport = new OpreportConsumer();
         profiler.addConsumer("opreport", opreport);
+        if (store) {
+            storeFolder = Files.createTempDirectory("hyperprof-bench-store");
+            sessions = SessionStoreComponent.onClassPath(storeFolder.resolve("store.duckdb"), "bench", System.err);
+            profiler.addConsumer("store", sessions, Delivery.LOSSLESS);
+        }
         boolean systemWide = policy.equals("systemwide") || policy.equals("partitioned");
         request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
                 List.of(), List.of(), List.of(), 0, systemWide);
     }
 
     @TearDown(Level.Trial)
-    public void unwire() {
+    public void unwire() throws IOException {
         profiler.removeConsumer("opreport");
+        if (store) {
+            profiler.removeConsumer("store");
+            StoreListingBenchmark.deleteFolder(storeFolder);
+        }
+    }
+
+    /** Waits until the store has written the last profile's end (not timed). */
+    @TearDown(Level.Invocation)
+    public void awaitStored() throws Exception {
+        while (store && sessions.session(lastSession).map(s -> s.status().equals(StoredSession.RUNNING))
+                .orElse(true)) {
+            Thread.sleep(1);
+        }
     }
 
     @Benchmark
@@ -113,6 +148,7 @@ public class EndToEndBenchmark {
             throw new IllegalStateException("books do not balance: " + summary.accounting());
         }
         counter.samples += summary.accounting().taken();
+        lastSession = summary.sessionId();
         StringBuilder report = new StringBuilder(64 * 1024);
         opreport.render(new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), report);
         return report.length();

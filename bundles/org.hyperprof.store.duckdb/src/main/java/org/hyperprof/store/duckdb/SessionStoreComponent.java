@@ -1,6 +1,7 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,14 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Activate
     public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
         this(StoreSettings.of(configuration), new EngineBundle(context), System.err);
+    }
+
+    /**
+     * Plain Java (the benchmarks), with DuckDB on the class path: a store in {@code path} under
+     * {@code hostId}, with the default lock wait and checkpoint interval.
+     */
+    public static SessionStoreComponent onClassPath(Path path, String hostId, PrintStream problems) {
+        return new SessionStoreComponent(new StoreSettings(path, true, hostId, 10_000), Engine.CLASS_PATH, problems);
     }
 
     /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
