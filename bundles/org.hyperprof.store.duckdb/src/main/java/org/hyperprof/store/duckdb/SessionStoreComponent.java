@@ -29,12 +29,13 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>A session's row is written when it starts (status running); its samples are counted into
  * aggregated rows in memory ({@link SampleRows}: no allocation per sample) and written with its
- * names, stacks and books in one transaction at its end; a session running longer than the
- * checkpoint interval also writes its rows so far at each interval ({@link RunningSessions}), and
- * one whose process dies is marked incomplete with them at the store's next open. The file is
- * opened for each write and query and closed again, never held across sessions, so two Hyperprof
- * processes share it. DuckDB itself
- * ({@link StoreFile}) is loaded when the first session starts, never at activation.
+ * names, stacks and books in one transaction at its end. Writes run on a thread of the store's own
+ * ({@link StoreWriter}), in order, so that neither the source nor the counting waits for DuckDB. A
+ * session running longer than the checkpoint interval also writes its rows so far at each interval
+ * ({@link RunningSessions}), and one whose process dies is marked incomplete with them at the
+ * store's next open. The file is opened for each write and query and closed again, never held across
+ * sessions, so two Hyperprof processes share it. DuckDB itself ({@link StoreFile}) is loaded when the
+ * first session starts, never at activation.
  *
  * <p>A store that cannot write (a read-only folder, a full disk, a lock held past the wait) prints one
  * line, {@code hyperprof: session N not stored: why}, and never throws into the pipeline: the session
@@ -54,33 +55,48 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     private final Engine engine;
     private final PrintStream problems;
     private final TransactionHook hook;
+    private final StoreWriter writer;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
     private StoreFile file;
 
     @Activate
     public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
-        this(StoreSettings.of(configuration), new EngineBundle(context), System.err);
+        this(StoreSettings.of(configuration), new EngineBundle(context), System.err, TransactionHook.NONE,
+                StoreWriter.thread(WRITER));
     }
+
+    /** The name of the thread the store writes on. */
+    static final String WRITER = "hyperprof-store-writer";
 
     /**
      * Plain Java (the benchmarks), with DuckDB on the class path: a store in {@code path} under
      * {@code hostId}, with the default lock wait and checkpoint interval.
      */
     public static SessionStoreComponent onClassPath(Path path, String hostId, PrintStream problems) {
-        return new SessionStoreComponent(new StoreSettings(path, true, hostId, 10_000), Engine.CLASS_PATH, problems);
+        return new SessionStoreComponent(new StoreSettings(path, true, hostId, 10_000), Engine.CLASS_PATH, problems,
+                TransactionHook.NONE, StoreWriter.thread(WRITER));
     }
 
-    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines. */
+    /**
+     * Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" lines; every
+     * write is done on the caller's thread, before the call returns.
+     */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
         this(settings, engine, problems, TransactionHook.NONE);
     }
 
     /** The kill -9 test's: {@code hook} is called inside each checkpoint's and end's transaction. */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems, TransactionHook hook) {
+        this(settings, engine, problems, hook, StoreWriter.callers());
+    }
+
+    private SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems, TransactionHook hook,
+            StoreWriter writer) {
         this.settings = settings;
         this.engine = engine;
         this.problems = problems;
         this.hook = hook;
+        this.writer = writer;
     }
 
     /**
@@ -105,6 +121,11 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         OpenSession s = new OpenSession(session, settings.hostId(), Instant.now());
         s.checkpointEvery(settings.checkpointInterval().toNanos(), System.nanoTime());
         open.put(session.sessionId(), s);
+        writer.later(() -> begin(s));
+    }
+
+    /** Writes the session's running row (on the writer: the session's samples are counted meanwhile). */
+    private void begin(OpenSession s) {
         try {
             StoreFile f = file();
             RunningSessions.begin(f, s.running(), f.owner());
@@ -120,14 +141,15 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         if (s != null) {
             s.rows().add(batch);
             if (s.checkpointDue(System.nanoTime())) {
-                checkpoint(s);
+                // This thread waits: the writer reads the rows it counts.
+                writer.now(() -> checkpoint(s));
             }
         }
     }
 
     /**
-     * Writes the session's rows so far, on this delivery thread (never the source's). One that fails (the
-     * store locked by another process: a checkpoint does not wait) is left to the next or the end.
+     * Writes the session's rows so far, while its delivery thread waits (the source never does). One that
+     * fails (the store locked by another process: a checkpoint does not wait) is left to the next or the end.
      */
     private void checkpoint(OpenSession s) {
         Instant at = Instant.now();
@@ -147,7 +169,14 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         if (s == null) {
             return;
         }
-        SessionRow row = s.ended(summary, NAME, Instant.now());
+        Instant endedAt = Instant.now();
+        if (!writer.later(() -> end(s, summary, endedAt))) {
+            problems.println("hyperprof: session " + summary.sessionId() + " not stored: the store stopped");
+        }
+    }
+
+    private void end(OpenSession s, SessionSummary summary, Instant endedAt) {
+        SessionRow row = s.ended(summary, NAME, endedAt);
         try {
             RunningSessions.end(file(), row, s.info(), s.rows(), summary, hook);
         } catch (StoreException | RuntimeException | LinkageError e) {
@@ -156,11 +185,15 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     }
 
     /**
-     * Sessions still open are marked incomplete: their samples go with this instance. DuckDB's bundle is
-     * never installed here, in a DS callback: with no file made, their starts already found it missing.
+     * The writes asked are finished (waiting at most the lock wait and a minute), then sessions still open
+     * are marked incomplete: their samples go with this instance. DuckDB's bundle is never installed here,
+     * in a DS callback: with no file made, their starts already found it missing.
      */
     @Deactivate
     void deactivate() {
+        if (!writer.close(settings.lockWaitMillis() + 60_000)) {
+            problems.println("hyperprof: the store stopped before it finished writing its sessions");
+        }
         StoreFile made;
         synchronized (this) {
             made = file;
