@@ -1,8 +1,6 @@
 package org.hyperprof.benchmarks;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -14,13 +12,10 @@ import org.hyperprof.api.profiler.ProfileRequest;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SessionSummary;
-import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
-import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pmu.p6.P6PmuModel;
 import org.hyperprof.profiler.ProfilerImpl;
 import org.hyperprof.report.opreport.OpreportConsumer;
-import org.hyperprof.store.duckdb.SessionStoreComponent;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -80,8 +75,7 @@ public class EndToEndBenchmark {
     @Param({ "false" })
     public boolean store;
 
-    private Path storeFolder;
-    private SessionStoreComponent sessions;
+    private BenchStore sessions;
     private long lastSession;
     private ProfilerImpl profiler;
     private OpreportConsumer opreport;
@@ -114,9 +108,7 @@ public class EndToEndBenchmark {
         opreport = new OpreportConsumer();
         profiler.addConsumer("opreport", opreport);
         if (store) {
-            storeFolder = Files.createTempDirectory("hyperprof-bench-store");
-            sessions = SessionStoreComponent.onClassPath(storeFolder.resolve("store.duckdb"), "bench", System.err);
-            profiler.addConsumer("store", sessions, Delivery.LOSSLESS);
+            sessions = BenchStore.boundTo(profiler);
         }
         boolean systemWide = policy.equals("systemwide") || policy.equals("partitioned");
         request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
@@ -127,17 +119,15 @@ public class EndToEndBenchmark {
     public void unwire() throws IOException {
         profiler.removeConsumer("opreport");
         if (store) {
-            profiler.removeConsumer("store");
-            StoreListingBenchmark.deleteFolder(storeFolder);
+            sessions.remove();
         }
     }
 
     /** Waits until the store has written the last profile's end (not timed). */
     @TearDown(Level.Invocation)
     public void awaitStored() throws Exception {
-        while (store && sessions.session(lastSession).map(s -> s.status().equals(StoredSession.RUNNING))
-                .orElse(true)) {
-            Thread.sleep(1);
+        if (store) {
+            sessions.awaitStored(lastSession);
         }
     }
 

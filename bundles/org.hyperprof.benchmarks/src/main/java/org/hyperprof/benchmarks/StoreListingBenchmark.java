@@ -8,12 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
@@ -79,7 +77,7 @@ public class StoreListingBenchmark {
 
     @TearDown(Level.Trial)
     public void remove() throws IOException {
-        deleteFolder(folder);
+        BenchStore.deleteFolder(folder);
     }
 
     @Benchmark
@@ -91,17 +89,6 @@ public class StoreListingBenchmark {
             throw new IllegalStateException("hp:sessions printed " + printed + " bytes for " + sessions + " sessions");
         }
         return printed;
-    }
-
-    static void deleteFolder(Path folder) throws IOException {
-        if (folder == null) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(folder)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     /** Where the listing goes: counted, not kept. */

@@ -1,20 +1,17 @@
 package org.hyperprof.benchmarks;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
-import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.profiler.ProfilerImpl;
 import org.hyperprof.source.perf.ImportOptions;
 import org.hyperprof.source.perf.PerfDataException;
 import org.hyperprof.source.perf.PerfDataReader;
 import org.hyperprof.source.perf.PerfImport;
-import org.hyperprof.store.duckdb.SessionStoreComponent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,8 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The session store's cost on an import: {@link BigRecording} (500,000 samples or more with call
  * chains) imported with its call graph and published to the pipeline, with the store as a lossless
  * consumer ({@code -p store=true}) or no consumer ({@code store=false}). The store's engine is loaded
- * in the warm-up; the time per import includes waiting for the store, as the import waits for a
- * lossless consumer.
+ * in the warm-up; the time per import includes waiting for the store to take every batch, as an import
+ * waits for a lossless consumer, and not the store's write of the session after it.
  *
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar StoredImport -p store=false,true}
  */
@@ -53,7 +50,8 @@ public class StoredImportBenchmark {
     private Path recording;
     private SymbolTables resolvers;
     private ProfilerImpl publisher;
-    private Path storeFolder;
+    private BenchStore sessions;
+    private long lastSession;
 
     @Setup(Level.Trial)
     public void wire() throws Exception {
@@ -61,25 +59,32 @@ public class StoredImportBenchmark {
         resolvers = BigRecording.resolvers();
         publisher = new ProfilerImpl(new HostServiceImpl());
         if (store) {
-            storeFolder = Files.createTempDirectory("hyperprof-bench-store");
-            publisher.addConsumer("store", SessionStoreComponent.onClassPath(storeFolder.resolve("store.duckdb"),
-                    "bench", System.err), Delivery.LOSSLESS);
+            sessions = BenchStore.boundTo(publisher);
         }
     }
 
     @TearDown(Level.Trial)
     public void unwire() throws IOException {
         if (store) {
-            publisher.removeConsumer("store");
-            StoreListingBenchmark.deleteFolder(storeFolder);
+            sessions.remove();
+        }
+    }
+
+    /** Waits until the store has written the last import's end (not timed: see {@link BenchStore}). */
+    @TearDown(Level.Invocation)
+    public void awaitStored() throws Exception {
+        if (store) {
+            sessions.awaitStored(lastSession);
         }
     }
 
     @Benchmark
     public long importAndPublish() throws PerfDataException {
         try (PerfDataReader r = PerfDataReader.open(recording)) {
-            Accounting books = new PerfImport(resolvers, ImportOptions.defaults().withCallchains(true), true)
-                    .run(r, publisher, "perf.data", null, false).accounting();
+            PerfImport.Result result = new PerfImport(resolvers, ImportOptions.defaults().withCallchains(true), true)
+                    .run(r, publisher, "perf.data", null, false);
+            lastSession = result.sessionId();
+            Accounting books = result.accounting();
             if (books.taken() < BigRecording.MIN_SAMPLES) {
                 throw new IllegalStateException("imported " + books);
             }
