@@ -20,11 +20,7 @@ final class OpenSession {
     private final Instant startedAt;
     private final SampleRows rows;
     private final List<String> notes = new ArrayList<>();
-    private long checkpointIntervalNanos;
-    private long nextCheckpoint;
-    /** The last checkpoint written, and the samples it stored. */
-    private Instant checkpointAt;
-    private long checkpointed;
+    private final Checkpoints checkpoints = new Checkpoints();
 
     OpenSession(SessionInfo info, String hostId, Instant startedAt) {
         this.info = info;
@@ -58,22 +54,15 @@ final class OpenSession {
     SessionRow cutShort(Instant at) {
         List<String> all = new ArrayList<>(notes);
         all.add(STORE_STOPPED);
-        if (checkpointAt != null) {
-            all.add("rows as of the last checkpoint at " + checkpointAt);
+        long stored = checkpoints.lastSamples();
+        if (checkpoints.lastAt() != null) {
+            all.add("rows as of the last checkpoint at " + checkpoints.lastAt());
         }
-        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, checkpointed, checkpointed, 0, all, STORE_STOPPED,
-                null);
+        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, stored, stored, 0, all, STORE_STOPPED, null);
     }
 
-    /** Whether a checkpoint is due at {@code nanoTime}: never with interval 0 (no allocation: per batch). */
-    boolean checkpointDue(long nanoTime) {
-        return checkpointIntervalNanos > 0 && nanoTime - nextCheckpoint >= 0;
-    }
-
-    /** Sets the checkpoint interval, the first one due an interval after {@code nanoTime}. */
-    void checkpointEvery(long intervalNanos, long nanoTime) {
-        checkpointIntervalNanos = intervalNanos;
-        nextCheckpoint = nanoTime + intervalNanos;
+    Checkpoints checkpoints() {
+        return checkpoints;
     }
 
     /** Its row at a checkpoint: still running, with the samples so far; the store's books so far. */
@@ -86,15 +75,6 @@ final class OpenSession {
     SessionSummary checkpointBooks(String consumerName) {
         return new SessionSummary(info.sessionId(), Accounting.ZERO, List.of(),
                 List.of(new ConsumerAccounting(consumerName, rows.samples(), 0, null)), null, null, 0, null);
-    }
-
-    /** A checkpoint was written at {@code at} (or tried: the next is due an interval after {@code nanoTime}). */
-    void checkpointed(Instant at, long nanoTime) {
-        if (at != null) {
-            checkpointAt = at;
-            checkpointed = rows.samples();
-        }
-        nextCheckpoint = nanoTime + checkpointIntervalNanos;
     }
 
     static final String STORE_STOPPED = "the store stopped before the session ended";

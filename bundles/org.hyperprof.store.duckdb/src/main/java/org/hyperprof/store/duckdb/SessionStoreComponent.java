@@ -53,9 +53,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     private final StoreSettings settings;
     private final Engine engine;
-    private final PrintStream problems;
-    private final TransactionHook hook;
-    private final StoreWriter writer;
+    private final SessionWrites writes;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
     private StoreFile file;
 
@@ -94,9 +92,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             StoreWriter writer) {
         this.settings = settings;
         this.engine = engine;
-        this.problems = problems;
-        this.hook = hook;
-        this.writer = writer;
+        this.writes = new SessionWrites(this::file, writer, hook, problems);
     }
 
     /**
@@ -119,20 +115,9 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             return;
         }
         OpenSession s = new OpenSession(session, settings.hostId(), Instant.now());
-        s.checkpointEvery(settings.checkpointInterval().toNanos(), System.nanoTime());
+        s.checkpoints().every(settings.checkpointInterval().toNanos(), System.nanoTime());
         open.put(session.sessionId(), s);
-        writer.later(() -> begin(s));
-    }
-
-    /** Writes the session's running row (on the writer: the session's samples are counted meanwhile). */
-    private void begin(OpenSession s) {
-        try {
-            StoreFile f = file();
-            RunningSessions.begin(f, s.running(), f.owner());
-        } catch (StoreException | RuntimeException | LinkageError e) {
-            // Its end tries again (a lock may have been held); the row keeps why its start was not written.
-            s.note("its start was not stored: " + e.getMessage());
-        }
+        writes.begin(s);
     }
 
     @Override
@@ -140,47 +125,17 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         OpenSession s = open.get(batch.sessionId);
         if (s != null) {
             s.rows().add(batch);
-            if (s.checkpointDue(System.nanoTime())) {
-                // This thread waits: the writer reads the rows it counts.
-                writer.now(() -> checkpoint(s));
+            if (s.checkpoints().due(System.nanoTime())) {
+                writes.checkpoint(s, NAME);
             }
         }
-    }
-
-    /**
-     * Writes the session's rows so far, while its delivery thread waits (the source never does). One that
-     * fails (the store locked by another process: a checkpoint does not wait) is left to the next or the end.
-     */
-    private void checkpoint(OpenSession s) {
-        Instant at = Instant.now();
-        try {
-            StoreFile f = file();
-            RunningSessions.checkpoint(f, s.checkpoint(), s.info(), s.rows(), s.checkpointBooks(NAME), f.owner(), at,
-                    hook);
-        } catch (StoreException | RuntimeException | LinkageError e) {
-            at = null;
-        }
-        s.checkpointed(at, System.nanoTime());
     }
 
     @Override
     public void sessionEnded(SessionSummary summary) {
         OpenSession s = open.remove(summary.sessionId());
-        if (s == null) {
-            return;
-        }
-        Instant endedAt = Instant.now();
-        if (!writer.later(() -> end(s, summary, endedAt))) {
-            problems.println("hyperprof: session " + summary.sessionId() + " not stored: the store stopped");
-        }
-    }
-
-    private void end(OpenSession s, SessionSummary summary, Instant endedAt) {
-        SessionRow row = s.ended(summary, NAME, endedAt);
-        try {
-            RunningSessions.end(file(), row, s.info(), s.rows(), summary, hook);
-        } catch (StoreException | RuntimeException | LinkageError e) {
-            problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
+        if (s != null) {
+            writes.end(s, summary, NAME);
         }
     }
 
@@ -191,26 +146,11 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
      */
     @Deactivate
     void deactivate() {
-        if (!writer.close(settings.lockWaitMillis() + 60_000)) {
-            problems.println("hyperprof: the store stopped before it finished writing its sessions");
-        }
         StoreFile made;
         synchronized (this) {
             made = file;
         }
-        for (OpenSession s : open.values()) {
-            SessionRow row = s.cutShort(Instant.now());
-            String why = "the store stopped, and DuckDB was never ready in it";
-            try {
-                if (made != null) {
-                    RunningSessions.cutShort(made, row);
-                    continue;
-                }
-            } catch (StoreException | RuntimeException | LinkageError e) {
-                why = e.getMessage();
-            }
-            problems.println("hyperprof: session " + row.session().id() + " not stored: " + why);
-        }
+        writes.close(settings.lockWaitMillis() + 60_000, open.values(), made);
         open.clear();
     }
 
