@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * (or {@code lazy}, {@code offset}) the host runs under that counter-virtualization policy and the
  * profile is domU's own profiler through its virtual PMU ({@code systemWide=false}); with
  * {@code partitioned}, Xenoprof and domU's own profiler run together (on P6 the guest's counter 0
- * is Xenoprof's, so its profiler is refused and only Xenoprof samples).
+ * is Xenoprof's, so its profiler is refused and only Xenoprof samples). With {@code -p store=false,true}
+ * the session store is a consumer too or not ({@link BenchStore}): its cost on a profile once its engine
+ * is loaded (the warm-up loads it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -66,17 +68,6 @@ public class EndToEndBenchmark {
     @Param({ "systemwide" })
     public String policy;
 
-    /**
-     * Whether the session store (DuckDB, in a temporary folder) is a consumer too: {@code -p store=false,true}
-     * gives the store's cost on a profile once its engine is loaded (the warm-up loads it). The store
-     * writes a session's end after the profile returns; each profile waits, outside the measured time,
-     * until the one before it is stored, as a command in a shell finds the store idle.
-     */
-    @Param({ "false" })
-    public boolean store;
-
-    private BenchStore sessions;
-    private long lastSession;
     private ProfilerImpl profiler;
     private OpreportConsumer opreport;
     private ProfileRequest request;
@@ -94,7 +85,7 @@ public class EndToEndBenchmark {
     }
 
     @Setup(Level.Trial)
-    public void wire() throws Exception {
+    public void wire(BenchStore sessions) throws Exception {
         HostServiceImpl hosts = new HostServiceImpl();
         hosts.addModel(new P6PmuModel(), "org.hyperprof.pmu.p6");
         hosts.addPolicy(new SystemWidePolicy(), "org.hyperprof.vpmu.systemwide");
@@ -107,38 +98,26 @@ public class EndToEndBenchmark {
         profiler.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         opreport = new OpreportConsumer();
         profiler.addConsumer("opreport", opreport);
-        if (store) {
-            sessions = BenchStore.boundTo(profiler);
-        }
+        sessions.bindTo(profiler);
         boolean systemWide = policy.equals("systemwide") || policy.equals("partitioned");
         request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
                 List.of(), List.of(), List.of(), 0, systemWide);
     }
 
     @TearDown(Level.Trial)
-    public void unwire() throws IOException {
+    public void unwire() {
         profiler.removeConsumer("opreport");
-        if (store) {
-            sessions.remove();
-        }
-    }
-
-    /** Waits until the store has written the last profile's end (not timed). */
-    @TearDown(Level.Invocation)
-    public void awaitStored() throws Exception {
-        if (store) {
-            sessions.awaitStored(lastSession);
-        }
     }
 
     @Benchmark
-    public int profileAndReport(Samples counter) throws ProfileException, IOException, ReportException {
+    public int profileAndReport(Samples counter, BenchStore sessions)
+            throws ProfileException, IOException, ReportException {
         SessionSummary summary = profiler.profile(request, ProgressListener.NONE);
         if (!summary.accounting().balanced()) {
             throw new IllegalStateException("books do not balance: " + summary.accounting());
         }
         counter.samples += summary.accounting().taken();
-        lastSession = summary.sessionId();
+        sessions.made(summary.sessionId());
         StringBuilder report = new StringBuilder(64 * 1024);
         opreport.render(new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), report);
         return report.length();

@@ -1,6 +1,5 @@
 package org.hyperprof.benchmarks;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -19,11 +18,9 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -44,46 +41,24 @@ import org.openjdk.jmh.annotations.Warmup;
         "-XX:+UseTransparentHugePages"})
 public class StoredImportBenchmark {
 
-    @Param({ "false" })
-    public boolean store;
-
     private Path recording;
     private SymbolTables resolvers;
     private ProfilerImpl publisher;
-    private BenchStore sessions;
-    private long lastSession;
 
     @Setup(Level.Trial)
-    public void wire() throws Exception {
+    public void wire(BenchStore sessions) throws Exception {
         recording = BigRecording.get();
         resolvers = BigRecording.resolvers();
         publisher = new ProfilerImpl(new HostServiceImpl());
-        if (store) {
-            sessions = BenchStore.boundTo(publisher);
-        }
-    }
-
-    @TearDown(Level.Trial)
-    public void unwire() throws IOException {
-        if (store) {
-            sessions.remove();
-        }
-    }
-
-    /** Waits until the store has written the last import's end (not timed: see {@link BenchStore}). */
-    @TearDown(Level.Invocation)
-    public void awaitStored() throws Exception {
-        if (store) {
-            sessions.awaitStored(lastSession);
-        }
+        sessions.bindTo(publisher);
     }
 
     @Benchmark
-    public long importAndPublish() throws PerfDataException {
+    public long importAndPublish(BenchStore sessions) throws PerfDataException {
         try (PerfDataReader r = PerfDataReader.open(recording)) {
             PerfImport.Result result = new PerfImport(resolvers, ImportOptions.defaults().withCallchains(true), true)
                     .run(r, publisher, "perf.data", null, false);
-            lastSession = result.sessionId();
+            sessions.made(result.sessionId());
             Accounting books = result.accounting();
             if (books.taken() < BigRecording.MIN_SAMPLES) {
                 throw new IllegalStateException("imported " + books);

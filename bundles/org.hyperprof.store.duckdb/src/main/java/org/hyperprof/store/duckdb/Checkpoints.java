@@ -8,10 +8,13 @@ import java.time.Instant;
  * thread waits for it.
  */
 final class Checkpoints {
+    /** A checkpoint written: when, and the samples it stored. */
+    record Written(Instant at, long samples) {
+    }
+
     private long intervalNanos;
     private long next;
-    private Instant lastAt;
-    private long lastSamples;
+    private Written last;
 
     /** Every {@code intervalNanos} (0: never), the first an interval after {@code nanoTime}. */
     void every(long intervalNanos, long nanoTime) {
@@ -23,22 +26,16 @@ final class Checkpoints {
         return intervalNanos > 0 && nanoTime - next >= 0;
     }
 
-    /** A checkpoint of {@code samples} was written at {@code at} (null: tried in vain); the next is due an interval on. */
-    void written(Instant at, long samples, long nanoTime) {
-        if (at != null) {
-            lastAt = at;
-            lastSamples = samples;
+    /** A checkpoint was written ({@code written}), or tried in vain (null); the next is due an interval on. */
+    void written(Written written, long nanoTime) {
+        if (written != null) {
+            last = written;
         }
         next = nanoTime + intervalNanos;
     }
 
-    /** When the last checkpoint was written; null before one. */
-    Instant lastAt() {
-        return lastAt;
-    }
-
-    /** The samples the last checkpoint stored. */
-    long lastSamples() {
-        return lastSamples;
+    /** The last checkpoint written; null before one. */
+    Written last() {
+        return last;
     }
 }

@@ -54,9 +54,10 @@ final class OpenSession {
     SessionRow cutShort(Instant at) {
         List<String> all = new ArrayList<>(notes);
         all.add(STORE_STOPPED);
-        long stored = checkpoints.lastSamples();
-        if (checkpoints.lastAt() != null) {
-            all.add("rows as of the last checkpoint at " + checkpoints.lastAt());
+        Checkpoints.Written last = checkpoints.last();
+        long stored = last == null ? 0 : last.samples();
+        if (last != null) {
+            all.add("rows as of the last checkpoint at " + last.at());
         }
         return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, stored, stored, 0, all, STORE_STOPPED, null);
     }

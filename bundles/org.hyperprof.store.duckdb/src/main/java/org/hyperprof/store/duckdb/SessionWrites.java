@@ -13,23 +13,11 @@ import org.hyperprof.api.store.StoreException;
  * {@link StoreWriter}, in order. A write that fails prints one line ({@code hyperprof: session N not
  * stored: why}) or, for a start, keeps why in the session's notes; none throws into the pipeline.
  */
-final class SessionWrites {
+record SessionWrites(SessionWrites.Files files, StoreWriter writer, TransactionHook hook, PrintStream problems) {
     /** The store's file, made (and DuckDB made ready) at its first use. */
     @FunctionalInterface
     interface Files {
         StoreFile file() throws StoreException;
-    }
-
-    private final Files files;
-    private final StoreWriter writer;
-    private final TransactionHook hook;
-    private final PrintStream problems;
-
-    SessionWrites(Files files, StoreWriter writer, TransactionHook hook, PrintStream problems) {
-        this.files = files;
-        this.writer = writer;
-        this.hook = hook;
-        this.problems = problems;
     }
 
     /** Writes the session's running row and owner (the session's samples are counted meanwhile). */
@@ -60,7 +48,8 @@ final class SessionWrites {
             } catch (StoreException | RuntimeException | LinkageError e) {
                 at = null;
             }
-            s.checkpoints().written(at, s.rows().samples(), System.nanoTime());
+            s.checkpoints().written(at == null ? null : new Checkpoints.Written(at, s.rows().samples()),
+                    System.nanoTime());
         });
     }
 
