@@ -17,6 +17,7 @@ import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.pipeline.Dictionary;
 import org.hyperprof.store.duckdb.SessionStoreComponent;
 import org.hyperprof.store.duckdb.StoreCommands;
@@ -66,6 +67,10 @@ public class StoreListingBenchmark {
                 Map.of(0, "Domain-0"), false, new Dictionary()));
         store.sessionEnded(new SessionSummary(1, Accounting.ZERO, List.of(), List.of(), null, null, 0,
                 SessionSummary.COMPLETED));
+        // The store writes on its own thread: the copies are made once it has closed the file.
+        while (!store.session(1).map(s -> s.status().equals(StoredSession.COMPLETED)).orElse(false)) {
+            Thread.sleep(1);
+        }
         try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + file, new Properties());
                 Statement s = c.createStatement()) {
             s.execute("INSERT INTO sessions SELECT s.* REPLACE (s.id + r.i AS id,"
