@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * (or {@code lazy}, {@code offset}) the host runs under that counter-virtualization policy and the
  * profile is domU's own profiler through its virtual PMU ({@code systemWide=false}); with
  * {@code partitioned}, Xenoprof and domU's own profiler run together (on P6 the guest's counter 0
- * is Xenoprof's, so its profiler is refused and only Xenoprof samples).
+ * is Xenoprof's, so its profiler is refused and only Xenoprof samples). With {@code -p store=false,true}
+ * the session store is a consumer too or not ({@link BenchStore}): its cost on a profile once its engine
+ * is loaded (the warm-up loads it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -83,7 +85,7 @@ public class EndToEndBenchmark {
     }
 
     @Setup(Level.Trial)
-    public void wire() throws Exception {
+    public void wire(BenchStore sessions) throws Exception {
         HostServiceImpl hosts = new HostServiceImpl();
         hosts.addModel(new P6PmuModel(), "org.hyperprof.pmu.p6");
         hosts.addPolicy(new SystemWidePolicy(), "org.hyperprof.vpmu.systemwide");
@@ -96,6 +98,7 @@ public class EndToEndBenchmark {
         profiler.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         opreport = new OpreportConsumer();
         profiler.addConsumer("opreport", opreport);
+        sessions.bindTo(profiler);
         boolean systemWide = policy.equals("systemwide") || policy.equals("partitioned");
         request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
                 List.of(), List.of(), List.of(), 0, systemWide);
@@ -107,12 +110,14 @@ public class EndToEndBenchmark {
     }
 
     @Benchmark
-    public int profileAndReport(Samples counter) throws ProfileException, IOException, ReportException {
+    public int profileAndReport(Samples counter, BenchStore sessions)
+            throws ProfileException, IOException, ReportException {
         SessionSummary summary = profiler.profile(request, ProgressListener.NONE);
         if (!summary.accounting().balanced()) {
             throw new IllegalStateException("books do not balance: " + summary.accounting());
         }
         counter.samples += summary.accounting().taken();
+        sessions.made(summary.sessionId());
         StringBuilder report = new StringBuilder(64 * 1024);
         opreport.render(new ReportRequest(summary.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), report);
         return report.length();

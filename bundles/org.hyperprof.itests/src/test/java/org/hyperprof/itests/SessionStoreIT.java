@@ -4,9 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Hashtable;
 import java.util.List;
 
 import org.hyperprof.api.host.HostService;
@@ -18,7 +16,6 @@ import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
 import org.junit.Test;
 import org.osgi.framework.Bundle;
-import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
  * The session store in a framework: a profile of the default host lands in the store (in the test's
@@ -34,28 +31,23 @@ public class SessionStoreIT extends InFramework {
 
     @Test
     public void aProfileOfTheDefaultHostIsStoredAndListedAlsoAfterTheStoreRestarts() throws Exception {
-        // In the build's output: tests never touch the default store.
-        Path store = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "store-it").resolve("store.duckdb");
-        Hashtable<String, Object> settings = new Hashtable<>();
-        settings.put("path", store.toString());
-        settings.put("host.id", "it-host");
-        Services.await(context, ConfigurationAdmin.class, "").getConfiguration("org.hyperprof.store", "?")
-                .update(settings);
+        Path store = StoreSupport.ownStore(context, "it-host");
         installAndStart("duckdb");
         Bundle storeBundle = installAndStart("store");
         Services.await(context, SessionStore.class, "");
         hosts().load(HostService.DEFAULT_SCENARIO, null);
         Profiler profiler = profiler();
-        assertFalse("the store, active and bound, has not loaded DuckDB before a session starts", duckDbLoaded());
+        assertFalse("the store, active and bound, has not loaded DuckDB before a session starts",
+                StoreSupport.duckDbLoaded(storeBundle));
 
         SessionSummary summary = profile(profiler, 100_000);
-        assertTrue("the first session loaded DuckDB", duckDbLoaded());
+        assertTrue("the first session loaded DuckDB", StoreSupport.duckDbLoaded(storeBundle));
         long stored = summary.consumers().stream().filter(c -> c.consumer().equals("store"))
                 .mapToLong(ConsumerAccounting::received).sum();
         assertEquals("the store, a lossless consumer, missed nothing: " + summary.consumers(),
                 summary.accounting().delivered(), stored);
 
-        StoredSession s = ended(Services.await(context, SessionStore.class, ""), summary.sessionId());
+        StoredSession s = StoreSupport.ended(Services.await(context, SessionStore.class, ""), summary.sessionId());
         assertEquals(StoredSession.COMPLETED, s.status());
         assertEquals("it-host", s.hostId());
         assertEquals("simulator", s.source());
@@ -97,7 +89,7 @@ public class SessionStoreIT extends InFramework {
         String made = gogo("hp:profile --ms 20 --no-report --name baseline");
         assertFalse(made, made.contains("failed"));
         long id = store.named("baseline").orElseThrow(() -> new AssertionError(made)).id();
-        StoredSession baseline = ended(store, id);
+        StoredSession baseline = StoreSupport.ended(store, id);
         assertEquals("baseline", baseline.name());
         assertEquals(StoredSession.COMPLETED, baseline.status());
 
@@ -120,22 +112,5 @@ public class SessionStoreIT extends InFramework {
         assertEquals(all.size() - studied.size(), visible.size());
         assertEquals(visible.size() + 1, gogo("hp:sessions --format csv").lines().count());
         assertEquals(all.size() + 1, gogo("hp:sessions --all --format csv").lines().count());
-    }
-
-    /** Whether DuckDB's native library is mapped into this JVM (the store removes its file, not the mapping). */
-    private static boolean duckDbLoaded() throws Exception {
-        return Files.readString(Path.of("/proc/self/maps")).contains("libduckdb_java");
-    }
-
-    /** The session once the store has written its end (the store writes on its own thread, after the profile returns). */
-    private static StoredSession ended(SessionStore store, long id) throws Exception {
-        for (int i = 0; i < 600; i++) {
-            StoredSession s = store.session(id).orElse(null);
-            if (s != null && !s.status().equals(StoredSession.RUNNING)) {
-                return s;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("session " + id + " was not stored within 30 s: " + store.session(id));
     }
 }

@@ -18,6 +18,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.symbols.SymbolResolver;
+import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.SymbolTables;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -133,6 +134,11 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     /** Binds a consumer; one arriving mid-session gets sessionStarted, then the batches from then on. */
     public void addConsumer(String name, SampleConsumer consumer) {
         feed.dispatcher.add(name, consumer);
+    }
+
+    /** Binds a consumer with its delivery (plain Java's {@code consumer.delivery}: a store is lossless). */
+    public void addConsumer(String name, SampleConsumer consumer, Delivery delivery) {
+        feed.dispatcher.add(name, consumer, delivery);
     }
 
     /** Unbinds a consumer; mid-session its thread stops and the session goes on. */

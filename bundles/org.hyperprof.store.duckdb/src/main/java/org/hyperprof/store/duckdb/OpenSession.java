@@ -23,6 +23,7 @@ final class OpenSession {
     /** What is said of it while it runs (SessionMarks), changed under this object's monitor with closed. */
     private volatile Marks marks = Marks.NONE;
     private boolean closed;
+    private final Checkpoints checkpoints = new Checkpoints();
 
     OpenSession(SessionInfo info, String hostId, Instant startedAt) {
         this.info = info;
@@ -75,11 +76,35 @@ final class OpenSession {
         return row(StoredSession.RUNNING, null, Accounting.ZERO, 0, 0, 0, List.copyOf(notes), null, null);
     }
 
-    /** Its row when the store stops before the session ends: incomplete, none of its samples stored. */
+    /**
+     * Its row when the store stops before the session ends: incomplete, with the samples of its last
+     * checkpoint stored (none before one).
+     */
     SessionRow cutShort(Instant at) {
         List<String> all = new ArrayList<>(notes);
         all.add(STORE_STOPPED);
-        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, 0, 0, 0, all, STORE_STOPPED, null);
+        Checkpoints.Written last = checkpoints.last();
+        long stored = last == null ? 0 : last.samples();
+        if (last != null) {
+            all.add("rows as of the last checkpoint at " + last.at());
+        }
+        return row(StoredSession.INCOMPLETE, at, Accounting.ZERO, stored, stored, 0, all, STORE_STOPPED, null);
+    }
+
+    Checkpoints checkpoints() {
+        return checkpoints;
+    }
+
+    /** Its row at a checkpoint: still running, with the samples so far; the store's books so far. */
+    SessionRow checkpoint() {
+        return row(StoredSession.RUNNING, null, Accounting.ZERO, rows.samples(), rows.samples(), 0, List.copyOf(notes),
+                null, null);
+    }
+
+    /** The books a checkpoint writes: what the store received so far; the source's are known at the end. */
+    SessionSummary checkpointBooks(String consumerName) {
+        return new SessionSummary(info.sessionId(), Accounting.ZERO, List.of(),
+                List.of(new ConsumerAccounting(consumerName, rows.samples(), 0, null)), null, null, 0, null);
     }
 
     static final String STORE_STOPPED = "the store stopped before the session ended";

@@ -11,16 +11,16 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.output.Content;
+import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
-import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.QueryRows;
+import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -42,9 +42,13 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>A session's row is written when it starts (status running); its samples are counted into
  * aggregated rows in memory ({@link SampleRows}: no allocation per sample) and written with its
- * names, stacks and books in one transaction at its end. The file is opened for each write and query
- * and closed again, never held across sessions, so two Hyperprof processes share it. DuckDB itself
- * ({@link StoreFile}) is loaded when the first session starts, never at activation.
+ * names, stacks and books in one transaction at its end. Writes run on a thread of the store's own
+ * ({@link StoreWriter}), in order, so that neither the source nor the counting waits for DuckDB. A
+ * session running longer than the checkpoint interval also writes its rows so far at each interval
+ * ({@link RunningSessions}), and one whose process dies is marked incomplete with them at the
+ * store's next open. The file is opened for each write and query and closed again, never held across
+ * sessions, so two Hyperprof processes share it. DuckDB itself ({@link StoreFile}) is loaded when the
+ * first session starts, never at activation.
  *
  * <p>A store that cannot write (a read-only folder, a full disk, a lock held past the wait) prints one
  * line, {@code hyperprof: session N not stored: why}, and never throws into the pipeline: the session
@@ -63,6 +67,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     private final StoreSettings settings;
     private final Engine engine;
     private final PrintStream problems;
+    private final SessionWrites writes;
     private final Map<Long, OpenSession> open = new ConcurrentHashMap<>();
     /** The sessions this store replays now: stored already, so their replay is not stored again. */
     private final Set<Long> replaying = ConcurrentHashMap.newKeySet();
@@ -74,14 +79,41 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Activate
     public SessionStoreComponent(StoreConfiguration configuration, BundleContext context) {
-        this(StoreSettings.of(configuration, System.err), new EngineBundle(context), System.err);
+        this(StoreSettings.of(configuration, System.err), new EngineBundle(context), System.err,
+                TransactionHook.NONE, StoreWriter.thread(WRITER));
     }
 
-    /** Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" and retention lines. */
+    /** The name of the thread the store writes on. */
+    static final String WRITER = "hyperprof-store-writer";
+
+    /**
+     * Plain Java (the benchmarks), with DuckDB on the class path: a store in {@code path} under
+     * {@code hostId}, with the default lock wait and checkpoint interval.
+     */
+    public static SessionStoreComponent onClassPath(Path path, String hostId, PrintStream problems) {
+        return new SessionStoreComponent(new StoreSettings(path, true, hostId, 10_000), Engine.CLASS_PATH, problems,
+                TransactionHook.NONE, StoreWriter.thread(WRITER));
+    }
+
+    /**
+     * Plain Java and tests ({@link Engine#CLASS_PATH}): {@code problems} gets the "not stored" and retention
+     * lines; every write is done on the caller's thread, before the call returns.
+     */
     SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems) {
+        this(settings, engine, problems, TransactionHook.NONE);
+    }
+
+    /** The kill -9 test's: {@code hook} is called inside each checkpoint's and end's transaction. */
+    SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems, TransactionHook hook) {
+        this(settings, engine, problems, hook, StoreWriter.callers());
+    }
+
+    private SessionStoreComponent(StoreSettings settings, Engine engine, PrintStream problems, TransactionHook hook,
+            StoreWriter writer) {
         this.settings = settings;
         this.engine = engine;
         this.problems = problems;
+        this.writes = new SessionWrites(this::file, writer, hook, problems);
     }
 
     /**
@@ -98,6 +130,16 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
     }
 
+    /**
+     * The store's file once the writes asked so far are done (bounded by the lock wait): what a command
+     * reads after a session ended in this process (hp:profile, then hp:sessions) finds that session
+     * stored, though the store writes on a thread of its own.
+     */
+    private StoreFile settled() throws StoreException {
+        writes.writer().settle(settings.lockWaitMillis());
+        return file();
+    }
+
     /** Plain Java and tests: replays go through {@code through}. */
     void publisher(SessionPublisher through) {
         this.publisher = through;
@@ -109,13 +151,9 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             return;
         }
         OpenSession s = new OpenSession(session, settings.hostId(), Instant.now());
+        s.checkpoints().every(settings.checkpointInterval().toNanos(), System.nanoTime());
         open.put(session.sessionId(), s);
-        try {
-            file().put(s.running());
-        } catch (StoreException | RuntimeException | LinkageError e) {
-            // Its end tries again (a lock may have been held); the row keeps why its start was not written.
-            s.note("its start was not stored: " + e.getMessage());
-        }
+        writes.begin(s);
     }
 
     @Override
@@ -123,28 +161,20 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         OpenSession s = open.get(batch.sessionId);
         if (s != null) {
             s.rows().add(batch);
+            if (s.checkpoints().due(System.nanoTime())) {
+                writes.checkpoint(s, NAME);
+            }
         }
     }
 
     @Override
     public void sessionEnded(SessionSummary summary) {
-        OpenSession s = open.get(summary.sessionId());
-        if (s == null) {
-            return;
-        }
-        try {
-            StoreFile f = file();
-            // A name or label given meanwhile (by the command that made it, which may have returned)
-            // is in this row, or waits for it and then updates it.
-            synchronized (s) {
-                s.close();
-                f.put(s.ended(summary, NAME, Instant.now()), s.info(), s.rows(), summary);
-            }
-            prune(f);
-        } catch (StoreException | RuntimeException | LinkageError e) {
-            problems.println("hyperprof: session " + summary.sessionId() + " not stored: " + e.getMessage());
-        } finally {
-            open.remove(summary.sessionId());
+        long id = summary.sessionId();
+        OpenSession s = open.get(id);
+        if (s != null) {
+            // It stays open until its end is written: a name or label given meanwhile (by the command
+            // that made it, which may have returned) goes into that row, or waits for it and updates it.
+            writes.end(s, summary, NAME, this::prune, () -> open.remove(id, s));
         }
     }
 
@@ -164,12 +194,13 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public Optional<String> prune() throws StoreException {
         Retention retention = settings.retention();
-        return retention.limits() ? file().prune(retention, Instant.now()) : Optional.empty();
+        return retention.limits() ? settled().prune(retention, Instant.now()) : Optional.empty();
     }
 
     /**
-     * Sessions still open are marked incomplete: their samples go with this instance. DuckDB's bundle is
-     * never installed here, in a DS callback: with no file made, their starts already found it missing.
+     * The writes asked are finished (waiting at most the lock wait and a minute), then sessions still open
+     * are marked incomplete: their samples go with this instance. DuckDB's bundle is never installed here,
+     * in a DS callback: with no file made, their starts already found it missing.
      */
     @Deactivate
     void deactivate() {
@@ -177,40 +208,28 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         synchronized (this) {
             made = file;
         }
-        for (OpenSession s : open.values()) {
-            SessionRow row = s.cutShort(Instant.now());
-            String why = "the store stopped, and DuckDB was never ready in it";
-            try {
-                if (made != null) {
-                    made.put(row);
-                    continue;
-                }
-            } catch (StoreException | RuntimeException | LinkageError e) {
-                why = e.getMessage();
-            }
-            problems.println("hyperprof: session " + row.session().id() + " not stored: " + why);
-        }
+        writes.close(settings.lockWaitMillis() + 60_000, open.values(), made);
         open.clear();
     }
 
     @Override
     public List<StoredSession> sessions(SessionQuery query) throws StoreException {
-        return file().sessions(query);
+        return settled().sessions(query);
     }
 
     @Override
     public Optional<StoredSession> session(long id) throws StoreException {
-        return file().session(id);
+        return settled().session(id);
     }
 
     @Override
     public boolean delete(long id) throws StoreException {
-        return file().delete(id);
+        return settled().delete(id);
     }
 
     @Override
     public Optional<SessionSummary> replay(long id) throws StoreException {
-        Optional<SessionReader.Recording> recording = file().recording(id);
+        Optional<SessionReader.Recording> recording = settled().recording(id);
         if (recording.isEmpty()) {
             return Optional.empty();
         }
@@ -231,22 +250,22 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public StoreInfo info() throws StoreException {
-        return file().info();
+        return settled().info();
     }
 
     @Override
     public SessionDiff diff(DiffRequest request) throws StoreException {
-        return file().diff(request);
+        return settled().diff(request);
     }
 
     @Override
     public List<DiffStack> diffStacks(DiffRequest request) throws StoreException {
-        return file().diffStacks(request);
+        return settled().diffStacks(request);
     }
 
     @Override
     public long merge(List<Long> sessions, String name) throws StoreException {
-        return file().merge(sessions, name, settings.hostId());
+        return settled().merge(sessions, name, settings.hostId());
     }
 
     @Override
@@ -257,7 +276,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public StoredSession restore(Path archive) throws StoreException {
-        return SessionArchive.restore(file(), archive, ArchiveReader.Limits.DEFAULT);
+        return SessionArchive.restore(settled(), archive, ArchiveReader.Limits.DEFAULT);
     }
 
     @Override
@@ -268,7 +287,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     /** The store's file, when it holds session {@code id}. */
     private StoreFile stored(long id) throws StoreException {
-        StoreFile f = file();
+        StoreFile f = settled();
         if (f.session(id).isEmpty()) {
             throw new StoreException("no stored session " + id + " (hp:sessions lists them)");
         }
@@ -277,7 +296,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public Optional<StoredSession> named(String name) throws StoreException {
-        return file().named(name);
+        return settled().named(name);
     }
 
     @Override
@@ -313,7 +332,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
      * rest of it (what a checkpoint wrote) stays.
      */
     private boolean mark(long id, OpenMark open, StoredMark stored) throws StoreException {
-        StoreFile f = file();
+        StoreFile f = settled();
         OpenSession s = this.open.get(id);
         if (s != null) {
             synchronized (s) {
@@ -345,6 +364,6 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
 
     @Override
     public QueryRows query(String sql, int maxRows) throws StoreException {
-        return file().query(sql, maxRows);
+        return settled().query(sql, maxRows);
     }
 }

@@ -31,25 +31,29 @@ final class SessionWriter {
 
     static Void write(DuckDBConnection c, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary)
             throws SQLException, IOException {
+        return StoreFile.inTransaction(c, tx -> writeIn(tx, row, info, rows, summary));
+    }
+
+    /** The same in the caller's transaction (a checkpoint adds its owner to it). */
+    static Void writeIn(DuckDBConnection tx, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary)
+            throws SQLException {
         long id = row.session().id();
-        return StoreFile.inTransaction(c, tx -> {
-            for (String table : StoreFile.SESSION_TABLES) {
-                try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
-                    s.setLong(1, id);
-                    s.executeUpdate();
-                }
+        for (String table : StoreFile.SESSION_TABLES) {
+            try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
+                s.setLong(1, id);
+                s.executeUpdate();
             }
-            names(tx, id, info, rows);
-            stacks(tx, id, rows.stacks());
-            samples(tx, id, rows);
-            counters(tx, id, info.counters());
-            books(tx, id, summary);
-            if (summary.groundTruth() != null) {
-                truth(tx, id, summary.groundTruth());
-            }
-            StoreFile.putSession(tx, row);
-            return null;
-        });
+        }
+        names(tx, id, info, rows);
+        stacks(tx, id, rows.stacks());
+        samples(tx, id, rows);
+        counters(tx, id, info.counters());
+        books(tx, id, summary);
+        if (summary.groundTruth() != null) {
+            truth(tx, id, summary.groundTruth());
+        }
+        StoreFile.putSession(tx, row);
+        return null;
     }
 
     private static void counters(DuckDBConnection c, long id, List<CounterConfig> counters) throws SQLException {

@@ -1,5 +1,6 @@
 package org.hyperprof.store.duckdb;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -76,6 +77,11 @@ public final class StoreCommands {
     @Activate
     public StoreCommands(@Reference SessionStore store) {
         this(store, Console.system(), ZoneId.systemDefault());
+    }
+
+    /** Plain Java (the benchmarks): what the commands print goes to {@code out}, their errors to {@code err}. */
+    public StoreCommands(SessionStore store, PrintStream out, PrintStream err) {
+        this(store, Console.of(out, err), ZoneId.systemDefault());
     }
 
     /** Plain Java and tests. */

@@ -36,4 +36,9 @@ public @interface StoreConfiguration {
                     + " is stored. Empty: no limit. A running session, and one the fleet's outbox has not shipped,"
                     + " is never deleted.")
     String retention_age() default "";
+
+    @AttributeDefinition(name = "Checkpoint interval (s)",
+            description = "A session running longer than this writes its rows so far, again at each interval,"
+                    + " so that a process killed mid-session leaves them stored. 0: never.", min = "0")
+    int checkpoint_interval() default 60;
 }

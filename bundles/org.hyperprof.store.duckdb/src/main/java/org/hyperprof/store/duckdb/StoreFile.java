@@ -16,7 +16,6 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -29,8 +28,8 @@ import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
-import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.QueryRows;
+import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
@@ -55,11 +54,17 @@ final class StoreFile {
 
     private final Path path;
     private final long lockWaitMillis;
+    /** This process, as the owner of the sessions it writes while they run. */
+    private final ProcessOwner owner = ProcessOwner.current();
     private boolean copiesSwept;
 
     StoreFile(Path path, long lockWaitMillis) {
         this.path = path;
         this.lockWaitMillis = lockWaitMillis;
+    }
+
+    ProcessOwner owner() {
+        return owner;
     }
 
     Path path() {
@@ -162,7 +167,7 @@ final class StoreFile {
             throw new StoreException("there is no session store at " + path + " yet: it is made when the first"
                     + " session is stored (hp:store)");
         }
-        try (DuckDBConnection c = connect(LockedQuery.lockdown())) {
+        try (DuckDBConnection c = connect(lockWaitMillis, LockedQuery.lockdown())) {
             return work.run(c);
         } catch (LockedQuery.Refused e) {
             throw new StoreException(e.getMessage(), e);
@@ -172,15 +177,21 @@ final class StoreFile {
     }
 
     /** Opens the store (made with its schema when missing), runs {@code work} and closes it. */
-    synchronized <T> T write(Work<T> work) throws StoreException {
+    <T> T write(Work<T> work) throws StoreException {
+        return write(work, lockWaitMillis);
+    }
+
+    /** The same, waiting for another process's lock at most {@code lockWait} ms. */
+    synchronized <T> T write(Work<T> work, long lockWait) throws StoreException {
         try {
             makeFolder();
             boolean fresh = !Files.exists(path);
-            try (DuckDBConnection c = connect()) {
+            try (DuckDBConnection c = connect(lockWait)) {
                 if (fresh && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
                     Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
                 }
                 checkSchema(c);
+                RunningSessions.markOrphans(c, owner);
                 return work.run(c);
             }
         } catch (SQLException | IOException e) {
@@ -193,8 +204,9 @@ final class StoreFile {
         if (!Files.exists(path)) {
             return none;
         }
-        try (DuckDBConnection c = connect()) {
+        try (DuckDBConnection c = connect(lockWaitMillis)) {
             checkSchema(c);
+            RunningSessions.markOrphans(c, owner);
             return work.run(c);
         } catch (SQLException | IOException e) {
             throw new StoreException("the session store " + path + " could not be read: " + message(e), e);
@@ -214,12 +226,13 @@ final class StoreFile {
     }
 
     /** A connection, waiting for another process's lock at most {@code lockWaitMillis}. */
-    private DuckDBConnection connect() throws SQLException, StoreLockedException {
-        return connect(new Properties());
+    private DuckDBConnection connect(long lockWaitMillis) throws SQLException, StoreLockedException {
+        return connect(lockWaitMillis, new Properties());
     }
 
     /** A connection with {@code settings} besides the store's own, waiting for a lock as above. */
-    private DuckDBConnection connect(Properties settings) throws SQLException, StoreLockedException {
+    private DuckDBConnection connect(long lockWaitMillis, Properties settings)
+            throws SQLException, StoreLockedException {
         if (!copiesSwept) {
             NativeLibraryCopies.sweep(NativeLibraryCopies.temporaryFolder(), Instant.now());
         }
@@ -274,6 +287,9 @@ final class StoreFile {
      * another version, or no store.
      */
     private void checkSchema(DuckDBConnection c) throws SQLException, IOException {
+        if (current(c)) {
+            return;
+        }
         List<String> tables = new ArrayList<>();
         try (Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT table_name FROM information_schema.tables"
@@ -302,6 +318,19 @@ final class StoreFile {
             throw new IOException("its schema is version " + version + ", and this Hyperprof reads version "
                     + SCHEMA_VERSION + " only: use the Hyperprof that made it, or move the file away (or set the"
                     + " path of org.hyperprof.store to a new file) to start a new store");
+        }
+    }
+
+    /**
+     * Whether the store is of this version, asked first at each open: listing the tables (DuckDB's
+     * catalog views) took 20 to 100 ms of each open, the version 1 ms. False when there is no version.
+     */
+    private static boolean current(DuckDBConnection c) {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT max(version) FROM schema_version")) {
+            return r.next() && r.getInt(1) == SCHEMA_VERSION;
+        } catch (SQLException e) {
+            // No schema_version: a new store, or no store of ours; the tables tell which.
+            return false;
         }
     }
 
@@ -401,9 +430,20 @@ final class StoreFile {
         return c.createArrayOf("VARCHAR", values.toArray());
     }
 
+    /**
+     * What a read of sessions selects: the numbers and times as they are, the text and lists packed, read
+     * by their positions below (by name, the driver's case-blind search for each was a tenth of a listing).
+     */
+    private static final String READ = "id, started_at, ended_at, samples, taken, delivered, lost, dropped, invalid,"
+            + " received, missed, hidden, profiled_ns, " + PackedText.select(List.of("host_id", "source", "name",
+                    "labels", "what", "cpu_type", "events", "status", "notes", "study", "origin"),
+                    List.of("labels", "events", "notes", "origin"));
+    private static final int ID = 1, STARTED = 2, ENDED = 3, SAMPLES = 4, TAKEN = 5, DELIVERED = 6, LOST = 7,
+            DROPPED = 8, INVALID = 9, RECEIVED = 10, MISSED = 11, HIDDEN = 12, PROFILED = 13, PACKED = 14;
+
     /** The sessions {@code q} selects, newest first. */
     static List<StoredSession> sessions(DuckDBConnection c, SessionQuery q) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM sessions WHERE true");
+        StringBuilder sql = new StringBuilder("SELECT " + READ + " FROM sessions WHERE true");
         List<Object> args = new ArrayList<>();
         if (!q.all()) {
             sql.append(" AND NOT hidden");
@@ -429,7 +469,7 @@ final class StoreFile {
     }
 
     static Optional<StoredSession> session(DuckDBConnection c, long id) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ?")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + READ + " FROM sessions WHERE id = ?")) {
             s.setLong(1, id);
             return rows(s).stream().findFirst();
         }
@@ -446,46 +486,39 @@ final class StoreFile {
         List<StoredSession> out = new ArrayList<>();
         try (ResultSet r = s.executeQuery()) {
             while (r.next()) {
-                Timestamp ended = r.getTimestamp("ended_at");
-                out.add(new StoredSession(r.getLong("id"), r.getString("host_id"), r.getString("source"),
-                        r.getString("name"), list(r, "labels"), r.getString("what"), r.getString("cpu_type"),
-                        list(r, "events"), r.getTimestamp("started_at").toInstant(),
-                        ended == null ? null : ended.toInstant(), r.getString("status"), r.getLong("samples"),
-                        new Accounting(r.getLong("taken"), r.getLong("delivered"), r.getLong("lost"),
-                                r.getLong("dropped"), r.getLong("invalid")),
-                        r.getLong("received"), r.getLong("missed"), list(r, "notes"), r.getString("study"),
-                        r.getBoolean("hidden"), origin(r), profiled(r)));
+                Timestamp ended = r.getTimestamp(ENDED);
+                PackedText t = new PackedText(r.getString(PACKED));
+                String host = t.text();
+                String source = t.text();
+                String name = t.text();
+                List<String> labels = t.list();
+                String what = t.text();
+                String cpuType = t.text();
+                List<String> events = t.list();
+                String status = t.text();
+                List<String> notes = t.list();
+                String study = t.text();
+                // The sessions it came from: none for a source's session (and for rows of schema version 1).
+                List<Long> origin = t.list().stream().map(Long::valueOf).toList();
+                out.add(new StoredSession(r.getLong(ID), host, source, name, labels, what, cpuType, events,
+                        r.getTimestamp(STARTED).toInstant(), ended == null ? null : ended.toInstant(), status,
+                        r.getLong(SAMPLES), new Accounting(r.getLong(TAKEN), r.getLong(DELIVERED),
+                                r.getLong(LOST), r.getLong(DROPPED), r.getLong(INVALID)),
+                        r.getLong(RECEIVED), r.getLong(MISSED), notes, study, r.getBoolean(HIDDEN), origin,
+                        profiled(r)));
             }
         }
         return out;
     }
 
-    /** The sessions it came from: none for a source's session (and for rows of schema version 1). */
-    private static List<Long> origin(ResultSet r) throws SQLException {
-        Array a = r.getArray("origin");
-        if (a == null) {
-            return List.of();
-        }
-        return Arrays.stream((Object[]) a.getArray()).map(o -> ((Number) o).longValue()).toList();
-    }
-
     private static long profiled(ResultSet r) throws SQLException {
-        long ns = r.getLong("profiled_ns");
+        long ns = r.getLong(PROFILED);
         return r.wasNull() ? -1 : ns;
-    }
-
-    private static List<String> list(ResultSet r, String column) throws SQLException {
-        Array a = r.getArray(column);
-        if (a == null) {
-            return List.of();
-        }
-        Object[] values = (Object[]) a.getArray();
-        return Arrays.stream(values).map(String::valueOf).toList();
     }
 
     /** The tables that hold a session's rows besides its row in {@code sessions}, keyed by {@code session}. */
     static final List<String> SESSION_TABLES = List.of("samples", "stacks", "names", "truth", "counters", "buffers",
-            "consumers", "host_counters");
+            "consumers", "host_counters", "owners");
 
     /** Deletes the session's rows in every table, in one transaction; whether it was there. */
     static boolean delete(DuckDBConnection c, long id) throws SQLException, IOException {

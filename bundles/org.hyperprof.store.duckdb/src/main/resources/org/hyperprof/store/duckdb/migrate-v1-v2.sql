@@ -67,4 +67,13 @@ CREATE TABLE host_counters (
     value BIGINT NOT NULL
 );
 
+-- The process writing a running session, and its last checkpoint (schema-v2.sql).
+CREATE TABLE owners (
+    session BIGINT NOT NULL,
+    host VARCHAR NOT NULL,
+    pid BIGINT NOT NULL,
+    process_started_ms BIGINT NOT NULL,
+    checkpoint_at TIMESTAMP
+);
+
 INSERT INTO schema_version VALUES (2);

@@ -162,3 +162,14 @@ CREATE TABLE truth (
     signal VARCHAR NOT NULL,
     milli BIGINT NOT NULL
 );
+
+-- The process writing a running session (one row while it runs, none once it ended): its host's
+-- name, pid and start (epoch ms, -1 when not known), and the time of its last checkpoint (NULL
+-- before the first). A store opened on that host marks the session incomplete once the process is gone.
+CREATE TABLE owners (
+    session BIGINT NOT NULL,
+    host VARCHAR NOT NULL,
+    pid BIGINT NOT NULL,
+    process_started_ms BIGINT NOT NULL,
+    checkpoint_at TIMESTAMP
+);

@@ -143,8 +143,8 @@ class SessionStoreTest {
         assertFalse(Files.exists(f.path), "a query makes no store");
         f.profile(1, "simulator");
         assertEquals(List.of("2"), query(f.path, "SELECT version FROM schema_version"));
-        assertEquals(List.of("buffers", "consumers", "counters", "host_counters", "names", "samples", "schema_version",
-                "sessions", "stacks", "truth"),
+        assertEquals(List.of("buffers", "consumers", "counters", "host_counters", "names", "owners", "samples",
+                "schema_version", "sessions", "stacks", "truth"),
                 query(f.path, "SELECT table_name FROM information_schema.tables ORDER BY table_name"));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path.getParent())));

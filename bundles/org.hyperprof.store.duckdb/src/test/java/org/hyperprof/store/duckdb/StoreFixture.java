@@ -46,15 +46,20 @@ final class StoreFixture {
     final int main = names.symbol(app, "main");
 
     StoreFixture(Path path) {
-        this(path, Retention.NONE);
+        this(new StoreSettings(path, true, "testhost", 2000), TransactionHook.NONE);
     }
 
     /** A store that applies {@code retention} after each session it stores. */
     StoreFixture(Path path, Retention retention) {
-        this.path = path;
+        this(new StoreSettings(path, true, "testhost", 2000, retention), TransactionHook.NONE);
+    }
+
+    /** A store with these settings, whose checkpoints and ends call {@code hook} inside their transaction. */
+    StoreFixture(StoreSettings settings, TransactionHook hook) {
+        this.path = settings.path();
         names.process(1, 700, "app");
-        this.store = new SessionStoreComponent(new StoreSettings(path, true, "testhost", 2000, retention),
-                Engine.CLASS_PATH, new PrintStream(problems, true, StandardCharsets.UTF_8));
+        this.store = new SessionStoreComponent(settings, Engine.CLASS_PATH,
+                new PrintStream(problems, true, StandardCharsets.UTF_8), hook);
     }
 
     /** Runs {@code sql} on the store's file as the store opens it: what another process or an old store did. */
