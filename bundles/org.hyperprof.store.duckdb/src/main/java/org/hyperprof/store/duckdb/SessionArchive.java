@@ -83,7 +83,9 @@ final class SessionArchive {
                     r.next();
                     rows = r.getLong(1);
                 }
-                s.execute("COPY (" + select + ") TO " + PrivateFolder.literal(file) + " (FORMAT parquet)");
+                // In the order written (a replay adds the ground truth's rows in that order), kept by the restore.
+                s.execute("COPY (" + select + " ORDER BY rowid) TO " + PrivateFolder.literal(file)
+                        + " (FORMAT parquet)");
             }
             entries.add(new ArchiveManifest.Entry(table, rows, Files.size(file), sha256(file)));
         }
@@ -91,12 +93,16 @@ final class SessionArchive {
                 Instant.now(), entries);
     }
 
-    /** The session's tables: {@code sessions} and every table with a {@code session} column, from the catalogue. */
+    /**
+     * The session's tables: {@code sessions} and every table with a {@code session} column, from the
+     * catalogue, but {@code owners}: which process of this host writes a running session is this store's
+     * own business, never another machine's.
+     */
     static List<String> tables(DuckDBConnection c) throws SQLException {
         Set<String> tables = new LinkedHashSet<>(List.of(SESSIONS));
         try (Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT table_name FROM information_schema.columns WHERE table_schema"
-                        + " = 'main' AND column_name = 'session' ORDER BY table_name")) {
+                        + " = 'main' AND column_name = 'session' AND table_name <> 'owners' ORDER BY table_name")) {
             while (r.next()) {
                 tables.add(r.getString(1));
             }

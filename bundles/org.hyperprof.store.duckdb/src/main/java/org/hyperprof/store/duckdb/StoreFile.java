@@ -476,7 +476,7 @@ final class StoreFile {
     }
 
     static Optional<StoredSession> named(DuckDBConnection c, String name) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE name = ?")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + READ + " FROM sessions WHERE name = ?")) {
             s.setString(1, name);
             return rows(s).stream().findFirst();
         }
