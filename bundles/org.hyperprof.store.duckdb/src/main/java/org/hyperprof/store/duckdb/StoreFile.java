@@ -20,6 +20,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
@@ -299,7 +301,7 @@ final class StoreFile {
             }
         }
         if (tables.isEmpty()) {
-            runScript(c, SCHEMA);
+            run(c, statements(script(SCHEMA)));
             return;
         }
         if (!tables.contains("schema_version")) {
@@ -311,7 +313,15 @@ final class StoreFile {
             version = r.next() ? r.getInt(1) : 0;
         }
         if (version == 1) {
-            runScript(c, MIGRATION_FROM_V1);
+            // The columns version 1's tables lack, then the tables it lacks as the schema makes them.
+            List<String> migration = new ArrayList<>(statements(script(MIGRATION_FROM_V1)));
+            for (String statement : statements(script(SCHEMA))) {
+                String created = createdTable(statement);
+                if (created != null && !tables.contains(created)) {
+                    migration.add(statement);
+                }
+            }
+            run(c, migration);
             return;
         }
         if (version != SCHEMA_VERSION) {
@@ -334,18 +344,29 @@ final class StoreFile {
         }
     }
 
-    /** Runs one of the bundle's SQL scripts (the schema, a migration) in one transaction. */
-    private static void runScript(DuckDBConnection c, String name) throws SQLException, IOException {
-        String script;
+    /** One of the bundle's SQL scripts (the schema, a migration). */
+    private static String script(String name) throws IOException {
         try (InputStream in = StoreFile.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IOException("the bundle lacks its script " + name);
             }
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    /** The table a {@code CREATE TABLE} statement makes, or null for another statement. */
+    static String createdTable(String statement) {
+        Matcher m = CREATE_TABLE.matcher(statement);
+        return m.matches() ? m.group(1) : null;
+    }
+
+    private static final Pattern CREATE_TABLE = Pattern.compile("(?s)^CREATE TABLE (\\w+) .*");
+
+    /** Runs statements in one transaction. */
+    private static void run(DuckDBConnection c, List<String> statements) throws SQLException, IOException {
         inTransaction(c, tx -> {
             try (Statement s = tx.createStatement()) {
-                for (String statement : statements(script)) {
+                for (String statement : statements) {
                     s.execute(statement);
                 }
             }

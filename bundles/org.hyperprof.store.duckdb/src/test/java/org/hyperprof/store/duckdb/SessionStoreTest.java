@@ -245,6 +245,12 @@ class SessionStoreTest {
     }
 
     @Test
+    void aCreateTableStatementNamesTheTableItMakes() {
+        assertEquals("owners", StoreFile.createdTable("CREATE TABLE owners (\n    session BIGINT NOT NULL\n);"));
+        assertNull(StoreFile.createdTable("INSERT INTO schema_version VALUES (2);"));
+    }
+
+    @Test
     void theSchemaScriptSplitsIntoItsStatements() {
         assertEquals(List.of("CREATE TABLE a (x INTEGER);", "INSERT INTO a\nVALUES (1);"),
                 StoreFile.statements("-- a comment\nCREATE TABLE a (x INTEGER);\n\nINSERT INTO a\nVALUES (1);\n"));
