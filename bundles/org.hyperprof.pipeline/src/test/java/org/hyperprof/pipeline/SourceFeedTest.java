@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.source.SampleFeed;
@@ -28,13 +30,26 @@ class SourceFeedTest {
     private final Sessions consumer = new Sessions();
     private final AtomicLong ids = new AtomicLong();
     /** The profiler's part: each session opened on the dispatcher, ended when the source's read ends. */
-    private final SessionPublisher publisher = (source, host, cpuType, cpuName, mhz, counters, domains, dictionary,
-            live) -> {
-        long id = ids.incrementAndGet();
-        dispatcher.sessionStarted(new SessionInfo(id, source, host, cpuType, cpuName, mhz, counters, domains, false,
-                dictionary), !live);
-        return new PublishedSession(id, source, dispatcher, TimeUnit.SECONDS.toNanos(5),
-                (session, summarize) -> summarize.get());
+    private final SessionPublisher publisher = new SessionPublisher() {
+        @Override
+        public Channel open(String source, String host, String cpuType, String cpuName, long mhz,
+                List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
+                boolean live) {
+            long id = ids.incrementAndGet();
+            return started(new SessionInfo(id, source, host, cpuType, cpuName, mhz, counters, domains, false,
+                    dictionary), !live);
+        }
+
+        @Override
+        public Replay replay(SessionInfo recorded) {
+            return started(recorded, true);
+        }
+
+        private PublishedSession started(SessionInfo info, boolean canWait) {
+            dispatcher.sessionStarted(info, canWait);
+            return new PublishedSession(info.sessionId(), info.source(), dispatcher, TimeUnit.SECONDS.toNanos(5),
+                    (session, summarize) -> summarize.get());
+        }
     };
     private final SourceRunner runner = new SourceRunner(publisher);
 

@@ -48,11 +48,9 @@ public interface SessionPublisher {
      * source (a file) waits for lossless consumers.
      *
      * @throws IllegalStateException when another session is open or live under the same id
-     * @throws UnsupportedOperationException when this publisher cannot replay sessions
+     * @since 2.1
      */
-    default Replay replay(org.hyperprof.api.sample.SessionInfo recorded) {
-        throw new UnsupportedOperationException(getClass().getName() + " cannot replay recorded sessions");
-    }
+    Replay replay(org.hyperprof.api.sample.SessionInfo recorded);
 
     /** A recorded session being replayed. Not thread-safe: one feeding thread. */
     @ProviderType
