@@ -47,18 +47,21 @@ final class RunningSessions {
     static void checkpoint(StoreFile file, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary books,
             ProcessOwner owner, Instant at, TransactionHook hook) throws StoreException {
         file.write(c -> StoreFile.inTransaction(c, tx -> {
-            SessionWriter.writeIn(tx, row, info, rows, books);
+            SessionWriter.writeIn(tx, row, info, rows, books, true);
             putOwner(tx, row.session().id(), owner, at);
             hook.inside(row.session().id(), CHECKPOINT);
             return null;
         }), 0);
     }
 
-    /** Writes an ended session whole ({@link SessionWriter}: its owner goes with its previous rows). */
+    /**
+     * Writes an ended session whole ({@link SessionWriter}: its owner goes with its previous rows, those
+     * of its checkpoints when {@code checkpointed}).
+     */
     static void end(StoreFile file, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary,
-            TransactionHook hook) throws StoreException {
+            boolean checkpointed, TransactionHook hook) throws StoreException {
         file.write(c -> StoreFile.inTransaction(c, tx -> {
-            SessionWriter.writeIn(tx, row, info, rows, summary);
+            SessionWriter.writeIn(tx, row, info, rows, summary, checkpointed);
             hook.inside(row.session().id(), END);
             return null;
         }));

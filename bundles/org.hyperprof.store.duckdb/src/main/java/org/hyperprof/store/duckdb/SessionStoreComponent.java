@@ -210,6 +210,9 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         }
         writes.close(settings.lockWaitMillis() + 60_000, open.values(), made);
         open.clear();
+        if (made != null) {
+            made.release();
+        }
     }
 
     @Override

@@ -31,14 +31,18 @@ final class SessionWriter {
 
     static Void write(DuckDBConnection c, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary)
             throws SQLException, IOException {
-        return StoreFile.inTransaction(c, tx -> writeIn(tx, row, info, rows, summary));
+        return StoreFile.inTransaction(c, tx -> writeIn(tx, row, info, rows, summary, true));
     }
 
-    /** The same in the caller's transaction (a checkpoint adds its owner to it). */
-    static Void writeIn(DuckDBConnection tx, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary)
-            throws SQLException {
+    /**
+     * The same in the caller's transaction (a checkpoint adds its owner to it). {@code rowsStored}: a
+     * checkpoint may have stored rows of the session; when none did, only its owner is there to remove
+     * (deleting from each table took 13 ms of a 43k-sample session's end).
+     */
+    static Void writeIn(DuckDBConnection tx, SessionRow row, SessionInfo info, SampleRows rows, SessionSummary summary,
+            boolean rowsStored) throws SQLException {
         long id = row.session().id();
-        for (String table : StoreFile.SESSION_TABLES) {
+        for (String table : rowsStored ? StoreFile.SESSION_TABLES : List.of("owners")) {
             try (PreparedStatement s = tx.prepareStatement("DELETE FROM " + table + " WHERE session = ?")) {
                 s.setLong(1, id);
                 s.executeUpdate();

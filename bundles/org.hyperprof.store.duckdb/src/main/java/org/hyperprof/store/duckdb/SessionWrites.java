@@ -67,7 +67,7 @@ record SessionWrites(SessionWrites.Files files, StoreWriter writer, TransactionH
                 synchronized (s) {
                     s.close();
                     RunningSessions.end(f, s.ended(summary, consumerName, endedAt), s.info(), s.rows(), summary,
-                            hook);
+                            s.checkpoints().last() != null, hook);
                 }
                 written.accept(f);
             } catch (StoreException | RuntimeException | LinkageError e) {

@@ -20,6 +20,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,7 +42,8 @@ import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 
 /**
- * The store's DuckDB file: opened for each write or query and closed after it, so that two
+ * The store's DuckDB file: opened for a write or query and closed {@value #KEEP_ALIVE_MILLIS} ms after
+ * the last (a session's start and end writes share one open and one checkpoint of DuckDB's log), so that two
  * Hyperprof processes share it (DuckDB lets one process write a file at a time; the other waits for
  * the lock, at most the configured time). The only class that touches DuckDB: the component loads it
  * when a session first needs the store, so DuckDB's native library (0.5 s to load) is never loaded by
@@ -53,16 +57,83 @@ final class StoreFile {
     /** The script that takes a store of version 1 to version 2. */
     private static final String MIGRATION_FROM_V1 = "migrate-v1-v2.sql";
     private static final long LOCK_RETRY_MILLIS = 50;
+    /** How long the file stays open after its last use: short, as another process waits meanwhile. */
+    static final long KEEP_ALIVE_MILLIS = 500;
 
     private final Path path;
     private final long lockWaitMillis;
     /** This process, as the owner of the sessions it writes while they run. */
     private final ProcessOwner owner = ProcessOwner.current();
     private boolean copiesSwept;
+    /** The open connection, kept until {@link #KEEP_ALIVE_MILLIS} after its last use; null when closed. */
+    private DuckDBConnection kept;
+    private ScheduledFuture<?> closing;
+    /** Closes the kept connection; its one thread ends when idle, so a dropped store holds none. */
+    private final ScheduledThreadPoolExecutor idle = idleCloser();
 
     StoreFile(Path path, long lockWaitMillis) {
         this.path = path;
         this.lockWaitMillis = lockWaitMillis;
+    }
+
+    private static ScheduledThreadPoolExecutor idleCloser() {
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "hyperprof store closer");
+            t.setDaemon(true);
+            return t;
+        });
+        e.setKeepAliveTime(KEEP_ALIVE_MILLIS * 2, TimeUnit.MILLISECONDS);
+        e.allowCoreThreadTimeOut(true);
+        e.setRemoveOnCancelPolicy(true);
+        return e;
+    }
+
+    /** Closes the file now if it is open (DuckDB checkpoints its log), for a connection of other settings. */
+    synchronized void release() {
+        if (closing != null) {
+            closing.cancel(false);
+            closing = null;
+        }
+        if (kept != null) {
+            try {
+                kept.close();
+            } catch (SQLException e) {
+                // Closing a connection that failed: DuckDB replays its log at the next open.
+            }
+            kept = null;
+        }
+    }
+
+    /**
+     * The kept connection, or a new one kept from now on; the schema checked and orphans marked (a
+     * failure closes it: the caller's {@link #used}).
+     */
+    private DuckDBConnection open(long lockWait) throws SQLException, IOException {
+        if (closing != null) {
+            closing.cancel(false);
+            closing = null;
+        }
+        if (kept == null) {
+            makeFolder();
+            boolean fresh = !Files.exists(path);
+            kept = connect(lockWait);
+            if (fresh && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
+            }
+        }
+        // At each use, kept or not: another connection may have changed the version, an owner may be gone.
+        checkSchema(kept);
+        RunningSessions.markOrphans(kept, owner);
+        return kept;
+    }
+
+    /** After a use: closes the file once idle, at once when the use failed. */
+    private void used(boolean failed) {
+        if (failed) {
+            release();
+        } else if (kept != null) {
+            closing = idle.schedule(this::release, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     ProcessOwner owner() {
@@ -169,6 +240,7 @@ final class StoreFile {
             throw new StoreException("there is no session store at " + path + " yet: it is made when the first"
                     + " session is stored (hp:store)");
         }
+        release();
         try (DuckDBConnection c = connect(lockWaitMillis, LockedQuery.lockdown())) {
             return work.run(c);
         } catch (LockedQuery.Refused e) {
@@ -185,33 +257,32 @@ final class StoreFile {
 
     /** The same, waiting for another process's lock at most {@code lockWait} ms. */
     synchronized <T> T write(Work<T> work, long lockWait) throws StoreException {
+        boolean failed = true;
         try {
-            makeFolder();
-            boolean fresh = !Files.exists(path);
-            try (DuckDBConnection c = connect(lockWait)) {
-                if (fresh && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                    Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
-                }
-                checkSchema(c);
-                RunningSessions.markOrphans(c, owner);
-                return work.run(c);
-            }
+            T result = work.run(open(lockWait));
+            failed = false;
+            return result;
         } catch (SQLException | IOException e) {
             throw new StoreException("the session store " + path + " could not be written: " + message(e), e);
+        } finally {
+            used(failed);
         }
     }
 
     /** Runs {@code work} on the store if it exists; {@code none} when it does not (a query makes no store). */
     synchronized <T> T read(Work<T> work, T none) throws StoreException {
-        if (!Files.exists(path)) {
+        if (kept == null && !Files.exists(path)) {
             return none;
         }
-        try (DuckDBConnection c = connect(lockWaitMillis)) {
-            checkSchema(c);
-            RunningSessions.markOrphans(c, owner);
-            return work.run(c);
+        boolean failed = true;
+        try {
+            T result = work.run(open(lockWaitMillis));
+            failed = false;
+            return result;
         } catch (SQLException | IOException e) {
             throw new StoreException("the session store " + path + " could not be read: " + message(e), e);
+        } finally {
+            used(failed);
         }
     }
 
@@ -238,11 +309,8 @@ final class StoreFile {
         if (!copiesSwept) {
             NativeLibraryCopies.sweep(NativeLibraryCopies.temporaryFolder(), Instant.now());
         }
-        Properties p = new Properties();
+        Properties p = settings();
         p.putAll(settings);
-        // Nothing is ever downloaded: every extension the store needs is built in.
-        p.setProperty("autoinstall_known_extensions", "false");
-        p.setProperty("autoload_known_extensions", "false");
         long deadline = System.nanoTime() + lockWaitMillis * 1_000_000L;
         while (true) {
             try {
@@ -268,6 +336,18 @@ final class StoreFile {
                 }
             }
         }
+    }
+
+    /**
+     * The settings the store opens DuckDB with: in one process, DuckDB opens a file open already only
+     * with the same settings (a test reading the store while it is kept open uses these).
+     */
+    static Properties settings() {
+        Properties p = new Properties();
+        // Nothing is ever downloaded: every extension the store needs is built in.
+        p.setProperty("autoinstall_known_extensions", "false");
+        p.setProperty("autoload_known_extensions", "false");
+        return p;
     }
 
     /** The store's lock is held by another process past the wait. */

@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.store.SessionQuery;
@@ -81,7 +80,7 @@ class KilledProcessTest {
     }
 
     private static List<String> rows(Path store, String sql) throws Exception {
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, StoreFile.settings());
                 Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
             List<String> out = new java.util.ArrayList<>();
             while (r.next()) {

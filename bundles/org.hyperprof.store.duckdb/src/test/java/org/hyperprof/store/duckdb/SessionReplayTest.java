@@ -17,7 +17,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -267,7 +266,7 @@ class SessionReplayTest {
         v1.add("INSERT INTO names VALUES (7, 'domain', 0, 0, 'Domain-0', NULL, NULL),"
                 + " (7, 'image', 5, 0, 'vmlinux', 'KERNEL', NULL), (7, 'symbol', 9, 5, 'schedule', NULL, NULL)");
         v1.add("INSERT INTO samples VALUES (7, 0, 0, 0, -1, 1, -1, -1, 5, 9, 3222274048, 0, 3, 0, 10, 1000000)");
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + path, new Properties());
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + path, StoreFile.settings());
                 Statement statement = c.createStatement()) {
             for (String sql : v1) {
                 statement.execute(sql);

@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.sample.Accounting;
@@ -31,7 +30,7 @@ class SessionStoreTest {
     Path folder;
 
     private static void execute(Path store, String sql) throws SQLException {
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, StoreFile.settings());
                 Statement s = c.createStatement()) {
             s.execute(sql);
         }

@@ -11,7 +11,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import org.duckdb.DuckDBDriver;
 import org.hyperprof.api.pmu.CounterConfig;
@@ -75,7 +74,7 @@ final class StoreFixture {
     /** The rows of a query on the store's file, each as its columns joined by spaces. */
     static List<String> query(Path store, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, new Properties());
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + store, StoreFile.settings());
                 Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
             int n = r.getMetaData().getColumnCount();
             while (r.next()) {
