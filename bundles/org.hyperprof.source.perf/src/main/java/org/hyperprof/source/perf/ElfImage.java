@@ -32,6 +32,7 @@ final class ElfImage {
     }
 
     static final int PT_LOAD = 1;
+    static final int PF_X = 1;
     static final int SHT_SYMTAB = 2;
     static final int SHT_NOTE = 7;
     static final int NT_GNU_BUILD_ID = 3;
@@ -42,18 +43,21 @@ final class ElfImage {
     final long[] loadOffset;
     final long[] loadVaddr;
     final long[] loadSize;
+    /** Whether each loadable segment is executable (PF_X): where a sample's address may lie. */
+    final boolean[] loadCode;
     final boolean hasSymtab;
     final String buildId;
     /** The file name {@code .gnu_debuglink} gives for the separate debug file, or null. */
     final String debuglink;
 
-    private ElfImage(Path path, int type, long[] loadOffset, long[] loadVaddr, long[] loadSize, boolean hasSymtab,
-            String buildId, String debuglink) {
+    private ElfImage(Path path, int type, long[] loadOffset, long[] loadVaddr, long[] loadSize, boolean[] loadCode,
+            boolean hasSymtab, String buildId, String debuglink) {
         this.path = path;
         this.type = type;
         this.loadOffset = loadOffset;
         this.loadVaddr = loadVaddr;
         this.loadSize = loadSize;
+        this.loadCode = loadCode;
         this.hasSymtab = hasSymtab;
         this.buildId = buildId;
         this.debuglink = debuglink;
@@ -68,6 +72,26 @@ final class ElfImage {
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether a file offset lies in code: an executable loadable segment holds it. A program runs
+     * only there, so a sample elsewhere means its mapping record (its pgoff) or its address is
+     * corrupt, or the file changed since the recording. True for a file without any executable
+     * segment (a debug file whose headers say nothing of it): nothing to judge by.
+     */
+    boolean inCode(long fileOffset) {
+        boolean any = false;
+        for (int i = 0; i < loadOffset.length; i++) {
+            if (loadCode[i]) {
+                any = true;
+                long d = fileOffset - loadOffset[i];
+                if (d >= 0 && d < loadSize[i]) {
+                    return true;
+                }
+            }
+        }
+        return !any;
     }
 
     /** Reads the headers of the ELF file at {@code path}. */
@@ -102,6 +126,7 @@ final class ElfImage {
             long[] off = new long[0];
             long[] vaddr = new long[0];
             long[] filesz = new long[0];
+            boolean[] code = new boolean[0];
             if (phnum > 0) {
                 if (phentsize < (is64 ? 56 : 32)) {
                     throw new NotElf("program header entry size " + phentsize + " is too small");
@@ -116,6 +141,7 @@ final class ElfImage {
                 off = new long[loads];
                 vaddr = new long[loads];
                 filesz = new long[loads];
+                code = new boolean[loads];
                 int k = 0;
                 for (int i = 0; i < phnum; i++) {
                     int p = i * phentsize;
@@ -125,6 +151,7 @@ final class ElfImage {
                     off[k] = is64 ? b.u64(ph, p + 8) : b.u32(ph, p + 4);
                     vaddr[k] = is64 ? b.u64(ph, p + 16) : b.u32(ph, p + 8);
                     filesz[k] = is64 ? b.u64(ph, p + 32) : b.u32(ph, p + 16);
+                    code[k] = ((is64 ? b.u32(ph, p + 4) : b.u32(ph, p + 24)) & PF_X) != 0;
                     k++;
                 }
             }
@@ -152,7 +179,7 @@ final class ElfImage {
                 }
                 debuglink = debuglink(ch, b, is64, sh, shentsize, shnum, shstrndx, size);
             }
-            return new ElfImage(path, type, off, vaddr, filesz, symtab, buildId, debuglink);
+            return new ElfImage(path, type, off, vaddr, filesz, code, symtab, buildId, debuglink);
         }
     }
 

@@ -87,6 +87,11 @@ final class Machines {
     int symbol;
     /** The image-relative address a lookup found (perf's key of a sample's own frame without symbol). */
     private long rel;
+    /**
+     * Whether the last lookup's address lay outside its image's code ({@link ElfImage#inCode}):
+     * kept with it in the caches (bit 63 of the image and symbol word; image ids are never negative).
+     */
+    boolean outside;
 
 
     /**
@@ -452,7 +457,8 @@ final class Machines {
         if (c[e] == ip && c[e + 1] == keyTag) {
             long is = c[e + 2];
             long frames = c[e + 3];
-            image = (int) (is >>> 32);
+            image = (int) (is >>> 32) & Integer.MAX_VALUE;
+            outside = is < 0;
             symbol = (int) is;
             selfKey = (int) (frames >>> 32);
             rawKey = (int) frames;
@@ -462,6 +468,7 @@ final class Machines {
             return;
         }
         selfKey = NO_FRAME;
+        outside = false;
         lookup(cpumode, pid, ip);
         if (symbol < 0) {
             unresolved(image);
@@ -475,7 +482,7 @@ final class Machines {
         }
         c[e] = ip;
         c[e + 1] = keyTag;
-        c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL);
+        c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL) | (outside ? Long.MIN_VALUE : 0);
         c[e + 3] = ((long) selfKey << 32) | (rawKey & 0xFFFFFFFFL);
     }
 
@@ -575,6 +582,7 @@ final class Machines {
     void resolveDeferred(Resolved to) {
         keys.drain((first, address, count, period) -> {
             selfKey = NO_FRAME;
+            outside = false;
             int cpumode = CPUMODE_USER;
             if (first > 0) {
                 in(dsoBySerial[(int) first], address);
@@ -583,6 +591,9 @@ final class Machines {
             } else {
                 kernel(hostKernel, address, hostUnknown);
                 cpumode = CPUMODE_KERNEL;
+            }
+            if (outside) {
+                sampleOutside(count);
             }
             if (symbol < 0) {
                 unresolved(image, count);
@@ -642,6 +653,37 @@ final class Machines {
             unresolvedPerImage = java.util.Arrays.copyOf(unresolvedPerImage, Math.max(img + 1, unresolvedPerImage.length * 2));
         }
         unresolvedPerImage[img] += n;
+    }
+
+    private long[] outsidePerImage = new long[64];
+    /** The first file offset outside code met in each image, by image id (rare: corrupt or changed). */
+    private final Map<Integer, Long> firstOutside = new HashMap<>();
+
+    /** Counts {@code n} samples at the last resolved address, which lies outside its image's code. */
+    void sampleOutside(long n) {
+        if (image >= outsidePerImage.length) {
+            outsidePerImage = java.util.Arrays.copyOf(outsidePerImage, Math.max(image + 1, outsidePerImage.length * 2));
+        }
+        outsidePerImage[image] += n;
+    }
+
+    /**
+     * A note for each image with samples outside its code: perf report names such an address by
+     * whatever its symbol tree holds there (a data object, say), where the import leaves it unnamed.
+     */
+    List<String> outsideCodeNotes() {
+        List<String> notes = new ArrayList<>();
+        for (Dso d : allDsos) {
+            long n = d.imageId >= 0 && d.imageId < outsidePerImage.length ? outsidePerImage[d.imageId] : 0;
+            if (n > 0) {
+                notes.add(n + " samples in " + d.name + " lie outside its code (file offset 0x"
+                        + Long.toHexString(firstOutside.getOrDefault(d.imageId, 0L)) + (n > 1 ? " and others" : "")
+                        + ": no executable segment of the file holds it): left unnamed, where perf report may name"
+                        + " them by a data symbol; the mapping's record (its pgoff) or the samples' addresses are"
+                        + " corrupt, or the file changed since the recording");
+            }
+        }
+        return notes;
     }
 
     /** The kernels met: the host's and each guest's. */
@@ -735,8 +777,9 @@ final class Machines {
         long[] c = imageCache;
         if (c[e] == address && c[e + 1] == serial) {
             long is = c[e + 2];
-            image = (int) (is >>> 32);
+            image = (int) (is >>> 32) & Integer.MAX_VALUE;
             symbol = (int) is;
+            outside = is < 0;
             selfKey = (int) c[e + 3];
             return;
         }
@@ -744,7 +787,7 @@ final class Machines {
         selfKey = symbol >= 0 ? symbol : dictionary.address(image, address);
         c[e] = address;
         c[e + 1] = serial;
-        c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL);
+        c[e + 2] = ((long) image << 32) | (symbol & 0xFFFFFFFFL) | (outside ? Long.MIN_VALUE : 0);
         c[e + 3] = selfKey;
     }
 
@@ -754,6 +797,10 @@ final class Machines {
         }
         SymbolTable t = d.table;
         ElfImage layout = d.layout;
+        outside = layout != null && !layout.inCode(address);
+        if (outside) {
+            firstOutside.putIfAbsent(imageOf(d), address);
+        }
         long link = layout != null ? layout.linkAddress(address) : address - d.delta;
         if (layout == null || link != -1) {
             if (d.overlapFrom.length > 0 && overlap(d, link)) {

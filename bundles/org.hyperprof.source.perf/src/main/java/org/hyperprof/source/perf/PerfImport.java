@@ -639,6 +639,7 @@ public final class PerfImport {
                     + " map covers it, and by data symbols too, so it may name them otherwise (the addresses or the"
                     + " map record are corrupt)");
         }
+        recordingNotes.addAll(machines.outsideCodeNotes());
         if (!machines.unmappedProcesses.isEmpty()) {
             java.util.Set<Integer> pids = machines.unmappedProcesses;
             recordingNotes.add("user samples of " + pids.size() + (pids.size() >= 1000 ? " or more" : "") + " processes that"
@@ -881,6 +882,9 @@ public final class PerfImport {
             endDeferral();
         }
         m.resolve(cpumode, pid, ip);
+        if (m.outside) {
+            m.sampleOutside(1);
+        }
         if (guest) {
             guestSamples++;
         }

@@ -406,6 +406,36 @@ class MutatedRecordingPropertyTest {
     }
 
     /**
+     * The campaign's case made exact (a run flipped bit 0 of byte 2 of the test program's MMAP2
+     * pgoff): the program's mapping said to start 64 KiB further into the file, past its code, so
+     * that its samples lie where no executable segment is. perf report names them by the data
+     * object its tree holds there (the program's 64 KiB buffer) at offsets of its own; the import
+     * leaves them unnamed and says so, naming the image, never silently.
+     */
+    @Example
+    void samplesThatAMappingPutsOutsideTheProgramsCodeAreNoted() throws Exception {
+        if (busyFile == null) {
+            return; // perf or gcc is not installed
+        }
+        byte[] bytes = busyFile.clone();
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        PerfDataMutants.Layout layout = new PerfDataMutants.Layout(busyFile);
+        int moved = 0;
+        for (int[] r : layout.of(PerfFormat.MMAP2)) {
+            String name = new String(bytes, r[0] + 72, r[2] - 72, java.nio.charset.StandardCharsets.UTF_8);
+            if (name.startsWith(dir.resolve("busy").toString() + "\0")) {
+                b.putLong(r[0] + 32, b.getLong(r[0] + 32) + 0x10000);
+                moved++;
+            }
+        }
+        assertTrue(moved > 0, "the test program's mappings found");
+        Verdict v = bothRead(bytes, 1200, "the test program's MMAP2 pgoff + 0x10000");
+        assertEquals(Ours.NOTED, v.ours(), v.toString());
+        assertTrue(v.why().contains("samples in " + dir.resolve("busy") + " lie outside its code"), v.toString());
+        assertTrue(!v.silentlyWrong(), v.toString());
+    }
+
+    /**
      * The campaign's case made exact (one run flipped bit 6 of the attr's sample_type byte 1):
      * a real recording whose event's sample_type announces a field after the callchain that its
      * samples lack. For each such bit, perf report and the import agree: where perf checks the
