@@ -868,10 +868,10 @@ public final class PerfImport {
         long ip = d.ip[i];
         Machines m = machines;
         boolean guest = cpumode == CPUMODE_GUEST_KERNEL || cpumode == CPUMODE_GUEST_USER;
-        // perf finds a host sample's thread by its tid (a guest's pid names its machine). A process's
-        // main thread (pid = tid) is taken as its own: only a record corrupt in both says otherwise.
+        // perf finds a host sample's thread by its tid (a guest's pid names its machine), even a
+        // process's main thread: a FORK whose parent pid is corrupt moves its parent thread to that pid.
         int pid = d.pid[i];
-        if (!guest && pid != d.tid[i]) {
+        if (!guest) {
             pid = m.threads.find(pid, d.tid[i]);
         }
         if (deferring) {

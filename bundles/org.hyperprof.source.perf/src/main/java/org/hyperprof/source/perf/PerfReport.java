@@ -46,8 +46,13 @@ public final class PerfReport implements SampleConsumer {
     /** The report's {@value SampleConsumer#NAME}. */
     static final String NAME = "perf report";
 
-    /** A row of a report: one frame's totals. */
-    public record Row(int frame, String image, char level, String symbol, long samples, long period,
+    /**
+     * A row of a report: one frame's totals. {@code level} is its letter in the children view (fixed
+     * by its first sight as a sample's own frame or a callchain's), {@code selfLevel} in the flat one
+     * ({@code --no-children}: by its first sight as a sample's own frame); they differ only for a
+     * frame without a mapping met in two contexts, an address 0 say.
+     */
+    public record Row(int frame, String image, char level, char selfLevel, String symbol, long samples, long period,
             long childrenSamples, long childrenPeriod) {
     }
 
@@ -76,6 +81,8 @@ public final class PerfReport implements SampleConsumer {
     private static final int LEVEL = 5;
     /** The frame's node right under the root, plus one (0: none yet): the tree's first level, by frame. */
     private static final int ROOT_NODE = 6;
+    /** The level letter of the frame's first sight as a sample's own (the flat view's). */
+    private static final int SELF_LEVEL = 7;
     /** By symbol id. */
     private long[] sym = new long[1024 * STRIDE];
     /** By address symbol index ({@link SessionDictionary#addressIndex}). */
@@ -195,6 +202,9 @@ public final class PerfReport implements SampleConsumer {
             fix(f, run);
             long[] a = f >= 0 ? sym : unk;
             int at = index(f) * STRIDE;
+            if (a[at + SELF_LEVEL] == 0) {
+                a[at + SELF_LEVEL] = own;
+            }
             a[at + SELF]++;
             a[at + SELF_PERIOD] += p;
             if (!callGraph) {
@@ -290,6 +300,7 @@ public final class PerfReport implements SampleConsumer {
             a = sym;
             if (a[at + LEVEL] == 0) {
                 a[at + LEVEL] = level(mode);
+                a[at + SELF_LEVEL] = a[at + LEVEL];
             }
         } else {
             at = SessionDictionary.addressIndex(f) * STRIDE;
@@ -299,6 +310,7 @@ public final class PerfReport implements SampleConsumer {
             a = unk;
             if (a[at + LEVEL] == 0) {
                 a[at + LEVEL] = level(mode);
+                a[at + SELF_LEVEL] = a[at + LEVEL];
             }
         }
         a[at + SELF] += n;
@@ -479,7 +491,9 @@ public final class PerfReport implements SampleConsumer {
     }
 
     private Row row(int frame, String image, String symbol, long[] a, int at) {
-        return new Row(frame, image, (char) a[at + LEVEL], symbol, a[at + SELF], a[at + SELF_PERIOD],
+        char level = (char) a[at + LEVEL];
+        char selfLevel = a[at + SELF_LEVEL] != 0 ? (char) a[at + SELF_LEVEL] : level;
+        return new Row(frame, image, level, selfLevel, symbol, a[at + SELF], a[at + SELF_PERIOD],
                 callGraph ? a[at + CHILDREN] : a[at + SELF], callGraph ? a[at + CHILDREN_PERIOD] : a[at + SELF_PERIOD]);
     }
 
@@ -507,7 +521,7 @@ public final class PerfReport implements SampleConsumer {
                     break;
                 }
                 out.append(String.format(Locale.ROOT, "  %8s  %12d  %-24s  [%c] %s%n", percentOfTotal(r.period()),
-                        r.samples(), shortName(r.image()), r.level(), r.symbol()));
+                        r.samples(), shortName(r.image()), r.selfLevel(), r.symbol()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

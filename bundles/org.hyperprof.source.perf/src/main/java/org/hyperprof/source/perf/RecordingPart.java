@@ -180,12 +180,9 @@ final class RecordingPart extends ReadHere implements Runnable {
                     int cpumode = d.cpumode[i];
                     if (cpumode == CPUMODE_USER) {
                         // As the import finds a sample's process (PerfImport.sample).
-                        int pid = d.pid[i];
-                        userSample(pid == d.tid[i] ? pid : threads.find(pid, d.tid[i]), d.ip[i], d.period[i]);
+                        userSample(threads.find(d.pid[i], d.tid[i]), d.ip[i], d.period[i]);
                     } else if (cpumode == CPUMODE_KERNEL) {
-                        if (d.pid[i] != d.tid[i]) {
-                            threads.find(d.pid[i], d.tid[i]);
-                        }
+                        threads.find(d.pid[i], d.tid[i]);
                         keys.add(0, d.ip[i], d.period[i]);
                     } else {
                         throw new GiveUp("a sample of a guest or of the hypervisor");

@@ -396,6 +396,47 @@ class ImportRulesTest {
         assertEquals(Map.of(key("libwork.so", '.', "work"), 1L), rows(w, options));
     }
 
+    /**
+     * A FORK whose parent pid is not its parent thread's process makes perf drop that thread and
+     * make it anew in the process the record names, which has no maps ("removing erroneous parent
+     * thread"): the samples of that thread, a process's main thread too, are found there from then on.
+     */
+    @Test
+    void aForkWhoseParentPidIsCorruptMovesTheParentThreadEvenAProcesssMainThread() throws Exception {
+        PerfDataWriter w = withMaps().sample(new Sample(2, LIB_START + 0x110, 10, 1)).fork(11, 99, 11, 10, 2)
+                .sample(new Sample(2, LIB_START + 0x110, 10, 3)).sample(new Sample(2, LIB_START + 0x110, 11, 4));
+        assertEquals(Map.of(key("libwork.so", '.', "work"), 1L,
+                key("[unknown]", '.', Dictionary.addressText(LIB_START + 0x110)), 2L), rows(w, options));
+    }
+
+    /** A thread first met in a COMM that names another process stays in it: its main thread's mappings and samples too. */
+    @Test
+    void aThreadFirstMetInAnotherProcessKeepsItForItsMappingsAndSamples() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr()).comm(30, 10, "work", 0)
+                .mmap2(2, 10, LIB_START, 0x2000, 0x1000, lib.toString(), 0).sample(new Sample(2, LIB_START + 0x110, 10, 1));
+        assertEquals(Map.of(key("libwork.so", '.', "work"), 1L), rows(w, options));
+    }
+
+    /**
+     * A frame's level letter is fixed by its first sight: in the children view a callchain's entry
+     * counts, in the flat view (--no-children) only a sample's own address. Address 0 met first in a
+     * kernel callchain, then as a user sample's own address, is [k] in the one and [.] in the other.
+     */
+    @Test
+    void theFlatViewsLevelLetterIsTheFirstOwnSightsTheChildrenViewsTheFirstSightsOfAll() throws Exception {
+        long kip = 0xffffffff81000210L;
+        PerfDataWriter w = withMaps().sample(new Sample(1, kip, 10, 1, KERNEL_MARK, kip, 0))
+                .sample(new Sample(2, 0, 10, 2));
+        PerfImport.Result r = run(w, options, new ArrayList<>());
+        PerfReport.Row zero = r.report().rows().stream().filter(x -> x.symbol().equals(Dictionary.addressText(0)))
+                .findFirst().orElseThrow();
+        assertEquals('k', zero.level(), "children view");
+        assertEquals('.', zero.selfLevel(), "flat view");
+        StringBuilder flat = new StringBuilder();
+        r.report().printFlat(flat, "cpu-clock", 10);
+        assertTrue(flat.toString().contains("[unknown]                 [.] " + Dictionary.addressText(0)), flat.toString());
+    }
+
     @Test
     void aForkPerfRecordWroteForATaskThatRanBeforeItCopiesNoMaps() throws Exception {
         PerfDataWriter w = withMaps().fork(11, 10, 1 << 13, 1).sample(new Sample(2, LIB_START + 0x110, 11, 2))

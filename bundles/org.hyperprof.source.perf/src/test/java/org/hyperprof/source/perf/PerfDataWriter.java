@@ -278,6 +278,14 @@ final class PerfDataWriter {
         return add(3, 0, concat(b.array(), trailer(attrs.get(0), pid, time, firstId())));
     }
 
+    /** COMM of thread {@code tid} said to be of process {@code pid}. */
+    PerfDataWriter comm(int pid, int tid, String comm, long time) {
+        byte[] n = name(comm, 8);
+        ByteBuffer b = buf(8 + n.length);
+        b.putInt(pid).putInt(tid).put(n);
+        return add(3, 0, concat(b.array(), trailer(attrs.get(0), pid, time, firstId())));
+    }
+
     PerfDataWriter fork(int pid, int ppid, long time) {
         return fork(pid, ppid, 0, time);
     }
@@ -287,6 +295,13 @@ final class PerfDataWriter {
         ByteBuffer b = buf(24);
         b.putInt(pid).putInt(ppid).putInt(pid).putInt(ppid).putLong(time);
         return add(7, misc, concat(b.array(), trailer(attrs.get(0), pid, time, firstId())));
+    }
+
+    /** FORK of thread {@code tid} of process {@code pid} from thread {@code ptid} said to be of process {@code ppid}. */
+    PerfDataWriter fork(int pid, int ppid, int tid, int ptid, long time) {
+        ByteBuffer b = buf(24);
+        b.putInt(pid).putInt(ppid).putInt(tid).putInt(ptid).putLong(time);
+        return add(7, 0, concat(b.array(), trailer(attrs.get(0), pid, time, firstId())));
     }
 
     PerfDataWriter exit(int pid, long time) {

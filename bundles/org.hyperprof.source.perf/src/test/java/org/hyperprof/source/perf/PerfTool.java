@@ -305,7 +305,7 @@ final class PerfTool {
         Map<Key, Long> rows = new java.util.TreeMap<>(java.util.Comparator.comparing(Key::toString));
         for (PerfReport.Row r : result.report().rows()) {
             if (r.samples() > 0) {
-                rows.merge(new Key(PerfReport.shortName(r.image()), r.level(), r.symbol()), r.samples(), Long::sum);
+                rows.merge(new Key(PerfReport.shortName(r.image()), r.selfLevel(), r.symbol()), r.samples(), Long::sum);
             }
         }
         return rows;

@@ -88,7 +88,7 @@ class ReportOnlyImportTest {
         Map<PerfTool.Key, Long> ours = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
         for (PerfReport.Row r : direct.report().rows()) {
             if (r.samples() > 0) {
-                ours.merge(new PerfTool.Key(PerfReport.shortName(r.image()), r.level(), r.symbol()), r.samples(),
+                ours.merge(new PerfTool.Key(PerfReport.shortName(r.image()), r.selfLevel(), r.symbol()), r.samples(),
                         Long::sum);
             }
         }
