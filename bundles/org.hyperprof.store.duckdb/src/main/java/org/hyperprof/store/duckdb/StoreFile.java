@@ -504,8 +504,13 @@ final class StoreFile {
     /** Writes the session's row whole (made or replaced). */
     static void putSession(DuckDBConnection c, SessionRow row) throws SQLException {
         String marks = String.join(", ", Collections.nCopies(COLUMNS.split(",").length, "?"));
-        try (PreparedStatement s = c.prepareStatement("INSERT OR REPLACE INTO sessions (" + COLUMNS + ") VALUES ("
-                + marks + ")")) {
+        // Deleted and inserted: DuckDB's INSERT OR REPLACE of a row of 40 columns took twice as long.
+        try (PreparedStatement d = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
+            d.setLong(1, row.session().id());
+            d.executeUpdate();
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO sessions (" + COLUMNS + ") VALUES (" + marks
+                + ")")) {
             StoredSession v = row.session();
             Accounting a = v.accounting();
             XenoprofStatistics x = row.xen();
