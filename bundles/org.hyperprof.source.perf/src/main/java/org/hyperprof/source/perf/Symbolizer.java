@@ -121,10 +121,15 @@ final class Symbolizer {
             return a == -1 ? null : a;
         });
         if (found == null) {
-            // perf computes the relocation from this symbol, and without it loads no kernel symbol.
+            // perf computes the relocation from this symbol; without it, it names a kernel address only
+            // where a symbol starts exactly. The import names none, and says so of the recording.
             dso.table = null;
             dso.why = "the recording's kernel map names the reference symbol '" + refName + "', which the kernel"
-                    + " symbols do not hold: perf report then loads none of them, and neither does the import";
+                    + " symbols do not hold: the import names none of its addresses";
+            relocationNote = "the kernel's map record names its reference symbol '" + refName
+                    + "', which the kernel symbols do not hold (perf record writes _text): kernel samples are left"
+                    + " unnamed, where perf report names those at a symbol's exact start; the record or the kernel"
+                    + " symbols given are not this recording's";
             return;
         }
         dso.delta = dso.refAddress - found;

@@ -454,6 +454,9 @@ class ImportRulesTest {
         assertEquals(Map.of(key("[kernel.kallsyms]", 'k', Dictionary.addressText(0xffffffff81000110L)), 1L),
                 PerfTool.rows(r));
         assertTrue(r.notes().stream().anyMatch(n -> n.contains("reference symbol 'Xtext'")), r.notes().toString());
+        // A note on the recording itself: perf report names such a sample where a symbol starts exactly.
+        assertTrue(r.recordingNotes().stream().anyMatch(n -> n.contains("names its reference symbol 'Xtext', which"
+                + " the kernel symbols do not hold")), r.recordingNotes().toString());
     }
 
     @Test
