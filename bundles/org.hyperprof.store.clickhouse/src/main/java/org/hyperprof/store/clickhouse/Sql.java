@@ -1,0 +1,50 @@
+package org.hyperprof.store.clickhouse;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Values written into ClickHouse statements and TabSeparated lines, escaped. */
+final class Sql {
+    private Sql() {
+    }
+
+    /** A string literal: quotes and backslashes escaped, control characters as escapes. */
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('\'');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\'' -> b.append("\\'");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\t' -> b.append("\\t");
+                case '\r' -> b.append("\\r");
+                case '\0' -> b.append("\\0");
+                default -> b.append(c);
+            }
+        }
+        return b.append('\'').toString();
+    }
+
+    /** A list of string literals for IN. */
+    static String quoted(List<String> values) {
+        return values.stream().map(Sql::quote).collect(Collectors.joining(", ", "(", ")"));
+    }
+
+    /** A TabSeparated field: tab, newline and backslash escaped. */
+    static String field(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\t' -> b.append("\\t");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\\' -> b.append("\\\\");
+                case '\0' -> b.append("\\0");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

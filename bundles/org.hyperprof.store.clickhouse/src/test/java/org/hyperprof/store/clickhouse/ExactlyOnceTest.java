@@ -1,0 +1,155 @@
+package org.hyperprof.store.clickhouse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.hyperprof.testing.clickhouse.ClickHouseServer;
+import org.hyperprof.testing.clickhouse.CuttingProxy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each session counts exactly once in the fleet, though the network loses a reply after the server
+ * committed an insert, or cuts an insert in the middle: the fleet's counts per (host, session, event,
+ * symbol) equal the host's local books. One real clickhouse-server (inserts committed every 50 rows, so
+ * a cut insert leaves rows behind), a loopback proxy in front of it.
+ */
+class ExactlyOnceTest {
+    @TempDir
+    static Path folder;
+    static ClickHouseServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assumeTrue(ClickHouseServer.installed(), "clickhouse-server is not installed (.ci/run installs it)");
+        server = ClickHouseServer.start(folder.resolve("server"), ClickHouseServer.Options.plain()
+                .withInsertBlockRows(50));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** The server's tables emptied, for a test of its own. */
+    private static void empty() throws Exception {
+        for (String t : FleetSchema.DISTRIBUTED) {
+            server.query("DROP TABLE IF EXISTS hyperprof." + t);
+        }
+        server.query("DROP TABLE IF EXISTS hyperprof.schema_version");
+    }
+
+    @Test
+    void everySessionShipsOnceAndTheFleetsCountsEqualTheLocalBooks() throws Exception {
+        empty();
+        SimulatedHost host = new SimulatedHost(folder, "host-a");
+        FleetShipper shipper = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream());
+        try {
+            for (long seed = 1; seed <= 3; seed++) {
+                host.profile(seed, 3000);
+            }
+            FleetStatus status = shipper.shipNow();
+            assertNull(status.problem());
+            assertTrue(status.pending().isEmpty());
+            assertEquals(host.books(), Fleet.books(server, "samples"));
+            assertEquals(3, Fleet.sessionRows(server));
+            shipper.shipNow(); // nothing pending: nothing shipped again
+            assertEquals(3, Fleet.sessionRows(server));
+            assertEquals(host.books(), Fleet.books(server, "samples"));
+        } finally {
+            shipper.close();
+        }
+    }
+
+    @Test
+    void aReplyLostAfterTheSessionsRowCommittedCountsTheSessionOnce() throws Exception {
+        empty();
+        SimulatedHost host = new SimulatedHost(folder, "host-b");
+        try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
+            FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
+            try {
+                proxy.dropReplyTo("hyperprof.sessions+FORMAT");
+                long id = host.profile(11, 2000); // its end stored wakes the shipper
+                FleetStatus first = shipper.settle();
+                assertEquals(1, proxy.fired());
+                assertNotNull(first.problem(), "the shipper never heard the server commit");
+                assertEquals(id, first.pending().get(0).id(), "the session stays in the outbox");
+                assertEquals(1, Fleet.sessionRows(server), "the server committed it all the same");
+
+                FleetStatus second = shipper.shipNow();
+                assertNull(second.problem());
+                assertTrue(second.pending().isEmpty());
+                assertEquals(1, Fleet.sessionRows(server), "found committed, not shipped again");
+                assertEquals(host.books(), Fleet.books(server, "samples"));
+            } finally {
+                shipper.close();
+            }
+        }
+    }
+
+    @Test
+    void aReplyLostToARowsInsertLeavesRowsThatNeverCount() throws Exception {
+        empty();
+        SimulatedHost host = new SimulatedHost(folder, "host-c");
+        try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
+            FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
+            try {
+                proxy.dropReplyTo("hyperprof.samples+FORMAT");
+                host.profile(21, 2000);
+                assertNotNull(shipper.settle().problem());
+                long written = Fleet.allSamples(server);
+                assertTrue(written > 0, "the server committed the samples whose reply was lost");
+                assertTrue(Fleet.books(server, "samples").isEmpty(), "no sessions row: nothing counts");
+
+                assertNull(shipper.shipNow().problem());
+                assertEquals(host.books(), Fleet.books(server, "samples"));
+                assertEquals(1, Fleet.sessionRows(server));
+            } finally {
+                shipper.close();
+            }
+        }
+    }
+
+    @Test
+    void anInsertCutInTheMiddleLeavesRowsThatNeverCount() throws Exception {
+        empty();
+        SimulatedHost host = new SimulatedHost(folder, "host-d");
+        try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
+            FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
+            try {
+                proxy.cutRequest("hyperprof.samples+FORMAT", 200_000);
+                long id = host.profile(31, 20000);
+                FleetStatus cut = shipper.settle();
+                assertEquals(1, proxy.fired());
+                assertNotNull(cut.problem());
+                assertEquals(id, cut.pending().get(0).id());
+                long partial = Fleet.allSamples(server);
+                long local = host.books().values().stream().mapToLong(v -> Long.parseLong(v.split(" ")[0])).sum();
+                assertTrue(partial > 0 && partial < local, "part of the samples were written: " + partial + " of "
+                        + local);
+                assertEquals(0, Fleet.sessionRows(server));
+
+                FleetStatus again = shipper.shipNow();
+                assertNull(again.problem());
+                assertEquals(host.books(), Fleet.books(server, "samples"));
+                Map<String, String> none = new HashMap<>();
+                assertFalse(Fleet.books(server, "samples").equals(none));
+            } finally {
+                shipper.close();
+            }
+        }
+    }
+}
