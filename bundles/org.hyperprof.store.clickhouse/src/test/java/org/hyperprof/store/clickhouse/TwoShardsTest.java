@@ -150,10 +150,17 @@ class TwoShardsTest {
         assertTrue(text.startsWith("Fleet diff of group B ("), text);
         assertTrue(text.contains("BASELINE"), text);
         assertTrue(text.strip().endsWith(org.hyperprof.report.kit.Shares.RULE), text);
-        // The applications differ by seed (app-0, app-1, app-2): a whole image absent from A stands out.
-        List<String> json = run("diff", "images", "--a-hosts", "hv-01", "--b-hosts", "hv-02", "--format", "json")
+        // Each session runs the application of its seed (app-<seed % 3>): hv-01 (seeds 100, 101) runs app-1
+        // and app-2, hv-02 (102, 103) app-0 and app-1, so app-0 is all B's and app-2 all A's: both stand out.
+        List<String> csv = run("diff", "images", "--a-hosts", "hv-01", "--b-hosts", "hv-02", "--format", "csv")
                 .lines().toList();
-        assertTrue(json.get(0).startsWith("["), json.toString());
+        assertEquals("baseline,delta,mark,ratio,samples_a,samples_b,image", csv.get(0));
+        String app0 = csv.stream().filter(l -> l.endsWith(",/usr/bin/app-0")).findFirst().orElseThrow();
+        assertTrue(app0.startsWith("0.0000%,+") && app0.contains(",*,,0,"), app0);
+        String app2 = csv.stream().filter(l -> l.endsWith(",/usr/bin/app-2")).findFirst().orElseThrow();
+        assertTrue(app2.contains(",*,0.000000,") && app2.endsWith(",0,/usr/bin/app-2"), app2);
+        String xen = csv.stream().filter(l -> l.endsWith(",xen-syms")).findFirst().orElseThrow();
+        assertTrue(xen.contains(",,"), "the hypervisor's share moves with the applications' but stays: " + xen);
     }
 
     @Test
