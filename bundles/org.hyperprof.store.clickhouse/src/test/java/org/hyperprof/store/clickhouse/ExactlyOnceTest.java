@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each session counts exactly once in the fleet, though the network loses a reply after the server
  * committed an insert, or cuts an insert in the middle: the fleet's counts per (host, session, event,
- * symbol) equal the host's local books. One real clickhouse-server (inserts committed every 50 rows, so
+ * symbol) equal the host's local books. One real clickhouse-server (inserts committed every 1000 rows, so
  * a cut insert leaves rows behind), a loopback proxy in front of it.
  */
 class ExactlyOnceTest {
@@ -34,7 +34,7 @@ class ExactlyOnceTest {
     static void start() throws Exception {
         assumeTrue(ClickHouseServer.installed(), "clickhouse-server is not installed (.ci/run installs it)");
         server = ClickHouseServer.start(folder.resolve("server"), ClickHouseServer.Options.plain()
-                .withInsertBlockRows(50));
+                .withInsertBlockRows(1000));
     }
 
     @AfterAll
@@ -130,8 +130,8 @@ class ExactlyOnceTest {
         try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
             FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
             try {
-                proxy.cutRequest("hyperprof.samples+FORMAT", 200_000);
-                long id = host.profile(31, 20000);
+                proxy.cutRequest("hyperprof.samples+FORMAT", 300_000);
+                long id = host.profile(31, 10000);
                 FleetStatus cut = shipper.settle();
                 assertEquals(1, proxy.fired());
                 assertNotNull(cut.problem());
