@@ -37,7 +37,8 @@ final class ClickHouseHttp implements AutoCloseable {
     }
 
     private final FleetSettings settings;
-    private final HttpClient client;
+    /** Made at the first request: a framework whose host is in no fleet never starts its selector thread. */
+    private HttpClient client;
     private final String authorization;
     /** Writes insert bodies while the client sends them. */
     private final ExecutorService writers = Executors.newCachedThreadPool(r -> {
@@ -46,16 +47,22 @@ final class ClickHouseHttp implements AutoCloseable {
         return t;
     });
 
-    ClickHouseHttp(FleetSettings settings) throws FleetException {
+    ClickHouseHttp(FleetSettings settings) {
         this.settings = settings;
-        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(settings.timeout())
-                .version(HttpClient.Version.HTTP_1_1);
-        if (settings.caFile() != null) {
-            b.sslContext(trusting(settings));
-        }
-        this.client = b.build();
         this.authorization = "Basic " + Base64.getEncoder().encodeToString((settings.user() + ":"
                 + settings.password()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private synchronized HttpClient client() throws FleetException {
+        if (client == null) {
+            HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(settings.timeout())
+                    .version(HttpClient.Version.HTTP_1_1);
+            if (settings.caFile() != null) {
+                b.sslContext(trusting(settings));
+            }
+            client = b.build();
+        }
+        return client;
     }
 
     private static SSLContext trusting(FleetSettings s) throws FleetException {
@@ -142,7 +149,7 @@ final class ClickHouseHttp implements AutoCloseable {
     private String send(URI endpoint, HttpRequest r) throws FleetException {
         HttpResponse<String> reply;
         try {
-            reply = client.send(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            reply = client().send(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new FleetException(FleetException.Kind.UNREACHABLE, "ClickHouse at " + where(endpoint) + " could not"
                     + " be reached: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);

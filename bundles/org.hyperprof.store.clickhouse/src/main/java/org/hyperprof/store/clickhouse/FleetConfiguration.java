@@ -27,9 +27,10 @@ public @interface FleetConfiguration {
     @AttributeDefinition(name = "User", description = "The ClickHouse user.")
     String user() default "default";
 
+    /** Key {@code .password}: a private property (the leading dot), never made a service property. */
     @AttributeDefinition(name = "Password", description = "The user's password: never printed or logged.",
             type = AttributeType.PASSWORD)
-    String password() default "";
+    String _password() default "";
 
     @AttributeDefinition(name = "CA certificate",
             description = "A PEM file of the certificate authority an https:// endpoint's certificate is checked"

@@ -64,7 +64,7 @@ public record FleetSettings(List<URI> endpoints, String database, String cluster
                 sources.add(s.strip());
             }
         }
-        return new FleetSettings(endpoints, c.database().strip(), c.cluster().strip(), c.user(), c.password(),
+        return new FleetSettings(endpoints, c.database().strip(), c.cluster().strip(), c.user(), c._password(),
                 c.ca_file().isBlank() ? null : Path.of(c.ca_file().strip()), sources, c.ship_studies(),
                 Math.max(1, c.outbox_max_sessions()), Duration.ofSeconds(Math.max(1, c.retry_interval())),
                 Duration.ofMillis(Math.max(100, c.request_timeout_ms())), Math.max(0, c.retention_days()));
@@ -84,6 +84,11 @@ public record FleetSettings(List<URI> endpoints, String database, String cluster
     public FleetSettings withOutbox(int maxSessions, Duration retryAfter) {
         return new FleetSettings(endpoints, database, cluster, user, password, caFile, sources, studies, maxSessions,
                 retryAfter, timeout, retentionDays);
+    }
+
+    public FleetSettings withRetention(int days) {
+        return new FleetSettings(endpoints, database, cluster, user, password, caFile, sources, studies,
+                outboxMaxSessions, retry, timeout, days);
     }
 
     @Override

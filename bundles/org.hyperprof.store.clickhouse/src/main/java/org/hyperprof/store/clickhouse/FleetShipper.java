@@ -19,7 +19,6 @@ import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
-import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -37,7 +36,8 @@ public final class FleetShipper implements SessionShipping {
     public static final String PID = "org.hyperprof.fleet";
 
     private final FleetSettings settings;
-    private final SessionOutbox outbox;
+    /** The local store, as it handed itself over when it bound this shipping; null before. */
+    private volatile SessionOutbox outbox;
     private final PrintStream problems;
     private final ClickHouseHttp http;
     private final Shipper shipper;
@@ -53,15 +53,41 @@ public final class FleetShipper implements SessionShipping {
     private ScheduledFuture<?> retry;
 
     @Activate
-    public FleetShipper(FleetConfiguration configuration, @Reference SessionOutbox outbox, BundleContext context)
-            throws FleetException {
-        this(FleetSettings.of(configuration), outbox, context.getBundle().getVersion().toString(), System.err);
+    public FleetShipper(FleetConfiguration configuration, BundleContext context) {
+        this(FleetSettings.of(configuration), null, context.getBundle().getVersion().toString(), System.err);
+    }
+
+    @Override
+    public void outbox(SessionOutbox store) {
+        this.outbox = store;
         wake();
     }
 
+    @Override
+    public void outboxGone(SessionOutbox store) {
+        if (outbox == store) {
+            outbox = null;
+        }
+    }
+
+    /** Runs {@code work} on the local store; false when none is there. */
+    private boolean withOutbox(OutboxWork work) throws StoreException, FleetException {
+        SessionOutbox o = outbox;
+        if (o == null) {
+            return false;
+        }
+        work.run(o);
+        return true;
+    }
+
+    @FunctionalInterface
+    private interface OutboxWork {
+        void run(SessionOutbox outbox) throws StoreException, FleetException;
+    }
+
     /** Plain Java and tests: nothing is shipped until {@link #shipNow()} or a session arrives. */
-    public FleetShipper(FleetSettings settings, SessionOutbox outbox, String hyperprofVersion, PrintStream problems)
-            throws FleetException {
+    public FleetShipper(FleetSettings settings, SessionOutbox outbox, String hyperprofVersion,
+            PrintStream problems) {
         this.settings = settings;
         this.outbox = outbox;
         this.problems = problems;
@@ -77,9 +103,13 @@ public final class FleetShipper implements SessionShipping {
         return http;
     }
 
+    /**
+     * A host with no endpoint configured is in no fleet: its sessions never enter the outbox (retention
+     * would keep them all).
+     */
     @Override
     public boolean ships(StoredSession session) {
-        if (session.study() != null && !settings.studies()) {
+        if (settings.endpoints().isEmpty() || session.study() != null && !settings.studies()) {
             return false;
         }
         return settings.sources().isEmpty() || settings.sources().contains(session.source());
@@ -133,21 +163,10 @@ public final class FleetShipper implements SessionShipping {
             return;
         }
         try {
-            List<StoredSession> pending = outbox.pending();
-            int over = pending.size() - settings.outboxMaxSessions();
-            for (int i = 0; i < over; i++) {
-                StoredSession s = pending.get(i);
-                outbox.release(s.id());
-                problems.println("hyperprof: the fleet's outbox holds more than outbox.max.sessions="
-                        + settings.outboxMaxSessions() + " sessions: session " + s.id() + " (started " + s.startedAt()
-                        + ") is kept locally and will not be shipped");
+            if (!withOutbox(this::shipPending)) {
+                // Its bundle may be restarting (a new setting): the next session stored wakes the shipper.
+                problem = "no local session store is active (bundle org.hyperprof.store.duckdb)";
             }
-            for (StoredSession s : pending.subList(Math.max(0, over), pending.size())) {
-                shipper.ship(outbox, s);
-                shipped++;
-                lastShipped = Instant.now();
-            }
-            problem = null;
         } catch (FleetException e) {
             problem = e.getMessage();
             later();
@@ -155,6 +174,28 @@ public final class FleetShipper implements SessionShipping {
             problem = "the local store could not be read: " + e.getMessage();
             later();
         }
+    }
+
+    /** Lets the oldest go beyond the outbox's size, then ships the rest, oldest first, stopping at a failure. */
+    private void shipPending(SessionOutbox outbox) throws StoreException, FleetException {
+        List<StoredSession> pending = outbox.pending();
+        int over = pending.size() - settings.outboxMaxSessions();
+        for (int i = 0; i < over; i++) {
+            StoredSession s = pending.get(i);
+            outbox.release(s.id());
+            problems.println("hyperprof: the fleet's outbox holds more than outbox.max.sessions="
+                    + settings.outboxMaxSessions() + " sessions: session " + s.id() + " (started " + s.startedAt()
+                    + ") is kept locally and will not be shipped");
+        }
+        for (StoredSession s : pending.subList(Math.max(0, over), pending.size())) {
+            shipper.ship(outbox, s);
+            shipped++;
+            lastShipped = Instant.now();
+        }
+        if (settings.retentionDays() > 0) {
+            shipper.dropDaysBefore(java.time.LocalDate.now(java.time.ZoneOffset.UTC), settings.retentionDays());
+        }
+        problem = null;
     }
 
     private synchronized void later() {
@@ -168,7 +209,13 @@ public final class FleetShipper implements SessionShipping {
 
     /** The outbox and the shipper's state. */
     public FleetStatus status() throws StoreException {
-        return new FleetStatus(settings.endpoints().stream().map(ClickHouseHttp::where).toList(), outbox.pending(),
+        List<List<StoredSession>> pending = new java.util.ArrayList<>(List.of(List.of()));
+        try {
+            withOutbox(o -> pending.set(0, o.pending()));
+        } catch (FleetException e) {
+            throw new IllegalStateException(e); // reading the outbox asks no server
+        }
+        return new FleetStatus(settings.endpoints().stream().map(ClickHouseHttp::where).toList(), pending.get(0),
                 shipped, problem, nextTry, lastShipped);
     }
 

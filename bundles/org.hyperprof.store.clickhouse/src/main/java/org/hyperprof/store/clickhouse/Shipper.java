@@ -110,6 +110,28 @@ final class Shipper {
         }
     }
 
+    /**
+     * Drops, on every server shipped to, the daily partitions older than {@code days} days before
+     * {@code today} (18.16 has no TTL). Each table's partitions are listed from {@code system.parts}.
+     *
+     * @return how many partitions were dropped
+     */
+    int dropDaysBefore(LocalDate today, int days) throws FleetException {
+        String db = http.settings().database();
+        String oldest = today.minusDays(days).toString();
+        int dropped = 0;
+        for (URI at : ready) {
+            for (String[] p : ServerReply.rows(http.query(at, "SELECT DISTINCT table, partition FROM system.parts"
+                    + " WHERE database = " + Sql.quote(db) + " AND active AND table IN "
+                    + Sql.quoted(FleetSchema.DISTRIBUTED) + " AND partition < " + Sql.quote(oldest)
+                    + " ORDER BY table, partition"), 2)) {
+                http.query(at, "ALTER TABLE " + db + "." + p[0] + " DROP PARTITION " + Sql.quote(p[1]));
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
     private long nextAttempt() {
         long a;
         do {

@@ -17,8 +17,7 @@ final class Fleet {
     }
 
     /** A shipper of {@code host}'s outbox to these endpoints, bound to its store as DS binds it. */
-    static FleetShipper shipper(SimulatedHost host, FleetSettings settings, ByteArrayOutputStream said)
-            throws FleetException {
+    static FleetShipper shipper(SimulatedHost host, FleetSettings settings, ByteArrayOutputStream said) {
         FleetShipper s = new FleetShipper(settings, host.store, "test", new PrintStream(said, true,
                 StandardCharsets.UTF_8));
         host.store.setShipping(s);

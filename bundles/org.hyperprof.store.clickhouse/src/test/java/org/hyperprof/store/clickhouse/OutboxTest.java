@@ -97,6 +97,38 @@ class OutboxTest {
     }
 
     @Test
+    void afterAShipmentTheDaysOlderThanTheRetentionAreDropped() throws Exception {
+        try (ClickHouseServer server = ClickHouseServer.start(folder.resolve("server"),
+                ClickHouseServer.Options.plain())) {
+            SimulatedHost host = new SimulatedHost(folder, "host-old");
+            FleetShipper first = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream());
+            try {
+                host.profile(8, 200);
+                assertNull(first.shipNow().problem());
+            } finally {
+                first.close();
+            }
+            // A session of long ago, as an older Hyperprof would have shipped it.
+            server.query("INSERT INTO hyperprof.samples (host, day, attempt, session, samples, weight) VALUES"
+                    + " ('host-old', '2020-01-01', 1, 42, 5, 5)");
+            server.query("INSERT INTO hyperprof.sessions (host, day, attempt, id, started_at) VALUES"
+                    + " ('host-old', '2020-01-01', 1, 42, toDateTime('2020-01-01 10:00:00'))");
+            FleetShipper keeping = Fleet.shipper(host, Fleet.at(server.http()).withRetention(30),
+                    new ByteArrayOutputStream());
+            try {
+                host.profile(9, 200);
+                assertNull(keeping.shipNow().problem());
+                assertEquals(List.of(), server.lines("SELECT DISTINCT table FROM system.parts WHERE database ="
+                        + " 'hyperprof' AND active AND partition = '2020-01-01'"));
+                assertEquals(2, Fleet.sessionRows(server));
+                assertEquals(host.books(), Fleet.books(server, "samples"));
+            } finally {
+                keeping.close();
+            }
+        }
+    }
+
+    @Test
     void refusedCredentialsAreSaidWithoutThePasswordAndTheRightOnesShip() throws Exception {
         try (ClickHouseServer server = ClickHouseServer.start(folder.resolve("server"),
                 ClickHouseServer.Options.plain().withUser("fleet", "right-secret-1"))) {

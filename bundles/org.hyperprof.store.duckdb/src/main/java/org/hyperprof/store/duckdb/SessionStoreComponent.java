@@ -203,12 +203,14 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
             policyOption = ReferencePolicyOption.GREEDY)
     public void setShipping(SessionShipping to) {
         this.shipping = to;
+        to.outbox(this);
     }
 
     public void unsetShipping(SessionShipping to) {
         if (shipping == to) {
             shipping = null;
         }
+        to.outboxGone(this);
     }
 
     @Override
