@@ -86,6 +86,11 @@ public record FleetSettings(List<URI> endpoints, String database, String cluster
                 retryAfter, timeout, retentionDays);
     }
 
+    public FleetSettings withTimeout(Duration requests) {
+        return new FleetSettings(endpoints, database, cluster, user, password, caFile, sources, studies,
+                outboxMaxSessions, retry, requests, retentionDays);
+    }
+
     public FleetSettings withRetention(int days) {
         return new FleetSettings(endpoints, database, cluster, user, password, caFile, sources, studies,
                 outboxMaxSessions, retry, timeout, days);

@@ -26,32 +26,41 @@ public final class ClickHouseServer implements AutoCloseable {
 
     /** How a server is set up: its users, its cluster of shards, its HTTPS port, its insert block size. */
     public record Options(String user, String password, List<Integer> shardTcpPorts, Path certificate, Path key,
-            int insertBlockRows) {
+            int insertBlockRows, List<String> alsoListenOn) {
         public Options {
             shardTcpPorts = List.copyOf(shardTcpPorts);
+            alsoListenOn = List.copyOf(alsoListenOn);
         }
 
-        /** User default without a password, no cluster, no HTTPS, ClickHouse's own block size. */
+        /** User default without a password, no cluster, no HTTPS, ClickHouse's own block size, loopback only. */
         public static Options plain() {
-            return new Options("default", "", List.of(), null, null, 0);
+            return new Options("default", "", List.of(), null, null, 0, List.of());
         }
 
         public Options withUser(String name, String secret) {
-            return new Options(name, secret, shardTcpPorts, certificate, key, insertBlockRows);
+            return new Options(name, secret, shardTcpPorts, certificate, key, insertBlockRows, alsoListenOn);
         }
 
         /** A cluster named {@code fleet} of one shard per TCP port given (this server's among them). */
         public Options withShards(List<Integer> tcpPorts) {
-            return new Options(user, password, tcpPorts, certificate, key, insertBlockRows);
+            return new Options(user, password, tcpPorts, certificate, key, insertBlockRows, alsoListenOn);
         }
 
         public Options withHttps(Path cert, Path privateKey) {
-            return new Options(user, password, shardTcpPorts, cert, privateKey, insertBlockRows);
+            return new Options(user, password, shardTcpPorts, cert, privateKey, insertBlockRows, alsoListenOn);
         }
 
         /** Inserts commit every {@code rows} rows: a cut insert leaves some rows written. */
         public Options withInsertBlockRows(int rows) {
-            return new Options(user, password, shardTcpPorts, certificate, key, rows);
+            return new Options(user, password, shardTcpPorts, certificate, key, rows, alsoListenOn);
+        }
+
+        /**
+         * Listens on these addresses as well (a test's own veth ends, never the machine's interfaces), and
+         * takes users from anywhere it listens.
+         */
+        public Options withAlsoListenOn(List<String> addresses) {
+            return new Options(user, password, shardTcpPorts, certificate, key, insertBlockRows, addresses);
         }
     }
 
@@ -142,6 +151,9 @@ public final class ClickHouseServer implements AutoCloseable {
         x.append("  <http_port>").append(httpPort).append("</http_port>\n");
         x.append("  <tcp_port>").append(tcpPort).append("</tcp_port>\n");
         x.append("  <listen_host>127.0.0.1</listen_host>\n");
+        for (String address : o.alsoListenOn()) {
+            x.append("  <listen_host>").append(address).append("</listen_host>\n");
+        }
         x.append("  <path>").append(folder.resolve("data")).append("/</path>\n");
         x.append("  <tmp_path>").append(folder.resolve("tmp")).append("/</tmp_path>\n");
         x.append("  <user_files_path>").append(folder.resolve("user_files")).append("/</user_files_path>\n");
@@ -176,8 +188,9 @@ public final class ClickHouseServer implements AutoCloseable {
                 + "</max_insert_block_size><min_insert_block_size_rows>" + o.insertBlockRows()
                 + "</min_insert_block_size_rows>" : "";
         return "<yandex>\n  <profiles><default>" + block + "</default></profiles>\n  <users>\n    <" + o.user()
-                + "><password_sha256_hex>" + sha256(o.password()) + "</password_sha256_hex><networks><ip>127.0.0.1"
-                + "</ip><ip>::1</ip></networks><profile>default</profile><quota>default</quota></" + o.user() + ">\n"
+                + "><password_sha256_hex>" + sha256(o.password()) + "</password_sha256_hex><networks><ip>"
+                + (o.alsoListenOn().isEmpty() ? "127.0.0.1</ip><ip>::1" : "::/0") + "</ip></networks>"
+                + "<profile>default</profile><quota>default</quota></" + o.user() + ">\n"
                 + "  </users>\n  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0"
                 + "</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time>"
                 + "</interval></default></quotas>\n</yandex>\n";
