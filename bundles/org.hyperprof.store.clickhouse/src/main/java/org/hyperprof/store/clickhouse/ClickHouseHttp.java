@@ -1,5 +1,6 @@
 package org.hyperprof.store.clickhouse;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,18 +16,16 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.Base64;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
  * ClickHouse's HTTP interface through the JDK's {@link HttpClient}: a statement is POSTed as the body and
- * its result read as TabSeparated; an insert names its table and format in the URL and streams its rows as
- * the body ({@link BodyPipe}). The password goes in the Authorization header only, never in a URL or a
+ * its result read as TabSeparated; an insert names its table and format in the URL and streams its rows,
+ * spooled to a private file, as the body. The password goes in the Authorization header only, never in a URL or a
  * message. Replies are parsed by {@link ServerReply}.
  */
 final class ClickHouseHttp implements AutoCloseable {
@@ -40,12 +39,8 @@ final class ClickHouseHttp implements AutoCloseable {
     /** Made at the first request: a framework whose host is in no fleet never starts its selector thread. */
     private HttpClient client;
     private final String authorization;
-    /** Writes insert bodies while the client sends them. */
-    private final ExecutorService writers = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "hyperprof-fleet-body");
-        t.setDaemon(true);
-        return t;
-    });
+    /** The folder of spooled rows, made at the first insert. */
+    private Path spool;
 
     ClickHouseHttp(FleetSettings settings) {
         this.settings = settings;
@@ -97,43 +92,73 @@ final class ClickHouseHttp implements AutoCloseable {
         return send(endpoint, r);
     }
 
-    /** Inserts the TabSeparated rows {@code body} writes into {@code table}, streaming them as they come. */
+    /**
+     * Inserts the TabSeparated rows {@code body} writes into {@code table}. They are spooled to a private
+     * file first and streamed from it: the local store is held only while it writes them to its own disk,
+     * never while a slow or stalled server reads them.
+     */
     void insert(URI endpoint, String table, Body body) throws FleetException {
-        BodyPipe pipe = new BodyPipe();
-        Future<?> writing = writers.submit(() -> {
-            try (OutputStream out = pipe.out) {
+        Path spool = null;
+        try {
+            spool = Files.createTempFile(spoolFolder(), table, ".tsv");
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16)) {
                 body.write(out);
-            } catch (Exception e) {
-                pipe.abandon();
-                throw e;
             }
-            return null;
-        });
-        String query = "INSERT INTO " + settings.database() + "." + table + " FORMAT TabSeparated";
-        HttpRequest r = request(endpoint, "query=" + URLEncoder.encode(query, StandardCharsets.UTF_8))
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> pipe.in)).build();
-        FleetException failed = null;
+        } catch (Exception e) {
+            delete(spool);
+            throw new FleetException(FleetException.Kind.REFUSED, "the rows of " + table + " could not be read from"
+                    + " the local store: " + e.getMessage(), e);
+        }
         try {
+            String query = "INSERT INTO " + settings.database() + "." + table + " FORMAT TabSeparated";
+            HttpRequest r = request(endpoint, "query=" + URLEncoder.encode(query, StandardCharsets.UTF_8))
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(once(spool))).build();
             send(endpoint, r);
-        } catch (FleetException e) {
-            failed = e;
         } finally {
-            pipe.abandon();
+            delete(spool);
         }
-        try {
-            writing.get();
-        } catch (ExecutionException e) {
-            if (failed == null) {
-                Throwable why = e.getCause();
-                throw new FleetException(FleetException.Kind.REFUSED, "the rows of " + table + " could not be read"
-                        + " from the local store: " + why.getMessage(), why);
+    }
+
+    /**
+     * The spooled body, given once: the JDK's client sends a request again on its own when a connection
+     * closes before the reply (a reply lost after the server committed), and an insert sent twice is
+     * counted twice. Asked again, it fails, and the shipper's own rule decides what was written.
+     */
+    private static java.util.function.Supplier<InputStream> once(Path spool) {
+        java.util.concurrent.atomic.AtomicBoolean given = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            try {
+                if (given.getAndSet(true)) {
+                    throw new IOException("an insert is never sent twice by the HTTP client");
+                }
+                return Files.newInputStream(spool);
+            } catch (IOException e) {
+                return new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw e;
+                    }
+                };
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FleetException(FleetException.Kind.UNREACHABLE, "interrupted", e);
+        };
+    }
+
+    /** The shipper's own folder for spooled rows (mode 0700: the rows name the host's processes). */
+    private synchronized Path spoolFolder() throws IOException {
+        if (spool == null || !Files.isDirectory(spool)) {
+            spool = Files.createTempDirectory("hyperprof-fleet-", PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
         }
-        if (failed != null) {
-            throw failed;
+        return spool;
+    }
+
+    private static void delete(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // A spool file left behind is deleted with its folder at close.
+            }
         }
     }
 
@@ -178,8 +203,17 @@ final class ClickHouseHttp implements AutoCloseable {
                 + endpoint.getPort());
     }
 
+    /** Removes the spool folder. */
     @Override
-    public void close() {
-        writers.shutdownNow();
+    public synchronized void close() {
+        if (spool != null) {
+            try (var files = Files.list(spool)) {
+                files.forEach(ClickHouseHttp::delete);
+            } catch (IOException e) {
+                // Gone already.
+            }
+            delete(spool);
+            spool = null;
+        }
     }
 }

@@ -130,7 +130,7 @@ class ExactlyOnceTest {
         try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
             FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
             try {
-                proxy.cutRequest("hyperprof.samples+FORMAT", 300_000);
+                proxy.cutRequest("hyperprof.samples+FORMAT", 1_000_000);
                 long id = host.profile(31, 10000);
                 FleetStatus cut = shipper.settle();
                 assertEquals(1, proxy.fired());
@@ -139,7 +139,7 @@ class ExactlyOnceTest {
                 long partial = Fleet.allSamples(server);
                 long local = host.books().values().stream().mapToLong(v -> Long.parseLong(v.split(" ")[0])).sum();
                 assertTrue(partial > 0 && partial < local, "part of the samples were written: " + partial + " of "
-                        + local);
+                        + local + " (" + cut.problem() + ")");
                 assertEquals(0, Fleet.sessionRows(server));
 
                 FleetStatus again = shipper.shipNow();

@@ -112,6 +112,7 @@ public final class CuttingProxy implements AutoCloseable {
                         out.write(b, 0, pass);
                         out.flush();
                         left -= pass;
+                        pace();
                         if (left == 0) {
                             cut();
                             return;
@@ -164,6 +165,18 @@ public final class CuttingProxy implements AutoCloseable {
                 // One side went: so does the other.
             }
             cut();
+        }
+
+        /**
+         * A request being cut arrives at a network's pace, so that the server has parsed and written part
+         * of it when the cut comes (all of it at once, a server reads on until the cut and writes none).
+         */
+        private void pace() {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         private void cut() {
