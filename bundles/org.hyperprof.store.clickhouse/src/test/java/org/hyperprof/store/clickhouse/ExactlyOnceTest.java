@@ -130,8 +130,8 @@ class ExactlyOnceTest {
         try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
             FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
             try {
-                proxy.cutRequest("hyperprof.samples+FORMAT", 1_000_000);
-                long id = host.profile(31, 10000);
+                proxy.cutRequest("hyperprof.samples+FORMAT", 1_700_000); // past the server's first 1 MiB read
+                long id = host.profile(31, 20000);
                 FleetStatus cut = shipper.settle();
                 assertEquals(1, proxy.fired());
                 assertNotNull(cut.problem());
