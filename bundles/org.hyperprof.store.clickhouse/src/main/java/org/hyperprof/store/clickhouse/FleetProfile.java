@@ -75,9 +75,10 @@ final class FleetProfile {
                     defs.message(4, new Proto().varint(1, id).message(4, new Proto().varint(1, id)));
                 }
                 Proto sample = new Proto().packed(1, id).packed(2, r.samples(), r.weight());
-                sample.message(3, new Proto().varint(1, s.applyAsLong("host")).varint(2, s.applyAsLong(r.host())));
-                sample.message(3, new Proto().varint(1, s.applyAsLong("domain")).varint(2, s.applyAsLong(r.domain())));
-                sample.message(3, new Proto().varint(1, s.applyAsLong("mode")).varint(2, s.applyAsLong(mode(r.mode()))));
+                for (String[] label : new String[][] {{"host", r.host()}, {"domain", r.domain()},
+                    {"mode", mode(r.mode())}}) {
+                    sample.message(3, new Proto().varint(1, s.applyAsLong(label[0])).varint(2, s.applyAsLong(label[1])));
+                }
                 p.message(2, sample);
             }
             try (OutputStream z = new GZIPOutputStream(new NonClosing(out))) {

@@ -32,18 +32,13 @@ final class FleetSchema {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // Comment lines out, then one statement per ';' that ends a line.
+        String code = script.lines().filter(line -> !line.strip().startsWith("--"))
+                .collect(java.util.stream.Collectors.joining("\n"));
         List<String> out = new ArrayList<>();
-        StringBuilder b = new StringBuilder();
-        for (String line : script.split("\n")) {
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("--")) {
-                continue;
-            }
-            b.append(line).append('\n');
-            if (t.endsWith(";")) {
-                String s = b.toString().strip();
-                out.add(s.substring(0, s.length() - 1).replace("${db}", db));
-                b.setLength(0);
+        for (String statement : code.split(";[ \t]*(\n|$)")) {
+            if (!statement.isBlank()) {
+                out.add(statement.strip().replace("${db}", db));
             }
         }
         return out;

@@ -31,7 +31,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(service = {SessionShipping.class, FleetShipper.class}, configurationPid = FleetShipper.PID,
         immediate = true)
 @Designate(ocd = FleetConfiguration.class)
-public final class FleetShipper implements SessionShipping {
+public final class FleetShipper implements SessionShipping, AutoCloseable {
     /** The Configuration Admin pid of its settings. */
     public static final String PID = "org.hyperprof.fleet";
 
@@ -225,6 +225,7 @@ public final class FleetShipper implements SessionShipping {
     }
 
     @Deactivate
+    @Override
     public void close() {
         thread.shutdownNow();
         try {

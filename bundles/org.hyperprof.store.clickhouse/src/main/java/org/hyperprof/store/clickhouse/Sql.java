@@ -10,20 +10,7 @@ final class Sql {
 
     /** A string literal: quotes and backslashes escaped, control characters as escapes. */
     static String quote(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('\'');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\'' -> b.append("\\'");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\t' -> b.append("\\t");
-                case '\r' -> b.append("\\r");
-                case '\0' -> b.append("\\0");
-                default -> b.append(c);
-            }
-        }
-        return b.append('\'').toString();
+        return "'" + escaped(s, true) + "'";
     }
 
     /** A list of string literals for IN. */
@@ -33,7 +20,12 @@ final class Sql {
 
     /** A TabSeparated field: tab, newline and backslash escaped. */
     static String field(String s) {
-        StringBuilder b = new StringBuilder(s.length());
+        return escaped(s, false);
+    }
+
+    /** Backslash escapes of ClickHouse's text formats; {@code quotes}: single quotes too (in a literal). */
+    private static String escaped(String s, boolean quotes) {
+        StringBuilder b = new StringBuilder(s.length() + 2);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -42,6 +34,7 @@ final class Sql {
                 case '\r' -> b.append("\\r");
                 case '\\' -> b.append("\\\\");
                 case '\0' -> b.append("\\0");
+                case '\'' -> b.append(quotes ? "\\'" : "'");
                 default -> b.append(c);
             }
         }

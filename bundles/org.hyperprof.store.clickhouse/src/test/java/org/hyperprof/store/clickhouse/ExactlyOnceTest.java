@@ -56,8 +56,7 @@ class ExactlyOnceTest {
     void everySessionShipsOnceAndTheFleetsCountsEqualTheLocalBooks() throws Exception {
         empty();
         SimulatedHost host = new SimulatedHost(folder, "host-a");
-        FleetShipper shipper = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream());
-        try {
+        try (FleetShipper shipper = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream())) {
             for (long seed = 1; seed <= 3; seed++) {
                 host.profile(seed, 3000);
             }
@@ -69,8 +68,6 @@ class ExactlyOnceTest {
             shipper.shipNow(); // nothing pending: nothing shipped again
             assertEquals(3, Fleet.sessionRows(server));
             assertEquals(host.books(), Fleet.books(server, "samples"));
-        } finally {
-            shipper.close();
         }
     }
 
@@ -79,8 +76,7 @@ class ExactlyOnceTest {
         empty();
         SimulatedHost host = new SimulatedHost(folder, "host-b");
         try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
-            FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
-            try {
+            try (FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream())) {
                 proxy.dropReplyTo("hyperprof.sessions+FORMAT");
                 long id = host.profile(11, 2000); // its end stored wakes the shipper
                 FleetStatus first = shipper.settle();
@@ -94,8 +90,6 @@ class ExactlyOnceTest {
                 assertTrue(second.pending().isEmpty());
                 assertEquals(1, Fleet.sessionRows(server), "found committed, not shipped again");
                 assertEquals(host.books(), Fleet.books(server, "samples"));
-            } finally {
-                shipper.close();
             }
         }
     }
@@ -105,8 +99,7 @@ class ExactlyOnceTest {
         empty();
         SimulatedHost host = new SimulatedHost(folder, "host-c");
         try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
-            FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
-            try {
+            try (FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream())) {
                 proxy.dropReplyTo("hyperprof.samples+FORMAT");
                 host.profile(21, 2000);
                 assertNotNull(shipper.settle().problem());
@@ -117,8 +110,6 @@ class ExactlyOnceTest {
                 assertNull(shipper.shipNow().problem());
                 assertEquals(host.books(), Fleet.books(server, "samples"));
                 assertEquals(1, Fleet.sessionRows(server));
-            } finally {
-                shipper.close();
             }
         }
     }
@@ -128,8 +119,7 @@ class ExactlyOnceTest {
         empty();
         SimulatedHost host = new SimulatedHost(folder, "host-d");
         try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
-            FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream());
-            try {
+            try (FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream())) {
                 proxy.cutRequest("hyperprof.samples+FORMAT", 1_700_000); // past the server's first 1 MiB read
                 long id = host.profile(31, 20000);
                 FleetStatus cut = shipper.settle();
@@ -147,8 +137,6 @@ class ExactlyOnceTest {
                 assertEquals(host.books(), Fleet.books(server, "samples"));
                 Map<String, String> none = new HashMap<>();
                 assertFalse(Fleet.books(server, "samples").equals(none));
-            } finally {
-                shipper.close();
             }
         }
     }

@@ -48,9 +48,8 @@ class OutboxTest {
     void aHostThatCannotReachTheServerKeepsItsSessionsAndShipsThemInOrderOnceItIsThere() throws Exception {
         int http = ClickHouseServer.freePort();
         SimulatedHost host = new SimulatedHost(folder, "host-down");
-        FleetShipper shipper = Fleet.shipper(host, Fleet.at("http://127.0.0.1:" + http)
-                .withOutbox(100, Duration.ofHours(1)), new ByteArrayOutputStream());
-        try {
+        try (FleetShipper shipper = Fleet.shipper(host, Fleet.at("http://127.0.0.1:" + http)
+                .withOutbox(100, Duration.ofHours(1)), new ByteArrayOutputStream())) {
             List<Long> made = List.of(host.profile(1, 500), host.profile(2, 500), host.profile(3, 500));
             FleetStatus down = shipper.settle();
             assertEquals(made, down.pending().stream().map(StoredSession::id).toList());
@@ -72,8 +71,6 @@ class OutboxTest {
                         server.lines("SELECT id FROM hyperprof.sessions ORDER BY _part"));
                 assertTrue(status(shipper).contains("pending: 0 sessions\nshipped: 3 sessions"));
             }
-        } finally {
-            shipper.close();
         }
     }
 
@@ -81,9 +78,8 @@ class OutboxTest {
     void beyondItsSizeTheOutboxLetsTheOldestGoAndSaysSo() throws Exception {
         SimulatedHost host = new SimulatedHost(folder, "host-full");
         ByteArrayOutputStream said = new ByteArrayOutputStream();
-        FleetShipper shipper = Fleet.shipper(host, Fleet.at("http://127.0.0.1:" + ClickHouseServer.freePort())
-                .withOutbox(2, Duration.ofHours(1)), said);
-        try {
+        try (FleetShipper shipper = Fleet.shipper(host, Fleet.at("http://127.0.0.1:" + ClickHouseServer.freePort())
+                .withOutbox(2, Duration.ofHours(1)), said)) {
             long oldest = host.profile(1, 100);
             long second = host.profile(2, 100);
             long third = host.profile(3, 100);
@@ -91,8 +87,6 @@ class OutboxTest {
             String text = said.toString(StandardCharsets.UTF_8);
             assertTrue(text.contains("more than outbox.max.sessions=2 sessions: session " + oldest), text);
             assertTrue(host.store.session(oldest).isPresent(), "kept locally");
-        } finally {
-            shipper.close();
         }
     }
 
@@ -101,29 +95,23 @@ class OutboxTest {
         try (ClickHouseServer server = ClickHouseServer.start(folder.resolve("server"),
                 ClickHouseServer.Options.plain())) {
             SimulatedHost host = new SimulatedHost(folder, "host-old");
-            FleetShipper first = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream());
-            try {
+            try (FleetShipper first = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream())) {
                 host.profile(8, 200);
                 assertNull(first.shipNow().problem());
-            } finally {
-                first.close();
             }
             // A session of long ago, as an older Hyperprof would have shipped it.
             server.query("INSERT INTO hyperprof.samples (host, day, attempt, session, samples, weight) VALUES"
                     + " ('host-old', '2020-01-01', 1, 42, 5, 5)");
             server.query("INSERT INTO hyperprof.sessions (host, day, attempt, id, started_at) VALUES"
                     + " ('host-old', '2020-01-01', 1, 42, toDateTime('2020-01-01 10:00:00'))");
-            FleetShipper keeping = Fleet.shipper(host, Fleet.at(server.http()).withRetention(30),
-                    new ByteArrayOutputStream());
-            try {
+            try (FleetShipper keeping = Fleet.shipper(host, Fleet.at(server.http()).withRetention(30),
+                    new ByteArrayOutputStream())) {
                 host.profile(9, 200);
                 assertNull(keeping.shipNow().problem());
                 assertEquals(List.of(), server.lines("SELECT DISTINCT table FROM system.parts WHERE database ="
                         + " 'hyperprof' AND active AND partition = '2020-01-01'"));
                 assertEquals(2, Fleet.sessionRows(server));
                 assertEquals(host.books(), Fleet.books(server, "samples"));
-            } finally {
-                keeping.close();
             }
         }
     }
@@ -135,24 +123,18 @@ class OutboxTest {
             SimulatedHost host = new SimulatedHost(folder, "host-auth");
             FleetSettings wrong = Fleet.at(server.http()).withPassword("fleet", "wrong-secret-2", null);
             assertFalse(wrong.toString().contains("wrong-secret-2"), wrong.toString());
-            FleetShipper refused = Fleet.shipper(host, wrong, new ByteArrayOutputStream());
-            try {
+            try (FleetShipper refused = Fleet.shipper(host, wrong, new ByteArrayOutputStream())) {
                 host.profile(5, 300);
                 String problem = refused.settle().problem();
                 assertTrue(problem.contains("ClickHouse refused it (code 193)") && problem.contains("check the settings"
                         + " user and password of pid org.hyperprof.fleet"), problem);
                 assertFalse(problem.contains("wrong-secret-2"));
-            } finally {
-                refused.close();
             }
-            FleetShipper right = Fleet.shipper(host, wrong.withPassword("fleet", "right-secret-1", null),
-                    new ByteArrayOutputStream());
-            try {
+            try (FleetShipper right = Fleet.shipper(host, wrong.withPassword("fleet", "right-secret-1", null),
+                    new ByteArrayOutputStream())) {
                 assertNull(right.shipNow().problem());
                 assertEquals(1, Long.parseLong(server.query("SELECT count() FROM hyperprof.sessions", "fleet",
                         "right-secret-1").strip()));
-            } finally {
-                right.close();
             }
         }
     }
@@ -170,21 +152,15 @@ class OutboxTest {
                 ClickHouseServer.Options.plain().withHttps(cert, key))) {
             SimulatedHost host = new SimulatedHost(folder, "host-tls");
             FleetSettings https = FleetSettings.of(List.of(URI.create(server.https())), "");
-            FleetShipper untrusted = Fleet.shipper(host, https, new ByteArrayOutputStream());
-            try {
+            try (FleetShipper untrusted = Fleet.shipper(host, https, new ByteArrayOutputStream())) {
                 host.profile(7, 300);
                 String problem = untrusted.settle().problem();
                 assertTrue(problem.startsWith("ClickHouse at " + server.https() + " could not be reached"), problem);
-            } finally {
-                untrusted.close();
             }
-            FleetShipper trusted = Fleet.shipper(host, https.withPassword("default", "", cert),
-                    new ByteArrayOutputStream());
-            try {
+            try (FleetShipper trusted = Fleet.shipper(host, https.withPassword("default", "", cert),
+                    new ByteArrayOutputStream())) {
                 assertNull(trusted.shipNow().problem());
                 assertEquals(host.books(), Fleet.books(server, "samples"));
-            } finally {
-                trusted.close();
             }
         }
     }

@@ -64,18 +64,18 @@ public final class ClickHouseServer implements AutoCloseable {
         }
     }
 
+    /** The server's ports; {@code https} -1 without a certificate. */
+    private record Ports(int http, int tcp, int https) {
+    }
+
     private final Path folder;
-    private final int httpPort;
-    private final int tcpPort;
-    private final int httpsPort;
+    private final Ports ports;
     private final Process process;
     private final Thread hook;
 
-    private ClickHouseServer(Path folder, int httpPort, int tcpPort, int httpsPort, Process process) {
+    private ClickHouseServer(Path folder, Ports ports, Process process) {
         this.folder = folder;
-        this.httpPort = httpPort;
-        this.tcpPort = tcpPort;
-        this.httpsPort = httpsPort;
+        this.ports = ports;
         this.process = process;
         this.hook = new Thread(process::destroyForcibly, "clickhouse-server-stop");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -115,7 +115,7 @@ public final class ClickHouseServer implements AutoCloseable {
         Files.writeString(folder.resolve("users.xml"), users(o));
         Process p = new ProcessBuilder(PROGRAM, "--config-file=" + config).directory(folder.toFile())
                 .redirectErrorStream(true).redirectOutput(folder.resolve("stdout.log").toFile()).start();
-        ClickHouseServer server = new ClickHouseServer(folder, httpPort, tcpPort, httpsPort, p);
+        ClickHouseServer server = new ClickHouseServer(folder, new Ports(httpPort, tcpPort, httpsPort), p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!server.answers()) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
@@ -207,20 +207,20 @@ public final class ClickHouseServer implements AutoCloseable {
 
     /** {@code http://127.0.0.1:<port>}. */
     public String http() {
-        return "http://127.0.0.1:" + httpPort;
+        return "http://127.0.0.1:" + ports.http();
     }
 
     /** {@code https://127.0.0.1:<port>}, when started with a certificate. */
     public String https() {
-        return "https://127.0.0.1:" + httpsPort;
+        return "https://127.0.0.1:" + ports.https();
     }
 
     public int httpPort() {
-        return httpPort;
+        return ports.http();
     }
 
     public int tcpPort() {
-        return tcpPort;
+        return ports.tcp();
     }
 
     public Path folder() {
