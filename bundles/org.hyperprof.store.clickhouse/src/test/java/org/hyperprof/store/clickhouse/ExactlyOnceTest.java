@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
@@ -26,13 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  * a cut insert leaves rows behind), a loopback proxy in front of it.
  */
 class ExactlyOnceTest {
+    static ClickHouseServer server;
     @TempDir
     static Path folder;
-    static ClickHouseServer server;
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(ClickHouseServer.installed(), "clickhouse-server is not installed (.ci/run installs it)");
+        ClickHouseServer.assumeInstalled();
         server = ClickHouseServer.start(folder.resolve("server"), ClickHouseServer.Options.plain()
                 .withInsertBlockRows(1000));
     }

@@ -56,7 +56,7 @@ class MultiHostTest {
 
     @Test
     void threeHostsInTheirOwnNetworksShipExactlyOnceThoughOneLosesItsLinkBetweenTwoSessions() throws Exception {
-        assumeTrue(ClickHouseServer.installed(), "clickhouse-server is not installed (.ci/run installs it)");
+        ClickHouseServer.assumeInstalled();
         assumeTrue(TestNamespaces.possible(), "network namespaces need root and iproute2's ip (.ci/run runs as root)");
         List<Host> hosts = new ArrayList<>();
         try (TestNamespaces nets = TestNamespaces.make(3)) {

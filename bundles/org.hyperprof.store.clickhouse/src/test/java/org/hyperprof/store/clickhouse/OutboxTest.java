@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -34,7 +33,7 @@ class OutboxTest {
 
     @BeforeAll
     static void installed() {
-        assumeTrue(ClickHouseServer.installed(), "clickhouse-server is not installed (.ci/run installs it)");
+        ClickHouseServer.assumeInstalled();
     }
 
     private static String status(FleetShipper shipper) {

@@ -44,7 +44,7 @@ class TwoShardsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(ClickHouseServer.installed(), "clickhouse-server is not installed (.ci/run installs it)");
+        ClickHouseServer.assumeInstalled();
         int tcp1 = ClickHouseServer.freePort();
         int tcp2 = ClickHouseServer.freePort();
         ClickHouseServer.Options cluster = ClickHouseServer.Options.plain().withShards(List.of(tcp1, tcp2));

@@ -91,6 +91,12 @@ public final class ClickHouseServer implements AutoCloseable {
         return false;
     }
 
+    /** Skips the calling test when the server is not installed, saying so (CI installs it). */
+    public static void assumeInstalled() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(installed(),
+                PROGRAM + " is not installed (.ci/run installs Debian's clickhouse-server)");
+    }
+
     /** A free loopback TCP port now (the server binds it a moment later). */
     public static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
