@@ -104,11 +104,12 @@ public final class FleetHarness {
                     s.execute("INSERT INTO sessions SELECT x.* REPLACE (c.id AS id, c.host AS host_id,"
                             + " x.started_at - to_seconds(" + hosts + " - c.i) AS started_at,"
                             + " x.ended_at - to_seconds(" + hosts + " - c.i) AS ended_at, true AS ship_pending)"
-                            + " FROM sessions x JOIN copies c ON c.base = x.id");
+                            + " FROM sessions x JOIN copies c ON c.base = x.id ORDER BY c.id");
                     s.execute("DELETE FROM sessions WHERE id IN (SELECT base FROM copies)");
                 } else {
+                    // In session order, as a store appends them (its zone maps then find a session's rows).
                     s.execute("INSERT INTO " + t + " SELECT x.* REPLACE (c.id AS session) FROM " + t
-                            + " x JOIN copies c ON c.base = x.session");
+                            + " x JOIN copies c ON c.base = x.session ORDER BY c.id");
                     s.execute("DELETE FROM " + t + " WHERE session IN (SELECT base FROM copies)");
                 }
             }

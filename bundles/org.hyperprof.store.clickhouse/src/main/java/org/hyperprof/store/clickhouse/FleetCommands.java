@@ -47,11 +47,10 @@ public final class FleetCommands {
         Option.value("--mode", "kinds", "only these modes: hypervisor, kernel, user (comma-separated)"),
         Option.value("--event", "name", "the event counted (CPU_CLK_UNHALTED); default: each session's first")};
 
-    static final String FLEET_ARGUMENTS = "status|ship|hosts|top|diff|export [words] [options]";
+    static final String FLEET_ARGUMENTS = "status|ship|hosts|top|diff|export [word ...] [option ...]";
 
     static final Syntax FLEET = Syntax.of("hp:fleet", "the fleet's sessions in ClickHouse: the outbox, the hosts,"
-            + " the top images or symbols, diffs, fleet profiles").before("status|ship|hosts|top|diff|export",
-                    Completion.NONE)
+            + " the top images or symbols, diffs, fleet profiles").before(FLEET_ARGUMENTS, Completion.NONE)
             .notes("  hp:fleet status              what the outbox holds and why (hp:fleet ship: ship now)\n"
                     + "  hp:fleet hosts               hosts, their last session, sessions, samples, versions\n"
                     + "  hp:fleet top [images|symbols] [filters] [--top N]\n"
@@ -181,7 +180,8 @@ public final class FleetCommands {
         int n = top(a);
         Table t = symbols ? new Table("SAMPLES", "SHARE", "WEIGHT", "HOSTS", "IMAGE", "SYMBOL")
                 : new Table("SAMPLES", "SHARE", "WEIGHT", "HOSTS", "IMAGE");
-        for (FleetQueries.TopRow r : queries().top(filter(a), symbols, n)) {
+        FleetFilter f = filter(a); // a usage error before any server is asked
+        for (FleetQueries.TopRow r : queries().top(f, symbols, n)) {
             String share = String.format(Locale.ROOT, "%.4f%%", 100 * r.share());
             if (symbols) {
                 t.row(r.samples(), share, r.weight(), r.hosts(), r.image(), r.symbol());

@@ -59,9 +59,13 @@ final class FleetQueries {
         return s.database() + "." + name + (s.cluster().isEmpty() ? "" : "_all");
     }
 
-    /** Restricts rows of (host, session, attempt) to the committed sessions {@code f} picks. */
+    /**
+     * Restricts rows to the committed sessions {@code f} picks. A shipment is known by (session, attempt),
+     * two random numbers of 63 and 64 bits, so the host's name need not be hashed for every row: another
+     * host's committed session matching both is a chance of 2^-127.
+     */
     private String committed(FleetFilter f) {
-        return "(host, session, attempt) IN (SELECT host, id, min(attempt) FROM " + http.settings().database()
+        return "(session, attempt) IN (SELECT id, min(attempt) FROM " + http.settings().database()
                 + ".sessions WHERE " + f.sessions() + " GROUP BY host, id)";
     }
 
@@ -84,22 +88,23 @@ final class FleetQueries {
         return out;
     }
 
-    /** The top {@code n} images ({@code symbols} false) or symbols, by samples. */
+    /**
+     * The top {@code n} images ({@code symbols} false) or symbols, by samples, with their share of all the
+     * samples: one pass over the rows (the groups, a few thousand, are summed again from an array).
+     */
     List<TopRow> top(FleetFilter f, boolean symbols, int n) throws FleetException {
-        long total = ServerReply.number(http.query(at(), "SELECT sum(samples) FROM " + table("samples") + " WHERE "
-                + f.samples() + " AND " + committed(f)));
-        String key = symbols ? "image_name, symbol_name" : "image_name";
-        String sql = "SELECT " + key + ", sum(samples) AS s, sum(weight), uniqExact(host) FROM " + table("samples")
-                + " WHERE " + f.samples() + " AND " + committed(f) + " GROUP BY " + key + " ORDER BY s DESC, " + key
-                + " LIMIT " + n;
-        int k = symbols ? 2 : 1;
+        String sql = "SELECT g.1, g.2, g.3, g.4, g.5, total FROM (SELECT groupArray((i, y, s, w, h)) AS groups,"
+                + " sum(s) AS total FROM (SELECT image_name AS i, " + (symbols ? "symbol_name" : "''")
+                + " AS y, sum(samples) AS s, sum(weight) AS w, uniqExact(host) AS h FROM "
+                + table("samples") + " WHERE " + f.samples() + " AND " + committed(f) + " GROUP BY i, y))"
+                + " ARRAY JOIN groups AS g ORDER BY g.3 DESC, g.1, g.2 LIMIT " + n;
         List<TopRow> out = new ArrayList<>();
         int line = 0;
-        for (String[] r : ServerReply.rows(http.query(at(), sql), k + 3)) {
+        for (String[] r : ServerReply.rows(http.query(at(), sql), 6)) {
             line++;
-            long samples = ServerReply.number(r[k], line, k + 1);
-            out.add(new TopRow(r[0], symbols ? r[1] : null, samples, ServerReply.number(r[k + 1], line, k + 2),
-                    ServerReply.number(r[k + 2], line, k + 3), Shares.share(samples, total)));
+            long samples = ServerReply.number(r[2], line, 3);
+            out.add(new TopRow(r[0], symbols ? r[1] : null, samples, ServerReply.number(r[3], line, 4),
+                    ServerReply.number(r[4], line, 5), Shares.share(samples, ServerReply.number(r[5], line, 6))));
         }
         return out;
     }

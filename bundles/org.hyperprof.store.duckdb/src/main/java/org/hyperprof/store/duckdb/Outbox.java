@@ -138,10 +138,11 @@ final class Outbox {
             case "samples" -> "SELECT s.*, coalesce(ses.events[s.event + 1], '') AS event_name,"
                     + " coalesce(dn.name, '') AS domain_name, coalesce(im.name, '') AS image_name,"
                     + " coalesce(sy.name, '') AS symbol_name FROM samples s JOIN sessions ses ON ses.id = s.session"
-                    + " LEFT JOIN names dn ON dn.session = s.session AND dn.kind = 'domain' AND dn.id = s.domain"
-                    + " LEFT JOIN names im ON im.session = s.session AND im.kind = 'image' AND im.id = s.image"
-                    + " LEFT JOIN names sy ON sy.session = s.session AND sy.kind = 'symbol' AND sy.id = s.symbol"
-                    + " WHERE s.session = ?";
+                    // Each side kept to the session (the joins alone would read every session's names).
+                    + " LEFT JOIN (SELECT * FROM names WHERE session = ?) dn ON dn.kind = 'domain' AND dn.id = s.domain"
+                    + " LEFT JOIN (SELECT * FROM names WHERE session = ?) im ON im.kind = 'image' AND im.id = s.image"
+                    + " LEFT JOIN (SELECT * FROM names WHERE session = ?) sy ON sy.kind = 'symbol' AND sy.id = s.symbol"
+                    + " WHERE s.session = ? AND ses.id = ?";
             default -> "SELECT * FROM " + table + " WHERE session = ?";
         };
     }
