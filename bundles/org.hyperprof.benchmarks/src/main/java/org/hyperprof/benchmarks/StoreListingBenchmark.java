@@ -71,13 +71,29 @@ public class StoreListingBenchmark {
         while (!store.session(1).map(s -> s.status().equals(StoredSession.COMPLETED)).orElse(false)) {
             Thread.sleep(1);
         }
-        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + file, new Properties());
-                Statement s = c.createStatement()) {
+        try (Connection c = connectOnceClosed(file); Statement s = c.createStatement()) {
             s.execute("INSERT INTO sessions SELECT s.* REPLACE (s.id + r.i AS id,"
                     + " s.started_at - to_seconds(r.i) AS started_at, s.ended_at - to_seconds(r.i) AS ended_at)"
                     + " FROM sessions s, range(1, " + sessions + ") r(i)");
         }
         commands = new StoreCommands(store, new PrintStream(listed, false, StandardCharsets.UTF_8), System.err);
+    }
+
+    /**
+     * A connection of its own to the store's file, once the store has closed it (it keeps it open a
+     * moment after its last use, and DuckDB opens a file open in the process only with its settings).
+     */
+    private static Connection connectOnceClosed(Path file) throws Exception {
+        for (int tries = 0; ; tries++) {
+            try {
+                return new DuckDBDriver().connect("jdbc:duckdb:" + file, new Properties());
+            } catch (java.sql.SQLException e) {
+                if (tries == 100 || e.getMessage() == null || !e.getMessage().contains("different configuration")) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     @TearDown(Level.Trial)

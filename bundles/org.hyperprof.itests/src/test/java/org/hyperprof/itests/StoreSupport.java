@@ -20,6 +20,11 @@ final class StoreSupport {
     /** Points the store at a new file in the build's output (tests never touch the default store). */
     static Path ownStore(BundleContext context, String hostId) throws Exception {
         Path store = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "store-it").resolve("store.duckdb");
+        return storeAt(context, store, hostId);
+    }
+
+    /** Points the store at {@code store}, its sessions stored under {@code hostId}. */
+    static Path storeAt(BundleContext context, Path store, String hostId) throws Exception {
         Hashtable<String, Object> settings = new Hashtable<>();
         settings.put("path", store.toString());
         settings.put("host.id", hostId);

@@ -367,8 +367,11 @@ public final class CommandLines {
         return new Guest(domid, vcpu, index, (int) value);
     }
 
-    /** {@code hp:export <name> <format> <file> [--session N] [--domain D] [option...]}. */
-    public record Export(String writer, String format, String file, ReportRequest request) {
+    /**
+     * {@code hp:export <name> <format> <file> [--session ID|NAME] [--domain D] [option...]}: a session
+     * given by its name is {@code sessionName}, for the store to find (the request's session is then the latest).
+     */
+    public record Export(String writer, String format, String file, ReportRequest request, String sessionName) {
     }
 
     public static Export export(String[] argv) throws UsageException {
@@ -380,11 +383,15 @@ public final class CommandLines {
         List<String> p = a.positional();
         // Words after the file are the writer's options (the report filters, e.g. image=^vmlinux), as hp:report's.
         Set<String> options = new LinkedHashSet<>(p.subList(3, p.size()));
-        return new Export(p.get(0), p.get(1), p.get(2), new ReportRequest(session(a), domainOption(a), options));
+        return new Export(p.get(0), p.get(1), p.get(2), new ReportRequest(session(a), domainOption(a), options),
+                sessionName(a));
     }
 
-    /** {@code hp:report ...}: the request and the renderer, null when none was named. */
-    public record Report(ReportRequest request, String renderer) {
+    /**
+     * {@code hp:report ...}: the request and the renderer, null when none was named; a session given
+     * by its name is {@code sessionName}, as for {@link Export}.
+     */
+    public record Report(ReportRequest request, String renderer, String sessionName) {
     }
 
     public static Report report(String[] argv) throws UsageException {
@@ -394,12 +401,21 @@ public final class CommandLines {
             // The command's option, the renderer's word: one way to ask, whichever renderer prints.
             options.add("format=" + a.value("--format"));
         }
-        return new Report(new ReportRequest(session(a), domainOption(a), options), a.value("--renderer"));
+        return new Report(new ReportRequest(session(a), domainOption(a), options), a.value("--renderer"),
+                sessionName(a));
     }
 
+    /** The session --session gives by its id (digits; names never are), else the latest. */
     private static long session(Args a) throws UsageException {
-        return a.value("--session") == null ? ReportRequest.LATEST
-                : Args.number(a.value("--session"), "--session", 0, Long.MAX_VALUE);
+        String s = a.value("--session");
+        return s == null || sessionName(a) != null ? ReportRequest.LATEST : Args.number(s, "--session", 0,
+                Long.MAX_VALUE);
+    }
+
+    /** The name --session gives (a word that is not a number: a name hp:profile --name or hp:name gave), or null. */
+    private static String sessionName(Args a) {
+        String s = a.value("--session");
+        return s == null || s.strip().matches("[+-]?[0-9]+") ? null : s.strip();
     }
 
     private static int domainOption(Args a) throws UsageException {

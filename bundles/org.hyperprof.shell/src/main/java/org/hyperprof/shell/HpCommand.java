@@ -118,7 +118,7 @@ public enum HpCommand {
     EXPORT(Syntax.of("hp:export",
             "write a session to a file with the report file writer <name>, e.g. pprof or an SVG flame graph")
             .before("<name> <format> <file>", Completion.REPORT)
-            .options(Option.value("--session", "N", "a session the writer keeps (default: the latest)")
+            .options(Option.value("--session", "ID|NAME", "a session by its id or its name (default: the latest)")
                     .completedBy(Completion.SESSION),
                     Option.value("--domain", "D", "only this domain's samples (default: all domains)")
                             .completedBy(Completion.DOMAIN))

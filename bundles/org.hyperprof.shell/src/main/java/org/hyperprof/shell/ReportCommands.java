@@ -38,11 +38,11 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
         "osgi.command.function=export"})
 public class ReportCommands {
     /** What {@code hp:report} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String REPORT_ARGUMENTS = "[--session N] [--domain D] [--renderer name] [--format text|json|csv]"
+    static final String REPORT_ARGUMENTS = "[--session ID|NAME] [--domain D] [--renderer name] [--format text|json|csv]"
             + " [option...]";
 
     /** What {@code hp:export} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
-    static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session N] [--domain D] [option...]";
+    static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session ID|NAME] [--domain D] [option...]";
 
     private final Console console;
     private final Renderers renderers;
@@ -76,11 +76,12 @@ public class ReportCommands {
     public void report(@Descriptor(REPORT_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.REPORT.syntax(), args, out -> {
             CommandLines.Report line = CommandLines.report(args);
+            ReportRequest request = named(line.request(), line.sessionName());
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
                             + " start one, e.g. org.hyperprof.report.opreport"));
-            replayIfMissing(line.request(), renderer.service()::sessions);
-            out.print(Renderers.render(renderer, line.request()));
+            replayIfMissing(request, renderer.service()::sessions);
+            out.print(Renderers.render(renderer, request));
         });
     }
 
@@ -88,6 +89,7 @@ public class ReportCommands {
     public void export(@Descriptor(EXPORT_ARGUMENTS) String... args) {
         Guard.run(console, HpCommand.EXPORT.syntax(), args, out -> {
             CommandLines.Export line = CommandLines.export(args);
+            ReportRequest request = named(line.request(), line.sessionName());
             Plugins.Entry<ReportFileWriter> writer = writers.find(line.writer())
                     .orElseThrow(() -> new IllegalArgumentException("no report file writer '" + line.writer()
                             + "' is installed; installed are " + writers.names() + " (hp:reports)"));
@@ -103,23 +105,41 @@ public class ReportCommands {
                 throw new IllegalStateException("no output service is active, so nothing can be written; start the"
                         + " bundle org.hyperprof.output (lb lists the bundles)");
             }
-            replayIfMissing(line.request(), writer.service()::sessions);
+            replayIfMissing(request, writer.service()::sessions);
             // Every refusal (session, domain, format, options) comes here, before the target is touched.
             Content content;
             try {
-                content = writer.service().content(line.request(), line.format());
+                content = writer.service().content(request, line.format());
             } catch (ReportException e) {
                 String m = String.valueOf(e.getMessage());
                 throw m.startsWith(writer.name()) ? e : new ReportException(writer.name() + ": " + m);
             }
             Written written = files.write(target, content);
-            out.println(wrote(line, writer.name(), written));
+            out.println(wrote(request, line, writer.name(), written));
             String next = written.placement() == Written.Placement.STREAMED ? null
                     : openWith(line.format(), written.file());
             if (next != null) {
                 out.println(next);
             }
         });
+    }
+
+    /**
+     * The request for the session named {@code name} in the store ({@code hp:profile --name}, {@code
+     * hp:name}); {@code request} as it is when no name was given.
+     */
+    private ReportRequest named(ReportRequest request, String name) throws StoreException {
+        if (name == null) {
+            return request;
+        }
+        SessionStore sessions = store;
+        if (sessions == null) {
+            throw new IllegalStateException("a session is found by its name in the session store, and none is"
+                    + " active; give its id, or start the bundle org.hyperprof.store.duckdb");
+        }
+        long id = sessions.named(name).orElseThrow(() -> new IllegalArgumentException("no stored session is named '"
+                + name + "' (hp:sessions lists them)")).id();
+        return new ReportRequest(id, request.domain(), request.options());
     }
 
     /**
@@ -138,9 +158,9 @@ public class ReportCommands {
     }
 
     /** What was written where: through a link, into a stream, or as a file. */
-    private static String wrote(CommandLines.Export line, String writer, Written w) {
+    private static String wrote(ReportRequest request, CommandLines.Export line, String writer, Written w) {
         String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
-        String what = what(line.request()) + " as " + writer + " " + line.format();
+        String what = what(request) + " as " + writer + " " + line.format();
         return (w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what + " to ")
                 + where + " (" + w.bytes() + " bytes)";
     }

@@ -24,8 +24,8 @@ final class ShellOptions {
     static final Option PMU_OPTION = Option.value("--pmu-option", "k=v",
             "override a CPU model option, e.g. mmcra.hvpr=linux|xnu on ppc64/970").repeatable();
 
-    static final Option SESSION = Option.value("--session", "N", "a session the renderer keeps (default: the"
-            + " latest; hp:reports lists them)").completedBy(Completion.SESSION);
+    static final Option SESSION = Option.value("--session", "ID|NAME", "a session by its id or its name (default:"
+            + " the latest; hp:reports lists those kept, hp:sessions those stored)").completedBy(Completion.SESSION);
 
     static final Option DOMAIN = Option.value("--domain", "D", "one domain's own report (default: the merged"
             + " report of all domains, then each domain's own)").completedBy(Completion.DOMAIN);

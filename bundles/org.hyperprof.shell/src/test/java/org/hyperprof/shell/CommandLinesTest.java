@@ -222,6 +222,15 @@ class CommandLinesTest {
     }
 
     @Test
+    void aSessionIsGivenByItsIdOrByItsName() throws UsageException {
+        assertEquals("baseline", CommandLines.report(w("--session", "baseline")).sessionName());
+        assertEquals(ReportRequest.LATEST, CommandLines.report(w("--session", "baseline")).request().sessionId());
+        assertNull(CommandLines.report(w("--session", "3")).sessionName());
+        assertEquals("after", CommandLines.export(w("pprof", "pprof", "/tmp/a.pb.gz", "--session", "after"))
+                .sessionName());
+    }
+
+    @Test
     void helpKnowsCommandsWithOrWithoutScope() throws UsageException {
         assertNull(CommandLines.help(w()));
         assertEquals(HpCommand.OP, CommandLines.help(w("op")));

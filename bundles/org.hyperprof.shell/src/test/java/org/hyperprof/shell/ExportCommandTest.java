@@ -276,7 +276,7 @@ class ExportCommandTest {
         installWriters();
         new HelpCommands(io.console, renderers, writers).commands("export");
         String out = io.out();
-        assertTrue(out.startsWith("usage: hp:export <name> <format> <file> [--session N] [--domain D] [option...]\n"), out);
+        assertTrue(out.startsWith("usage: hp:export <name> <format> <file> [--session ID|NAME] [--domain D] [option...]\n"), out);
         assertTrue(out.endsWith("pprof formats (hp:export pprof <format> <file>):\n"
                 + "  pprof: gzipped profile.proto for go tool pprof\n"), out);
     }

@@ -161,7 +161,7 @@ class MultiDomainCommandLinesTest {
     @Test
     void exportTakesWriterFormatFileAndDefaultsToTheLatestSessionOfAllDomains() throws UsageException {
         CommandLines.Export e = CommandLines.export(w("flamegraph", "svg", "/tmp/hp.svg"));
-        assertEquals(new CommandLines.Export("flamegraph", "svg", "/tmp/hp.svg", ReportRequest.latest()), e);
+        assertEquals(new CommandLines.Export("flamegraph", "svg", "/tmp/hp.svg", ReportRequest.latest(), null), e);
     }
 
     @Test

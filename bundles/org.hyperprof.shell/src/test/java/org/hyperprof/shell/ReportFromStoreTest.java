@@ -107,9 +107,12 @@ class ReportFromStoreTest {
             throw absent(id);
         }
 
+        /** Session 9 is named "baseline". */
         @Override
         public Optional<StoredSession> named(String name) {
-            return Optional.empty();
+            return name.equals("baseline") ? Optional.of(new StoredSession(9, "h", "simulator", name, List.of(), "host",
+                    "i386/p6", List.of(), java.time.Instant.EPOCH, java.time.Instant.EPOCH, StoredSession.COMPLETED, 1,
+                    org.hyperprof.api.sample.Accounting.ZERO, 1, 0, List.of(), null, false)) : Optional.empty();
         }
 
         @Override
@@ -177,5 +180,22 @@ class ReportFromStoreTest {
         assertEquals(1, Fakes.fails(() -> commands.report("--session", "9")));
         assertTrue(io.err().contains("a simulated session is running"), io.err());
         assertEquals(List.of(), opreport.requests);
+    }
+
+    /** A session's name (hp:profile --name, hp:name) finds it in the store, for a report and an export alike. */
+    @Test
+    void aSessionIsFoundByItsNameInTheStore() {
+        commands.report("--session", "baseline", "symbols");
+        assertEquals(List.of(9L), store.replayed);
+        assertEquals(List.of(new ReportRequest(9, ReportRequest.ALL_DOMAINS, java.util.Set.of("symbols"))),
+                opreport.requests);
+        commands.export("pprof", "pprof", dir.resolve("b.pb.gz").toString(), "--session", "baseline");
+        assertEquals(List.of(9L, 9L), store.replayed);
+        assertEquals(1, Fakes.fails(() -> commands.report("--session", "nosuch")));
+        assertTrue(io.err().contains("no stored session is named 'nosuch' (hp:sessions lists them)"), io.err());
+        commands.store = null;
+        assertEquals(1, Fakes.fails(() -> commands.report("--session", "baseline")));
+        assertTrue(io.err().contains("a session is found by its name in the session store, and none is active"),
+                io.err());
     }
 }

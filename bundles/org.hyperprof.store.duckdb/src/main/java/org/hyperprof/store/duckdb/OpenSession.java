@@ -19,6 +19,8 @@ final class OpenSession {
     private final String hostId;
     private final Instant startedAt;
     private final SampleRows rows;
+    /** The samples taken and not yet handed to the writer (the delivery thread's). */
+    private SampleChunk pending;
     private final List<String> notes = new ArrayList<>();
     /** What is said of it while it runs (SessionMarks), changed under this object's monitor with closed. */
     private volatile Marks marks = Marks.NONE;
@@ -30,14 +32,28 @@ final class OpenSession {
         this.hostId = hostId;
         this.startedAt = startedAt;
         this.rows = new SampleRows(info.counterSlots());
+        this.pending = new SampleChunk(rows);
     }
 
     SessionInfo info() {
         return info;
     }
 
+    /** Its rows: the writer's, counted from the chunks it was handed. */
     SampleRows rows() {
         return rows;
+    }
+
+    /** The chunk the delivery thread fills now. */
+    SampleChunk pending() {
+        return pending;
+    }
+
+    /** The chunk filled so far, to hand to the writer; a new one is filled from now on (delivery thread). */
+    SampleChunk takePending() {
+        SampleChunk taken = pending;
+        pending = new SampleChunk(rows);
+        return taken;
     }
 
     /** Its name, labels and study: one value, replaced whole, so a reader outside the monitor sees one state. */

@@ -11,7 +11,8 @@ import org.hyperprof.report.kit.Hashing;
  * mode, pid, tid, image, symbol, stack, flags, PC, time bucket) with its sample count and weight.
  * Each row's key is a stretch of {@link #INTS} ints and {@link #LONGS} longs in two primitive arrays,
  * found through an open-addressing index. Counting a sample whose row exists allocates nothing; the
- * arrays double as rows are added. Confined to the store's delivery thread of the session.
+ * arrays double as rows are added. Filled by the store's writer thread ({@link #fold}), from the
+ * samples the delivery thread took ({@link SampleChunk}); its stack table is the delivery thread's.
  */
 final class SampleRows {
     /** The width of a time bucket: the resolution of a stored session's time ranges. */
@@ -25,7 +26,7 @@ final class SampleRows {
 
     private final int[] eventOfCounter;
     private final StackTable stacks = new StackTable();
-    private final EntrySlots index = new EntrySlots(1024, this::hashOf);
+    private final EntrySlots index = new EntrySlots(1024, r -> this.rowHash[r]);
     /** The key of the sample being counted. */
     private final int[] keyInts = new int[INTS];
     private final long[] keyLongs = new long[LONGS];
@@ -38,6 +39,8 @@ final class SampleRows {
     private long[] longs = new long[512 * LONGS];
     private long[] count = new long[512];
     private long[] weight = new long[512];
+    /** Each row's hash, kept: a lookup compares it first, and the index regrows without hashing keys again. */
+    private long[] rowHash = new long[512];
 
     /**
      * @param eventOfCounter the index into the session's counters of each counter number a batch
@@ -47,32 +50,28 @@ final class SampleRows {
         this.eventOfCounter = eventOfCounter.clone();
     }
 
-    /** Counts every sample of the batch into its row. */
-    void add(SampleBatch b) {
-        for (int i = 0; i < b.size; i++) {
-            keyInts[EVENT] = eventOfCounter[b.counter[i] & 0xFF];
-            keyInts[DOMAIN] = b.domain[i];
-            keyInts[VCPU] = b.vcpu[i];
-            keyInts[CPU] = b.cpu[i];
-            keyInts[MODE] = b.mode[i];
-            keyInts[PID] = b.pid[i];
-            keyInts[TID] = b.tid[i];
-            keyInts[IMAGE] = b.image[i];
-            keyInts[SYMBOL] = b.symbol[i];
-            keyInts[STACK] = stacks.id(b, i);
-            keyInts[FLAGS] = b.flags[i];
-            keyLongs[PC] = b.pc[i];
-            long time = b.time[i];
-            keyLongs[BUCKET] = time < 0 ? SampleBatch.UNKNOWN : time / TIME_BUCKET_NANOS;
-            if (time >= 0) {
-                firstTime = firstTime < 0 ? time : Math.min(firstTime, time);
-                lastTime = Math.max(lastTime, time);
-            }
+    /** Counts every sample of the chunk into its row (the store's writer thread). */
+    void fold(SampleChunk c) {
+        int[] k = c.ints();
+        long[] l = c.longs();
+        for (int i = 0; i < c.size(); i++) {
+            System.arraycopy(k, i * INTS, keyInts, 0, INTS);
+            keyLongs[PC] = l[i * LONGS + PC];
+            keyLongs[BUCKET] = l[i * LONGS + BUCKET];
             int row = row(hash(keyInts, 0, keyLongs, 0));
             count[row]++;
-            weight[row] += b.weight[i];
+            weight[row] += c.weight(i);
         }
-        samples += b.size;
+        samples += c.size();
+        if (c.firstTime() >= 0) {
+            firstTime = firstTime < 0 ? c.firstTime() : Math.min(firstTime, c.firstTime());
+            lastTime = Math.max(lastTime, c.lastTime());
+        }
+    }
+
+    /** The index into the session's counters of each counter number a batch carries. */
+    int[] eventOfCounter() {
+        return eventOfCounter;
     }
 
     /**
@@ -96,11 +95,25 @@ final class SampleRows {
             if (r == EntrySlots.FREE) {
                 return add(hash);
             }
-            if (Arrays.equals(ints, r * INTS, r * INTS + INTS, keyInts, 0, INTS)
-                    && Arrays.equals(longs, r * LONGS, r * LONGS + LONGS, keyLongs, 0, LONGS)) {
+            if (rowHash[r] == hash && sameKey(r)) {
                 return r;
             }
         }
+    }
+
+    /** Whether row {@code r} has the key being counted (the PC first: it tells most rows apart). */
+    private boolean sameKey(int r) {
+        int l = r * LONGS;
+        if (longs[l + PC] != keyLongs[PC] || longs[l + BUCKET] != keyLongs[BUCKET]) {
+            return false;
+        }
+        int at = r * INTS;
+        for (int k = 0; k < INTS; k++) {
+            if (ints[at + k] != keyInts[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int add(long hash) {
@@ -110,16 +123,14 @@ final class SampleRows {
             longs = Arrays.copyOf(longs, n * LONGS);
             count = Arrays.copyOf(count, n);
             weight = Arrays.copyOf(weight, n);
+            rowHash = Arrays.copyOf(rowHash, n);
         }
         int r = size++;
         System.arraycopy(keyInts, 0, ints, r * INTS, INTS);
         System.arraycopy(keyLongs, 0, longs, r * LONGS, LONGS);
+        rowHash[r] = hash;
         index.add(r, hash);
         return r;
-    }
-
-    private long hashOf(int r) {
-        return hash(ints, r * INTS, longs, r * LONGS);
     }
 
     private static long hash(int[] intKey, int intFrom, long[] longKey, int longFrom) {

@@ -164,9 +164,12 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     public void samples(SampleBatch batch) {
         OpenSession s = open.get(batch.sessionId);
         if (s != null) {
-            s.rows().add(batch);
+            SampleChunk chunk = s.pending();
+            chunk.add(batch);
             if (s.checkpoints().due(System.nanoTime())) {
-                writes.checkpoint(s, NAME);
+                writes.checkpoint(s, NAME, s.takePending());
+            } else if (chunk.full()) {
+                writes.fold(s, s.takePending());
             }
         }
     }
@@ -178,7 +181,7 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         if (s != null) {
             // It stays open until its end is written: a name or label given meanwhile (by the command
             // that made it, which may have returned) goes into that row, or waits for it and updates it.
-            writes.end(s, summary, NAME, f -> {
+            writes.end(s, s.pending(), summary, NAME, f -> {
                 offer(f, id);
                 prune(f);
             }, () -> open.remove(id, s));

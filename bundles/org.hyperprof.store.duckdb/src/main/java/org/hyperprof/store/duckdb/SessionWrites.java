@@ -34,12 +34,22 @@ record SessionWrites(SessionWrites.Files files, StoreWriter writer, TransactionH
     }
 
     /**
-     * Writes the session's rows so far and returns once written: the caller, its delivery thread, waits
-     * (the source never does), as the writer reads the rows it counts. One that fails (another process's
-     * lock: a checkpoint does not wait) is left to the next or the end.
+     * Counts the samples of a full chunk into the session's rows, after the writes before it (the
+     * delivery thread goes on taking samples into a new chunk).
      */
-    void checkpoint(OpenSession s, String consumerName) {
+    void fold(OpenSession s, SampleChunk chunk) {
+        writer.later(() -> s.rows().fold(chunk));
+    }
+
+    /**
+     * Writes the session's rows so far, the samples of {@code chunk} counted in, and returns once
+     * written: the caller, its delivery thread, waits (the source never does), as the writer reads the
+     * stacks it names. One that fails (another process's lock: a checkpoint does not wait) is left to
+     * the next or the end.
+     */
+    void checkpoint(OpenSession s, String consumerName, SampleChunk chunk) {
         writer.now(() -> {
+            s.rows().fold(chunk);
             Instant at = Instant.now();
             try {
                 StoreFile f = files.file();
@@ -58,11 +68,12 @@ record SessionWrites(SessionWrites.Files files, StoreWriter writer, TransactionH
      * that what is said of it meanwhile is in its row or waits for it ({@link OpenSession#closed()}).
      * {@code written} is told the file it went to; {@code done} runs once it is written or not.
      */
-    void end(OpenSession s, SessionSummary summary, String consumerName, java.util.function.Consumer<StoreFile> written,
-            Runnable done) {
+    void end(OpenSession s, SampleChunk chunk, SessionSummary summary, String consumerName,
+            java.util.function.Consumer<StoreFile> written, Runnable done) {
         Instant endedAt = Instant.now();
         boolean taken = writer.later(() -> {
             try {
+                s.rows().fold(chunk);
                 StoreFile f = files.file();
                 synchronized (s) {
                     s.close();

@@ -9,7 +9,8 @@ import org.hyperprof.report.kit.Hashing;
 /**
  * A session's call chains, each distinct one named once by a stack id (1, 2, ...; 0 is "no call
  * chain"), its frames kept in primitive arrays. Looking up a chain already named allocates nothing.
- * Confined to the store's delivery thread of the session.
+ * Named on the store's delivery thread of the session; read by its writer only while that thread
+ * waits (a checkpoint) or is done (the end).
  */
 final class StackTable {
     /** The stack id of a sample without callers. */
@@ -22,7 +23,9 @@ final class StackTable {
     private int[] symbol = new int[256];
     private byte[] mode = new byte[256];
     private int stacks;
-    private final EntrySlots index = new EntrySlots(64, e -> hashOf(pc, image, symbol, mode, start[e], start[e + 1]));
+    /** Each stack's hash, kept: a lookup compares it first, and the index regrows without hashing frames again. */
+    private long[] stackHash = new long[64];
+    private final EntrySlots index = new EntrySlots(64, e -> this.stackHash[e]);
 
     /** The stack id of sample {@code i}'s callers, named now if new. */
     int id(SampleBatch b, int i) {
@@ -43,7 +46,7 @@ final class StackTable {
             if (e == EntrySlots.FREE) {
                 return add(pcs, images, symbols, modes, from, to, hash);
             }
-            if (same(e, pcs, images, symbols, modes, from, to)) {
+            if (stackHash[e] == hash && same(e, pcs, images, symbols, modes, from, to)) {
                 return e + 1;
             }
         }
@@ -76,6 +79,10 @@ final class StackTable {
         if (e + 2 > start.length) {
             start = Arrays.copyOf(start, start.length * 2);
         }
+        if (e == stackHash.length) {
+            stackHash = Arrays.copyOf(stackHash, e * 2);
+        }
+        stackHash[e] = hash;
         System.arraycopy(pcs, from, pc, f, to - from);
         System.arraycopy(images, from, image, f, to - from);
         System.arraycopy(symbols, from, symbol, f, to - from);
@@ -86,13 +93,18 @@ final class StackTable {
         return e + 1;
     }
 
+    /**
+     * A chain's hash: a multiply-add per frame and one mix at the end (chains are tens of frames,
+     * hashed at every sample; the index needs only its low bits spread, the stored hash and the
+     * compare of frames do the rest).
+     */
     private static long hashOf(long[] pcs, int[] images, int[] symbols, byte[] modes, int from, int to) {
         long h = to - from;
         for (int k = from; k < to; k++) {
-            h = Hashing.mix(h ^ pcs[k]);
-            h = Hashing.mix(h ^ (((long) images[k] << 32) | (symbols[k] & 0xFFFFFFFFL)) ^ ((long) modes[k] << 56));
+            h = h * 0x9E3779B97F4A7C15L + pcs[k];
+            h = h * 0xC2B2AE3D27D4EB4FL + ((((long) images[k] << 32) | (symbols[k] & 0xFFFFFFFFL)) ^ ((long) modes[k] << 56));
         }
-        return h;
+        return Hashing.mix(h);
     }
 
     /** Stacks named: ids 1 to {@code size()}. */

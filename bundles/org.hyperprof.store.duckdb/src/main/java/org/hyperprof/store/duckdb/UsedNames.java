@@ -1,6 +1,7 @@
 package org.hyperprof.store.duckdb;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 import org.hyperprof.api.sample.SessionDictionary;
 
@@ -39,9 +40,23 @@ record UsedNames(int[] images, int[] symbols, long[] processes) {
                 Arrays.stream(processes, 0, p).sorted().distinct().toArray());
     }
 
-    /** The distinct ids in [{@code from}, {@code to}), "no symbol" left out. */
+    /**
+     * The distinct ids in [{@code from}, {@code to}), in order, "no symbol" left out: marked in a
+     * bit set over the range (the rows and frames of a large import are a million ids; sorting
+     * them took most of a session's end write).
+     */
     private static int[] distinct(int[] ids, int from, int to) {
-        return Arrays.stream(ids).filter(i -> i >= from && i < to && i != SessionDictionary.NO_SYMBOL).sorted()
-                .distinct().toArray();
+        BitSet seen = new BitSet(Math.max(0, to - from));
+        for (int i : ids) {
+            if (i >= from && i < to && i != SessionDictionary.NO_SYMBOL) {
+                seen.set(i - from);
+            }
+        }
+        int[] out = new int[seen.cardinality()];
+        int n = 0;
+        for (int b = seen.nextSetBit(0); b >= 0; b = seen.nextSetBit(b + 1)) {
+            out[n++] = b + from;
+        }
+        return out;
     }
 }

@@ -22,6 +22,13 @@ class SampleRowsTest {
         return new SampleRows(slots);
     }
 
+    /** Counts a batch into the rows as the store does: taken into a chunk, the chunk folded in. */
+    private static void add(SampleRows r, SampleBatch batch) {
+        SampleChunk c = new SampleChunk(r);
+        c.add(batch);
+        r.fold(c);
+    }
+
     /** Each row as "event domain vcpu cpu mode pid tid image symbol stack flags pc bucket : samples weight". */
     private static List<String> listed(SampleRows r) {
         List<String> out = new ArrayList<>();
@@ -44,7 +51,7 @@ class SampleRowsTest {
         b.sample(0, 0, (byte) 1, 0, 0xc010, 3, 5, 100, 12 * MS, 1, 42, 43);
         b.sample(1, 0, (byte) 0, 1, 0x4000, 4, 6, 1, SampleBatch.UNKNOWN, SampleBatch.UNKNOWN, SampleBatch.UNKNOWN,
                 SampleBatch.UNKNOWN);
-        r.add(b.build());
+        add(r, b.build());
         // 2 ms and 9 ms share the first 10 ms bucket; 12 ms is the second; no time is bucket -1.
         assertEquals(List.of("0 0 0 1 1 42 43 3 5 0 0 c010 0 : 2 350", "0 0 0 1 1 42 43 3 5 0 0 c010 1 : 1 100",
                 "1 1 0 -1 0 -1 -1 4 6 0 0 4000 -1 : 1 1"), listed(r));
@@ -70,7 +77,7 @@ class SampleRowsTest {
         b.sample(0, 0, (byte) 1, 0, 0x10, 1, 1, 1, 0, 0, 1, 1).caller(0x20, 1, 3);
         b.sample(0, 0, (byte) 1, 0, 0x10, 1, 1, 1, 10 * MS, 0, 1, 1);
         b.sample(0, 0, (byte) 1, 0, 0x10, 1, 1, 1, 0, 0, 1, 1);
-        r.add(b.build());
+        add(r, b.build());
         assertEquals(14, r.size());
         assertEquals(2, r.count(0));
         assertEquals(15, r.samples());
@@ -84,11 +91,11 @@ class SampleRowsTest {
         b.sample(0, 0, (byte) 1, 0, 0x14, 1, 1).caller(0x20, 1, 2).caller(0x30, 1, 3);
         b.sample(0, 0, (byte) 1, 0, 0x10, 1, 1).caller(0x20, 1, 2);
         b.sample(0, 0, (byte) 1, 0, 0x10, 1, 1).caller(0x20, 1, 2).caller(0x30, 1, 3, (byte) SampleBatch.UNKNOWN);
-        r.add(b.build());
+        add(r, b.build());
         // A second batch reuses the names of the first: the table is the session's, not the batch's.
         TestBatches again = new TestBatches(7);
         again.sample(0, 0, (byte) 1, 0, 0x18, 1, 1).caller(0x20, 1, 2).caller(0x30, 1, 3);
-        r.add(again.build());
+        add(r, again.build());
         assertEquals(3, r.stacks().size());
         assertEquals(List.of(1, 1, 2, 3, 1), List.of(r.column(0, SampleRows.STACK), r.column(1, SampleRows.STACK),
                 r.column(2, SampleRows.STACK), r.column(3, SampleRows.STACK), r.column(4, SampleRows.STACK)));
@@ -107,12 +114,46 @@ class SampleRowsTest {
             for (int i = 0; i < 5000; i++) {
                 b.sample(i % 3, 0, (byte) 1, 0, 0x1000L + i, 1, i % 17).caller(0x2000L + i % 300, 1, 2);
             }
-            r.add(b.build());
+            add(r, b.build());
         }
         assertEquals(5000, r.size());
         assertEquals(300, r.stacks().size());
         for (int i = 0; i < r.size(); i++) {
             assertEquals(2, r.count(i));
         }
+    }
+
+    /**
+     * Samples counted in several chunks (a checkpoint or a full chunk hands one to the writer) make
+     * the rows, counts, weights and time span one chunk makes: a chunk is only where they wait.
+     */
+    @Test
+    void samplesFoldedInSeveralChunksMakeTheRowsOneChunkMakes() {
+        List<SampleBatch> batches = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            TestBatches b = new TestBatches(7);
+            for (int i = 0; i < 700; i++) {
+                b.sample(i % 2, i % 3, (byte) 1, 0, 0x1000L + i % 97, 1, i % 5, 10 + i, (k * 700L + i) * MS / 3, 1, 42,
+                        43).caller(0x2000L + i % 7, 1, 2);
+            }
+            batches.add(b.build());
+        }
+        SampleRows once = rows();
+        SampleChunk all = new SampleChunk(once);
+        batches.forEach(all::add);
+        once.fold(all);
+        SampleRows inParts = rows();
+        SampleChunk part = new SampleChunk(inParts);
+        for (int k = 0; k < batches.size(); k++) {
+            part.add(batches.get(k));
+            if (k % 2 == 1) {
+                inParts.fold(part);
+                part = new SampleChunk(inParts);
+            }
+        }
+        assertEquals(listed(once), listed(inParts));
+        assertEquals(2800, inParts.samples());
+        assertEquals(once.timeSpan(), inParts.timeSpan());
+        assertEquals(2799 * MS / 3, inParts.timeSpan());
     }
 }
