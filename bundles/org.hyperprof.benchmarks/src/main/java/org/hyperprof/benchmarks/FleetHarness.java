@@ -65,6 +65,10 @@ public final class FleetHarness {
         "host_counters", "sessions"};
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 3 && args[0].equals("resume")) {
+            resume(Path.of(args[1]), URI.create(args[2]));
+            return;
+        }
         URI endpoint = URI.create(args.length > 0 ? args[0] : "http://127.0.0.1:8123");
         int hosts = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         long ms = args.length > 2 ? Long.parseLong(args[2]) : 2000;
@@ -144,7 +148,7 @@ public final class FleetHarness {
         FleetShipper shipper = new FleetShipper(FleetSettings.of(List.of(endpoint), "")
                 .withTimeout(Duration.ofMinutes(5)), store, "harness", System.err);
         long t0 = System.nanoTime();
-        FleetStatus shipped = shipper.shipNow();
+        FleetStatus shipped = shipAll(shipper);
         double seconds = (System.nanoTime() - t0) / 1e9;
         if (shipped.problem() != null || !shipped.pending().isEmpty()) {
             throw new IllegalStateException("the shipment stopped: " + shipped.problem());
@@ -156,6 +160,39 @@ public final class FleetHarness {
                         + " WHERE database = 'hyperprof' AND active GROUP BY table ORDER BY table").replace('\t', ' ')
                         .replace('\n', ';'));
 
+        timeTop(shipper, rows[0]);
+        shipper.close();
+        BenchStore.deleteFolder(folder);
+        System.exit(0);
+    }
+
+    /** Ships until the outbox is empty (one call stops after ten minutes). */
+    private static FleetStatus shipAll(FleetShipper shipper) throws Exception {
+        FleetStatus s = shipper.shipNow();
+        while (s.problem() == null && !s.pending().isEmpty()) {
+            s = shipper.shipNow();
+        }
+        return s;
+    }
+
+    /** Ships what a harness run left in its store's outbox (one stopped midway), then times the tops. */
+    private static void resume(Path file, URI endpoint) throws Exception {
+        SessionStoreComponent store = SessionStoreComponent.onClassPath(file, "hv-base", System.err);
+        int left = store.pending().size();
+        FleetShipper shipper = new FleetShipper(FleetSettings.of(List.of(endpoint), "")
+                .withTimeout(Duration.ofMinutes(5)), store, "harness", System.err);
+        long t0 = System.nanoTime();
+        FleetStatus shipped = shipAll(shipper);
+        System.out.printf(Locale.ROOT, "resumed: shipped %d of %d sessions left in %.1f s (%s)%n", shipped.shipped(),
+                left, (System.nanoTime() - t0) / 1e9, shipped.problem());
+        timeTop(shipper, Long.parseLong(query(endpoint, "SELECT count() FROM hyperprof.samples")));
+        shipper.close();
+        System.exit(0);
+    }
+
+    /** hp:fleet top symbols and images, 10 runs each after 2 unmeasured ones. */
+    private static void timeTop(FleetShipper shipper, long samplesRows) throws Exception {
+        PrintStream out = System.out;
         FleetCommands commands = new FleetCommands(shipper, null);
         for (String what : List.of("symbols", "images")) {
             double[] runs = new double[10];
@@ -181,11 +218,8 @@ public final class FleetHarness {
                 var += (r - mean) * (r - mean) / (runs.length - 1);
             }
             out.printf(Locale.ROOT, "hp:fleet top %s over %d samples rows: %.0f ± %.0f ms (mean ± sd of %d runs)%n",
-                    what, rows[0], mean, Math.sqrt(var), runs.length);
+                    what, samplesRows, mean, Math.sqrt(var), runs.length);
         }
-        shipper.close();
-        BenchStore.deleteFolder(folder);
-        System.exit(0);
     }
 
     private static String query(URI endpoint, String sql) throws IOException, InterruptedException {

@@ -90,12 +90,13 @@ final class FleetQueries {
 
     /**
      * The top {@code n} images ({@code symbols} false) or symbols, by samples, with their share of all the
-     * samples: one pass over the rows (the groups, a few thousand, are summed again from an array).
+     * samples: one pass over the rows (the groups, a few thousand, are summed again from an array). Hosts
+     * are counted by {@code uniq}, exact up to 65,536 of them and half the time of {@code uniqExact}.
      */
     List<TopRow> top(FleetFilter f, boolean symbols, int n) throws FleetException {
         String sql = "SELECT g.1, g.2, g.3, g.4, g.5, total FROM (SELECT groupArray((i, y, s, w, h)) AS groups,"
                 + " sum(s) AS total FROM (SELECT image_name AS i, " + (symbols ? "symbol_name" : "''")
-                + " AS y, sum(samples) AS s, sum(weight) AS w, uniqExact(host) AS h FROM "
+                + " AS y, sum(samples) AS s, sum(weight) AS w, uniq(host) AS h FROM "
                 + table("samples") + " WHERE " + f.samples() + " AND " + committed(f) + " GROUP BY i, y))"
                 + " ARRAY JOIN groups AS g ORDER BY g.3 DESC, g.1, g.2 LIMIT " + n;
         List<TopRow> out = new ArrayList<>();
