@@ -139,4 +139,17 @@ class ExactlyOnceTest {
             }
         }
     }
+
+    @Test
+    void namesWithTabsNewlinesBackslashesAndQuotesArriveAsTheyWere() throws Exception {
+        empty();
+        SimulatedHost host = new SimulatedHost(folder, "host-'odd'", new String[] {"xen\tfn ", "kernel\nfn\\ ",
+            "app 'fn' \"\u00e9\u4e2d\" "});
+        try (FleetShipper shipper = Fleet.shipper(host, Fleet.at(server.http()), new ByteArrayOutputStream())) {
+            host.profile(41, 1000);
+            assertNull(shipper.shipNow().problem());
+            assertEquals(host.books(), Fleet.books(server, "samples"));
+            assertTrue(host.books().keySet().stream().anyMatch(k -> k.contains("kernel\nfn\\ ")));
+        }
+    }
 }

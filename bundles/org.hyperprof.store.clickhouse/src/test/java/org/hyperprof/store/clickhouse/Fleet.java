@@ -34,11 +34,15 @@ final class Fleet {
      */
     static Map<String, String> books(ClickHouseServer server, String table) throws IOException {
         Map<String, String> out = new TreeMap<>();
-        for (String line : server.lines("SELECT host, session, event_name, symbol_name, sum(samples), sum(weight)"
-                + " FROM hyperprof." + table + " WHERE (host, session, attempt) IN (SELECT host, id, min(attempt) FROM"
-                + " hyperprof.sessions GROUP BY host, id) GROUP BY host, session, event_name, symbol_name")) {
-            String[] f = line.split("\t", -1);
-            out.put(f[0] + " " + f[1] + " " + f[2] + " " + f[3], f[4] + " " + f[5]);
+        try {
+            for (String[] f : ServerReply.rows(server.query("SELECT host, session, event_name, symbol_name,"
+                    + " sum(samples), sum(weight) FROM hyperprof." + table + " WHERE (host, session, attempt) IN"
+                    + " (SELECT host, id, min(attempt) FROM hyperprof.sessions GROUP BY host, id)"
+                    + " GROUP BY host, session, event_name, symbol_name"), 6)) {
+                out.put(f[0] + " " + f[1] + " " + f[2] + " " + f[3], f[4] + " " + f[5]);
+            }
+        } catch (FleetException e) {
+            throw new IOException(e.getMessage(), e);
         }
         return out;
     }

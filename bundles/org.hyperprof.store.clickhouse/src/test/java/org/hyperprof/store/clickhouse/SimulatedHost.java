@@ -39,10 +39,18 @@ final class SimulatedHost {
 
     final String hostId;
     final SessionStoreComponent store;
+    /** What the symbols' names start with; text any name may hold (tabs, newlines, quotes) in some tests. */
+    private final String[] prefixes;
     private final ByteArrayOutputStream problems = new ByteArrayOutputStream();
 
     SimulatedHost(Path folder, String hostId) {
+        this(folder, hostId, new String[] {"xen_fn_", "kernel_fn_", "app_fn_"});
+    }
+
+    /** A host whose symbols' names start with {@code prefixes} (hypervisor's, kernel's, application's). */
+    SimulatedHost(Path folder, String hostId, String[] prefixes) {
         this.hostId = hostId;
+        this.prefixes = prefixes.clone();
         this.store = SessionStoreComponent.onClassPath(folder.resolve(hostId + ".duckdb"), hostId,
                 new PrintStream(problems, true, StandardCharsets.UTF_8));
     }
@@ -60,7 +68,7 @@ final class SimulatedHost {
         int[][] symbols = new int[3][40];
         for (int i = 0; i < 3; i++) {
             for (int k = 0; k < 40; k++) {
-                symbols[i][k] = names.symbol(images[i], (i == 0 ? "xen_fn_" : i == 1 ? "kernel_fn_" : "app_fn_") + k);
+                symbols[i][k] = names.symbol(images[i], prefixes[i] + k);
             }
         }
         names.process(1, 700, "app");
