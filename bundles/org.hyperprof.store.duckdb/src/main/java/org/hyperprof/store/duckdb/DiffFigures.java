@@ -2,6 +2,7 @@ package org.hyperprof.store.duckdb;
 
 import org.hyperprof.api.store.DiffRow;
 import org.hyperprof.api.store.SessionDiff;
+import org.hyperprof.report.kit.Shares;
 
 /**
  * One row of a differential profile in figures, as {@code perf diff} prints them: its share of each
@@ -19,28 +20,15 @@ import org.hyperprof.api.store.SessionDiff;
  */
 record DiffFigures(DiffRow row, double shareA, double shareB, double rateA, double rateB, boolean marked) {
 
-    /** How many standard errors of the difference make a delta stand out. */
-    static final double STANDARD_ERRORS = 3;
-
     /** The rule of the mark, as printed under the table. */
-    static final String RULE = "* where |delta| > 3·√(se_A² + se_B²), se = √(p(1−p)/n): the binomial standard error"
-            + " of a share p of a session's n samples";
+    static final String RULE = Shares.RULE;
 
     static DiffFigures of(DiffRow row, SessionDiff diff) {
-        double a = share(row.baselineSamples(), diff.baselineSamples());
-        double b = share(row.comparedSamples(), diff.comparedSamples());
-        double se = Math.sqrt(variance(a, diff.baselineSamples()) + variance(b, diff.comparedSamples()));
+        double a = Shares.share(row.baselineSamples(), diff.baselineSamples());
+        double b = Shares.share(row.comparedSamples(), diff.comparedSamples());
         return new DiffFigures(row, a, b, rate(row.baselineWeight(), diff.baselineNanos()),
-                rate(row.comparedWeight(), diff.comparedNanos()), Math.abs(b - a) > STANDARD_ERRORS * se);
-    }
-
-    private static double share(long part, long whole) {
-        return whole == 0 ? 0 : (double) part / whole;
-    }
-
-    /** se² of a share {@code p} of {@code n} samples. */
-    private static double variance(double p, long n) {
-        return n == 0 ? 0 : p * (1 - p) / n;
+                rate(row.comparedWeight(), diff.comparedNanos()),
+                Shares.beyondChance(a, diff.baselineSamples(), b, diff.comparedSamples()));
     }
 
     private static double rate(long events, long nanos) {

@@ -21,7 +21,9 @@ import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.SessionDiff;
+import org.hyperprof.api.store.SessionOutbox;
 import org.hyperprof.api.store.SessionQuery;
+import org.hyperprof.api.store.SessionShipping;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
@@ -54,11 +56,11 @@ import org.osgi.service.metatype.annotations.Designate;
  * line, {@code hyperprof: session N not stored: why}, and never throws into the pipeline: the session
  * and the other consumers go on. Settings change by a new instance (no {@code @Modified}).
  */
-@Component(service = {SampleConsumer.class, SessionStore.class}, configurationPid = SessionStoreComponent.PID,
+@Component(service = {SampleConsumer.class, SessionStore.class, SessionOutbox.class}, configurationPid = SessionStoreComponent.PID,
         property = {SampleConsumer.NAME + "=" + SessionStoreComponent.NAME,
             SampleConsumer.DELIVERY + "=lossless"})
 @Designate(ocd = StoreConfiguration.class)
-public final class SessionStoreComponent implements SampleConsumer, SessionStore {
+public final class SessionStoreComponent implements SampleConsumer, SessionStore, SessionOutbox {
     /** The Configuration Admin pid of its settings. */
     public static final String PID = "org.hyperprof.store";
     /** Its {@code consumer.name}. */
@@ -75,6 +77,8 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile SessionPublisher publisher;
+    /** What ships stored sessions to a fleet store; optional: with none, nothing enters the outbox. */
+    private volatile SessionShipping shipping;
     private StoreFile file;
 
     @Activate
@@ -177,8 +181,55 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         if (s != null) {
             // It stays open until its end is written: a name or label given meanwhile (by the command
             // that made it, which may have returned) goes into that row, or waits for it and updates it.
-            writes.end(s, s.pending(), summary, NAME, this::prune, () -> open.remove(id, s));
+            writes.end(s, s.pending(), summary, NAME, f -> {
+                offer(f, id);
+                prune(f);
+            }, () -> open.remove(id, s));
         }
+    }
+
+    /** Puts the session just stored into the outbox when the shipping takes it; a failure to is said. */
+    private void offer(StoreFile f, long id) {
+        SessionShipping to = shipping;
+        if (to == null) {
+            return;
+        }
+        try {
+            Outbox.offer(f, id, to).ifPresent(to::pending);
+        } catch (StoreException | RuntimeException e) {
+            problems.println("hyperprof: session " + id + " will not be shipped: " + e.getMessage());
+        }
+    }
+
+    /** Binds the fleet's shipping (Declarative Services, and plain Java). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    public void setShipping(SessionShipping to) {
+        this.shipping = to;
+        to.outbox(this);
+    }
+
+    public void unsetShipping(SessionShipping to) {
+        if (shipping == to) {
+            shipping = null;
+        }
+        to.outboxGone(this);
+    }
+
+    @Override
+    public List<StoredSession> pending() throws StoreException {
+        return Outbox.pending(settled());
+    }
+
+    @Override
+    public long copy(long session, String table, String prefix, java.io.OutputStream out) throws StoreException,
+            java.io.IOException {
+        return Outbox.copy(settled(), session, table, prefix, out);
+    }
+
+    @Override
+    public boolean release(long session) throws StoreException {
+        return Outbox.release(settled(), session);
     }
 
     /** Applies the retention settings; a failure to is said, and the session stays stored. */

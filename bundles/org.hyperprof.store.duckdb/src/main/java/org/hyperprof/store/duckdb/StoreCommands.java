@@ -1,17 +1,12 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -28,6 +23,7 @@ import org.hyperprof.command.kit.Option;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
+import org.hyperprof.command.kit.When;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -162,22 +158,6 @@ public final class StoreCommands {
 
     /** The instant {@code --since} names, ages counted back from {@code now}. */
     Instant since(String text, Instant now) throws UsageException {
-        String t = text.strip();
-        Optional<Duration> age = Age.parse(t);
-        if (age.isPresent()) {
-            return now.minus(age.get());
-        }
-        try {
-            if (t.endsWith("Z") || t.matches(".*[+-]\\d\\d:\\d\\d$")) {
-                return java.time.OffsetDateTime.parse(t).toInstant();
-            }
-            if (t.contains("T")) {
-                return LocalDateTime.parse(t).atZone(zone).toInstant();
-            }
-            return LocalDate.parse(t).atStartOfDay(zone).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new UsageException("--since takes a date (2026-11-27), a local date and time (2026-11-27T14:30),"
-                    + " an instant (2026-11-27T14:30:00Z) or an age (" + Age.FORMS + "), not '" + text + "'");
-        }
+        return When.instant(text, "--since", now, zone);
     }
 }
