@@ -42,9 +42,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * The session store: a lossless sample consumer that keeps every session in one DuckDB file, and the
  * {@link SessionStore} that answers from it.
  *
- * <p>A session's row is written when it starts (status running); its samples are counted into
- * aggregated rows in memory ({@link SampleRows}: no allocation per sample) and written with its
- * names, stacks and books in one transaction at its end. Writes run on a thread of the store's own
+ * <p>A session's row is written when it starts (status running); the delivery thread copies its
+ * samples' keys into chunks ({@link SampleChunk}: no allocation per sample), the writer counts them
+ * into aggregated rows ({@link SampleRows}) and writes those with its names, stacks and books in one
+ * transaction at its end. Writes run on a thread of the store's own
  * ({@link StoreWriter}), in order, so that neither the source nor the counting waits for DuckDB. A
  * session running longer than the checkpoint interval also writes its rows so far at each interval
  * ({@link RunningSessions}), and one whose process dies is marked incomplete with them at the
