@@ -32,6 +32,7 @@ import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -55,7 +56,8 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>A store that cannot write (a read-only folder, a full disk, a lock held past the wait) prints one
  * line, {@code hyperprof: session N not stored: why}, and never throws into the pipeline: the session
- * and the other consumers go on. Settings change by a new instance (no {@code @Modified}).
+ * and the other consumers go on. Settings change in place ({@link #modified}): its services never leave, so
+ * no session starts while no store is bound and no command finds the store's commands gone.
  */
 @Component(service = {SampleConsumer.class, SessionStore.class, SessionOutbox.class}, configurationPid = SessionStoreComponent.PID,
         property = {SampleConsumer.NAME + "=" + SessionStoreComponent.NAME,
@@ -67,7 +69,8 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     /** Its {@code consumer.name}. */
     public static final String NAME = "store";
 
-    private final StoreSettings settings;
+    /** Replaced whole when the settings change ({@link #modified}). */
+    private volatile StoreSettings settings;
     private final Engine engine;
     private final PrintStream problems;
     private final SessionWrites writes;
@@ -119,6 +122,31 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
         this.engine = engine;
         this.problems = problems;
         this.writes = new SessionWrites(this::file, writer, hook, problems);
+    }
+
+    /**
+     * New settings, taken in place. A new path: the writes asked so far finish in the old file (at most
+     * the lock wait), which is then closed; the next write or query opens the new one. Sessions already
+     * running keep the host id they started with.
+     */
+    @Modified
+    void modified(StoreConfiguration configuration) {
+        StoreSettings next = StoreSettings.of(configuration, problems);
+        StoreSettings before = settings;
+        if (!next.path().equals(before.path())) {
+            writes.writer().settle(before.lockWaitMillis());
+            StoreFile old;
+            synchronized (this) {
+                old = file;
+                file = null;
+                settings = next;
+            }
+            if (old != null) {
+                old.release();
+            }
+        } else {
+            settings = next;
+        }
     }
 
     /**
