@@ -49,7 +49,8 @@ import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
  * <li>Timed: the real shipper ships the outbox, every session of every host, to the server: rows per
  * second ingested (all tables, and the samples alone).</li>
  * <li>Timed: {@code hp:fleet top symbols} and {@code top images} over the whole fleet, 10 runs each
- * after 2 unmeasured ones.</li>
+ * after 2 unmeasured ones, each beside the same question asked of the samples table as fleet schema
+ * version 1 asked it (before the server summed samples by symbol).</li>
  * </ol>
  *
  * <p>Run: {@code java -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
@@ -160,7 +161,7 @@ public final class FleetHarness {
                         + " WHERE database = 'hyperprof' AND active GROUP BY table ORDER BY table").replace('\t', ' ')
                         .replace('\n', ';'));
 
-        timeTop(shipper, rows[0]);
+        timeTop(shipper, endpoint, rows[0]);
         shipper.close();
         BenchStore.deleteFolder(folder);
         System.exit(0);
@@ -185,41 +186,65 @@ public final class FleetHarness {
         FleetStatus shipped = shipAll(shipper);
         System.out.printf(Locale.ROOT, "resumed: shipped %d of %d sessions left in %.1f s (%s)%n", shipped.shipped(),
                 left, (System.nanoTime() - t0) / 1e9, shipped.problem());
-        timeTop(shipper, Long.parseLong(query(endpoint, "SELECT count() FROM hyperprof.samples")));
+        timeTop(shipper, endpoint, Long.parseLong(query(endpoint, "SELECT count() FROM hyperprof.samples")));
         shipper.close();
         System.exit(0);
     }
 
-    /** hp:fleet top symbols and images, 10 runs each after 2 unmeasured ones. */
-    private static void timeTop(FleetShipper shipper, long samplesRows) throws Exception {
+    /**
+     * The top list as fleet schema version 1 asked it, of the samples table (every samples row read), for
+     * the before/after figure in one sitting: {@code %s} is {@code symbol_name} or {@code ''}.
+     */
+    private static final String TOP_OF_SAMPLES = "SELECT g.1, g.2, g.3, g.4, g.5, total FROM (SELECT groupArray((i,"
+            + " y, s, w, h)) AS groups, sum(s) AS total FROM (SELECT image_name AS i, %s AS y, sum(samples) AS s,"
+            + " sum(weight) AS w, uniq(host) AS h FROM hyperprof.samples WHERE event = 0 AND (session, attempt) IN"
+            + " (SELECT id, min(attempt) FROM hyperprof.sessions WHERE 1 GROUP BY host, id) GROUP BY i, y))"
+            + " ARRAY JOIN groups AS g ORDER BY g.3 DESC, g.1, g.2 LIMIT 10";
+
+    /**
+     * hp:fleet top symbols and images, 10 runs each after 2 unmeasured ones, each run followed by the same
+     * question asked of the samples table as version 1 did.
+     */
+    private static void timeTop(FleetShipper shipper, URI endpoint, long samplesRows) throws Exception {
         PrintStream out = System.out;
         FleetCommands commands = new FleetCommands(shipper, null);
+        out.println("summed by symbol: " + query(endpoint, "SELECT count() FROM hyperprof.symbol_samples")
+                + " rows (" + samplesRows + " samples rows)");
         for (String what : List.of("symbols", "images")) {
             double[] runs = new double[10];
+            double[] before = new double[10];
+            String v1 = String.format(Locale.ROOT, TOP_OF_SAMPLES, what.equals("symbols") ? "symbol_name" : "''");
             PrintStream stdout = System.out;
             try (PrintStream sink = new PrintStream(OutputStreamSink.INSTANCE, true, StandardCharsets.UTF_8)) {
                 System.setOut(sink);
                 for (int i = -2; i < runs.length; i++) {
                     long t = System.nanoTime();
                     commands.fleet("top", what, "--top", "10");
+                    long u = System.nanoTime();
+                    query(endpoint, v1);
                     if (i >= 0) {
-                        runs[i] = (System.nanoTime() - t) / 1e6;
+                        runs[i] = (u - t) / 1e6;
+                        before[i] = (System.nanoTime() - u) / 1e6;
                     }
                 }
             } finally {
                 System.setOut(stdout);
             }
-            double mean = 0;
-            for (double r : runs) {
-                mean += r / runs.length;
-            }
-            double var = 0;
-            for (double r : runs) {
-                var += (r - mean) * (r - mean) / (runs.length - 1);
-            }
-            out.printf(Locale.ROOT, "hp:fleet top %s over %d samples rows: %.0f ± %.0f ms (mean ± sd of %d runs)%n",
-                    what, samplesRows, mean, Math.sqrt(var), runs.length);
+            out.printf(Locale.ROOT, "hp:fleet top %s over %d samples rows: %s; version 1's query of samples: %s%n",
+                    what, samplesRows, meanSd(runs), meanSd(before));
         }
+    }
+
+    private static String meanSd(double[] runs) {
+        double mean = 0;
+        for (double r : runs) {
+            mean += r / runs.length;
+        }
+        double var = 0;
+        for (double r : runs) {
+            var += (r - mean) * (r - mean) / (runs.length - 1);
+        }
+        return String.format(Locale.ROOT, "%.0f ± %.0f ms (mean ± sd of %d runs)", mean, Math.sqrt(var), runs.length);
     }
 
     private static String query(URI endpoint, String sql) throws IOException, InterruptedException {

@@ -60,13 +60,34 @@ final class FleetQueries {
     }
 
     /**
-     * Restricts rows to the committed sessions {@code f} picks. A shipment is known by (session, attempt),
+     * Restricts rows to the committed sessions {@code f} picks whose shipper wrote schema version
+     * {@code since} or later ({@code before} false) or earlier. A shipment is known by (session, attempt),
      * two random numbers of 63 and 64 bits, so the host's name need not be hashed for every row: another
-     * host's committed session matching both is a chance of 2^-127.
+     * host's committed session matching both is a chance of 2^-127. The least attempt is picked before
+     * the version is looked at, so a session counts once even if two of its attempts had different versions.
      */
-    private String committed(FleetFilter f) {
-        return "(session, attempt) IN (SELECT id, min(attempt) FROM " + http.settings().database()
-                + ".sessions WHERE " + f.sessions() + " GROUP BY host, id)";
+    private String committed(FleetFilter f, int since, boolean before) {
+        return "(session, attempt) IN (SELECT id, a FROM (SELECT id, min(attempt) AS a, argMin(schema_version,"
+                + " attempt) AS v FROM " + http.settings().database() + ".sessions WHERE " + f.sessions()
+                + " GROUP BY host, id) WHERE v " + (before ? "< " : ">= ") + since + ")";
+    }
+
+    /**
+     * The committed samples {@code f} picks, as a subquery of {@code columns} (of host, day, attempt,
+     * session, event, event_name, mode, domain_name, image_name, symbol_name, samples, weight): from
+     * {@code symbol_samples}, where the server keeps them summed by symbol, and for sessions shipped before
+     * schema version 2 (there are none on a cluster made by this version) from {@code samples}.
+     */
+    private String rows(FleetFilter f, String columns) throws FleetException {
+        String summed = "SELECT " + columns + " FROM " + table("symbol_samples") + " WHERE " + f.samples() + " AND "
+                + committed(f, FleetSchema.SUMMED_SINCE, false);
+        long older = ServerReply.number(http.query(at(), "SELECT count() FROM " + table("sessions") + " WHERE "
+                + f.sessions() + " AND schema_version < " + FleetSchema.SUMMED_SINCE));
+        if (older == 0) {
+            return "(" + summed + ")";
+        }
+        return "(" + summed + " UNION ALL SELECT " + columns + " FROM " + table("samples") + " WHERE " + f.samples()
+                + " AND " + committed(f, FleetSchema.SUMMED_SINCE, true) + ")";
     }
 
     List<HostRow> hosts() throws FleetException {
@@ -97,7 +118,7 @@ final class FleetQueries {
         String sql = "SELECT g.1, g.2, g.3, g.4, g.5, total FROM (SELECT groupArray((i, y, s, w, h)) AS groups,"
                 + " sum(s) AS total FROM (SELECT image_name AS i, " + (symbols ? "symbol_name" : "''")
                 + " AS y, sum(samples) AS s, sum(weight) AS w, uniq(host) AS h FROM "
-                + table("samples") + " WHERE " + f.samples() + " AND " + committed(f) + " GROUP BY i, y))"
+                + rows(f, "host, image_name, symbol_name, samples, weight") + " GROUP BY i, y))"
                 + " ARRAY JOIN groups AS g ORDER BY g.3 DESC, g.1, g.2 LIMIT " + n;
         List<TopRow> out = new ArrayList<>();
         int line = 0;
@@ -135,8 +156,8 @@ final class FleetQueries {
     private long counts(FleetFilter f, boolean symbols, Map<String, long[]> rows, Map<String, String[]> names,
             int side) throws FleetException {
         String key = symbols ? "image_name, symbol_name" : "image_name";
-        String sql = "SELECT " + key + ", sum(samples) FROM " + table("samples") + " WHERE " + f.samples() + " AND "
-                + committed(f) + " GROUP BY " + key;
+        String sql = "SELECT " + key + ", sum(samples) FROM " + rows(f, "image_name, symbol_name, samples")
+                + " GROUP BY " + key;
         int width = symbols ? 3 : 2;
         long total = 0;
         int line = 0;
@@ -154,8 +175,7 @@ final class FleetQueries {
     /** The fleet profile's rows: per host, domain, mode, image and symbol. */
     List<ProfileRow> profile(FleetFilter f) throws FleetException {
         String sql = "SELECT host, domain_name, mode, image_name, symbol_name, sum(samples), sum(weight) FROM "
-                + table("samples") + " WHERE " + f.samples() + " AND " + committed(f)
-                + " GROUP BY host, domain_name, mode, image_name, symbol_name ORDER BY host, domain_name, mode,"
+                + rows(f, "host, domain_name, mode, image_name, symbol_name, samples, weight") + " GROUP BY host, domain_name, mode, image_name, symbol_name ORDER BY host, domain_name, mode,"
                 + " image_name, symbol_name";
         List<ProfileRow> out = new ArrayList<>();
         int line = 0;

@@ -9,17 +9,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fleet's tables ({@code fleet-schema-v1.sql}) made on a server when missing, the Distributed tables
+ * The fleet's tables ({@code fleet-schema-v2.sql}) made on a server when missing, the Distributed tables
  * over them when a cluster is set, and the schema version kept in the cluster: a server whose tables are
  * of a later version than this Hyperprof writes is refused, so hosts of different versions are told apart
  * and never mix rows of different meanings.
  */
 final class FleetSchema {
     /** The version of the fleet's tables this Hyperprof writes. */
-    static final int VERSION = 1;
-    /** The tables of a session's rows, as the local store names them (and the fleet's tables are named). */
+    static final int VERSION = 2;
+    /** The first version whose sessions have their samples summed in {@code symbol_samples}. */
+    static final int SUMMED_SINCE = 2;
+    /**
+     * The tables of a session's rows, as the local store names them (and the fleet's tables are named),
+     * and {@code symbol_samples}, which the server fills from {@code samples}: each has a Distributed
+     * table over it in a cluster, daily partitions and an attempt column.
+     */
     static final List<String> DISTRIBUTED = List.of("sessions", "samples", "stacks", "names", "truth", "counters",
-            "buffers", "consumers", "host_counters");
+            "buffers", "consumers", "host_counters", "symbol_samples");
+    /** The materialized views: dropped before the tables they read, made after them. */
+    static final List<String> VIEWS = List.of("symbol_samples_feed");
 
     private FleetSchema() {
     }
@@ -32,6 +40,11 @@ final class FleetSchema {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return statements(script, db);
+    }
+
+    /** The statements of a schema {@code script} (written as {@code fleet-schema-v2.sql} is) for database {@code db}. */
+    static List<String> statements(String script, String db) {
         // Comment lines out, then one statement per ';' that ends a line.
         String code = script.lines().filter(line -> !line.strip().startsWith("--"))
                 .collect(java.util.stream.Collectors.joining("\n"));

@@ -96,7 +96,7 @@ final class Shipper {
     /** Deletes the rows failed attempts left (a mutation, applied by the server in the background). */
     private void strays(URI at, String host, long session, long attempt) {
         String db = http.settings().database();
-        for (String table : SessionOutbox.TABLES) {
+        for (String table : FleetSchema.DISTRIBUTED) {
             if (table.equals("sessions")) {
                 continue;
             }

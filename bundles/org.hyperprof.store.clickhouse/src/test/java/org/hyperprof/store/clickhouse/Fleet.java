@@ -1,5 +1,7 @@
 package org.hyperprof.store.clickhouse;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.ByteArrayOutputStream;
@@ -45,6 +47,16 @@ final class Fleet {
             throw new IOException(e.getMessage(), e);
         }
         return out;
+    }
+
+    /**
+     * The fleet's books on {@code server} equal {@code expected}, in the samples table and in the samples
+     * the server summed by symbol ({@code suffix} "_all" to read both through a cluster's Distributed tables).
+     */
+    static void assertBooks(Map<String, String> expected, ClickHouseServer server, String suffix) throws IOException {
+        assertEquals(expected, books(server, "samples" + suffix));
+        assertEquals(expected, books(server, "symbol_samples" + suffix),
+                "the samples summed by symbol");
     }
 
     /** Every row of the samples table, committed or not: samples summed. */
