@@ -32,6 +32,10 @@ import org.hyperprof.report.kit.RowFilter;
  * {@code _[k]} kernel or module, none for user code.</li>
  * <li>A {@code ;} inside a name would split the frame, so it becomes {@code :}; control characters
  * (which would break the one-line-per-stack format) become {@code ?}.</li>
+ * <li>A frame without a symbol ({@code [image]}) right above the same one is folded into it: code
+ * built without frame pointers leaves garbage call chains of a hundred {@code [unknown]} frames,
+ * which would make the graph thousands of pixels tall with the data below the fold. Named frames
+ * are never folded (recursion stays visible); the SVG says how many frames were folded.</li>
  * </ul>
  * Children are ordered by name, so the tree and the folded lines come out the same for the same
  * samples, whatever order they arrived in.
@@ -41,8 +45,9 @@ import org.hyperprof.report.kit.RowFilter;
  * @param domain   the domain it shows, or {@link ReportRequest#ALL_DOMAINS}
  * @param root     the whole-session frame
  * @param maxDepth depth of the deepest frame (the root is depth 0)
+ * @param folded   the frames without a symbol folded into the same frame above them
  */
-record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDepth) {
+record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDepth, int folded) {
 
     /** One frame with everything drawn or printed below it. */
     static final class Node {
@@ -55,6 +60,8 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
         long total;
         /** Of a differential flame graph: the samples that ended here in the baseline (self counts the compared session's). */
         long baseline;
+        /** A code frame no symbol covers, named {@code [image]}. */
+        boolean unnamed;
         List<Node> children = new ArrayList<>();
         private Map<String, Node> byFoldedName = new HashMap<>();
 
@@ -111,6 +118,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
         Node[] named = new Node[trie.size()];
         named[StackTrie.ROOT] = root;
         RowFilter filter = options.filter();
+        int folded = 0;
         // Parents have lower ids than their children, so one upward pass names every node.
         for (int n = StackTrie.ROOT + 1; n < trie.size(); n++) {
             Node parent = named[trie.parent(n)];
@@ -133,7 +141,15 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                 FrameKind kind = FrameKind.of(dictionary.imageKind(image));
                 String imageName = dictionary.imageName(image);
                 String name = frame >= 0 ? dictionary.symbolName(frame) : null;
-                node = parent.child(name == null || name.isBlank() ? bracketed(imageName) : clean(name), kind);
+                boolean unnamed = name == null || name.isBlank();
+                String frameName = unnamed ? bracketed(imageName) : clean(name);
+                if (unnamed && parent.kind == kind && parent.unnamed && parent.name.equals(frameName)) {
+                    node = parent;
+                    folded++;
+                } else {
+                    node = parent.child(frameName, kind);
+                    node.unnamed = unnamed;
+                }
                 node.images.add(clean(imageName));
                 // the filter chooses samples by their own frame: a node's self samples are those it is the
                 // leaf of; as a caller it stays for the stacks below it
@@ -153,7 +169,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
         if (root.total == 0) {
             throw new ReportException(nothingToShow(snapshot, options.counter(), domain));
         }
-        return new FlameTree(info, options.counter(), domain, root, maxDepth);
+        return new FlameTree(info, options.counter(), domain, root, maxDepth, folded);
     }
 
     /** Totals, drops frames without samples, orders children by name; answers the deepest depth. */

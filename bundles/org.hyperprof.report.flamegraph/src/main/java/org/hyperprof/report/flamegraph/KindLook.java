@@ -2,12 +2,15 @@ package org.hyperprof.report.flamegraph;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 
@@ -27,8 +30,9 @@ final class KindLook implements SvgFlameGraph.Look {
     @Override
     public String title() {
         SessionInfo info = tree.info();
-        return "Flame graph of session " + info.sessionId() + ": " + info.hostName() + ", " + info.cpuName() + " "
-                + info.mhz() + " MHz (" + info.source() + ")";
+        // A recording's header may not give the clock rate (perf.data has none): no "0 MHz" then.
+        return "Flame graph of session " + info.sessionId() + ": " + info.hostName() + ", " + info.cpuName()
+                + (info.mhz() > 0 ? " " + info.mhz() + " MHz" : "") + " (" + info.source() + ")";
     }
 
     @Override
@@ -37,8 +41,15 @@ final class KindLook implements SvgFlameGraph.Look {
         CounterConfig counter = info.counters().get(tree.counter());
         String domains = tree.domain() == ReportRequest.ALL_DOMAINS ? "all domains"
                 : "domain " + tree.domain() + " (" + info.domainName(tree.domain()) + ")";
-        return counter.event().name() + " every " + counter.count() + " events (counter " + tree.counter() + "), "
-                + domains + ": " + tree.total() + " samples" + leftOut(framesLeftOut);
+        // A count of 0 is a recording sampled by frequency (perf record -F): no fixed period to state.
+        String period = counter.count() > 0 ? " every " + counter.count() + " events" : "";
+        return counter.event().name() + period + " (counter " + tree.counter() + "), " + domains + ": "
+                + tree.total() + " samples" + folded(tree.folded()) + leftOut(framesLeftOut);
+    }
+
+    /** The note of frames without a symbol folded into the same frame above them, empty when none was. */
+    static String folded(int frames) {
+        return frames == 0 ? "" : "; " + frames + " repeated frames without a symbol folded into one";
     }
 
     /** The note of frames too narrow to draw, empty when none was. */
@@ -83,11 +94,19 @@ final class KindLook implements SvgFlameGraph.Look {
     public List<SvgFlameGraph.Swatch> legend() {
         Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
         selfByKind(tree.root(), self);
-        FrameKind[] shown = self.getOrDefault(FrameKind.UNKNOWN, 0L) > 0
-                ? new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN }
-                : new FrameKind[] { FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER };
+        // A kind is shown when the session has code of it, so a plain host recording (no hypervisor
+        // image) is given no hypervisor share, and a simulated host's 0 % hypervisor share is still said.
+        Set<FrameKind> present = EnumSet.noneOf(FrameKind.class);
+        SessionDictionary dictionary = tree.info().dictionary();
+        for (int i = 0; i < dictionary.imageCount(); i++) {
+            present.add(FrameKind.of(dictionary.imageKind(i)));
+        }
         List<SvgFlameGraph.Swatch> swatches = new ArrayList<>();
-        for (FrameKind kind : shown) {
+        for (FrameKind kind : List.of(FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN)) {
+            boolean sampled = self.getOrDefault(kind, 0L) > 0;
+            if (!sampled && (kind == FrameKind.UNKNOWN || !present.contains(kind))) {
+                continue;
+            }
             swatches.add(new SvgFlameGraph.Swatch(kind.cssClass, kind.fill(kind.words),
                     kind.words + " " + percent(self.getOrDefault(kind, 0L)) + "%"));
         }

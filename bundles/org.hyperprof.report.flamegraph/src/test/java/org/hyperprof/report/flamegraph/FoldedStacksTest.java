@@ -109,6 +109,25 @@ class FoldedStacksTest {
     }
 
     @Test
+    void aRunOfTheSameFrameWithoutSymbolFoldsIntoOneButNamedRecursionStays() throws Exception {
+        // Code without frame pointers leaves chains of garbage callers, all in no mapping: one frame.
+        TestDictionary d = new TestDictionary();
+        int unknown = d.image(0, "(unknown)", ImageKind.UNKNOWN);
+        int app = d.image(0, "app", ImageKind.USER);
+        int main = d.symbol(app, "main");
+        int walk = d.symbol(app, "walk");
+        FlameGraphConsumer consumer = consumerFor(d, new Batches(7)
+                .add(2, 0, CpuMode.USER, app, main, caller(unknown, -1), caller(unknown, -1), caller(unknown, -1))
+                .add(3, 0, CpuMode.USER, app, walk, caller(app, walk), caller(app, walk), caller(app, -1),
+                        caller(unknown, -1), caller(app, -1))
+                .build());
+        assertEquals("""
+                Domain-0;[app];[unknown];[app];walk;walk;walk 3
+                Domain-0;[unknown];main 2
+                """, Reports.folded(consumer));
+    }
+
+    @Test
     void semicolonsAndControlCharactersInNamesCannotSplitAFrameOrALine() throws Exception {
         TestDictionary d = new TestDictionary();
         int user = d.image(0, "app", ImageKind.USER);

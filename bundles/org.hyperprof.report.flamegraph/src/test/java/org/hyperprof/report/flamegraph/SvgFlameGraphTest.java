@@ -1,6 +1,8 @@
 package org.hyperprof.report.flamegraph;
 
+import org.hyperprof.testing.sample.NetworkExperiment;
 import org.hyperprof.testing.sample.TestDictionary;
+import static org.hyperprof.report.flamegraph.Batches.caller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,13 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
+import org.hyperprof.api.sample.SessionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
@@ -132,6 +138,30 @@ class SvgFlameGraphTest {
         String legend = svg.byId("legend").getTextContent();
         assertTrue(legend.contains("hypervisor 40.00%") && legend.contains("kernel 50.00%")
                 && legend.contains("user 10.00%"), legend);
+    }
+
+    @Test
+    void aRecordingWithNoClockRateNoPeriodAndNoHypervisorSaysNoneOfThemAndWhatItFolded() throws Exception {
+        // perf.data gives no MHz, samples by frequency (no period) and has no hypervisor image.
+        TestDictionary d = new TestDictionary();
+        int kernel = d.image(0, "[kernel.kallsyms]", ImageKind.KERNEL);
+        int unknown = d.image(0, "(unknown)", ImageKind.UNKNOWN);
+        int app = d.image(0, "app", ImageKind.USER);
+        SampleBatch batch = new Batches(9).add(4, 0, CpuMode.USER, app, d.symbol(app, "main"),
+                caller(unknown, -1), caller(unknown, -1), caller(unknown, -1))
+                .add(1, 0, CpuMode.KERNEL, kernel, d.symbol(kernel, "schedule")).build();
+        FlameGraphConsumer consumer = new FlameGraphConsumer();
+        consumer.sessionStarted(new SessionInfo(9, "perf.data", "vm", "x86_64", "Intel(R) Xeon(R)", 0,
+                List.of(new CounterConfig(0, NetworkExperiment.CPU_CLK_UNHALTED, 0, 0, true, true)),
+                Map.of(0, "host"), false, d));
+        consumer.samples(batch);
+        Svg svg = svgOf(consumer, ReportRequest.ALL_DOMAINS);
+        assertEquals("Flame graph of session 9: vm, Intel(R) Xeon(R) (perf.data)", svg.byId("title").getTextContent());
+        assertEquals("CPU_CLK_UNHALTED (counter 0), all domains: 5 samples; 2 repeated frames without a symbol"
+                + " folded into one", svg.byId("subtitle").getTextContent());
+        String legend = svg.byId("legend").getTextContent();
+        assertFalse(legend.contains("hypervisor"), legend);
+        assertTrue(legend.contains("kernel 20.00%") && legend.contains("user 80.00%"), legend);
     }
 
     @Test
