@@ -67,6 +67,8 @@ final class FeatureParser {
                 long first = c.u64("time of first sample");
                 long last = c.u64("time of last sample");
                 info.features.put("sample time ns", first + ".." + last);
+                info.firstSampleTime = first;
+                info.lastSampleTime = last;
             }
             default -> info.otherFeatures.add(PerfNames.feature(bit));
         }

@@ -18,9 +18,11 @@ import java.util.Map;
  * @param maxHeaderBytes the most bytes of a recording's header (attrs, ids, the features read; a
  *                       stream's header records) an import holds in memory; the rest of an import's
  *                       memory is bounded by constants and by what its records hold
+ * @param time           the samples kept by their time, in perf report's {@code --time} forms
+ *                       ({@link TimeRanges}), or null for all
  */
 public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Path buildIdCache, Path debugRoot,
-        Path jitMapDir, int batchSize, boolean callchains, long maxHeaderBytes) {
+        Path jitMapDir, int batchSize, boolean callchains, long maxHeaderBytes, String time) {
 
     /** The {@link #guestKallsyms} key for "every guest". */
     public static final int ANY_GUEST = -1;
@@ -49,36 +51,43 @@ public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Pat
     /** perf report's places: the build-id cache in the home directory, /usr/lib/debug, /tmp. */
     public static ImportOptions defaults() {
         return new ImportOptions(null, Map.of(), Path.of(System.getProperty("user.home"), ".debug"),
-                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true, DEFAULT_MAX_HEADER_BYTES);
+                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true, DEFAULT_MAX_HEADER_BYTES, null);
     }
 
     public ImportOptions withKallsyms(Path file) {
         return new ImportOptions(file, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes);
+                maxHeaderBytes, time);
     }
 
     public ImportOptions withGuestKallsyms(Map<Integer, Path> files) {
         return new ImportOptions(kallsyms, files, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes);
+                maxHeaderBytes, time);
     }
 
     public ImportOptions withBatchSize(int size) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, size, callchains,
-                maxHeaderBytes);
+                maxHeaderBytes, time);
     }
 
     public ImportOptions withCallchains(boolean on) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, on,
-                maxHeaderBytes);
+                maxHeaderBytes, time);
     }
 
     public ImportOptions withSymbolDirs(Path cache, Path debug, Path jit) {
-        return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains, maxHeaderBytes);
+        return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains, maxHeaderBytes,
+                time);
     }
 
     public ImportOptions withMaxHeaderBytes(long bytes) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                bytes);
+                bytes, time);
+    }
+
+    /** Keeps only the samples in the windows of {@code ranges} (perf report's {@code --time}), or all for null. */
+    public ImportOptions withTime(String ranges) {
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
+                maxHeaderBytes, ranges);
     }
 
     /** The kallsyms file given for a guest, or the one for every guest, or null. */

@@ -140,7 +140,8 @@ public final class PerfCommands {
 
     /** What {@code hp:import} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
     static final String IMPORT_ARGUMENTS = "<perf.data> [--kallsyms file] [--guest-kallsyms [pid=]file]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only] [--max-header-mb N] [--name name] [report option...]";
+            + " [--callgraph] [--no-callchains] [--report-only] [--time ranges] [--max-header-mb N] [--name name]"
+            + " [report option...]";
 
     static final Syntax IMPORT = Syntax.of("hp:import", "import a perf.data recording (perf record, perf kvm record;"
             + " file or pipe form) as a session every consumer receives, and print perf report's flat profile")
@@ -153,7 +154,7 @@ public final class PerfCommands {
                     Options.TOP, Options.CALLGRAPH, Options.NO_CALLCHAINS,
                     Option.flag("--report-only", "print the report without a session (no consumer is fed): a flat"
                             + " report reads no callchain, and a large recording is read in parts on every core"),
-                    Options.MAX_HEADER_MB, SessionName.OPTION)
+                    Options.TIME, Options.MAX_HEADER_MB, SessionName.OPTION)
             .after("[report option...]")
             .notes("  report option...     the report controls of hp:report (image=REGEX, symbol=REGEX,"
                     + " exclude=REGEX,\n"
@@ -408,7 +409,7 @@ public final class PerfCommands {
     // ---------------------------------------------------------------- shared
 
     private ImportOptions options(Options opt) {
-        ImportOptions o = baseOptions.withCallchains(!opt.noCallchains);
+        ImportOptions o = baseOptions.withCallchains(!opt.noCallchains).withTime(opt.time);
         if (opt.maxHeaderMb > 0) {
             o = o.withMaxHeaderBytes(opt.maxHeaderMb << 20);
         }
@@ -495,6 +496,9 @@ public final class PerfCommands {
         static final Option NO_CALLCHAINS = Option.flag("--no-callchains", "read no callchain: flat samples only");
         static final Option MAX_HEADER_MB = Option.value("--max-header-mb", "N", "the most of a recording's header"
                 + " held in memory, in MiB (a bound against a damaged file)");
+        static final Option TIME = Option.value("--time", "ranges", "only the samples in these windows, as perf"
+                + " report --time: start,stop in seconds (several separated by spaces, quoted), N%/M (the M-th N%"
+                + " slice of the recording's time), A%-B% or N% (several separated by commas)");
 
         String file;
         String kallsyms;
@@ -507,6 +511,8 @@ public final class PerfCommands {
         boolean reportOnly;
         long seconds;
         long frequency;
+        /** The --time windows, or null for every sample. */
+        String time;
         /** The bound on a recording's header held in memory, in MiB, or 0 for the default. */
         long maxHeaderMb;
         final List<String> command = new ArrayList<>();
@@ -533,6 +539,15 @@ public final class PerfCommands {
             if (a.value("--max-header-mb") != null) {
                 o.maxHeaderMb = Args.number(a.value("--max-header-mb"), "--max-header-mb", 1,
                         ImportOptions.MAX_HEADER_BYTES >> 20);
+            }
+            o.time = a.value("--time");
+            if (o.time != null) {
+                try {
+                    // The form only: percents are taken of the recording's time when it is read.
+                    TimeRanges.parse(o.time, 1, 2);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
             }
             o.callgraph = a.flag("--callgraph");
             o.noCallchains = a.flag("--no-callchains");

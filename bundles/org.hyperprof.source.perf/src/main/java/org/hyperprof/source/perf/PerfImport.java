@@ -162,6 +162,10 @@ public final class PerfImport {
     private long invalidContexts;
     private long guestSamples;
     private long samplesEventOverflow;
+    /** The windows of --time, or null for every sample. */
+    private TimeRanges time;
+    /** Samples left out by --time: not in the session, nor in its books' taken. */
+    private long outsideTime;
     private long forks;
     private long exits;
 
@@ -195,7 +199,12 @@ public final class PerfImport {
         this.source = source;
         this.progress = progress;
         this.live = live;
-        boolean flat = publisher == null && extra.isEmpty() && !options.callchains() && !callGraph;
+        if (options.time() != null) {
+            RecordingInfo header = recording.info();
+            time = TimeRanges.parse(options.time(), header.firstSampleTime, header.lastSampleTime);
+        }
+        // Reading in parts counts samples by address in each part; --time is read in sequence.
+        boolean flat = publisher == null && extra.isEmpty() && !options.callchains() && !callGraph && time == null;
         PerfDataReader.PartStart[] starts = flat && !live && progress == null && parts > 1
                 && recording.stableData() != null && recording.info().dataSize >= partMinBytes
                 ? recording.partStarts(parts) : new PerfDataReader.PartStart[0];
@@ -592,7 +601,7 @@ public final class PerfImport {
         long dropped = reader.samplesDropped() + samplesEventOverflow;
         long invalid = reader.samplesInvalid();
         long lost = reader.lost();
-        Accounting books = new Accounting(reader.samplesRead() + lost, delivered, lost, dropped, invalid);
+        Accounting books = new Accounting(reader.samplesRead() - outsideTime + lost, delivered, lost, dropped, invalid);
         Map<String, Long> counters = new TreeMap<>(reader.counters());
         counters.put("samples.delivered", delivered);
         counters.put("samples.dropped", dropped);
@@ -605,6 +614,9 @@ public final class PerfImport {
         if (samplesEventOverflow > 0) {
             counters.put("samples.dropped.event-index", samplesEventOverflow);
         }
+        if (time != null) {
+            counters.put("samples.outside-time", outsideTime);
+        }
         List<String> recordingNotes = new ArrayList<>(reader.notes());
         if (invalidContexts > 0) {
             recordingNotes.add(invalidContexts + " callchains held a context marker the format does not define (a broken"
@@ -613,6 +625,10 @@ public final class PerfImport {
         if (samplesEventOverflow > 0) {
             recordingNotes.add(samplesEventOverflow + " samples belong to events beyond the 256th, which a sample batch"
                     + " cannot number; counted as dropped");
+        }
+        if (time != null) {
+            recordingNotes.add(outsideTime + " samples lie outside " + time.describe() + ": left out, as perf report"
+                    + " --time leaves them out; the session and its books hold the samples inside");
         }
         if (guestSamples > 0) {
             recordingNotes.add(guestSamples + " samples were taken in a guest (cpumode guest kernel or guest user): they are"
@@ -859,6 +875,11 @@ public final class PerfImport {
     private void sample(RecordBatch raw, int i) {
         DecodedSamples d = raw.columns;
         EventAttr attr = d.attr[i];
+        // As perf report --time: before the sample's thread is looked up (or made).
+        if (time != null && attr.sampleTimeOffset >= 0 && time.skips(d.time[i])) {
+            outsideTime++;
+            return;
+        }
         int index = attr.index;
         if (index >= 256) {
             samplesEventOverflow++;

@@ -26,6 +26,9 @@ final class RecordingInfo {
     final Map<String, String> features = new LinkedHashMap<>();
     /** Features present but not read, by name. */
     final List<String> otherFeatures = new ArrayList<>();
+    /** The times of the first and last sample (the SAMPLE_TIME feature), or 0 when the header does not say. */
+    long firstSampleTime;
+    long lastSampleTime;
     long dataOffset;
     long dataSize;
 

@@ -1,0 +1,88 @@
+package org.hyperprof.source.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hp:import --time} against {@code perf report --time} on a recording made now: for each form
+ * (a window in seconds, several, a percent slice, percent ranges, a first percent) the flat profile's
+ * rows and total equal perf's, and the books hold the samples inside the windows only.
+ */
+class TimeWindowsAgreementTest {
+    @TempDir
+    static Path dir;
+    static Path recording;
+    static long first;
+    static long last;
+
+    @BeforeAll
+    static void record() throws Exception {
+        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here");
+        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
+        Path busy = PerfTool.compile(dir, "busy.c", "busy");
+        recording = PerfTool.record(dir.resolve("timed.data"), List.of("-e", "cpu-clock", "-c", "100000"),
+                List.of(busy.toString(), "2000", "/bin/sh"));
+        try (PerfDataReader r = PerfDataReader.open(recording)) {
+            first = r.info().firstSampleTime;
+            last = r.info().lastSampleTime;
+        }
+        assumeTrue(first != 0 && last > first, "this perf writes no SAMPLE_TIME feature");
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%d.%09d", nanos / 1_000_000_000L, nanos % 1_000_000_000L);
+    }
+
+    private static void assertAgrees(String time) throws Exception {
+        PerfImport.Result result;
+        try (PerfDataReader r = PerfDataReader.open(recording)) {
+            result = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withCallchains(false).withTime(time),
+                    false).run(r, null, "perf.data", null, false);
+        }
+        assertTrue(result.completed(), () -> "import stopped: " + result.endReason());
+        assertTrue(result.accounting().balanced(), result.accounting().line());
+        Map<PerfTool.Key, Long> perf = new TreeMap<>(java.util.Comparator.comparing(PerfTool.Key::toString));
+        perf.putAll(PerfTool.flat(PerfTool.report(recording, "--time", time, "--no-children", "--sort", "dso,sym",
+                "-n", "-g", "none")));
+        long perfTotal = perf.values().stream().mapToLong(Long::longValue).sum();
+        assertTrue(perfTotal > 0, "perf report keeps samples in " + time);
+        assertEquals(perfTotal, result.accounting().delivered(), "samples perf report counts in " + time);
+        assertEquals(perfTotal, result.accounting().taken(), "the books hold the samples inside only");
+        AgreementWithPerfTest.assertSameRows("flat rows in --time " + time, perf, PerfTool.rows(result));
+        assertTrue(result.notes().stream().anyMatch(n -> n.contains("lie outside --time " + time)), result.notes()
+                .toString());
+    }
+
+    @Test
+    void aWindowInSecondsAgreesWithPerf() throws Exception {
+        long third = (last - first) / 3;
+        assertAgrees(seconds(first + third) + "," + seconds(first + 2 * third));
+        assertAgrees("," + seconds(first + third));
+    }
+
+    @Test
+    void severalWindowsInSecondsAgreeWithPerf() throws Exception {
+        long fifth = (last - first) / 5;
+        assertAgrees(seconds(first + fifth) + "," + seconds(first + 2 * fifth) + " " + seconds(first + 3 * fifth) + ","
+                + seconds(first + 4 * fifth));
+    }
+
+    @Test
+    void percentFormsAgreeWithPerf() throws Exception {
+        assertAgrees("10%/2");
+        assertAgrees("25%/1,25%/4");
+        assertAgrees("0%-10%,30%-40%");
+        assertAgrees("50%");
+    }
+}
