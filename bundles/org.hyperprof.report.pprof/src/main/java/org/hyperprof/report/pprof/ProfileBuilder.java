@@ -8,6 +8,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
@@ -25,12 +26,18 @@ import org.hyperprof.report.pprof.proto.ValueType;
  * Turns a session's {@link SessionStacks.Snapshot} into a pprof {@link Profile} message.
  *
  * <ul>
- * <li>Sample types: per counter, {@code samples/count} (samples taken) and {@code events/count}
- * (samples times the counter's period: the events those samples stand for). A session with several
- * counters names them {@code samples:EVENT} and {@code events:EVENT} (with {@code #N}, the
- * counter index, when two counters count the same event). The default sample type is the first
- * counter's samples, so that pprof's totals read like opreport's.</li>
- * <li>Period: the first counter's event, counted in {@code count}, and its sampling period.</li>
+ * <li>Sample types: per counter, {@code samples/count} (samples taken) and the summed weights of its
+ * samples (each sample's period: the events those samples stand for), as {@code events/count} or,
+ * for perf's clock events ({@code cpu-clock}, {@code task-clock}, whose period is nanoseconds), as
+ * {@code cpu/nanoseconds}. A session with several counters names them {@code samples:EVENT} and
+ * {@code events:EVENT} (with {@code #N}, the counter index, when two counters count the same
+ * event). The default sample type is the first counter's summed weights, as pprof's own CPU
+ * profiles default to time.</li>
+ * <li>Period: {@code events/count} or {@code cpu/nanoseconds} as above, and the first counter's
+ * sampling period, or, for a recording sampled by frequency (no fixed period), the mean period of
+ * its samples.</li>
+ * <li>Time and duration: the session's start; its simulated time, or else the span of its samples'
+ * times.</li>
  * <li>One {@code Sample} per distinct (domain, vCPU, mode, call stack), labelled {@code domain}
  * (name), {@code domain_id}, {@code vcpu} and {@code mode} ({@code user}, {@code kernel} or
  * {@code xen}); its locations leaf first, then the callers.</li>
@@ -47,6 +54,8 @@ final class ProfileBuilder {
     static final String SAMPLES = "samples";
     static final String EVENTS = "events";
     static final String COUNT = "count";
+    static final String CPU = "cpu";
+    static final String NANOSECONDS = "nanoseconds";
     static final String LABEL_DOMAIN = "domain";
     static final String LABEL_DOMAIN_ID = "domain_id";
     static final String LABEL_VCPU = "vcpu";
@@ -105,33 +114,53 @@ final class ProfileBuilder {
         List<CounterConfig> counters = info.counters();
         long[] periods = new long[counters.size()];
         for (int c = 0; c < counters.size(); c++) {
-            periods[c] = counters.get(c).count();
             String[] names = sampleTypeNames(counters, c);
             profile.addSampleType(valueType(names[0], COUNT));
-            profile.addSampleType(valueType(names[1], COUNT));
+            profile.addSampleType(valueType(names[1], clock(counters.get(c)) ? NANOSECONDS : COUNT));
         }
         CounterConfig first = counters.get(0);
-        profile.setPeriodType(valueType(first.event().name(), COUNT));
-        profile.setPeriod(first.count());
-        profile.setDefaultSampleType(string(sampleTypeNames(counters, 0)[0]));
+        profile.setPeriodType(clock(first) ? valueType(CPU, NANOSECONDS) : valueType(EVENTS, COUNT));
+        profile.setPeriod(first.count() > 0 ? first.count() : meanPeriod());
+        profile.setDefaultSampleType(string(sampleTypeNames(counters, 0)[1]));
         profile.setTimeNanos(Math.multiplyExact(snapshot.startedMillis(), 1_000_000L));
         SessionSummary summary = snapshot.summary();
         if (summary != null && info.mhz() > 0 && summary.simulatedCycles() > 0) {
             profile.setDurationNanos(nanos(summary.simulatedCycles(), info.mhz()));
+        } else if (snapshot.firstTime() != SampleBatch.UNKNOWN && snapshot.lastTime() > snapshot.firstTime()) {
+            profile.setDurationNanos(snapshot.lastTime() - snapshot.firstTime());
         }
 
         LocationTable locations = snapshot.locations();
         boolean[] usedLocation = new boolean[locations.size()];
-        addSamples(periods, usedLocation);
+        addSamples(counters.size(), usedLocation);
         addLocations(usedLocation);
         addComments(strays);
         return profile.build();
     }
 
-    /** The two sample type names of counter {@code c}: samples and events. */
+    /** Whether a counter counts perf's clock (cpu-clock, task-clock): its period is nanoseconds. */
+    static boolean clock(CounterConfig counter) {
+        String name = counter.event().name();
+        return name.startsWith("cpu-clock") || name.startsWith("task-clock");
+    }
+
+    /** The first counter's mean period over its samples (a recording sampled by frequency has no fixed one). */
+    private long meanPeriod() {
+        StackTable stacks = snapshot.stacks();
+        long samples = 0;
+        long weight = 0;
+        for (int s = 0; s < stacks.size(); s++) {
+            samples += stacks.count(s, 0);
+            weight += stacks.weight(s, 0);
+        }
+        return samples == 0 ? 0 : Math.round((double) weight / samples);
+    }
+
+    /** The two sample type names of counter {@code c}: samples, and events (or cpu, for a clock). */
     static String[] sampleTypeNames(List<CounterConfig> counters, int c) {
+        String weights = clock(counters.get(c)) ? CPU : EVENTS;
         if (counters.size() == 1) {
-            return new String[] {SAMPLES, EVENTS};
+            return new String[] {SAMPLES, weights};
         }
         String event = counters.get(c).event().name();
         for (int other = 0; other < counters.size(); other++) {
@@ -140,10 +169,10 @@ final class ProfileBuilder {
                 break;
             }
         }
-        return new String[] {SAMPLES + ":" + event, EVENTS + ":" + event};
+        return new String[] {SAMPLES + ":" + event, weights + ":" + event};
     }
 
-    private void addSamples(long[] periods, boolean[] usedLocation) {
+    private void addSamples(int counters, boolean[] usedLocation) {
         SessionInfo info = snapshot.info();
         StackTable stacks = snapshot.stacks();
         long domainKey = string(LABEL_DOMAIN);
@@ -166,10 +195,9 @@ final class ProfileBuilder {
                 usedLocation[location] = true;
                 sample.addLocationId(location + 1L);
             }
-            for (int c = 0; c < periods.length; c++) {
-                long n = stacks.count(s, c);
-                sample.addValue(n);
-                sample.addValue(Math.multiplyExact(n, periods[c]));
+            for (int c = 0; c < counters; c++) {
+                sample.addValue(stacks.count(s, c));
+                sample.addValue(stacks.weight(s, c));
             }
             sample.addLabel(Label.newBuilder().setKey(domainKey).setStr(string(info.domainName(domain))));
             sample.addLabel(Label.newBuilder().setKey(domainIdKey).setNum(domain).setNumUnit(domainIdUnit));
@@ -253,7 +281,7 @@ final class ProfileBuilder {
         SessionStacks.Snapshot s = snapshot;
         SessionInfo info = s.info();
         comment("Hyperprof session " + info.sessionId() + " (" + info.source() + ", " + info.hostName() + "): "
-                + info.cpuName() + " (" + info.cpuType() + ") at " + info.mhz() + " MHz");
+                + info.cpuName() + " (" + info.cpuType() + ")" + (info.mhz() > 0 ? " at " + info.mhz() + " MHz" : ""));
         for (CounterConfig c : info.counters()) {
             comment("counter " + c.counter() + ": " + c.describe());
         }

@@ -34,6 +34,9 @@ final class SessionStacks extends ReportAggregate {
 
     private long cutChains;
     private String firstCutChain;
+    /** The first and last sample time seen (nanoseconds of the source's clock), or UNKNOWN. */
+    private long firstTime = SampleBatch.UNKNOWN;
+    private long lastTime = SampleBatch.UNKNOWN;
 
     SessionStacks(SessionInfo info, long startedMillis, int exactLocationLimit, int stackLimit) {
         super(info, 1);
@@ -61,7 +64,12 @@ final class SessionStacks extends ReportAggregate {
             if (to > from) {
                 length = appendCallers(batch, i, from, to, imageCount, length);
             }
-            stacks.count(k, length, counterSlot(batch, i));
+            stacks.count(k, length, counterSlot(batch, i), batch.weight[i]);
+            long t = batch.time[i];
+            if (t != SampleBatch.UNKNOWN) {
+                firstTime = firstTime == SampleBatch.UNKNOWN ? t : Math.min(firstTime, t);
+                lastTime = Math.max(lastTime, t);
+            }
             samples++;
         }
     }
@@ -102,8 +110,8 @@ final class SessionStacks extends ReportAggregate {
     synchronized Snapshot snapshot() {
         Rejections.Books rejected = rejections.books();
         return new Snapshot(info, startedMillis, locations.copy(), stacks.copy(), batches, samples,
-                rejected.samples(), rejected.batches(), rejected.first(), cutChains, firstCutChain, locations.folded(), stacks.cutSamples(),
-                summary());
+                rejected.samples(), rejected.batches(), rejected.first(), cutChains, firstCutChain, locations.folded(),
+                stacks.cutSamples(), firstTime, lastTime, summary());
     }
 
 
@@ -120,9 +128,12 @@ final class SessionStacks extends ReportAggregate {
      * @param foldedPcs   sample PCs counted at their function's location because the location table was full
      * @param cutStacks   samples counted under their leaf alone because the stack table was full
      * @param cutChains   samples whose call chain was cut at an invalid or too-deep caller
+     * @param firstTime   the earliest sample time, or {@link SampleBatch#UNKNOWN} when no sample had one
+     * @param lastTime    the latest sample time, or {@link SampleBatch#UNKNOWN}
      */
     record Snapshot(SessionInfo info, long startedMillis, LocationTable locations, StackTable stacks, long batches,
             long samples, long rejectedSamples, long rejectedBatches, String firstRejection, long cutChains,
-            String firstCutChain, long foldedPcs, long cutStacks, SessionSummary summary) {
+            String firstCutChain, long foldedPcs, long cutStacks, long firstTime, long lastTime,
+            SessionSummary summary) {
     }
 }

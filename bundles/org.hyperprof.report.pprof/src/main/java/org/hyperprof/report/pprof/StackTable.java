@@ -32,6 +32,8 @@ final class StackTable {
     private int[] lengths = new int[64];
     private long[] hashes = new long[64];
     private long[] counts;
+    /** The summed weights (the events the samples stand for), beside the counts. */
+    private long[] weights;
     private int size;
     /** The index over the stacks by their hashes (null in a read-only copy). */
     private final EntrySlots slots;
@@ -47,6 +49,7 @@ final class StackTable {
         this.counters = counters;
         this.stackLimit = stackLimit;
         counts = new long[64 * counters];
+        weights = new long[64 * counters];
         slots = new EntrySlots(128, stack -> hashes[stack]);
     }
 
@@ -59,16 +62,17 @@ final class StackTable {
         lengths = Arrays.copyOf(from.lengths, from.size);
         hashes = new long[0];
         counts = Arrays.copyOf(from.counts, from.size * from.counters);
+        weights = Arrays.copyOf(from.weights, from.size * from.counters);
         size = from.size;
         slots = null;
         cutSamples = from.cutSamples;
     }
 
     /**
-     * Counts one sample of {@code counter} on the stack {@code key[0 .. length)} (a header of
-     * {@value #HEADER} entries, then at least the leaf location).
+     * Counts one sample of {@code counter} and its {@code weight} on the stack {@code key[0 .. length)}
+     * (a header of {@value #HEADER} entries, then at least the leaf location).
      */
-    void count(int[] key, int length, int counter) {
+    void count(int[] key, int length, int counter, long weight) {
         long hash = hash(key, length);
         int stack = find(key, length, hash);
         if (stack < 0) {
@@ -83,6 +87,7 @@ final class StackTable {
             }
         }
         counts[stack * counters + counter]++;
+        weights[stack * counters + counter] += weight;
     }
 
     int size() {
@@ -119,6 +124,11 @@ final class StackTable {
         return counts[stack * counters + counter];
     }
 
+    /** The summed weights of the stack's samples of {@code counter}: the events they stand for. */
+    long weight(int stack, int counter) {
+        return weights[stack * counters + counter];
+    }
+
     /** Samples counted under their leaf alone because the table was full. */
     long cutSamples() {
         return cutSamples;
@@ -151,6 +161,7 @@ final class StackTable {
             lengths = Arrays.copyOf(lengths, n);
             hashes = Arrays.copyOf(hashes, n);
             counts = Arrays.copyOf(counts, n * counters);
+            weights = Arrays.copyOf(weights, n * counters);
         }
         if (used + length > keys.length) {
             keys = Arrays.copyOf(keys, Math.max(keys.length * 2, used + length));

@@ -202,8 +202,8 @@ class AggregationRulesTest {
             key[2] = 1;
             key[3] = i;
             key[4] = i + 1;
-            table.count(key, 5, i % 2);
-            table.count(key, 5, i % 2);
+            table.count(key, 5, i % 2, 1);
+            table.count(key, 5, i % 2, 1);
         }
         assertEquals(3000, table.size());
         for (int s = 0; s < table.size(); s++) {

@@ -69,7 +69,7 @@ final class NetworkProfile extends NetworkExperiment {
 
     /** The samples of the table above, on counter {@code counter}. */
     SampleBatch batch(int counter) {
-        return samples(new ChainBatches(info.sessionId()), counter).build();
+        return samples(new ChainBatches(info), counter).build();
     }
 
     ChainBatches samples(ChainBatches b, int counter) {

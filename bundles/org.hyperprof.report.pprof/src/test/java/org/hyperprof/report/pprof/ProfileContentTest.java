@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.report.pprof.proto.Function;
 import org.hyperprof.report.pprof.proto.Location;
 import org.hyperprof.report.pprof.proto.Mapping;
 import org.hyperprof.report.pprof.proto.Profile;
 import org.hyperprof.report.pprof.proto.Sample;
+import org.hyperprof.testing.sample.TestBatches;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,26 +47,50 @@ class ProfileContentTest {
     }
 
     @Test
-    void sampleTypesAreSamplesAndEventsCountedInCount() throws Exception {
+    void sampleTypesAreSamplesAndEventsCountedInCountAndTheEventsAreTheDefault() throws Exception {
         Profile p = writeNetworkSession(true);
         assertEquals(2, p.getSampleTypeCount());
         assertEquals("samples", Profiles.string(p, p.getSampleType(0).getType()));
         assertEquals("count", Profiles.string(p, p.getSampleType(0).getUnit()));
         assertEquals("events", Profiles.string(p, p.getSampleType(1).getType()));
         assertEquals("count", Profiles.string(p, p.getSampleType(1).getUnit()));
-        assertEquals("samples", Profiles.string(p, p.getDefaultSampleType()));
+        assertEquals("events", Profiles.string(p, p.getDefaultSampleType()));
     }
 
     @Test
-    void periodTypeIsTheCountedEventAndPeriodItsCount() throws Exception {
+    void periodTypeIsEventsAndPeriodTheCountersCount() throws Exception {
         Profile p = writeNetworkSession(true);
-        assertEquals("CPU_CLK_UNHALTED", Profiles.string(p, p.getPeriodType().getType()));
+        assertEquals("events", Profiles.string(p, p.getPeriodType().getType()));
         assertEquals("count", Profiles.string(p, p.getPeriodType().getUnit()));
         assertEquals(100000, p.getPeriod());
     }
 
     @Test
-    void eventsAreSamplesTimesThePeriod() throws Exception {
+    void aClockEventsWeightsAreCpuNanosecondsAndARecordingByFrequencyGetsItsMeanPeriod() throws Exception {
+        // perf's cpu-clock sampled at a frequency: no fixed period, each sample's period in nanoseconds.
+        CounterConfig clock = new CounterConfig(0, new EventDescriptor("cpu-clock", 0, 1, 1,
+                NetworkProfile.CYCLES_100000.event().unitMask(), null, "perf's cpu-clock"), 0, 0, true, true);
+        NetworkProfile net = new NetworkProfile(21, clock);
+        TestBatches b = new TestBatches(21);
+        b.sample(0, 0, (byte) 1, 0, net.netifRxAt.pc(), net.netifRxAt.image(), net.netifRxAt.symbol(), 250_000,
+                5_000_000_000L, 0, 7, 7);
+        b.sample(0, 0, (byte) 1, 0, net.netifRxAt.pc(), net.netifRxAt.image(), net.netifRxAt.symbol(), 350_000,
+                5_400_000_000L, 0, 7, 7);
+        PprofConsumer pprof = new PprofConsumer();
+        pprof.sessionStarted(net.info);
+        pprof.samples(b.build());
+        Profile p = Profiles.read(Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("clock.pb.gz")));
+        assertEquals("cpu", Profiles.string(p, p.getSampleType(1).getType()));
+        assertEquals("nanoseconds", Profiles.string(p, p.getSampleType(1).getUnit()));
+        assertEquals("cpu", Profiles.string(p, p.getPeriodType().getType()));
+        assertEquals("nanoseconds", Profiles.string(p, p.getPeriodType().getUnit()));
+        assertEquals(300_000, p.getPeriod(), "the mean of the samples' periods");
+        assertEquals(600_000, Profiles.total(p, "cpu"), "the summed periods");
+        assertEquals(400_000_000L, p.getDurationNanos(), "from the first sample's time to the last's");
+    }
+
+    @Test
+    void eventsAreTheSummedWeightsOfTheSamples() throws Exception {
         Profile p = writeNetworkSession(true);
         for (Sample s : p.getSampleList()) {
             assertEquals(s.getValue(0) * 100000, s.getValue(1));
@@ -195,8 +222,8 @@ class ProfileContentTest {
         assertEquals(300, Profiles.total(p, "samples:INST_RETIRED"));
         assertEquals(300 * 50000L, Profiles.total(p, "events:INST_RETIRED"));
         assertEquals(8, p.getSampleCount(), "the counters share each stack's Sample");
-        assertEquals("samples:CPU_CLK_UNHALTED", Profiles.string(p, p.getDefaultSampleType()));
-        assertEquals("CPU_CLK_UNHALTED", Profiles.string(p, p.getPeriodType().getType()));
+        assertEquals("events:CPU_CLK_UNHALTED", Profiles.string(p, p.getDefaultSampleType()));
+        assertEquals("events", Profiles.string(p, p.getPeriodType().getType()));
     }
 
     @Test

@@ -57,7 +57,7 @@ final class RandomWorkload {
         }
         SplittableRandom random = new SplittableRandom(seed);
         for (int b = 0; b < batchCount; b++) {
-            ChainBatches batch = new ChainBatches(sessionId);
+            ChainBatches batch = new ChainBatches(info);
             for (int i = 0; i < batchSize; i++) {
                 int d = random.nextInt(DOMAINS.length);
                 CpuMode mode = CpuMode.values()[random.nextInt(3)];
