@@ -1,0 +1,41 @@
+package org.hyperprof.demangle;
+
+/** Where a demangled name is written, within a length budget (substitutions can nest exponentially). */
+final class Printer {
+    private final StringBuilder out = new StringBuilder(96);
+    private final int budget;
+
+    Printer(int budget) {
+        this.budget = budget;
+    }
+
+    Printer append(String s) {
+        out.append(s);
+        if (out.length() > budget) {
+            throw new Unmangleable();
+        }
+        return this;
+    }
+
+    Printer append(char c) {
+        out.append(c);
+        return this;
+    }
+
+    char last() {
+        return out.length() == 0 ? 0 : out.charAt(out.length() - 1);
+    }
+
+    int length() {
+        return out.length();
+    }
+
+    void truncate(int length) {
+        out.setLength(length);
+    }
+
+    @Override
+    public String toString() {
+        return out.toString();
+    }
+}
