@@ -76,7 +76,8 @@ final class ItaniumParser {
             String qualifiers = thisQualifiers;
             thisQualifiers = "";
             if (pos == s.length() || peek() == 'E' || peek() == '.') {
-                return name;
+                // a data name; qualifiers of this without a function type are still shown
+                return qualifiers.isEmpty() ? name : new Node.Encoding(name, null, null, qualifiers);
             }
             Node result = null;
             if (name.isTemplate() && !name.isCtorDtorOrConversion()) {
@@ -794,21 +795,27 @@ final class ItaniumParser {
         return n;
     }
 
+    /** {@code [r] [V] [K]}, written as c++filt writes them: const, then volatile, then restrict. */
     private String cvQualifiers() {
-        String q = "";
+        boolean restrict = false;
+        boolean volatile_ = false;
+        boolean const_ = false;
         if (peek() == 'r') {
             pos++;
-            q += " restrict";
+            restrict = true;
         }
         if (peek() == 'V') {
             pos++;
-            q += " volatile";
+            volatile_ = true;
         }
         if (peek() == 'K') {
             pos++;
-            q += " const";
+            const_ = true;
         }
-        return q;
+        if (!(restrict || volatile_ || const_)) {
+            return "";
+        }
+        return (const_ ? " const" : "") + (volatile_ ? " volatile" : "") + (restrict ? " restrict" : "");
     }
 
     private int number() {

@@ -21,8 +21,10 @@ abstract class Node {
     }
 
     final void print(Printer p) {
+        p.enter();
         left(p);
         right(p);
+        p.leave();
     }
 
     /** The unqualified name a constructor or destructor in this scope takes. */
@@ -405,7 +407,9 @@ abstract class Node {
                 }
             }
             name.print(p);
-            printParameters(p, parameters);
+            if (parameters != null) {
+                printParameters(p, parameters);
+            }
             p.append(qualifiers);
             if (result != null) {
                 result.right(p);
@@ -463,27 +467,38 @@ abstract class Node {
     static final class ForwardReference extends Node {
         final int index;
         Node target;
+        /** Set while this reference is being followed: a reference that reaches itself is refused. */
+        private boolean following;
 
         ForwardReference(int index) {
             this.index = index;
         }
 
-        @Override
-        void left(Printer p) {
-            if (target == null) {
+        private Node follow() {
+            if (target == null || following) {
                 throw new Unmangleable();
             }
-            target.left(p);
+            following = true;
+            return target;
+        }
+
+        @Override
+        void left(Printer p) {
+            follow().left(p);
+            following = false;
         }
 
         @Override
         void right(Printer p) {
-            target.right(p);
+            follow().right(p);
+            following = false;
         }
 
         @Override
         boolean hasRight() {
-            return target != null && target.hasRight();
+            boolean result = follow().hasRight();
+            following = false;
+            return result;
         }
     }
 

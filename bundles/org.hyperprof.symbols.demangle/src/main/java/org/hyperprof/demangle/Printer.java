@@ -4,6 +4,8 @@ package org.hyperprof.demangle;
 final class Printer {
     private final StringBuilder out = new StringBuilder(96);
     private final int budget;
+    /** Nesting of the parts being printed: bounded, as a name read from a cycle would not be. */
+    private int depth;
 
     Printer(int budget) {
         this.budget = budget;
@@ -20,6 +22,16 @@ final class Printer {
     Printer append(char c) {
         out.append(c);
         return this;
+    }
+
+    void enter() {
+        if (++depth > 400) {
+            throw new Unmangleable();
+        }
+    }
+
+    void leave() {
+        depth--;
     }
 
     char last() {
