@@ -132,14 +132,9 @@ final class ItaniumParser {
         switch (d) {
             case 'V': return new Node.Prefixed("guard variable for ", name(false));
             case 'R': {
+                // as c++filt reads it: the name, then a decimal number (none is 0)
                 Node name = name(false);
-                int start = pos;
-                while (pos < s.length() && peek() != '_') {
-                    pos++;
-                }
-                String seq = s.substring(start, pos);
-                expect('_');
-                int n = seq.isEmpty() ? 0 : seqId(seq) + 1;
+                int n = pos < s.length() && isDigit(peek()) ? number() : 0;
                 return new Node.Prefixed("reference temporary #" + n + " for ", name);
             }
             case 'A': return new Node.Prefixed("hidden alias for ", encoding(false));
@@ -273,6 +268,10 @@ final class ItaniumParser {
     private Node localName(boolean encodingLevel) {
         expect('Z');
         Node function = encoding(false);
+        if (function instanceof Node.Encoding e && e.result != null) {
+            // c++filt leaves out the return type of the function a local name is in
+            function = new Node.Encoding(e.name, null, e.parameters, e.qualifiers);
+        }
         expect('E');
         if (peek() == 's') {
             pos++;
@@ -377,9 +376,7 @@ final class ItaniumParser {
         expect('E');
         int n = peek() == '_' ? 1 : number() + 2;
         expect('_');
-        Node closure = new Node.Closure(parameters, n);
-        substitutions.add(closure);
-        return closure;
+        return new Node.Closure(parameters, n);
     }
 
     private Node sourceName() {
@@ -651,7 +648,7 @@ final class ItaniumParser {
         switch (d) {
             case 'p': {
                 pos += 2;
-                return type();
+                return new Node.PackExpansion(type());
             }
             case 'o': {
                 pos += 2;

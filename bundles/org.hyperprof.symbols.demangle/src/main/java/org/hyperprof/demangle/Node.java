@@ -210,7 +210,63 @@ abstract class Node {
 
         @Override
         void left(Printer p) {
-            printList(p, elements);
+            int index = p.packIndex();
+            if (index >= 0 && index < elements.size()) {
+                elements.get(index).print(p); // one element of a pack expansion
+            } else {
+                printList(p, elements);
+            }
+        }
+    }
+
+    /** {@code pattern...}: the pattern once for each element of the pack inside it. */
+    static final class PackExpansion extends Node {
+        final Node pattern;
+
+        PackExpansion(Node pattern) {
+            this.pattern = pattern;
+        }
+
+        @Override
+        void left(Printer p) {
+            Pack pack = packIn(pattern, 0);
+            if (pack == null || pack == pattern) {
+                pattern.print(p);
+                return;
+            }
+            int outer = p.packIndex();
+            for (int i = 0; i < pack.elements.size(); i++) {
+                if (i > 0) {
+                    p.append(", ");
+                }
+                p.packIndex(i);
+                pattern.print(p);
+            }
+            p.packIndex(outer);
+        }
+
+        private static Pack packIn(Node node, int depth) {
+            if (depth > 50) {
+                return null;
+            }
+            if (node instanceof Pack pack) {
+                return pack;
+            }
+            if (node instanceof Pointer pointer) {
+                return packIn(pointer.pointee, depth + 1);
+            }
+            if (node instanceof Qualified qualified) {
+                return packIn(qualified.type, depth + 1);
+            }
+            if (node instanceof Template template) {
+                for (Node arg : template.args) {
+                    Pack pack = packIn(arg, depth + 1);
+                    if (pack != null) {
+                        return pack;
+                    }
+                }
+            }
+            return null;
         }
     }
 

@@ -6,6 +6,8 @@ final class Printer {
     private final int budget;
     /** Nesting of the parts being printed: bounded, as a name read from a cycle would not be. */
     private int depth;
+    /** Which element of a pack is being printed by a pack expansion, or -1 for all of them. */
+    private int packIndex = -1;
 
     Printer(int budget) {
         this.budget = budget;
@@ -22,6 +24,14 @@ final class Printer {
     Printer append(char c) {
         out.append(c);
         return this;
+    }
+
+    int packIndex() {
+        return packIndex;
+    }
+
+    void packIndex(int index) {
+        packIndex = index;
     }
 
     void enter() {

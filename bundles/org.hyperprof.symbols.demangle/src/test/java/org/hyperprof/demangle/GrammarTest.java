@@ -102,6 +102,13 @@ class GrammarTest {
             // global constructors
             row("_GLOBAL__sub_I__ZN1A1fEv", "_GLOBAL__sub_I__ZN1A1fEv", "_GLOBAL__sub_I__ZN1A1fEv"),
             row("_GLOBAL__I__Z1fv", "global constructors keyed to f()", "global constructors keyed to f()"),
+            // pack expansions, local names (no return type for the function they are in), in template arguments
+            row("_ZN2kj10StringTree6concatIJNS_10FixedArrayIcLm1EEES0_S3_EEES0_DpOT_", "kj::StringTree kj::StringTree::concat<kj::FixedArray<char, 1ul>, kj::StringTree, kj::FixedArray<char, 1ul> >(kj::FixedArray<char, 1ul>&&, kj::StringTree&&, kj::FixedArray<char, 1ul>&&)", "kj::StringTree::concat<kj::FixedArray<char, 1ul>, kj::StringTree, kj::FixedArray<char, 1ul> >"),
+            row("_ZZ1fIiEvvE1x", "f<int>()::x", "f<int>()::x"),
+            row("_Z1gIZ1fIiEvvEUlvE_EvT_", "void g<f<int>()::{lambda()#1}>(f<int>()::{lambda()#1})", "g<f<int>()::{lambda()#1}>"),
+            row("_ZZZ1fIiEvvENKUlvE_clEvE1y", "f<int>()::{lambda()#1}::operator()() const::y", "f<int>()::{lambda()#1}::operator()() const::y"),
+            row("_ZNK1A1fE", "A::f const", "A::f"),
+            row("_ZN19ConcurrentHashTableI28G1CodeRootSetHashTableConfigL6MemTag5EE25do_bulk_delete_locked_forIZN22G1CodeRootSetHashTable11bulk_removeEvEUlPP7nmethodE_ZNS4_5cleanIS8_EEvRT_EUlS7_E_EEvP6ThreadmmSB_RT0_b.isra.0", "void ConcurrentHashTable<G1CodeRootSetHashTableConfig, (MemTag)5>::do_bulk_delete_locked_for<G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}, G1CodeRootSetHashTable::clean<G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}>(G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}&)::{lambda(nmethod**)#1}>(Thread*, unsigned long, unsigned long, G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}&, G1CodeRootSetHashTable::clean<G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}>(G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}&)::{lambda(nmethod**)#1}&, bool) [clone .isra.0]", "ConcurrentHashTable<G1CodeRootSetHashTableConfig, (MemTag)5>::do_bulk_delete_locked_for<G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}, G1CodeRootSetHashTable::clean<G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}>(G1CodeRootSetHashTable::bulk_remove()::{lambda(nmethod**)#1}&)::{lambda(nmethod**)#1}>"),
             // Rust legacy: the hash is dropped
             row("_ZN4core3fmt5Write9write_fmt17h0123456789abcdefE", "core::fmt::Write::write_fmt", "core::fmt::Write::write_fmt"),
             row("_ZN4prog4main17hcce186249aee5b82E", "prog::main", "prog::main"),
