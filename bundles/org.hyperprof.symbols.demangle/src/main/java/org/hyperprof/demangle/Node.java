@@ -15,6 +15,11 @@ abstract class Node {
         // Most parts have nothing after the declared name.
     }
 
+    /** What this part stands for while printing: a pack's current element, a reference's target. */
+    Node resolve(Printer p) {
+        return this;
+    }
+
     /** Whether the right half is not empty: functions and arrays, and what points to them. */
     boolean hasRight() {
         return false;
@@ -209,6 +214,12 @@ abstract class Node {
         }
 
         @Override
+        Node resolve(Printer p) {
+            int index = p.packIndex();
+            return index >= 0 && index < elements.size() ? elements.get(index).resolve(p) : this;
+        }
+
+        @Override
         void left(Printer p) {
             int index = p.packIndex();
             if (index >= 0 && index < elements.size()) {
@@ -307,27 +318,47 @@ abstract class Node {
             this.symbol = symbol;
         }
 
-        private boolean wraps() {
-            return pointee instanceof Function || pointee instanceof Array;
+        private boolean isReference() {
+            return !symbol.equals("*");
+        }
+
+        /**
+         * A reference to a reference collapses as C++ does ({@code T& &&} is {@code T&}); the inner one is
+         * seen only when printing, through template arguments and pack elements.
+         */
+        private Pointer collapsed(Printer p) {
+            if (!isReference()) {
+                return this;
+            }
+            Node inner = pointee.resolve(p);
+            if (inner instanceof Pointer q && q.isReference()) {
+                String both = symbol.equals("&") || q.symbol.equals("&") ? "&" : "&&";
+                return new Pointer(q.pointee, both).collapsed(p);
+            }
+            return this;
         }
 
         @Override
         void left(Printer p) {
-            pointee.left(p);
-            if (pointee instanceof Array) {
+            Pointer self = collapsed(p);
+            Node target = self.pointee;
+            target.left(p);
+            if (target.resolve(p) instanceof Array) {
                 p.append(" (");
-            } else if (pointee instanceof Function) {
+            } else if (target.resolve(p) instanceof Function) {
                 p.append('(');
             }
-            p.append(symbol);
+            p.append(self.symbol);
         }
 
         @Override
         void right(Printer p) {
-            if (wraps()) {
+            Node target = collapsed(p).pointee;
+            Node shown = target.resolve(p);
+            if (shown instanceof Function || shown instanceof Array) {
                 p.append(')');
             }
-            pointee.right(p);
+            target.right(p);
         }
 
         @Override
@@ -548,6 +579,13 @@ abstract class Node {
         void right(Printer p) {
             follow().right(p);
             following = false;
+        }
+
+        @Override
+        Node resolve(Printer p) {
+            Node resolved = follow().resolve(p);
+            following = false;
+            return resolved;
         }
 
         @Override

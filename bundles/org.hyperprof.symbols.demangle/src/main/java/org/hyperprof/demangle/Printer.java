@@ -8,12 +8,18 @@ final class Printer {
     private int depth;
     /** Which element of a pack is being printed by a pack expansion, or -1 for all of them. */
     private int packIndex = -1;
+    /**
+     * After a {@code ", "} taken back (an empty pack), c++filt still takes the last character for a
+     * space, so {@code A<B<C>, <empty>>} prints {@code >>}, not {@code > >}.
+     */
+    private boolean phantomSpace;
 
     Printer(int budget) {
         this.budget = budget;
     }
 
     Printer append(String s) {
+        phantomSpace = false;
         out.append(s);
         if (out.length() > budget) {
             throw new Unmangleable();
@@ -22,6 +28,7 @@ final class Printer {
     }
 
     Printer append(char c) {
+        phantomSpace = false;
         out.append(c);
         return this;
     }
@@ -45,6 +52,9 @@ final class Printer {
     }
 
     char last() {
+        if (phantomSpace) {
+            return ' ';
+        }
         return out.length() == 0 ? 0 : out.charAt(out.length() - 1);
     }
 
@@ -53,7 +63,9 @@ final class Printer {
     }
 
     void truncate(int length) {
+        boolean commaTakenBack = out.length() >= length + 2 && out.charAt(length) == ',' && out.charAt(length + 1) == ' ';
         out.setLength(length);
+        phantomSpace = commaTakenBack;
     }
 
     @Override
