@@ -497,6 +497,30 @@ final class ItaniumParser {
                 expect('_');
                 return new Node.Parameter(n);
             }
+            if (c == 's' && peekAt(1) == 'r' && peekAt(2) != 'N') {
+                // a dependent member: <type>::<name>[<template-args>]
+                pos += 2;
+                Node scope;
+                if (isDigit(peek())) {
+                    // qualifier levels (simple ids) up to E: sr 1AIiE 1B E <name>
+                    scope = null;
+                    while (peek() != 'E') {
+                        Node level = sourceName();
+                        if (peek() == 'I') {
+                            level = new Node.Template(level, templateArgs(false));
+                        }
+                        scope = scope == null ? level : new Node.Nested(scope, level);
+                    }
+                    pos++;
+                } else {
+                    scope = type();
+                }
+                Node member = unqualifiedName(null);
+                if (pos < s.length() && peek() == 'I') {
+                    member = new Node.Template(member, templateArgs(false));
+                }
+                return new Node.Nested(scope, member);
+            }
             String unary = c == 'a' && peekAt(1) == 'd' ? "&" : c == 'd' && peekAt(1) == 'e' ? "*"
                     : c == 'n' && peekAt(1) == 'g' ? "-" : c == 'n' && peekAt(1) == 't' ? "!" : null;
             if (unary != null) {

@@ -701,7 +701,7 @@ abstract class Node {
             }
             int mark = p.length();
             node.print(p);
-            if (p.length() == mark && node instanceof Pack) {
+            if (p.length() == mark && (node instanceof Pack || node instanceof PackExpansion)) {
                 // An empty pack leaves no element, and so no comma.
                 p.truncate(before);
                 continue;

@@ -114,6 +114,10 @@ class GrammarTest {
             row("_ZN2kj1_5Debug5FaultC1IiJRjEEEPKciT_S6_S6_DpOT0_", "kj::_::Debug::Fault::Fault<int, unsigned int&>(char const*, int, int, char const*, char const*, unsigned int&)", "kj::_::Debug::Fault::Fault<int, unsigned int&>"),
             // an empty pack last: c++filt closes with >> then
             row("_ZTIN5clang4ento7CheckerINS0_5check7PreStmtINS_4StmtEEEJEEE", "typeinfo for clang::ento::Checker<clang::ento::check::PreStmt<clang::Stmt>>", "typeinfo for clang::ento::Checker<clang::ento::check::PreStmt<clang::Stmt>>"),
+            // dependent names in expressions (sr), negation, empty pack expansions among parameters
+            row("_ZN4llvm4yaml7yamlizeINS0_5Hex32EEENSt9enable_ifIXsr16has_ScalarTraitsIT_EE5valueEvE4typeERNS0_2IOERS4_bRNS0_12EmptyContextE", "std::enable_if<has_ScalarTraits<llvm::yaml::Hex32>::value, void>::type llvm::yaml::yamlize<llvm::yaml::Hex32>(llvm::yaml::IO&, llvm::yaml::Hex32&, bool, llvm::yaml::EmptyContext&)", "llvm::yaml::yamlize<llvm::yaml::Hex32>"),
+            row("_ZN4Poco6formatIiJEEENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEPKcT_DpT0_", "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > Poco::format<int>(char const*, int)", "Poco::format<int>"),
+            row("_ZSt11make_sharedIN5clang4ento24PathDiagnosticEventPieceEJRNS1_22PathDiagnosticLocationERA39_KcEESt10shared_ptrINSt9enable_ifIXntsr8is_arrayIT_EE5valueESA_E4typeEEDpOT0_", "std::shared_ptr<std::enable_if<!is_array<clang::ento::PathDiagnosticEventPiece>::value, clang::ento::PathDiagnosticEventPiece>::type> std::make_shared<clang::ento::PathDiagnosticEventPiece, clang::ento::PathDiagnosticLocation&, char const (&) [39]>(clang::ento::PathDiagnosticLocation&, char const (&) [39])", "std::make_shared<clang::ento::PathDiagnosticEventPiece, clang::ento::PathDiagnosticLocation&, char const (&) [39]>"),
             // Rust legacy: the hash is dropped
             row("_ZN4core3fmt5Write9write_fmt17h0123456789abcdefE", "core::fmt::Write::write_fmt", "core::fmt::Write::write_fmt"),
             row("_ZN4prog4main17hcce186249aee5b82E", "prog::main", "prog::main"),
