@@ -3,6 +3,7 @@ package org.hyperprof.demangle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,7 @@ final class Tools {
                     throw new UncheckedIOException(e);
                 }
             });
-            try (Writer w = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
+            try (Writer w = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
                 for (String line : input) {
                     w.write(line);
                     w.write('\n');
