@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * legacy names without c++filt's {@code ::h<hash>} suffix.
  */
 class RustNamesTest {
-    private static final List<Path> RUSTC = List.of(Path.of("/root/.cargo/bin/rustc"), Path.of("/usr/bin/rustc"));
+    private static final List<Path> RUSTC = List.of(Path.of(System.getProperty("user.home"), ".cargo",
+            "bin", "rustc"), Path.of("/usr/bin/rustc"));
 
     private final Demangler demangler = new Demangler();
 
