@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.demangle.Demangler;
 
 /**
  * A session's images, symbols, address symbols and process names by id: the one dictionary every
@@ -17,6 +18,11 @@ public final class Dictionary implements SessionDictionary {
     private final DictionaryTable images = new DictionaryTable(32, true, true, false);
     private final DictionaryTable symbols = new DictionaryTable(256, true, false, false);
     private final AddressSymbols addresses = new AddressSymbols();
+    private final Demangler demangler = new Demangler();
+    /** Demangled names by symbol id, filled as reports ask (see {@link #demangled}). */
+    private volatile String[] shownNames = new String[0];
+    private volatile String[] briefNames = new String[0];
+    private volatile boolean demangling = true;
     /** Process names by (domain, pid): few, named rarely, read by reports at the end. */
     private final java.util.concurrent.ConcurrentHashMap<Long, String> processes =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -111,6 +117,54 @@ public final class Dictionary implements SessionDictionary {
     /** How perf prints an address that no symbol covers: 16 hex digits, 0x before all but zero. */
     public static String addressText(long address) {
         return address == 0 ? "0000000000000000" : String.format("0x%016x", address);
+    }
+
+    /** Whether reports show demangled names (the default) or the names as the source gave them. */
+    public void demangle(boolean on) {
+        demangling = on;
+    }
+
+    @Override
+    public String shownName(int symbol) {
+        return demangled(symbol, false);
+    }
+
+    @Override
+    public String briefName(int symbol) {
+        return demangled(symbol, true);
+    }
+
+    /**
+     * A symbol's demangled name, made on first use and kept: reports ask for the same few thousand
+     * names many times, and a recording's symbols are mostly never shown. The caches grow under the
+     * write lock; a reader may race another to fill a slot, and both put equal strings there.
+     */
+    private String demangled(int symbol, boolean brief) {
+        if (symbol < 0 || !demangling) {
+            return symbolName(symbol);
+        }
+        String[] cache = brief ? briefNames : shownNames;
+        if (symbol < cache.length) {
+            String known = cache[symbol];
+            if (known != null) {
+                return known;
+            }
+        }
+        String raw = symbolName(symbol);
+        String name = brief ? demangler.brief(raw) : demangler.full(raw);
+        synchronized (writeLock) {
+            cache = brief ? briefNames : shownNames;
+            if (symbol >= cache.length) {
+                cache = Arrays.copyOf(cache, Math.max(symbol + 1, 2 * cache.length));
+                if (brief) {
+                    briefNames = cache;
+                } else {
+                    shownNames = cache;
+                }
+            }
+            cache[symbol] = name;
+        }
+        return name;
     }
 
     @Override

@@ -76,4 +76,23 @@ class DictionaryTest {
         reader.join(30_000);
         assertTrue(wrong.get() == null, wrong.get());
     }
+
+    @Test
+    void reportsShowCxxAndRustNamesDemangledInFullOrShortAndOtherNamesAsTheyAre() {
+        Dictionary d = new Dictionary();
+        int exe = d.addImage("/usr/bin/app", ImageKind.USER, 0);
+        int sum = d.addSymbol("_ZNK3geo4GridIdE3sumEi", exe);
+        int plain = d.addSymbol("main", exe);
+        int rust = d.addSymbol("_ZN4prog5inner4work17h0123456789abcdefE", exe);
+        assertEquals("geo::Grid<double>::sum(int) const", d.shownName(sum));
+        assertEquals("geo::Grid<double>::sum", d.briefName(sum));
+        assertEquals("_ZNK3geo4GridIdE3sumEi", d.symbolName(sum), "the source's name stays");
+        assertEquals("main", d.shownName(plain));
+        assertEquals("prog::inner::work", d.shownName(rust));
+        int address = d.address(exe, 0x4883);
+        assertEquals(d.symbolName(address), d.shownName(address));
+        d.demangle(false);
+        assertEquals("_ZNK3geo4GridIdE3sumEi", d.shownName(sum));
+        assertEquals("_ZNK3geo4GridIdE3sumEi", d.briefName(sum));
+    }
 }

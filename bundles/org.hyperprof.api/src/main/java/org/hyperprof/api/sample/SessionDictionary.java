@@ -34,8 +34,29 @@ public interface SessionDictionary {
     /** Symbols named, ids 0 to {@code symbolCount() - 1}; address symbols are not among them. */
     int symbolCount();
 
-    /** The symbol's name; for an address symbol its address as perf prints it. */
+    /** The symbol's name as the source gave it (mangled, for C++ and Rust); for an address symbol its address as perf prints it. */
     String symbolName(int symbol);
+
+    /**
+     * The symbol's name as reports show it: a C++ (Itanium ABI) or Rust name demangled in full, as
+     * binutils' c++filt prints it (a Rust legacy name without its {@code ::h<hash>}); any other name as
+     * {@link #symbolName} gives it. Demangled once, when first asked.
+     *
+     * @since 2.1
+     */
+    default String shownName(int symbol) {
+        return symbolName(symbol);
+    }
+
+    /**
+     * The short form of {@link #shownName}, as perf report prints names: no parameter list and no
+     * return type (what c++filt -p prints: {@code tw<int>}).
+     *
+     * @since 2.1
+     */
+    default String briefName(int symbol) {
+        return symbolName(symbol);
+    }
 
     /** The image a symbol (or address symbol) belongs to. */
     int symbolImage(int symbol);

@@ -140,7 +140,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                 int image = frame >= 0 ? dictionary.symbolImage(frame) : ~frame;
                 FrameKind kind = FrameKind.of(dictionary.imageKind(image));
                 String imageName = dictionary.imageName(image);
-                String name = frame >= 0 ? dictionary.symbolName(frame) : null;
+                String name = frame >= 0 ? dictionary.shownName(frame) : null;
                 boolean unnamed = name == null || name.isBlank();
                 String frameName = unnamed ? bracketed(imageName) : clean(name);
                 if (unnamed && parent.kind == kind && parent.unnamed && parent.name.equals(frameName)) {

@@ -317,7 +317,7 @@ final class OpreportText {
     private Key fullKey(SessionDictionary dictionary, RowFilter filter, int context, int slot) {
         int image = slotImage(dictionary, slot);
         String imageName = dictionary.imageName(image);
-        String symbolName = slot < 0 ? NO_SYMBOLS : dictionary.symbolName(slot);
+        String symbolName = slot < 0 ? NO_SYMBOLS : dictionary.shownName(slot);
         int vcpu = snapshot.vcpu(context);
         if (!filter.keepsVcpu(vcpu) || !filter.keeps(imageName, symbolName)) {
             return null;

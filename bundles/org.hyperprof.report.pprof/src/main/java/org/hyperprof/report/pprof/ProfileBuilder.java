@@ -214,7 +214,7 @@ final class ProfileBuilder {
             LocationTable locations = snapshot.locations();
             int symbol = locations.symbol(location);
             kept[location] = filter.keeps(dictionary.imageName(locations.image(location)),
-                    symbol >= 0 ? dictionary.symbolName(symbol) : RowFilter.NO_SYMBOLS);
+                    symbol >= 0 ? dictionary.shownName(symbol) : RowFilter.NO_SYMBOLS);
         }
         return kept[location];
     }
@@ -265,10 +265,12 @@ final class ProfileBuilder {
             if (!usedFunction[f]) {
                 continue;
             }
-            String name = f < symbolCount ? dictionary.symbolName(f)
+            // pprof's own split: the demangled name, and the name as the binary has it.
+            String name = f < symbolCount ? dictionary.shownName(f)
                     : dictionary.imageName(f - symbolCount) + NO_SYMBOLS;
-            long nameIndex = string(name);
-            profile.addFunction(Function.newBuilder().setId(f + 1L).setName(nameIndex).setSystemName(nameIndex));
+            String systemName = f < symbolCount ? dictionary.symbolName(f) : name;
+            profile.addFunction(Function.newBuilder().setId(f + 1L).setName(string(name))
+                    .setSystemName(string(systemName)));
         }
     }
 

@@ -20,9 +20,11 @@ import java.util.Map;
  *                       memory is bounded by constants and by what its records hold
  * @param time           the samples kept by their time, in perf report's {@code --time} forms
  *                       ({@link TimeRanges}), or null for all
+ * @param demangle       whether reports show C++ and Rust names demangled (perf report's default) or
+ *                       as the recording's images have them
  */
 public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Path buildIdCache, Path debugRoot,
-        Path jitMapDir, int batchSize, boolean callchains, long maxHeaderBytes, String time) {
+        Path jitMapDir, int batchSize, boolean callchains, long maxHeaderBytes, String time, boolean demangle) {
 
     /** The {@link #guestKallsyms} key for "every guest". */
     public static final int ANY_GUEST = -1;
@@ -51,43 +53,50 @@ public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Pat
     /** perf report's places: the build-id cache in the home directory, /usr/lib/debug, /tmp. */
     public static ImportOptions defaults() {
         return new ImportOptions(null, Map.of(), Path.of(System.getProperty("user.home"), ".debug"),
-                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true, DEFAULT_MAX_HEADER_BYTES, null);
+                Path.of("/usr/lib/debug"), Path.of("/tmp"), DEFAULT_BATCH_SIZE, true, DEFAULT_MAX_HEADER_BYTES, null,
+                true);
     }
 
     public ImportOptions withKallsyms(Path file) {
         return new ImportOptions(file, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, time);
+                maxHeaderBytes, time, demangle);
     }
 
     public ImportOptions withGuestKallsyms(Map<Integer, Path> files) {
         return new ImportOptions(kallsyms, files, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, time);
+                maxHeaderBytes, time, demangle);
     }
 
     public ImportOptions withBatchSize(int size) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, size, callchains,
-                maxHeaderBytes, time);
+                maxHeaderBytes, time, demangle);
     }
 
     public ImportOptions withCallchains(boolean on) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, on,
-                maxHeaderBytes, time);
+                maxHeaderBytes, time, demangle);
     }
 
     public ImportOptions withSymbolDirs(Path cache, Path debug, Path jit) {
         return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains, maxHeaderBytes,
-                time);
+                time, demangle);
     }
 
     public ImportOptions withMaxHeaderBytes(long bytes) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                bytes, time);
+                bytes, time, demangle);
     }
 
     /** Keeps only the samples in the windows of {@code ranges} (perf report's {@code --time}), or all for null. */
     public ImportOptions withTime(String ranges) {
         return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, ranges);
+                maxHeaderBytes, ranges, demangle);
+    }
+
+    /** Shows names demangled ({@code true}, the default) or as the images have them. */
+    public ImportOptions withDemangle(boolean on) {
+        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
+                maxHeaderBytes, time, on);
     }
 
     /** The kallsyms file given for a guest, or the one for every guest, or null. */

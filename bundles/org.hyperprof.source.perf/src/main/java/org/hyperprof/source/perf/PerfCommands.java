@@ -140,7 +140,7 @@ public final class PerfCommands {
 
     /** What {@code hp:import} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
     static final String IMPORT_ARGUMENTS = "<perf.data> [--kallsyms file] [--guest-kallsyms [pid=]file]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only] [--time ranges] [--max-header-mb N] [--name name]"
+            + " [--callgraph] [--no-callchains] [--report-only] [--time ranges] [--no-demangle] [--max-header-mb N] [--name name]"
             + " [report option...]";
 
     static final Syntax IMPORT = Syntax.of("hp:import", "import a perf.data recording (perf record, perf kvm record;"
@@ -154,7 +154,7 @@ public final class PerfCommands {
                     Options.TOP, Options.CALLGRAPH, Options.NO_CALLCHAINS,
                     Option.flag("--report-only", "print the report without a session (no consumer is fed): a flat"
                             + " report reads no callchain, and a large recording is read in parts on every core"),
-                    Options.TIME, Options.MAX_HEADER_MB, SessionName.OPTION)
+                    Options.TIME, Options.NO_DEMANGLE, Options.MAX_HEADER_MB, SessionName.OPTION)
             .after("[report option...]")
             .notes("  report option...     the report controls of hp:report (image=REGEX, symbol=REGEX,"
                     + " exclude=REGEX,\n"
@@ -409,7 +409,8 @@ public final class PerfCommands {
     // ---------------------------------------------------------------- shared
 
     private ImportOptions options(Options opt) {
-        ImportOptions o = baseOptions.withCallchains(!opt.noCallchains).withTime(opt.time);
+        ImportOptions o = baseOptions.withCallchains(!opt.noCallchains).withTime(opt.time)
+                .withDemangle(!opt.noDemangle);
         if (opt.maxHeaderMb > 0) {
             o = o.withMaxHeaderBytes(opt.maxHeaderMb << 20);
         }
@@ -496,6 +497,8 @@ public final class PerfCommands {
         static final Option NO_CALLCHAINS = Option.flag("--no-callchains", "read no callchain: flat samples only");
         static final Option MAX_HEADER_MB = Option.value("--max-header-mb", "N", "the most of a recording's header"
                 + " held in memory, in MiB (a bound against a damaged file)");
+        static final Option NO_DEMANGLE = Option.flag("--no-demangle", "show C++ and Rust names as the images have"
+                + " them (mangled), as perf report --no-demangle");
         static final Option TIME = Option.value("--time", "ranges", "only the samples in these windows, as perf"
                 + " report --time: start,stop in seconds (several separated by spaces, quoted), N%/M (the M-th N%"
                 + " slice of the recording's time), A%-B% or N% (several separated by commas)");
@@ -511,6 +514,8 @@ public final class PerfCommands {
         boolean reportOnly;
         long seconds;
         long frequency;
+        /** --no-demangle: names as the images have them. */
+        boolean noDemangle;
         /** The --time windows, or null for every sample. */
         String time;
         /** The bound on a recording's header held in memory, in MiB, or 0 for the default. */
@@ -540,6 +545,7 @@ public final class PerfCommands {
                 o.maxHeaderMb = Args.number(a.value("--max-header-mb"), "--max-header-mb", 1,
                         ImportOptions.MAX_HEADER_BYTES >> 20);
             }
+            o.noDemangle = !record && a.flag("--no-demangle");
             o.time = a.value("--time");
             if (o.time != null) {
                 try {

@@ -780,6 +780,7 @@ public final class PerfImport {
         }
         this.info = recording;
         this.dictionary = new Dictionary();
+        dictionary.demangle(options.demangle());
         this.symbolizer = new Symbolizer(symbolTables, options, recording);
         this.loading = symbolizer;
         this.machines = new Machines(dictionary, symbolizer, recording);

@@ -474,14 +474,14 @@ public final class PerfReport implements SampleConsumer {
             int at = f * STRIDE;
             if (sym[at + SELF] > 0 || sym[at + CHILDREN] > 0) {
                 int image = dictionary.symbolImage(f);
-                rows.add(row(f, dictionary.imageName(image), dictionary.symbolName(f), sym, at));
+                rows.add(row(f, dictionary.imageName(image), dictionary.briefName(f), sym, at));
             }
         }
         for (int u = 0; u * STRIDE < unk.length; u++) {
             int at = u * STRIDE;
             if (unk[at + SELF] > 0 || unk[at + CHILDREN] > 0) {
                 int f = SessionDictionary.addressSymbolOf(u);
-                rows.add(row(f, dictionary.imageName(dictionary.symbolImage(f)), dictionary.symbolName(f), unk, at));
+                rows.add(row(f, dictionary.imageName(dictionary.symbolImage(f)), dictionary.briefName(f), unk, at));
             }
         }
         rows.sort(Comparator.comparingLong(Row::period).reversed().thenComparing(Comparator
@@ -593,7 +593,7 @@ public final class PerfReport implements SampleConsumer {
     }
 
     private String describe(int frame) {
-        return dictionary.imageName(dictionary.symbolImage(frame)) + "\u0000" + dictionary.symbolName(frame);
+        return dictionary.imageName(dictionary.symbolImage(frame)) + "\u0000" + dictionary.briefName(frame);
     }
 
     private double percent(long p) {

@@ -160,6 +160,32 @@ class AgreementWithPerfTest {
     }
 
 
+    /**
+     * A C++ program's names (a class template's member in a namespace, a function template) are
+     * shown as perf report shows them, demangled to the short form (no parameters, no return type),
+     * the same names as libstdc++'s; with --no-demangle as the images have them.
+     */
+    @Test
+    void cxxNamesAreDemangledAsPerfReportShowsThem() throws Exception {
+        assumeTrue(PerfTool.runs("g++", "--version"), "g++ is not installed");
+        Path exe = PerfTool.compile(dir, "templates.cpp", "templates");
+        Path data = PerfTool.record(dir.resolve("templates.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
+                List.of(exe.toString()));
+        Map<PerfTool.Key, Long> rows = flatOf(assertAgrees(data));
+        assertTrue(rows.getOrDefault(new PerfTool.Key("templates", '.', "geo::Grid<double>::sum"), 0L) > 0, rows.toString());
+        assertTrue(rows.getOrDefault(new PerfTool.Key("templates", '.', "tw<int>"), 0L) > 0, rows.toString());
+        PerfImport.Result raw;
+        try (PerfDataReader r = PerfDataReader.open(data)) {
+            raw = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withDemangle(false), false).run(r, null,
+                    "perf.data", null, false);
+        }
+        Map<PerfTool.Key, Long> perfRaw = sorted(PerfTool.flat(PerfTool.report(data, "--no-demangle", "--no-children",
+                "--sort", "dso,sym", "-n", "-g", "none")));
+        assertSameRows("flat rows with --no-demangle", perfRaw, flatOf(raw));
+        assertTrue(flatOf(raw).keySet().stream().anyMatch(k -> k.toString().contains("_ZNK3geo4GridIdE3sumEi")),
+                flatOf(raw).toString());
+    }
+
     @Test
     void fileRecordingOfAProgramWithLibcKernelForkAndExecMatchesPerfReport() throws Exception {
         Path data = PerfTool.record(dir.resolve("busy.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),

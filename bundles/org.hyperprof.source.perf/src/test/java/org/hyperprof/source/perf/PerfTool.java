@@ -56,7 +56,7 @@ final class PerfTool {
     }
 
     /** Whether the command runs and exits with 0 (a tool is installed). */
-    private static boolean runs(String... command) {
+    static boolean runs(String... command) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -99,15 +99,17 @@ final class PerfTool {
         return out;
     }
 
-    /** Compiles a C test program from the test resources into {@code dir}. */
+    /** Compiles a C (or, for a {@code .cpp} resource, C++) test program from the test resources into {@code dir}. */
     static Path compile(Path dir, String resource, String name, String... flags) throws IOException,
             InterruptedException {
-        Path src = dir.resolve(name + ".c");
+        boolean cxx = resource.endsWith(".cpp");
+        Path src = dir.resolve(name + (cxx ? ".cpp" : ".c"));
         try (var in = PerfTool.class.getResourceAsStream(resource)) {
             Files.write(src, in.readAllBytes());
         }
         Path exe = dir.resolve(name);
-        List<String> cmd = new ArrayList<>(List.of("gcc", "-O1", "-fno-omit-frame-pointer", "-fno-inline"));
+        List<String> cmd = new ArrayList<>(List.of(cxx ? "g++" : "gcc", "-O1", "-fno-omit-frame-pointer",
+                "-fno-inline"));
         cmd.addAll(List.of(flags));
         cmd.addAll(List.of("-o", exe.toString(), src.toString()));
         run(cmd, null);
