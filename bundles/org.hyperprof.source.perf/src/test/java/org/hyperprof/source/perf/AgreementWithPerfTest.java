@@ -314,6 +314,39 @@ class AgreementWithPerfTest {
         assertSameStacks(data);
     }
 
+    /**
+     * perf record -z compresses its ring buffers as one zstd stream cut into COMPRESSED records; a
+     * small ring (-m 4 pages) wraps often, and a record that straddles the wrap straddles two
+     * COMPRESSED records: the import of such a recording equals perf report's and perf script's.
+     */
+    @Test
+    void compressedRecordingMatchesPerfReportAndPerfScriptSampleBySample() throws Exception {
+        Path data = PerfTool.record(dir.resolve("busy-z.data"), List.of("-z", "-m", "4", "-e", "cpu-clock", "-c",
+                "100000", "-g"), List.of(busy.toString(), "3000", "/bin/sh"));
+        PerfImport.Result result = assertAgrees(data);
+        assertStraddles(result);
+        assertSameStacks(data);
+    }
+
+    @Test
+    void compressedPipeRecordingMatchesPerfReportAndPerfScriptSampleBySample() throws Exception {
+        Path data = PerfTool.recordPipe(dir.resolve("busy-z-pipe.data"), List.of("-z", "-m", "4", "-e", "cpu-clock",
+                "-c", "100000", "-g"), List.of(busy.toString(), "3000", "/bin/sh"));
+        PerfImport.Result result = importFile(data);
+        assertTrue(result.completed(), () -> "import stopped: " + result.endReason());
+        assertStraddles(result);
+        Map<PerfTool.Key, Long> perfFlat = PerfTool.flat(PerfTool.report(data, "--no-children", "--sort",
+                "dso,sym", "-n", "-g", "none"));
+        assertSameRows("flat profile rows (dso, sym -> samples)", sorted(perfFlat), flatOf(result));
+        assertSameStacks(data);
+    }
+
+    private static void assertStraddles(PerfImport.Result result) {
+        assertTrue(result.counters().getOrDefault("records.COMPRESSED", 0L) > 1, result.counters().toString());
+        assertTrue(result.counters().getOrDefault("records.compressed.cut", 0L) > 0,
+                "a record straddles two COMPRESSED records: " + result.counters());
+    }
+
     @Test
     void frequencyModeRecordingOfStrippedSystemProgramsMatchesPerfReport() throws Exception {
         Path data = PerfTool.record(dir.resolve("system.data"), List.of("-e", "cpu-clock", "-F", "4000", "-g"),
