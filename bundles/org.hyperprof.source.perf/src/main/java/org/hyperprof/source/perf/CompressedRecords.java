@@ -94,9 +94,11 @@ final class CompressedRecords {
 
     /**
      * Decompresses the next piece of the stream, {@code len} bytes of {@code b} from {@code from},
-     * after the record bytes left from the pieces before.
+     * after the record bytes left from the pieces before. Like perf, it takes at most {@code limit}
+     * decompressed bytes from one piece (the COMPRESSED feature's mmap_len: perf's buffer).
      */
-    void add(ByteBuffer b, int from, int len) throws Corrupt {
+    void add(ByteBuffer b, int from, int len, long limit) throws Corrupt {
+        long before = appended;
         takeInput(b, from, len);
         keepLeftRecordBytes();
         try {
@@ -122,6 +124,11 @@ final class CompressedRecords {
             long windowAddress = (long) WINDOW_ADDRESS.get(zstd);
             long windowPosition = (long) WINDOW_POSITION.get(zstd);
             append(window, (int) (windowAddress - ARRAY_BASE), (int) (windowPosition - windowAddress), flushed);
+            if (appended - before > limit) {
+                throw new Corrupt("it decompresses to " + (appended - before) + " bytes, more than the " + limit
+                        + " the COMPRESSED feature's mmap_len gives (perf report decompresses it into a buffer of that"
+                        + " size and fails)");
+            }
         } catch (RuntimeException e) {
             // aircompressor's MalformedInputException, or a bound it checks; its offsets are memory
             // addresses of its own, meaningless here

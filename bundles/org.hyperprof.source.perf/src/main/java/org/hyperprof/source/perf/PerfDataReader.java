@@ -121,6 +121,8 @@ public final class PerfDataReader implements Closeable {
     private long samplesDropped;
     private long samplesInvalid;
     private long lost;
+    /** Samples handed on with a user stack dump (perf record --call-graph dwarf), which this reader does not unwind. */
+    private long userStacks;
     private long invalidRecords;
     private final long[] recordsByType = new long[128];
     private final Map<Integer, Long> otherTypes = new TreeMap<>();
@@ -529,7 +531,8 @@ public final class PerfDataReader implements Closeable {
     }
 
     private static boolean wanted(int bit) {
-        return bit == F_BUILD_ID || (bit >= F_HOSTNAME && bit <= F_EVENT_DESC) || bit == F_SAMPLE_TIME;
+        return bit == F_BUILD_ID || (bit >= F_HOSTNAME && bit <= F_EVENT_DESC) || bit == F_SAMPLE_TIME
+                || bit == F_COMPRESSED;
     }
 
     // ---------------------------------------------------------------- compressed records
@@ -547,11 +550,11 @@ public final class PerfDataReader implements Closeable {
                     + " byte " + compressedAt + " hold a " + name + " record; perf record never nests them: the"
                     + " compressed data is corrupt here (perf report stops here too); re-record");
         }
-        if (input.stable() && !compressed) {
-            throw new PerfDataException(file, at, "a " + name + " record, but the file's header does not list the"
-                    + " COMPRESSED feature that perf record -z writes with such records (perf report cannot"
-                    + " decompress it either: it takes its buffer's size from that feature); the header is corrupt:"
-                    + " re-record, or copy the file again");
+        if ((input.stable() && !compressed) || info.compressedMmapLen <= 0) {
+            throw new PerfDataException(file, at, "a " + name + " record, but the recording's header does not give"
+                    + " the COMPRESSED feature (or its mmap_len) that perf record -z writes with such records: perf"
+                    + " report cannot decompress it either, as it takes its buffer's size from that feature; the"
+                    + " header is corrupt: re-record, or copy the file again");
         }
         int from = p + RECORD_HEADER_SIZE;
         int length = size - RECORD_HEADER_SIZE;
@@ -570,7 +573,7 @@ public final class PerfDataReader implements Closeable {
             decompressed = new CompressedRecords(byteOrder());
         }
         try {
-            decompressed.add(b, from, length);
+            decompressed.add(b, from, length, info.compressedMmapLen);
         } catch (CompressedRecords.Corrupt e) {
             throw new PerfDataException(file, at, "the " + name + " record of " + size + " bytes: " + e.getMessage()
                     + "; the compressed data is corrupt from here on (perf report stops here too: it cannot"
@@ -900,6 +903,7 @@ public final class PerfDataReader implements Closeable {
         final int queued;
         final long samplesRead;
         final long lost;
+        final long userStacks;
         final long[] recordsByType;
         final Map<Integer, Long> otherTypes;
         final Map<String, Long> skipped;
@@ -913,6 +917,7 @@ public final class PerfDataReader implements Closeable {
             this.queued = queued;
             this.samplesRead = r.samplesRead;
             this.lost = r.lost;
+            this.userStacks = r.userStacks;
             this.recordsByType = r.recordsByType.clone();
             this.otherTypes = new TreeMap<>(r.otherTypes);
             this.skipped = new TreeMap<>(r.skipped);
@@ -950,6 +955,7 @@ public final class PerfDataReader implements Closeable {
         LeadIn l = part.leadIn;
         samplesRead += part.samplesRead - l.samplesRead;
         lost += part.lost - l.lost;
+        userStacks += part.userStacks - l.userStacks;
         for (int t = 0; t < recordsByType.length; t++) {
             recordsByType[t] += part.recordsByType[t] - l.recordsByType[t];
         }
@@ -1477,6 +1483,9 @@ public final class PerfDataReader implements Closeable {
             return;
         }
         rb.kind[i] = RecordBatch.SAMPLE;
+        if (!again && a.has(S_STACK_USER) && tail.userStackUsed != 0) {
+            userStacks++;
+        }
         if (rb.stable == null && d.chainLength[i] > 0) {
             // A stream's buffer moves on: the callchain is kept with the batch.
             d.chainAt[i] = rb.keep(b, d.chainAt[i], 8 * d.chainLength[i]);
@@ -1914,6 +1923,14 @@ public final class PerfDataReader implements Closeable {
     /** Samples the kernel reported lost (LOST and LOST_SAMPLES records). */
     long lost() {
         return lost;
+    }
+
+    /**
+     * Samples that hold a user stack dump to unwind (perf record --call-graph dwarf): their
+     * callchains stop where the kernel's ends, as this reader does not unwind it.
+     */
+    long userStacks() {
+        return userStacks;
     }
 
     /** Records read, of every type. */

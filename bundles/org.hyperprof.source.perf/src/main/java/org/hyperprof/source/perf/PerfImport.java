@@ -614,6 +614,15 @@ public final class PerfImport {
             recordingNotes.add(samplesEventOverflow + " samples belong to events beyond the 256th, which a sample batch"
                     + " cannot number; counted as dropped");
         }
+        if (reader.userStacks() > 0) {
+            counters.put("samples.user-stacks", reader.userStacks());
+            recordingNotes.add(reader.userStacks() + " user stacks were not unwound: those samples carry a copy of"
+                    + " their user stack (perf record --call-graph dwarf), which perf report unwinds with the"
+                    + " programs' DWARF unwind tables and this import does not, so their call graphs hold only the"
+                    + " kernel's part (each sample's own function and the self counts are exact); for the callers"
+                    + " in user space record with --call-graph fp (programs built with frame pointers) or"
+                    + " --call-graph lbr, or read this recording with perf report");
+        }
         if (guestSamples > 0) {
             recordingNotes.add(guestSamples + " samples were taken in a guest (cpumode guest kernel or guest user): they are"
                     + " shown as perf kvm report shows them, one domain per guest; plain perf report leaves them out");

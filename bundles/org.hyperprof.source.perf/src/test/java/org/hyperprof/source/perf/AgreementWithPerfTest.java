@@ -347,6 +347,32 @@ class AgreementWithPerfTest {
                 "a record straddles two COMPRESSED records: " + result.counters());
     }
 
+    /**
+     * --call-graph dwarf: samples carry a copy of their user stack, which perf report unwinds and
+     * the import does not. The import says how many it did not unwind, as many as perf's own dump
+     * of the samples shows with a stack in use, and every sample's own function is counted as perf
+     * report's flat view counts it.
+     */
+    @Test
+    void dwarfRecordingSaysHowManyUserStacksWereNotUnwoundAndItsFlatProfileMatchesPerfReport() throws Exception {
+        Path data = PerfTool.record(dir.resolve("busy-dwarf.data"), List.of("--call-graph", "dwarf", "-e",
+                "cpu-clock", "-c", "100000"), List.of(busy.toString(), "1000", "/bin/sh"));
+        PerfImport.Result result = importFile(data);
+        assertTrue(result.completed(), () -> "import stopped: " + result.endReason());
+        assertTrue(result.accounting().balanced(), result.accounting().line());
+        Map<PerfTool.Key, Long> perfFlat = PerfTool.flat(PerfTool.report(data, "--no-children", "--sort",
+                "dso,sym", "-n", "-g", "none"));
+        assertSameRows("flat profile rows (dso, sym -> samples)", sorted(perfFlat), flatOf(result));
+
+        long perfStacks = PerfTool.run(List.of("perf", "report", "-i", data.toString(), "-D"), null).lines()
+                .filter(l -> l.matches("\\.\\.\\. ustack: size [1-9][0-9]*, .*")).count();
+        assertTrue(perfStacks > 0, "perf's dump shows samples with a user stack");
+        assertEquals(perfStacks, result.counters().get("samples.user-stacks"));
+        assertTrue(result.recordingNotes().stream().anyMatch(n -> n.startsWith(perfStacks + " user stacks were not"
+                + " unwound") && n.contains("--call-graph fp") && n.contains("perf report")),
+                result.recordingNotes().toString());
+    }
+
     @Test
     void frequencyModeRecordingOfStrippedSystemProgramsMatchesPerfReport() throws Exception {
         Path data = PerfTool.record(dir.resolve("system.data"), List.of("-e", "cpu-clock", "-F", "4000", "-g"),

@@ -175,6 +175,36 @@ class CompressedRecordingTest {
     }
 
     @Test
+    void aPieceThatDecompressesToMoreThanTheFeaturesMmapLenIsRefusedAsPerfRefusesIt() throws Exception {
+        PerfDataWriter z = recording().compressed(4096, 3000, false);
+        z.feature(FEATURE_COMPRESSED, ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putInt(1).putInt(1)
+                .putInt(1).putInt(1).putInt(2048).array());
+        byte[] file = z.file();
+        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+                file)));
+        // The first piece holds most of the first 4096-byte block; the second completes it.
+        assertEquals((long) recordOffsets(file).get(1), e.offset(), e.getMessage());
+        assertTrue(e.getMessage().contains("more than the 2048 the COMPRESSED feature's mmap_len gives"),
+                e.getMessage());
+    }
+
+    @Test
+    void theCompressedFeatureIsRead() throws Exception {
+        assertEquals("zstd, level 1, ratio 1", read(recording().compressed(4096, 1000, false).writeFile(dir,
+                "z.data")).info.features.get("compressed"));
+    }
+
+    @Test
+    void aStreamWithoutTheCompressedFeatureIsRefusedAtItsFirstCompressedRecord() throws Exception {
+        PerfDataWriter z = recording().compressed(4096, 1000, false);
+        z.features.remove(FEATURE_COMPRESSED);
+        PerfDataException e = assertThrows(PerfDataException.class, () -> readPipe(z.pipe()));
+        // After the 16-byte header and the HEADER_ATTR record (its header and a 128-byte attr).
+        assertEquals(16 + 8 + 128, e.offset(), e.getMessage());
+        assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());
+    }
+
+    @Test
     void aCompressedRecordInAFileWhoseHeaderDoesNotListTheFeatureIsRefused() throws Exception {
         PerfDataWriter z = recording().compressed(4096, 1000, false);
         z.features.remove(FEATURE_COMPRESSED);
@@ -182,6 +212,6 @@ class CompressedRecordingTest {
         PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
                 file)));
         assertEquals((long) recordOffsets(file).get(0), e.offset(), e.getMessage());
-        assertTrue(e.getMessage().contains("does not list the COMPRESSED feature"), e.getMessage());
+        assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());
     }
 }

@@ -361,7 +361,7 @@ class PerfDataLayoutTest {
         PerfDataWriter w = oneEvent().add(81, 0, new byte[16]);
         PerfDataException e = assertThrows(PerfDataException.class, () -> read(w.writeFile(dir, "z.data")));
         assertEquals(104 + 144, e.offset(), e.getMessage());
-        assertTrue(e.getMessage().contains("does not list the COMPRESSED feature"), e.getMessage());
+        assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());
     }
 
     @Test
