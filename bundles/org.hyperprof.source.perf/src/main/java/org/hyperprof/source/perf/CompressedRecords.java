@@ -15,6 +15,13 @@ import io.airlift.compress.zstd.ZstdIncrementalFrameDecompressor;
  * from record to record, and the bytes of a record not yet whole stay at the front of the buffer
  * that the next COMPRESSED record decompresses into.
  *
+ * <p>The decoder is aircompressor's incremental one (pure Java, carried inside this bundle). It
+ * hands a block's bytes out only once a window's worth (512 KiB in perf's level-1 stream) has followed
+ * them, and perf's stream never ends; so what it decoded and still holds is read from its window
+ * (its private fields, through a private lookup: pinned to the version in the POM, and checked by
+ * the tests against perf on real recordings). A bad stream is its exception, never a crash: it
+ * checks every bound before it reads.
+ *
  * <p>One input and one output buffer, grown when needed and reused: nothing is allocated per
  * record. Not thread-safe: one reading thread.
  */

@@ -37,17 +37,17 @@ import java.util.TreeMap;
  * Every size and offset is checked against what holds it. A file too short for what its header
  * says, a record whose size is less than its header or runs past the end of the data, a section
  * outside the file, a header perf refuses (attrs inside the file header, an attr whose size
- * disagrees with the header's attr size), compressed data that cannot be decoded, or a layout
- * this reader cannot follow (an old format, events that do not agree where their sample id is) stops the read with a
- * {@link PerfDataException} naming the file, the byte offset, what was expected and what to do. A
- * single record that is malformed inside its own (valid) size is counted as invalid and the read
- * goes on; a sample of an event the attrs do not name, or of an event whose sample_type has bits
- * this reader does not know, is counted as dropped. So: samples read = handed on + dropped +
- * invalid, always. Every record skipped or doubted is in the {@link #notes}, by kind: a type perf
- * 6.1 does not define (after a record whose size lies, every record is misread), an ID_INDEX or
- * EVENT_UPDATE perf refuses, a pipe's feature record perf stops at ({@link PipeFeatureCheck}), a
- * record older than what perf's ordering handed on already; and an empty data section or a stream
- * that ends after its header is said to be so.
+ * disagrees with the header's attr size), compressed data that cannot be decoded, or a layout this
+ * reader cannot follow (an old format, events that do not agree where their sample id is) stops the
+ * read with a {@link PerfDataException} naming the file, the byte offset, what was expected and
+ * what to do. A single record that is malformed inside its own (valid) size is counted as invalid
+ * and the read goes on; a sample of an event the attrs do not name, or of an event whose
+ * sample_type has bits this reader does not know, is counted as dropped. So: samples read = handed
+ * on + dropped + invalid, always. Every record skipped or doubted is in the {@link #notes}, by
+ * kind: a type perf 6.1 does not define (after a record whose size lies, every record is misread),
+ * an ID_INDEX or EVENT_UPDATE perf refuses, a pipe's feature record perf stops at
+ * ({@link PipeFeatureCheck}), a record older than what perf's ordering handed on already; and an
+ * empty data section or a stream that ends after its header is said to be so.
  *
  * <p>Not thread-safe: one reading thread.
  */

@@ -616,11 +616,12 @@ public final class PerfImport {
         }
         if (reader.userStacks() > 0) {
             counters.put("samples.user-stacks", reader.userStacks());
-            recordingNotes.add(reader.userStacks() + " user stacks were not unwound: those samples carry a copy of"
-                    + " their user stack (perf record --call-graph dwarf), which perf report unwinds with the"
-                    + " programs' DWARF unwind tables and this import does not, so their call graphs hold only the"
-                    + " kernel's part (each sample's own function and the self counts are exact); for the callers"
-                    + " in user space record with --call-graph fp (programs built with frame pointers) or"
+            long n = reader.userStacks();
+            recordingNotes.add(n + (n == 1 ? " user stack was" : " user stacks were") + " not unwound: the samples"
+                    + " carry a copy of their user stack (perf record --call-graph dwarf), which perf report unwinds"
+                    + " with the programs' DWARF unwind tables and this import does not, so their call graphs hold"
+                    + " only the kernel's part (each sample's own function and the self counts are exact); for the"
+                    + " callers in user space record with --call-graph fp (programs built with frame pointers) or"
                     + " --call-graph lbr, or read this recording with perf report");
         }
         if (guestSamples > 0) {

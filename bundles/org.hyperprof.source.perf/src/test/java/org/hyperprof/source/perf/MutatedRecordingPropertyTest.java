@@ -346,8 +346,12 @@ class MutatedRecordingPropertyTest {
         List<PerfDataMutants.Mutant> mutants = new java.util.ArrayList<>();
         mutants.addAll(new PerfDataMutants(busyFile, 14_003).next(FILE_MUTANTS, 0));
         mutants.addAll(new PerfDataMutants(busyPipe, 14_004).next(PIPE_MUTANTS, FILE_MUTANTS));
-        mutants.addAll(new PerfDataMutants(busyCompressed, 14_005).next(COMPRESSED_MUTANTS, FILE_MUTANTS
-                + PIPE_MUTANTS));
+        // Of the -z recording, its records and header: perf stops reading a file's features at the first
+        // it cannot parse (CACHE and the topologies too, which the import does not read), and then has
+        // no COMPRESSED feature and decompresses nothing, where the import reads that feature whatever
+        // came before it. (Mutated features are the campaign's on the other recordings.)
+        new PerfDataMutants(busyCompressed, 14_005).next(COMPRESSED_MUTANTS, FILE_MUTANTS + PIPE_MUTANTS).stream()
+                .filter(m -> !m.recipe().contains("(in the features)")).forEach(mutants::add);
         ImportOptions realOptions = ImportOptions.defaults().withKallsyms(campaignKallsyms);
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         List<Verdict> verdicts = new java.util.ArrayList<>();
