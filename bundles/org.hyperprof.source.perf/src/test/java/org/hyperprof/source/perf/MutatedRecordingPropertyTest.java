@@ -390,7 +390,8 @@ class MutatedRecordingPropertyTest {
         List<Verdict> silent = verdicts.stream().filter(Verdict::silentlyWrong).toList();
         System.out.printf(java.util.Locale.ROOT, "perf.data mutation campaign: %d mutants of real recordings (%d file,"
                 + " %d pipe, %d compressed) and %d of hand-written ones in %.1f s: %s; silently wrong: %d%n",
-                verdicts.size(), FILE_MUTANTS, PIPE_MUTANTS, COMPRESSED_MUTANTS, handWritten.size(), (System.nanoTime() - t0) / 1e9, table, silent.size());
+                verdicts.size(), FILE_MUTANTS, PIPE_MUTANTS, mutants.size() - FILE_MUTANTS - PIPE_MUTANTS,
+                handWritten.size(), (System.nanoTime() - t0) / 1e9, table, silent.size());
         verdicts.stream().filter(v -> v.perfAccepts() && !v.agrees())
                 .forEach(v -> System.out.println("  perf accepts, hyperprof differs with a reason: " + v));
         // What the import said, by kind: the first words of each note or error, numbers and names left out.
