@@ -70,6 +70,17 @@ final class FeatureParser {
                 info.firstSampleTime = first;
                 info.lastSampleTime = last;
             }
+            case F_COMPRESSED -> {
+                // u32 version, type (1: zstd), level, ratio, mmap_len: perf decompresses each COMPRESSED
+                // record into a buffer of mmap_len bytes.
+                c.u32("compression version");
+                long type = c.u32("compression type");
+                long level = c.u32("compression level");
+                long ratio = c.u32("compression ratio");
+                info.compressedMmapLen = c.u32("compression mmap_len");
+                info.features.put("compressed", (type == 1 ? "zstd" : "type " + type) + ", level " + level
+                        + ", ratio " + ratio);
+            }
             default -> info.otherFeatures.add(PerfNames.feature(bit));
         }
     }

@@ -30,23 +30,24 @@ import java.util.TreeMap;
  * record without a time (or of time 0 or 2^64-1, which perf takes for none) goes on as it is read,
  * and a file whose events give no time to every record (no sample_id_all) is read in file order,
  * as perf report reads it. LOST and LOST_SAMPLES add to the lost count. Every other record type is
- * skipped and counted by its name.
+ * skipped and counted by its name. The records inside COMPRESSED records ({@code perf record -z})
+ * are read as if they stood where their COMPRESSED record stands ({@link CompressedRecords}).
  *
  * <h2>Bad input</h2>
  * Every size and offset is checked against what holds it. A file too short for what its header
  * says, a record whose size is less than its header or runs past the end of the data, a section
  * outside the file, a header perf refuses (attrs inside the file header, an attr whose size
- * disagrees with the header's attr size) or a layout this reader cannot follow (an old or
- * compressed format, events that do not agree where their sample id is) stops the read with a
- * {@link PerfDataException} naming the file, the byte offset, what was expected and what to do. A
- * single record that is malformed inside its own (valid) size is counted as invalid and the read
- * goes on; a sample of an event the attrs do not name, or of an event whose sample_type has bits
- * this reader does not know, is counted as dropped. So: samples read = handed on + dropped +
- * invalid, always. Every record skipped or doubted is in the {@link #notes}, by kind: a type perf
- * 6.1 does not define (after a record whose size lies, every record is misread), an ID_INDEX or
- * EVENT_UPDATE perf refuses, a pipe's feature record perf stops at ({@link PipeFeatureCheck}), a
- * record older than what perf's ordering handed on already; and an empty data section or a stream
- * that ends after its header is said to be so.
+ * disagrees with the header's attr size), compressed data that cannot be decoded, or a layout this
+ * reader cannot follow (an old format, events that do not agree where their sample id is) stops the
+ * read with a {@link PerfDataException} naming the file, the byte offset, what was expected and
+ * what to do. A single record that is malformed inside its own (valid) size is counted as invalid
+ * and the read goes on; a sample of an event the attrs do not name, or of an event whose
+ * sample_type has bits this reader does not know, is counted as dropped. So: samples read = handed
+ * on + dropped + invalid, always. Every record skipped or doubted is in the {@link #notes}, by
+ * kind: a type perf 6.1 does not define (after a record whose size lies, every record is misread),
+ * an ID_INDEX or EVENT_UPDATE perf refuses, a pipe's feature record perf stops at
+ * ({@link PipeFeatureCheck}), a record older than what perf's ordering handed on already; and an
+ * empty data section or a stream that ends after its header is said to be so.
  *
  * <p>Not thread-safe: one reading thread.
  */
@@ -96,6 +97,15 @@ public final class PerfDataReader implements Closeable {
     private int attrCount;
     private PerfEvents events;
     private boolean headerDelivered;
+    /**
+     * The file's header lists the COMPRESSED feature (perf record -z): its records are read
+     * through a buffer (decompressed), so none is read in place in the mapping.
+     */
+    private boolean compressed;
+    /** The records of the COMPRESSED records read so far, or null before the first. */
+    private CompressedRecords decompressed;
+    /** Where the COMPRESSED record whose records are being read starts, or -1. */
+    private long compressedAt = -1;
 
     /** No stop: the read goes on to the end of the data. */
     static final long NO_STOP = Long.MAX_VALUE;
@@ -111,6 +121,8 @@ public final class PerfDataReader implements Closeable {
     private long samplesDropped;
     private long samplesInvalid;
     private long lost;
+    /** Samples handed on with a user stack dump (perf record --call-graph dwarf), which this reader does not unwind. */
+    private long userStacks;
     private long invalidRecords;
     private final long[] recordsByType = new long[128];
     private final Map<Integer, Long> otherTypes = new TreeMap<>();
@@ -224,6 +236,8 @@ public final class PerfDataReader implements Closeable {
             bits[i] = bytes.u64(h, 72 + 8 * i);
             anyFeature |= bits[i] != 0;
         }
+        // perf record writes the feature bits with the first header already: they hold in an unfinished file too.
+        boolean compressedFeature = (bits[F_COMPRESSED >>> 6] & (1L << (F_COMPRESSED & 63))) != 0;
         boolean noRecords = false;
         if (dataSize == 0 && dataOffset >= FILE_HEADER_SIZE && fileSize > dataOffset
                 && !featureTableAt(ch, bytes, dataOffset, bits, fileSize)) {
@@ -253,6 +267,7 @@ public final class PerfDataReader implements Closeable {
         for (String n : openNotes) {
             r.note("header.data-size", n);
         }
+        r.compressed = compressedFeature;
         r.readAttrs(attrSize, attrsOffset, attrsSize, fileSize);
         // perf report orders a file's records by time only when they carry it (sample_id_all).
         r.unordered = !r.attrs[0].sampleIdAll;
@@ -516,13 +531,101 @@ public final class PerfDataReader implements Closeable {
     }
 
     private static boolean wanted(int bit) {
-        return bit == F_BUILD_ID || (bit >= F_HOSTNAME && bit <= F_EVENT_DESC) || bit == F_SAMPLE_TIME;
+        return bit == F_BUILD_ID || (bit >= F_HOSTNAME && bit <= F_EVENT_DESC) || bit == F_SAMPLE_TIME
+                || bit == F_COMPRESSED;
     }
 
-    private PerfDataException compressed(long at) {
-        return new PerfDataException(file, at, "the recording's records are zstd-compressed (perf record -z);"
-                + " this reader reads uncompressed records: write an uncompressed copy with"
-                + " 'perf inject -i " + file + " -o plain.data' and import that");
+    // ---------------------------------------------------------------- compressed records
+
+    /**
+     * A COMPRESSED record (perf record -z): its piece of the zstd stream is decompressed, and the
+     * whole records it completes are read at once, before the record after it, as perf does. They
+     * carry the COMPRESSED record's offset (perf's too): every error about them names it.
+     */
+    private void compressedRecord(ByteBuffer b, int p, int type, int size, long at)
+            throws PerfDataException, IOException {
+        String name = PerfNames.record(type);
+        if (compressedAt >= 0) {
+            throw new PerfDataException(file, compressedAt, "the records decompressed from the COMPRESSED record at"
+                    + " byte " + compressedAt + " hold a " + name + " record; perf record never nests them: the"
+                    + " compressed data is corrupt here (perf report stops here too); re-record");
+        }
+        if ((input.stable() && !compressed) || info.compressedMmapLen <= 0) {
+            throw new PerfDataException(file, at, "a " + name + " record, but the recording's header does not give"
+                    + " the COMPRESSED feature (or its mmap_len) that perf record -z writes with such records: perf"
+                    + " report cannot decompress it either, as it takes its buffer's size from that feature; the"
+                    + " header is corrupt: re-record, or copy the file again");
+        }
+        int from = p + RECORD_HEADER_SIZE;
+        int length = size - RECORD_HEADER_SIZE;
+        if (type == COMPRESSED2) {
+            // COMPRESSED2: a u64 data size after the header, the data then padded to 8 bytes.
+            long dataSize = size < 16 ? -1 : b.getLong(p + 8);
+            if (dataSize < 0 || dataSize > size - 16) {
+                throw new PerfDataException(file, at, "a " + name + " record of " + size + " bytes whose data size"
+                        + " is " + (size < 16 ? "missing" : Long.toUnsignedString(dataSize)) + "; expected at most"
+                        + " the " + Math.max(0, size - 16) + " bytes after its 16-byte header: the record is corrupt");
+            }
+            from = p + 16;
+            length = (int) dataSize;
+        }
+        if (decompressed == null) {
+            decompressed = new CompressedRecords(byteOrder());
+        }
+        try {
+            decompressed.add(b, from, length, info.compressedMmapLen);
+        } catch (CompressedRecords.Corrupt e) {
+            throw new PerfDataException(file, at, "the " + name + " record of " + size + " bytes: " + e.getMessage()
+                    + "; the compressed data is corrupt from here on (perf report stops here too: it cannot"
+                    + " decompress it); " + samplesRead + " samples were read before it; re-record, or copy the"
+                    + " file again if it was damaged in transfer");
+        }
+        compressedAt = at;
+        try {
+            readDecompressed(at);
+        } finally {
+            compressedAt = -1;
+        }
+    }
+
+    /** Reads the whole records decompressed so far; one cut at the end waits for the next COMPRESSED record. */
+    private void readDecompressed(long at) throws PerfDataException, IOException {
+        CompressedRecords d = decompressed;
+        ByteBuffer v = d.view();
+        while (d.size - d.head >= RECORD_HEADER_SIZE) {
+            int q = d.head;
+            int type = v.getInt(q);
+            int size = Short.toUnsignedInt(v.getShort(q + 6));
+            if (size < RECORD_HEADER_SIZE) {
+                throw new PerfDataException(file, at, "a record of type " + (type & 0xFFFFFFFFL) + " ("
+                        + PerfNames.record(type) + ") decompressed from the COMPRESSED record at byte " + at
+                        + " says it is " + size + " bytes, less than its own 8-byte header: the compressed data is"
+                        + " corrupt here, so the records after it cannot be found; re-record");
+            }
+            if (size > d.size - q) {
+                return;
+            }
+            count(type);
+            long extra = record(v, q, type, size, at);
+            if (extra > d.size - q - size) {
+                throw new PerfDataException(file, at, "the " + PerfNames.record(type) + " record decompressed from"
+                        + " the COMPRESSED record at byte " + at + " is followed by " + extra + " bytes of its data,"
+                        + " more than that record decompressed to; perf record writes such data uncompressed: the"
+                        + " compressed data is corrupt here; re-record");
+            }
+            d.head = q + size + (int) extra;
+        }
+    }
+
+    /** At the end of the data: compressed records that end inside a record are noted (perf drops its bytes too). */
+    private void endOfCompressedRecords() {
+        CompressedRecords d = decompressed;
+        if (d != null && (d.left() > 0 || d.pendingInput() > 0)) {
+            note("compressed.cut", "the compressed records end inside a record: " + d.left() + " decompressed bytes"
+                    + (d.pendingInput() > 0 ? " and " + d.pendingInput() + " bytes of a zstd block not yet whole" : "")
+                    + " after the last whole record were not read (perf report drops them too); perf record was"
+                    + " stopped before it wrote the rest, or the file was cut");
+        }
     }
 
     /** Adds an event; every event must place its sample id where the others do (perf requires it too). */
@@ -574,7 +677,12 @@ public final class PerfDataReader implements Closeable {
      * read there in place, from any thread), or null when records are read through a buffer.
      */
     java.nio.ByteBuffer stableData() {
-        return input.stable() ? input.view : null;
+        return inPlace() ? input.view : null;
+    }
+
+    /** Whether records are read where they lie in the mapping (not through a buffer: a stream, or compressed records). */
+    private boolean inPlace() {
+        return input.stable() && !compressed;
     }
 
     /** The recording's byte order. */
@@ -601,9 +709,10 @@ public final class PerfDataReader implements Closeable {
             deliverHeader();
         }
         PerfInput in = input;
+        boolean inPlace = inPlace();
         try {
             while (true) {
-                if (sampleRuns && in.stable()) {
+                if (sampleRuns && inPlace) {
                     long stopPos = stopAt - in.offset(0);
                     in.pos = sampleRun(in.view, in.pos, stopPos < in.limit ? (int) stopPos : in.limit);
                 }
@@ -656,6 +765,7 @@ public final class PerfDataReader implements Closeable {
                         : "the stream ends without describing any event (no HEADER_ATTR record): it is not a whole"
                         + " perf record stream; record again");
             }
+            endOfCompressedRecords();
             deliverHeader();
             handOnAll();
             return false;
@@ -724,7 +834,7 @@ public final class PerfDataReader implements Closeable {
      * rounds do not end in a share's first {@link #MAX_ROUND_SCAN} bytes.
      */
     PartStart[] partStarts(int parts) {
-        if (!input.stable() || parts < 2) {
+        if (!inPlace() || parts < 2) {
             return new PartStart[0];
         }
         ByteBuffer v = input.view;
@@ -793,6 +903,7 @@ public final class PerfDataReader implements Closeable {
         final int queued;
         final long samplesRead;
         final long lost;
+        final long userStacks;
         final long[] recordsByType;
         final Map<Integer, Long> otherTypes;
         final Map<String, Long> skipped;
@@ -806,6 +917,7 @@ public final class PerfDataReader implements Closeable {
             this.queued = queued;
             this.samplesRead = r.samplesRead;
             this.lost = r.lost;
+            this.userStacks = r.userStacks;
             this.recordsByType = r.recordsByType.clone();
             this.otherTypes = new TreeMap<>(r.otherTypes);
             this.skipped = new TreeMap<>(r.skipped);
@@ -843,6 +955,7 @@ public final class PerfDataReader implements Closeable {
         LeadIn l = part.leadIn;
         samplesRead += part.samplesRead - l.samplesRead;
         lost += part.lost - l.lost;
+        userStacks += part.userStacks - l.userStacks;
         for (int t = 0; t < recordsByType.length; t++) {
             recordsByType[t] += part.recordsByType[t] - l.recordsByType[t];
         }
@@ -1237,7 +1350,7 @@ public final class PerfDataReader implements Closeable {
                 }
                 return dataSize;
             }
-            case COMPRESSED, COMPRESSED2 -> throw compressed(at);
+            case COMPRESSED, COMPRESSED2 -> compressedRecord(b, p, type, size, at);
             default -> skip(type, at);
         }
         return 0;
@@ -1370,6 +1483,9 @@ public final class PerfDataReader implements Closeable {
             return;
         }
         rb.kind[i] = RecordBatch.SAMPLE;
+        if (!again && a.has(S_STACK_USER) && tail.userStackUsed != 0) {
+            userStacks++;
+        }
         if (rb.stable == null && d.chainLength[i] > 0) {
             // A stream's buffer moves on: the callchain is kept with the batch.
             d.chainAt[i] = rb.keep(b, d.chainAt[i], 8 * d.chainLength[i]);
@@ -1809,6 +1925,14 @@ public final class PerfDataReader implements Closeable {
         return lost;
     }
 
+    /**
+     * Samples that hold a user stack dump to unwind (perf record --call-graph dwarf): their
+     * callchains stop where the kernel's ends, as this reader does not unwind it.
+     */
+    long userStacks() {
+        return userStacks;
+    }
+
     /** Records read, of every type. */
     long recordsRead() {
         long n = 0;
@@ -1841,6 +1965,9 @@ public final class PerfDataReader implements Closeable {
             c.put("records.skipped." + e.getKey(), e.getValue());
         }
         c.put("records.invalid", invalidRecords);
+        if (decompressed != null) {
+            c.put("records.compressed.cut", decompressed.recordsCut);
+        }
         c.put("samples.read", samplesRead);
         c.put("samples.dropped", samplesDropped);
         c.put("samples.invalid", samplesInvalid);

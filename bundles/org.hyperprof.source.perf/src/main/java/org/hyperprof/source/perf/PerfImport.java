@@ -630,6 +630,16 @@ public final class PerfImport {
             recordingNotes.add(outsideTime + " samples lie outside " + time.describe() + ": left out, as perf report"
                     + " --time leaves them out; the session and its books hold the samples inside");
         }
+        if (reader.userStacks() > 0) {
+            counters.put("samples.user-stacks", reader.userStacks());
+            long n = reader.userStacks();
+            recordingNotes.add(n + (n == 1 ? " user stack was" : " user stacks were") + " not unwound: the samples"
+                    + " carry a copy of their user stack (perf record --call-graph dwarf), which perf report unwinds"
+                    + " with the programs' DWARF unwind tables and this import does not, so their call graphs hold"
+                    + " only the kernel's part (each sample's own function and the self counts are exact); for the"
+                    + " callers in user space record with --call-graph fp (programs built with frame pointers) or"
+                    + " --call-graph lbr, or read this recording with perf report");
+        }
         if (guestSamples > 0) {
             recordingNotes.add(guestSamples + " samples were taken in a guest (cpumode guest kernel or guest user): they are"
                     + " shown as perf kvm report shows them, one domain per guest; plain perf report leaves them out");

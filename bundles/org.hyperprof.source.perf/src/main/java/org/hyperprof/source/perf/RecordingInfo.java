@@ -31,6 +31,11 @@ final class RecordingInfo {
     long lastSampleTime;
     long dataOffset;
     long dataSize;
+    /**
+     * The COMPRESSED feature's mmap_len: the most bytes one COMPRESSED record decompresses to
+     * (perf's buffer for it); 0 when the recording has no such feature.
+     */
+    long compressedMmapLen;
 
     RecordingInfo(String file, boolean pipe, boolean bigEndian) {
         this.file = file;

@@ -24,6 +24,8 @@ final class SampleTail {
     boolean stackOverused;
     /** The unchecked field the last walk found past the record's end (perf reads on and keeps the sample); or null. */
     String pastEnd;
+    /** Bytes of user stack the last walk's sample holds in use (STACK_USER's dyn_size; 0 without one). */
+    long userStackUsed;
 
     /** Where the walk is: bytes from the start of the buffer (a long: the unchecked fields may pass the end). */
     private long at;
@@ -40,6 +42,7 @@ final class SampleTail {
         refused = null;
         pastEnd = null;
         stackOverused = false;
+        userStackUsed = 0;
         this.at = q;
         this.end = end;
         this.size = size;
@@ -146,6 +149,7 @@ final class SampleTail {
             return refuse("a user stack of " + stack + " bytes of which it says " + Long.toUnsignedString(used)
                     + " are in use", -1);
         }
+        userStackUsed = used;
         return true;
     }
 

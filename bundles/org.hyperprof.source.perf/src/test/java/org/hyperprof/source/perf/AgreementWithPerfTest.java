@@ -340,6 +340,71 @@ class AgreementWithPerfTest {
         assertSameStacks(data);
     }
 
+    /**
+     * perf record -z compresses its ring buffers as one zstd stream cut into COMPRESSED records; a
+     * small ring (-m 4 pages) wraps often, and a record that straddles the wrap straddles two
+     * COMPRESSED records: the import of such a recording equals perf report's and perf script's.
+     */
+    @Test
+    void compressedRecordingMatchesPerfReportAndPerfScriptSampleBySample() throws Exception {
+        Path data = PerfTool.record(dir.resolve("busy-z.data"), List.of("-z", "-m", "4", "-e", "cpu-clock", "-c",
+                "100000", "-g"), List.of(busy.toString(), "3000", "/bin/sh"));
+        PerfImport.Result result = assertAgrees(data);
+        assertStraddles(result);
+        assertSameStacks(data);
+        // The flat import without call chains, which counts straight into the report, reads it alike.
+        try (PerfDataReader r = PerfDataReader.open(data)) {
+            PerfImport.Result flat = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withCallchains(false),
+                    false).run(r, null, "perf.data", null, false);
+            assertSameRows("flat profile rows of the import without call chains", flatOf(result), flatOf(flat));
+        }
+    }
+
+    @Test
+    void compressedPipeRecordingMatchesPerfReportAndPerfScriptSampleBySample() throws Exception {
+        Path data = PerfTool.recordPipe(dir.resolve("busy-z-pipe.data"), List.of("-z", "-m", "4", "-e", "cpu-clock",
+                "-c", "100000", "-g"), List.of(busy.toString(), "3000", "/bin/sh"));
+        PerfImport.Result result = importFile(data);
+        assertTrue(result.completed(), () -> "import stopped: " + result.endReason());
+        assertStraddles(result);
+        Map<PerfTool.Key, Long> perfFlat = PerfTool.flat(PerfTool.report(data, "--no-children", "--sort",
+                "dso,sym", "-n", "-g", "none"));
+        assertSameRows("flat profile rows (dso, sym -> samples)", sorted(perfFlat), flatOf(result));
+        assertSameStacks(data);
+    }
+
+    private static void assertStraddles(PerfImport.Result result) {
+        assertTrue(result.counters().getOrDefault("records.COMPRESSED", 0L) > 1, result.counters().toString());
+        assertTrue(result.counters().getOrDefault("records.compressed.cut", 0L) > 0,
+                "a record straddles two COMPRESSED records: " + result.counters());
+    }
+
+    /**
+     * --call-graph dwarf: samples carry a copy of their user stack, which perf report unwinds and
+     * the import does not. The import says how many it did not unwind, as many as perf's own dump
+     * of the samples shows with a stack in use, and every sample's own function is counted as perf
+     * report's flat view counts it.
+     */
+    @Test
+    void dwarfRecordingSaysHowManyUserStacksWereNotUnwoundAndItsFlatProfileMatchesPerfReport() throws Exception {
+        Path data = PerfTool.record(dir.resolve("busy-dwarf.data"), List.of("--call-graph", "dwarf", "-e",
+                "cpu-clock", "-c", "100000"), List.of(busy.toString(), "1000", "/bin/sh"));
+        PerfImport.Result result = importFile(data);
+        assertTrue(result.completed(), () -> "import stopped: " + result.endReason());
+        assertTrue(result.accounting().balanced(), result.accounting().line());
+        Map<PerfTool.Key, Long> perfFlat = PerfTool.flat(PerfTool.report(data, "--no-children", "--sort",
+                "dso,sym", "-n", "-g", "none"));
+        assertSameRows("flat profile rows (dso, sym -> samples)", sorted(perfFlat), flatOf(result));
+
+        long perfStacks = PerfTool.run(List.of("perf", "report", "-i", data.toString(), "-D"), null).lines()
+                .filter(l -> l.matches("\\.\\.\\. ustack: size [1-9][0-9]*, .*")).count();
+        assertTrue(perfStacks > 0, "perf's dump shows samples with a user stack");
+        assertEquals(perfStacks, result.counters().get("samples.user-stacks"));
+        assertTrue(result.recordingNotes().stream().anyMatch(n -> n.startsWith(perfStacks + " user stack")
+                && n.contains("not unwound") && n.contains("--call-graph fp") && n.contains("perf report")),
+                result.recordingNotes().toString());
+    }
+
     @Test
     void frequencyModeRecordingOfStrippedSystemProgramsMatchesPerfReport() throws Exception {
         Path data = PerfTool.record(dir.resolve("system.data"), List.of("-e", "cpu-clock", "-F", "4000", "-g"),

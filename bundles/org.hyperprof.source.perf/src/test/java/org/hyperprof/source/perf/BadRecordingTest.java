@@ -394,7 +394,7 @@ class BadRecordingTest {
     }
 
     @Test
-    void aSampleHoldingEveryFieldItsSampleTypeAnnouncesIsCountedWithoutANote() throws Exception {
+    void aSampleHoldingEveryFieldItsSampleTypeAnnouncesIsCountedWithNoNoteButItsUserStacks() throws Exception {
         Attr a = new Attr().sampleType(IP | TID | TIME | CALLCHAIN | RAW | BRANCH_STACK | REGS_USER | STACK_USER
                 | WEIGHT | DATA_SRC | PHYS_ADDR | AUX);
         a.regsUser = 0b1011; // three registers
@@ -405,7 +405,10 @@ class BadRecordingTest {
                 withAfterCallchain(2, raw, 0, 0, 0, 100, 0x81, 0x7000, 0));
         assertTrue(r.completed(), r.endReason());
         assertEquals(new Accounting(2, 2, 0, 0, 0), r.accounting());
-        assertEquals(List.of(), r.recordingNotes());
+        // The first sample's 8 bytes of user stack in use are a stack the import does not unwind.
+        assertEquals(1, r.recordingNotes().size(), r.recordingNotes().toString());
+        assertTrue(r.recordingNotes().get(0).startsWith("1 user stack was not unwound"), r.recordingNotes().get(0));
+        assertEquals(1L, r.counters().get("samples.user-stacks"));
     }
 
     @Test

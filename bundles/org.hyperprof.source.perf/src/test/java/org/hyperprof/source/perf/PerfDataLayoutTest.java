@@ -357,10 +357,11 @@ class PerfDataLayoutTest {
     }
 
     @Test
-    void aCompressedRecordingIsRefusedWithTheCommandThatUncompressesIt() throws Exception {
+    void aCompressedRecordWithoutTheCompressedFeatureIsRefusedAtItsOffset() throws Exception {
         PerfDataWriter w = oneEvent().add(81, 0, new byte[16]);
         PerfDataException e = assertThrows(PerfDataException.class, () -> read(w.writeFile(dir, "z.data")));
-        assertTrue(e.getMessage().contains("perf inject"), e.getMessage());
+        assertEquals(104 + 144, e.offset(), e.getMessage());
+        assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());
     }
 
     @Test

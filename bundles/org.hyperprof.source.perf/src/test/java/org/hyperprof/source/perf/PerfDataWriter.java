@@ -445,6 +445,44 @@ final class PerfDataWriter {
         return o.toByteArray();
     }
 
+    /** perf record -z's feature: u32 version, type (1: zstd), level, ratio, mmap_len. */
+    static final int FEATURE_COMPRESSED = 27;
+
+    /**
+     * The records written so far as perf record -z writes them: one zstd stream (a frame that
+     * never ends, as perf's) cut into COMPRESSED records of at most {@code piece} bytes of it, with
+     * the COMPRESSED feature. The stream's blocks are raw blocks of {@code block} bytes: stored, not
+     * compressed, so that where records, blocks and COMPRESSED records are cut is the test's choice.
+     * {@code type2}: COMPRESSED2 records (a u64 data size, the data padded to 8 bytes).
+     */
+    PerfDataWriter compressed(int block, int piece, boolean type2) {
+        byte[] plain = data.toByteArray();
+        ByteArrayOutputStream zstd = new ByteArrayOutputStream();
+        // Magic, a frame header descriptor with no content size, checksum or dictionary, a 128 KiB window.
+        zstd.writeBytes(new byte[] {(byte) 0x28, (byte) 0xb5, (byte) 0x2f, (byte) 0xfd, 0x00, 0x38});
+        for (int at = 0; at < plain.length; at += block) {
+            int n = Math.min(block, plain.length - at);
+            int header = n << 3; // raw block (type 0), not the last
+            zstd.writeBytes(new byte[] {(byte) header, (byte) (header >>> 8), (byte) (header >>> 16)});
+            zstd.write(plain, at, n);
+        }
+        byte[] stream = zstd.toByteArray();
+        PerfDataWriter w = new PerfDataWriter(order);
+        w.attrs.addAll(attrs);
+        w.features.putAll(features);
+        w.feature(FEATURE_COMPRESSED, buf(20).putInt(1).putInt(1).putInt(1).putInt(1).putInt(1 << 20).array());
+        for (int at = 0; at < stream.length; at += piece) {
+            byte[] part = java.util.Arrays.copyOfRange(stream, at, Math.min(stream.length, at + piece));
+            if (type2) {
+                byte[] padded = java.util.Arrays.copyOf(part, (part.length + 7) & ~7);
+                w.add(83, 0, concat(buf(8).putLong(part.length).array(), padded));
+            } else {
+                w.add(81, 0, part);
+            }
+        }
+        return w;
+    }
+
     Path writeFile(Path dir, String name) throws java.io.IOException {
         return Files.write(dir.resolve(name), file());
     }
