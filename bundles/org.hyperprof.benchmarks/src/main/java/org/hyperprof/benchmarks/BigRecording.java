@@ -11,6 +11,7 @@ import org.hyperprof.source.perf.ImportOptions;
 import org.hyperprof.source.perf.PerfDataException;
 import org.hyperprof.source.perf.PerfDataReader;
 import org.hyperprof.source.perf.PerfImport;
+import org.hyperprof.source.perf.SortKeys;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 
@@ -67,6 +68,15 @@ final class BigRecording {
         r.addResolver(ElfResolver.FORMAT_NAME, new ElfResolver());
         r.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         return r;
+    }
+
+    /** Imports the recording flat, its report by {@code keys} ({@code comm,dso,sym}: by process). */
+    static PerfImport.Result importSorted(Path file, SymbolTables resolvers, SortKeys keys) throws PerfDataException {
+        try (PerfDataReader r = PerfDataReader.open(file)) {
+            PerfImport imp = new PerfImport(resolvers, ImportOptions.defaults().withCallchains(false), false);
+            imp.sortBy(keys);
+            return imp.run(r, null, "perf.data", null, false);
+        }
     }
 
     /** Imports the recording without consumers: the flat report, or with {@code callGraph} both. */

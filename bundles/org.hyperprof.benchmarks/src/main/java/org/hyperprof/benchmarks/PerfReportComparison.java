@@ -8,6 +8,7 @@ import java.util.Locale;
 
 import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.source.perf.PerfImport;
+import org.hyperprof.source.perf.SortKeys;
 
 /**
  * Times {@code perf report} and Hyperprof's import side by side on the same recording
@@ -15,7 +16,8 @@ import org.hyperprof.source.perf.PerfImport;
  * samples per second (throughput: samples over the mean time) and the ratio to perf report (mean
  * against mean, which is the ratio of throughputs; then best against best and median against
  * median), for the flat profile ({@code perf report --stdio --no-children --sort dso,sym -g none})
- * and for the call graph (the same without {@code -g none}: perf's default callchain graph).
+ * and for the call graph (the same without {@code -g none}: perf's default callchain graph), and the
+ * flat profile by process ({@code --sort comm,dso,sym -g none}, symbol tables kept).
  *
  * <p>Hyperprof runs warm (symbol tables kept, as in a shell that imports again) and cold (tables
  * loaded again for every import, like for like with a perf report run). Every variant is run
@@ -53,11 +55,15 @@ public final class PerfReportComparison {
         Run warmGraph = () -> BigRecording.importOnce(file, warm, true);
         Run coldFlat = () -> BigRecording.importOnce(file, BigRecording.resolvers(), false);
         Run coldGraph = () -> BigRecording.importOnce(file, BigRecording.resolvers(), true);
+        String[] byComm = {"--stdio", "--no-children", "--sort", "comm,dso,sym", "-g", "none"};
+        SortKeys commKeys = SortKeys.parse("comm,dso,sym");
+        Run warmComm = () -> BigRecording.importSorted(file, warm, commKeys);
         for (int i = 0; i < WARM_UP_ROUNDS; i++) {
             warmFlat.run();
             warmGraph.run();
             coldFlat.run();
             coldGraph.run();
+            warmComm.run();
         }
 
         perf(file, flat);
@@ -79,6 +85,14 @@ public final class PerfReportComparison {
                 }
             }
         }
+        double[] perfComm = new double[ROUNDS];
+        double[] ourComm = new double[ROUNDS * IMPORTS_PER_ROUND];
+        for (int r = 0; r < ROUNDS; r++) {
+            perfComm[r] = perf(file, byComm);
+            for (int k = 0; k < IMPORTS_PER_ROUND; k++) {
+                ourComm[r * IMPORTS_PER_ROUND + k] = time(warmComm);
+            }
+        }
         double[] perfFlat = summary(t[0]);
         double[] perfGraph = summary(t[3]);
         System.out.printf(Locale.ROOT, "%-44s %7s %8s %7s %12s  %s%n", "", "best s", "median s", "mean s",
@@ -89,6 +103,9 @@ public final class PerfReportComparison {
         line("perf report --no-children --sort dso,sym", perfGraph, samples, perfGraph);
         line("hyperprof call graph (symbol tables kept)", summary(t[4]), samples, perfGraph);
         line("hyperprof call graph (tables loaded again)", summary(t[5]), samples, perfGraph);
+        double[] perfByComm = summary(perfComm);
+        line("perf report --no-children --sort comm,dso,sym", perfByComm, samples, perfByComm);
+        line("hyperprof by comm,dso,sym (tables kept)", summary(ourComm), samples, perfByComm);
         System.out.println("(vs perf: mean against mean, the ratio of throughputs; best against best, median"
                 + " against median)");
     }

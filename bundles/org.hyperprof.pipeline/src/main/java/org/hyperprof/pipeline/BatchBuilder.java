@@ -116,6 +116,7 @@ public final class BatchBuilder {
     private int[] cpu;
     private int[] pid;
     private int[] tid;
+    private int[] comm;
     private byte[] flags;
     private int[] chainStart;
     private long[] chainPc;
@@ -175,6 +176,7 @@ public final class BatchBuilder {
         cpu = new int[capacity];
         pid = new int[capacity];
         tid = new int[capacity];
+        comm = new int[capacity];
         flags = new byte[capacity];
         chainStart = new int[capacity + 1];
         chainPc = new long[chainCapacity];
@@ -207,9 +209,17 @@ public final class BatchBuilder {
         cpu[i] = sampleCpu;
         pid[i] = samplePid;
         tid[i] = sampleTid;
+        comm[i] = SampleBatch.UNKNOWN;
         flags[i] = 0;
         chainStart[i] = chainCount;
         sampleOpen = true;
+    }
+
+    /** Sets the open sample's {@linkplain SampleBatch#comm comm id} (begun as {@link SampleBatch#UNKNOWN}). */
+    public void comm(int sampleComm) {
+        if (sampleOpen) {
+            comm[size] = sampleComm;
+        }
     }
 
     /** Sets {@code flag} ({@link SampleBatch#CHAIN_FROM_PC}, {@link SampleBatch#MODE_UNKNOWN}) on the open sample. */
@@ -298,7 +308,7 @@ public final class BatchBuilder {
             return;
         }
         SampleBatch batch = new SampleBatch(sessionId, size, domain, vcpu, mode, counter, pc, image, symbol, weight,
-                time, cpu, pid, tid, flags, chainStart, chainPc, chainImage, chainSymbol, chainMode);
+                time, cpu, pid, tid, comm, flags, chainStart, chainPc, chainImage, chainSymbol, chainMode);
         Lease lease = new Lease(this, batch);
         publishedSamples += size;
         publishedBatches++;
@@ -365,6 +375,7 @@ public final class BatchBuilder {
         cpu = b.cpu;
         pid = b.pid;
         tid = b.tid;
+        comm = b.comm;
         flags = b.flags;
         chainStart = b.chainStart;
         chainPc = b.chainPc;
@@ -399,9 +410,11 @@ public final class BatchBuilder {
                 removed++;
             } else {
                 byte kept = flags[i];
+                int keptComm = comm[i];
                 begin(domain[i], vcpu[i], mode[i], counter[i], pc[i], image[i], symbol[i], weight[i], time[i], cpu[i],
                         pid[i], tid[i]);
                 flags[size] = kept;
+                comm[size] = keptComm;
                 for (int c = from; c < to; c++) {
                     caller(chainPc[c], chainImage[c], chainSymbol[c], chainMode[c]);
                 }

@@ -27,6 +27,78 @@ public final class Dictionary implements SessionDictionary {
     private final java.util.concurrent.ConcurrentHashMap<Long, String> processes =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * Comms (perf's {@code struct comm}): by comm id its name and its thread (a number the source
+     * gives each thread it tells apart, a reused tid being a new thread), and by thread its latest
+     * comm. Few (one per COMM, FORK and thread met), written by the source, read by reports.
+     */
+    private final Object commLock = new Object();
+    private String[] commNames = new String[64];
+    private int[] commThreads = new int[64];
+    private int commCount;
+    private int[] threadLatest = new int[64];
+
+    /**
+     * A new comm of thread {@code thread} (a number the source gives each thread it tells apart),
+     * named {@code name}; the thread's latest from now on.
+     *
+     * @return its comm id, for {@link org.hyperprof.api.sample.SampleBatch#comm}
+     */
+    public int addComm(String name, int thread) {
+        if (thread < 0) {
+            throw new IllegalArgumentException("thread number " + thread + " must be 0 or more");
+        }
+        synchronized (commLock) {
+            int id = commCount;
+            if (id == commNames.length) {
+                commNames = Arrays.copyOf(commNames, id * 2);
+                commThreads = Arrays.copyOf(commThreads, id * 2);
+            }
+            if (thread >= threadLatest.length) {
+                threadLatest = Arrays.copyOf(threadLatest, Math.max(thread + 1, threadLatest.length * 2));
+            }
+            commNames[id] = name;
+            commThreads[id] = thread;
+            threadLatest[thread] = id;
+            commCount = id + 1;
+            return id;
+        }
+    }
+
+    /**
+     * Renames comm {@code comm} in place: perf's first name of a thread met before it was named
+     * replaces its {@code :<tid>} name, for the samples before too (comm__override).
+     */
+    public void renameComm(int comm, String name) {
+        synchronized (commLock) {
+            if (comm < 0 || comm >= commCount) {
+                throw new IllegalArgumentException("no comm id " + comm + " (" + commCount + " comms)");
+            }
+            commNames[comm] = name;
+        }
+    }
+
+    @Override
+    public String commName(int comm) {
+        synchronized (commLock) {
+            return comm >= 0 && comm < commCount ? commNames[comm] : null;
+        }
+    }
+
+    @Override
+    public String threadName(int comm) {
+        synchronized (commLock) {
+            return comm >= 0 && comm < commCount ? commNames[threadLatest[commThreads[comm]]] : null;
+        }
+    }
+
+    /** Comms named so far. */
+    public int commCount() {
+        synchronized (commLock) {
+            return commCount;
+        }
+    }
+
     /** Adds an image of domain {@code domid} and returns its id. */
     public int addImage(String name, ImageKind kind, int domid) {
         synchronized (writeLock) {

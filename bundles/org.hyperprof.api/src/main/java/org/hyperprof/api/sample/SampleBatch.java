@@ -20,6 +20,9 @@ import java.util.Arrays;
  * <li>{@code cpu}: the physical CPU that took it, or {@link #UNKNOWN};</li>
  * <li>{@code pid}, {@code tid}: the process and thread in the domain, or {@link #UNKNOWN}; process
  * names are in the dictionary ({@link SessionDictionary#processName}).</li>
+ * <li>{@code comm}: the command name the thread had when the sample was taken (perf's comm, which
+ * exec and {@code prctl(PR_SET_NAME)} change), as a comm id of the dictionary
+ * ({@link SessionDictionary#commName}), or {@link #UNKNOWN} for a source that does not know it.</li>
  * <li>{@code flags}: facts about the sample as bits, 0 when none holds: {@link #CHAIN_FROM_PC},
  * {@link #MODE_UNKNOWN}.</li>
  * </ul>
@@ -70,6 +73,8 @@ public final class SampleBatch {
     public final int[] cpu;
     public final int[] pid;
     public final int[] tid;
+    /** @since 2.1 */
+    public final int[] comm;
     public final byte[] flags;
     public final int[] chainStart;
     public final long[] chainPc;
@@ -77,14 +82,29 @@ public final class SampleBatch {
     public final int[] chainSymbol;
     public final byte[] chainMode;
 
-    /** Arrays are taken as they are (not copied): the source lends them (see the class comment). */
+    /**
+     * A batch without comms (every sample's {@link #comm} {@link #UNKNOWN}). Arrays are taken as they
+     * are (not copied): the source lends them (see the class comment).
+     */
     public SampleBatch(long sessionId, int size, int[] domain, int[] vcpu, byte[] mode, byte[] counter, long[] pc,
             int[] image, int[] symbol, long[] weight, long[] time, int[] cpu, int[] pid, int[] tid, byte[] flags,
             int[] chainStart, long[] chainPc, int[] chainImage, int[] chainSymbol, byte[] chainMode) {
+        this(sessionId, size, domain, vcpu, mode, counter, pc, image, symbol, weight, time, cpu, pid, tid,
+                unknownComms(size), flags, chainStart, chainPc, chainImage, chainSymbol, chainMode);
+    }
+
+    /**
+     * Arrays are taken as they are (not copied): the source lends them (see the class comment).
+     *
+     * @since 2.1
+     */
+    public SampleBatch(long sessionId, int size, int[] domain, int[] vcpu, byte[] mode, byte[] counter, long[] pc,
+            int[] image, int[] symbol, long[] weight, long[] time, int[] cpu, int[] pid, int[] tid, int[] comm,
+            byte[] flags, int[] chainStart, long[] chainPc, int[] chainImage, int[] chainSymbol, byte[] chainMode) {
         if (size < 0 || domain.length < size || vcpu.length < size || mode.length < size || counter.length < size
                 || pc.length < size || image.length < size || symbol.length < size || weight.length < size
                 || time.length < size || cpu.length < size || pid.length < size || tid.length < size
-                || flags.length < size || chainStart.length < size + 1) {
+                || comm.length < size || flags.length < size || chainStart.length < size + 1) {
             throw new IllegalArgumentException("batch arrays shorter than its size " + size);
         }
         int chain = chainStart[size];
@@ -106,6 +126,7 @@ public final class SampleBatch {
         this.cpu = cpu;
         this.pid = pid;
         this.tid = tid;
+        this.comm = comm;
         this.flags = flags;
         this.chainStart = chainStart;
         this.chainPc = chainPc;
@@ -146,8 +167,14 @@ public final class SampleBatch {
                 Arrays.copyOf(mode, n), Arrays.copyOf(counter, n), Arrays.copyOf(pc, n),
                 Arrays.copyOf(image, n), Arrays.copyOf(symbol, n),
                 Arrays.copyOf(weight, n), Arrays.copyOf(time, n), Arrays.copyOf(cpu, n),
-                Arrays.copyOf(pid, n), Arrays.copyOf(tid, n), Arrays.copyOf(flags, n),
+                Arrays.copyOf(pid, n), Arrays.copyOf(tid, n), Arrays.copyOf(comm, n), Arrays.copyOf(flags, n),
                 Arrays.copyOf(chainStart, n + 1), Arrays.copyOf(chainPc, c),
                 Arrays.copyOf(chainImage, c), Arrays.copyOf(chainSymbol, c), Arrays.copyOf(chainMode, c));
+    }
+
+    private static int[] unknownComms(int size) {
+        int[] c = new int[Math.max(size, 0)];
+        Arrays.fill(c, UNKNOWN);
+        return c;
     }
 }

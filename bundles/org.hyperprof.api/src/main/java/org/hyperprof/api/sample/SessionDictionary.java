@@ -97,4 +97,25 @@ public interface SessionDictionary {
      * samples of it), or null when the source did not name it ({@link SampleBatch#UNKNOWN} included).
      */
     String processName(int domain, int pid);
+
+    /**
+     * The command name of comm id {@code comm} (a sample's {@link SampleBatch#comm}): the name its
+     * thread had when the sample was taken, as perf names it ({@code :<tid>} for a thread whose name
+     * the recording never gave), or null for {@link SampleBatch#UNKNOWN} or a source without comms.
+     *
+     * @since 2.1
+     */
+    default String commName(int comm) {
+        return null;
+    }
+
+    /**
+     * The last command name of the thread that had comm id {@code comm}: what perf report's
+     * {@code pid} key prints after the thread's id. Null where {@link #commName} is.
+     *
+     * @since 2.1
+     */
+    default String threadName(int comm) {
+        return commName(comm);
+    }
 }

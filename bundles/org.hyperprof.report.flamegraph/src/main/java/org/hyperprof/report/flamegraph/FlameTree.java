@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.report.kit.RowFilter;
@@ -25,6 +26,9 @@ import org.hyperprof.report.kit.RowFilter;
  * <ul>
  * <li>The root frame of every stack is the domain's name ({@code Domain-0}); with the
  * {@code vcpus} option a {@code vcpuN} frame follows.</li>
+ * <li>For a source that names threads (a perf.data import) the process follows, as
+ * {@code comm (pid)}: the name the sample's thread had then (perf's comm) and its process id;
+ * threads of one process with one name are one frame. Other sources have no such frame.</li>
  * <li>Then the code frames, from the outermost caller down to the sampled function: the symbol
  * name, or {@code [image]} for code no symbol covers (the image {@code (unknown)}, which stands for
  * a PC no mapping covers, becomes {@code [unknown]}).</li>
@@ -133,6 +137,11 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                 node = domain == ReportRequest.ALL_DOMAINS || domain == frame
                         ? parent.child(clean(info.domainName(frame)), FrameKind.DOMAIN)
                         : null;
+            } else if (depth == StackTrie.PID_DEPTH) {
+                node = parent; // named with its comm, one level down
+            } else if (depth == StackTrie.COMM_DEPTH) {
+                node = frame == SampleBatch.UNKNOWN ? parent
+                        : parent.child(clean(process(dictionary, frame, trie.frame(trie.parent(n)))), FrameKind.PROCESS);
             } else if (depth == StackTrie.VCPU_DEPTH) {
                 node = !filter.keepsVcpu(frame) ? null
                         : options.vcpus() ? parent.child("vcpu" + frame, FrameKind.VCPU) : parent;
@@ -170,6 +179,12 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
             throw new ReportException(nothingToShow(snapshot, options.counter(), domain));
         }
         return new FlameTree(info, options.counter(), domain, root, maxDepth, folded);
+    }
+
+    /** {@code comm (pid)}, with {@code ?} for a comm the dictionary does not name. */
+    private static String process(SessionDictionary dictionary, int comm, int pid) {
+        String name = dictionary.commName(comm);
+        return (name != null ? name : "?") + " (" + pid + ")";
     }
 
     /** Totals, drops frames without samples, orders children by name; answers the deepest depth. */

@@ -13,8 +13,8 @@ import org.hyperprof.api.sample.ImageKind;
  * {@code _[x]} simply show it as part of the name.
  *
  * <p>The SVG colours the three kinds of code with three distinct hue families: violet for the
- * hypervisor, orange for kernels, green for user space; domains, vCPUs, the whole-session frame and
- * code no mapping covers are grey. Within a family the exact shade comes from the frame's name, so
+ * hypervisor, orange for kernels, green for user space; domains, vCPUs, processes, the
+ * whole-session frame and code no mapping covers are grey. Within a family the exact shade comes from the frame's name, so
  * the same function has the same colour everywhere and neighbours stay distinguishable.
  */
 enum FrameKind {
@@ -24,6 +24,8 @@ enum FrameKind {
     DOMAIN("", "dom", "domain", 205, 215, 12, 20, 70, 78),
     /** A vCPU of a domain (only with the {@code vcpus} option). */
     VCPU("", "vcpu", "vCPU", 205, 215, 8, 14, 78, 84),
+    /** A process of a domain, as {@code comm (pid)} (for a source that names threads: an import). */
+    PROCESS("", "proc", "process", 190, 200, 14, 22, 74, 80),
     /** Code of the hypervisor image ({@code xen-syms}). */
     HYPERVISOR("_[x]", "hyp", "hypervisor", 262, 298, 42, 62, 62, 74),
     /** Code of a kernel image or a kernel module. */

@@ -9,8 +9,8 @@ import org.hyperprof.report.kit.Rejections;
 import org.hyperprof.report.kit.ReportAggregate;
 
 /**
- * What the flame graph keeps of one session: every distinct stack (domain, vCPU, callers, sampled
- * function) interned in a {@link StackTrie}, and per counter the number of samples that ended at
+ * What the flame graph keeps of one session: every distinct stack (domain, vCPU, process and comm
+ * where the source names threads, callers, sampled function) interned in a {@link StackTrie}, and per counter the number of samples that ended at
  * each stack, plus the batches and samples it took or rejected and the summary once the session
  * ended.
  *
@@ -50,6 +50,10 @@ final class StackAggregate extends ReportAggregate {
             }
             int node = trie.child(StackTrie.ROOT, batch.domain[i]);
             node = trie.child(node, batch.vcpu[i]);
+            // A source that names threads (an import) gets a process level; for others it is -1, -1.
+            int comm = batch.comm[i];
+            node = trie.child(node, comm == SampleBatch.UNKNOWN ? SampleBatch.UNKNOWN : batch.pid[i]);
+            node = trie.child(node, comm);
             // The chain lists callers innermost first; a flame graph stacks them outermost first.
             for (int c = batch.chainStart[i + 1] - 1; c >= batch.chainStart[i]; c--) {
                 node = trie.child(node, StackTrie.codeFrame(batch.chainSymbol[c], batch.chainImage[c]));

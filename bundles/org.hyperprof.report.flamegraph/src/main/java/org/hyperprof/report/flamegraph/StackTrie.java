@@ -10,7 +10,8 @@ import org.hyperprof.report.kit.LongIntTable;
  * again with one map lookup per frame and no allocation.
  *
  * <p>The levels below the {@link #ROOT} are fixed: first the domain (frame = domain id), then the
- * vCPU (frame = vCPU number), then the code frames from the outermost caller to the sampled
+ * vCPU (frame = vCPU number), then the process (frame = pid) and its thread's name at the sample's
+ * time (frame = comm id; both {@code -1} for a source that does not name threads), then the code frames from the outermost caller to the sampled
  * function (frame = a {@linkplain #codeFrame code frame id}). A child always gets a higher id than
  * its parent, so walking the ids upwards visits every parent before its children.
  *
@@ -21,10 +22,12 @@ final class StackTrie {
     /** The node above the domains: the whole session ("all" in a flame graph). */
     static final int ROOT = 0;
 
-    /** Depth of a domain node; vCPU nodes are at depth 2, code frames from depth 3 on. */
+    /** Depth of a domain node; vCPU nodes are at depth 2, pid 3, comm 4, code frames from depth 5 on. */
     static final int DOMAIN_DEPTH = 1;
     static final int VCPU_DEPTH = 2;
-    static final int FIRST_CODE_DEPTH = 3;
+    static final int PID_DEPTH = 3;
+    static final int COMM_DEPTH = 4;
+    static final int FIRST_CODE_DEPTH = 5;
 
     private int[] parent;
     private int[] frame;
@@ -92,7 +95,7 @@ final class StackTrie {
         return parent[node];
     }
 
-    /** The frame id: domain id, vCPU number or code frame id, depending on the depth. */
+    /** The frame id: domain id, vCPU number, pid, comm id or code frame id, depending on the depth. */
     int frame(int node) {
         return frame[node];
     }

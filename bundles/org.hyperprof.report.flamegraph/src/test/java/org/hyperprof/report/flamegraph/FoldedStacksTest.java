@@ -68,6 +68,30 @@ class FoldedStacksTest {
         assertEquals("Domain-0;init 7\n", Reports.folded(consumer));
     }
 
+    /**
+     * An import names each sample's thread: the process, as {@code comm (pid)}, comes between the
+     * domain and the frames; threads of one process with one name are one frame, a rename is another.
+     */
+    @Test
+    void aSourceThatNamesThreadsGetsAProcessLevelUnderTheDomain() throws Exception {
+        TestDictionary d = new TestDictionary();
+        int app = d.image(0, "app", ImageKind.USER);
+        int work = d.symbol(app, "work");
+        int make = d.comm("make");
+        int makeThread = d.comm("make");
+        int renamed = d.comm("renamed");
+        SampleBatch b = new Batches(9).add(6, 0, CpuMode.USER, app, work, caller(app, d.symbol(app, "main")))
+                .build();
+        int[] pid = {100, 100, 100, 100, 200, 200};
+        int[] tid = {100, 101, 101, 101, 200, 200};
+        int[] comm = {make, makeThread, makeThread, makeThread, renamed, SampleBatch.UNKNOWN};
+        SampleBatch named = new SampleBatch(b.sessionId, b.size, b.domain, b.vcpu, b.mode, b.counter, b.pc, b.image,
+                b.symbol, b.weight, b.time, b.cpu, pid, tid, comm, b.flags, b.chainStart, b.chainPc, b.chainImage,
+                b.chainSymbol, b.chainMode);
+        assertEquals("Domain-0;main;work 1\nDomain-0;make (100);main;work 4\nDomain-0;renamed (200);main;work 1\n",
+                Reports.folded(consumerFor(d, named)));
+    }
+
     @Test
     void aSampleWithoutCallChainIsALeafOnlyStackUnderItsDomain() throws Exception {
         String text = Reports.folded(new NetworkStacks(1).completed());

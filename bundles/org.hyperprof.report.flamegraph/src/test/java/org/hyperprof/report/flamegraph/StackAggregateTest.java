@@ -32,26 +32,32 @@ class StackAggregateTest {
         aggregate.accept(n.batch());
         StackAggregate.Snapshot s = aggregate.snapshot();
         assertEquals(nodes, s.trie().size());
-        // root, 2 domains, 2 vCPUs, 15 code frames.
-        assertEquals(20, nodes);
+        // root, 2 domains, 2 vCPUs, under each a pid and a comm node (-1: the simulator names no
+        // threads), 15 code frames.
+        assertEquals(24, nodes);
         assertEquals(300, s.samples());
     }
 
     @Test
-    void stacksAreInternedRootFirstDomainThenVcpuThenOutermostCaller() {
+    void stacksAreInternedRootFirstDomainThenVcpuThenProcessThenOutermostCaller() {
         StackTrie trie = new StackTrie();
         int domain = trie.child(StackTrie.ROOT, 3);
         int vcpu = trie.child(domain, 1);
-        int caller = trie.child(vcpu, StackTrie.codeFrame(7, 2));
+        int pid = trie.child(vcpu, 4242);
+        int comm = trie.child(pid, 0);
+        int caller = trie.child(comm, StackTrie.codeFrame(7, 2));
         int leaf = trie.child(caller, StackTrie.codeFrame(-1, 2));
-        assertEquals(leaf, trie.child(trie.child(trie.child(trie.child(StackTrie.ROOT, 3), 1), 7), ~2));
+        assertEquals(leaf, trie.child(trie.child(trie.child(trie.child(trie.child(trie.child(StackTrie.ROOT, 3), 1),
+                4242), 0), 7), ~2));
         assertEquals(StackTrie.DOMAIN_DEPTH, trie.depth(domain));
         assertEquals(StackTrie.VCPU_DEPTH, trie.depth(vcpu));
+        assertEquals(StackTrie.PID_DEPTH, trie.depth(pid));
+        assertEquals(StackTrie.COMM_DEPTH, trie.depth(comm));
         assertEquals(StackTrie.FIRST_CODE_DEPTH + 1, trie.depth(leaf));
         assertEquals(caller, trie.parent(leaf));
         assertEquals(~2, trie.frame(leaf));
         // The same frame under another parent is another stack.
-        assertNotEquals(caller, trie.child(trie.child(domain, 0), 7));
+        assertNotEquals(caller, trie.child(trie.child(trie.child(trie.child(domain, 0), 4242), 0), 7));
     }
 
     @Test

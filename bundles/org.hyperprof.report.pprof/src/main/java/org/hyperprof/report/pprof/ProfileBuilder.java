@@ -38,9 +38,11 @@ import org.hyperprof.report.pprof.proto.ValueType;
  * its samples.</li>
  * <li>Time and duration: the session's start; its simulated time, or else the span of its samples'
  * times.</li>
- * <li>One {@code Sample} per distinct (domain, vCPU, mode, call stack), labelled {@code domain}
- * (name), {@code domain_id}, {@code vcpu} and {@code mode} ({@code user}, {@code kernel} or
- * {@code xen}); its locations leaf first, then the callers.</li>
+ * <li>One {@code Sample} per distinct (domain, vCPU, mode, thread and comm, call stack), labelled
+ * {@code domain} (name), {@code domain_id}, {@code vcpu} and {@code mode} ({@code user},
+ * {@code kernel} or {@code xen}), and for a source that names threads (a perf.data import) also
+ * {@code pid}, {@code tid} and {@code comm} (the thread's name at the sample's time, as perf
+ * report's comm); its locations leaf first, then the callers.</li>
  * <li>One {@code Location} per distinct sampled PC, with its function; one {@code Function} per
  * symbol (and one {@code IMAGE (no symbols)} per image with unresolved PCs).</li>
  * <li>One {@code Mapping} per image of the session's dictionary (the hypervisor, kernels, modules
@@ -60,6 +62,9 @@ final class ProfileBuilder {
     static final String LABEL_DOMAIN_ID = "domain_id";
     static final String LABEL_VCPU = "vcpu";
     static final String LABEL_MODE = "mode";
+    static final String LABEL_PID = "pid";
+    static final String LABEL_TID = "tid";
+    static final String LABEL_COMM = "comm";
     static final String UNIT_DOMAIN_ID = "domid";
     static final String UNIT_VCPU = "vcpu";
     static final String NO_SYMBOLS = " (no symbols)";
@@ -181,6 +186,9 @@ final class ProfileBuilder {
         long modeKey = string(LABEL_MODE);
         long domainIdUnit = string(UNIT_DOMAIN_ID);
         long vcpuUnit = string(UNIT_VCPU);
+        long pidKey = string(LABEL_PID);
+        long tidKey = string(LABEL_TID);
+        long commKey = string(LABEL_COMM);
         // whether each leaf location passes the filter: null until asked, so each is matched once
         Boolean[] keptLeaf = new Boolean[snapshot.locations().size()];
         for (int s = 0; s < stacks.size(); s++) {
@@ -203,6 +211,14 @@ final class ProfileBuilder {
             sample.addLabel(Label.newBuilder().setKey(domainIdKey).setNum(domain).setNumUnit(domainIdUnit));
             sample.addLabel(Label.newBuilder().setKey(vcpuKey).setNum(stacks.vcpu(s)).setNumUnit(vcpuUnit));
             sample.addLabel(Label.newBuilder().setKey(modeKey).setStr(string(MODE_NAMES[stacks.mode(s)])));
+            int comm = stacks.comm(s);
+            if (comm != SampleBatch.UNKNOWN) {
+                String name = info.dictionary().commName(comm);
+                sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(stacks.pid(s)));
+                sample.addLabel(Label.newBuilder().setKey(tidKey).setNum(stacks.tid(s)));
+                sample.addLabel(Label.newBuilder().setKey(commKey).setStr(string(name != null ? name
+                        : ":" + stacks.tid(s))));
+            }
             profile.addSample(sample);
         }
     }
@@ -294,7 +310,8 @@ final class ProfileBuilder {
             comment("only the samples whose own frame passes the filter " + filter.describe()
                     + "; their callers are kept whatever their names");
         }
-        comment("samples " + s.samples() + "; labels domain, domain_id, vcpu, mode (user, kernel, xen)");
+        comment("samples " + s.samples() + "; labels domain, domain_id, vcpu, mode (user, kernel, xen)"
+                + "; pid, tid, comm where the source names threads");
         SessionDictionary dictionary = info.dictionary();
         // The images of the profile (its mappings), not every image the source named: a stored session
         // keeps only the names its samples use.

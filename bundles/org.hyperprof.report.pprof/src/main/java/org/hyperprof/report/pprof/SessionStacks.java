@@ -57,7 +57,12 @@ final class SessionStacks extends ReportAggregate {
             k[0] = batch.domain[i];
             k[1] = batch.vcpu[i];
             k[2] = Math.min(batch.mode[i], MODE_XEN);
-            k[3] = locations.intern(batch.image[i], function(batch.symbol[i]), batch.pc[i]);
+            // A source that names threads (an import) splits its samples by thread; others do not.
+            int comm = batch.comm[i];
+            k[3] = comm == SampleBatch.UNKNOWN ? SampleBatch.UNKNOWN : batch.pid[i];
+            k[4] = comm == SampleBatch.UNKNOWN ? SampleBatch.UNKNOWN : batch.tid[i];
+            k[5] = comm;
+            k[StackTable.HEADER] = locations.intern(batch.image[i], function(batch.symbol[i]), batch.pc[i]);
             int length = StackTable.HEADER + 1;
             int from = batch.chainStart[i];
             int to = batch.chainStart[i + 1];

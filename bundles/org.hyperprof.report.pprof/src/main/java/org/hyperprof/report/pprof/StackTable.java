@@ -2,13 +2,15 @@ package org.hyperprof.report.pprof;
 
 import java.util.Arrays;
 
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.report.kit.EntrySlots;
 import org.hyperprof.report.kit.Hashing;
 
 /**
- * Sample counts per distinct (domain, vCPU, mode, call stack) and counter: a pprof {@code Sample}
- * each. A stack key is an int sequence {@code domain, vcpu, mode, leaf location, caller location,
- * ...}; keys are stored back to back in one int array, with an open-addressing index over their
+ * Sample counts per distinct (domain, vCPU, mode, process, thread, comm, call stack) and counter: a
+ * pprof {@code Sample} each. A stack key is an int sequence {@code domain, vcpu, mode, pid, tid,
+ * comm, leaf location, caller location, ...} (pid, tid and comm {@link SampleBatch#UNKNOWN} for a
+ * source without comms, so that its samples are not split by process); keys are stored back to back in one int array, with an open-addressing index over their
  * hashes. Counting a stack that is already known allocates nothing.
  *
  * <p>Memory is bounded: past {@code stackLimit} distinct stacks, a new stack is counted under its
@@ -20,8 +22,8 @@ import org.hyperprof.report.kit.Hashing;
  */
 final class StackTable {
 
-    /** Key entries before the locations: domain, vcpu, mode. */
-    static final int HEADER = 3;
+    /** Key entries before the locations: domain, vcpu, mode, pid, tid, comm. */
+    static final int HEADER = 6;
 
     private final int counters;
     private final int stackLimit;
@@ -108,6 +110,19 @@ final class StackTable {
 
     int mode(int stack) {
         return keys[offsets[stack] + 2];
+    }
+
+    int pid(int stack) {
+        return keys[offsets[stack] + 3];
+    }
+
+    int tid(int stack) {
+        return keys[offsets[stack] + 4];
+    }
+
+    /** The comm id ({@link SampleBatch#comm}) of the stack's samples. */
+    int comm(int stack) {
+        return keys[offsets[stack] + 5];
     }
 
     /** Locations of the stack, leaf first. */

@@ -195,15 +195,19 @@ class AggregationRulesTest {
     @Test
     void stackTableCountsEachStackAndCounterApart() {
         StackTable table = new StackTable(2, 100_000);
-        int[] key = new int[8];
+        int[] key = new int[StackTable.HEADER + 2];
         for (int i = 0; i < 3000; i++) {
             key[0] = i % 3;
             key[1] = 0;
             key[2] = 1;
-            key[3] = i;
-            key[4] = i + 1;
-            table.count(key, 5, i % 2, 1);
-            table.count(key, 5, i % 2, 1);
+            // no thread (pid, tid, comm unknown)
+            key[3] = -1;
+            key[4] = -1;
+            key[5] = -1;
+            key[StackTable.HEADER] = i;
+            key[StackTable.HEADER + 1] = i + 1;
+            table.count(key, StackTable.HEADER + 2, i % 2, 1);
+            table.count(key, StackTable.HEADER + 2, i % 2, 1);
         }
         assertEquals(3000, table.size());
         for (int s = 0; s < table.size(); s++) {

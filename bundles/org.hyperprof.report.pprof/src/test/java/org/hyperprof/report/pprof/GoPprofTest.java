@@ -150,6 +150,48 @@ class GoPprofTest {
         assertEquals(w.perDomain.get("Domain-0"), dom0.accounted(), "numeric label domain_id 0 survives");
     }
 
+    /**
+     * A source that names threads (a perf.data import) labels each sample with its pid, tid and
+     * comm: pprof's -tagfocus slices by them.
+     */
+    @Test
+    void pprofSlicesAnImportsSamplesByCommPidAndTid() throws Exception {
+        assumeTrue(goAvailable, GoPprof.MISSING);
+        RandomWorkload w = new RandomWorkload(5, 17, 3, 4096, NetworkProfile.CYCLES_100000);
+        String[] names = {"make", "cc1", "worker-renamed"};
+        int[] ids = new int[names.length];
+        for (int c = 0; c < names.length; c++) {
+            ids[c] = w.dictionary.comm(names[c]);
+        }
+        Map<String, Long> perComm = new TreeMap<>();
+        PprofConsumer pprof = new PprofConsumer();
+        pprof.sessionStarted(w.info);
+        for (SampleBatch b : w.batches) {
+            int[] pid = new int[b.size];
+            int[] tid = new int[b.size];
+            int[] comm = new int[b.size];
+            for (int i = 0; i < b.size; i++) {
+                int c = i % 3;
+                pid[i] = 100 + Math.min(c, 1);
+                tid[i] = 100 + c;
+                comm[i] = ids[c];
+                perComm.merge(names[c], 1L, Long::sum);
+            }
+            pprof.samples(new SampleBatch(b.sessionId, b.size, b.domain, b.vcpu, b.mode, b.counter, b.pc, b.image,
+                    b.symbol, b.weight, b.time, b.cpu, pid, tid, comm, b.flags, b.chainStart, b.chainPc, b.chainImage,
+                    b.chainSymbol, b.chainMode));
+        }
+        Path file = Profiles.write(pprof, ReportRequest.latest(), "pprof", dir.resolve("threads.pb.gz"));
+        for (String name : names) {
+            Top focused = Top.parse(pprof(file, top("-sample_index=samples", "-tagfocus=comm=" + name)));
+            assertEquals(perComm.get(name), focused.accounted(), name);
+        }
+        Top process = Top.parse(pprof(file, top("-sample_index=samples", "-tagfocus=pid=101")));
+        assertEquals(perComm.get("cc1") + perComm.get("worker-renamed"), process.accounted(), "pid 101");
+        Top thread = Top.parse(pprof(file, top("-sample_index=samples", "-tagfocus=tid=102")));
+        assertEquals(perComm.get("worker-renamed"), thread.accounted(), "tid 102");
+    }
+
     @Test
     void pprofSelectsEachCounterOfAMultiCounterSessionByName() throws Exception {
         assumeTrue(goAvailable, GoPprof.MISSING);

@@ -208,6 +208,9 @@ final class Machines {
         allDsos.add(hostKernel);
         domains.put(HOST_DOMAIN, "host");
         java.util.Arrays.fill(pidGeneration, 1);
+        // perf report's idle thread (machine__idle_thread) is named before any record.
+        threads.find(0, 0);
+        threads.name("swapper", dictionary);
     }
 
     /**
@@ -327,6 +330,7 @@ final class Machines {
 
     void comm(int pid, int tid, String comm) {
         threads.find(pid, tid);
+        threads.name(comm, dictionary);
         if (pid == tid || comms.get(pid) == null) {
             comms.put(pid, comm);
             Guest g = guests.get(pid);
@@ -347,8 +351,9 @@ final class Machines {
      */
     void fork(int pid, int ppid, int tid, int ptid, boolean exec) {
         invalidate(pid);
-        threads.make(ptid, ppid);
+        threads.parent(ptid, ppid);
         threads.make(tid, pid);
+        threads.inheritName(tid, ptid, dictionary);
         if (pid == ppid) {
             return; // a new thread shares its process's maps
         }

@@ -44,10 +44,12 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * The Gogo commands of the perf sample source, in scope {@code hp}:
  * <ul>
  * <li>{@code hp:import <file> [--kallsyms <file>] [--guest-kallsyms [<pid>=]<file>]... [--top N]
- * [--callgraph] [--no-callchains] [--report-only]}: reads a perf.data recording (file or pipe
+ * [--sort keys] [--callgraph] [--no-callchains] [--report-only]}: reads a perf.data recording (file or pipe
  * form), feeds its samples to every bound consumer as one session (so {@code hp:report} and
  * {@code hp:export} work on it) and prints the flat profile as
- * {@code perf report --no-children --sort dso,sym -n} prints it, with {@code --callgraph} also the
+ * {@code perf report --no-children --sort dso,sym -n} prints it (or by process with
+ * {@code --sort comm,dso,sym}, {@code pid,dso,sym}, {@code comm}, {@code pid}: {@link SortedReport}),
+ * with {@code --callgraph} also the
  * children view and the stacks of the top rows; with {@code --report-only} it prints the same
  * report without a session (no consumer is fed), the way the benchmark imports: a flat report
  * then reads no callchain and a large recording is read in parts at once;</li>
@@ -140,8 +142,8 @@ public final class PerfCommands {
 
     /** What {@code hp:import} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
     static final String IMPORT_ARGUMENTS = "<perf.data> [--kallsyms file] [--guest-kallsyms [pid=]file]... [--top N]"
-            + " [--callgraph] [--no-callchains] [--report-only] [--time ranges] [--no-demangle] [--max-header-mb N] [--name name]"
-            + " [report option...]";
+            + " [--sort keys] [--callgraph] [--no-callchains] [--report-only] [--time ranges] [--no-demangle]"
+            + " [--max-header-mb N] [--name name] [report option...]";
 
     static final Syntax IMPORT = Syntax.of("hp:import", "import a perf.data recording (perf record, perf kvm record;"
             + " file or pipe form) as a session every consumer receives, and print perf report's flat profile")
@@ -151,7 +153,7 @@ public final class PerfCommands {
                     Option.value("--guest-kallsyms", "[pid=]file", "a guest kernel's symbols for a perf kvm"
                             + " recording, for the guest with that pid or, without pid=, for every guest")
                             .repeatable().completedBy(Completion.FILE),
-                    Options.TOP, Options.CALLGRAPH, Options.NO_CALLCHAINS,
+                    Options.TOP, Options.SORT, Options.CALLGRAPH, Options.NO_CALLCHAINS,
                     Option.flag("--report-only", "print the report without a session (no consumer is fed): a flat"
                             + " report reads no callchain, and a large recording is read in parts on every core"),
                     Options.TIME, Options.NO_DEMANGLE, Options.MAX_HEADER_MB, SessionName.OPTION)
@@ -195,8 +197,9 @@ public final class PerfCommands {
             try (PerfDataReader reader = PerfDataReader.open(file, io.maxHeaderBytes())) {
                 talk.println("Importing " + file + " ...");
                 long t0 = System.nanoTime();
-                PerfImport.Result r = new PerfImport(symbolTables, io, opt.callgraph).run(reader,
-                        opt.reportOnly ? null : publisher, "perf.data", null, false);
+                PerfImport imp = new PerfImport(symbolTables, io, opt.callgraph);
+                imp.sortBy(opt.sort);
+                PerfImport.Result r = imp.run(reader, opt.reportOnly ? null : publisher, "perf.data", null, false);
                 long nanos = System.nanoTime() - t0;
                 String rendered = null;
                 if (!opt.reportWords.isEmpty() && r.summary() != null) {
@@ -207,7 +210,7 @@ public final class PerfCommands {
                 if (r.summary() != null) {
                     SessionName.keep(store, r.sessionId(), opt.name, talk);
                 }
-                print(talk, r, opt, nanos, forScripts ? "" : rendered);
+                print(talk, r, imp.sorted(), opt, nanos, forScripts ? "" : rendered);
                 if (forScripts && rendered != null) {
                     o.print(rendered);
                 }
@@ -305,7 +308,7 @@ public final class PerfCommands {
         if (r.summary() != null) {
             SessionName.keep(store, r.sessionId(), opt.name, o);
         }
-        print(o, r, opt, System.nanoTime() - t0, null);
+        print(o, r, null, opt, System.nanoTime() - t0, null);
         String notRun = opt.command.isEmpty() ? null : Workload.shellStatus(exit);
         if (notRun != null) {
             throw new IllegalStateException("the command " + opt.command.get(0) + " could not be run (" + notRun
@@ -437,7 +440,8 @@ public final class PerfCommands {
     }
 
     /** @param rendered the session's report by opreport with the report options, or null for perf report's own */
-    private static void print(PrintStream o, PerfImport.Result r, Options opt, long nanos, String rendered) {
+    private static void print(PrintStream o, PerfImport.Result r, SortedReport sorted, Options opt, long nanos,
+            String rendered) {
         Map<String, String> m = r.machine();
         o.println("Recording: " + r.file() + (m.containsKey("hostname") ? " (host " + m.get("hostname") + ", "
                 + m.getOrDefault("osrelease", "?") + ", " + m.getOrDefault("arch", "?") + ")" : ""));
@@ -454,6 +458,8 @@ public final class PerfCommands {
         StringBuilder b = new StringBuilder();
         if (rendered != null) {
             b.append(rendered);
+        } else if (sorted != null) {
+            sorted.print(b, String.join(",", r.events()), opt.top);
         } else {
             r.report().printFlat(b, String.join(",", r.events()), opt.top);
         }
@@ -492,6 +498,8 @@ public final class PerfCommands {
     /** The parsed arguments of both commands. */
     static final class Options {
         static final Option TOP = Option.value("--top", "N", "the report's N largest rows (default 30)");
+        static final Option SORT = Option.value("--sort", "keys", "perf report's --sort keys of the flat profile: "
+                + SortKeys.ACCEPTED + " (default dso,sym)");
         static final Option CALLGRAPH = Option.flag("--callgraph", "also the call graph: perf report's children"
                 + " view and the stacks of the top rows");
         static final Option NO_CALLCHAINS = Option.flag("--no-callchains", "read no callchain: flat samples only");
@@ -509,6 +517,8 @@ public final class PerfCommands {
         String name;
         final Map<Integer, String> guestKallsyms = new LinkedHashMap<>();
         int top = 30;
+        /** The flat profile's keys (--sort). */
+        SortKeys sort = SortKeys.DSO_SYM;
         boolean callgraph;
         boolean noCallchains;
         boolean reportOnly;
@@ -551,6 +561,13 @@ public final class PerfCommands {
                 try {
                     // The form only: percents are taken of the recording's time when it is read.
                     TimeRanges.parse(o.time, 1, 2);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
+            if (!record && a.value("--sort") != null) {
+                try {
+                    o.sort = SortKeys.parse(a.value("--sort"));
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(e.getMessage());
                 }

@@ -931,6 +931,10 @@ public final class PerfImport {
         b.begin(domain, d.cpu[i], mode, index, ip, m.image, m.selfFrame(), d.period[i],
                 attr.sampleTimeOffset >= 0 ? d.time[i] : SampleBatch.UNKNOWN, d.cpu[i],
                 guest ? SampleBatch.UNKNOWN : pid, guest ? SampleBatch.UNKNOWN : d.tid[i]);
+        if (!guest) {
+            // The thread found above: its name now (perf's comm at the sample's time).
+            b.comm(m.threads.comm(dictionary));
+        }
         if (cpumode == CPUMODE_UNKNOWN || cpumode > CPUMODE_GUEST_USER) {
             b.flag(SampleBatch.MODE_UNKNOWN);
         }
@@ -1010,6 +1014,26 @@ public final class PerfImport {
         if (progress != null) {
             progress.round(samplesRead, builder.samples() - builder.pending() + directSamples);
         }
+    }
+
+    private SortedReport sorted;
+
+    /**
+     * Also counts the flat profile by {@code keys} ({@link SortedReport}), when they have a process
+     * key (perf's {@code dso,sym} is the import's own report); before {@link #run}. The samples then
+     * go through batches, as with any consumer.
+     */
+    public void sortBy(SortKeys keys) {
+        if (!keys.byProcess()) {
+            return;
+        }
+        sorted = new SortedReport(keys);
+        extra.put(sorted, sorted.properties());
+    }
+
+    /** The report {@link #sortBy} asked for, or null. */
+    public SortedReport sorted() {
+        return sorted;
     }
 
     /** The dictionary, for tests. */

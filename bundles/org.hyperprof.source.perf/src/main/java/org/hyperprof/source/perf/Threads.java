@@ -8,6 +8,13 @@ package org.hyperprof.source.perf;
  * recording every record's pid is its thread's process; a corrupt pid or tid makes perf resolve a
  * sample, or file a mapping, in the thread's process, and so does the import.
  *
+ * <p>Each thread also has its command name as perf keeps it (thread.c, comm.c), as a comm id of the
+ * session's dictionary: a thread made anew (met first, or by a FORK) is a thread of its own (a reused
+ * tid included) named {@code :<tid>}; its first COMM replaces that name, for its samples before too
+ * (comm__override), and each later COMM (exec, {@code prctl(PR_SET_NAME)}) is a new comm for the
+ * samples after it; a FORK's child takes its parent's name if the parent was named. The comm id of
+ * a thread's {@code :<tid>} name is made when a sample first needs it.
+ *
  * <p>A recent-thread cache makes the common lookup two compares; no allocation but when the table grows.
  */
 final class Threads {
@@ -16,11 +23,22 @@ final class Threads {
     private final LongIntMap index = new LongIntMap(256);
     private int[] pids = new int[256];
     private int[] tids = new int[256];
+    /** By thread: its comm id ({@link #NO_COMM} until a COMM named it or a sample needed its default name). */
+    private int[] comms = new int[256];
+    /** By thread: whether a COMM (or its parent's name at its FORK) named it: perf's comm_set. */
+    private boolean[] named = new boolean[256];
+    /** By thread: its number in the dictionary's comms, new for each thread made anew. */
+    private int[] numbers = new int[256];
+    private int nextNumber;
     private int count;
+    /** The thread {@link #find} found last (its index). */
+    private int found;
+    private static final int NO_COMM = -1;
     /** (tid, pid) of a record met recently and the process it was found in; MIN_VALUE where empty. */
     private final int[] recentTid = new int[RECENT];
     private final int[] recentPid = new int[RECENT];
     private final int[] recentProcess = new int[RECENT];
+    private final int[] recentIndex = new int[RECENT];
 
     Threads() {
         java.util.Arrays.fill(recentTid, Integer.MIN_VALUE);
@@ -47,6 +65,7 @@ final class Threads {
     int find(int pid, int tid) {
         int slot = tid & (RECENT - 1);
         if (recentTid[slot] == tid && recentPid[slot] == pid) {
+            found = recentIndex[slot];
             return recentProcess[slot];
         }
         return look(pid, tid, slot);
@@ -56,7 +75,7 @@ final class Threads {
         int i = index.get(tid);
         int process;
         if (i == LongIntMap.ABSENT) {
-            add(tid, pid);
+            i = add(tid, pid);
             process = pid;
             if (firstSights != null) {
                 if (2 * firstSightCount + 2 > firstSights.length) {
@@ -72,31 +91,96 @@ final class Threads {
         recentTid[slot] = tid;
         recentPid[slot] = pid;
         recentProcess[slot] = process;
+        recentIndex[slot] = i;
+        found = i;
         return process;
     }
 
-    /** Makes thread {@code tid} anew in process {@code pid} (FORK). */
+    /** Makes thread {@code tid} anew in process {@code pid} (FORK): a thread of its own, not yet named. */
     void make(int tid, int pid) {
         int i = index.get(tid);
         if (i == LongIntMap.ABSENT) {
-            add(tid, pid);
+            i = add(tid, pid);
         } else {
             pids[i] = pid;
+            renew(i);
         }
+        found = i;
         int slot = tid & (RECENT - 1);
         recentTid[slot] = Integer.MIN_VALUE;
         recentPid[slot] = Integer.MIN_VALUE;
         recentProcess[slot] = Integer.MIN_VALUE;
     }
 
-    private void add(int tid, int pid) {
+    /**
+     * A FORK's parent thread {@code tid} of process {@code pid}: perf keeps it when it is known in
+     * that process, and makes it anew when it is not known or is another process's.
+     */
+    void parent(int tid, int pid) {
+        int i = index.get(tid);
+        if (i == LongIntMap.ABSENT || pids[i] != pid) {
+            make(tid, pid);
+        } else {
+            found = i;
+        }
+    }
+
+    private int add(int tid, int pid) {
         if (count == pids.length) {
-            pids = java.util.Arrays.copyOf(pids, count * 2);
-            tids = java.util.Arrays.copyOf(tids, count * 2);
+            int cap = count * 2;
+            pids = java.util.Arrays.copyOf(pids, cap);
+            tids = java.util.Arrays.copyOf(tids, cap);
+            comms = java.util.Arrays.copyOf(comms, cap);
+            named = java.util.Arrays.copyOf(named, cap);
+            numbers = java.util.Arrays.copyOf(numbers, cap);
         }
         pids[count] = pid;
         tids[count] = tid;
-        index.put(tid, count++);
+        renew(count);
+        index.put(tid, count);
+        return count++;
+    }
+
+    private void renew(int i) {
+        comms[i] = NO_COMM;
+        named[i] = false;
+        numbers[i] = nextNumber++;
+    }
+
+    /** The comm id of the thread {@link #find} (or {@link #make}) found last: its name now. */
+    int comm(org.hyperprof.pipeline.Dictionary dictionary) {
+        int i = found;
+        int c = comms[i];
+        if (c == NO_COMM) {
+            c = dictionary.addComm(":" + tids[i], numbers[i]);
+            comms[i] = c;
+        }
+        return c;
+    }
+
+    /** COMM: names the thread {@link #find} found last (see the class comment). */
+    void name(String name, org.hyperprof.pipeline.Dictionary dictionary) {
+        int i = found;
+        if (named[i]) {
+            comms[i] = dictionary.addComm(name, numbers[i]);
+        } else if (comms[i] == NO_COMM) {
+            comms[i] = dictionary.addComm(name, numbers[i]);
+        } else {
+            dictionary.renameComm(comms[i], name);
+        }
+        named[i] = true;
+    }
+
+    /** FORK: the child {@code child} (just made) takes the name of thread {@code parent} if that was named. */
+    void inheritName(int child, int parent, org.hyperprof.pipeline.Dictionary dictionary) {
+        int p = index.get(parent);
+        int c = index.get(child);
+        if (p == LongIntMap.ABSENT || c == LongIntMap.ABSENT || !named[p]) {
+            return;
+        }
+        String name = dictionary.commName(comms[p]);
+        comms[c] = dictionary.addComm(name, numbers[c]);
+        named[c] = true;
     }
 
     /**

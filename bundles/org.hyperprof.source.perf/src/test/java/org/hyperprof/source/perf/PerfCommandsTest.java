@@ -174,6 +174,19 @@ class PerfCommandsTest {
     }
 
     @Test
+    void importSortedByProcessPrintsPerfsColumnsForThem() throws Exception {
+        commands._import(recording().toString(), "--sort", "comm,dso,sym");
+        String text = out();
+        assertTrue(text.contains("# Overhead       Samples  Command  Shared Object      Symbol"), text);
+        assertTrue(text.contains("    75.00%           300  :1       [kernel.kallsyms]  [k] do_syscall_64"), text);
+        out.reset();
+        commands._import(recording().toString(), "--sort", "pid", "--report-only");
+        assertTrue(out().contains("   100.00%           400        1::1"), out());
+        assertEquals(CommandFailure.USAGE, refused(() -> commands._import("x.data", "--sort", "cpu")));
+        assertTrue(err().contains("--sort cpu is not a key list the import reports by; give one of dso,sym,"), err());
+    }
+
+    @Test
     void importWithCallgraphPrintsTheChildrenView() throws Exception {
         commands._import(recording().toString(), "--callgraph", "--top", "3");
         assertTrue(out().contains("# Children      Self"), out());

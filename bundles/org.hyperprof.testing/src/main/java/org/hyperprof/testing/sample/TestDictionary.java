@@ -8,6 +8,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 
 /** A growable in-memory dictionary, as a daemon would fill it while resolving. */
 public final class TestDictionary implements SessionDictionary {
+
     private record Image(String name, ImageKind kind, int domain) {
     }
 
@@ -21,9 +22,21 @@ public final class TestDictionary implements SessionDictionary {
     private final List<Symbol> symbols = new ArrayList<>();
     private final List<Address> addresses = new ArrayList<>();
     private final java.util.Map<List<Integer>, String> processes = new java.util.HashMap<>();
+    private final List<String> comms = new ArrayList<>();
 
     public synchronized void process(int domain, int pid, String name) {
         processes.put(List.of(domain, pid), name);
+    }
+
+    /** Adds a comm (a thread's name) and returns its id, for {@link org.hyperprof.api.sample.SampleBatch#comm}. */
+    public synchronized int comm(String name) {
+        comms.add(name);
+        return comms.size() - 1;
+    }
+
+    @Override
+    public synchronized String commName(int comm) {
+        return comm >= 0 && comm < comms.size() ? comms.get(comm) : null;
     }
 
     @Override
