@@ -19,6 +19,7 @@ import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.StoreException;
+import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.store.duckdb.SessionStoreComponent;
 import org.hyperprof.testing.sample.TestBatches;
 import org.hyperprof.testing.sample.TestDictionary;
@@ -93,7 +94,22 @@ final class SimulatedHost {
         store.sessionEnded(new SessionSummary(id, new Accounting(samples + lost + 2, samples, lost, 2, 0), List.of(),
                 List.of(new ConsumerAccounting(SessionStoreComponent.NAME, samples, 0, null)), null, null, 0,
                 SessionSummary.COMPLETED));
-        store.session(id); // waits for the store's writes, and the offer to the shipping after them
+        // The store's reads wait for the writes before them only so long (lock.wait.ms): on a loaded
+        // machine the end may still be writing. Wait until its row says it ended, then once more for
+        // the rest of that write, the offer to the shipping, so a test's next step always follows it.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+        while (store.session(id).map(x -> x.status().equals(StoredSession.RUNNING)).orElse(true)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("session " + id + " was not stored within 2 minutes");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        store.session(id);
         return id;
     }
 
