@@ -17,7 +17,7 @@ import org.ops4j.pax.exam.Option;
 final class HyperprofOptions {
     /** The bundles every framework starts with, in this order: OSGi's DS and Config Admin, then the Hyperprof core. */
     private static final List<String> CORE = List.of("function", "promise", "component", "scr", "configadmin", "api",
-            "input", "output", "pipeline", "p6", "systemwide", "kallsyms", "hypervisor", "profiler");
+            "input", "output", "demangle", "pipeline", "p6", "systemwide", "kallsyms", "hypervisor", "profiler");
 
     private HyperprofOptions() {
     }
