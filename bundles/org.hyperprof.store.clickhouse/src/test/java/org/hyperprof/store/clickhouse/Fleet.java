@@ -22,7 +22,7 @@ final class Fleet {
     static FleetShipper shipper(SimulatedHost host, FleetSettings settings, ByteArrayOutputStream said) {
         FleetShipper s = new FleetShipper(settings, host.store, "test", new PrintStream(said, true,
                 StandardCharsets.UTF_8));
-        host.store.setShipping(s);
+        host.store.setShipping(host.offeringTo(s));
         return s;
     }
 

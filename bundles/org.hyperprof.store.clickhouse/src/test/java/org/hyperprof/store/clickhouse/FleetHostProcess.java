@@ -36,7 +36,7 @@ public final class FleetHostProcess {
         FleetShipper shipper = new FleetShipper(FleetSettings.of(List.of(endpoint), "")
                 .withOutbox(1000, Duration.ofSeconds(1)).withTimeout(Duration.ofSeconds(2)), host.store, "test",
                 System.err);
-        host.store.setShipping(shipper);
+        host.store.setShipping(host.offeringTo(shipper));
         for (int k = 0; k < sessions; k++) {
             if (k > 0) {
                 FleetStatus s = shipper.settle();

@@ -18,6 +18,8 @@ import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.QueryRows;
+import org.hyperprof.api.store.SessionOutbox;
+import org.hyperprof.api.store.SessionShipping;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.store.duckdb.SessionStoreComponent;
@@ -39,6 +41,10 @@ final class SimulatedHost {
                     200000, 0, true, true));
 
     final String hostId;
+    /** The shipping the store offers sessions to (through {@link #offeringTo}), or null. */
+    private volatile SessionShipping shipping;
+    /** The sessions offered (or refused) so far. */
+    private final java.util.Set<Long> offered = new java.util.HashSet<>();
     final SessionStoreComponent store;
     /** What the symbols' names start with; text any name may hold (tabs, newlines, quotes) in some tests. */
     private final String[] prefixes;
@@ -94,19 +100,25 @@ final class SimulatedHost {
         store.sessionEnded(new SessionSummary(id, new Accounting(samples + lost + 2, samples, lost, 2, 0), List.of(),
                 List.of(new ConsumerAccounting(SessionStoreComponent.NAME, samples, 0, null)), null, null, 0,
                 SessionSummary.COMPLETED));
-        // The store's reads wait for the writes before them only so long (lock.wait.ms): on a loaded
-        // machine the end may still be writing. Wait until its row says it ended, then once more for
-        // the rest of that write, the offer to the shipping, so a test's next step always follows it.
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
-        while (store.session(id).map(x -> x.status().equals(StoredSession.RUNNING)).orElse(true)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("session " + id + " was not stored within 2 minutes");
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+        // The store offers the session to the shipping after writing its end, on its own writer
+        // thread; its reads wait for the writes before them only so long (lock.wait.ms). Wait for the
+        // offer itself, so a test's next step (settle, ship) always follows it.
+        if (shipping != null) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+            synchronized (offered) {
+                while (!offered.contains(id)) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new IllegalStateException("session " + id + " was not offered to the shipping within"
+                                + " 2 minutes");
+                    }
+                    try {
+                        offered.wait(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
             }
         }
         store.session(id);
@@ -127,6 +139,44 @@ final class SimulatedHost {
             out.put(hostId + " " + row.get(0) + " " + row.get(1) + " " + row.get(2), row.get(3) + " " + row.get(4));
         }
         return out;
+    }
+
+    /** The fleet's shipping as the store sees it: each offer noted, so {@link #profile} can wait for it. */
+    SessionShipping offeringTo(SessionShipping to) {
+        shipping = to;
+        return new SessionShipping() {
+            @Override
+            public void outbox(SessionOutbox outbox) {
+                to.outbox(outbox);
+            }
+
+            @Override
+            public void outboxGone(SessionOutbox outbox) {
+                to.outboxGone(outbox);
+            }
+
+            @Override
+            public boolean ships(StoredSession session) {
+                boolean ships = to.ships(session);
+                if (!ships) {
+                    noted(session.id());
+                }
+                return ships;
+            }
+
+            @Override
+            public void pending(StoredSession session) {
+                to.pending(session);
+                noted(session.id());
+            }
+        };
+    }
+
+    private void noted(long id) {
+        synchronized (offered) {
+            offered.add(id);
+            offered.notifyAll();
+        }
     }
 
     String problems() {
