@@ -18,11 +18,17 @@ final class Fleet {
     private Fleet() {
     }
 
-    /** A shipper of {@code host}'s outbox to these endpoints, bound to its store as DS binds it. */
-    static FleetShipper shipper(SimulatedHost host, FleetSettings settings, ByteArrayOutputStream said) {
+    /**
+     * A shipper of {@code host}'s outbox to these endpoints, bound to its store as DS binds it. Binding
+     * wakes the shipper: that first round is waited for here, so that on a loaded machine it cannot run
+     * after a test's first session is stored and ship it ahead of the round the test watches.
+     */
+    static FleetShipper shipper(SimulatedHost host, FleetSettings settings, ByteArrayOutputStream said)
+            throws org.hyperprof.api.store.StoreException {
         FleetShipper s = new FleetShipper(settings, host.store, "test", new PrintStream(said, true,
                 StandardCharsets.UTF_8));
         host.store.setShipping(host.offeringTo(s));
+        s.settle();
         return s;
     }
 

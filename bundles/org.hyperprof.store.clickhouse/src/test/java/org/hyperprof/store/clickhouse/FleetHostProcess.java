@@ -37,6 +37,7 @@ public final class FleetHostProcess {
                 .withOutbox(1000, Duration.ofSeconds(1)).withTimeout(Duration.ofSeconds(2)), host.store, "test",
                 System.err);
         host.store.setShipping(host.offeringTo(shipper));
+        shipper.settle(); // the round binding wakes, done before the first session (see Fleet.shipper)
         for (int k = 0; k < sessions; k++) {
             if (k > 0) {
                 FleetStatus s = shipper.settle();
