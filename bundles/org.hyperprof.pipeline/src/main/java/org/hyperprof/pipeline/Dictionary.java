@@ -3,6 +3,7 @@ package org.hyperprof.pipeline;
 import java.util.Arrays;
 
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.ImageMapping;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.demangle.Demangler;
 
@@ -97,6 +98,68 @@ public final class Dictionary implements SessionDictionary {
         synchronized (commLock) {
             return commCount;
         }
+    }
+
+    /** Mappings in the order added; read through a published snapshot of the array and its count. */
+    private final Object mappingLock = new Object();
+    private volatile ImageMapping[] mappings = new ImageMapping[0];
+    private volatile int mappingCount;
+    /** Build-ids by image id (null where none was read). */
+    private volatile String[] buildIds = new String[0];
+
+    /**
+     * Image {@code image} lay at {@code start} to {@code limit} of process {@code pid} of domain
+     * {@code domid} (-1: every process), from file offset {@code fileOffset}; see {@link ImageMapping}.
+     *
+     * @return the mapping's index
+     */
+    public int addMapping(int domid, int pid, int image, long start, long limit, long fileOffset) {
+        image(image);
+        ImageMapping m = new ImageMapping(domid, pid, image, start, limit, fileOffset);
+        synchronized (mappingLock) {
+            int n = mappingCount;
+            ImageMapping[] a = mappings;
+            if (n == a.length) {
+                a = Arrays.copyOf(a, Math.max(16, n * 2));
+            }
+            a[n] = m;
+            mappings = a;
+            mappingCount = n + 1;
+            return n;
+        }
+    }
+
+    @Override
+    public int mappingCount() {
+        return mappingCount;
+    }
+
+    @Override
+    public ImageMapping mapping(int index) {
+        int n = mappingCount;
+        if (index < 0 || index >= n) {
+            throw new IndexOutOfBoundsException("mapping " + index + " of a dictionary with " + n + " mappings");
+        }
+        return mappings[index];
+    }
+
+    /** Image {@code image}'s build-id, in hex (lower-cased here). */
+    public void buildId(int image, String hex) {
+        image(image);
+        synchronized (mappingLock) {
+            String[] a = buildIds;
+            if (image >= a.length) {
+                a = Arrays.copyOf(a, Math.max(image + 1, a.length * 2));
+            }
+            a[image] = hex == null || hex.isEmpty() ? null : hex.toLowerCase(java.util.Locale.ROOT);
+            buildIds = a;
+        }
+    }
+
+    @Override
+    public String imageBuildId(int image) {
+        String[] a = buildIds;
+        return image >= 0 && image < a.length ? a[image] : null;
     }
 
     /** Adds an image of domain {@code domid} and returns its id. */

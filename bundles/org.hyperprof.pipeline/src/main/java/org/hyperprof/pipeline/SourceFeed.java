@@ -99,6 +99,16 @@ final class SourceFeed implements SampleFeed {
     }
 
     @Override
+    public void mapping(int domid, int pid, int image, long start, long limit, long fileOffset) {
+        dictionary.addMapping(domid, pid, image, start, limit, fileOffset);
+    }
+
+    @Override
+    public void buildId(int image, String hex) {
+        dictionary.buildId(image, hex);
+    }
+
+    @Override
     public void flag(int flag) {
         if (flag != SampleBatch.CHAIN_FROM_PC && flag != SampleBatch.MODE_UNKNOWN) {
             throw new IllegalArgumentException(source + " set flag " + flag + " on a sample; a sample's flags are "

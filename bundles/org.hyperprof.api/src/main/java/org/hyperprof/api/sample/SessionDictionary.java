@@ -110,6 +110,38 @@ public interface SessionDictionary {
     }
 
     /**
+     * Where images lay in the processes' (and kernels') address spaces, as the source read them:
+     * mappings 0 to {@code mappingCount() - 1}, in the order the source met them (a later mapping of
+     * the same addresses of a process replaces an earlier one from then on). None unless the source
+     * knows them (the simulator's images have no files).
+     *
+     * @since 2.2
+     */
+    default int mappingCount() {
+        return 0;
+    }
+
+    /**
+     * Mapping {@code index} (see {@link #mappingCount()}).
+     *
+     * @throws IndexOutOfBoundsException for an index not below {@link #mappingCount()}
+     * @since 2.2
+     */
+    default ImageMapping mapping(int index) {
+        throw new IndexOutOfBoundsException("mapping " + index + " of a dictionary with no mappings");
+    }
+
+    /**
+     * The build-id of an image (the GNU build-id note, in lower-case hex, as {@code readelf -n} and
+     * {@code perf buildid-list} print it), or null when the source did not read one.
+     *
+     * @since 2.2
+     */
+    default String imageBuildId(int image) {
+        return null;
+    }
+
+    /**
      * The last command name of the thread that had comm id {@code comm}: what perf report's
      * {@code pid} key prints after the thread's id. Null where {@link #commName} is.
      *

@@ -54,6 +54,24 @@ public interface SampleFeed {
      */
     void caller(long pc, int image, int symbol, int mode);
 
+    /**
+     * Image {@code image} lay at addresses {@code start} to {@code limit} (exclusive) of process
+     * {@code pid} of domain {@code domid} ({@code -1}: of every process, as a kernel does), from file
+     * offset {@code fileOffset} on; see {@link org.hyperprof.api.sample.ImageMapping}. Between
+     * samples.
+     *
+     * @since 1.2
+     */
+    void mapping(int domid, int pid, int image, long start, long limit, long fileOffset);
+
+    /**
+     * The build-id of image {@code image}, in hex (see
+     * {@link org.hyperprof.api.sample.SessionDictionary#imageBuildId}).
+     *
+     * @since 1.2
+     */
+    void buildId(int image, String hex);
+
     /** Ends the sample just started. */
     void end();
 

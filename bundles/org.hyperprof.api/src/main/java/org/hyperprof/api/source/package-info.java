@@ -5,5 +5,5 @@
  * (the pipeline) runs it as a session every consumer receives.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.1.0")
+@org.osgi.annotation.versioning.Version("1.2.0")
 package org.hyperprof.api.source;

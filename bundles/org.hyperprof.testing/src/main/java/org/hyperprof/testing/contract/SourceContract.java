@@ -142,6 +142,29 @@ public abstract class SourceContract {
         }
 
         @Override
+        public void mapping(int domid, int pid, int image, long start, long limit, long fileOffset) {
+            if (open) {
+                problem("a mapping inside a sample");
+            }
+            if (image < 0 || image >= images) {
+                problem("a mapping of image " + image + ", which was never named");
+            }
+            if (Long.compareUnsigned(limit, start) < 0) {
+                problem("a mapping of image " + image + " that ends before it starts");
+            }
+        }
+
+        @Override
+        public void buildId(int image, String hex) {
+            if (image < 0 || image >= images) {
+                problem("a build-id of image " + image + ", which was never named");
+            }
+            if (hex == null || !hex.matches("[0-9a-fA-F]{2,128}")) {
+                problem("build-id " + hex + " of image " + image + " is not hex");
+            }
+        }
+
+        @Override
         public void end() {
             if (!open) {
                 problem("end() with no sample started");
