@@ -94,9 +94,17 @@ public final class Dictionary implements SessionDictionary {
     }
 
     /** Comms named so far. */
+    @Override
     public int commCount() {
         synchronized (commLock) {
             return commCount;
+        }
+    }
+
+    @Override
+    public int commThread(int comm) {
+        synchronized (commLock) {
+            return comm >= 0 && comm < commCount ? commThreads[comm] : -1;
         }
     }
 
@@ -257,6 +265,11 @@ public final class Dictionary implements SessionDictionary {
     /** Whether reports show demangled names (the default) or the names as the source gave them. */
     public void demangle(boolean on) {
         demangling = on;
+    }
+
+    @Override
+    public boolean demangles() {
+        return demangling;
     }
 
     @Override

@@ -142,6 +142,36 @@ public interface SessionDictionary {
     }
 
     /**
+     * Comms named: comm ids 0 to {@code commCount() - 1} (none for a source without comms). With
+     * {@link #commThread} it lets a store keep a session's comms and give them back as they were.
+     *
+     * @since 2.3
+     */
+    default int commCount() {
+        return 0;
+    }
+
+    /**
+     * The thread comm id {@code comm} belongs to: a number the source gives each thread it tells
+     * apart (a reused tid being a new thread), so that comms of one thread share it; -1 when not known.
+     *
+     * @since 2.3
+     */
+    default int commThread(int comm) {
+        return -1;
+    }
+
+    /**
+     * Whether {@link #shownName} and {@link #briefName} demangle, or give names as the source gave
+     * them (a session imported with demangling off): session state a store keeps.
+     *
+     * @since 2.3
+     */
+    default boolean demangles() {
+        return false;
+    }
+
+    /**
      * The last command name of the thread that had comm id {@code comm}: what perf report's
      * {@code pid} key prints after the thread's id. Null where {@link #commName} is.
      *
