@@ -175,6 +175,6 @@ final class OpenSession {
                 summary == null ? SampleBatch.UNKNOWN : profiledNanos(summary));
         return new SessionRow(s, info.cpuName(), info.mhz(), endReason,
                 summary == null ? 0 : summary.simulatedCycles(), summary == null ? null : summary.hypervisor(),
-                info.groundTruth());
+                info.groundTruth(), info.dictionary().demangles());
     }
 }

@@ -134,8 +134,9 @@ final class Outbox {
                     + ")");
         }
         return switch (table) {
-            case "sessions" -> "SELECT * EXCLUDE (ship_pending) FROM sessions WHERE id = ?";
-            case "samples" -> "SELECT s.*, coalesce(ses.events[s.event + 1], '') AS event_name,"
+            // The fleet's schema is version 2's: what version 3 added (comms, demangling) stays home.
+            case "sessions" -> "SELECT * EXCLUDE (ship_pending, demangled) FROM sessions WHERE id = ?";
+            case "samples" -> "SELECT s.* EXCLUDE (comm), coalesce(ses.events[s.event + 1], '') AS event_name,"
                     + " coalesce(dn.name, '') AS domain_name, coalesce(im.name, '') AS image_name,"
                     + " coalesce(sy.name, '') AS symbol_name FROM samples s JOIN sessions ses ON ses.id = s.session"
                     // Each side kept to the session (the joins alone would read every session's names).

@@ -58,6 +58,7 @@ final class SampleChunk {
             k[at + SampleRows.SYMBOL] = b.symbol[i];
             k[at + SampleRows.STACK] = stacks.id(b, i);
             k[at + SampleRows.FLAGS] = b.flags[i];
+            k[at + SampleRows.COMM] = b.comm[i];
             int lat = (size + i) * SampleRows.LONGS;
             l[lat + SampleRows.PC] = b.pc[i];
             long time = b.time[i];

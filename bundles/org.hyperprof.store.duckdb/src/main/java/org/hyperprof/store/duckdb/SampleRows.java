@@ -8,7 +8,7 @@ import org.hyperprof.report.kit.Hashing;
 
 /**
  * A session's samples as the store keeps them: one row per distinct key (event, domain, vCPU, CPU,
- * mode, pid, tid, image, symbol, stack, flags, PC, time bucket) with its sample count and weight.
+ * mode, pid, tid, image, symbol, stack, flags, comm, PC, time bucket) with its sample count and weight.
  * Each row's key is a stretch of {@link #INTS} ints and {@link #LONGS} longs in two primitive arrays,
  * found through an open-addressing index. Counting a sample whose row exists allocates nothing; the
  * arrays double as rows are added. Filled by the store's writer thread ({@link #fold}), from the
@@ -20,7 +20,7 @@ final class SampleRows {
 
     /** The int columns of a key, by their offset in the row's stretch of ints. */
     static final int EVENT = 0, DOMAIN = 1, VCPU = 2, CPU = 3, MODE = 4, PID = 5, TID = 6, IMAGE = 7, SYMBOL = 8,
-            STACK = 9, FLAGS = 10, INTS = 11;
+            STACK = 9, FLAGS = 10, COMM = 11, INTS = 12;
     /** The long columns of a key, by their offset in the row's stretch of longs. */
     static final int PC = 0, BUCKET = 1, LONGS = 2;
 
@@ -76,7 +76,7 @@ final class SampleRows {
 
     /**
      * Counts a stored row back in ({@link SessionReader}): its key is {@code key} ({@link #EVENT} to
-     * {@link #FLAGS}), {@code pc} and {@code bucket}; {@code count} samples of {@code weight} in all.
+     * {@link #COMM}), {@code pc} and {@code bucket}; {@code count} samples of {@code weight} in all.
      */
     void put(int[] key, long pc, long bucket, long samplesOfRow, long weightOfRow) {
         System.arraycopy(key, 0, keyInts, 0, INTS);
@@ -164,7 +164,7 @@ final class SampleRows {
         return stacks;
     }
 
-    /** Row {@code r}'s int column at {@code column} ({@link #EVENT} to {@link #FLAGS}). */
+    /** Row {@code r}'s int column at {@code column} ({@link #EVENT} to {@link #COMM}). */
     int column(int r, int column) {
         return ints[r * INTS + column];
     }

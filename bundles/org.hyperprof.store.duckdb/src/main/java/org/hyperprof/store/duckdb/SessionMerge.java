@@ -107,6 +107,10 @@ final class SessionMerge {
                 "INSERT INTO names SELECT DISTINCT " + id + ", 'image', new, owner, name, detail, NULL FROM merge_images",
                 "INSERT INTO names SELECT DISTINCT " + id + ", 'symbol', new, image, name, NULL, address FROM"
                         + " merge_symbols",
+                // An image's build-id: the first session's.
+                "INSERT INTO names SELECT " + id + ", 'build_id', i.new, i.owner, arg_min(b.name, b.session), NULL, NULL"
+                        + " FROM names b JOIN merge_images i ON i.session = b.session AND i.old = b.id WHERE b.kind ="
+                        + " 'build_id' AND b.session IN " + in + " GROUP BY i.new, i.owner",
                 // Domains and processes keep their ids (Xen's domid, the pid): the first session's name.
                 "INSERT INTO names SELECT " + id + ", kind, id, owner, arg_min(name, session), NULL, NULL FROM names"
                         + " WHERE kind IN ('domain', 'process') AND session IN " + in + " GROUP BY kind, id, owner",
@@ -116,7 +120,8 @@ final class SessionMerge {
                         + " t.session = m.session AND t.stack_id = m.old" + renamed("t"),
                 "INSERT INTO samples SELECT " + id + ", x.event, x.domain, x.vcpu, x.cpu, x.mode, x.pid, x.tid,"
                         + " coalesce(i.new, x.image), coalesce(y.new, x.symbol), x.pc, coalesce(m.new, 0),"
-                        + " x.time_bucket, x.flags, sum(x.samples), sum(x.weight) FROM samples x" + renamed("x")
+                        // Comm ids are each session's own: a merge keeps none (-1).
+                        + " x.time_bucket, x.flags, sum(x.samples), sum(x.weight), -1 FROM samples x" + renamed("x")
                         + " LEFT JOIN merge_stacks m ON m.session = x.session AND m.old = x.stack_id WHERE x.session IN "
                         + in + " GROUP BY ALL",
                 "INSERT INTO truth SELECT " + id + ", on_behalf, domain, vcpu, mode, image, image_kind, symbol, signal,"

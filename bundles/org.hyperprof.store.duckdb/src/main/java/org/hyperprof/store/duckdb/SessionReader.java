@@ -33,7 +33,8 @@ import org.hyperprof.pipeline.Dictionary;
 
 /**
  * Reads a stored session back as its consumers saw it live: its {@link SessionInfo} (same id,
- * counters, domains, a dictionary of the names it stored), its {@link SessionSummary} (the books
+ * counters, domains, a dictionary of the names, comms, build-ids and mappings it stored, demangling
+ * as it did), its {@link SessionSummary} (the books
  * of the session, of each buffer and consumer, Xen's statistics, the ground truth) and its sample
  * rows. Stored ids are the session's own and sparse (only the used ones are stored): they are
  * numbered again densely, in ascending order of the stored id, so that every tie a report breaks by
@@ -71,6 +72,7 @@ final class SessionReader {
         private int[] images = new int[0];
         private int[] symbols = new int[0];
         private int[] addresses = new int[0];
+        private int[] comms = new int[0];
 
         Reading(DuckDBConnection c, long id) {
             this.c = c;
@@ -80,6 +82,10 @@ final class SessionReader {
         Recording read(ResultSet session) throws SQLException, IOException {
             List<CounterConfig> counters = counters(strings(session, "events"));
             names();
+            mappings();
+            Boolean demangled = (Boolean) session.getObject("demangled");
+            // Rows older than version 3 do not say: reports demangled then, as they do by default.
+            dictionary.demangle(demangled == null || demangled);
             boolean truth = session.getBoolean("ground_truth") && !session.wasNull();
             SessionInfo info = new SessionInfo(id, session.getString("source"), session.getString("what"),
                     session.getString("cpu_type"), nonNull(session.getString("cpu_name")), session.getLong("mhz"),
@@ -135,10 +141,15 @@ final class SessionReader {
 
         // ------------------------------------------------------------ names
 
-        /** Domains, images, symbols, address symbols and processes, each kind in ascending stored id. */
+        /**
+         * Domains, images, symbols, address symbols, processes, build-ids and comms, each kind in
+         * ascending stored id (comms added in that order keep each thread's latest name its last).
+         */
         private void names() throws SQLException, IOException {
             List<long[]> symbolRows = new ArrayList<>();
             List<String> symbolNames = new ArrayList<>();
+            List<long[]> commRows = new ArrayList<>();
+            List<String> commNames = new ArrayList<>();
             try (PreparedStatement q = statement("SELECT kind, id, owner, name, detail, address FROM names"
                     + " WHERE session = ?"
                     + " ORDER BY CASE kind WHEN 'domain' THEN 0 WHEN 'image' THEN 1 WHEN 'symbol' THEN 2 ELSE 3 END,"
@@ -159,6 +170,11 @@ final class SessionReader {
                             symbolNames.add(name);
                         }
                         case "process" -> dictionary.nameProcess(owner, (int) key, name);
+                        case "build_id" -> dictionary.buildId(image((int) key), name);
+                        case "comm" -> {
+                            commRows.add(new long[] {key, owner});
+                            commNames.add(name);
+                        }
                         default -> throw new IOException("session " + id + " has names of an unknown kind '" + kind
                                 + "'");
                     }
@@ -173,6 +189,41 @@ final class SessionReader {
                             SessionDictionary.addressIndex(dictionary.address(image, s[2])));
                 } else {
                     symbols = mapped(symbols, symbol, dictionary.addSymbol(symbolNames.get(i), image));
+                }
+            }
+            comms(commRows, commNames);
+        }
+
+        /** The comms in stored order, each on its thread; a comm of no known thread on one of its own. */
+        private void comms(List<long[]> rows, List<String> names) {
+            int unknownThread = 1 + (int) rows.stream().mapToLong(r -> r[1]).max().orElse(0);
+            for (int i = 0; i < rows.size(); i++) {
+                int thread = (int) rows.get(i)[1];
+                int now = dictionary.addComm(names.get(i), thread >= 0 ? thread : unknownThread++);
+                comms = mapped(comms, (int) rows.get(i)[0], now);
+            }
+        }
+
+        private int comm(int stored) throws IOException {
+            if (stored == SampleBatch.UNKNOWN) {
+                return stored;
+            }
+            int now = stored >= 0 && stored < comms.length ? comms[stored] : NONE;
+            if (now == NONE) {
+                throw new IOException("session " + id + " has samples of comm " + stored + ", which its names do not"
+                        + " hold");
+            }
+            return now;
+        }
+
+        /** The stored mappings in the order the source met them, on the images as numbered now. */
+        private void mappings() throws SQLException, IOException {
+            try (PreparedStatement q = statement("SELECT domain, pid, image, start_address, limit_address, file_offset"
+                    + " FROM mappings WHERE session = ? ORDER BY position");
+                    ResultSet r = q.executeQuery()) {
+                while (r.next()) {
+                    dictionary.addMapping(r.getInt(1), r.getInt(2), image(r.getInt(3)), r.getLong(4), r.getLong(5),
+                            r.getLong(6));
                 }
             }
         }
@@ -272,6 +323,7 @@ final class SessionReader {
                                 + ", which its stacks do not hold");
                     }
                     key[SampleRows.FLAGS] = r.getByte("flags");
+                    key[SampleRows.COMM] = comm(r.getInt("comm"));
                     rows.put(key, r.getLong("pc"), r.getLong("time_bucket"), r.getLong("samples"),
                             r.getLong("weight"));
                 }

@@ -15,13 +15,14 @@ import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
+import org.hyperprof.api.sample.ImageMapping;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
 
 /**
- * Writes an ended session in one transaction: the names its rows use, its stacks, its sample rows,
- * its counters, each buffer's and consumer's books, the host's counters and its ground truth through
+ * Writes an ended session in one transaction: the names its rows use (its comms and its images'
+ * build-ids among them), its mappings, its stacks, its sample rows, its counters, each buffer's and consumer's books, the host's counters and its ground truth through
  * DuckDB's Appender, then its row with the end and the books. Rows a previous write of the session
  * left are replaced. A failure rolls all of it back, so a session's rows are all there or none.
  */
@@ -49,6 +50,7 @@ final class SessionWriter {
             }
         }
         names(tx, id, info, rows);
+        mappings(tx, id, info.dictionary());
         stacks(tx, id, rows.stacks());
         samples(tx, id, rows);
         counters(tx, id, info.counters());
@@ -121,7 +123,7 @@ final class SessionWriter {
                         .append(rows.column(r, SampleRows.IMAGE)).append(rows.column(r, SampleRows.SYMBOL))
                         .append(rows.pc(r)).append(rows.column(r, SampleRows.STACK)).append(rows.bucket(r))
                         .append((byte) rows.column(r, SampleRows.FLAGS)).append(rows.count(r)).append(rows.weight(r))
-                        .endRow();
+                        .append(rows.column(r, SampleRows.COMM)).endRow();
             }
         }
     }
@@ -133,7 +135,10 @@ final class SessionWriter {
         }
     }
 
-    /** The domains, and the images, symbols and processes the rows and stacks use. */
+    /**
+     * The domains, the images, symbols and processes the rows and stacks use, the images' build-ids,
+     * and every comm (few: one per thread and name; kept whole so that their ids stay the session's).
+     */
     private static void names(DuckDBConnection c, long id, SessionInfo info, SampleRows rows) throws SQLException {
         UsedNames used = UsedNames.of(info.dictionary(), rows);
         SessionDictionary d = info.dictionary();
@@ -161,6 +166,27 @@ final class SessionWriter {
                 if (name != null) {
                     name(a, id, "process", pid, domain, name, null);
                 }
+            }
+            for (int image : used.images()) {
+                String buildId = d.imageBuildId(image);
+                if (buildId != null) {
+                    name(a, id, "build_id", image, d.imageDomain(image), buildId, null);
+                }
+            }
+            for (int comm = 0; comm < d.commCount(); comm++) {
+                String name = d.commName(comm);
+                name(a, id, "comm", comm, d.commThread(comm), name == null ? "" : name, null);
+            }
+        }
+    }
+
+    /** The dictionary's mappings, in the order the source met them. */
+    private static void mappings(DuckDBConnection c, long id, SessionDictionary d) throws SQLException {
+        try (DuckDBAppender a = c.createAppender("main", "mappings")) {
+            for (int position = 0; position < d.mappingCount(); position++) {
+                ImageMapping m = d.mapping(position);
+                a.beginRow().append(id).append(position).append(m.domain()).append(m.pid()).append(m.image())
+                        .append(m.start()).append(m.limit()).append(m.fileOffset()).endRow();
             }
         }
     }

@@ -51,11 +51,11 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
  */
 final class StoreFile {
     /** The schema this code writes and reads (README: "The session store"). */
-    static final int SCHEMA_VERSION = 2;
+    static final int SCHEMA_VERSION = 3;
 
-    private static final String SCHEMA = "schema-v2.sql";
-    /** The script that takes a store of version 1 to version 2. */
-    private static final String MIGRATION_FROM_V1 = "migrate-v1-v2.sql";
+    private static final String SCHEMA = "schema-v3.sql";
+    /** The scripts that take a store of version 1 to version 2, and of version 2 to version 3. */
+    private static final List<String> MIGRATIONS = List.of("migrate-v1-v2.sql", "migrate-v2-v3.sql");
     private static final long LOCK_RETRY_MILLIS = 50;
     /** How long the file stays open after its last use: short, as another process waits meanwhile. */
     static final long KEEP_ALIVE_MILLIS = 500;
@@ -368,8 +368,8 @@ final class StoreFile {
     }
 
     /**
-     * Makes the schema in a store with no tables, migrates a store of version 1; refuses a store of
-     * another version, or no store.
+     * Makes the schema in a store with no tables, migrates a store of an older version (1 or 2);
+     * refuses a store of a newer version, or no store.
      */
     private void checkSchema(DuckDBConnection c) throws SQLException, IOException {
         if (current(c)) {
@@ -395,9 +395,12 @@ final class StoreFile {
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT max(version) FROM schema_version")) {
             version = r.next() ? r.getInt(1) : 0;
         }
-        if (version == 1) {
-            // The columns version 1's tables lack, then the tables it lacks as the schema makes them.
-            List<String> migration = new ArrayList<>(statements(script(MIGRATION_FROM_V1)));
+        if (version >= 1 && version < SCHEMA_VERSION) {
+            // The columns its tables lack, version by version, then the tables it lacks as the schema makes them.
+            List<String> migration = new ArrayList<>();
+            for (String step : MIGRATIONS.subList(version - 1, MIGRATIONS.size())) {
+                migration.addAll(statements(script(step)));
+            }
             for (String statement : statements(script(SCHEMA))) {
                 String created = createdTable(statement);
                 if (created != null && !tables.contains(created)) {
@@ -502,7 +505,7 @@ final class StoreFile {
             + " started_at, ended_at, status, end_reason, samples, taken, delivered, lost, dropped, invalid, received,"
             + " missed, notes, study, hidden, time_bucket_ns, profiled_ns, simulated_cycles, ground_truth, xen_total,"
             + " xen_active, xen_passive, xen_lost, xen_others, xen_idle, xen_invalid_buffer, xen_corrupted_buffer,"
-            + " origin, ship_pending";
+            + " origin, ship_pending, demangled";
 
     /** Writes the session's row whole (made or replaced). */
     static void putSession(DuckDBConnection c, SessionRow row) throws SQLException {
@@ -527,7 +530,7 @@ final class StoreFile {
                 x == null ? null : x.passiveSamples(), x == null ? null : x.lostSamples(),
                 x == null ? null : x.othersSamples(), x == null ? null : x.idleSamples(),
                 x == null ? null : x.invalidBufferSamples(), x == null ? null : x.corruptedBufferSamples(),
-                c.createArrayOf("BIGINT", v.origin().toArray()), false};
+                c.createArrayOf("BIGINT", v.origin().toArray()), false, row.demangled()};
             for (int i = 0; i < values.length; i++) {
                 s.setObject(i + 1, values[i]);
             }
@@ -626,8 +629,8 @@ final class StoreFile {
     }
 
     /** The tables that hold a session's rows besides its row in {@code sessions}, keyed by {@code session}. */
-    static final List<String> SESSION_TABLES = List.of("samples", "stacks", "names", "truth", "counters", "buffers",
-            "consumers", "host_counters", "owners");
+    static final List<String> SESSION_TABLES = List.of("samples", "stacks", "names", "mappings", "truth", "counters",
+            "buffers", "consumers", "host_counters", "owners");
 
     /** Deletes the session's rows in every table, in one transaction; whether it was there. */
     static boolean delete(DuckDBConnection c, long id) throws SQLException, IOException {

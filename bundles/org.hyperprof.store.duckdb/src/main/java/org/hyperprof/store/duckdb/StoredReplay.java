@@ -72,6 +72,7 @@ final class StoredReplay {
                         rows.column(r, SampleRows.SYMBOL), k < heavier ? each + 1 : each, time,
                         rows.column(r, SampleRows.CPU), rows.column(r, SampleRows.PID), rows.column(r, SampleRows.TID));
                 to.flag(rows.column(r, SampleRows.FLAGS));
+                to.comm(rows.column(r, SampleRows.COMM));
                 stacks.appendCallers(rows.column(r, SampleRows.STACK), to);
                 to.end();
             }

@@ -6,10 +6,10 @@ import java.util.BitSet;
 import org.hyperprof.api.sample.SessionDictionary;
 
 /**
- * The ids a session's rows and stacks use, each once and in order: only their names are stored (a
- * kernel's symbol table has tens of thousands of names; a session uses a few hundred).
+ * The ids a session's rows, stacks and mappings use, each once and in order: only their names are
+ * stored (a kernel's symbol table has tens of thousands of names; a session uses a few hundred).
  *
- * @param images    image ids
+ * @param images    image ids (those of the dictionary's mappings too)
  * @param symbols   symbol ids (address symbols included, "no symbol" not)
  * @param processes each process as its domain in the high 32 bits and its pid in the low
  */
@@ -18,7 +18,8 @@ record UsedNames(int[] images, int[] symbols, long[] processes) {
     static UsedNames of(SessionDictionary dictionary, SampleRows rows) {
         StackTable stacks = rows.stacks();
         int frames = stacks.frames();
-        int[] images = new int[rows.size() + frames];
+        int mappings = dictionary.mappingCount();
+        int[] images = new int[rows.size() + frames + mappings];
         int[] symbols = new int[rows.size() + frames];
         long[] processes = new long[rows.size()];
         int p = 0;
@@ -34,6 +35,9 @@ record UsedNames(int[] images, int[] symbols, long[] processes) {
             images[next[0]] = image;
             symbols[next[0]++] = symbol;
         });
+        for (int m = 0; m < mappings; m++) {
+            images[rows.size() + frames + m] = dictionary.mapping(m).image();
+        }
         return new UsedNames(distinct(images, 0, dictionary.imageCount()),
                 distinct(symbols, SessionDictionary.addressSymbolOf(dictionary.addressCount() - 1),
                         dictionary.symbolCount()),

@@ -1,8 +1,8 @@
--- The session store's schema, version 2 (README: "The session store"). Statements end with ';' at
+-- The session store's schema, version 3 (README: "The session store"). Statements end with ';' at
 -- the end of a line. Ids of images, symbols and stacks are the session's own: a row joins names and
 -- stacks on (session, id).
 CREATE TABLE schema_version (version INTEGER NOT NULL);
-INSERT INTO schema_version VALUES (2);
+INSERT INTO schema_version VALUES (3);
 
 -- One row per session, written when it starts (status running) and completed when it ends.
 CREATE TABLE sessions (
@@ -45,7 +45,9 @@ CREATE TABLE sessions (
     xen_invalid_buffer BIGINT,
     xen_corrupted_buffer BIGINT,
     origin BIGINT[],
-    ship_pending BOOLEAN
+    ship_pending BOOLEAN,
+    -- Since version 3: whether reports showed names demangled (NULL in older rows: they did).
+    demangled BOOLEAN
 );
 
 -- Each counter of the session as it was configured: slot is the index samples.event refers to.
@@ -104,7 +106,8 @@ CREATE TABLE host_counters (
 -- Aggregated samples: one row per distinct key, with how many samples had it and their weight.
 -- event: the index into sessions.events; mode: Xenoprof's (0 user, 1 kernel, 2 hypervisor);
 -- -1: not known (time, CPU, pid, tid); stack_id 0: no call chain; time_bucket: the sample's time
--- divided by sessions.time_bucket_ns (-1 when the source gave none); flags: SampleBatch's.
+-- divided by sessions.time_bucket_ns (-1 when the source gave none); flags: SampleBatch's;
+-- comm (since version 3, -1 in older rows): the thread's comm id at the sample (names kind comm).
 CREATE TABLE samples (
     session BIGINT NOT NULL,
     event INTEGER NOT NULL,
@@ -121,7 +124,8 @@ CREATE TABLE samples (
     time_bucket BIGINT NOT NULL,
     flags TINYINT NOT NULL,
     samples BIGINT NOT NULL,
-    weight BIGINT NOT NULL
+    weight BIGINT NOT NULL,
+    comm INTEGER NOT NULL DEFAULT -1
 );
 
 -- A call chain's callers, innermost first (depth 0); mode -1 where the source could not tell.
@@ -137,7 +141,9 @@ CREATE TABLE stacks (
 
 -- Names of the ids the rows use. kind image: owner = its domain, detail = its ImageKind;
 -- kind symbol: owner = its image (an address symbol, id below -1, has its address);
--- kind process: id = pid, owner = its domain; kind domain: id = domid.
+-- kind process: id = pid, owner = its domain; kind domain: id = domid. Since version 3:
+-- kind comm: id = comm id, owner = its thread (the source's number: comms of one thread share it);
+-- kind build_id: id = an image's id, owner = its domain, name = its GNU build-id in hex.
 CREATE TABLE names (
     session BIGINT NOT NULL,
     kind VARCHAR NOT NULL,
@@ -146,6 +152,20 @@ CREATE TABLE names (
     name VARCHAR NOT NULL,
     detail VARCHAR,
     address BIGINT
+);
+
+-- Where images lay in the processes' address spaces (since version 3), in the order the source met
+-- them (position): image joins names kind image; from start_address up to limit_address (excluded),
+-- at file_offset of the image's file.
+CREATE TABLE mappings (
+    session BIGINT NOT NULL,
+    position INTEGER NOT NULL,
+    domain INTEGER NOT NULL,
+    pid INTEGER NOT NULL,
+    image INTEGER NOT NULL,
+    start_address BIGINT NOT NULL,
+    limit_address BIGINT NOT NULL,
+    file_offset BIGINT NOT NULL
 );
 
 -- A simulated session's exact totals (GroundTruth), in thousandths of an event, one row per

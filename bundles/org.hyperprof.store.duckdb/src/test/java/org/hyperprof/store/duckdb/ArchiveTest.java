@@ -132,9 +132,11 @@ class ArchiveTest {
         assertEquals("restored session 7 (testhost, simulator, default-host, 10 samples)\n",
                 out.toString(StandardCharsets.UTF_8));
         Map<String, List<String>> before = rows(origin.path, 7);
-        assertEquals(Set.of("sessions", "samples", "stacks", "names", "truth", "counters", "buffers", "consumers",
-                "host_counters"), before.keySet(), "every table with a session column, from the catalogue");
-        before.forEach((table, rows) -> assertFalse(rows.isEmpty(), table + " has rows to compare"));
+        assertEquals(Set.of("sessions", "samples", "stacks", "names", "mappings", "truth", "counters", "buffers",
+                "consumers", "host_counters"), before.keySet(), "every table with a session column, from the catalogue");
+        // The simulator's images have no files, so no mappings (SessionCommsTest archives a session with some).
+        before.forEach((table, rows) -> assertTrue(rows.isEmpty() == table.equals("mappings"),
+                table + " has rows to compare"));
         assertEquals(before, rows(fresh.path, 7));
         assertEquals(1, fresh.store.sessions(new SessionQuery(true, null, null, 0)).size(),
                 "only the archived session came");

@@ -105,7 +105,7 @@ class RetentionTest {
         new StoreCommands(limited.store, output.console, ZoneOffset.UTC).store("--prune", "--format", "csv");
         assertTrue(output.errors().matches("retention deleted 2 sessions \\(oldest 1 started \\S+, newest 2 started"
                 + " \\S+\\): over retention.count=1\n"));
-        assertTrue(output.printed().endsWith(",1,2\n"), "then the store: 1 session, schema 2");
+        assertTrue(output.printed().endsWith(",1,3\n"), "then the store: 1 session, schema 3");
         assertEquals(List.of(3L), stored(limited));
     }
 

@@ -29,7 +29,7 @@ class SampleRowsTest {
         r.fold(c);
     }
 
-    /** Each row as "event domain vcpu cpu mode pid tid image symbol stack flags pc bucket : samples weight". */
+    /** Each row as "event domain vcpu cpu mode pid tid image symbol stack flags comm pc bucket : samples weight". */
     private static List<String> listed(SampleRows r) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < r.size(); i++) {
@@ -53,8 +53,8 @@ class SampleRowsTest {
                 SampleBatch.UNKNOWN);
         add(r, b.build());
         // 2 ms and 9 ms share the first 10 ms bucket; 12 ms is the second; no time is bucket -1.
-        assertEquals(List.of("0 0 0 1 1 42 43 3 5 0 0 c010 0 : 2 350", "0 0 0 1 1 42 43 3 5 0 0 c010 1 : 1 100",
-                "1 1 0 -1 0 -1 -1 4 6 0 0 4000 -1 : 1 1"), listed(r));
+        assertEquals(List.of("0 0 0 1 1 42 43 3 5 0 0 -1 c010 0 : 2 350", "0 0 0 1 1 42 43 3 5 0 0 -1 c010 1 : 1 100",
+                "1 1 0 -1 0 -1 -1 4 6 0 0 -1 4000 -1 : 1 1"), listed(r));
         assertEquals(4, r.samples());
     }
 

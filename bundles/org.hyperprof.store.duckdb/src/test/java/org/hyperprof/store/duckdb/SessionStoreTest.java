@@ -136,18 +136,18 @@ class SessionStoreTest {
     }
 
     @Test
-    void aNewStoreIsMadeWithSchemaVersionTwoItsFileOnlyForItsUserAndItsFolderToo() throws Exception {
+    void aNewStoreIsMadeWithSchemaVersionThreeItsFileOnlyForItsUserAndItsFolderToo() throws Exception {
         StoreFixture f = new StoreFixture(folder.resolve("made/for/it/store.duckdb"));
         assertEquals(0, f.store.info().bytes());
         assertFalse(Files.exists(f.path), "a query makes no store");
         f.profile(1, "simulator");
-        assertEquals(List.of("2"), query(f.path, "SELECT version FROM schema_version"));
-        assertEquals(List.of("buffers", "consumers", "counters", "host_counters", "names", "owners", "samples",
-                "schema_version", "sessions", "stacks", "truth"),
+        assertEquals(List.of("3"), query(f.path, "SELECT version FROM schema_version"));
+        assertEquals(List.of("buffers", "consumers", "counters", "host_counters", "mappings", "names", "owners",
+                "samples", "schema_version", "sessions", "stacks", "truth"),
                 query(f.path, "SELECT table_name FROM information_schema.tables ORDER BY table_name"));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path.getParent())));
-        assertEquals(2, f.store.info().schemaVersion());
+        assertEquals(3, f.store.info().schemaVersion());
         assertTrue(f.store.info().bytes() > 0);
     }
 
@@ -155,12 +155,12 @@ class SessionStoreTest {
     void aStoreOfAnotherSchemaVersionIsRefusedSayingWhatToDo() throws Exception {
         StoreFixture f = new StoreFixture(folder.resolve("store.duckdb"));
         f.profile(1, "simulator");
-        execute(f.path, "UPDATE schema_version SET version = 3");
+        execute(f.path, "UPDATE schema_version SET version = 4");
         StoreException e = assertThrows(StoreException.class, () -> f.store.sessions(SessionQuery.visible()));
-        assertTrue(e.getMessage().contains("its schema is version 3, and this Hyperprof reads version 2 only: use"
+        assertTrue(e.getMessage().contains("its schema is version 4, and this Hyperprof reads version 3 only: use"
                 + " the Hyperprof that made it, or move the file away"), e.getMessage());
         f.profile(2, "simulator");
-        assertTrue(f.problems().contains("session 2 not stored: ") && f.problems().contains("schema is version 3"),
+        assertTrue(f.problems().contains("session 2 not stored: ") && f.problems().contains("schema is version 4"),
                 f.problems());
     }
 
@@ -184,7 +184,7 @@ class SessionStoreTest {
         assertEquals("oldhost", old.hostId());
         assertEquals(List.of(), old.origin());
         assertEquals(-1, old.profiledNanos());
-        assertEquals(List.of("1", "2"), query(store, "SELECT version FROM schema_version ORDER BY version"));
+        assertEquals(List.of("1", "2", "3"), query(store, "SELECT version FROM schema_version ORDER BY version"));
         f.profile(8, "simulator");
         assertEquals(List.of("0 CPU_CLK_UNHALTED 100000 cycles"),
                 query(store, "SELECT slot, event, count, description FROM counters WHERE session = 8"));

@@ -75,7 +75,7 @@ class StoreCommandsTest {
         commands(f).store("--format", "csv");
         String[] lines = printed().split("\n");
         assertEquals("path,bytes,sessions,schema", lines[0]);
-        assertTrue(lines[1].matches(java.util.regex.Pattern.quote(f.path.toString()) + ",\\d+,1,2"), lines[1]);
+        assertTrue(lines[1].matches(java.util.regex.Pattern.quote(f.path.toString()) + ",\\d+,1,3"), lines[1]);
     }
 
     @Test
