@@ -389,9 +389,10 @@ public final class CommandLines {
 
     /**
      * {@code hp:report ...}: the request and the renderer, null when none was named; a session given
-     * by its name is {@code sessionName}, as for {@link Export}.
+     * by its name is {@code sessionName}, as for {@link Export}; {@code sort} perf's sort keys
+     * ({@code --sort}), null for a renderer's report.
      */
-    public record Report(ReportRequest request, String renderer, String sessionName) {
+    public record Report(ReportRequest request, String renderer, String sessionName, String sort) {
     }
 
     public static Report report(String[] argv) throws UsageException {
@@ -401,8 +402,14 @@ public final class CommandLines {
             // The command's option, the renderer's word: one way to ask, whichever renderer prints.
             options.add("format=" + a.value("--format"));
         }
+        String sort = a.value("--sort");
+        if (sort != null && a.value("--renderer") != null) {
+            // perf's flat profile by process is printed by the perf source's sorted report, no renderer.
+            throw new UsageException("--sort " + sort + " prints perf report's flat profile, not a renderer's;"
+                    + " leave out --renderer " + a.value("--renderer"));
+        }
         return new Report(new ReportRequest(session(a), domainOption(a), options), a.value("--renderer"),
-                sessionName(a));
+                sessionName(a), sort);
     }
 
     /** The session --session gives by its id (digits; names never are), else the latest. */

@@ -110,7 +110,9 @@ public enum HpCommand {
             .options(ShellOptions.SESSION, ShellOptions.DOMAIN, ShellOptions.RENDERER,
                     Option.choice("--format", List.of("text", "json", "csv"), "text for people (the default), or"
                             + " for scripts the report's rows and the session's books as JSON or CSV (the renderer's"
-                            + " format= option)"))
+                            + " format= option)"),
+                    Option.value("--sort", "keys", "perf report's flat profile by comm,dso,sym, pid,dso,sym, comm or"
+                            + " pid of a stored session, as hp:import --sort printed it (top=N rows, default 30)"))
             .after("[option...]")
             .notes("  option...            passed to the renderer as given, e.g. top=10, image=^vmlinux,\n"
                     + "                       threshold=1, order=name, separate=lib,kernel (hp:reports lists each\n"

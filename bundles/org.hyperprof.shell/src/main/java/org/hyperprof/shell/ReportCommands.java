@@ -13,6 +13,7 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.report.SortedReporter;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.command.kit.Console;
@@ -39,7 +40,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 public class ReportCommands {
     /** What {@code hp:report} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
     static final String REPORT_ARGUMENTS = "[--session ID|NAME] [--domain D] [--renderer name] [--format text|json|csv]"
-            + " [option...]";
+            + " [--sort keys] [option...]";
 
     /** What {@code hp:export} takes: its usage line ({@link HpCommand}) and its {@code @Descriptor}. */
     static final String EXPORT_ARGUMENTS = "<name> <format> <file> [--session ID|NAME] [--domain D] [option...]";
@@ -54,6 +55,10 @@ public class ReportCommands {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     volatile SessionStore store;
+    /** What prints {@code --sort} (the perf source's sorted report); optional and dynamic. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SortedReporter sorted;
 
     @Activate
     public ReportCommands(@Reference(name = "reports") ReportPlugins reports) {
@@ -77,6 +82,10 @@ public class ReportCommands {
         Guard.run(console, HpCommand.REPORT.syntax(), args, out -> {
             CommandLines.Report line = CommandLines.report(args);
             ReportRequest request = named(line.request(), line.sessionName());
+            if (line.sort() != null) {
+                sortedReport(request, line.sort(), out);
+                return;
+            }
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
                             + " start one, e.g. org.hyperprof.report.opreport"));
@@ -122,6 +131,19 @@ public class ReportCommands {
                 out.println(next);
             }
         });
+    }
+
+    /** perf report's flat profile by {@code keys}, whole or not at all, read from the store. */
+    private void sortedReport(ReportRequest request, String keys, java.io.PrintStream out)
+            throws java.io.IOException, ReportException {
+        SortedReporter reporter = sorted;
+        if (reporter == null) {
+            throw new IllegalStateException("--sort is printed by the perf source's sorted report, and none is"
+                    + " active; start the bundle org.hyperprof.source.perf");
+        }
+        StringBuilder text = new StringBuilder();
+        reporter.print(request, keys, text);
+        out.print(text);
     }
 
     /**

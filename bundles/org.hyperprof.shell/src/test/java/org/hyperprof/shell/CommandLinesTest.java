@@ -222,6 +222,20 @@ class CommandLinesTest {
     }
 
     @Test
+    void reportSortAsksForPerfsKeysOfASessionNoRendererPrints() throws UsageException {
+        CommandLines.Report r = CommandLines.report(w("--sort", "comm,dso,sym", "--session", "run1", "top=5"));
+        assertEquals("comm,dso,sym", r.sort());
+        assertEquals(Set.of("top=5"), r.request().options());
+        assertEquals("run1", r.sessionName());
+        assertNull(r.renderer());
+        assertNull(CommandLines.report(w()).sort());
+        UsageException e = assertThrows(UsageException.class, () -> CommandLines.report(w("--sort", "comm",
+                "--renderer", "opreport")));
+        assertTrue(e.getMessage().contains("--sort comm prints perf report's flat profile, not a renderer's"),
+                e.getMessage());
+    }
+
+    @Test
     void aSessionIsGivenByItsIdOrByItsName() throws UsageException {
         assertEquals("baseline", CommandLines.report(w("--session", "baseline")).sessionName());
         assertEquals(ReportRequest.LATEST, CommandLines.report(w("--session", "baseline")).request().sessionId());

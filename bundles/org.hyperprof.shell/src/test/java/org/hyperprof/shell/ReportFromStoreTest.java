@@ -198,4 +198,23 @@ class ReportFromStoreTest {
         assertTrue(io.err().contains("a session is found by its name in the session store, and none is active"),
                 io.err());
     }
+
+    /** hp:report --sort asks the sorted report (the perf source's) for the session, by its name too; no renderer prints. */
+    @Test
+    void sortedReportsArePrintedByTheSortedReporterOfTheSessionAsked() {
+        List<String> asked = new ArrayList<>();
+        assertEquals(1, Fakes.fails(() -> commands.report("--sort", "comm,dso,sym")));
+        assertTrue(io.err().contains("--sort is printed by the perf source's sorted report, and none is active; start"
+                + " the bundle org.hyperprof.source.perf"), io.err());
+        commands.sorted = (request, keys, out) -> {
+            asked.add(request.sessionId() + " " + keys + " " + request.options());
+            out.append("# Samples: 1  of event 'cpu-clock'\n");
+        };
+        commands.report("--sort", "pid", "--session", "baseline", "top=3");
+        commands.report("--sort", "comm,dso,sym");
+        assertEquals(List.of("9 pid [top=3]", "-1 comm,dso,sym []"), asked);
+        assertEquals("# Samples: 1  of event 'cpu-clock'\n# Samples: 1  of event 'cpu-clock'\n", io.out());
+        assertEquals(List.of(), opreport.requests);
+        assertEquals(List.of(), store.replayed, "the sorted report reads the store itself");
+    }
 }

@@ -35,6 +35,20 @@ public interface SessionStore {
      */
     Optional<org.hyperprof.api.sample.SessionSummary> replay(long id) throws StoreException;
 
+    /**
+     * Replays a stored session to {@code consumer} alone, on the caller's thread and outside the
+     * pipeline (a report made on request, as {@code hp:report --sort} makes perf's): it sees the session
+     * start, every batch (read during the call only) and the end with the recorded books.
+     *
+     * @return the recorded summary; empty when the store holds no such session
+     * @throws StoreException when the store cannot be read
+     * @since 1.3
+     */
+    default Optional<org.hyperprof.api.sample.SessionSummary> replay(long id,
+            org.hyperprof.api.sample.SampleConsumer consumer) throws StoreException {
+        throw new StoreException("this session store replays to every consumer only (hp:replay)");
+    }
+
     /** Where the store is and what it holds. */
     StoreInfo info() throws StoreException;
 

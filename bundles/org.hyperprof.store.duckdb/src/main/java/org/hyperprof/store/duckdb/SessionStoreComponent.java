@@ -335,6 +335,12 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     }
 
     @Override
+    public Optional<SessionSummary> replay(long id, SampleConsumer consumer) throws StoreException {
+        Optional<SessionReader.Recording> recording = settled().recording(id);
+        return recording.map(r -> StoredReplay.feed(consumer, r));
+    }
+
+    @Override
     public StoreInfo info() throws StoreException {
         return settled().info();
     }

@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.profiler.SessionPublisher;
+import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.BatchBuilder;
 
@@ -52,6 +53,20 @@ final class StoredReplay {
             throw failed;
         }
         return ended;
+    }
+
+    /**
+     * Replays {@code recording} to {@code consumer} alone, on this thread: its start, each batch
+     * (its arrays reused once the consumer returns), its end with the recorded books.
+     */
+    static SessionSummary feed(SampleConsumer consumer, SessionReader.Recording recording) {
+        consumer.sessionStarted(recording.info());
+        BatchBuilder builder = new BatchBuilder(recording.info().sessionId(), BATCH, BatchBuilder.Reuse.AT_ONCE, 0,
+                (batch, lease) -> consumer.samples(batch));
+        samples(recording, builder);
+        builder.close();
+        consumer.sessionEnded(recording.summary());
+        return recording.summary();
     }
 
     private static void samples(SessionReader.Recording recording, BatchBuilder to) {
