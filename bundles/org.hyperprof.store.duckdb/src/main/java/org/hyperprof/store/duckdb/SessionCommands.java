@@ -56,7 +56,7 @@ public final class SessionCommands {
                     + MOST_LIMIT + "); how many more there were is said"), StoreCommands.FORMAT)
             .notes("  <query>              one statement, quoted as one word: hp:sql \"SELECT id, name FROM sessions\"\n"
                     + "  The tables are the schema's (README: \"The session store\"): sessions, samples, stacks,\n"
-                    + "  names, truth. The query runs read-only, with access to files, the network and extensions\n"
+                    + "  names, mappings, truth. The query runs read-only, with access to files, the network and extensions\n"
                     + "  disabled and the engine's settings locked: it reads the store and nothing else.");
 
     private final SessionStore store;
