@@ -842,6 +842,7 @@ final class Machines {
             }
             int idx = memo.lookup(ip - k.delta);
             if (idx >= 0) {
+                linkDelta = k.delta;
                 symbol = symbolId(k, idx);
                 image = k.imageOfSymbol[idx];
                 if (k == hostKernel && image == imageOf(k) && outsideKernelMap(ip)) {
@@ -886,6 +887,12 @@ final class Machines {
         c[e + 3] = selfKey;
     }
 
+    /**
+     * The lookup's address minus its link address: what turns a symbol's start from the symbol
+     * table into the address space the session's symbol starts are in (perf's, of the mapped file).
+     */
+    private long linkDelta;
+
     private void resolveIn(Dso d, long address) {
         if (!d.looked) {
             symbolizer.look(d);
@@ -897,6 +904,7 @@ final class Machines {
             firstOutside.putIfAbsent(imageOf(d), address);
         }
         long link = layout != null ? layout.linkAddress(address) : address - d.delta;
+        linkDelta = address - link;
         if (layout == null || link != -1) {
             if (d.overlapFrom.length > 0 && overlap(d, link)) {
                 return;
@@ -944,7 +952,7 @@ final class Machines {
         int i = f & 0xFFFFFF;
         int id = d.fallbackIds[k][i];
         if (id < 0) {
-            id = dictionary.addSymbol(d.fallback[k].name(i), image);
+            id = dictionary.addSymbol(d.fallback[k].name(i), image, d.fallback[k].start(i) + linkDelta);
             d.fallbackIds[k][i] = id;
         }
         symbol = id;
@@ -964,7 +972,7 @@ final class Machines {
                 image = imageOf(d);
                 int id = d.fallbackIds[k][idx];
                 if (id < 0) {
-                    id = dictionary.addSymbol(fallback[k].name(idx), image);
+                    id = dictionary.addSymbol(fallback[k].name(idx), image, fallback[k].start(idx) + linkDelta);
                     d.fallbackIds[k][idx] = id;
                 }
                 symbol = id;
@@ -1002,7 +1010,7 @@ final class Machines {
         String module = d.kind == Dso.Kind.KERNEL ? d.table.module(idx) : null;
         int img = module == null ? imageOf(d) : moduleImage(d, module);
         String name = d.perfNames != null && d.perfNames[idx] != null ? d.perfNames[idx] : d.table.name(idx);
-        id = dictionary.addSymbol(name, img);
+        id = dictionary.addSymbol(name, img, d.table.start(idx) + linkDelta);
         d.symbolIds[idx] = id;
         d.imageOfSymbol[idx] = img;
         return id;
