@@ -76,68 +76,105 @@ final class KeptSamples extends ReportAggregate {
         return (int) ((ceiling + CHUNK - 1) >>> SHIFT);
     }
 
+    /**
+     * Keeps the batch's samples that check out, each run of them copied column by column (a batch
+     * is mostly one run); past a ceiling, one by one until none fits.
+     */
     @Override
     protected void count(SampleBatch batch, int imageCount) {
-        for (int i = 0; i < batch.size; i++) {
+        int i = 0;
+        while (i < batch.size) {
             if (!fits(batch, i, imageCount)) {
                 reject(batch, i, imageCount);
+                i++;
                 continue;
             }
-            int n = batch.chainLength(i);
-            if (kept == maxSamples || frames + n > maxFrames) {
-                turnedAway++;
-                continue;
+            int end = i + 1;
+            while (end < batch.size && fits(batch, end, imageCount)) {
+                end++;
             }
-            keep(batch, i, n);
-            samples++;
+            long runFrames = batch.chainStart[end] - batch.chainStart[i];
+            if (kept + (end - i) <= maxSamples && frames + runFrames <= maxFrames) {
+                keepRun(batch, i, end);
+                samples += end - i;
+            } else {
+                for (int j = i; j < end; j++) {
+                    int n = batch.chainLength(j);
+                    if (kept == maxSamples || frames + n > maxFrames) {
+                        turnedAway++;
+                    } else {
+                        keepRun(batch, j, j + 1);
+                        samples++;
+                    }
+                }
+            }
+            i = end;
         }
     }
 
-    private void keep(SampleBatch b, int i, int n) {
-        int c = (int) (kept >>> SHIFT);
-        if (time[c] == null) {
-            time[c] = new long[CHUNK];
-            pc[c] = new long[CHUNK];
-            weight[c] = new long[CHUNK];
-            domain[c] = new int[CHUNK];
-            cpu[c] = new int[CHUNK];
-            pid[c] = new int[CHUNK];
-            tid[c] = new int[CHUNK];
-            comm[c] = new int[CHUNK];
-            image[c] = new int[CHUNK];
-            symbol[c] = new int[CHUNK];
-            chainLength[c] = new int[CHUNK];
-            counter[c] = new byte[CHUNK];
-            flags[c] = new byte[CHUNK];
+    /** Keeps samples {@code [from, to)} of the batch and their frames, which fit under the ceilings. */
+    private void keepRun(SampleBatch b, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int c = (int) (kept >>> SHIFT);
+            int at = (int) (kept & MASK);
+            int n = Math.min(to - i, CHUNK - at);
+            if (time[c] == null) {
+                newSampleChunk(c);
+            }
+            System.arraycopy(b.time, i, time[c], at, n);
+            System.arraycopy(b.pc, i, pc[c], at, n);
+            System.arraycopy(b.weight, i, weight[c], at, n);
+            System.arraycopy(b.domain, i, domain[c], at, n);
+            System.arraycopy(b.cpu, i, cpu[c], at, n);
+            System.arraycopy(b.pid, i, pid[c], at, n);
+            System.arraycopy(b.tid, i, tid[c], at, n);
+            System.arraycopy(b.comm, i, comm[c], at, n);
+            System.arraycopy(b.image, i, image[c], at, n);
+            System.arraycopy(b.symbol, i, symbol[c], at, n);
+            System.arraycopy(b.counter, i, counter[c], at, n);
+            System.arraycopy(b.flags, i, flags[c], at, n);
+            int[] lengths = chainLength[c];
+            int[] starts = b.chainStart;
+            for (int k = 0; k < n; k++) {
+                lengths[at + k] = starts[i + k + 1] - starts[i + k];
+            }
+            kept += n;
+            i += n;
         }
-        int at = (int) (kept & MASK);
-        time[c][at] = b.time[i];
-        pc[c][at] = b.pc[i];
-        weight[c][at] = b.weight[i];
-        domain[c][at] = b.domain[i];
-        cpu[c][at] = b.cpu[i];
-        pid[c][at] = b.pid[i];
-        tid[c][at] = b.tid[i];
-        comm[c][at] = b.comm[i];
-        image[c][at] = b.image[i];
-        symbol[c][at] = b.symbol[i];
-        chainLength[c][at] = n;
-        counter[c][at] = b.counter[i];
-        flags[c][at] = b.flags[i];
-        kept++;
-        for (int j = b.chainStart[i], end = j + n; j < end; j++) {
+        int j = b.chainStart[from];
+        int end = b.chainStart[to];
+        while (j < end) {
             int fc = (int) (frames >>> SHIFT);
+            int fa = (int) (frames & MASK);
+            int n = Math.min(end - j, CHUNK - fa);
             if (framePc[fc] == null) {
                 framePc[fc] = new long[CHUNK];
                 frameImage[fc] = new int[CHUNK];
                 frameSymbol[fc] = new int[CHUNK];
             }
-            int fa = (int) (frames & MASK);
-            framePc[fc][fa] = b.chainPc[j];
-            frameImage[fc][fa] = b.chainImage[j];
-            frameSymbol[fc][fa] = b.chainSymbol[j];
-            frames++;
+            System.arraycopy(b.chainPc, j, framePc[fc], fa, n);
+            System.arraycopy(b.chainImage, j, frameImage[fc], fa, n);
+            System.arraycopy(b.chainSymbol, j, frameSymbol[fc], fa, n);
+            frames += n;
+            j += n;
         }
+    }
+
+    private void newSampleChunk(int c) {
+        time[c] = new long[CHUNK];
+        pc[c] = new long[CHUNK];
+        weight[c] = new long[CHUNK];
+        domain[c] = new int[CHUNK];
+        cpu[c] = new int[CHUNK];
+        pid[c] = new int[CHUNK];
+        tid[c] = new int[CHUNK];
+        comm[c] = new int[CHUNK];
+        image[c] = new int[CHUNK];
+        symbol[c] = new int[CHUNK];
+        chainLength[c] = new int[CHUNK];
+        counter[c] = new byte[CHUNK];
+        flags[c] = new byte[CHUNK];
     }
 
     /** What is kept now, readable without the lock (the columns below these counts never change). */

@@ -35,9 +35,12 @@ public final class PerfScriptConsumer extends ReportConsumer<KeptSamples> implem
     /** The one format. */
     public static final String TEXT = "text";
 
-    static final long DEFAULT_MAX_SAMPLES = 4_000_000L;
-    static final long DEFAULT_MAX_FRAMES = 64_000_000L;
-    static final int DEFAULT_RETAINED_SESSIONS = 2;
+    /** Samples kept per session by default: about 230 MB at most. */
+    public static final long DEFAULT_MAX_SAMPLES = 4_000_000L;
+    /** Call-chain frames kept per session by default: 16 bytes each. */
+    public static final long DEFAULT_MAX_FRAMES = 64_000_000L;
+    /** Sessions kept by default: each may hold a large recording. */
+    public static final int DEFAULT_RETAINED_SESSIONS = 2;
 
     private static final List<String> FORMATS = List.of(TEXT + ": perf script's text, every sample in time order"
             + " with its call chain (Firefox Profiler, hotspot, speedscope, Perfetto)");
