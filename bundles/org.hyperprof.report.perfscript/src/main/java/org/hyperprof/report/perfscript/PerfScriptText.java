@@ -165,11 +165,17 @@ final class PerfScriptText {
         return image >= 0 && image < dictionary.imageCount();
     }
 
-    /** The thread's comm at the sample's time, as perf prints it. */
+    /**
+     * The thread's comm at the sample's time, as perf prints it ({@code :<tid>} for a thread never
+     * named); for a sample of no known process (the simulator's), its domain's name.
+     */
     private String comm(long s) {
         String name = dictionary.commName(samples.comm(s));
         if (name == null) {
             name = dictionary.processName(samples.domain(s), samples.pid(s));
+        }
+        if (name == null && samples.pid(s) == SampleBatch.UNKNOWN) {
+            name = samples.info().domainName(samples.domain(s));
         }
         return name != null ? name : ":" + samples.tid(s);
     }

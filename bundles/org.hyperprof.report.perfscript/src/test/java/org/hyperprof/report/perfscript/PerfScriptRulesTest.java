@@ -104,6 +104,12 @@ class PerfScriptRulesTest {
     }
 
     @Test
+    void aSampleOfNoKnownProcessIsNamedAfterItsDomain() throws Exception {
+        SampleBatch b = new TestBatches(SESSION).sample(1, 0, (byte) 0, 0, 0x401234, app, work).build();
+        assertTrue(export(consumer(10, 10, b), all()).startsWith("           guest    -1 "));
+    }
+
+    @Test
     void aSessionPastItsCeilingIsRefusedWholeSayingWhatWasKeptAndWhichSettingToRaise() {
         TestBatches t = new TestBatches(SESSION);
         for (int i = 0; i < 5; i++) {
