@@ -35,10 +35,13 @@ public final class PerfScriptConsumer extends ReportConsumer<KeptSamples> implem
     /** The one format. */
     public static final String TEXT = "text";
 
-    /** Samples kept per session by default: about 230 MB at most. */
-    public static final long DEFAULT_MAX_SAMPLES = 4_000_000L;
+    /**
+     * Samples kept per session by default (about 60 MB), with {@link #DEFAULT_MAX_FRAMES} frames (about
+     * 130 MB): two sessions at their ceilings fit a framework of 1 GB of heap beside the others.
+     */
+    public static final long DEFAULT_MAX_SAMPLES = 1_000_000L;
     /** Call-chain frames kept per session by default: 16 bytes each. */
-    public static final long DEFAULT_MAX_FRAMES = 64_000_000L;
+    public static final long DEFAULT_MAX_FRAMES = 8_000_000L;
     /** Sessions kept by default: each may hold a large recording. */
     public static final int DEFAULT_RETAINED_SESSIONS = 2;
 
