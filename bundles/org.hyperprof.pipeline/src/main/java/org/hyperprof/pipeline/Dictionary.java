@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.ImageMapping;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.demangle.Demangler;
 
@@ -17,7 +18,7 @@ public final class Dictionary implements SessionDictionary {
 
     private final Object writeLock = new Object();
     private final DictionaryTable images = new DictionaryTable(32, true, true, false);
-    private final DictionaryTable symbols = new DictionaryTable(256, true, false, false);
+    private final DictionaryTable symbols = new DictionaryTable(256, true, false, true);
     private final AddressSymbols addresses = new AddressSymbols();
     private final Demangler demangler = new Demangler();
     /** Demangled names by symbol id, filled as reports ask (see {@link #demangled}). */
@@ -179,9 +180,22 @@ public final class Dictionary implements SessionDictionary {
 
     /** Adds a symbol of image {@code image} and returns its id. */
     public int addSymbol(String name, int image) {
+        return addSymbol(name, image, SampleBatch.UNKNOWN);
+    }
+
+    /**
+     * Adds a symbol of image {@code image} that starts at {@code start} (see {@link #symbolStart};
+     * {@link SampleBatch#UNKNOWN} when the source cannot tell) and returns its id.
+     */
+    public int addSymbol(String name, int image, long start) {
         synchronized (writeLock) {
-            return symbols.add(name, image, null, 0);
+            return symbols.add(name, image, null, start);
         }
+    }
+
+    @Override
+    public long symbolStart(int symbol) {
+        return symbol >= 0 && symbol < symbols.count() ? symbols.entries().addresses[symbol] : SampleBatch.UNKNOWN;
     }
 
     /**

@@ -130,6 +130,7 @@ public enum HpCommand {
                     + "  hp:export pprof pprof /tmp/hp.pb.gz           then: go tool pprof -top /tmp/hp.pb.gz\n"
                     + "  hp:export flamegraph svg /tmp/hp.svg         then open it in a web browser\n"
                     + "  hp:export flamegraph folded /tmp/hp.folded   folded stacks, one line per stack\n"
+                    + "  hp:export perfscript text /tmp/hp.perfscript every sample as perf script prints it\n"
                     + "  Links are followed to the file they name. A FIFO, a character device or /dev/stdout is\n"
                     + "  streamed into; a file is written whole or not at all (an existing one keeps its mode).\n"
                     + "  The file's folder must exist.")),

@@ -58,6 +58,18 @@ public interface SessionDictionary {
         return symbolName(symbol);
     }
 
+    /**
+     * Where symbol {@code symbol} starts, in the address space its source resolves the image's
+     * addresses in (for a perf recording, perf's: the address inside the mapped file, {@code pc -
+     * mapping start + file offset}), so that a sample's offset into it is what {@code perf script}
+     * prints as {@code sym+0x1a}; {@link SampleBatch#UNKNOWN} where the source did not tell.
+     *
+     * @since 2.3
+     */
+    default long symbolStart(int symbol) {
+        return SampleBatch.UNKNOWN;
+    }
+
     /** The image a symbol (or address symbol) belongs to. */
     int symbolImage(int symbol);
 

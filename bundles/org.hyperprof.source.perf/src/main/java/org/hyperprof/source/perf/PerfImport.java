@@ -929,7 +929,8 @@ public final class PerfImport {
         }
         BatchBuilder b = builder;
         b.begin(domain, d.cpu[i], mode, index, ip, m.image, m.selfFrame(), d.period[i],
-                attr.sampleTimeOffset >= 0 ? d.time[i] : SampleBatch.UNKNOWN, d.cpu[i],
+                attr.sampleTimeOffset >= 0 ? d.time[i] : SampleBatch.UNKNOWN,
+                attr.sampleCpuOffset >= 0 ? d.cpu[i] : SampleBatch.UNKNOWN,
                 guest ? SampleBatch.UNKNOWN : pid, guest ? SampleBatch.UNKNOWN : d.tid[i]);
         if (!guest) {
             // The thread found above: its name now (perf's comm at the sample's time).
