@@ -166,7 +166,7 @@ final class SessionReader {
                                 dictionary.addImage(name, ImageKind.valueOf(r.getString("detail")), owner));
                         case "symbol" -> {
                             long address = r.getLong("address");
-                            symbolRows.add(new long[] {key, owner, r.wasNull() ? 0 : address});
+                            symbolRows.add(new long[] {key, owner, r.wasNull() ? SampleBatch.UNKNOWN : address});
                             symbolNames.add(name);
                         }
                         case "process" -> dictionary.nameProcess(owner, (int) key, name);
@@ -188,7 +188,7 @@ final class SessionReader {
                     addresses = mapped(addresses, SessionDictionary.addressIndex(symbol),
                             SessionDictionary.addressIndex(dictionary.address(image, s[2])));
                 } else {
-                    symbols = mapped(symbols, symbol, dictionary.addSymbol(symbolNames.get(i), image));
+                    symbols = mapped(symbols, symbol, dictionary.addSymbol(symbolNames.get(i), image, s[2]));
                 }
             }
             comms(commRows, commNames);

@@ -152,8 +152,9 @@ final class SessionWriter {
             for (int symbol : used.symbols()) {
                 a.beginRow().append(id).append("symbol").append((long) symbol).append(d.symbolImage(symbol))
                         .append(d.symbolName(symbol)).appendNull();
-                if (SessionDictionary.isAddress(symbol)) {
-                    a.append(d.symbolAddress(symbol));
+                long start = SessionDictionary.isAddress(symbol) ? d.symbolAddress(symbol) : d.symbolStart(symbol);
+                if (SessionDictionary.isAddress(symbol) || start != org.hyperprof.api.sample.SampleBatch.UNKNOWN) {
+                    a.append(start); // a symbol's: its start in its image's file (perf script's sym+0x1a)
                 } else {
                     a.appendNull();
                 }

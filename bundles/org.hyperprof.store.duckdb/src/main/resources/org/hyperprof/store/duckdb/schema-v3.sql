@@ -140,7 +140,8 @@ CREATE TABLE stacks (
 );
 
 -- Names of the ids the rows use. kind image: owner = its domain, detail = its ImageKind;
--- kind symbol: owner = its image (an address symbol, id below -1, has its address);
+-- kind symbol: owner = its image (an address symbol, id below -1, has its address; a named symbol
+-- its start in its image's file where the source told it, since version 3, else NULL);
 -- kind process: id = pid, owner = its domain; kind domain: id = domid. Since version 3:
 -- kind comm: id = comm id, owner = its thread (the source's number: comms of one thread share it);
 -- kind build_id: id = an image's id, owner = its domain, name = its GNU build-id in hex.

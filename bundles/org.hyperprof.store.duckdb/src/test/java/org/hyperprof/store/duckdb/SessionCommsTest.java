@@ -59,7 +59,7 @@ class SessionCommsTest {
     private final Dictionary names = new Dictionary();
     private final int app = names.addImage("/usr/bin/app", ImageKind.USER, 0);
     private final int libc = names.addImage("/usr/lib/libc.so.6", ImageKind.USER, 0);
-    private final int run = names.addSymbol("_ZN3app3runEv", app);
+    private final int run = names.addSymbol("_ZN3app3runEv", app, 0x1040L);
     private final int memcpy = names.addSymbol("memcpy", libc);
     private final int bash = names.addComm("bash", 0);
     private final int worker = names.addComm(":701", 1);
@@ -111,6 +111,8 @@ class SessionCommsTest {
         assertNull(d.imageBuildId(image(d, "/usr/lib/libc.so.6")));
         assertFalse(d.demangles(), "imported with demangling off, so shown raw");
         assertEquals("_ZN3app3runEv", d.shownName(0));
+        assertEquals(0x1040L, d.symbolStart(0), "a symbol's start in its file, as the source told it");
+        assertEquals(SampleBatch.UNKNOWN, d.symbolStart(1), "a symbol whose start the source did not tell");
     }
 
     @Test
