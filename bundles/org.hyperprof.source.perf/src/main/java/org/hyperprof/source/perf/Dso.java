@@ -83,6 +83,8 @@ final class Dso {
     int[] symbolIds;
     int[] imageOfSymbol;
     int imageId = -1;
+    /** Mappings met before the session named the image, or null ({@link Machines}' mappings for the session). */
+    PendingMappings pendingMappings;
     /** A number unique among the import's images (0 until the image cache first needs it). */
     int serial;
     String why;

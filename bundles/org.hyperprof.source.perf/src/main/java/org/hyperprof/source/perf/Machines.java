@@ -291,6 +291,7 @@ final class Machines {
                 hostKernel.refAddress = pgoff;
                 kernelStart = start;
                 kernelEnd = start + length;
+                mapped(hostKernel, HOST_PID, start, limit(start, length), start);
                 if (pgoff != 0 && pgoff != start) {
                     kernelMapNote = "the kernel's map record maps [0x" + Long.toHexString(start) + ", 0x"
                             + Long.toHexString(start + length) + ") but gives its reference symbol "
@@ -299,7 +300,12 @@ final class Machines {
                             + " differently from perf report";
                 }
             } else {
-                mmapsIgnored++; // module maps: modules resolve through kallsyms' module column
+                // Modules resolve through kallsyms' module column; their maps only place their images.
+                mmapsIgnored++;
+                String module = moduleName(filename);
+                if (module != null) {
+                    mapped(hostModule(module, filename), HOST_PID, start, limit(start, length), start);
+                }
             }
             return;
         }
@@ -309,6 +315,7 @@ final class Machines {
             if (filename.startsWith("[") && bracket > 0) {
                 kernel.refSymbol = filename.substring(bracket + 1);
                 kernel.refAddress = pgoff;
+                mapped(kernel, HOST_PID, start, limit(start, length), start);
             } else {
                 mmapsIgnored++;
             }
@@ -319,7 +326,87 @@ final class Machines {
             return;
         }
         Dso dso = hostDso(pid, m);
-        process(pid, true).map(start, length, dso.mappedOffset(start, pgoff), dso, spareMaps);
+        long offset = dso.mappedOffset(start, pgoff);
+        process(pid, true).map(start, length, offset, dso, spareMaps);
+        if ((m.prot() & PROT_EXEC) != 0 && length != 0 && Long.compareUnsigned(start + length, start) > 0) {
+            mapped(dso, pid, start, start + length, offset);
+        }
+    }
+
+    // ---------------------------------------------------------------- mappings for the session
+
+    /*
+     * The session learns where its images lay (ImageMapping): each executable mapping as its record
+     * came, for the process whose record it was (a forked child's are its parent's, which the FORK
+     * copied), the kernel's and its modules' for every process (pid -1). Only images a sample named
+     * get theirs: an image's mappings wait in its PendingMappings until then. Kernels and modules
+     * have no file here (kallsyms names their symbols by address): their mappings give the start
+     * as the file offset, so that pc - start + fileOffset is the address itself.
+     */
+
+    /** The end of a map record's range; perf's kernel map may reach the top of the address space. */
+    private static long limit(long start, long length) {
+        long end = start + length;
+        return Long.compareUnsigned(end, start) < 0 ? -1L : end;
+    }
+
+    /** Image {@code d} lay at {@code [start, limit)} of process {@code pid}: told now, or once it is named. */
+    private void mapped(Dso d, int pid, long start, long limit, long fileOffset) {
+        if (d.imageId >= 0) {
+            dictionary.addMapping(d.domain, pid, d.imageId, start, limit, fileOffset);
+            return;
+        }
+        if (d.pendingMappings == null) {
+            d.pendingMappings = new PendingMappings();
+        }
+        d.pendingMappings.add(pid, start, limit, fileOffset);
+    }
+
+    /** Tells the session what it learnt of image {@code d} before naming it: its build-id and mappings. */
+    private void named(Dso d, int id) {
+        if (d.buildId != null) {
+            dictionary.buildId(id, d.buildId);
+        }
+        if (d.pendingMappings != null) {
+            d.pendingMappings.addTo(dictionary, d.domain, id);
+            d.pendingMappings = null;
+        }
+    }
+
+    /**
+     * The module a kernel map record places, as kallsyms' module column names it (perf's
+     * kmod_path__parse): {@code [e1000]} as it is, a path's base name up to {@code .ko} with
+     * dashes made underscores; null for anything else.
+     */
+    static String moduleName(String filename) {
+        if (filename.startsWith("[") && filename.endsWith("]") && filename.length() > 2) {
+            return filename.substring(1, filename.length() - 1);
+        }
+        int slash = filename.lastIndexOf('/');
+        String base = filename.substring(slash + 1);
+        int ko = base.indexOf(".ko");
+        if (ko <= 0 || (ko + 3 < base.length() && base.charAt(ko + 3) != '.')) {
+            return null;
+        }
+        return base.substring(0, ko).replace('-', '_');
+    }
+
+    /** Host modules' images, by module name: what {@link #moduleImage} names when a sample hits one. */
+    private final Map<String, Dso> hostModules = new HashMap<>();
+
+    private Dso hostModule(String module, String filename) {
+        Dso d = hostModules.get(module);
+        if (d == null) {
+            d = new Dso("[" + module + "]", Dso.Kind.KERNEL, HOST_DOMAIN, ImageKind.MODULE, HOST_PID);
+            d.buildId = info.buildId(HOST_PID, filename);
+            hostModules.put(module, d);
+            Integer id = moduleImages.get(HOST_DOMAIN + "/" + module);
+            if (id != null) {
+                d.imageId = id;
+                named(d, id);
+            }
+        }
+        return d;
     }
 
     /** Why the kernel's map record is doubtful, or null. */
@@ -442,6 +529,9 @@ final class Machines {
             allDsos.add(d);
         } else if (d.buildId == null && buildId != null) {
             d.buildId = buildId;
+            if (d.imageId >= 0) {
+                dictionary.buildId(d.imageId, buildId);
+            }
         }
         return d;
     }
@@ -895,6 +985,7 @@ final class Machines {
         if (id < 0) {
             id = dictionary.addImage(d.name, d.imageKind, d.domain);
             d.imageId = id;
+            named(d, id);
         }
         return id;
     }
@@ -925,6 +1016,11 @@ final class Machines {
         if (id == null) {
             id = dictionary.addImage("[" + module + "]", ImageKind.MODULE, kernel.domain);
             moduleImages.put(key, id);
+            Dso placed = kernel.domain == HOST_DOMAIN ? hostModules.get(module) : null;
+            if (placed != null) {
+                placed.imageId = id;
+                named(placed, id);
+            }
         }
         return id;
     }
