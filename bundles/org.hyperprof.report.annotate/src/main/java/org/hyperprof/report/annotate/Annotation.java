@@ -12,8 +12,8 @@ import java.util.List;
  * @param function       its bounds in the file
  * @param sessionSamples the session's samples of that event
  * @param lines          what objdump printed, each instruction with its samples
- * @param outside        the function's samples at no instruction start objdump printed (a file that
- *                       is not the one recorded), or that no mapping placed in the file
+ * @param outside        the function's samples that no mapping placed in the file, or that lay
+ *                       outside the function's bounds there (a file that is not the one recorded)
  * @param notes          why samples were left out, when any were
  */
 record Annotation(long sessionId, String event, String symbol, String image, Binutils.Function function,

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import org.hyperprof.api.report.ReportException;
@@ -65,27 +66,49 @@ final class Annotator {
                 byAddress.merge(address, (long) hit.samples(), Long::sum);
             }
         }
-        List<Annotation.Row> rows = new ArrayList<>();
-        long placed = 0;
-        for (Binutils.Line line : binutils.disassemble(file, function.start(), function.end(), source)) {
-            long n = line.isInstruction() ? byAddress.getOrDefault(line.address(), 0L) : -1;
-            placed += Math.max(n, 0);
-            rows.add(new Annotation.Row(line.address(), line.text(), n));
+        List<Binutils.Line> lines = binutils.disassemble(file, function.start(), function.end(), source);
+        // A pc inside an instruction (a simulated host's pcs fall anywhere in a function) counts on it.
+        TreeMap<Long, Long> onInstruction = new TreeMap<>();
+        for (Binutils.Line line : lines) {
+            if (line.isInstruction()) {
+                onInstruction.put(line.address(), 0L);
+            }
         }
-        long total = byAddress.values().stream().mapToLong(Long::longValue).sum();
-        long offInstruction = total - placed;
+        long outsideFunction = 0;
+        long inside = 0;
+        for (Map.Entry<Long, Long> e : byAddress.entrySet()) {
+            Long at = onInstruction.floorKey(e.getKey());
+            if (at == null || e.getKey() >= function.end()) {
+                outsideFunction += e.getValue();
+                continue;
+            }
+            onInstruction.merge(at, e.getValue(), Long::sum);
+            if (at.longValue() != e.getKey().longValue()) {
+                inside += e.getValue();
+            }
+        }
+        List<Annotation.Row> rows = new ArrayList<>();
+        for (Binutils.Line line : lines) {
+            rows.add(new Annotation.Row(line.address(), line.text(),
+                    line.isInstruction() ? onInstruction.get(line.address()) : -1));
+        }
         List<String> notes = new ArrayList<>();
         if (unplaced > 0) {
             notes.add(unplaced + " samples of " + name + " lay in no mapping of " + dictionary.imageName(image)
                     + " or outside its loadable segments");
         }
-        if (offInstruction > 0) {
-            notes.add(offInstruction + " samples of " + name + " fell on no instruction start objdump printed; is "
-                    + file + " the file that was recorded?");
+        if (outsideFunction > 0) {
+            notes.add(outsideFunction + " samples of " + name + " lay outside its bounds in " + file
+                    + " (0x" + Long.toHexString(function.start()) + "-0x" + Long.toHexString(function.end())
+                    + "); is it the file that was recorded?");
+        }
+        if (inside > 0) {
+            notes.add(inside + " samples of " + name + " fell inside an instruction, not at its start, and count on"
+                    + " it (a simulated host samples anywhere in a function; a real recording never does)");
         }
         String event = counts.info().counters().isEmpty() ? "samples" : counts.info().counters().get(0).event().name();
         return new Annotation(session, event, name, file.toString(), function, counts.counted(), rows,
-                unplaced + offInstruction, notes);
+                unplaced + outsideFunction, notes);
     }
 
     /** The address objdump prints for a hit, or -1 when no mapping or segment places it. */
@@ -140,7 +163,8 @@ final class Annotator {
 
     /** The image's file, when it is one with code to disassemble; else a typed error saying why not. */
     private static Path fileOf(SessionDictionary d, int image, String symbol) throws ReportException {
-        String name = d.imageName(image);
+        String file = d.imageFile(image);
+        String name = file != null ? file : d.imageName(image);
         ImageKind kind = d.imageKind(image);
         String why = null;
         if (name.startsWith("[") || !name.startsWith("/")) {

@@ -145,6 +145,35 @@ class AnnotationRulesTest {
     }
 
     @Test
+    void aPcInsideAnInstructionCountsOnItAndAPcPastTheFunctionIsLeftOutWithANote() throws Exception {
+        List<Binutils.Line> code = instructions();
+        long first = code.get(0).address();
+        long second = code.get(1).address();
+        Binutils.Function f = new Binutils().function(exe, "spin");
+        Session s = new Session(exe.toString()).mapped(PID, BASE, 0).samples(2, PID, BASE + first + 1)
+                .samples(3, PID, BASE + second).samples(6, PID, BASE + f.end());
+        Annotation a = annotate(s);
+        assertEquals(2L, counts(a).get(first), "a simulated pc inside the first instruction");
+        assertEquals(3L, counts(a).get(second));
+        assertEquals(6, a.outside());
+        assertTrue(a.notes().get(0).startsWith("6 samples of spin lay outside its bounds in " + exe), a.notes()
+                .toString());
+        assertTrue(a.notes().get(1).startsWith("2 samples of spin fell inside an instruction"), a.notes().toString());
+    }
+
+    @Test
+    void anImageWhoseFileIsNotItsNameIsReadFromItsFile() throws Exception {
+        // A simulated host's real ELF image: the reports name it by its short name.
+        Session s = new Session("hot").mapped(PID, BASE, 0);
+        s.dictionary.imageFile(s.image, exe.toString());
+        long address = instructions().get(3).address();
+        s.samples(7, PID, BASE + address);
+        Annotation a = annotate(s);
+        assertEquals(7L, counts(a).get(address));
+        assertEquals(exe.toString(), a.image());
+    }
+
+    @Test
     void anImageThatNamesNoFileHasNoCodeToDisassemble() {
         Session s = new Session("[unknown]").mapped(PID, BASE, 0).samples(1, PID, BASE + 0x1000);
         ReportException e = assertThrows(ReportException.class, () -> annotate(s));
