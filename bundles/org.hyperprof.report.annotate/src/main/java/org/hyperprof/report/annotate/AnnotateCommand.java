@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Set;
 
 import org.apache.felix.service.command.Descriptor;
-import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -25,8 +24,8 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * {@code hp:annotate <symbol>}: one function's instructions with the samples of each, as perf
- * annotate and opannotate print them. It asks this bundle's renderer, so a session no report keeps
- * any more is first replayed from the session store, as {@code hp:report} does.
+ * annotate and opannotate print them. It asks this bundle's consumer; a session the consumer no
+ * longer keeps is first replayed from the session store, as {@code hp:report} does.
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=annotate"})
 public final class AnnotateCommand {
@@ -52,22 +51,21 @@ public final class AnnotateCommand {
                     + "  memory (a perf.data import does); for anything else it says why it cannot annotate.");
 
     private final Console console;
-    private final ReportRenderer renderer;
+    private final AnnotateConsumer annotate;
 
-    /** Where sessions the renderer no longer keeps are replayed from; optional. */
+    /** Where sessions the consumer no longer keeps are replayed from; optional. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     volatile SessionStore store;
 
     @Activate
-    public AnnotateCommand(@Reference(name = "renderer", target = "(" + ReportRenderer.NAME + "="
-            + AnnotateConsumer.NAME + ")") ReportRenderer renderer) {
-        this(Console.system(), renderer);
+    public AnnotateCommand(@Reference(name = "consumer") AnnotateConsumer annotate) {
+        this(Console.system(), annotate);
     }
 
-    AnnotateCommand(Console console, ReportRenderer renderer) {
+    AnnotateCommand(Console console, AnnotateConsumer annotate) {
         this.console = console;
-        this.renderer = renderer;
+        this.annotate = annotate;
     }
 
     @Descriptor("a function's instructions with the samples and share of each (perf annotate), by objdump")
@@ -93,7 +91,7 @@ public final class AnnotateCommand {
             long session = session(a.value("--session"));
             replayIfMissing(session);
             StringBuilder text = new StringBuilder();
-            renderer.render(new ReportRequest(session, domain, options), text);
+            annotate.render(new ReportRequest(session, domain, options), text);
             out.print(text);
         });
     }
@@ -116,10 +114,10 @@ public final class AnnotateCommand {
                 + "' (hp:sessions lists them)")).id();
     }
 
-    /** Replays a stored session the renderer does not keep, so that it can be annotated. */
+    /** Replays a stored session the consumer does not keep, so that it can be annotated. */
     private void replayIfMissing(long session) throws StoreException {
         SessionStore sessions = store;
-        if (session != ReportRequest.LATEST && sessions != null && !renderer.sessions().contains(session)) {
+        if (session != ReportRequest.LATEST && sessions != null && !annotate.sessions().contains(session)) {
             sessions.replay(session);
         }
     }

@@ -5,7 +5,6 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 import org.hyperprof.api.report.ReportException;
-import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.report.kit.RenderingConsumer;
@@ -16,14 +15,17 @@ import org.osgi.service.component.annotations.Component;
 /**
  * The {@code annotate} sample consumer: counts each session's samples by symbol, process and pc,
  * and renders one function's instructions with their samples, as perf annotate and opannotate do
- * ({@code hp:annotate}, or {@code hp:report --renderer annotate symbol=NAME}). The disassembly is
- * binutils' objdump's, run when a function is annotated.
+ * ({@code hp:annotate}). The disassembly is binutils' objdump's, run when a function is annotated.
+ *
+ * <p>Not registered as a {@code ReportRenderer}: an annotation answers for one function, never for
+ * a whole session, so it must not be a report {@code hp:report} or {@code hp:profile} could choose
+ * (with opreport gone, the flame graph stays the only renderer). Its command finds it by its class.
  */
-@Component(service = { SampleConsumer.class, ReportRenderer.class }, property = {
-        SampleConsumer.NAME + "=" + AnnotateConsumer.NAME, ReportRenderer.NAME + "=" + AnnotateConsumer.NAME })
+@Component(service = { SampleConsumer.class, AnnotateConsumer.class }, property = {
+        SampleConsumer.NAME + "=" + AnnotateConsumer.NAME })
 public final class AnnotateConsumer extends RenderingConsumer<AddressCounts> {
 
-    /** Its {@code consumer.name} and {@code report.name}. */
+    /** Its {@code consumer.name}. */
     public static final String NAME = "annotate";
 
     /** Sessions kept, as the other reports keep them. */
