@@ -47,6 +47,7 @@ public final class AnnotateCommand {
                             + " instructions, as opannotate --source"),
                     Option.choice("--format", List.of("text", "json"), "text (the default) or JSON for scripts"))
             .notes("  <symbol> is the function's name as hp:report prints it (demangled or short) or as recorded.\n"
+                    + "  The samples are those of the session's first event.\n"
                     + "  The image must be an ELF file on this machine, and the session must say where it lay in\n"
                     + "  memory (a perf.data import does); for anything else it says why it cannot annotate.");
 

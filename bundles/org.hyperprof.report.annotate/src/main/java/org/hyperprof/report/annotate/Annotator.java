@@ -51,8 +51,9 @@ final class Annotator {
         }
         if (mappings.isEmpty()) {
             throw new ReportException("session " + session + " does not say where " + dictionary.imageName(image)
-                    + " lay in memory (its source gave no mappings), so its samples cannot be placed on the file's"
-                    + " instructions; a perf.data import (hp:import) gives them");
+                    + " lay in memory (its source gave no mappings, or a store that keeps none replayed it), so its"
+                    + " samples cannot be placed on the file's instructions; a perf.data import (hp:import) gives"
+                    + " them");
         }
         String symbolName = dictionary.symbolName(symbols.get(0));
         Binutils.Function function = binutils.function(file, symbolName);

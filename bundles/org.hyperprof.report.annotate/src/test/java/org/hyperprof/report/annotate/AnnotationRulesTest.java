@@ -174,6 +174,21 @@ class AnnotationRulesTest {
     }
 
     @Test
+    void aNameOfSeveralImagesIsRefusedUntilImageChoosesOne() throws Exception {
+        Session s = new Session(exe.toString()).mapped(PID, BASE, 0);
+        int other = s.dictionary.addImage("/usr/lib/libother.so", ImageKind.USER, 0);
+        s.dictionary.addSymbol("spin", other);
+        long address = instructions().get(0).address();
+        s.samples(2, PID, BASE + address);
+        ReportException e = assertThrows(ReportException.class, () -> annotate(s));
+        assertEquals("'spin' is a symbol of 2 images of session 7: " + exe + ", /usr/lib/libother.so; choose one"
+                + " with --image REGEX", e.getMessage());
+        Annotation a = new Annotator(new Binutils()).annotate(s.counts(), "spin",
+                java.util.regex.Pattern.compile("/hot$"), -1, false);
+        assertEquals(2L, counts(a).get(address));
+    }
+
+    @Test
     void anImageThatNamesNoFileHasNoCodeToDisassemble() {
         Session s = new Session("[unknown]").mapped(PID, BASE, 0).samples(1, PID, BASE + 0x1000);
         ReportException e = assertThrows(ReportException.class, () -> annotate(s));
@@ -185,7 +200,8 @@ class AnnotationRulesTest {
     void aSessionWithoutMappingsSaysItCannotPlaceTheSamples() {
         Session s = new Session(exe.toString()).samples(1, PID, BASE + 0x1000);
         ReportException e = assertThrows(ReportException.class, () -> annotate(s));
-        assertTrue(e.getMessage().contains("its source gave no mappings"), e.getMessage());
+        assertTrue(e.getMessage().contains("its source gave no mappings, or a store that keeps none replayed it"),
+                e.getMessage());
     }
 
     @Test
