@@ -115,6 +115,8 @@ public final class Dictionary implements SessionDictionary {
     private volatile int mappingCount;
     /** Build-ids by image id (null where none was read). */
     private volatile String[] buildIds = new String[0];
+    /** Files of images whose name is not their file, by image id (null for the others). */
+    private volatile String[] imageFiles = new String[0];
 
     /**
      * Image {@code image} lay at {@code start} to {@code limit} of process {@code pid} of domain
@@ -168,6 +170,25 @@ public final class Dictionary implements SessionDictionary {
     @Override
     public String imageBuildId(int image) {
         String[] a = buildIds;
+        return image >= 0 && image < a.length ? a[image] : null;
+    }
+
+    /** Image {@code image}'s code is in the file {@code path} (see {@link SessionDictionary#imageFile}). */
+    public void imageFile(int image, String path) {
+        image(image);
+        synchronized (mappingLock) {
+            String[] a = imageFiles;
+            if (image >= a.length) {
+                a = Arrays.copyOf(a, Math.max(image + 1, a.length * 2));
+            }
+            a[image] = path;
+            imageFiles = a;
+        }
+    }
+
+    @Override
+    public String imageFile(int image) {
+        String[] a = imageFiles;
         return image >= 0 && image < a.length ? a[image] : null;
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
@@ -164,6 +165,7 @@ final class DomainView implements SampleView {
             Mapping map = mappings[m];
             img = dictionary.addImage(map.image(), map.kind() == null ? ImageKind.UNKNOWN : map.kind(), domid);
             imageIds[m] = img;
+            placeElfImage(map, img);
         }
         SymbolTable t = table(m);
         if (t == null) {
@@ -182,6 +184,23 @@ final class DomainView implements SampleView {
             ids[s] = id;
         }
         return pack(img, id);
+    }
+
+    /**
+     * An image whose symbols come from a real ELF file on this machine (a scenario's
+     * {@code format=elf} image) gets its file and its place in the domain's address space in the
+     * dictionary, so that its samples can be annotated: a pc is at link-time address
+     * {@code pc - loadBias}, which is the file offset {@code pc - start + (start - loadBias)} for
+     * the shared objects such scenarios load (their segments' addresses equal their offsets).
+     */
+    private void placeElfImage(Mapping map, int img) {
+        ImageSource source = map.symbols();
+        if (source == null || !"elf".equals(source.format()) || source.location() == null
+                || !source.location().startsWith("/") || Long.compareUnsigned(map.start(), map.loadBias()) < 0) {
+            return;
+        }
+        dictionary.imageFile(img, source.location());
+        dictionary.addMapping(domid, SampleBatch.UNKNOWN, img, map.start(), map.end(), map.start() - map.loadBias());
     }
 
     @Override

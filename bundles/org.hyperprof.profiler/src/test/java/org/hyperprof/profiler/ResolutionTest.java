@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.sample.ImageMapping;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
+import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.pipeline.Dictionary;
 import org.hyperprof.pipeline.SymbolTables;
 import org.junit.jupiter.api.Test;
@@ -34,6 +37,28 @@ class ResolutionTest {
             SampleBatch batch = rig.consumer.batches.get(0);
             assertEquals(batch.image[3], rig.consumer.info.dictionary().symbolImage(batch.symbol[3]));
         }
+    }
+
+    @Test
+    void anElfFileOfThisMachineIsPlacedInTheDictionaryForAnnotationAndASymbolListIsNot() {
+        long start = 0x7f3c_5a00_0000L;
+        long end = 0x7f3c_5b36_c000L;
+        ImageSource elf = new ImageSource("libjvm.so", "elf", "/opt/jdk/lib/server/libjvm.so",
+                java.io.InputStream::nullInputStream);
+        ImageSource text = new ImageSource("vmlinux", "kallsyms", "symbols/vmlinux.map",
+                java.io.InputStream::nullInputStream);
+        Dictionary d = new Dictionary();
+        DomainView view = new DomainView(1, List.of(new Mapping(start, end, "libjvm.so", ImageKind.USER, elf, start),
+                new Mapping(0xffff_ffff_8020_0000L, 0xffff_ffff_8040_0000L, "vmlinux", ImageKind.KERNEL, text, 0)), d,
+                new SymbolTables(), (location, message) -> { });
+        int jvm = DomainView.image(view.resolve(start + 0x1234, 0));
+        int kernel = DomainView.image(view.resolve(0xffff_ffff_8020_0100L, 1));
+        assertEquals("libjvm.so", d.imageName(jvm), "the reports' name stays");
+        assertEquals("/opt/jdk/lib/server/libjvm.so", d.imageFile(jvm));
+        assertEquals(1, d.mappingCount());
+        // pc - start + file offset is the link-time address pc - bias: the file offset of code there.
+        assertEquals(new ImageMapping(1, SampleBatch.UNKNOWN, jvm, start, end, 0), d.mapping(0));
+        assertEquals(null, d.imageFile(kernel));
     }
 
     @Test

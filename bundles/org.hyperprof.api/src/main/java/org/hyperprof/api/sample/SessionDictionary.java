@@ -184,6 +184,18 @@ public interface SessionDictionary {
     }
 
     /**
+     * The path of the file on this machine that holds an image's code, when the source knows one
+     * and the image's name is not it (a simulated host's real ELF image that the reports name
+     * {@code libjvm.so}); null otherwise, and then an image name that is an absolute path (perf's
+     * images) is the file. What annotation disassembles.
+     *
+     * @since 2.3
+     */
+    default String imageFile(int image) {
+        return null;
+    }
+
+    /**
      * The last command name of the thread that had comm id {@code comm}: what perf report's
      * {@code pid} key prints after the thread's id. Null where {@link #commName} is.
      *
