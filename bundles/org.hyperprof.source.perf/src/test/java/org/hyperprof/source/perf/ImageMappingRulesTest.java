@@ -94,6 +94,22 @@ class ImageMappingRulesTest {
     }
 
     @Test
+    void aMappingToldLateIsFollowedAgainByTheLaterOnesLyingOverIt() throws Exception {
+        // libother's record came first, libwork's over its second half later; libwork's sample
+        // names it first, libother's first half then names libother.
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr());
+        w.comm(10, "work", 0).mmap2(2, 10, LIB_START, 0x2000, 0, "/nonexistent/libother.so", 0);
+        w.mmap2(2, 10, LIB_START + 0x1000, 0x2000, 0x1000, lib.toString(), 1);
+        w.sample(new Sample(2, LIB_START + 0x1100, 10, 2));
+        w.sample(new Sample(2, LIB_START + 0x100, 10, 3));
+        SessionDictionary d = importOf(w);
+
+        String work = lib + " pid 10 [0x7f0000003000, 0x7f0000005000) @ 0x1000";
+        assertEquals(List.of(work, "/nonexistent/libother.so pid 10 [0x7f0000002000, 0x7f0000004000) @ 0x0", work),
+                mappings(d), "the process's list ends as its records left it: libwork over libother's second half");
+    }
+
+    @Test
     void aKernelMapReachingTheTopOfTheAddressSpaceEndsThere() throws Exception {
         PerfDataWriter w = new PerfDataWriter().attr(new Attr());
         w.mmap(1, -1, K_TEXT, -K_TEXT, K_TEXT, "[kernel.kallsyms]_text", 0);
