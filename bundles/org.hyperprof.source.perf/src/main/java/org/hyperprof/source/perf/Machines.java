@@ -341,9 +341,9 @@ final class Machines {
      * came, for the process whose record it was (a forked child's are its parent's, which the FORK
      * copied), the kernel's and its modules' for every process (pid -1). Only images a sample named
      * get theirs: an image's mappings wait in its PendingMappings until then (MappingFeed keeps
-     * the dictionary's order right when they come late). Kernels and modules
-     * have no file here (kallsyms names their symbols by address): their mappings give the start
-     * as the file offset, so that pc - start + fileOffset is the address itself.
+     * the dictionary's order right when they come late). Kernels and modules have no file here
+     * (kallsyms names their symbols by address): their mappings give the start as the file
+     * offset, so that pc - start + fileOffset is the address itself.
      */
 
     /** The end of a map record's range; perf's kernel map may reach the top of the address space. */
