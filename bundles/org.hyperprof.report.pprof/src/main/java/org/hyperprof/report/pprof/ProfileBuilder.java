@@ -1,5 +1,6 @@
 package org.hyperprof.report.pprof;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +44,21 @@ import org.hyperprof.report.pprof.proto.ValueType;
  * {@code kernel} or {@code xen}), and for a source that names threads (a perf.data import) also
  * {@code pid}, {@code tid} and {@code comm} (the thread's name at the sample's time, as perf
  * report's comm); its locations leaf first, then the callers.</li>
- * <li>One {@code Location} per distinct sampled PC, with its function; one {@code Function} per
- * symbol (and one {@code IMAGE (no symbols)} per image with unresolved PCs).</li>
- * <li>One {@code Mapping} per image of the session's dictionary (the hypervisor, kernels, modules
- * and user binaries of every domain), named by the image. The dictionary carries no address
- * ranges, so a mapping spans the addresses sampled in it: {@code [lowest PC, highest PC + 1)}.
- * Functions are already named, so {@code has_functions} is set and readers do not symbolize.</li>
+ * <li>One {@code Location} per distinct sampled PC (callers' too), at that address, in its mapping;
+ * its line names its function where a symbol covers it. In an image the source placed (a perf
+ * import's files, kernel and modules) an address no symbol covers stays a bare address, with no
+ * line, so that {@code pprof -disasm} and a symbolizing profile server can still tell what it is;
+ * in an image placed nowhere (the simulator's, perf's {@code [unknown]}) such PCs share one
+ * {@code IMAGE (no symbols)} function per image. One {@code Function} per symbol.</li>
+ * <li>Mappings from the session's image mappings ({@link SessionDictionary#mapping}): memory
+ * start and limit, file offset, the image's name as file name and its build-id; each distinct
+ * (image, start, limit, offset) once however many processes mapped it, and only those with
+ * locations. {@code has_functions} is set where a location of the mapping names its function (as
+ * pprof's own symbolizer sets it), so pprof symbolizes only mappings whose addresses are all bare.
+ * Images placed nowhere get mappings spanning their sampled PCs, one per run of them that no
+ * other image's PC or placed mapping of the domain interrupts: no two mappings of a domain
+ * overlap but where the source's own mappings do (a process that mapped other code over code
+ * it had run).</li>
  * </ul>
  */
 final class ProfileBuilder {
@@ -238,45 +248,76 @@ final class ProfileBuilder {
     private void addLocations(boolean[] usedLocation) {
         SessionDictionary dictionary = snapshot.info().dictionary();
         LocationTable locations = snapshot.locations();
+        SessionMappings placed = new SessionMappings(dictionary);
         int imageCount = dictionary.imageCount();
         int symbolCount = dictionary.symbolCount();
-        long[] low = new long[imageCount];
-        long[] high = new long[imageCount];
         usedImage = new boolean[imageCount];
         boolean[] usedFunction = new boolean[symbolCount + imageCount];
-        java.util.Arrays.fill(low, -1L);
+        long[] mappingOf = new long[locations.size()];
+        boolean[] usedPlaced = new boolean[placed.size()];
+        boolean[] placedHasFunctions = new boolean[placed.size()];
+        List<Integer> unplaced = new java.util.ArrayList<>();
         for (int l = 0; l < locations.size(); l++) {
             if (!usedLocation[l]) {
                 continue;
             }
             int image = locations.image(l);
-            int functionIndex = functionIndex(locations.symbol(l), image, symbolCount);
             long pc = locations.pc(l);
-            boolean exact = pc != LocationTable.FUNCTION_LEVEL;
             usedImage[image] = true;
-            usedFunction[functionIndex] = true;
-            if (exact) {
-                if (low[image] == -1L || Long.compareUnsigned(pc, low[image]) < 0) {
-                    low[image] = pc;
-                }
-                if (Long.compareUnsigned(pc, high[image]) > 0) {
-                    high[image] = pc;
-                }
+            int m = pc != LocationTable.FUNCTION_LEVEL ? placed.find(image, pc) : -1;
+            if (m >= 0) {
+                mappingOf[l] = m + 1L;
+                usedPlaced[m] = true;
+                placedHasFunctions[m] |= locations.symbol(l) >= 0;
+            } else {
+                unplaced.add(l);
             }
-            profile.addLocation(Location.newBuilder().setId(l + 1L).setMappingId(image + 1L)
-                    .setAddress(exact ? pc : 0L).addLine(Line.newBuilder().setFunctionId(functionIndex + 1L)));
         }
-        for (int image = 0; image < imageCount; image++) {
-            if (!usedImage[image]) {
+        Synthetic synthetic = new Synthetic(placed, usedPlaced, unplaced, mappingOf);
+        for (int l = 0; l < locations.size(); l++) {
+            if (!usedLocation[l]) {
                 continue;
             }
-            Mapping.Builder mapping = Mapping.newBuilder().setId(image + 1L)
-                    .setFilename(string(dictionary.imageName(image))).setHasFunctions(true);
-            if (low[image] != -1L) {
-                mapping.setMemoryStart(low[image]).setMemoryLimit(high[image] + 1);
+            long pc = locations.pc(l);
+            Location.Builder location = Location.newBuilder().setId(l + 1L).setMappingId(mappingOf[l])
+                    .setAddress(pc != LocationTable.FUNCTION_LEVEL ? pc : 0L);
+            int symbol = locations.symbol(l);
+            // In a placed image an address no symbol covers stays an address: pprof -disasm and a
+            // symbolizing server can still say what it is. Elsewhere (no file) it is the image's.
+            if (symbol >= 0 || mappingOf[l] > placed.size()) {
+                int functionIndex = functionIndex(symbol, locations.image(l), symbolCount);
+                usedFunction[functionIndex] = true;
+                location.addLine(Line.newBuilder().setFunctionId(functionIndex + 1L));
+            }
+            profile.addLocation(location);
+        }
+        for (int m = 0; m < placed.size(); m++) {
+            if (!usedPlaced[m]) {
+                continue;
+            }
+            int image = placed.image(m);
+            Mapping.Builder mapping = Mapping.newBuilder().setId(m + 1L).setMemoryStart(placed.start(m))
+                    .setMemoryLimit(placed.limit(m)).setFileOffset(placed.fileOffset(m))
+                    .setFilename(string(dictionary.imageName(image))).setHasFunctions(placedHasFunctions[m]);
+            String buildId = dictionary.imageBuildId(image);
+            if (buildId != null) {
+                mapping.setBuildId(string(buildId));
             }
             profile.addMapping(mapping);
         }
+        for (int k = 0; k < synthetic.size(); k++) {
+            Mapping.Builder mapping = Mapping.newBuilder().setId(synthetic.id(k))
+                    .setFilename(string(dictionary.imageName(synthetic.image(k)))).setHasFunctions(true);
+            if (synthetic.spans(k)) {
+                mapping.setMemoryStart(synthetic.start(k)).setMemoryLimit(synthetic.limit(k));
+            }
+            profile.addMapping(mapping);
+        }
+        placedMappings = 0;
+        for (boolean used : usedPlaced) {
+            placedMappings += used ? 1 : 0;
+        }
+        syntheticMappings = synthetic.size();
         for (int f = 0; f < usedFunction.length; f++) {
             if (!usedFunction[f]) {
                 continue;
@@ -287,6 +328,120 @@ final class ProfileBuilder {
             String systemName = f < symbolCount ? dictionary.symbolName(f) : name;
             profile.addFunction(Function.newBuilder().setId(f + 1L).setName(string(name))
                     .setSystemName(string(systemName)));
+        }
+    }
+
+    private int placedMappings;
+    private int syntheticMappings;
+
+    /**
+     * The mappings of the locations no placed mapping covers (images the source placed nowhere:
+     * the simulator's, perf's {@code [unknown]} and {@code [hypervisor]}): each a run of an image's
+     * sampled PCs, {@code [lowest, highest + 1)}, that no other image's PC and no placed mapping of
+     * the domain interrupts, so that no two mappings of one domain overlap; a run of one image
+     * between others' becomes a mapping of its own. Ids follow the placed mappings'. Locations
+     * folded to their function (no PC) go into their image's first run, or a run with no range.
+     */
+    private final class Synthetic {
+        private final List<long[]> runs = new java.util.ArrayList<>(); // {id, image, start, limit}
+
+        Synthetic(SessionMappings placed, boolean[] usedPlaced, List<Integer> unplaced, long[] mappingOf) {
+            SessionDictionary dictionary = snapshot.info().dictionary();
+            LocationTable locations = snapshot.locations();
+            // the used placed mappings' starts, sorted by (domain, start): what ends a run
+            List<long[]> blockers = new java.util.ArrayList<>();
+            for (int m = 0; m < placed.size(); m++) {
+                if (usedPlaced[m]) {
+                    blockers.add(new long[] {dictionary.imageDomain(placed.image(m)), placed.start(m)});
+                }
+            }
+            blockers.sort(Synthetic::compare);
+            this.blockers = blockers.toArray(long[][]::new);
+            Integer[] exact = unplaced.stream().filter(l -> locations.pc(l) != LocationTable.FUNCTION_LEVEL)
+                    .toArray(Integer[]::new);
+            Arrays.sort(exact, (a, b) -> {
+                int c = Integer.compare(dictionary.imageDomain(locations.image(a)),
+                        dictionary.imageDomain(locations.image(b)));
+                return c != 0 ? c : Long.compareUnsigned(locations.pc(a), locations.pc(b));
+            });
+            long nextId = placed.size() + 1L;
+            Map<Integer, Integer> firstRun = new HashMap<>();
+            long[] run = null;
+            int runDomain = 0;
+            for (int l : exact) {
+                int image = locations.image(l);
+                int domain = dictionary.imageDomain(image);
+                long pc = locations.pc(l);
+                boolean extends_ = run != null && run[1] == image && runDomain == domain
+                        && !placedStartIn(domain, run[3] - 1, pc);
+                if (!extends_) {
+                    run = new long[] {nextId++, image, pc, pc + 1};
+                    runDomain = domain;
+                    firstRun.putIfAbsent(image, runs.size());
+                    runs.add(run);
+                }
+                run[3] = pc + 1;
+                mappingOf[l] = run[0];
+            }
+            for (int l : unplaced) {
+                if (locations.pc(l) == LocationTable.FUNCTION_LEVEL) {
+                    int image = locations.image(l);
+                    Integer k = firstRun.get(image);
+                    if (k == null) {
+                        k = runs.size();
+                        firstRun.put(image, k);
+                        runs.add(new long[] {nextId++, image, 0, 0});
+                    }
+                    mappingOf[l] = runs.get(k)[0];
+                }
+            }
+        }
+
+        private long[][] blockers;
+
+        private static int compare(long[] a, long[] b) {
+            int c = Long.compare(a[0], b[0]);
+            return c != 0 ? c : Long.compareUnsigned(a[1], b[1]);
+        }
+
+        /** Whether a used placed mapping of {@code domain} starts in {@code (after, upTo]}. */
+        private boolean placedStartIn(int domain, long after, long upTo) {
+            long[] key = {domain, after};
+            int lo = 0;
+            int hi = blockers.length;
+            while (lo < hi) { // the first blocker above (domain, after)
+                int mid = (lo + hi) >>> 1;
+                if (compare(blockers[mid], key) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo < blockers.length && compare(blockers[lo], new long[] {domain, upTo}) <= 0;
+        }
+
+        int size() {
+            return runs.size();
+        }
+
+        long id(int k) {
+            return runs.get(k)[0];
+        }
+
+        int image(int k) {
+            return (int) runs.get(k)[1];
+        }
+
+        boolean spans(int k) {
+            return runs.get(k)[3] != 0;
+        }
+
+        long start(int k) {
+            return runs.get(k)[2];
+        }
+
+        long limit(int k) {
+            return runs.get(k)[3];
         }
     }
 
@@ -322,7 +477,9 @@ final class ProfileBuilder {
             comment("image " + dictionary.imageName(image) + ": " + dictionary.imageKind(image).split()
                     + " image of domain " + dictionary.imageDomain(image));
         }
-        comment("mappings span the sampled addresses of each image (the session's dictionary has no image ranges)");
+        comment("mappings: " + placedMappings + " where the source placed images (addresses, file offset, build-id)"
+                + (syntheticMappings > 0 ? "; " + syntheticMappings + " spanning sampled addresses of images placed"
+                        + " nowhere" : ""));
         SessionSummary summary = s.summary();
         if (summary == null) {
             comment("session still running when written");

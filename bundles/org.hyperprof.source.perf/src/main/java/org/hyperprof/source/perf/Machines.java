@@ -201,6 +201,7 @@ final class Machines {
         this.dictionary = dictionary;
         this.symbolizer = symbolizer;
         this.info = info;
+        this.mappingFeed = new MappingFeed(dictionary);
         this.hostKernel = new Dso("[kernel.kallsyms]", Dso.Kind.KERNEL, HOST_DOMAIN, ImageKind.KERNEL, HOST_PID);
         this.hostKernel.buildId = info.buildId(HOST_PID, "[kernel.kallsyms]");
         this.hostUnknown = new Dso("[unknown]", Dso.Kind.NONE, HOST_DOMAIN, ImageKind.UNKNOWN, HOST_PID);
@@ -339,9 +340,10 @@ final class Machines {
      * The session learns where its images lay (ImageMapping): each executable mapping as its record
      * came, for the process whose record it was (a forked child's are its parent's, which the FORK
      * copied), the kernel's and its modules' for every process (pid -1). Only images a sample named
-     * get theirs: an image's mappings wait in its PendingMappings until then. Kernels and modules
-     * have no file here (kallsyms names their symbols by address): their mappings give the start
-     * as the file offset, so that pc - start + fileOffset is the address itself.
+     * get theirs: an image's mappings wait in its PendingMappings until then (MappingFeed keeps
+     * the dictionary's order right when they come late). Kernels and modules have no file here
+     * (kallsyms names their symbols by address): their mappings give the start as the file
+     * offset, so that pc - start + fileOffset is the address itself.
      */
 
     /** The end of a map record's range; perf's kernel map may reach the top of the address space. */
@@ -350,16 +352,19 @@ final class Machines {
         return Long.compareUnsigned(end, start) < 0 ? -1L : end;
     }
 
+    private final MappingFeed mappingFeed;
+
     /** Image {@code d} lay at {@code [start, limit)} of process {@code pid}: told now, or once it is named. */
     private void mapped(Dso d, int pid, long start, long limit, long fileOffset) {
+        long seq = mappingFeed.record();
         if (d.imageId >= 0) {
-            dictionary.addMapping(d.domain, pid, d.imageId, start, limit, fileOffset);
+            mappingFeed.tell(d.domain, pid, d.imageId, start, limit, fileOffset, seq);
             return;
         }
         if (d.pendingMappings == null) {
             d.pendingMappings = new PendingMappings();
         }
-        d.pendingMappings.add(pid, start, limit, fileOffset);
+        d.pendingMappings.add(seq, pid, -1, start, limit, fileOffset);
     }
 
     /** Tells the session what it learnt of image {@code d} before naming it: its build-id and mappings. */
@@ -368,7 +373,7 @@ final class Machines {
             dictionary.buildId(id, d.buildId);
         }
         if (d.pendingMappings != null) {
-            d.pendingMappings.addTo(dictionary, d.domain, id);
+            mappingFeed.tellLate(d.pendingMappings, d.domain, id);
             d.pendingMappings = null;
         }
     }

@@ -1043,6 +1043,14 @@ public final class PerfImport {
     }
 
     /**
+     * Also delivers the session to {@code consumer} (tests write a report of an import this way),
+     * bound as any consumer is; before {@link #run}.
+     */
+    void consumer(SampleConsumer consumer, String name) {
+        extra.put(consumer, Map.of(SampleConsumer.NAME, name, SampleConsumer.DELIVERY, "tap"));
+    }
+
+    /**
      * Also hands every batch to {@code reader}, a tap bound to the import's consumers as any
      * consumer is (tests look at each sample this way); before {@link #run}.
      */
