@@ -14,12 +14,17 @@ public final class HostOptions {
     /** The host option that overrides the scenario's {@code xen.frame-pointers} line. */
     public static final String FRAME_POINTERS = "xen.frame-pointers";
 
+    /** The host option added to the scenario's seed (the host's {@code scenario.seed} counter reports the sum). */
+    public static final String SEED_OFFSET = "seed.offset";
+
     /** The keys a host knows, each with what it takes. */
     public static final Map<String, String> KNOWN = Map.of(PostponedHandling.OPTION,
             "ignore|owner|poll: how the hypervisor handles a PMU interrupt postponed by MSR[EE]=0 (default ignore)",
             FRAME_POINTERS, "yes|no: whether the hypervisor was built with frame pointers, so that call"
                     + " traces of Xen-mode samples walk Xen's own stack (default: the scenario's xen.frame-pointers"
                     + " line, else no, as in release builds)",
+            SEED_OFFSET, "<n>: added to the scenario's seed, so that a study can repeat a run under other"
+                    + " scheduling and workload phases (default 0)",
             "vpmu.policy", "<name>: the counter-virtualization policy, instead of the scenario's",
             "vpmu.<key>", "<value>: an option of the counter-virtualization policy (e.g. vpmu.freeze=exit)");
 
@@ -53,6 +58,23 @@ public final class HostOptions {
         }
         if (key.equals(FRAME_POINTERS)) {
             framePointers(value);
+        }
+        if (key.equals(SEED_OFFSET)) {
+            seedOffset(value);
+        }
+    }
+
+    /**
+     * The value of {@value #SEED_OFFSET}.
+     *
+     * @throws IllegalArgumentException for a value that is not a whole number
+     */
+    public static long seedOffset(String value) {
+        try {
+            return Long.parseLong(value == null ? "" : value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SEED_OFFSET + " " + value + " is not a whole number (added to the"
+                    + " scenario's seed, e.g. seed.offset=3)");
         }
     }
 

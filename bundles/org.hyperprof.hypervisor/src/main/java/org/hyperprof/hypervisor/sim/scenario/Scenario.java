@@ -13,7 +13,8 @@ import java.util.Map;
  * @param cpuType           OProfile cpu_type of the PMU model
  * @param mhz               clock in MHz
  * @param pcpus             number of physical CPUs
- * @param seed              seed of every pseudo-random choice
+ * @param seed              seed of every pseudo-random choice: the scenario's plus the host option
+ *                          {@code seed.offset} (given to the constructor without the offset)
  * @param pmuOptions        options for {@code PmuModel.createPmu}
  * @param policy            the counter-virtualization policy's name
  * @param pvKernelCpl       CPL of PV guest kernels, or -1 to derive it from the cpu type
@@ -91,6 +92,8 @@ public record Scenario(String name, String description, String location, String 
         if (framePointers != null) {
             xenFramePointers = HostOptions.framePointers(framePointers);
         }
+        // A study repeats a run under other phases by the seed.offset host option: the seed is the sum.
+        seed += seedOffset(hostOptions);
         pmuOptions = Map.copyOf(pmuOptions);
         hostOptions = Map.copyOf(hostOptions);
         interruptsOff = List.copyOf(interruptsOff);
@@ -120,10 +123,17 @@ public record Scenario(String name, String description, String location, String 
     public Scenario withOptions(Map<String, String> hostOverrides, Map<String, String> pmuOptions) {
         Map<String, String> host = HostOptions.merge(hostOptions, hostOverrides);
         Map<String, String> pmu = pmuOptions == null ? this.pmuOptions : pmuOptions;
-        return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmu, policy, pvKernelCpl,
+        // The constructor adds the new options' seed offset: take the one in force out, so it applies once.
+        long baseSeed = seed - seedOffset(hostOptions);
+        return new Scenario(name, description, location, cpuType, mhz, pcpus, baseSeed, pmu, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates,
                 contextSwitch, nmiHandler, idleLoop, halt, hypervisor, domains, lines, xenFramePointers, host,
                 interruptsOff, pollPoints, vpmu);
+    }
+
+    private static long seedOffset(Map<String, String> options) {
+        String v = options.get(HostOptions.SEED_OFFSET);
+        return v == null ? 0 : HostOptions.seedOffset(v);
     }
 
     /** The counter-virtualization policy: the host option {@code vpmu.policy} when given, else the scenario's. */
