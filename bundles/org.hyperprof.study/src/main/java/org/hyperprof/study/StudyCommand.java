@@ -239,8 +239,12 @@ public class StudyCommand {
                 + (embedded.isEmpty() ? "none" : String.join(", ", embedded)) + "; or give a scenario file's path";
     }
 
-    /** The variants to run, in order; says what it skips and why. */
-    List<Variant> variants(List<String> asked, PrintStream o, PrintStream e) {
+    /**
+     * The variants to run, in order; says what it skips and why.
+     *
+     * @throws UsageException when a name is neither a standard variant nor an installed policy
+     */
+    List<Variant> variants(List<String> asked, PrintStream o, PrintStream e) throws UsageException {
         SortedSet<String> names = new TreeSet<>(installed.get());
         List<Variant> run = new ArrayList<>();
         if (asked == null) {
@@ -260,19 +264,28 @@ public class StudyCommand {
             }
             return run;
         }
+        // Every name is checked before anything runs: a typo must not cost a study's time.
+        List<String> unknown = new ArrayList<>();
+        for (String label : asked) {
+            if (Variant.standard(label) == null && !names.contains(label)) {
+                unknown.add("'" + label + "'");
+            }
+        }
+        if (!unknown.isEmpty()) {
+            List<String> known = new ArrayList<>();
+            for (Variant s : Variant.STANDARD) {
+                known.add(s.label());
+            }
+            throw new UsageException("unknown policy variant" + (unknown.size() > 1 ? "s " : " ")
+                    + String.join(", ", unknown) + ": the variants are " + String.join(", ", known)
+                    + ", or any installed policy (installed: " + installedText() + ")");
+        }
         for (String label : asked) {
             Variant v = Variant.standard(label);
-            if (v == null && names.contains(label)) {
+            if (v == null) {
                 v = Variant.other(label);
             }
-            if (v == null) {
-                List<String> known = new ArrayList<>();
-                for (Variant s : Variant.STANDARD) {
-                    known.add(s.label());
-                }
-                e.println(COMMAND + ": unknown policy variant '" + label + "': the variants are "
-                        + String.join(", ", known) + ", or any installed policy (installed: " + installedText() + ")");
-            } else if (!names.contains(v.policy())) {
+            if (!names.contains(v.policy())) {
                 e.println(COMMAND + ": policy '" + v.policy() + "' of variant " + v.label()
                         + " is not installed (installed: " + installedText() + "); skipping it");
             } else {

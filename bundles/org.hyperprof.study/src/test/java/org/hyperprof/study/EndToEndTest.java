@@ -208,17 +208,24 @@ class EndToEndTest {
     }
 
     @Test
-    void unknownScenariosAndPoliciesAreOneLineEachAndTheStudyGoesOn() throws Exception {
-        StudyCommand study = command();
-        assertFailed(() -> study.study("--scenario", "no-such-scenario", "--out", dir.toString()));
-        study.study("--policies", "nonsense,systemwide", "--ms", "5", "--out", dir.toString());
+    void anUnknownScenarioIsOneLine() throws Exception {
+        assertFailed(() -> command().study("--scenario", "no-such-scenario", "--out", dir.toString()));
         List<String> problems = err().lines().toList();
-        assertEquals(2, problems.size(), err());
+        assertEquals(1, problems.size(), err());
         assertTrue(problems.get(0).startsWith("hp:study: unknown scenario 'no-such-scenario': the embedded scenarios"
                 + " are "), problems.get(0));
-        assertTrue(problems.get(1).startsWith("hp:study: unknown policy variant 'nonsense'"), problems.get(1));
-        assertTrue(out().contains("running systemwide"), "the next variant still ran");
-        assertFalse(out().contains("\tat ") || err().contains("\tat "), "never a stack trace");
+    }
+
+    @Test
+    void anUnknownPolicyIsAUsageErrorListingTheKnownOnesBeforeAnythingRuns() throws Exception {
+        CommandFailure refused = assertThrows(CommandFailure.class,
+                () -> command().study("--policies", "systemwide,bogus", "--ms", "5", "--out", dir.toString()));
+        assertEquals(CommandFailure.USAGE, refused.status());
+        String first = err().lines().findFirst().orElseThrow();
+        assertTrue(first.startsWith("hp:study: unknown policy variant 'bogus': the variants are systemwide,"
+                + " saverestore, saverestore/frozen, lazy, offset, partitioned, or any installed policy"), first);
+        assertFalse(out().contains("running"), "nothing ran: " + out());
+        assertFalse(err().contains("\tat "), "never a stack trace");
     }
 
     @Test
@@ -257,9 +264,11 @@ class EndToEndTest {
     void aStudyRefusedForItsScenarioOrPoliciesCreatesNoFolder() {
         Path out = dir.resolve("never");
         assertFailed(() -> command().study("--scenario", "no-such-scenario", "--out", out.toString()));
-        assertFailed(() -> command().study("--policies", "nonsense", "--out", out.toString()));
-        assertTrue(err().contains("unknown scenario 'no-such-scenario'") && err().contains("no policy variant to run"),
-                err());
+        CommandFailure refused = assertThrows(CommandFailure.class,
+                () -> command().study("--policies", "nonsense", "--out", out.toString()));
+        assertEquals(CommandFailure.USAGE, refused.status());
+        assertTrue(err().contains("unknown scenario 'no-such-scenario'")
+                && err().contains("unknown policy variant 'nonsense'"), err());
         assertEquals(List.of(), OutputTargets.names(dir));
     }
 
