@@ -13,21 +13,24 @@ import org.hyperprof.command.kit.UsageException;
 
 /**
  * {@code hp:study}'s command line: {@code [--scenario <name|path>] [--policies a,b] [--ms <n>]
- * [--out <dir>]}, each option also as {@code --option=value}.
+ * [--seeds <n>] [--out <dir>]}, each option also as {@code --option=value}.
  *
  * @param scenario the scenario (default: the embedded default)
  * @param policies the variants asked for, in order, or null for every installed standard one
  * @param ms       simulated milliseconds per variant
+ * @param seeds    how many seeds each variant runs over (offsets 0 to seeds - 1)
  * @param out      the folder the CSV and SVG files go to
  */
-record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
+record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Path out) {
 
     static final long DEFAULT_MS = 200;
+    static final int DEFAULT_SEEDS = 10;
+    static final int MAX_SEEDS = 1000;
     /** A bound that keeps a typo from running for hours. */
     static final long MAX_MS = 600_000;
 
     /** What {@code hp:study} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
-    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--out dir]";
+    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--seeds N] [--out dir]";
 
     static final Syntax SYNTAX = Syntax.of("hp:study", "run a scenario under each counter-virtualization policy;"
             + " print overhead and each guest's profile error against both truths")
@@ -37,6 +40,9 @@ record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
                             + " systemwide,saverestore/frozen (default: every installed standard one)"),
                     Option.value("--ms", "N", "simulated milliseconds per variant (default " + DEFAULT_MS + ", at most "
                             + MAX_MS + ")"),
+                    Option.value("--seeds", "N", "run every variant over N seeds (the scenario's seed plus 0 to"
+                            + " N-1) and report means with 95 % intervals (default " + DEFAULT_SEEDS + "; 1: one run"
+                            + " per variant)"),
                     Option.value("--out", "dir", "the folder the CSV and SVG files go to (created; default: the"
                             + " working directory)").completedBy(Completion.FILE))
             .notes("  Writes hyperprof-study-<scenario>.csv and .svg; Ctrl-C stops the study after the variant"
@@ -60,13 +66,18 @@ record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
         if (a.value("--ms") != null) {
             ms = Args.number(a.value("--ms").replace("_", ""), "--ms (simulated milliseconds per variant)", 1, MAX_MS);
         }
+        int seeds = DEFAULT_SEEDS;
+        if (a.value("--seeds") != null) {
+            seeds = (int) Args.number(a.value("--seeds").replace("_", ""), "--seeds (seeds per variant)", 1,
+                    MAX_SEEDS);
+        }
         if (a.value("--out") != null) {
             if (a.value("--out").isBlank()) {
                 throw new UsageException("--out needs a folder");
             }
             out = Path.of(a.value("--out").strip());
         }
-        return new StudyArgs(scenario, policies, ms, out);
+        return new StudyArgs(scenario, policies, ms, seeds, out);
     }
 
     private static List<String> policies(String value) throws UsageException {

@@ -78,6 +78,8 @@ public class StudyCommand {
 
     /** Installed policies' names, by service reference. */
     private final Map<ServiceReference<?>, String> policies = new ConcurrentHashMap<>();
+    /** Installed policies' bundle versions, by name (for the CSV, so a reader can reproduce the study). */
+    private final Map<String, String> policyVersions = new ConcurrentHashMap<>();
 
     /** The constructor Declarative Services calls. Output goes to the calling Gogo session's streams. */
     @Activate
@@ -112,7 +114,12 @@ public class StudyCommand {
     void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
         // One without its name is left out: the host cannot load it either, and says why when it binds it.
         CounterVirtualizationPolicy.IDENTITY.find(reference::getProperty)
-                .ifPresent(name -> policies.put(reference, name));
+                .ifPresent(name -> {
+                    policies.put(reference, name);
+                    if (reference.getBundle() != null) {
+                        policyVersions.put(name, reference.getBundle().getVersion().toString());
+                    }
+                });
     }
 
     void unbindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
@@ -206,11 +213,25 @@ public class StudyCommand {
         StudySessions made = new StudySessions(store, StudySessions.name(scenario, Instant.now()),
                 line -> e.println(COMMAND + ": " + line));
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
-        Results.Study study = runner.run(scenario, variants, args.ms(), o::println,
-                line -> e.println(COMMAND + ": " + line), watch, made);
-        o.print(StudyText.render(study));
+        long[] wall = new long[variants.size()];
+        List<Results.Study> studies = runner.runSeeds(scenario, variants, args.ms(), args.seeds(), o::println,
+                line -> e.println(COMMAND + ": " + line), watch, made, wall);
+        if (studies.isEmpty()) {
+            e.println(COMMAND + ": stopped before the first run");
+            return false;
+        }
+        Results.Study study = studies.get(0);
         String base = "hyperprof-study-" + fileName(study.scenario());
-        boolean written = write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);
+        String csv;
+        if (studies.size() == 1) {
+            o.print(StudyText.render(study));
+            csv = StudyCsv.render(study);
+        } else {
+            StudySummary summary = new StudySummary(studies);
+            o.print(SummaryText.render(summary, wall));
+            csv = SummaryCsv.render(summary, hyperprofVersion(), Map.copyOf(policyVersions));
+        }
+        boolean written = write(folder.resolve(base + ".csv"), csv, o, e);
         written &= write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
         o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
                 + " another");
@@ -219,6 +240,12 @@ public class StudyCommand {
                     + " (" + made.study() + ")");
         }
         return written;
+    }
+
+    /** This bundle's version (Hyperprof's), or n/a outside a framework. */
+    private String hyperprofVersion() {
+        org.osgi.framework.Bundle bundle = org.osgi.framework.FrameworkUtil.getBundle(StudyCommand.class);
+        return bundle == null ? Numbers.NA : bundle.getVersion().toString();
     }
 
     /** Null when the scenario is embedded or a readable file; otherwise what is wrong, in one line. */
