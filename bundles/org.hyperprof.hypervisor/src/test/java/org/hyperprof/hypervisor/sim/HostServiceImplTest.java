@@ -256,4 +256,21 @@ class HostServiceImplTest {
         host.run(2_000, null);
         return new java.util.TreeMap<>(host.counters());
     }
+
+    @Test
+    void costScalesMultiplyTheScenariosPricesOfCounterVirtualization() throws Exception {
+        HostServiceImpl service = Fixtures.everyModel();
+        SimHost plain = (SimHost) service.load("consolidation", null);
+        long msr = plain.cost("pmu.read");
+        var trap = plain.scenario().effectiveVpmu().hvm();
+        SimHost scaled = (SimHost) service.load("consolidation", null,
+                java.util.Map.of("cost.vpmu.scale", "1.5", "cost.trap.hvm.scale", "0.5"), null);
+        assertEquals(Math.round(msr * 1.5), scaled.cost("pmu.read"));
+        if (trap != null) {
+            assertEquals(Math.round(trap.cycles() * 0.5), scaled.scenario().effectiveVpmu().hvm().cycles());
+        }
+        ScenarioException bad = assertThrows(ScenarioException.class, () -> service.load("consolidation", null,
+                java.util.Map.of("cost.vpmu.scale", "-1"), null));
+        assertTrue(bad.getMessage().contains("cost.vpmu.scale -1 is not a factor from 0 to 1000"), bad.getMessage());
+    }
 }

@@ -136,6 +136,31 @@ public record Scenario(String name, String description, String location, String 
         return v == null ? 0 : HostOptions.seedOffset(v);
     }
 
+    /**
+     * The virtual PMU's prices as the host charges them: the scenario's, each scaled by its host
+     * option ({@code cost.vpmu.scale}, {@code cost.trap.hvm.scale}, {@code cost.trap.pv.scale}) when given.
+     */
+    public VirtualPmuSpec effectiveVpmu() {
+        double all = scale(HostOptions.VPMU_COST_SCALE);
+        double hvm = scale(HostOptions.TRAP_HVM_COST_SCALE);
+        double pv = scale(HostOptions.TRAP_PV_COST_SCALE);
+        if (all == 1 && hvm == 1 && pv == 1) {
+            return vpmu;
+        }
+        Map<String, Long> costs = new java.util.TreeMap<>();
+        vpmu.costs().forEach((k, v) -> costs.put(k, Math.round(v * all)));
+        return new VirtualPmuSpec(costs, scaled(vpmu.hvm(), hvm), scaled(vpmu.pv(), pv));
+    }
+
+    private double scale(String key) {
+        String v = hostOptions.get(key);
+        return v == null ? 1 : HostOptions.costScale(key, v);
+    }
+
+    private static VirtualPmuSpec.Trap scaled(VirtualPmuSpec.Trap trap, double factor) {
+        return trap == null ? null : new VirtualPmuSpec.Trap(Math.round(trap.cycles() * factor), trap.function());
+    }
+
     /** The counter-virtualization policy: the host option {@code vpmu.policy} when given, else the scenario's. */
     public String effectivePolicy() {
         return hostOptions.getOrDefault(HostOptions.POLICY, policy);
