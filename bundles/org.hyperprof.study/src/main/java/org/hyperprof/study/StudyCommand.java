@@ -229,6 +229,9 @@ public class StudyCommand {
         } else {
             StudySummary summary = new StudySummary(studies);
             o.print(SummaryText.render(summary, wall));
+            if (args.vary() != null) {
+                o.print(sensitivity(args, scenario, variants, summary, o, e, watch, made));
+            }
             csv = SummaryCsv.render(summary, hyperprofVersion(), Map.copyOf(policyVersions));
         }
         boolean written = write(folder.resolve(base + ".csv"), csv, o, e);
@@ -240,6 +243,25 @@ public class StudyCommand {
                     + " (" + made.study() + ")");
         }
         return written;
+    }
+
+    /** Re-runs the study with the varied cost scaled by each factor; what changed, as text. */
+    private String sensitivity(StudyArgs args, String scenario, List<Variant> variants, StudySummary base,
+            PrintStream o, PrintStream e, StopRequests.Watch watch, java.util.function.LongConsumer made)
+            throws Exception {
+        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
+        List<StudySummary> byFactor = new ArrayList<>();
+        for (double factor : args.vary().factors()) {
+            o.println("varying " + args.vary().key() + " x " + factor);
+            List<Results.Study> studies = runner.runSeeds(scenario, args.vary().scaled(variants, factor), args.ms(),
+                    args.seeds(), o::println, line -> e.println(COMMAND + ": " + line), watch, made,
+                    new long[variants.size()]);
+            if (studies.isEmpty()) {
+                break;
+            }
+            byFactor.add(new StudySummary(studies));
+        }
+        return args.vary().render(base, byFactor);
     }
 
     /** This bundle's version (Hyperprof's), or n/a outside a framework. */

@@ -166,6 +166,15 @@ class EndToEndTest {
     }
 
     @Test
+    void varyingACostReRunsTheStudyAndSaysWhichConclusionsChange() throws Exception {
+        command().study("--policies", "systemwide,lazy", "--seeds", "2", "--ms", "5", "--vary", "cost.vpmu=3",
+                "--out", dir.toString());
+        assertEquals("", err(), "no problem reported");
+        assertTrue(out().contains("varying cost.vpmu x 3.0"), out());
+        assertTrue(out().contains("sensitivity: cost.vpmu x 3.0: "), out());
+    }
+
+    @Test
     void ctrlCStopsTheRunningVariantKeepsWhatItTookAndRunsNoOther() throws Exception {
         StudyCommand study = command();
         // Ctrl-C as the first variant's run asks for stop requests for the 500th time: once per
