@@ -78,7 +78,8 @@ record Sensitivity(String key, List<Double> factors) {
             b.append("sensitivity: ").append(key).append(" x ").append(factors.get(i)).append(": ")
                     .append(changed.isEmpty() ? "no conclusion changes" : changed.size() + " of "
                             + base.comparisons.size() + " conclusions change")
-                    .append(" (of ").append(base.comparisons.size()).append(" comparisons with systemwide)").append(nl);
+                    .append(changed.isEmpty() ? " (" + base.comparisons.size() + " comparisons with systemwide)" : "")
+                    .append(nl);
             changed.forEach(line -> b.append(line).append(nl));
         }
         return b.toString();
