@@ -223,6 +223,7 @@ public class StudyCommand {
         Results.Study study = studies.get(0);
         String base = "hyperprof-study-" + fileName(study.scenario());
         String csv;
+        String chart = StudyChart.render(new StudySummary(studies));
         if (studies.size() == 1) {
             o.print(StudyText.render(study));
             csv = StudyCsv.render(study);
@@ -235,7 +236,7 @@ public class StudyCommand {
             csv = SummaryCsv.render(summary, hyperprofVersion(), Map.copyOf(policyVersions));
         }
         boolean written = write(folder.resolve(base + ".csv"), csv, o, e);
-        written &= write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
+        written &= write(folder.resolve(base + ".svg"), chart, o, e);
         o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
                 + " another");
         if (store != null) {
