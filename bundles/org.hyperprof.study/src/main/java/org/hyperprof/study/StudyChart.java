@@ -68,7 +68,7 @@ final class StudyChart {
                 POLICY_COLOR, StudySummary.VariantRow::policy, 2);
         c.simplePanel(s, "Physical PMU accesses per vCPU switch", "acc", ACCESS_COLOR,
                 StudySummary.VariantRow::accesses, 2);
-        c.simplePanel(s, "Samples lost (buffers full)", "lost", LOST_COLOR, StudySummary.VariantRow::lost, 0);
+        c.simplePanel(s, "Samples lost (buffers full)", "lost", LOST_COLOR, StudySummary.VariantRow::lost, 1);
         c.errorPanel(s);
         int height = c.y + MARGIN;
         StringBuilder out = new StringBuilder();

@@ -29,7 +29,7 @@ final class SummaryText {
                 r[1] = first ? v.hyp().text(2) : "";
                 r[2] = first ? v.policy().text(2) : "";
                 r[3] = first ? v.accesses().text(2) : "";
-                r[4] = first ? v.lost().text(0) : "";
+                r[4] = first ? v.lost().text(1) : "";
                 r[5] = g.name();
                 r[6] = g.sources();
                 r[7] = g.samples().text(0);
@@ -42,7 +42,7 @@ final class SummaryText {
             }
             if (first) {
                 rows.add(new String[] {v.variant().label(), v.ok() == 0 ? "failed" : v.hyp().text(2),
-                    v.policy().text(2), v.accesses().text(2), v.lost().text(0), "", "", "", "", "", "", ""});
+                    v.policy().text(2), v.accesses().text(2), v.lost().text(1), "", "", "", "", "", "", ""});
             }
         }
         String nl = System.lineSeparator();
