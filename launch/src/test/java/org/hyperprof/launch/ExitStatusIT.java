@@ -73,7 +73,7 @@ class ExitStatusIT {
         assertFailed(r, 1, "hyperprof: line 1 failed (exit 1): hp:import /nonexistent/perf.data");
         assertTrue(r.err().contains("hp:import: "), r.err());
         assertFalse(r.out().contains("hyperprof 0.1.0"), "hp:version after the failure ran: " + r.out());
-        assertFailed(run(mode, "hp:study --policies nonsense --ms 5"), 1, "hp:study --policies nonsense");
+        assertFailed(run(mode, "hp:study --scenario no-such-scenario --ms 5"), 1, "hp:study --scenario no-such-scenario");
     }
 
     @Test
@@ -84,6 +84,9 @@ class ExitStatusIT {
         assertTrue(r.err().contains("hp:import: --seconds is an option of hp:record, not of hp:import"), r.err());
         assertFailed(run(LaunchMode.RESIDENT, "hp:record"), 2, "hyperprof: line 1 failed (exit 2): hp:record");
         assertFailed(run(LaunchMode.RESIDENT, "hp:study --ms 0"), 2, "hyperprof: line 1 failed (exit 2): hp:study --ms 0");
+        // An unknown policy name is refused before anything runs, like any other bad command line.
+        assertFailed(run(LaunchMode.RESIDENT, "hp:study --policies lazy,bogus"), 2,
+                "hyperprof: line 1 failed (exit 2): hp:study --policies lazy,bogus");
         Run help = run(LaunchMode.RESIDENT, "hp:commands import", "hp:import --help");
         assertEquals(0, help.status(), help.err());
         assertTrue(help.out().startsWith("hp:import is a command of bundle org.hyperprof.source.perf; hp:import"

@@ -102,7 +102,7 @@ public class SessionStoreIT extends InFramework {
         String sql = gogo("hp:sql \"SELECT name FROM sessions WHERE id = " + id + "\"");
         assertEquals("name\nbaseline\n", sql);
 
-        String study = gogo("hp:study --policies systemwide --ms 5 --out " + folder);
+        String study = gogo("hp:study --policies systemwide --seeds 1 --ms 5 --out " + folder);
         assertFalse(study, study.contains("failed"));
         List<StoredSession> all = store.sessions(new SessionQuery(true, null, null, 0));
         List<StoredSession> studied = all.stream().filter(s -> s.study() != null).toList();

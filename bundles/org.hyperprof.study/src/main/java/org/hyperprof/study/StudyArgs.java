@@ -13,21 +13,25 @@ import org.hyperprof.command.kit.UsageException;
 
 /**
  * {@code hp:study}'s command line: {@code [--scenario <name|path>] [--policies a,b] [--ms <n>]
- * [--out <dir>]}, each option also as {@code --option=value}.
+ * [--seeds <n>] [--vary <cost>=<f>,<f>] [--out <dir>]}, each option also as {@code --option=value}.
  *
  * @param scenario the scenario (default: the embedded default)
  * @param policies the variants asked for, in order, or null for every installed standard one
  * @param ms       simulated milliseconds per variant
+ * @param seeds    how many seeds each variant runs over (offsets 0 to seeds - 1)
+ * @param vary     the modelled cost to scale and by which factors, or null
  * @param out      the folder the CSV and SVG files go to
  */
-record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
+record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Sensitivity vary, Path out) {
 
     static final long DEFAULT_MS = 200;
+    static final int DEFAULT_SEEDS = 10;
+    static final int MAX_SEEDS = 1000;
     /** A bound that keeps a typo from running for hours. */
     static final long MAX_MS = 600_000;
 
     /** What {@code hp:study} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
-    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--out dir]";
+    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--seeds N] [--vary cost=f,f] [--out dir]";
 
     static final Syntax SYNTAX = Syntax.of("hp:study", "run a scenario under each counter-virtualization policy;"
             + " print overhead and each guest's profile error against both truths")
@@ -37,6 +41,12 @@ record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
                             + " systemwide,saverestore/frozen (default: every installed standard one)"),
                     Option.value("--ms", "N", "simulated milliseconds per variant (default " + DEFAULT_MS + ", at most "
                             + MAX_MS + ")"),
+                    Option.value("--seeds", "N", "run every variant over N seeds (the scenario's seed plus 0 to"
+                            + " N-1) and report means with 95 % intervals (default " + DEFAULT_SEEDS + "; 1: one run"
+                            + " per variant)"),
+                    Option.value("--vary", "cost=f,f", "re-run the study with a modelled cost scaled by each factor"
+                            + " and say which conclusions change (cost.vpmu, cost.trap.hvm, cost.trap.pv or"
+                            + " cost.trap.*; e.g. cost.vpmu=0.5,1.5)"),
                     Option.value("--out", "dir", "the folder the CSV and SVG files go to (created; default: the"
                             + " working directory)").completedBy(Completion.FILE))
             .notes("  Writes hyperprof-study-<scenario>.csv and .svg; Ctrl-C stops the study after the variant"
@@ -60,13 +70,46 @@ record StudyArgs(String scenario, List<String> policies, long ms, Path out) {
         if (a.value("--ms") != null) {
             ms = Args.number(a.value("--ms").replace("_", ""), "--ms (simulated milliseconds per variant)", 1, MAX_MS);
         }
+        int seeds = DEFAULT_SEEDS;
+        if (a.value("--seeds") != null) {
+            seeds = (int) Args.number(a.value("--seeds").replace("_", ""), "--seeds (seeds per variant)", 1,
+                    MAX_SEEDS);
+        }
+        Sensitivity vary = a.value("--vary") == null ? null : vary(a.value("--vary"));
+        if (vary != null && seeds < 2) {
+            throw new UsageException("--vary compares conclusions over seeds; give --seeds 2 or more");
+        }
         if (a.value("--out") != null) {
             if (a.value("--out").isBlank()) {
                 throw new UsageException("--out needs a folder");
             }
             out = Path.of(a.value("--out").strip());
         }
-        return new StudyArgs(scenario, policies, ms, out);
+        return new StudyArgs(scenario, policies, ms, seeds, vary, out);
+    }
+
+    private static Sensitivity vary(String value) throws UsageException {
+        String v = value.strip();
+        int eq = v.indexOf('=');
+        String key = eq < 0 ? v : v.substring(0, eq).strip();
+        if (eq < 0 || !Sensitivity.KEYS.contains(key)) {
+            throw new UsageException("--vary takes <cost>=<factor>,<factor>... with <cost> one of "
+                    + String.join(", ", Sensitivity.KEYS) + ", e.g. --vary cost.vpmu=0.5,1.5; got '" + value + "'");
+        }
+        List<Double> factors = new ArrayList<>();
+        for (String f : v.substring(eq + 1).split(",")) {
+            double x;
+            try {
+                x = Double.parseDouble(f.strip());
+            } catch (NumberFormatException e) {
+                x = Double.NaN;
+            }
+            if (!(x >= 0 && x <= 1000)) {
+                throw new UsageException("--vary " + key + ": '" + f.strip() + "' is not a factor from 0 to 1000");
+            }
+            factors.add(x);
+        }
+        return new Sensitivity(key, factors);
     }
 
     private static List<String> policies(String value) throws UsageException {

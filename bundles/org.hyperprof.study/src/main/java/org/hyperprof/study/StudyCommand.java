@@ -78,6 +78,8 @@ public class StudyCommand {
 
     /** Installed policies' names, by service reference. */
     private final Map<ServiceReference<?>, String> policies = new ConcurrentHashMap<>();
+    /** Installed policies' bundle versions, by name (for the CSV, so a reader can reproduce the study). */
+    private final Map<String, String> policyVersions = new ConcurrentHashMap<>();
 
     /** The constructor Declarative Services calls. Output goes to the calling Gogo session's streams. */
     @Activate
@@ -112,7 +114,12 @@ public class StudyCommand {
     void bindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
         // One without its name is left out: the host cannot load it either, and says why when it binds it.
         CounterVirtualizationPolicy.IDENTITY.find(reference::getProperty)
-                .ifPresent(name -> policies.put(reference, name));
+                .ifPresent(name -> {
+                    policies.put(reference, name);
+                    if (reference.getBundle() != null) {
+                        policyVersions.put(name, reference.getBundle().getVersion().toString());
+                    }
+                });
     }
 
     void unbindPolicy(ServiceReference<CounterVirtualizationPolicy> reference) {
@@ -206,12 +213,30 @@ public class StudyCommand {
         StudySessions made = new StudySessions(store, StudySessions.name(scenario, Instant.now()),
                 line -> e.println(COMMAND + ": " + line));
         StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
-        Results.Study study = runner.run(scenario, variants, args.ms(), o::println,
-                line -> e.println(COMMAND + ": " + line), watch, made);
-        o.print(StudyText.render(study));
+        long[] wall = new long[variants.size()];
+        List<Results.Study> studies = runner.runSeeds(scenario, variants, args.ms(), args.seeds(), o::println,
+                line -> e.println(COMMAND + ": " + line), watch, made, wall);
+        if (studies.isEmpty()) {
+            e.println(COMMAND + ": stopped before the first run");
+            return false;
+        }
+        Results.Study study = studies.get(0);
         String base = "hyperprof-study-" + fileName(study.scenario());
-        boolean written = write(folder.resolve(base + ".csv"), StudyCsv.render(study), o, e);
-        written &= write(folder.resolve(base + ".svg"), StudyChart.render(study), o, e);
+        String csv;
+        String chart = StudyChart.render(new StudySummary(studies));
+        if (studies.size() == 1) {
+            o.print(StudyText.render(study));
+            csv = StudyCsv.render(study);
+        } else {
+            StudySummary summary = new StudySummary(studies);
+            o.print(SummaryText.render(summary, wall));
+            if (args.vary() != null) {
+                o.print(sensitivity(args, scenario, variants, summary, o, e, watch, made));
+            }
+            csv = SummaryCsv.render(summary, hyperprofVersion(), Map.copyOf(policyVersions));
+        }
+        boolean written = write(folder.resolve(base + ".csv"), csv, o, e);
+        written &= write(folder.resolve(base + ".svg"), chart, o, e);
         o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
                 + " another");
         if (store != null) {
@@ -219,6 +244,31 @@ public class StudyCommand {
                     + " (" + made.study() + ")");
         }
         return written;
+    }
+
+    /** Re-runs the study with the varied cost scaled by each factor; what changed, as text. */
+    private String sensitivity(StudyArgs args, String scenario, List<Variant> variants, StudySummary base,
+            PrintStream o, PrintStream e, StopRequests.Watch watch, java.util.function.LongConsumer made)
+            throws Exception {
+        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
+        List<StudySummary> byFactor = new ArrayList<>();
+        for (double factor : args.vary().factors()) {
+            o.println("varying " + args.vary().key() + " x " + factor);
+            List<Results.Study> studies = runner.runSeeds(scenario, args.vary().scaled(variants, factor), args.ms(),
+                    args.seeds(), o::println, line -> e.println(COMMAND + ": " + line), watch, made,
+                    new long[variants.size()]);
+            if (studies.isEmpty()) {
+                break;
+            }
+            byFactor.add(new StudySummary(studies));
+        }
+        return args.vary().render(base, byFactor);
+    }
+
+    /** This bundle's version (Hyperprof's), or n/a outside a framework. */
+    private String hyperprofVersion() {
+        org.osgi.framework.Bundle bundle = org.osgi.framework.FrameworkUtil.getBundle(StudyCommand.class);
+        return bundle == null ? Numbers.NA : bundle.getVersion().toString();
     }
 
     /** Null when the scenario is embedded or a readable file; otherwise what is wrong, in one line. */
@@ -239,8 +289,12 @@ public class StudyCommand {
                 + (embedded.isEmpty() ? "none" : String.join(", ", embedded)) + "; or give a scenario file's path";
     }
 
-    /** The variants to run, in order; says what it skips and why. */
-    List<Variant> variants(List<String> asked, PrintStream o, PrintStream e) {
+    /**
+     * The variants to run, in order; says what it skips and why.
+     *
+     * @throws UsageException when a name is neither a standard variant nor an installed policy
+     */
+    List<Variant> variants(List<String> asked, PrintStream o, PrintStream e) throws UsageException {
         SortedSet<String> names = new TreeSet<>(installed.get());
         List<Variant> run = new ArrayList<>();
         if (asked == null) {
@@ -260,19 +314,28 @@ public class StudyCommand {
             }
             return run;
         }
+        // Every name is checked before anything runs: a typo must not cost a study's time.
+        List<String> unknown = new ArrayList<>();
+        for (String label : asked) {
+            if (Variant.standard(label) == null && !names.contains(label)) {
+                unknown.add("'" + label + "'");
+            }
+        }
+        if (!unknown.isEmpty()) {
+            List<String> known = new ArrayList<>();
+            for (Variant s : Variant.STANDARD) {
+                known.add(s.label());
+            }
+            throw new UsageException("unknown policy variant" + (unknown.size() > 1 ? "s " : " ")
+                    + String.join(", ", unknown) + ": the variants are " + String.join(", ", known)
+                    + ", or any installed policy (installed: " + installedText() + ")");
+        }
         for (String label : asked) {
             Variant v = Variant.standard(label);
-            if (v == null && names.contains(label)) {
+            if (v == null) {
                 v = Variant.other(label);
             }
-            if (v == null) {
-                List<String> known = new ArrayList<>();
-                for (Variant s : Variant.STANDARD) {
-                    known.add(s.label());
-                }
-                e.println(COMMAND + ": unknown policy variant '" + label + "': the variants are "
-                        + String.join(", ", known) + ", or any installed policy (installed: " + installedText() + ")");
-            } else if (!names.contains(v.policy())) {
+            if (!names.contains(v.policy())) {
                 e.println(COMMAND + ": policy '" + v.policy() + "' of variant " + v.label()
                         + " is not installed (installed: " + installedText() + "); skipping it");
             } else {

@@ -38,6 +38,8 @@ final class StudyKeys {
     static final String HOST_OPTION_POLICY = "vpmu.policy";
     /** The policy option: keep counting while the hypervisor works for the guest, or freeze at every exit. */
     static final String HOST_OPTION_FREEZE = "vpmu.freeze";
+    /** The host option added to the scenario's seed (the hypervisor's HostOptions.SEED_OFFSET). */
+    static final String HOST_OPTION_SEED_OFFSET = "seed.offset";
 
     /** The study's sample consumer's {@code consumer.name}. */
     static final String CONSUMER_NAME = "study";

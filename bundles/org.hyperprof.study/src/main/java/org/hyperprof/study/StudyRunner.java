@@ -71,19 +71,45 @@ final class StudyRunner {
      */
     Results.Study run(String scenario, List<Variant> variants, long ms, Consumer<String> progress,
             Consumer<String> problems, StopRequests.Watch watch, LongConsumer made) throws Exception {
+        return run(scenario, variants, ms, 0, 1, progress, problems, watch, made, new long[variants.size()]);
+    }
+
+    /**
+     * Runs every variant over seed offsets 0 to {@code seeds - 1} (seed by seed, every variant
+     * under each, so a stop request leaves whole seeds behind it where it can), one study per seed.
+     *
+     * @param wallNanos summed per variant: the wall time its runs took
+     */
+    List<Results.Study> runSeeds(String scenario, List<Variant> variants, long ms, int seeds,
+            Consumer<String> progress, Consumer<String> problems, StopRequests.Watch watch, LongConsumer made,
+            long[] wallNanos) throws Exception {
+        List<Results.Study> out = new ArrayList<>();
+        for (int offset = 0; offset < seeds && !watch.stopRequested(); offset++) {
+            out.add(run(scenario, variants, ms, offset, seeds, progress, problems, watch, made, wallNanos));
+        }
+        return out;
+    }
+
+    private Results.Study run(String scenario, List<Variant> variants, long ms, int offset, int seeds,
+            Consumer<String> progress, Consumer<String> problems, StopRequests.Watch watch, LongConsumer made,
+            long[] wallNanos) throws Exception {
         SessionTally tally = new SessionTally();
         List<Results.Run> runs = new ArrayList<>();
         String name = scenario;
         Long seed = null;
         try (AutoCloseable registration = registry.register(tally, StudyKeys.CONSUMER_NAME)) {
-            for (Variant v : variants) {
+            for (int i = 0; i < variants.size(); i++) {
+                Variant v = variants.get(i);
                 if (watch.stopRequested()) {
                     progress.accept("stopped by " + watch.stopReason() + ": " + v.label() + " and the variants after it"
                             + " are not run");
                     break;
                 }
-                progress.accept("running " + v.label() + " (" + ms + " ms simulated)");
-                Loaded loaded = runOne(scenario, v, ms, tally, watch.listener(ProgressListener.NONE), made);
+                progress.accept("running " + v.label() + (seeds > 1 ? ", seed " + (offset + 1) + " of " + seeds : "")
+                        + " (" + ms + " ms simulated)");
+                long started = System.nanoTime();
+                Loaded loaded = runOne(scenario, v, offset, ms, tally, watch.listener(ProgressListener.NONE), made);
+                wallNanos[i] += System.nanoTime() - started;
                 Results.Run run = loaded.run;
                 if (run.ok() && loaded.ranMicros < ms * 1000) {
                     run = stoppedEarly(run, watch.stopReason(), loaded.ranMicros, ms);
@@ -118,12 +144,15 @@ final class StudyRunner {
         return new Results.Run(run.variant(), run.failure(), run.overhead(), run.lost(), run.guests(), notes);
     }
 
-    private Loaded runOne(String scenario, Variant v, long ms, SessionTally tally, ProgressListener listener,
-            LongConsumer made)
-            throws InterruptedException {
+    private Loaded runOne(String scenario, Variant v, int seedOffset, long ms, SessionTally tally,
+            ProgressListener listener, LongConsumer made) throws InterruptedException {
         Host host;
         try {
-            host = hosts.load(scenario, null, v.hostOptions(), null);
+            Map<String, String> options = new java.util.LinkedHashMap<>(v.hostOptions());
+            if (seedOffset != 0) {
+                options.put(StudyKeys.HOST_OPTION_SEED_OFFSET, Integer.toString(seedOffset));
+            }
+            host = hosts.load(scenario, null, options, null);
         } catch (ScenarioException e) {
             return new Loaded(null, Results.Run.failed(v, "loading " + scenario + " failed: " + oneLine(e)));
         } catch (RuntimeException e) {

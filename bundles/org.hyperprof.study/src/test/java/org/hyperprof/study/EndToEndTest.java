@@ -141,8 +141,8 @@ class EndToEndTest {
         StudyCommand study = command();
         Path first = Files.createDirectory(dir.resolve("first"));
         Path second = Files.createDirectory(dir.resolve("second"));
-        study.study("--policies", "systemwide", "--ms", "20", "--out", first.toString());
-        study.study("--policies", "systemwide", "--ms", "20", "--out", second.toString());
+        study.study("--policies", "systemwide", "--seeds", "1", "--ms", "20", "--out", first.toString());
+        study.study("--policies", "systemwide", "--seeds", "1", "--ms", "20", "--out", second.toString());
         assertEquals("", err(), "no problem reported");
         String a = csv(first, HostService.DEFAULT_SCENARIO);
         assertEquals(a, csv(second, HostService.DEFAULT_SCENARIO));
@@ -150,6 +150,28 @@ class EndToEndTest {
         assertTrue(a.contains(",systemwide,systemwide,,ok,"), a);
         assertTrue(Files.readString(first.resolve("hyperprof-study-" + HostService.DEFAULT_SCENARIO + ".svg"))
                 .startsWith("<?xml"));
+    }
+
+    @Test
+    void overThreeSeedsEveryFigureHasAnIntervalAndTheCsvSaysHowToReproduceIt() throws Exception {
+        command().study("--policies", "systemwide,lazy", "--seeds", "3", "--ms", "5", "--out", dir.toString());
+        assertEquals("", err(), "no problem reported");
+        assertTrue(out().contains("running lazy, seed 3 of 3 (5 ms simulated)"), out());
+        assertTrue(out().contains(" ± "), out());
+        assertTrue(out().contains("comparisons (err A and err B, each policy and guest)"), out());
+        assertTrue(out().contains("wall time over the seeds: systemwide "), out());
+        String csv = csv(dir, HostService.DEFAULT_SCENARIO);
+        assertTrue(csv.startsWith(SummaryCsv.HEADER), csv);
+        assertTrue(csv.contains(",0-2,3,5,"), csv);
+    }
+
+    @Test
+    void varyingACostReRunsTheStudyAndSaysWhichConclusionsChange() throws Exception {
+        command().study("--policies", "systemwide,lazy", "--seeds", "2", "--ms", "5", "--vary", "cost.vpmu=3",
+                "--out", dir.toString());
+        assertEquals("", err(), "no problem reported");
+        assertTrue(out().contains("varying cost.vpmu x 3.0"), out());
+        assertTrue(out().contains("sensitivity: cost.vpmu x 3.0: "), out());
     }
 
     @Test
@@ -170,7 +192,7 @@ class EndToEndTest {
                 closed.add(true);
             }
         });
-        study.study("--policies", "systemwide,lazy", "--ms", "20", "--out", dir.toString());
+        study.study("--policies", "systemwide,lazy", "--seeds", "1", "--ms", "20", "--out", dir.toString());
         String text = out();
         assertTrue(text.contains("running systemwide (20 ms simulated)"), text);
         assertTrue(text.contains("stopped by Ctrl-C: lazy and the variants after it are not run"), text);
@@ -186,7 +208,7 @@ class EndToEndTest {
 
     @Test
     void underSystemwideEveryPvGuestIsProfiledByXenoprofWithAMeasuredError() throws Exception {
-        command().study("--policies", "systemwide", "--ms", "20", "--out", dir.toString());
+        command().study("--policies", "systemwide", "--seeds", "1", "--ms", "20", "--out", dir.toString());
         String text = out();
         assertTrue(text.lines().anyMatch(l -> l.contains("domU-rcv") && l.contains("xenoprof")), text);
         List<String> lines = List.of(csv(dir, HostService.DEFAULT_SCENARIO).split("\r\n"));
@@ -208,17 +230,24 @@ class EndToEndTest {
     }
 
     @Test
-    void unknownScenariosAndPoliciesAreOneLineEachAndTheStudyGoesOn() throws Exception {
-        StudyCommand study = command();
-        assertFailed(() -> study.study("--scenario", "no-such-scenario", "--out", dir.toString()));
-        study.study("--policies", "nonsense,systemwide", "--ms", "5", "--out", dir.toString());
+    void anUnknownScenarioIsOneLine() throws Exception {
+        assertFailed(() -> command().study("--scenario", "no-such-scenario", "--out", dir.toString()));
         List<String> problems = err().lines().toList();
-        assertEquals(2, problems.size(), err());
+        assertEquals(1, problems.size(), err());
         assertTrue(problems.get(0).startsWith("hp:study: unknown scenario 'no-such-scenario': the embedded scenarios"
                 + " are "), problems.get(0));
-        assertTrue(problems.get(1).startsWith("hp:study: unknown policy variant 'nonsense'"), problems.get(1));
-        assertTrue(out().contains("running systemwide"), "the next variant still ran");
-        assertFalse(out().contains("\tat ") || err().contains("\tat "), "never a stack trace");
+    }
+
+    @Test
+    void anUnknownPolicyIsAUsageErrorListingTheKnownOnesBeforeAnythingRuns() throws Exception {
+        CommandFailure refused = assertThrows(CommandFailure.class,
+                () -> command().study("--policies", "systemwide,bogus", "--seeds", "1", "--ms", "5", "--out", dir.toString()));
+        assertEquals(CommandFailure.USAGE, refused.status());
+        String first = err().lines().findFirst().orElseThrow();
+        assertTrue(first.startsWith("hp:study: unknown policy variant 'bogus': the variants are systemwide,"
+                + " saverestore, saverestore/frozen, lazy, offset, partitioned, or any installed policy"), first);
+        assertFalse(out().contains("running"), "nothing ran: " + out());
+        assertFalse(err().contains("\tat "), "never a stack trace");
     }
 
     @Test
@@ -231,7 +260,7 @@ class EndToEndTest {
     @Test
     void aRunThatFailsIsOneLineAndARowWithItsReason() throws Exception {
         // ppc970-blade needs the PowerPC 970 model, which this wiring lacks: the load fails.
-        command().study("--scenario", "ppc970-blade", "--policies", "systemwide", "--ms", "5", "--out", dir.toString());
+        command().study("--scenario", "ppc970-blade", "--policies", "systemwide", "--seeds", "1", "--ms", "5", "--out", dir.toString());
         List<String> problems = err().lines().toList();
         assertEquals(1, problems.size(), err());
         assertTrue(problems.get(0).startsWith("hp:study: systemwide: loading ppc970-blade failed: "), problems.get(0));
@@ -245,7 +274,7 @@ class EndToEndTest {
     @Test
     void aMissingOutFolderIsCreatedWithItsParents() throws Exception {
         Path out = dir.resolve("results/2026/run-1");
-        command().study("--policies", "systemwide", "--ms", "5", "--out", out.toString());
+        command().study("--policies", "systemwide", "--seeds", "1", "--ms", "5", "--out", out.toString());
         assertEquals("", err());
         assertEquals(List.of("hyperprof-study-" + HostService.DEFAULT_SCENARIO + ".csv",
                 "hyperprof-study-" + HostService.DEFAULT_SCENARIO + ".svg"), OutputTargets.names(out));
@@ -257,16 +286,18 @@ class EndToEndTest {
     void aStudyRefusedForItsScenarioOrPoliciesCreatesNoFolder() {
         Path out = dir.resolve("never");
         assertFailed(() -> command().study("--scenario", "no-such-scenario", "--out", out.toString()));
-        assertFailed(() -> command().study("--policies", "nonsense", "--out", out.toString()));
-        assertTrue(err().contains("unknown scenario 'no-such-scenario'") && err().contains("no policy variant to run"),
-                err());
+        CommandFailure refused = assertThrows(CommandFailure.class,
+                () -> command().study("--policies", "nonsense", "--out", out.toString()));
+        assertEquals(CommandFailure.USAGE, refused.status());
+        assertTrue(err().contains("unknown scenario 'no-such-scenario'")
+                && err().contains("unknown policy variant 'nonsense'"), err());
         assertEquals(List.of(), OutputTargets.names(dir));
     }
 
     @Test
     void anOutThatIsAFileIsRefusedInOneLineBeforeTheRunAndKept() throws Exception {
         Path file = Files.writeString(dir.resolve("results"), "not a folder");
-        assertFailed(() -> command().study("--policies", "systemwide", "--ms", "5", "--out", file.toString()));
+        assertFailed(() -> command().study("--policies", "systemwide", "--seeds", "1", "--ms", "5", "--out", file.toString()));
         assertEquals("hp:study: --out: cannot use " + file + " as the output folder: it exists and is no folder; name a"
                 + " folder\n", err());
         assertFalse(out().contains("running systemwide"), "refused before the run: " + out());
@@ -281,7 +312,7 @@ class EndToEndTest {
             Path svg = Files.writeString(disk.folder().resolve(base + ".svg"), "yesterday's chart");
             disk.fill();
             List<String> before = OutputTargets.names(disk.folder());
-            assertFailed(() -> command().study("--policies", "systemwide", "--ms", "5", "--out",
+            assertFailed(() -> command().study("--policies", "systemwide", "--seeds", "1", "--ms", "5", "--out",
                     disk.folder().toString()));
             assertEquals("hp:study: could not write " + csv + ": No space left on device; the file there before is"
                     + " unchanged\nhp:study: could not write " + svg + ": No space left on device; the file there"
@@ -305,8 +336,8 @@ class EndToEndTest {
             Path first = Files.createDirectories(dir.resolve(scenario + "-1"));
             Path second = Files.createDirectories(dir.resolve(scenario + "-2"));
             StudyCommand study = command();
-            study.study("--scenario", scenario, "--ms", "50", "--out", first.toString());
-            study.study("--scenario", scenario, "--ms", "50", "--out", second.toString());
+            study.study("--scenario", scenario, "--seeds", "1", "--ms", "50", "--out", first.toString());
+            study.study("--scenario", scenario, "--seeds", "1", "--ms", "50", "--out", second.toString());
             assertEquals("", err(), "every variant ran");
             String csv = csv(first, scenario);
             assertEquals(csv, csv(second, scenario), "reproducible for the scenario's seed");
@@ -325,7 +356,7 @@ class EndToEndTest {
     @Test
     void aCommandLineTheStudyCannotTakeExitsTwoWithTheUsageAndRunsNothing() {
         StudyCommand study = command();
-        CommandFailure failed = assertThrows(CommandFailure.class, () -> study.study("--ms", "0"));
+        CommandFailure failed = assertThrows(CommandFailure.class, () -> study.study("--seeds", "1", "--ms", "0"));
         assertEquals(CommandFailure.USAGE, failed.status());
         assertTrue(err().startsWith("hp:study: --ms (simulated milliseconds per variant) must be from 1 to 600000,"
                 + " got 0\nusage: hp:study [--scenario name|path]"), err());

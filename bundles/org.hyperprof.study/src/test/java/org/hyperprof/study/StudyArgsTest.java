@@ -20,6 +20,7 @@ class StudyArgsTest {
         assertEquals(HostService.DEFAULT_SCENARIO, a.scenario());
         assertNull(a.policies());
         assertEquals(200, a.ms());
+        assertEquals(10, a.seeds(), "ten seeds by default");
         assertEquals(Path.of(""), a.out());
     }
 
@@ -31,6 +32,10 @@ class StudyArgsTest {
         assertEquals(List.of("lazy", "offset"), a.policies());
         assertEquals(50, a.ms());
         assertEquals(Path.of("/tmp/x"), a.out());
+        assertEquals(3, StudyArgs.parse("--seeds=3").seeds());
+        Sensitivity vary = StudyArgs.parse("--vary", "cost.trap.*=0.5,1.5").vary();
+        assertEquals("cost.trap.*", vary.key());
+        assertEquals(List.of(0.5, 1.5), vary.factors());
     }
 
     @Test
@@ -39,9 +44,17 @@ class StudyArgsTest {
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--ms", "ten")).getMessage());
         assertEquals("--ms (simulated milliseconds per variant) must be from 1 to 600000, got 0",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--ms", "0")).getMessage());
+        assertEquals("--seeds (seeds per variant) must be from 1 to 1000, got 0",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--seeds", "0")).getMessage());
+        assertEquals("--vary takes <cost>=<factor>,<factor>... with <cost> one of cost.vpmu, cost.trap.hvm,"
+                + " cost.trap.pv, cost.trap.*, e.g. --vary cost.vpmu=0.5,1.5; got 'cost.nmi=2'",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--vary", "cost.nmi=2")).getMessage());
+        assertEquals("--vary compares conclusions over seeds; give --seeds 2 or more",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--seeds", "1", "--vary", "cost.vpmu=2"))
+                        .getMessage());
         assertEquals("option --out needs a value (--out dir)",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--out")).getMessage());
-        assertEquals("unknown option '--seconds'; options are --ms, --out, --policies, --scenario",
+        assertEquals("unknown option '--seconds'; options are --ms, --out, --policies, --scenario, --seeds, --vary",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--seconds", "1")).getMessage());
         assertEquals("too many arguments: lazy (expected only options; options start with --)",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("lazy")).getMessage());

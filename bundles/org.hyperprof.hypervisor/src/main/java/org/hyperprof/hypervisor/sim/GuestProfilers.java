@@ -57,7 +57,7 @@ final class GuestProfilers {
     /** Allocates the ids of the trap functions and of each domain's profiler handler in {@code catalog}. */
     GuestProfilers(Scenario scenario, SymbolCatalog catalog) {
         this.scenario = scenario;
-        VirtualPmuSpec vpmu = scenario.vpmu();
+        VirtualPmuSpec vpmu = scenario.effectiveVpmu();
         this.trapHvmFunction = vpmu.hvm() == null ? -1 : catalog.id(vpmu.hvm().function());
         this.trapHvmCycles = vpmu.hvm() == null ? 0 : vpmu.hvm().cycles();
         this.trapPvFunction = vpmu.pv() == null ? -1 : catalog.id(vpmu.pv().function());

@@ -795,11 +795,11 @@ public final class SimHost implements Host, Machine, PolicyHost {
 
     @Override
     public long cost(String name) {
-        Long c = scenario.vpmu().costs().get(name);
+        Long c = scenario.effectiveVpmu().costs().get(name);
         if (c == null) {
             throw new IllegalArgumentException("scenario " + scenario.name() + " (" + scenario.location()
                     + ") prices no '" + name + "' for the counter-virtualization policy; add a line 'cost.vpmu " + name
-                    + " <cycles>' with the source of the number (it prices: " + scenario.vpmu().costs().keySet() + ")");
+                    + " <cycles>' with the source of the number (it prices: " + scenario.effectiveVpmu().costs().keySet() + ")");
         }
         return c;
     }

@@ -231,4 +231,46 @@ class HostServiceImplTest {
                 java.util.Map.of("xen.frame-pointers", "maybe"), null));
         assertTrue(bad.getMessage().contains("xen.frame-pointers maybe is neither yes nor no"), bad.getMessage());
     }
+
+    @Test
+    void aSeedOffsetGivesAnotherRunAndTheSameOffsetTheSameRun() throws Exception {
+        HostServiceImpl service = Fixtures.service();
+        long plain = service.load(HostService.DEFAULT_SCENARIO, null).counters().get("scenario.seed");
+        java.util.Map<String, Long> first = ranWithOffset(service, "3");
+        java.util.Map<String, Long> again = ranWithOffset(service, "3");
+        java.util.Map<String, Long> other = ranWithOffset(service, "4");
+        assertEquals(plain + 3, first.get("scenario.seed"), "the host reports the effective seed");
+        assertEquals(first, again, "the same offset, the same run");
+        assertFalse(first.get("scenario.seed").equals(other.get("scenario.seed")));
+        first.remove("scenario.seed");
+        other.remove("scenario.seed");
+        assertFalse(first.equals(other), "another offset, another run: " + first);
+        ScenarioException bad = assertThrows(ScenarioException.class, () -> service.load(
+                HostService.DEFAULT_SCENARIO, null, java.util.Map.of("seed.offset", "two"), null));
+        assertTrue(bad.getMessage().contains("seed.offset two is not a whole number"), bad.getMessage());
+    }
+
+    private static java.util.Map<String, Long> ranWithOffset(HostServiceImpl service, String offset)
+            throws Exception {
+        Host host = service.load(HostService.DEFAULT_SCENARIO, null, java.util.Map.of("seed.offset", offset), null);
+        host.run(2_000, null);
+        return new java.util.TreeMap<>(host.counters());
+    }
+
+    @Test
+    void costScalesMultiplyTheScenariosPricesOfCounterVirtualization() throws Exception {
+        HostServiceImpl service = Fixtures.everyModel();
+        SimHost plain = (SimHost) service.load("consolidation", null);
+        long msr = plain.cost("pmu.read");
+        var trap = plain.scenario().effectiveVpmu().hvm();
+        SimHost scaled = (SimHost) service.load("consolidation", null,
+                java.util.Map.of("cost.vpmu.scale", "1.5", "cost.trap.hvm.scale", "0.5"), null);
+        assertEquals(Math.round(msr * 1.5), scaled.cost("pmu.read"));
+        if (trap != null) {
+            assertEquals(Math.round(trap.cycles() * 0.5), scaled.scenario().effectiveVpmu().hvm().cycles());
+        }
+        ScenarioException bad = assertThrows(ScenarioException.class, () -> service.load("consolidation", null,
+                java.util.Map.of("cost.vpmu.scale", "-1"), null));
+        assertTrue(bad.getMessage().contains("cost.vpmu.scale -1 is not a factor from 0 to 1000"), bad.getMessage());
+    }
 }

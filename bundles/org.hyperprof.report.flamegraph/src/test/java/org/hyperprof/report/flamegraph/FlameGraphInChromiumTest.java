@@ -14,6 +14,7 @@ import javax.imageio.ImageIO;
 import org.hyperprof.api.pmu.CpuMode;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.testing.browser.Chromium;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

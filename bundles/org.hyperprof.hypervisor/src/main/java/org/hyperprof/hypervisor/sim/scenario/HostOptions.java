@@ -14,12 +14,26 @@ public final class HostOptions {
     /** The host option that overrides the scenario's {@code xen.frame-pointers} line. */
     public static final String FRAME_POINTERS = "xen.frame-pointers";
 
+    /** The host option added to the scenario's seed (the host's {@code scenario.seed} counter reports the sum). */
+    public static final String SEED_OFFSET = "seed.offset";
+
+    /** The host options that scale the modelled costs of counter virtualization, for sensitivity studies. */
+    public static final String VPMU_COST_SCALE = "cost.vpmu.scale";
+    public static final String TRAP_HVM_COST_SCALE = "cost.trap.hvm.scale";
+    public static final String TRAP_PV_COST_SCALE = "cost.trap.pv.scale";
+
     /** The keys a host knows, each with what it takes. */
     public static final Map<String, String> KNOWN = Map.of(PostponedHandling.OPTION,
             "ignore|owner|poll: how the hypervisor handles a PMU interrupt postponed by MSR[EE]=0 (default ignore)",
             FRAME_POINTERS, "yes|no: whether the hypervisor was built with frame pointers, so that call"
                     + " traces of Xen-mode samples walk Xen's own stack (default: the scenario's xen.frame-pointers"
                     + " line, else no, as in release builds)",
+            SEED_OFFSET, "<n>: added to the scenario's seed, so that a study can repeat a run under other"
+                    + " scheduling and workload phases (default 0)",
+            VPMU_COST_SCALE, "<factor>: scales every cost.vpmu price of the scenario (a sensitivity study;"
+                    + " default 1)",
+            TRAP_HVM_COST_SCALE, "<factor>: scales the scenario's cost.trap.hvm (default 1)",
+            TRAP_PV_COST_SCALE, "<factor>: scales the scenario's cost.trap.pv (default 1)",
             "vpmu.policy", "<name>: the counter-virtualization policy, instead of the scenario's",
             "vpmu.<key>", "<value>: an option of the counter-virtualization policy (e.g. vpmu.freeze=exit)");
 
@@ -53,6 +67,45 @@ public final class HostOptions {
         }
         if (key.equals(FRAME_POINTERS)) {
             framePointers(value);
+        }
+        if (key.equals(SEED_OFFSET)) {
+            seedOffset(value);
+        }
+        if (key.equals(VPMU_COST_SCALE) || key.equals(TRAP_HVM_COST_SCALE) || key.equals(TRAP_PV_COST_SCALE)) {
+            costScale(key, value);
+        }
+    }
+
+    /**
+     * The factor of a cost-scaling option.
+     *
+     * @throws IllegalArgumentException for a value that is not a number from 0 to 1000
+     */
+    public static double costScale(String key, String value) {
+        double f;
+        try {
+            f = Double.parseDouble(value == null ? "" : value.strip());
+        } catch (NumberFormatException e) {
+            f = Double.NaN;
+        }
+        if (!(f >= 0 && f <= 1000)) {
+            throw new IllegalArgumentException(key + " " + value + " is not a factor from 0 to 1000 (it scales the"
+                    + " scenario's modelled cost, e.g. " + key + "=1.5)");
+        }
+        return f;
+    }
+
+    /**
+     * The value of {@value #SEED_OFFSET}.
+     *
+     * @throws IllegalArgumentException for a value that is not a whole number
+     */
+    public static long seedOffset(String value) {
+        try {
+            return Long.parseLong(value == null ? "" : value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SEED_OFFSET + " " + value + " is not a whole number (added to the"
+                    + " scenario's seed, e.g. seed.offset=3)");
         }
     }
 

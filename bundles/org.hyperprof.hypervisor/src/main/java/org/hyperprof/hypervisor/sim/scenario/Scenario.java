@@ -13,7 +13,8 @@ import java.util.Map;
  * @param cpuType           OProfile cpu_type of the PMU model
  * @param mhz               clock in MHz
  * @param pcpus             number of physical CPUs
- * @param seed              seed of every pseudo-random choice
+ * @param seed              seed of every pseudo-random choice: the scenario's plus the host option
+ *                          {@code seed.offset} (given to the constructor without the offset)
  * @param pmuOptions        options for {@code PmuModel.createPmu}
  * @param policy            the counter-virtualization policy's name
  * @param pvKernelCpl       CPL of PV guest kernels, or -1 to derive it from the cpu type
@@ -91,6 +92,8 @@ public record Scenario(String name, String description, String location, String 
         if (framePointers != null) {
             xenFramePointers = HostOptions.framePointers(framePointers);
         }
+        // A study repeats a run under other phases by the seed.offset host option: the seed is the sum.
+        seed += seedOffset(hostOptions);
         pmuOptions = Map.copyOf(pmuOptions);
         hostOptions = Map.copyOf(hostOptions);
         interruptsOff = List.copyOf(interruptsOff);
@@ -120,10 +123,42 @@ public record Scenario(String name, String description, String location, String 
     public Scenario withOptions(Map<String, String> hostOverrides, Map<String, String> pmuOptions) {
         Map<String, String> host = HostOptions.merge(hostOptions, hostOverrides);
         Map<String, String> pmu = pmuOptions == null ? this.pmuOptions : pmuOptions;
-        return new Scenario(name, description, location, cpuType, mhz, pcpus, seed, pmu, policy, pvKernelCpl,
+        // The constructor adds the new options' seed offset: take the one in force out, so it applies once.
+        long baseSeed = seed - seedOffset(hostOptions);
+        return new Scenario(name, description, location, cpuType, mhz, pcpus, baseSeed, pmu, policy, pvKernelCpl,
                 timesliceMicros, accountingMicros, quantumMicros, sliceMinCycles, sliceMaxCycles, hypervisorRates,
                 contextSwitch, nmiHandler, idleLoop, halt, hypervisor, domains, lines, xenFramePointers, host,
                 interruptsOff, pollPoints, vpmu);
+    }
+
+    private static long seedOffset(Map<String, String> options) {
+        String v = options.get(HostOptions.SEED_OFFSET);
+        return v == null ? 0 : HostOptions.seedOffset(v);
+    }
+
+    /**
+     * The virtual PMU's prices as the host charges them: the scenario's, each scaled by its host
+     * option ({@code cost.vpmu.scale}, {@code cost.trap.hvm.scale}, {@code cost.trap.pv.scale}) when given.
+     */
+    public VirtualPmuSpec effectiveVpmu() {
+        double all = scale(HostOptions.VPMU_COST_SCALE);
+        double hvm = scale(HostOptions.TRAP_HVM_COST_SCALE);
+        double pv = scale(HostOptions.TRAP_PV_COST_SCALE);
+        if (all == 1 && hvm == 1 && pv == 1) {
+            return vpmu;
+        }
+        Map<String, Long> costs = new java.util.TreeMap<>();
+        vpmu.costs().forEach((k, v) -> costs.put(k, Math.round(v * all)));
+        return new VirtualPmuSpec(costs, scaled(vpmu.hvm(), hvm), scaled(vpmu.pv(), pv));
+    }
+
+    private double scale(String key) {
+        String v = hostOptions.get(key);
+        return v == null ? 1 : HostOptions.costScale(key, v);
+    }
+
+    private static VirtualPmuSpec.Trap scaled(VirtualPmuSpec.Trap trap, double factor) {
+        return trap == null ? null : new VirtualPmuSpec.Trap(Math.round(trap.cycles() * factor), trap.function());
     }
 
     /** The counter-virtualization policy: the host option {@code vpmu.policy} when given, else the scenario's. */

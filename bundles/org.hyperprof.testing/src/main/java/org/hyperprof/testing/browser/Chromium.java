@@ -1,4 +1,4 @@
-package org.hyperprof.report.flamegraph;
+package org.hyperprof.testing.browser;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,9 +14,10 @@ import java.util.stream.Stream;
 /**
  * Headless Chromium (Debian's {@code chromium}) driven from the command line: a screenshot of a
  * page, or the page's DOM after its scripts ran. Each run gets its own profile directory and no
- * network features, so it touches nothing outside the test's folder.
+ * network features, so it touches nothing outside the test's folder. Shared by the tests that check
+ * what a browser draws (the flame graph, the study's chart).
  */
-final class Chromium {
+public final class Chromium {
     private static final long TIMEOUT_SECONDS = 90;
 
     private final Path executable;
@@ -28,7 +29,7 @@ final class Chromium {
     }
 
     /** The browser on the PATH, if there is one. */
-    static Optional<Chromium> find(Path workDirectory) {
+    public static Optional<Chromium> find(Path workDirectory) {
         String path = System.getenv("PATH");
         if (path == null) {
             return Optional.empty();
@@ -45,7 +46,7 @@ final class Chromium {
     }
 
     /** Renders {@code url} into a {@code width} x {@code height} PNG. */
-    void screenshot(String url, Path png, int width, int height) throws IOException, InterruptedException {
+    public void screenshot(String url, Path png, int width, int height) throws IOException, InterruptedException {
         Files.deleteIfExists(png);
         run(List.of("--screenshot=" + png, "--window-size=" + width + "," + height, "--hide-scrollbars", url));
         if (!Files.isRegularFile(png)) {
@@ -54,7 +55,7 @@ final class Chromium {
     }
 
     /** The DOM of {@code url} after its load handlers ran, serialized. */
-    String dumpDom(String url) throws IOException, InterruptedException {
+    public String dumpDom(String url) throws IOException, InterruptedException {
         return run(List.of("--dump-dom", url));
     }
 
