@@ -19,6 +19,7 @@ import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.pipeline.Dictionary;
 import org.hyperprof.testing.sample.NetworkExperiment;
 import org.hyperprof.testing.sample.TestBatches;
+import org.hyperprof.testing.tools.TestPrograms;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,9 +42,9 @@ class AnnotationRulesTest {
 
     @BeforeAll
     static void build() throws Exception {
-        assumeTrue(Tools.runs("gcc", "--version"), "gcc is not installed");
-        assumeTrue(Tools.binutils(), "binutils (objdump, nm) are not installed");
-        exe = Tools.hot(dir);
+        assumeTrue(TestPrograms.runs("gcc", "--version"), "gcc is not installed");
+        assumeTrue(TestPrograms.binutils(), "binutils (objdump, nm) are not installed");
+        exe = TestPrograms.build(dir, "hot.c", "hot", "-g");
         Binutils.Function f = new Binutils().function(exe, "spin");
         spin = new Binutils().disassemble(exe, f.start(), f.end(), false);
     }

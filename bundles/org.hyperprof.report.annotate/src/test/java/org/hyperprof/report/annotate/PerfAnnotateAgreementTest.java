@@ -31,6 +31,7 @@ import org.hyperprof.source.perf.PerfImport;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.testing.host.NoHost;
+import org.hyperprof.testing.tools.TestPrograms;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,14 +56,14 @@ class PerfAnnotateAgreementTest {
 
     @BeforeAll
     static void record() throws Exception {
-        assumeTrue(Tools.runs("gcc", "--version"), "gcc is not installed");
-        assumeTrue(Tools.binutils(), "binutils (objdump, nm) are not installed");
-        assumeTrue(Tools.runs("perf", "record", "-q", "-e", "cpu-clock", "-o", dir.resolve("probe.data").toString(),
+        assumeTrue(TestPrograms.runs("gcc", "--version"), "gcc is not installed");
+        assumeTrue(TestPrograms.binutils(), "binutils (objdump, nm) are not installed");
+        assumeTrue(TestPrograms.runs("perf", "record", "-q", "-e", "cpu-clock", "-o", dir.resolve("probe.data").toString(),
                 "--", "true"), "perf is not installed (Debian package linux-perf) or may not record here");
-        Path exe = Tools.hot(dir);
+        Path exe = TestPrograms.build(dir, "hot.c", "hot", "-g");
         recording = dir.resolve("hot.data");
         // About 0.2 s of spin at a sample every 0.25 ms: some 800 samples over its instructions.
-        Tools.run(List.of("perf", "record", "-q", "-e", "cpu-clock", "-c", "250000", "-o", recording.toString(),
+        TestPrograms.run(List.of("perf", "record", "-q", "-e", "cpu-clock", "-c", "250000", "-o", recording.toString(),
                 "--", exe.toString(), "60000000"));
     }
 
@@ -79,7 +80,7 @@ class PerfAnnotateAgreementTest {
     }
 
     private static String perfAnnotate(String symbol) throws Exception {
-        return Tools.run(List.of("perf", "annotate", "-i", recording.toString(), "--stdio", "-n", "-s", symbol));
+        return TestPrograms.run(List.of("perf", "annotate", "-i", recording.toString(), "--stdio", "-n", "-s", symbol));
     }
 
     /** Imports the recording into a fresh annotate consumer, as hp:import feeds the consumers. */

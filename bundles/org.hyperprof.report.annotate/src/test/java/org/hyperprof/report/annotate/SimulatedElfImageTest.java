@@ -22,6 +22,7 @@ import org.hyperprof.pmu.amd.HammerPmuModel;
 import org.hyperprof.profiler.ProfilerImpl;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
+import org.hyperprof.testing.tools.TestPrograms;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class SimulatedElfImageTest {
     /** The guest's JVM_ArrayCopy and the dom0 kernel's net_tx_action, annotated after a 200 ms profile. */
     @Test
     void aFunctionOfTheJdksLibjvmIsAnnotatedAndAKernelSymbolListIsRefused() throws Exception {
-        assumeTrue(Tools.binutils(), "binutils (objdump, nm) are not installed");
+        assumeTrue(TestPrograms.binutils(), "binutils (objdump, nm) are not installed");
         assumeTrue(Files.isRegularFile(Path.of(LIBJVM)), "the JDK has no " + LIBJVM);
         assumeTrue(Files.isRegularFile(Path.of("/lib/x86_64-linux-gnu/libc.so.6")), "no Debian x86-64 C library");
         HostServiceImpl hosts = new HostServiceImpl();

@@ -29,6 +29,7 @@ import org.hyperprof.source.perf.PerfImport;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.testing.host.NoHost;
+import org.hyperprof.testing.tools.TestPrograms;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,10 +49,10 @@ class PerfScriptAgreementTest {
 
     @BeforeAll
     static void build() throws Exception {
-        assumeTrue(Tools.runs("gcc", "--version"), "gcc is not installed");
-        assumeTrue(Tools.runs("perf", "record", "-q", "-e", "cpu-clock", "-o", dir.resolve("probe.data").toString(),
+        assumeTrue(TestPrograms.runs("gcc", "--version"), "gcc is not installed");
+        assumeTrue(TestPrograms.runs("perf", "record", "-q", "-e", "cpu-clock", "-o", dir.resolve("probe.data").toString(),
                 "--", "true"), "perf is not installed (Debian package linux-perf) or may not record here");
-        busy = Tools.busy(dir);
+        busy = TestPrograms.build(dir, "busy.c", "busy");
     }
 
     private static Path record(String name, String... options) throws Exception {
@@ -59,7 +60,7 @@ class PerfScriptAgreementTest {
         List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-e", "cpu-clock", "-c", "100000"));
         cmd.addAll(List.of(options));
         cmd.addAll(List.of("-o", recording.toString(), "--", busy.toString(), "300", "/bin/sh"));
-        Tools.run(cmd);
+        TestPrograms.run(cmd);
         return recording;
     }
 
@@ -102,7 +103,7 @@ class PerfScriptAgreementTest {
     }
 
     static String perfScript(Path recording) throws IOException, InterruptedException {
-        return Tools.run(List.of("perf", "script", "-i", recording.toString()));
+        return TestPrograms.run(List.of("perf", "script", "-i", recording.toString()));
     }
 
     /** The first line where the two differ, with its neighbours, or null when they are equal. */

@@ -104,7 +104,12 @@ final class PerfTool {
             InterruptedException {
         boolean cxx = resource.endsWith(".cpp");
         Path src = dir.resolve(name + (cxx ? ".cpp" : ".c"));
-        try (var in = PerfTool.class.getResourceAsStream(resource)) {
+        // This bundle's own programs, else the shared ones (busy.c) of the testing bundle.
+        var own = PerfTool.class.getResourceAsStream(resource);
+        try (var in = own != null ? own : org.hyperprof.testing.tools.TestPrograms.source(resource)) {
+            if (in == null) {
+                throw new IOException("no test program " + resource);
+            }
             Files.write(src, in.readAllBytes());
         }
         Path exe = dir.resolve(name);
