@@ -57,7 +57,7 @@ final class StudyText {
         b.append("study of ").append(study.scenario()).append(", seed ").append(Numbers.integer(study.seed()))
                 .append(", ").append(study.ms()).append(" ms simulated per variant, the model's default event")
                 .append(nl);
-        b.append(table(rows));
+        b.append(TextTable.render(HEADINGS, RIGHT, rows));
         b.append("hyp %: hypervisor-mode cycles / all cycles; all cycles = the unhalted cycles of every domain,"
                 + " the idle domain included (halted cycles excluded)").append(nl);
         b.append("policy %: cycles the counter-virtualization policy caused (its charges, guest PMU traps,"
@@ -83,33 +83,5 @@ final class StudyText {
             b.append("failed: ").append(f).append(nl);
         }
         return b.toString();
-    }
-
-    private static String table(List<String[]> rows) {
-        int[] width = new int[HEADINGS.length];
-        for (int c = 0; c < HEADINGS.length; c++) {
-            width[c] = HEADINGS[c].length();
-            for (String[] r : rows) {
-                width[c] = Math.max(width[c], r[c].length());
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        line(b, HEADINGS, width);
-        for (String[] r : rows) {
-            line(b, r, width);
-        }
-        return b.toString();
-    }
-
-    private static void line(StringBuilder b, String[] cells, int[] width) {
-        StringBuilder l = new StringBuilder();
-        for (int c = 0; c < cells.length; c++) {
-            if (c > 0) {
-                l.append("  ");
-            }
-            String pad = " ".repeat(width[c] - cells[c].length());
-            l.append(RIGHT[c] ? pad + cells[c] : cells[c] + pad);
-        }
-        b.append(l.toString().stripTrailing()).append(System.lineSeparator());
     }
 }

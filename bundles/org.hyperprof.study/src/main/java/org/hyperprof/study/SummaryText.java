@@ -50,7 +50,7 @@ final class SummaryText {
         b.append("study of ").append(s.scenario).append(", seeds ").append(Numbers.integer(s.seed)).append(" + 0..")
                 .append(s.seeds - 1).append(" (").append(s.seeds).append(" seeds), ").append(s.ms)
                 .append(" ms simulated per run, the model's default event").append(nl);
-        b.append(table(rows));
+        b.append(TextTable.render(HEADINGS, RIGHT, rows));
         b.append("every figure: mean ± half-width of the Student-t 95 % interval over the ").append(s.seeds)
                 .append(" seeds' values").append(nl);
         b.append("*: differs from systemwide: the 95 % interval of the per-seed paired difference excludes 0,"
@@ -116,33 +116,5 @@ final class SummaryText {
             }
         }
         return out;
-    }
-
-    private static String table(List<String[]> rows) {
-        int[] width = new int[HEADINGS.length];
-        for (int c = 0; c < HEADINGS.length; c++) {
-            width[c] = HEADINGS[c].length();
-            for (String[] r : rows) {
-                width[c] = Math.max(width[c], r[c].length());
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        line(b, HEADINGS, width);
-        for (String[] r : rows) {
-            line(b, r, width);
-        }
-        return b.toString();
-    }
-
-    private static void line(StringBuilder b, String[] cells, int[] width) {
-        StringBuilder l = new StringBuilder();
-        for (int c = 0; c < cells.length; c++) {
-            if (c > 0) {
-                l.append("  ");
-            }
-            String pad = " ".repeat(width[c] - cells[c].length());
-            l.append(RIGHT[c] ? pad + cells[c] : cells[c] + pad);
-        }
-        b.append(l.toString().stripTrailing()).append(System.lineSeparator());
     }
 }
