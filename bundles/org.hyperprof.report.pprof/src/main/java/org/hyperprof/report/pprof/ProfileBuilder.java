@@ -9,6 +9,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.ConsumerAccounting;
+import org.hyperprof.api.sample.ImageMapping;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
@@ -147,10 +148,43 @@ final class ProfileBuilder {
 
         LocationTable locations = snapshot.locations();
         boolean[] usedLocation = new boolean[locations.size()];
-        addSamples(counters.size(), usedLocation);
-        addLocations(usedLocation);
+        long[] leafSamples = new long[locations.size()];
+        addSamples(counters.size(), usedLocation, leafSamples);
+        addLocations(usedLocation, leafSamples);
         addComments(strays);
         return profile.build();
+    }
+
+    /**
+     * By image, whether it is a program: mapped into a process and bearing a name some thread had (a
+     * thread is named after the file it executed, cut to the kernel's 15 characters; the name may
+     * since have changed with another exec).
+     */
+    private static boolean[] programs(SessionDictionary dictionary) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int c = 0; c < dictionary.commCount(); c++) {
+            String name = dictionary.commName(c);
+            if (name != null && !name.isEmpty()) {
+                names.add(name);
+            }
+        }
+        boolean[] program = new boolean[dictionary.imageCount()];
+        for (int i = 0; i < dictionary.mappingCount(); i++) {
+            ImageMapping m = dictionary.mapping(i);
+            if (m.pid() != SampleBatch.UNKNOWN && !program[m.image()]) {
+                String file = dictionary.imageName(m.image());
+                String base = file.substring(file.lastIndexOf('/') + 1);
+                program[m.image()] = names.contains(base) || base.length() > 15 && names.contains(base.substring(0, 15));
+            }
+        }
+        return program;
+    }
+
+    /** Whether placed mapping {@code m} is a better main binary than {@code than}: a program's before others, then more samples. */
+    private static boolean better(boolean[] program, SessionMappings placed, long[] samples, int m, int than) {
+        boolean p = program[placed.image(m)];
+        boolean thanP = program[placed.image(than)];
+        return p != thanP ? p : samples[m] > samples[than];
     }
 
     /** Whether a counter counts perf's clock (cpu-clock, task-clock): its period is nanoseconds. */
@@ -187,7 +221,8 @@ final class ProfileBuilder {
         return new String[] {SAMPLES + ":" + event, weights + ":" + event};
     }
 
-    private void addSamples(int counters, boolean[] usedLocation) {
+    /** @param leafSamples receives, per location, the samples (of every counter) whose own location it is */
+    private void addSamples(int counters, boolean[] usedLocation, long[] leafSamples) {
         SessionInfo info = snapshot.info();
         StackTable stacks = snapshot.stacks();
         long domainKey = string(LABEL_DOMAIN);
@@ -216,6 +251,7 @@ final class ProfileBuilder {
             for (int c = 0; c < counters; c++) {
                 sample.addValue(stacks.count(s, c));
                 sample.addValue(stacks.weight(s, c));
+                leafSamples[stacks.location(s, 0)] += stacks.count(s, c);
             }
             sample.addLabel(Label.newBuilder().setKey(domainKey).setStr(string(info.domainName(domain))));
             sample.addLabel(Label.newBuilder().setKey(domainIdKey).setNum(domain).setNumUnit(domainIdUnit));
@@ -245,7 +281,7 @@ final class ProfileBuilder {
         return kept[location];
     }
 
-    private void addLocations(boolean[] usedLocation) {
+    private void addLocations(boolean[] usedLocation, long[] leafSamples) {
         SessionDictionary dictionary = snapshot.info().dictionary();
         LocationTable locations = snapshot.locations();
         SessionMappings placed = new SessionMappings(dictionary);
@@ -256,6 +292,7 @@ final class ProfileBuilder {
         long[] mappingOf = new long[locations.size()];
         boolean[] usedPlaced = new boolean[placed.size()];
         boolean[] placedHasFunctions = new boolean[placed.size()];
+        long[] placedSamples = new long[placed.size()];
         List<Integer> unplaced = new java.util.ArrayList<>();
         for (int l = 0; l < locations.size(); l++) {
             if (!usedLocation[l]) {
@@ -268,6 +305,7 @@ final class ProfileBuilder {
             if (m >= 0) {
                 mappingOf[l] = m + 1L;
                 usedPlaced[m] = true;
+                placedSamples[m] += leafSamples[l];
                 placedHasFunctions[m] |= locations.symbol(l) >= 0;
             } else {
                 unplaced.add(l);
@@ -291,8 +329,18 @@ final class ProfileBuilder {
             }
             profile.addLocation(location);
         }
+        // pprof takes the first mapping for the main binary (its "File:" line): the program most
+        // samples ran in, else the most-sampled mapping; the others follow in the session's order.
+        boolean[] program = programs(dictionary);
+        int main = -1;
         for (int m = 0; m < placed.size(); m++) {
-            if (!usedPlaced[m]) {
+            if (usedPlaced[m] && (main < 0 || better(program, placed, placedSamples, m, main))) {
+                main = m;
+            }
+        }
+        for (int k = -1; k < placed.size(); k++) {
+            int m = k < 0 ? main : k;
+            if (m < 0 || !usedPlaced[m] || k >= 0 && m == main) {
                 continue;
             }
             int image = placed.image(m);

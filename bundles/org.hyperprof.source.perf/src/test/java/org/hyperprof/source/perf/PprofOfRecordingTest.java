@@ -147,6 +147,15 @@ class PprofOfRecordingTest {
     }
 
     @Test
+    void theMainBinaryPprofNamesIsTheProgramMostSamplesRanIn() throws Exception {
+        Mapping first = profile.getMapping(0);
+        assertEquals(exe.toString(), profile.getStringTable((int) first.getFilename()),
+                "pprof takes the first mapping for the main binary");
+        assertTrue(pprof("-top").lines().anyMatch(l -> l.equals("File: " + exe.getFileName())),
+                "pprof's File: line names the program");
+    }
+
+    @Test
     void theRawProfileCarriesTheBuildIdsPerfStored() throws Exception {
         String raw = pprof("-raw");
         Map<String, String> perf = new HashMap<>();
