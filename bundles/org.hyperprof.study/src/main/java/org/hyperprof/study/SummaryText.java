@@ -16,6 +16,9 @@ final class SummaryText {
     private static final boolean[] RIGHT = {false, true, true, true, true, false, false, true, true, true, true,
         true};
 
+    /** Beyond this many seeds a difference is too small to be worth settling (study runs are seconds each). */
+    static final long MANY_SEEDS = 10_000;
+
     private SummaryText() {
     }
 
@@ -75,6 +78,8 @@ final class SummaryText {
                     .append(" err ").append(c.error()).append(": mean difference ").append(Numbers.fixed(mean, 2))
                     .append(" points, sd ").append(Numbers.fixed(sd, 2)).append(" over the seeds; ")
                     .append(needed == 0 ? "no number of seeds settles a zero difference"
+                            : needed > MANY_SEEDS ? "more than " + MANY_SEEDS + " seeds would be needed to settle it:"
+                                    + " the two agree as far as repeating the study can tell"
                             : "about " + needed + " seeds would settle it (normal approximation, two-sided 95 %,"
                                     + " 80 % power)")
                     .append(nl);

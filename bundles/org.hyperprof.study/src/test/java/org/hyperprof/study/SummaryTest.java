@@ -18,13 +18,18 @@ class SummaryTest {
 
     /** Five seeds: lazy is 2 points worse than systemwide on every seed (give or take 0.1), offset is noise. */
     private static List<Results.Study> studies() {
+        return studies(0);
+    }
+
+    /** Five seeds: lazy 2 points worse than systemwide each time; offset as systemwide plus noise and {@code shift}. */
+    private static List<Results.Study> studies(double shift) {
         double[] base = {8.0, 9.5, 7.2, 10.1, 8.8};
         double[] wobble = {0.1, -0.1, 0.05, 0, -0.05};
         double[] noise = {1.5, -2.0, 0.7, -0.9, 0.6};
         List<Results.Study> out = new ArrayList<>();
         for (int s = 0; s < base.length; s++) {
             out.add(new Results.Study("consolidation", 42L, 5, List.of(run(SYSTEMWIDE, base[s], 1000 + s),
-                    run(LAZY, base[s] + 2 + wobble[s], 900), run(OFFSET, base[s] + noise[s], 950))));
+                    run(LAZY, base[s] + 2 + wobble[s], 900), run(OFFSET, base[s] + noise[s] + shift, 950))));
         }
         return out;
     }
@@ -60,7 +65,17 @@ class SummaryTest {
         assertTrue(text.contains("note: web1's errors rest on 900-1002 samples per seed (by variant), 4500-5010"
                 + " over the 5 seeds"), text);
         assertTrue(text.contains("note: closest call: offset vs systemwide, web1 err "), text);
+        // offset's mean difference, -0.02 points against an sd of 1.4: about 38,000 seeds, too many to be worth it
+        assertTrue(text.contains("more than 10000 seeds would be needed to settle it: the two agree as far as"
+                + " repeating the study can tell"), text);
+    }
+
+    @Test
+    void aDifferenceWithinReachSaysHowManySeedsWouldSettleIt() {
+        // offset 0.7 points worse on average, sd 1.4: (1.96 + 0.84)^2 / 0.5^2, about 32 seeds
+        String text = SummaryText.render(new StudySummary(studies(0.72)), null);
         assertTrue(text.contains("seeds would settle it (normal approximation, two-sided 95 %, 80 % power)"), text);
+        assertFalse(text.contains("more than 10000 seeds"), text);
     }
 
     @Test
