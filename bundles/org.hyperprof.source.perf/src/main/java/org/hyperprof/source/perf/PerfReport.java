@@ -88,7 +88,8 @@ public final class PerfReport implements SampleConsumer {
     /** By address symbol index ({@link SessionDictionary#addressIndex}). */
     private long[] unk = new long[1024 * STRIDE];
 
-    // The stack tree: node 0 is the root; a node is (parent, frame), callers below callees.
+    // The stack tree: node 0 is the root; a node is (parent, frame), callers below callees. The
+    // first child of a node is kept by the node, the others by (parent, frame) in the edge map.
     private final LongIntMap edges = new LongIntMap(4096);
     private int nodeCount = 1;
     private int[] nodeParent = new int[4096];
@@ -99,6 +100,8 @@ public final class PerfReport implements SampleConsumer {
      * caller, or one that repeats, so most lookups end here instead of in {@link #edges}.
      */
     private int[] nodeHint = new int[4096];
+    /** By node, its first child; the sign bit set once it has others (which {@link #edges} keeps). */
+    private int[] nodeFirst = new int[4096];
 
     // Recently seen stacks (frame keys) and their tree paths: hot loops repeat the same stack, and
     // a repeat walks the stored path instead of looking up each edge.
@@ -212,42 +215,39 @@ public final class PerfReport implements SampleConsumer {
             }
             int start = chainStart[i];
             int n = chainStart[i + 1] - start + 1;
+            long stamp = ++serial;
+            if (n > stack.length) {
+                stack = new int[Math.max(n, stack.length * 2)];
+            }
+            int[] st = stack;
+            int hash = 0;
             // Level letters in the order perf adds a sample's entries after its own: its callchain
             // from the outermost frame in, the sample's address as the chain's first entry last. A
-            // frame with no mapping takes the letter of the entry before it (see fix).
+            // frame with no mapping takes the letter of the entry before it (see fix). The same pass
+            // counts each frame in the children totals and lays out the stack (innermost first).
             for (int c = start + n - 2; c >= start; c--) {
                 int cf = chainSymbol[c];
                 int img = chainImage[c];
                 if (cf >= 0 || !unmapped[img]) {
                     run = letter(chainMode[c], guest[img]);
                 }
-                fix(cf, run);
+                fixAndCount(cf, run, p, stamp);
+                st[c - start + 1] = cf;
+                hash = hash * 31 + cf;
             }
-            long stamp = ++serial;
+            st[0] = f;
+            hash = hash * 31 + f;
             children(f, p, stamp);
             if (f < 0 && b.has(i, SampleBatch.CHAIN_FROM_PC)) {
                 // perf keys the sample's own entry by its image-relative address and the same
                 // address as the callchain's first entry by its run-time value: for a frame
                 // without a symbol these are two rows, and the sample counts in both.
                 int img = b.image[i];
-                int raw = dictionary.addressSymbol(img, b.pc[i]);
+                int raw = runTimeFrame(f, img, b.pc[i]);
                 if (!unmapped[img]) {
                     run = own;
                 }
-                fix(raw, run);
-                children(raw, p, stamp);
-            }
-            if (n > stack.length) {
-                stack = new int[Math.max(n, stack.length * 2)];
-            }
-            int[] st = stack;
-            st[0] = f;
-            int hash = f;
-            for (int k = 1; k < n; k++) {
-                int cf = chainSymbol[start + k - 1];
-                children(cf, p, stamp);
-                st[k] = cf;
-                hash = hash * 31 + cf;
+                fixAndCount(raw, run, p, stamp);
             }
             addPath(st, n, hash, p);
         }
@@ -268,6 +268,31 @@ public final class PerfReport implements SampleConsumer {
         }
         imagesKnown = n;
     }
+
+    /**
+     * The address symbol of run-time address {@code pc} whose image-relative one is {@code f}. A
+     * process runs the same address many times over, so the last answer per frame is kept
+     * ({@link #runTimeMemo}): most samples then skip the dictionary's table.
+     */
+    private int runTimeFrame(int f, int img, long pc) {
+        int at = 2 * SessionDictionary.addressIndex(f);
+        long[] memo = runTimeMemo;
+        if (at + 1 >= memo.length) {
+            memo = Arrays.copyOf(memo, Math.max(at + 2, memo.length * 2));
+            runTimeMemo = memo;
+        }
+        int raw = (int) memo[at + 1];
+        if (raw != 0 && memo[at] == pc) {
+            return raw;
+        }
+        raw = dictionary.addressSymbol(img, pc);
+        memo[at] = pc;
+        memo[at + 1] = raw;
+        return raw;
+    }
+
+    /** By address symbol index: the run-time address last looked up for it, and that address's symbol (0: none yet). */
+    private long[] runTimeMemo = new long[2048];
 
     /** A frame's index in {@link #sym} (a symbol) or {@link #unk} (an address symbol). */
     private static int index(int frame) {
@@ -345,6 +370,20 @@ public final class PerfReport implements SampleConsumer {
         pathLength[slot] = n;
     }
 
+    /** {@link #fix} and {@link #children} of one frame, on its one line of counts. */
+    private void fixAndCount(int f, char letter, long p, long stamp) {
+        long[] a = f >= 0 ? sym : unk;
+        int at = index(f) * STRIDE;
+        if (a[at + LEVEL] == 0) {
+            a[at + LEVEL] = letter;
+        }
+        if (a[at + STAMP] != stamp) {
+            a[at + STAMP] = stamp;
+            a[at + CHILDREN]++;
+            a[at + CHILDREN_PERIOD] += p;
+        }
+    }
+
     private void children(int f, long p, long stamp) {
         long[] a = f >= 0 ? sym : unk;
         int at = index(f) * STRIDE;
@@ -418,11 +457,24 @@ public final class PerfReport implements SampleConsumer {
         if (hint != 0 && nodeFrame[hint] == frame) {
             return hint;
         }
-        long key = ((long) parent << 32) | (frame & 0xFFFFFFFFL);
-        int n = edges.get(key);
-        if (n == LongIntMap.ABSENT) {
+        // Most nodes have one child: it is kept by the node (nodeFirst), and only the
+        // children after it go in the edge map, so a new path below a new node never probes it.
+        int first = nodeFirst[parent];
+        int firstNode = first & Integer.MAX_VALUE;
+        int n;
+        if (firstNode == 0) {
             n = newNode(parent, frame);
-            edges.put(key, n);
+            nodeFirst[parent] = n;
+        } else if (nodeFrame[firstNode] == frame) {
+            n = firstNode;
+        } else {
+            long key = ((long) parent << 32) | (frame & 0xFFFFFFFFL);
+            n = first < 0 ? edges.get(key) : LongIntMap.ABSENT;
+            if (n == LongIntMap.ABSENT) {
+                n = newNode(parent, frame);
+                edges.put(key, n);
+                nodeFirst[parent] = first | Integer.MIN_VALUE;
+            }
         }
         nodeHint[parent] = n;
         return n;
@@ -437,6 +489,7 @@ public final class PerfReport implements SampleConsumer {
             nodeFrame = Arrays.copyOf(nodeFrame, cap);
             nodePeriod = Arrays.copyOf(nodePeriod, cap);
             nodeHint = Arrays.copyOf(nodeHint, cap);
+            nodeFirst = Arrays.copyOf(nodeFirst, cap);
         }
         nodeParent[n] = parent;
         nodeFrame[n] = frame;

@@ -347,9 +347,12 @@ class PerfCommandsTest {
     @Test
     void aLiveRecordingReachesTheConsumersWhilePerfStillRuns() throws Exception {
         assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
-        // Two seconds of a busy shell on any machine (a count of iterations took 7-12 s here).
+        // A busy shell for two seconds and at least 0.75 s of its own CPU time (field 14 of its
+        // /proc stat, in 1/100 s): on a loaded machine two seconds may give it far less, and the
+        // samples counted below are CPU time (a fixed count of iterations took 7-12 s here).
         commands.record("--frequency", "2000", "--", "/bin/sh", "-c",
-                "sleep 2 & while kill -0 $! 2>/dev/null; do i=0; while [ $i -lt 1000 ]; do i=$((i+1)); done; done");
+                "sleep 2 & while kill -0 $! 2>/dev/null || [ \"$(cut -d' ' -f14 /proc/$$/stat)\" -lt 75 ]; do"
+                        + " i=0; while [ $i -lt 1000 ]; do i=$((i+1)); done; done");
         assertTrue(consumer.ended.await(30, TimeUnit.SECONDS), out() + err());
         assertNotNull(consumer.summary);
         assertEquals("perf record", consumer.info.source());
