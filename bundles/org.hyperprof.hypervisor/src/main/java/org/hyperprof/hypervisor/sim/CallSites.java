@@ -1,0 +1,150 @@
+package org.hyperprof.hypervisor.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.hyperprof.hypervisor.sim.scenario.CallSite;
+import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
+import org.hyperprof.hypervisor.sim.scenario.HypercallTree;
+import org.hyperprof.hypervisor.sim.scenario.ImageSpec;
+import org.hyperprof.hypervisor.sim.scenario.Scenario;
+import org.hyperprof.hypervisor.sim.scenario.SymbolRef;
+
+/**
+ * Books the hypervisor's work on a guest's behalf to the guest function that asked for it.
+ *
+ * <p>Work of a hypercall (a workload's hypervisor code in or below a handler that the domain's
+ * {@code callsite} lines name) goes to the guest functions that make that hypercall, split by their
+ * weights. Which handler a function's work serves is the nearest handler above it in the domain's
+ * caller chains ({@link HypercallTree}): {@code mod_l1_entry<do_mmu_update<do_multicall} serves
+ * {@code do_mmu_update} when a call site names it, else {@code do_multicall}; handlers equally near
+ * share by their call sites' weights. It is worked out once per (domain, hypervisor function).
+ *
+ * <p>All other hypervisor work keeps the rule of a domain without call sites: it is booked to the
+ * guest function that entered the hypervisor (the nearest guest slice below on the stack, else the
+ * function the vCPU last ran). That covers the context switch, the NMI handler, policy charges and
+ * traps, the hypercall entry and exit paths ({@code hypercall}, {@code test_all_events}), and work
+ * under handlers no call site names.
+ *
+ * <p>The per-step path is a table lookup and one ledger add per requester, without allocation.
+ */
+final class CallSites {
+    /** Shares are in parts of this. */
+    private static final long SHARE = 1 << 20;
+
+    /** Catalog ids below this are the hypervisor image's functions (the catalog allocates them first). */
+    private final int hypervisorFunctions;
+    private final int[] domainOfSlot;
+    /** Per (domain, hypervisor function): where its requesters start in the arrays below; one more at the end. */
+    private final int[] first;
+    /** Guest function ids of the requesters. */
+    private final int[] requester;
+    /** Per requester: the share of the work up to and including it, in parts of {@link #SHARE}. */
+    private final long[] cumulative;
+
+    /** Allocates the call sites' guest functions in {@code catalog}: make it before the ledger rows are sized. */
+    CallSites(Scenario scenario, SymbolCatalog catalog) {
+        ImageSpec hypervisor = scenario.hypervisor();
+        this.hypervisorFunctions = hypervisor.symbols().size();
+        List<DomainSpec> domains = scenario.domains();
+        int slots = 0;
+        for (DomainSpec d : domains) {
+            slots += d.vcpus();
+        }
+        domainOfSlot = new int[slots];
+        first = new int[domains.size() * hypervisorFunctions + 1];
+        List<Integer> who = new ArrayList<>();
+        List<Long> upTo = new ArrayList<>();
+        int slot = 0;
+        for (int di = 0; di < domains.size(); di++) {
+            DomainSpec d = domains.get(di);
+            for (int v = 0; v < d.vcpus(); v++) {
+                domainOfSlot[slot++] = di;
+            }
+            int[] requesters = new int[d.callSites().size()];
+            boolean[] isHandler = new boolean[hypervisorFunctions];
+            for (int c = 0; c < requesters.length; c++) {
+                requesters[c] = catalog.id(d.callSites().get(c).guestFunction());
+                isHandler[d.callSites().get(c).handler().index()] = true;
+            }
+            HypercallTree tree = requesters.length == 0 ? null : HypercallTree.of(d.regions(), hypervisorFunctions);
+            for (int f = 0; f < hypervisorFunctions; f++) {
+                if (catalog.id(new SymbolRef(hypervisor, f)) != f) {
+                    throw new IllegalStateException("the catalog numbers the hypervisor's functions first");
+                }
+                first[di * hypervisorFunctions + f] = who.size();
+                if (tree == null || !tree.runsUnder(f)) {
+                    continue;
+                }
+                addRequesters(d.callSites(), requesters, tree.nearestHandlers(f, isHandler), who, upTo);
+            }
+        }
+        first[first.length - 1] = who.size();
+        requester = who.stream().mapToInt(Integer::intValue).toArray();
+        cumulative = upTo.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static void addRequesters(List<CallSite> sites, int[] requesters, int[] handlers, List<Integer> who,
+            List<Long> upTo) {
+        long total = 0;
+        for (CallSite c : sites) {
+            if (serves(c, handlers)) {
+                total += c.weight();
+            }
+        }
+        long sum = 0;
+        for (int c = 0; c < sites.size(); c++) {
+            if (serves(sites.get(c), handlers)) {
+                sum += sites.get(c).weight();
+                who.add(requesters[c]);
+                upTo.add(sum == total ? SHARE : (long) ((double) sum / total * SHARE));
+            }
+        }
+    }
+
+    private static boolean serves(CallSite c, int[] handlers) {
+        for (int h : handlers) {
+            if (c.handler().index() == h) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Books {@code step} cycles of hypervisor slice {@code s}, run for guest vCPU {@code v}, in {@code behalf}. */
+    void book(GroundTruthLedger behalf, PhysicalCpu p, VirtualCpu v, Slice s, long step) {
+        int base = behalf.row(v.slot, 0);
+        int fn = s.row - base;
+        if (s.kind == Slice.WORK && fn < hypervisorFunctions) {
+            int t = domainOfSlot[v.slot] * hypervisorFunctions + fn;
+            int from = first[t];
+            int to = first[t + 1];
+            if (from < to) {
+                long booked = 0;
+                for (int i = from; i < to; i++) {
+                    long until = step * cumulative[i] / SHARE;
+                    if (until > booked) {
+                        behalf.add(base + requester[i], until - booked, s.rateArray);
+                        booked = until;
+                    }
+                }
+                return;
+            }
+        }
+        int entered = guestFunctionBelow(p, v, base);
+        if (entered >= 0) {
+            behalf.add(base + entered, step, s.rateArray);
+        }
+    }
+
+    /** The guest function the hypervisor was entered from on {@code p}: the nearest guest slice below, else where {@code v} last ran. */
+    private static int guestFunctionBelow(PhysicalCpu p, VirtualCpu v, int base) {
+        for (int i = p.depth - 1; i >= 0; i--) {
+            Slice s = p.stack[i];
+            if (s.guestCode()) {
+                return s.row - base;
+            }
+        }
+        return v.lastGuestFn;
+    }
+}
