@@ -244,4 +244,40 @@ class CallSiteTest {
         assertEquals(b.hypervisor(Set.of("do_multicall")), b.onBehalf("make_tx_response"),
                 "the multicall's own work");
     }
+
+    // ------------------------------------------------------------------------------ shipped scenarios
+
+    /** The domU's hypercall work in the default scenario: every function under a handler its call sites name. */
+    private static final Set<String> DOMU_CLAIMED = Set.of("mod_l1_entry", "get_page_from_l1e", "put_page_from_l1e",
+            "do_mmu_update", "get_page_type", "put_page_type", "do_update_va_mapping", "do_mmuext_op", "do_multicall",
+            "__copy_from_user_ll", "evtchn_send", "evtchn_set_pending", "decrease_reservation", "guest_remove_page",
+            "do_memory_op", "free_domheap_pages", "find_domain_by_id", "__flush_tlb_mask");
+
+    @Test
+    void inTheDefaultScenarioTheDomUsNetfrontGetsTheXenWorkItAskedFor() throws Exception {
+        SimHost host = Fixtures.defaultHost();
+        host.run(50_000, null);
+        GroundTruth truth = host.groundTruth();
+        long hypervisor = 0;
+        long claimed = 0;
+        for (GroundTruth.Row r : truth.rows()) {
+            if (r.domid() == 1 && r.mode() == CpuMode.HYPERVISOR) {
+                hypervisor += r.milli(Signal.CYCLES);
+                claimed += DOMU_CLAIMED.contains(r.symbol()) ? r.milli(Signal.CYCLES) : 0;
+            }
+        }
+        Map<String, Long> onBehalf = new HashMap<>();
+        for (GroundTruth.Row r : truth.onBehalf()) {
+            if (r.domid() == 1) {
+                onBehalf.merge(r.symbol(), r.milli(Signal.CYCLES), Long::sum);
+            }
+        }
+        long netfront = onBehalf.getOrDefault("netif_poll", 0L) + onBehalf.getOrDefault("network_alloc_rx_buffers", 0L)
+                + onBehalf.getOrDefault("network_start_xmit", 0L);
+        assertTrue(claimed > hypervisor * 3 / 4, "most of the domU's Xen work is its hypercalls: " + claimed + " of "
+                + hypervisor);
+        assertTrue(netfront >= claimed, "netfront asked for all of it (and entered Xen for some other work too)");
+        assertTrue(onBehalf.getOrDefault("__copy_to_user_ll", 0L) <= hypervisor - claimed,
+                "the copy to user space, the domU's busiest function, gets only work no call site claims");
+    }
 }
