@@ -1,7 +1,10 @@
 package org.hyperprof.hypervisor.sim;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+
+import org.hyperprof.api.pmu.Signal;
 
 import org.hyperprof.hypervisor.sim.scenario.CallSite;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
@@ -26,11 +29,14 @@ import org.hyperprof.hypervisor.sim.scenario.SymbolRef;
  * traps, the hypercall entry and exit paths ({@code hypercall}, {@code test_all_events}), and work
  * under handlers no call site names.
  *
- * <p>The per-step path is a table lookup and one ledger add per requester, without allocation.
+ * <p>The per-step path is a table lookup and one add, without allocation: a hypercall's work is
+ * added up per (vCPU, hypervisor function) and split among the function's requesters when the
+ * ledger is read ({@link #flush}), since a split of the sum is the sum of the splits.
  */
 final class CallSites {
+    private static final int SHARE_BITS = 20;
     /** Shares are in parts of this. */
-    private static final long SHARE = 1 << 20;
+    private static final long SHARE = 1L << SHARE_BITS;
 
     /** Catalog ids below this are the hypervisor image's functions (the catalog allocates them first). */
     private final int hypervisorFunctions;
@@ -41,6 +47,9 @@ final class CallSites {
     private final int[] requester;
     /** Per requester: the share of the work up to and including it, in parts of {@link #SHARE}. */
     private final long[] cumulative;
+    /** Work some call site asked for, not yet split: per (vCPU slot, hypervisor function), as a ledger adds it. */
+    private final long[] claimedMilli;
+    private final long[] claimedCycles;
 
     /** Allocates the call sites' guest functions in {@code catalog}: make it before the ledger rows are sized. */
     CallSites(Scenario scenario, SymbolCatalog catalog) {
@@ -82,6 +91,9 @@ final class CallSites {
         first[first.length - 1] = who.size();
         requester = who.stream().mapToInt(Integer::intValue).toArray();
         cumulative = upTo.stream().mapToLong(Long::longValue).toArray();
+        int claimedRows = requester.length == 0 ? 0 : Math.multiplyExact(slots, hypervisorFunctions);
+        claimedMilli = new long[Math.multiplyExact(claimedRows, Signal.COUNT)];
+        claimedCycles = new long[claimedRows];
     }
 
     private static void addRequesters(List<CallSite> sites, int[] requesters, int[] handlers, List<Integer> who,
@@ -117,17 +129,14 @@ final class CallSites {
         int fn = s.row - base;
         if (s.kind == Slice.WORK && fn < hypervisorFunctions) {
             int t = domainOfSlot[v.slot] * hypervisorFunctions + fn;
-            int from = first[t];
-            int to = first[t + 1];
-            if (from < to) {
-                long booked = 0;
-                for (int i = from; i < to; i++) {
-                    long until = step * cumulative[i] / SHARE;
-                    if (until > booked) {
-                        behalf.add(base + requester[i], until - booked, s.rateArray);
-                        booked = until;
-                    }
+            if (first[t] < first[t + 1]) {
+                int row = v.slot * hypervisorFunctions + fn;
+                long[] rates = s.rateArray;
+                int at = row * Signal.COUNT;
+                for (int i = 0; i < Signal.COUNT; i++) {
+                    claimedMilli[at + i] += step * rates[i];
                 }
+                claimedCycles[row] += step;
                 return;
             }
         }
@@ -135,6 +144,45 @@ final class CallSites {
         if (entered >= 0) {
             behalf.add(base + entered, step, s.rateArray);
         }
+    }
+
+    /**
+     * Moves the hypercall work booked so far into {@code behalf}, each (vCPU, hypervisor function)
+     * total split among the function's requesters by their shares (the last takes what rounding
+     * left, so no event is lost or made). Call it before reading or resetting {@code behalf}.
+     */
+    void flush(GroundTruthLedger behalf) {
+        long[] milli = new long[Signal.COUNT];
+        for (int row = 0; row < claimedCycles.length; row++) {
+            if (claimedCycles[row] == 0) {
+                continue;
+            }
+            int slot = row / hypervisorFunctions;
+            int t = domainOfSlot[slot] * hypervisorFunctions + row % hypervisorFunctions;
+            int at = row * Signal.COUNT;
+            long before = 0;
+            for (int r = first[t]; r < first[t + 1]; r++) {
+                long upTo = cumulative[r];
+                for (int i = 0; i < Signal.COUNT; i++) {
+                    milli[i] = part(claimedMilli[at + i], upTo) - part(claimedMilli[at + i], before);
+                }
+                behalf.addTotals(behalf.row(slot, requester[r]), milli,
+                        part(claimedCycles[row], upTo) - part(claimedCycles[row], before));
+                before = upTo;
+            }
+            Arrays.fill(claimedMilli, at, at + Signal.COUNT, 0);
+            claimedCycles[row] = 0;
+        }
+    }
+
+    /** {@code floor(v * share / SHARE)} for {@code v >= 0}, exact whatever the size of {@code v}. */
+    private static long part(long v, long share) {
+        if (share == SHARE) {
+            return v;
+        }
+        long high = Math.multiplyHigh(v, share);
+        long low = v * share;
+        return (high << (64 - SHARE_BITS)) | (low >>> SHARE_BITS);
     }
 
     /** The guest function the hypervisor was entered from on {@code p}: the nearest guest slice below, else where {@code v} last ran. */
