@@ -245,6 +245,29 @@ class CallSiteTest {
                 "the multicall's own work");
     }
 
+    @Test
+    void readingTheTruthTwiceGivesTheSameAndAResetForgetsTheHypercallsWorkToo() throws Exception {
+        SimHost host = Fixtures.host(scenario("callsite alloc_mfn do_memory_op weight=3" + SOURCE + "\n"
+                + "callsite make_tx_response do_memory_op weight=1" + SOURCE + "\n"));
+        host.run(20_000, null);
+        Map<String, Long> first = onBehalfCycles(host.groundTruth());
+        assertEquals(first, onBehalfCycles(host.groundTruth()));
+        assertTrue(first.get("alloc_mfn") > 0);
+        host.resetGroundTruth();
+        assertTrue(host.groundTruth().onBehalf().isEmpty());
+        host.run(20_000, null);
+        assertTrue(host.groundTruth().onBehalf().stream().anyMatch(r -> r.symbol().equals("alloc_mfn")),
+                "what ran after the reset is booked");
+    }
+
+    private static Map<String, Long> onBehalfCycles(GroundTruth truth) {
+        Map<String, Long> out = new HashMap<>();
+        for (GroundTruth.Row r : truth.onBehalf()) {
+            out.merge(r.symbol(), r.milli(Signal.CYCLES), Long::sum);
+        }
+        return out;
+    }
+
     // ------------------------------------------------------------------------------ shipped scenarios
 
     /** The domU's hypercall work in the default scenario: every function under a handler its call sites name. */
