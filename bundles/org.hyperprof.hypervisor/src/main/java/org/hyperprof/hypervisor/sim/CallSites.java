@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.hyperprof.api.pmu.Signal;
-
 import org.hyperprof.hypervisor.sim.scenario.CallSite;
 import org.hyperprof.hypervisor.sim.scenario.DomainSpec;
 import org.hyperprof.hypervisor.sim.scenario.HypercallTree;
@@ -47,7 +46,16 @@ final class CallSites {
     private final int[] requester;
     /** Per requester: the share of the work up to and including it, in parts of {@link #SHARE}. */
     private final long[] cumulative;
-    /** Work some call site asked for, not yet split: per (vCPU slot, hypervisor function), as a ledger adds it. */
+    /**
+     * Per (domain, hypervisor function): its index among the domain's functions with requesters, or
+     * -1. A vCPU's claimed rows are {@code rowBase[slot] + index}.
+     */
+    private final int[] local;
+    private final int[] rowBase;
+    /** Per claimed row: its vCPU slot and its (domain, hypervisor function). */
+    private final int[] rowSlot;
+    private final int[] rowFunction;
+    /** Work some call site asked for, not yet split, per claimed row, as a ledger adds it. */
     private final long[] claimedMilli;
     private final long[] claimedCycles;
 
@@ -62,6 +70,9 @@ final class CallSites {
         }
         domainOfSlot = new int[slots];
         first = new int[domains.size() * hypervisorFunctions + 1];
+        local = new int[domains.size() * hypervisorFunctions];
+        Arrays.fill(local, -1);
+        int[] claimedOfDomain = new int[domains.size()];
         List<Integer> who = new ArrayList<>();
         List<Long> upTo = new ArrayList<>();
         int slot = 0;
@@ -85,15 +96,36 @@ final class CallSites {
                 if (tree == null || !tree.runsUnder(f)) {
                     continue;
                 }
+                int before = who.size();
                 addRequesters(d.callSites(), requesters, tree.nearestHandlers(f, isHandler), who, upTo);
+                if (who.size() > before) {
+                    local[di * hypervisorFunctions + f] = claimedOfDomain[di]++;
+                }
             }
         }
         first[first.length - 1] = who.size();
         requester = who.stream().mapToInt(Integer::intValue).toArray();
         cumulative = upTo.stream().mapToLong(Long::longValue).toArray();
-        int claimedRows = requester.length == 0 ? 0 : Math.multiplyExact(slots, hypervisorFunctions);
-        claimedMilli = new long[Math.multiplyExact(claimedRows, Signal.COUNT)];
-        claimedCycles = new long[claimedRows];
+        rowBase = new int[slots];
+        int rows = 0;
+        for (int v = 0; v < slots; v++) {
+            rowBase[v] = rows;
+            rows += claimedOfDomain[domainOfSlot[v]];
+        }
+        rowSlot = new int[rows];
+        rowFunction = new int[rows];
+        for (int v = 0; v < slots; v++) {
+            int di = domainOfSlot[v];
+            for (int f = 0; f < hypervisorFunctions; f++) {
+                int k = local[di * hypervisorFunctions + f];
+                if (k >= 0) {
+                    rowSlot[rowBase[v] + k] = v;
+                    rowFunction[rowBase[v] + k] = di * hypervisorFunctions + f;
+                }
+            }
+        }
+        claimedMilli = new long[Math.multiplyExact(rows, Signal.COUNT)];
+        claimedCycles = new long[rows];
     }
 
     private static void addRequesters(List<CallSite> sites, int[] requesters, int[] handlers, List<Integer> who,
@@ -128,9 +160,9 @@ final class CallSites {
         int base = behalf.row(v.slot, 0);
         int fn = s.row - base;
         if (s.kind == Slice.WORK && fn < hypervisorFunctions) {
-            int t = domainOfSlot[v.slot] * hypervisorFunctions + fn;
-            if (first[t] < first[t + 1]) {
-                int row = v.slot * hypervisorFunctions + fn;
+            int k = local[domainOfSlot[v.slot] * hypervisorFunctions + fn];
+            if (k >= 0) {
+                int row = rowBase[v.slot] + k;
                 long[] rates = s.rateArray;
                 int at = row * Signal.COUNT;
                 for (int i = 0; i < Signal.COUNT; i++) {
@@ -157,8 +189,8 @@ final class CallSites {
             if (claimedCycles[row] == 0) {
                 continue;
             }
-            int slot = row / hypervisorFunctions;
-            int t = domainOfSlot[slot] * hypervisorFunctions + row % hypervisorFunctions;
+            int slot = rowSlot[row];
+            int t = rowFunction[row];
             int at = row * Signal.COUNT;
             long before = 0;
             for (int r = first[t]; r < first[t + 1]; r++) {
