@@ -303,4 +303,21 @@ class CallSiteTest {
         assertTrue(onBehalf.getOrDefault("__copy_to_user_ll", 0L) <= hypervisor - claimed,
                 "the copy to user space, the domU's busiest function, gets only work no call site claims");
     }
+
+    @Test
+    void everyShippedScenarioSaysWhoMakesItsHypercallsAndWhereInTheSource() throws Exception {
+        HostServiceImpl service = Fixtures.everyModel();
+        for (String name : service.scenarios()) {
+            Scenario scenario = ((SimHost) service.load(name, null)).scenario();
+            long sites = 0;
+            for (DomainSpec d : scenario.domains()) {
+                for (CallSite c : d.callSites()) {
+                    sites++;
+                    assertTrue(c.source().matches("[a-z0-9_/.-]+\\.[cS]:[A-Za-z_][A-Za-z0-9_]*"),
+                            name + " line " + c.line() + ": " + c.source());
+                }
+            }
+            assertTrue(sites >= 3, name + " has " + sites + " call sites");
+        }
+    }
 }
