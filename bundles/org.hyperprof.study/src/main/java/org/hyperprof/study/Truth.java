@@ -14,8 +14,10 @@ import org.hyperprof.api.sample.GroundTruth;
  * <li><b>A, guest only</b>: the guest's own code, every row of its domain except hypervisor rows.
  * Other domains and the idle domain never count.</li>
  * <li><b>B, guest plus the hypervisor's work on its behalf</b>: A plus the guest's
- * {@link GroundTruth#onBehalf()} rows (the switch away from it, its traps, the NMI handler, the
- * policy's charges), each attributed to the guest function that entered the hypervisor.</li>
+ * {@link GroundTruth#onBehalf()} rows (its hypercalls, the switch away from it, its traps, the NMI
+ * handler, the policy's charges), each attributed to the guest function that asked for it: a
+ * hypercall's work to the functions the scenario's {@code callsite} lines say make it, all other
+ * work to the guest function that entered the hypervisor.</li>
  * </ul>
  *
  * Amounts are in thousandths of an event of the profile's signal, summed over vCPUs.

@@ -10,10 +10,12 @@ import org.hyperprof.api.pmu.Signal;
  * profile would show. Totals are in thousandths of an event (rates are per 1000 cycles).
  *
  * <p>{@code onBehalf} answers the other side of the argument over what a guest's own profile
- * should show: the hypervisor work each guest vCPU caused (the switch away from it, the traps of
- * its PMU accesses, the NMI handler, the policy's charges), attributed to the guest function that
- * ran when the hypervisor was entered (the instruction that caused the exit, or the code it
- * interrupted). Its rows carry that guest function's mode, image and symbol. A guest's truth
+ * should show: the hypervisor work each guest vCPU caused (its hypercalls, the switch away from it,
+ * the traps of its PMU accesses, the NMI handler, the policy's charges), attributed to a guest
+ * function: a hypercall's work to the functions that make it, where the host knows them (a
+ * simulated scenario's {@code callsite} lines), all other work to the guest function that ran when
+ * the hypervisor was entered (the instruction that caused the exit, or the code it interrupted).
+ * Its rows carry that guest function's mode, image and symbol. A guest's truth
  * "including the hypervisor's work on its behalf" is its guest rows plus its on-behalf rows; the
  * same work also appears in {@code rows}, as hypervisor rows of the domain.
  */

@@ -74,10 +74,11 @@ import org.hyperprof.hypervisor.xenoprof.XenoprofCore;
  * The handler itself is guest kernel code ({@link Slice#GUEST_PMI}).
  *
  * <h2>Work on a guest's behalf</h2>
- * Every hypervisor cycle charged to a guest vCPU is also booked, in a second ledger, to the guest
- * function that was running when the hypervisor was entered (the nearest guest slice below on the
- * stack, else where the vCPU last ran guest code): the ground truth of "the guest plus the
- * hypervisor's work on its behalf".
+ * Every hypervisor cycle charged to a guest vCPU is also booked, in a second ledger, to a guest
+ * function: the ground truth of "the guest plus the hypervisor's work on its behalf". Work of a
+ * hypercall the domain's {@code callsite} lines name goes to the functions that make it; all other
+ * work to the guest function that was running when the hypervisor was entered (the nearest guest
+ * slice below on the stack, else where the vCPU last ran guest code). See {@link CallSites}.
  *
  * <p>Not thread-safe: one thread at a time runs the machine or changes it (the host serialises
  * them between quanta). The per-slice path does not allocate.
@@ -87,8 +88,10 @@ final class Engine {
     private final long mhz;
     private final SymbolCatalog catalog;
     private final GroundTruthLedger ledger;
-    /** Hypervisor cycles of guest vCPUs, by (vCPU slot, guest function that entered the hypervisor). */
+    /** Hypervisor cycles of guest vCPUs, by (vCPU slot, guest function they were done for). */
     private final GroundTruthLedger behalf;
+    /** Which guest function hypervisor work was done for. */
+    private final CallSites callSites;
     private final PhysicalCpu[] pcpus;
     private final VirtualCpu[] guests;
     /** The slices CPUs run; counts the workload slices. */
@@ -135,6 +138,7 @@ final class Engine {
         this.idleLoop = new CostTable(scenario.idleLoop(), catalog);
         this.haltFunction = catalog.id(scenario.halt());
         this.guestProfilers = new GuestProfilers(scenario, catalog);
+        this.callSites = new CallSites(scenario, catalog);
         this.slices = new SliceMaker(scenario, catalog); // sizes the ledger rows: every id is allocated by now
         this.interruptPath = new InterruptPath(slices, nmiHandler, scenario.postponedHandling());
 
@@ -282,10 +286,7 @@ final class Engine {
             pmu.advance(step, s.rates, s.cpl);
             ledger.add(s.row, step, s.rateArray);
             if (s.mode == 2 && !v.idle) {
-                int fn = guestFunctionBelow(p, v);
-                if (fn >= 0) {
-                    behalf.add(v.slot * slices.functions + fn, step, s.rateArray);
-                }
+                callSites.book(behalf, p, v, s, step);
             }
             p.now += step;
             s.remaining -= step;
@@ -500,18 +501,8 @@ final class Engine {
         chargedCycles += cycles;
     }
 
-    /** The guest function the hypervisor was entered from on {@code p}: the nearest guest slice below, else where {@code v} last ran. */
-    private int guestFunctionBelow(PhysicalCpu p, VirtualCpu v) {
-        for (int i = p.depth - 1; i >= 0; i--) {
-            Slice s = p.stack[i];
-            if (s.guestCode()) {
-                return s.row - v.slot * slices.functions;
-            }
-        }
-        return v.lastGuestFn;
-    }
-
     GroundTruthLedger behalf() {
+        callSites.flush(behalf); // hypercall work is split among its callers when the ledger is read
         return behalf;
     }
 

@@ -48,6 +48,15 @@ final class GroundTruthLedger {
         elapsed[row] += cycles;
     }
 
+    /** Adds totals already made: {@code milli} thousandths of an event per signal over {@code cycles}. */
+    void addTotals(int row, long[] milli, long cycles) {
+        int base = row * Signal.COUNT;
+        for (int i = 0; i < Signal.COUNT; i++) {
+            this.milli[base + i] += milli[i];
+        }
+        elapsed[row] += cycles;
+    }
+
     /** Elapsed cycles of a row (halted time included), for tests and statistics. */
     long elapsed(int row) {
         return elapsed[row];

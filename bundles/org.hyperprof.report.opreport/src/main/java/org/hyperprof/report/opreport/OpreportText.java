@@ -1209,7 +1209,8 @@ final class OpreportText {
      * The truth the samples are held against. A guest's own profiler never sees a hypervisor PC:
      * an overflow in hypervisor work is taken at the guest instruction that entered it. So for its
      * session the truth is the guest's own code plus the hypervisor's work on its behalf, folded into
-     * the guest function that entered the hypervisor ({@code GroundTruth.onBehalf}).
+     * the guest function that asked for it ({@code GroundTruth.onBehalf}: a hypercall's caller, else
+     * the function that entered the hypervisor).
      */
     private List<GroundTruth.Row> truthRows() {
         if (!guestProfilerSession()) {

@@ -13,7 +13,8 @@ import org.hyperprof.api.sample.ImageKind;
 /**
  * The domain section of a scenario: each {@code domain} line followed by its images ({@code kernel},
  * {@code module}, {@code process}), its guest {@code profiler}, and its workload regions, each
- * {@code region} followed by its {@code symbol} lines. It reads them into {@link DomainSpec}s on top
+ * {@code region} followed by its {@code symbol} lines, and its {@code callsite} lines (which of its
+ * functions make which hypercalls). It reads them into {@link DomainSpec}s on top
  * of what the host statements set: the hypervisor image, the rate profiles and the {@code ee.off}
  * functions.
  */
@@ -89,6 +90,10 @@ final class DomainSection {
                 finishRegion(line);
                 profilerStatement(t, line);
             }
+            case "callsite" -> {
+                finishRegion(line);
+                domain.callSites.add(callSite(t, line));
+            }
             case "symbol" -> {
                 if (region == null) {
                     throw tokens.error(line, "'symbol' belongs to a region; expected 'region <name> <mode>"
@@ -139,6 +144,73 @@ final class DomainSection {
         }
         workPerEvent.add(new ScenarioParser.WorkPerEvent("the profiler's handler.cycles", domain.profilerHandlerCycles,
                 line));
+    }
+
+    /** {@code callsite <guest function> <hypercall handler> [weight=<w>] source=<file>:<function>}. */
+    private CallSite callSite(String[] t, int line) throws ScenarioException {
+        String expected = "callsite <guest function> <hypercall handler> [weight=<w>] source=<file>:<function>";
+        if (t.length < 4) {
+            throw tokens.error(line, "expected '" + expected + "', e.g. 'callsite network_start_xmit"
+                    + " do_event_channel_op source=drivers/xen/netfront/netfront.c:network_start_xmit'");
+        }
+        if (!domain.kernelSeen) {
+            throw tokens.error(line, "'callsite' names a function of the domain's kernel; expected its 'kernel' line"
+                    + " before it");
+        }
+        String guest = t[1];
+        ImageSpec image = domain.images.get(0);
+        int colon = guest.indexOf(':');
+        if (colon >= 0) {
+            image = findImage(guest.substring(0, colon), line);
+            guest = guest.substring(colon + 1);
+        }
+        if (image.kind() != ImageKind.KERNEL && image.kind() != ImageKind.MODULE) {
+            throw tokens.error(line, "'" + t[1] + "' is " + stackName(image.kind()) + " code; hypercalls are made by"
+                    + " the guest's kernel or its modules (name a kernel function, or <module>:<function>)");
+        }
+        SymbolRef fn = images.function(image, guest, line);
+        SymbolRef handler = images.function(hypervisor, t[2], line);
+        Map<String, String> attrs = tokens.attributes(t, 3, line, expected, Set.of("weight", "source"));
+        long weight = attrs.containsKey("weight") ? tokens.weight(attrs.get("weight"), line, "call site weight")
+                : 1_000_000;
+        String source = tokens.required(attrs, "source", line, expected);
+        int sep = source.lastIndexOf(':');
+        if (sep <= 0 || sep == source.length() - 1) {
+            throw tokens.error(line, "source=" + source + " is not <file>:<function>; say where the guest's source"
+                    + " makes the call, e.g. source=drivers/xen/netfront/netfront.c:network_start_xmit");
+        }
+        for (CallSite other : domain.callSites) {
+            if (other.guestFunction().equals(fn) && other.handler().equals(handler)) {
+                throw tokens.error(line, "call site " + t[1] + " -> " + t[2] + " is given twice in domain "
+                        + domain.domid + " (first on line " + other.line() + ")");
+            }
+        }
+        return new CallSite(fn, handler, weight, source, line);
+    }
+
+    /** Every call site's handler must be one the domain's hypervisor work runs under. */
+    private void checkCallSites() throws ScenarioException {
+        if (domain.callSites.isEmpty()) {
+            return;
+        }
+        HypercallTree tree = HypercallTree.of(domain.regions, hypervisor.symbols().size());
+        for (CallSite c : domain.callSites) {
+            if (!tree.runsUnder(c.handler().index())) {
+                List<String> shown = new ArrayList<>();
+                for (int f : tree.functions()) {
+                    String name = hypervisor.symbols().name(f);
+                    if (name.startsWith("do_")) {
+                        shown.add(name);
+                    }
+                }
+                shown.sort(null);
+                shown = shown.subList(0, Math.min(12, shown.size()));
+                throw tokens.error(c.line(), "no hypervisor work of domain " + domain.domid + " runs in or below '"
+                        + c.handler().name() + "' (no caller chain of its hypervisor regions names it), so the call"
+                        + " site would get nothing; name a handler its regions show" + (shown.isEmpty() ? ""
+                                : ", e.g. one of " + shown));
+            }
+        }
     }
 
     private void startDomain(String[] t, int line) throws ScenarioException {
@@ -370,6 +442,7 @@ final class DomainSection {
             throw tokens.error(domain.line, "domain " + domain.domid + " is busy (load > 0) but has no workload;"
                     + " expected 'region ...' lines, or load=0");
         }
+        checkCallSites();
         GuestProfilerSpec profiler = null;
         if (domain.profilerLine > 0) {
             guestBufferSlots += (long) domain.vcpus * domain.profilerBuffer;
@@ -385,7 +458,8 @@ final class DomainSection {
                     domain.profilerBuffer, domain.profilerCounter, domain.profilerLine);
         }
         domains.add(new DomainSpec(domain.domid, domain.name, domain.hvm, domain.vcpus, domain.hardware,
-                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line, profiler));
+                domain.loadPpm, domain.burstMicros, domain.images, domain.regions, domain.line, profiler,
+                domain.callSites));
         domain = null;
     }
 
@@ -423,6 +497,7 @@ final class DomainSection {
         int profilerCounter;
         final List<ImageSpec> images = new ArrayList<>();
         final List<RegionSpec> regions = new ArrayList<>();
+        final List<CallSite> callSites = new ArrayList<>();
     }
 
     private static final class RegionBuilder {

@@ -16,13 +16,22 @@ import java.util.List;
  * @param regions        the workload
  * @param line           the scenario line that declares it
  * @param profiler       the guest's own profiler, or null when it runs none
+ * @param callSites      which of its functions make which hypercalls (empty: none said)
  */
 public record DomainSpec(int domid, String name, boolean hvm, int vcpus, boolean hardwareDomain, long loadPpm,
-        long burstMicros, List<ImageSpec> images, List<RegionSpec> regions, int line, GuestProfilerSpec profiler) {
+        long burstMicros, List<ImageSpec> images, List<RegionSpec> regions, int line, GuestProfilerSpec profiler,
+        List<CallSite> callSites) {
 
     public DomainSpec {
         images = List.copyOf(images);
         regions = List.copyOf(regions);
+        callSites = List.copyOf(callSites);
+    }
+
+    /** A domain whose scenario says no call sites. */
+    public DomainSpec(int domid, String name, boolean hvm, int vcpus, boolean hardwareDomain, long loadPpm,
+            long burstMicros, List<ImageSpec> images, List<RegionSpec> regions, int line, GuestProfilerSpec profiler) {
+        this(domid, name, hvm, vcpus, hardwareDomain, loadPpm, burstMicros, images, regions, line, profiler, List.of());
     }
 
     /** A domain that runs no profiler of its own. */

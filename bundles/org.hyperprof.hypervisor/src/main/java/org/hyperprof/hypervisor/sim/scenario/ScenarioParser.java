@@ -51,7 +51,7 @@ public final class ScenarioParser {
     private static final Set<String> REPEATABLE = Set.of("pmu.option", "rates", "host.option", "ee.off",
             "poll.points", "cost.vpmu");
     private static final List<String> DOMAIN_KEYWORDS = List.of("domain", "kernel", "module", "process", "region",
-            "symbol", "profiler");
+            "symbol", "profiler", "callsite");
 
     /** Byte-order mark: some editors begin UTF-8 files with it; it is no part of the first statement. */
     private static final char BYTE_ORDER_MARK = '\uFEFF';
