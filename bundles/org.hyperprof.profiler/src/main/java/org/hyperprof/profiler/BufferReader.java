@@ -365,12 +365,25 @@ final class BufferReader {
 
     /**
      * Drops the entries copied that the reader marked as read, and the zeros of slots never
-     * written (Xen never writes {@code {0, user, 0}}: no sample and no return address is at address
-     * 0), keeping the others in order; returns how many are kept.
+     * written (Xen never writes {@code {0, user, 0}} as a sample or a return address: none is at
+     * address 0; only inside an IBS block, which is kept whole), keeping the others in order;
+     * returns how many are kept.
      */
     private int withoutStaleEntries(int count) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
+            int block = ibsBlock(i, count);
+            if (block > 0) {
+                // An IBS block holds register halves that are often 0, in user mode too: Xen wrote it whole.
+                if (kept != i) {
+                    System.arraycopy(eip, i, eip, kept, block);
+                    System.arraycopy(mode, i, mode, kept, block);
+                    System.arraycopy(event, i, event, kept, block);
+                }
+                kept += block;
+                i += block - 1;
+                continue;
+            }
             long pc = eip[i];
             int m = mode[i];
             int ev = event[i];
@@ -482,6 +495,7 @@ final class BufferReader {
             return;
         }
         long address = eip[i + 1];
+        m = view.ibsMode(address, m);
         long resolved = view.resolveSample(address, m);
         for (int column : columns) {
             begin(collector, m, column, address, resolved, weights);
