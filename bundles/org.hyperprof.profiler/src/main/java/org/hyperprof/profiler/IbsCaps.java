@@ -36,9 +36,9 @@ final class IbsCaps {
         if (ibs.opEnabled() && ibs.dispatchedOps() && (caps & OP_COUNT) == 0) {
             return String.format("IBS op dispatched-op counting is not supported by this CPU (capabilities 0x%x:"
                     + " OpCnt, bit 4, is clear), and the unit mask 0x01 of the IBS_OP_* events asks for it (OProfile's"
-                    + " default); give unit mask 0 to count cycles (e.g. IBS_OP_ALL:100000:0:1:1), or load a host"
+                    + " default); give unit mask 0 to count cycles (e.g. IBS_OP_ALL:%d:0:1:1), or load a host"
                     + " whose family 10h CPU has OpCnt (hp:load --cpu x86-64/family10 --pmu-option"
-                    + " ibs.caps=0x1f)", caps);
+                    + " ibs.caps=0x1f)", caps, ibs.maxCntOp());
         }
         return null;
     }

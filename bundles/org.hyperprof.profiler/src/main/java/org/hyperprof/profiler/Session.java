@@ -571,6 +571,13 @@ final class Session implements DomainView.ProblemLog {
                         + ": the difference went to buffers no daemon of the session mapped");
             }
         }
+        if (ibsColumns != null && total.lost() > 0) {
+            int slots = buffers.stream().mapToInt(b -> b.reader.size).filter(n -> n > 0).min().orElse(0);
+            out.add("Xen lost " + total.lost() + " sample(s) to full buffers, and the session samples IBS: Xen writes"
+                    + " each IBS op sample as " + BufferReader.IBS_OP_ENTRIES + " entries and each fetch sample as "
+                    + BufferReader.IBS_FETCH_ENTRIES + ", so buffers of " + slots + " slots fill quickly; ask for"
+                    + " more (hp:opcontrol <domid> --start-daemon --buffer-size=2048 on every profiled domain)");
+        }
         out.addAll(symbolProblems());
         return out;
     }

@@ -59,13 +59,17 @@ class IbsProfileTest {
 
     /** The opcontrol workflow of the README with {@code events}, for {@code micros} simulated. */
     private SessionSummary profile(ProfilerImpl p, long micros, String... events) throws Exception {
+        return profile(p, micros, 2048, events);
+    }
+
+    private SessionSummary profile(ProfilerImpl p, long micros, int slots, String... events) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("--start-daemon", "--active-domains=0,1",
-                "--buffer-size=2048"));
+                "--buffer-size=" + slots));
         for (String e : events) {
             args.add("--event=" + e);
         }
         Rig.ok(p.opcontrol(0, args));
-        Rig.ok(op(p, 1, "--start-daemon", "--buffer-size=2048"));
+        Rig.ok(op(p, 1, "--start-daemon", "--buffer-size=" + slots));
         Rig.ok(op(p, 0, "--start"));
         Host host = hosts.current().orElseThrow();
         host.run(micros, ProgressListener.NONE);
@@ -159,6 +163,22 @@ class IbsProfileTest {
             assertEquals(3, byColumn.size(), "the counter and the two IBS columns: " + byColumn);
             assertTrue(byColumn.values().stream().allMatch(v -> v > 1000), byColumn.toString());
             assertFalse(s.notes().stream().anyMatch(l -> l.contains("IBS block")), s.notes().toString());
+        } finally {
+            p.deactivate();
+        }
+    }
+
+    /** The XenLinux driver's 16 slots hold one op block at a time: the books count the losses, a note says what to ask for. */
+    @Test
+    void sixteenSlotBuffersLoseIbsSamplesAndANoteSaysWhatToAskFor() throws Exception {
+        ProfilerImpl p = wire(FAMILY10);
+        try {
+            SessionSummary s = profile(p, 50_000, 16, "IBS_OP_ALL:50000:0:1:1");
+            assertTrue(s.accounting().balanced(), s.accounting().line());
+            assertTrue(s.accounting().lost() > 0, s.accounting().line());
+            assertEquals(s.accounting().delivered(), consumer.samples(), s.accounting().line());
+            assertTrue(s.notes().stream().anyMatch(l -> l.contains("each IBS op sample as 14 entries")
+                    && l.contains("buffers of 16 slots") && l.contains("--buffer-size=2048")), s.notes().toString());
         } finally {
             p.deactivate();
         }
