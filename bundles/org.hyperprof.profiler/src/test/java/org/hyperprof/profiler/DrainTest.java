@@ -231,7 +231,8 @@ class DrainTest {
     /**
      * Xen logs an AMD IBS block (marker 13 or 14, then the sampled address and the IBS registers in
      * halves, event 0) and counts it as one sample: the daemon reads it as one, not as eight samples
-     * more than Xen wrote, and does not decode it; with call traces on it is no stray entry either.
+     * more than Xen wrote, and without IBS columns decodes it into none; with call traces on it is no
+     * stray entry either.
      */
     @Test
     void anIbsBlockIsReadAsTheOneSampleXenCountsItAs() {
