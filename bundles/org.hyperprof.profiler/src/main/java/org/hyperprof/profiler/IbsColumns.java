@@ -10,7 +10,8 @@ import org.hyperprof.api.pmu.PmuModel;
  * The columns a session's IBS samples feed, by the kind of block Xen logs: every IBS fetch block
  * is one event of each fetch column, every op block one of each op column (OProfile's daemon
  * turned each IBS sample into one sample of every selected IBS-derived event it satisfied; the
- * *_ALL events every sample satisfies). A column is the number its {@link CounterConfig} carries.
+ * family 10h model offers only events every sample satisfies). A column is the number its
+ * {@link CounterConfig} carries.
  */
 record IbsColumns(int[] fetch, int[] op) {
 

@@ -144,24 +144,28 @@ class IbsProfileTest {
         assertTrue(checked >= 10, "symbols of at least 1 %: " + checked);
     }
 
-    /** taken = delivered + lost + dropped + invalid, and every delivered IBS block is one sample of its one column. */
+    /**
+     * taken = delivered + lost + dropped + invalid, Xen counting each IBS block as one sample; the
+     * report has one sample of it in each column of its kind (two fetch events: two).
+     */
     @Test
-    void theBooksCountEachIbsBlockAsTheOneSampleItIsInTheReport() throws Exception {
+    void theBooksCountEachIbsBlockOnceAndEachColumnOfItsKindShowsIt() throws Exception {
         ProfilerImpl p = wire(FAMILY10);
         try {
             SessionSummary s = profile(p, 100_000, "CPU_CLK_UNHALTED:100000:0:1:1", "IBS_FETCH_ALL:50000:0:1:1",
-                    "IBS_OP_ALL:50000:0:1:1");
+                    "IBS_FETCH_ATTEMPTED:50000:0:1:1", "IBS_OP_ALL:50000:0:1:1");
             assertTrue(s.accounting().balanced(), s.accounting().line());
             assertEquals(0, s.accounting().lost(), "2048-slot buffers hold every block: " + s.accounting().line());
-            assertEquals(s.accounting().delivered(), consumer.samples(), s.accounting().line());
             Map<Integer, Long> byColumn = new HashMap<>();
             for (SampleBatch b : consumer.batches) {
                 for (int i = 0; i < b.size; i++) {
                     byColumn.merge(b.counter[i] & 0xFF, 1L, Long::sum);
                 }
             }
-            assertEquals(3, byColumn.size(), "the counter and the two IBS columns: " + byColumn);
+            assertEquals(4, byColumn.size(), "the counter and the three IBS columns: " + byColumn);
             assertTrue(byColumn.values().stream().allMatch(v -> v > 1000), byColumn.toString());
+            assertEquals(byColumn.get(0x10), byColumn.get(0x11), "every fetch sample is one of each fetch column");
+            assertEquals(s.accounting().delivered() + byColumn.get(0x11), consumer.samples(), s.accounting().line());
             assertFalse(s.notes().stream().anyMatch(l -> l.contains("IBS block")), s.notes().toString());
         } finally {
             p.deactivate();

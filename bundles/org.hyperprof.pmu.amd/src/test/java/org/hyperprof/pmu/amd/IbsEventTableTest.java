@@ -54,7 +54,9 @@ class IbsEventTableTest {
         for (AmdPmuModel m : List.of(AmdFixture.ATHLON, HAMMER, FAMILY15H)) {
             assertTrue(m.events().events().stream().noneMatch(IbsEvents::isIbs), m.cpuType());
         }
-        assertEquals(2, FAMILY10.events().events().stream().filter(IbsEvents::isIbs).count());
+        assertEquals(List.of("IBS_FETCH_ALL", "IBS_FETCH_ATTEMPTED", "IBS_OP_ALL"), FAMILY10.events().events().stream()
+                .filter(IbsEvents::isIbs).map(EventDescriptor::name).toList());
+        assertEquals(0xF002, event("IBS_FETCH_ATTEMPTED").code());
     }
 
     @Test
@@ -85,6 +87,16 @@ class IbsEventTableTest {
         assertTrue(rejection(FAMILY10, "IBS_FETCH_ALL:49999:0:1:1").contains("below its minimum of 50000"));
         String tooLarge = rejection(FAMILY10, "IBS_OP_ALL:1048576:0:1:1");
         assertTrue(tooLarge.contains("maximum IBS op count") && tooLarge.contains("1048575"), tooLarge);
+    }
+
+    @Test
+    void theFetchEventsShareOneCountAsOneSamplerServesThem() throws Exception {
+        String m = rejection(FAMILY10, "IBS_FETCH_ALL:50000:0:1:1", "IBS_FETCH_ATTEMPTED:60000:0:1:1");
+        assertTrue(m.contains("all IBS fetch events must have the same count") && m.contains("give both 50000"), m);
+        CounterConfig[] c = configs(FAMILY10, "IBS_FETCH_ALL:50000:0:1:1", "IBS_FETCH_ATTEMPTED:50000:0:1:1",
+                "IBS_OP_ALL:70000:0:1:1");
+        assertEquals(List.of(IbsEvents.FETCH_COLUMNS, IbsEvents.FETCH_COLUMNS + 1, IbsEvents.OP_COLUMNS),
+                List.of(c[0].counter(), c[1].counter(), c[2].counter()), "fetch and op samplers have counts of their own");
     }
 
     @Test
