@@ -122,6 +122,8 @@ final class BufferReader {
     private long staleSamples;
     private long staleEntries;
     private long ibsBlocks;
+    /** IBS blocks decoded into the session's IBS columns. */
+    private long ibsSamples;
     private long unreachedSamples;
     private boolean frozen;
     private long frozenPending;
@@ -258,6 +260,16 @@ final class BufferReader {
      * @return entries read
      */
     int drain(SampleView view, BatchBuilder collector, int depth, int numCounters, long[] weights) {
+        return drain(view, collector, depth, numCounters, weights, null);
+    }
+
+    /**
+     * As {@link #drain(SampleView, BatchBuilder, int, int, long[])}, with the session's IBS columns:
+     * each IBS block becomes one sample of every column of its kind, at the block's sampled address
+     * (fetch: IbsFetchLinAd; op: IbsOpRip), in the block's mode. Null or empty columns leave the
+     * blocks counted but undecoded.
+     */
+    int drain(SampleView view, BatchBuilder collector, int depth, int numCounters, long[] weights, IbsColumns ibs) {
         if (size < 2) {
             return 0;
         }
@@ -320,7 +332,7 @@ final class BufferReader {
                 finishTraces();
             } else {
                 unreachedSamples += fresh - sampleEntries;
-                decode(count, view, collector, d, numCounters, weights);
+                decode(count, view, collector, d, numCounters, weights, ibs);
             }
         }
         samplesSeen = wrote;
@@ -353,12 +365,25 @@ final class BufferReader {
 
     /**
      * Drops the entries copied that the reader marked as read, and the zeros of slots never
-     * written (Xen never writes {@code {0, user, 0}}: no sample and no return address is at address
-     * 0), keeping the others in order; returns how many are kept.
+     * written (Xen never writes {@code {0, user, 0}} as a sample or a return address: none is at
+     * address 0; only inside an IBS block, which is kept whole), keeping the others in order;
+     * returns how many are kept.
      */
     private int withoutStaleEntries(int count) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
+            int block = ibsBlock(i, count);
+            if (block > 0) {
+                // An IBS block holds register halves that are often 0, in user mode too: Xen wrote it whole.
+                if (kept != i) {
+                    System.arraycopy(eip, i, eip, kept, block);
+                    System.arraycopy(mode, i, mode, kept, block);
+                    System.arraycopy(event, i, event, kept, block);
+                }
+                kept += block;
+                i += block - 1;
+                continue;
+            }
             long pc = eip[i];
             int m = mode[i];
             int ev = event[i];
@@ -409,7 +434,7 @@ final class BufferReader {
     }
 
     private void decode(int count, SampleView view, BatchBuilder collector, int depth, int numCounters,
-            long[] weights) {
+            long[] weights, IbsColumns ibs) {
         int i = 0;
         while (i < count) {
             long pc = eip[i];
@@ -431,8 +456,11 @@ final class BufferReader {
             }
             int block = pendingEscapeMode >= 0 ? 0 : ibsBlock(i, count);
             if (block > 0) {
-                // IBS samples are read whole but not decoded into reports (counted, in the notes).
                 ibsBlocks++;
+                int[] columns = ibs == null ? null : ibs.of(pc);
+                if (columns != null && columns.length > 0) {
+                    ibsSample(i, columns, view, collector, weights);
+                }
                 i += block;
                 continue;
             }
@@ -457,6 +485,23 @@ final class BufferReader {
             samples++;
             i++;
         }
+    }
+
+    /** The IBS block at {@code i} as one sample of each of {@code columns}, at the address Xen logged after the marker. */
+    private void ibsSample(int i, int[] columns, SampleView view, BatchBuilder collector, long[] weights) {
+        int m = mode[i] & 0xFF;
+        if (m > maxMode) {
+            badModes++;
+            return;
+        }
+        long address = eip[i + 1];
+        m = view.ibsMode(address, m);
+        long resolved = view.resolveSample(address, m);
+        for (int column : columns) {
+            begin(collector, m, column, address, resolved, weights);
+            collector.end();
+        }
+        ibsSamples++;
     }
 
     /** The sample at {@code i} of a trace begun in {@code escapeMode}, and its callers; returns the next index. */
@@ -690,6 +735,10 @@ final class BufferReader {
     }
 
     /** AMD IBS blocks read: each counts as one sample in Xen's books and is not decoded into reports. */
+    long ibsSamples() {
+        return ibsSamples;
+    }
+
     long ibsBlocks() {
         return ibsBlocks;
     }
@@ -713,15 +762,16 @@ final class BufferReader {
     DecodeCounts decodeCounts() {
         return new DecodeCounts(danglingEscapes, unknownEscapes, orphanEntries, badEvents, badModes, badHeadReads,
                 badTailReads, refusedDrains, rewoundEntries, skippedEntries, refusedEntries, staleSamples,
-                staleEntries, ibsBlocks, unreachedSamples);
+                staleEntries, ibsBlocks, unreachedSamples, ibsSamples);
     }
 
     /** What a reader skipped or refused, by kind. */
     record DecodeCounts(long danglingEscapes, long unknownEscapes, long orphanEntries, long badEvents, long badModes,
             long badHeadReads, long badTailReads, long refusedDrains, long rewoundEntries, long skippedEntries,
-            long refusedEntries, long staleSamples, long staleEntries, long ibsBlocks, long unreachedSamples) {
+            long refusedEntries, long staleSamples, long staleEntries, long ibsBlocks, long unreachedSamples,
+            long ibsSamples) {
 
-        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        static final DecodeCounts ZERO = new DecodeCounts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         DecodeCounts plus(DecodeCounts o) {
             return new DecodeCounts(danglingEscapes + o.danglingEscapes, unknownEscapes + o.unknownEscapes,
@@ -729,7 +779,7 @@ final class BufferReader {
                     badHeadReads + o.badHeadReads, badTailReads + o.badTailReads, refusedDrains + o.refusedDrains,
                     rewoundEntries + o.rewoundEntries, skippedEntries + o.skippedEntries,
                     refusedEntries + o.refusedEntries, staleSamples + o.staleSamples, staleEntries + o.staleEntries,
-                    ibsBlocks + o.ibsBlocks, unreachedSamples + o.unreachedSamples);
+                    ibsBlocks + o.ibsBlocks, unreachedSamples + o.unreachedSamples, ibsSamples + o.ibsSamples);
         }
 
         DecodeCounts minus(DecodeCounts o) {
@@ -738,7 +788,7 @@ final class BufferReader {
                     badHeadReads - o.badHeadReads, badTailReads - o.badTailReads, refusedDrains - o.refusedDrains,
                     rewoundEntries - o.rewoundEntries, skippedEntries - o.skippedEntries,
                     refusedEntries - o.refusedEntries, staleSamples - o.staleSamples, staleEntries - o.staleEntries,
-                    ibsBlocks - o.ibsBlocks, unreachedSamples - o.unreachedSamples);
+                    ibsBlocks - o.ibsBlocks, unreachedSamples - o.unreachedSamples, ibsSamples - o.ibsSamples);
         }
 
         boolean isZero() {

@@ -8,6 +8,8 @@ import java.util.function.Supplier;
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.IbsConfig;
+import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.SharedBuffer;
@@ -15,6 +17,7 @@ import org.hyperprof.api.xenoprof.VirqHandler;
 import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofCounter;
 import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
+import org.hyperprof.api.xenoprof.XenoprofIbsCounter;
 import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofPassive;
@@ -399,7 +402,12 @@ final class DomainDaemon {
     private void configureCounters(StepLog log, CounterConfig[] configs) throws StepLog.StepFailed {
         int n = Math.min(numEvents, MAX_COUNTERS);
         CounterConfig[] byIndex = new CounterConfig[n];
+        PmuModel model = host.model();
         for (CounterConfig c : configs) {
+            if (model != null && model.ibsSample(c) != 0) {
+                // Sampled by IBS (ibs_counter below), not by a counter.
+                continue;
+            }
             if (c.counter() < 0 || c.counter() >= n) {
                 throw log.fail("event " + c.event().name() + " was given counter " + c.counter() + ", but Xenoprof has "
                         + n + " counters (num_events); give fewer events");
@@ -426,7 +434,36 @@ final class DomainDaemon {
                 log.call(XenoprofOp.COUNTER, x, "{ind " + i + ", enabled 0}");
             }
         }
+        IbsConfig ibs = model == null ? null : model.ibsConfig(List.of(configs));
+        if (ibs != null) {
+            configureIbs(log, ibs);
+        }
         counters = List.of(configs);
+    }
+
+    /**
+     * The IBS events' settings, as the XenLinux driver wrote its ibs_fetch and ibs_op files: first
+     * get_ibs_caps (the driver offers IBS only where the CPU has it; the dispatched_ops file only
+     * where the CPU can count dispatched ops, and opcontrol refused bit 0 of the unit mask without
+     * it), then ibs_counter.
+     */
+    private void configureIbs(StepLog log, IbsConfig ibs) throws StepLog.StepFailed {
+        long caps = log.call(XenoprofOp.GET_IBS_CAPS, null, null);
+        log.line(String.format("  -> IBS capabilities 0x%x", caps));
+        String missing = IbsCaps.missing(caps, ibs);
+        if (missing != null) {
+            throw log.fail(missing);
+        }
+        XenoprofIbsCounter x = new XenoprofIbsCounter();
+        x.fetchEnabled = ibs.fetchEnabled() ? 1 : 0;
+        x.maxCntFetch = ibs.maxCntFetch();
+        x.opEnabled = ibs.opEnabled() ? 1 : 0;
+        x.maxCntOp = ibs.maxCntOp();
+        x.randEn = ibs.randomize() ? 1 : 0;
+        x.dispatchedOps = ibs.dispatchedOps() ? 1 : 0;
+        log.call(XenoprofOp.IBS_COUNTER, x, "{fetch_enabled " + x.fetchEnabled + ", max_cnt_fetch " + x.maxCntFetch
+                + ", op_enabled " + x.opEnabled + ", max_cnt_op " + x.maxCntOp + ", rand_en " + x.randEn
+                + ", dispatched_ops " + x.dispatchedOps + "}");
     }
 
     /** {@code --start}: only the primary's driver makes a hypercall. */

@@ -133,6 +133,26 @@ final class DomainView implements SampleView {
      * a misread MMCRA gives on a PowerPC) is unknown there, not attributed to the image whose range
      * it happens to fall in.
      */
+    /**
+     * OProfile's rule for IBS samples (see {@link SampleView#ibsMode}): the daemon looked a kernel
+     * or Xen sample up among the kernel images by address (vmlinux, the modules, then Xen's image:
+     * find_kernel_image), and took a user sample whose address lies in one of them as kernel. So an
+     * address in Xen's image is xen, one in the kernel or a module kernel, whatever the logged mode;
+     * any other address keeps it.
+     */
+    @Override
+    public int ibsMode(long pc, int mode) {
+        int m = mappingIndex(pc);
+        ImageKind kind = m < 0 ? null : mappings[m].kind();
+        if (kind == ImageKind.HYPERVISOR) {
+            return 2;
+        }
+        if (kind == ImageKind.KERNEL || kind == ImageKind.MODULE) {
+            return 1;
+        }
+        return mode;
+    }
+
     static boolean holdsMode(ImageKind kind, int mode) {
         if (kind == null || mode < 0) {
             return true;

@@ -349,7 +349,7 @@ final class Oprofiled implements VirqHandler {
                 cachedView = s.view(domid);
                 cachedSession = s;
             }
-            return reader.drain(cachedView, s.collector, depth, numEvents, s.weights);
+            return reader.drain(cachedView, s.collector, depth, numEvents, s.weights, s.ibsColumns);
         }
     }
 
@@ -395,7 +395,7 @@ final class Oprofiled implements VirqHandler {
                     continue;
                 }
                 for (BufferReader r : p.readers) {
-                    n += r.drain(p.cachedView, s.collector, depth, numEvents, s.weights);
+                    n += r.drain(p.cachedView, s.collector, depth, numEvents, s.weights, s.ibsColumns);
                 }
             }
         }

@@ -17,4 +17,15 @@ interface SampleView {
 
     /** Resolves a return address of a call trace whose sample was taken in {@code mode}. */
     long resolveCaller(long pc, int mode);
+
+    /**
+     * The mode an IBS sample at {@code pc} is counted in, logged in {@code mode}. Xen logs an IBS
+     * block in the mode of the code the NMI interrupted, which need not be the mode of the sampled
+     * instruction (the sample may have been taken in code that ran before, the NMI handler's own
+     * included); OProfile's daemon (opd_put_ibs_sample) counted a sample whose address lies in a
+     * kernel image (vmlinux, a module, Xen's image) as kernel. This view keeps the mode it is given.
+     */
+    default int ibsMode(long pc, int mode) {
+        return mode;
+    }
 }

@@ -149,6 +149,8 @@ final class Session implements DomainView.ProblemLog {
     final BatchBuilder collector;
     /** By counter number, the count of the session's counters: each sample's weight. */
     final long[] weights;
+    /** The columns the IBS blocks feed, or null when the session counts no IBS event. */
+    final IbsColumns ibsColumns;
     private final SymbolTables symbolTables;
     private final Map<String, Long> startCounters;
 
@@ -174,6 +176,7 @@ final class Session implements DomainView.ProblemLog {
         this.dictionary = dictionary;
         this.collector = collector;
         this.weights = BufferReader.weights(info.counters());
+        this.ibsColumns = IbsColumns.of(host.model(), info.counters());
         this.symbolTables = symbolTables;
         this.startCounters = counters(host);
     }
@@ -521,10 +524,12 @@ final class Session implements DomainView.ProblemLog {
                 out.add(b.name() + ": the daemon skipped what it could not decode: " + decoding
                         + "; no skipped entry was given to another sample or domain");
             }
-            if (d.ibsBlocks() > 0) {
-                out.add(b.name() + ": " + d.ibsBlocks() + " AMD IBS block(s) read (instruction-based sampling, set up"
-                        + " with the ibs_counter operation): each counts as one sample delivered, and IBS samples are"
-                        + " not decoded into the reports, which show the counters' samples only");
+            long undecoded = d.ibsBlocks() - d.ibsSamples();
+            if (undecoded > 0) {
+                out.add(b.name() + ": " + undecoded + " AMD IBS block(s) read (instruction-based sampling, set up"
+                        + " with the ibs_counter operation) that no IBS_FETCH_* or IBS_OP_* event of the session"
+                        + " asked for: each counts as one sample delivered, but is in no report column; count"
+                        + " IBS_FETCH_ALL or IBS_OP_ALL (hp:profile --event) to see them per symbol");
             }
             String indices = d.indexText();
             if (!indices.isEmpty()) {
@@ -565,6 +570,13 @@ final class Session implements DomainView.ProblemLog {
                         + " lost sample(s), Xen counted " + total.delivered() + " and " + stats.lostSamples()
                         + ": the difference went to buffers no daemon of the session mapped");
             }
+        }
+        if (ibsColumns != null && total.lost() > 0) {
+            int slots = buffers.stream().mapToInt(b -> b.reader.size).filter(n -> n > 0).min().orElse(0);
+            out.add("Xen lost " + total.lost() + " sample(s) to full buffers, and the session samples IBS: Xen writes"
+                    + " each IBS op sample as " + BufferReader.IBS_OP_ENTRIES + " entries and each fetch sample as "
+                    + BufferReader.IBS_FETCH_ENTRIES + ", so buffers of " + slots + " slots fill quickly; ask for"
+                    + " more (hp:opcontrol <domid> --start-daemon --buffer-size=2048 on every profiled domain)");
         }
         out.addAll(symbolProblems());
         return out;

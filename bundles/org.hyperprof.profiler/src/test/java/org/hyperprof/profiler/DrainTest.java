@@ -231,7 +231,8 @@ class DrainTest {
     /**
      * Xen logs an AMD IBS block (marker 13 or 14, then the sampled address and the IBS registers in
      * halves, event 0) and counts it as one sample: the daemon reads it as one, not as eight samples
-     * more than Xen wrote, and does not decode it; with call traces on it is no stray entry either.
+     * more than Xen wrote, and without IBS columns decodes it into none; with call traces on it is no
+     * stray entry either.
      */
     @Test
     void anIbsBlockIsReadAsTheOneSampleXenCountsItAs() {
@@ -251,5 +252,36 @@ class DrainTest {
             assertEquals(0, r.reader.refusedEntries() + r.reader.unreachedSamples() + r.reader.orphanEntries(),
                     "depth " + depth);
         }
+    }
+
+    /** An IBS block as Xen logs it: marker, sampled address, then the registers in halves (most of them 0 here). */
+    private static void ibsBlock(Ring r, long marker, long address, int mode) {
+        int entries = marker == BufferReader.IBS_FETCH_CODE ? BufferReader.IBS_FETCH_ENTRIES : BufferReader.IBS_OP_ENTRIES;
+        r.sample(marker, mode, 0);
+        r.add(address, mode, 0);
+        r.add(address & 0xFFFF_FFFFL, mode, 0);
+        r.add(address >>> 32, mode, 0);
+        for (int k = 4; k < entries; k++) {
+            r.add(0, mode, 0);
+        }
+    }
+
+    /**
+     * With the session's IBS columns, each block is one sample of every column of its kind, at the
+     * address Xen logged after the marker and in the block's mode, user mode included: the block's
+     * zero halves are not the zeros of never-written slots.
+     */
+    @Test
+    void anIbsBlockIsOneSampleOfEachColumnOfItsKindAtTheSampledAddress() {
+        Ring r = new Ring(64);
+        ibsBlock(r, BufferReader.IBS_FETCH_CODE, 0x0804_8123L, 0);
+        ibsBlock(r, BufferReader.IBS_OP_CODE, 0xc010_0456L, 1);
+        r.sample(0xc0100abcL, 1, 0);
+        r.drain(0, new IbsColumns(new int[] {0x10}, new int[] {0x20, 0x21}));
+        assertEquals(List.of("8048123:0:16[]", "c0100456:1:32[]", "c0100456:1:33[]", "c0100abc:1:0[]"), r.samples());
+        assertEquals(2, r.reader.ibsBlocks());
+        assertEquals(2, r.reader.ibsSamples());
+        assertEquals(0, r.reader.staleEntries() + r.reader.refusedEntries() + r.reader.unreachedSamples(),
+                "nothing of the blocks was taken for stale slots");
     }
 }

@@ -55,9 +55,14 @@ final class Ring {
     }
 
     int drain(int depth) {
+        return drain(depth, null);
+    }
+
+    /** A drain for a session whose IBS events have the columns {@code ibs}. */
+    int drain(int depth, IbsColumns ibs) {
         int n;
         synchronized (collector) {
-            n = reader.drain(new View(OWNER), collector, depth, COUNTERS, null);
+            n = reader.drain(new View(OWNER), collector, depth, COUNTERS, null, ibs);
         }
         collector.flush();
         return n;

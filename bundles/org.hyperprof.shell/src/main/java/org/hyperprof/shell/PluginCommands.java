@@ -241,9 +241,11 @@ public class PluginCommands {
                 model.displayName(), model.counterCount(), model.counterWidth(), events.size(),
                 provider == null ? "" : ", from " + provider, model.defaultEvent());
         Table t = new Table("EVENT", "CODE", "COUNTERS", "MINIMUM", "UNIT MASK", "DESCRIPTION");
+        boolean sampled = false;
         for (EventDescriptor d : events) {
             UnitMask um = d.unitMask();
-            t.row(d.name(), String.format("0x%02x", d.code()), d.countersText(), d.minimumCount(), maskHeader(um),
+            sampled |= d.counterMask() == 0;
+            t.row(d.name(), String.format("0x%02x", d.code()), countersCell(d), d.minimumCount(), maskHeader(um),
                     d.description());
             if (um.values().size() > 1) {
                 // Each value a user may give in EVENT:count:um, under the unit mask column.
@@ -253,6 +255,16 @@ public class PluginCommands {
             }
         }
         t.print(out);
+        if (sampled) {
+            out.println("COUNTERS -: no counter counts the event, AMD's instruction-based sampling (IBS) samples it:"
+                    + " every IBS_FETCH_* event takes one count and one unit mask, every IBS_OP_* event another; IBS"
+                    + " samples every privilege level (give :1:1)");
+        }
+    }
+
+    /** The counters an event may use, or "-" for one a sampler (AMD IBS) takes instead. */
+    private static String countersCell(EventDescriptor d) {
+        return d.counterMask() == 0 ? "-" : d.countersText();
     }
 
     /**
@@ -263,7 +275,7 @@ public class PluginCommands {
         Table t = new Table("EVENT", "CODE", "COUNTERS", "MINIMUM", "UNIT_MASK", "UNIT_MASK_VALUE", "DESCRIPTION");
         for (EventDescriptor d : model.events().events()) {
             UnitMask um = d.unitMask();
-            t.row(d.name(), String.format("0x%02x", d.code()), d.countersText(), d.minimumCount(), maskHeader(um), "",
+            t.row(d.name(), String.format("0x%02x", d.code()), countersCell(d), d.minimumCount(), maskHeader(um), "",
                     d.description());
             if (um.values().size() > 1) {
                 for (UnitMask.Value v : um.values()) {

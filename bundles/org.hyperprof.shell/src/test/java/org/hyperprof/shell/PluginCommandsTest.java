@@ -3,9 +3,18 @@ package org.hyperprof.shell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import org.hyperprof.api.command.CommandFailure;
+import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.EventSpec;
+import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
@@ -19,6 +28,8 @@ import org.hyperprof.api.symbols.SymbolTable;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
+import org.hyperprof.pmu.kit.AbstractPmuModel;
+import org.hyperprof.pmu.kit.EventTableReader;
 import org.junit.jupiter.api.Test;
 
 class PluginCommandsTest {
@@ -275,5 +286,33 @@ class PluginCommandsTest {
         models.add(a, a, "i386/p6", "org.hyperprof.pmu.p6 0.1.0");
         assertEquals(List.of("i386/p6", "x86-64/hammer"), models.list().stream().map(Plugins.Entry::name).toList());
         assertEquals("i386/p6, x86-64/hammer", models.names());
+    }
+
+    /** An event no counter counts (AMD IBS) shows "-" under COUNTERS, and a line says what samples it. */
+    @Test
+    void anEventASamplerTakesShowsADashAndWhatSamplesIt() throws Exception {
+        EventTable table = EventTableReader.parse("t",
+                new StringReader("event:0x76 counters:0 um:zero minimum:1 name:CLK signal:CYCLES : clocks\n"
+                        + "event:0xf000 ext:ibs_fetch um:zero minimum:50000 name:IBS_FETCH_ALL signal:INSTRUCTIONS"
+                        + " : All IBS fetch samples\n"),
+                new StringReader("name:zero type:mandatory default:0x0\n\t0x0 No unit mask\n"));
+        PmuModel model = new AbstractPmuModel("x86-64/family10", "F10", 4,
+                48, table, "CLK:1:0:1:1") {
+            @Override
+            public CounterConfig[] allocate(List<EventSpec> s) {
+                throw new UnsupportedOperationException("not allocated here");
+            }
+
+            @Override
+            protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
+                throw new UnsupportedOperationException("no PMU here");
+            }
+        };
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PluginCommands.printEvents(model, null, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals("IBS_FETCH_ALL  0xf000  -         50000    zero (0x00)  All IBS fetch samples", lines[3]);
+        assertTrue(lines[4].startsWith("COUNTERS -: no counter counts the event, AMD's instruction-based sampling"),
+                lines[4]);
     }
 }

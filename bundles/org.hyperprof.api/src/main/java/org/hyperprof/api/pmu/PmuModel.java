@@ -93,4 +93,32 @@ public interface PmuModel {
     default long ibsCapabilities() {
         return 0;
     }
+
+    /**
+     * Which AMD IBS sample feeds a configured event's column: Xen's pseudo-PC that begins the
+     * block in the buffer ({@link #IBS_FETCH_SAMPLE}, {@link #IBS_OP_SAMPLE}), or 0 for an event
+     * a counter counts. An IBS event's {@link CounterConfig#counter()} is a number no counter has,
+     * which its samples carry; every sample of that kind is one event of the column, weighted by
+     * its count.
+     *
+     * @since 2.1
+     */
+    default int ibsSample(CounterConfig config) {
+        return 0;
+    }
+
+    /**
+     * The {@code ibs_counter} settings the IBS events among {@code configs} ask for, or null when
+     * none is an IBS event.
+     *
+     * @since 2.1
+     */
+    default IbsConfig ibsConfig(java.util.List<CounterConfig> configs) {
+        return null;
+    }
+
+    /** OProfile's {@code IBS_FETCH_SAMPLE}: the pseudo-PC that begins an IBS fetch block. */
+    int IBS_FETCH_SAMPLE = 13;
+    /** OProfile's {@code IBS_OP_SAMPLE}: the pseudo-PC that begins an IBS op block. */
+    int IBS_OP_SAMPLE = 14;
 }

@@ -1,5 +1,6 @@
 package org.hyperprof.pmu.amd;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import org.hyperprof.api.pmu.EventDescriptor;
 import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.EventTable;
+import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.CounterAllocator;
@@ -66,6 +68,10 @@ abstract class AmdPmuModel extends AbstractPmuModel {
         int[] byCode = new int[maxCode + 1];
         Arrays.fill(byCode, -1);
         for (EventDescriptor e : table.events()) {
+            if (IbsEvents.isIbs(e)) {
+                // Sampled by IBS, never written into an event select.
+                continue;
+            }
             int code = e.code();
             if (code < 0 || code > maxCode) {
                 throw new IllegalStateException(String.format("event %s has code 0x%X, beyond the 0x%X the event"
@@ -89,9 +95,47 @@ abstract class AmdPmuModel extends AbstractPmuModel {
         return family.ibs() ? AmdRegisters.IBS_CAPS_FAMILY10_DEFAULT : 0;
     }
 
+    /**
+     * The IBS events ({@code IBS_FETCH_*}, {@code IBS_OP_*}) are checked by opcontrol's IBS rules and
+     * get IBS columns ({@link IbsEvents}); the others are placed on the counters.
+     */
     @Override
     public final CounterConfig[] allocate(List<EventSpec> specs) throws EventSpecException {
-        return allocator.allocate(specs);
+        if (specs == null || !family.ibs()) {
+            return allocator.allocate(specs);
+        }
+        EventDescriptor[] ibs = new EventDescriptor[specs.size()];
+        List<EventSpec> counted = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            EventSpec s = specs.get(i);
+            EventDescriptor e = s == null || s.eventName() == null ? null : events().find(s.eventName()).orElse(null);
+            if (e != null && IbsEvents.isIbs(e)) {
+                ibs[i] = e;
+            } else {
+                counted.add(s);
+            }
+        }
+        if (counted.size() == specs.size()) {
+            return allocator.allocate(specs);
+        }
+        CounterConfig[] out = IbsEvents.check(cpuType(), specs, ibs);
+        CounterConfig[] onCounters = counted.isEmpty() ? new CounterConfig[0] : allocator.allocate(counted);
+        for (int i = 0, k = 0; i < out.length; i++) {
+            if (out[i] == null) {
+                out[i] = onCounters[k++];
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public final int ibsSample(CounterConfig config) {
+        return family.ibs() ? IbsEvents.sample(config) : 0;
+    }
+
+    @Override
+    public final IbsConfig ibsConfig(List<CounterConfig> configs) {
+        return family.ibs() && configs != null ? IbsEvents.config(configs) : null;
     }
 
     @Override

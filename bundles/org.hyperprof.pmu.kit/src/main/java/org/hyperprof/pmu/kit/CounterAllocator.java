@@ -241,6 +241,12 @@ public final class CounterAllocator {
         return new Checked(event, checkedUnitMask(spec, event));
     }
 
+    /** OProfile's names of IBS-derived events: {@code IBS_FETCH_*} and {@code IBS_OP_*} (not IBS_OPS_TAGGED, a counter event). */
+    private static boolean isIbsName(String name) {
+        String n = name.strip().toUpperCase(Locale.ROOT);
+        return n.startsWith("IBS_FETCH_") || n.startsWith("IBS_OP_");
+    }
+
     private EventDescriptor checkedEvent(EventSpec spec, int index, int n) throws EventSpecException {
         String name = spec.eventName();
         if (name == null || name.isBlank()) {
@@ -253,6 +259,12 @@ public final class CounterAllocator {
             String hint = caseless == null ? ""
                     : " (did you mean " + caseless.name() + "? names are upper case"
                             + (name.strip().length() == name.length() ? "" : ", without spaces") + ")";
+            if (isIbsName(name)) {
+                throw new EventSpecException(name.strip() + " is an AMD Instruction-Based Sampling (IBS) event, and the "
+                        + displayName + " (" + cpuType + ") has no IBS: only AMD family 10h parts sample instructions"
+                        + " (OProfile's x86-64/family10 IBS_FETCH_* and IBS_OP_* events); load a family 10h host, e.g."
+                        + " hp:load --cpu x86-64/family10, or count one of: " + offeredNames());
+            }
             throw new EventSpecException("unknown event '" + name + "' for CPU type " + cpuType + " (" + displayName
                     + ")" + hint + "; allowed events: " + offeredNames());
         }

@@ -18,7 +18,9 @@ import org.hyperprof.api.pmu.UnitMask;
  * ({@code event:0x79 counters:0,1 um:zero minimum:6000 name:CPU_CLK_UNHALTED signal:CYCLES : description})
  * and {@code unit_masks} ({@code name:zero type:mandatory default:0x0} followed by tab-indented
  * {@code value description} lines). The only addition to OProfile's syntax is the
- * {@code signal:} field that ties an event to a simulated {@link Signal}.
+ * {@code signal:} field that ties an event to a simulated {@link Signal}. As in OProfile, an event
+ * that no counter counts names the extended feature that samples it instead of its counters
+ * ({@code ext:ibs_fetch}, {@code ext:ibs_op}: AMD's instruction-based sampling); its counter mask is 0.
  *
  * <p>The reading is the models' business, kept once here; the table it yields is the API's value.
  */
@@ -47,8 +49,7 @@ public final class EventTableReader {
                 head = t.substring(0, colon);
                 description = t.substring(colon + 3).strip();
             }
-            Map<String, String> f = DataFile.fields(file, no, head, "event", "counters", "um", "minimum", "name",
-                    "signal");
+            Map<String, String> f = DataFile.fields(file, no, head, "event", "um", "minimum", "name", "signal");
             UnitMask um = masks.get(f.get("um"));
             if (um == null) {
                 throw new EventTableException(file, no, "unit mask '" + f.get("um") + "' is not defined in unit_masks");
@@ -60,7 +61,12 @@ public final class EventTableReader {
                 throw new EventTableException(file, no, "unknown signal '" + f.get("signal") + "'");
             }
             long counters = 0;
-            for (String c : f.get("counters").split(",")) {
+            boolean extended = f.containsKey("ext");
+            if (extended == f.containsKey("counters")) {
+                throw new EventTableException(file, no, "give either 'counters:' (the counters that count the event)"
+                        + " or 'ext:' (the extended feature that samples it), not " + (extended ? "both" : "neither"));
+            }
+            for (String c : extended ? new String[0] : f.get("counters").split(",")) {
                 int idx = (int) DataFile.number(file, no, c);
                 if (idx < 0 || idx > 63) {
                     throw new EventTableException(file, no, "counter " + idx + " out of range 0..63");
