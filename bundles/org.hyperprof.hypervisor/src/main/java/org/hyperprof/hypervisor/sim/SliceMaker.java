@@ -17,7 +17,7 @@ final class SliceMaker {
     /** Functions of the catalog: ledger rows are {@code slot * functions + id}. */
     final int functions;
     private final long sliceMin;
-    private final long sliceSpan;
+    private final Divisor sliceSpan;
     private final SignalRates hypervisorRates;
     private final long[] hypervisorRateArray;
     /** Per function id: hypervisor functions that run with MSR[EE]=0 wherever they run. */
@@ -31,10 +31,11 @@ final class SliceMaker {
     SliceMaker(Scenario scenario, SymbolCatalog catalog) {
         this.catalog = catalog;
         this.sliceMin = scenario.sliceMinCycles();
-        this.sliceSpan = scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1;
+        this.sliceSpan = new Divisor(scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1);
         this.hypervisorRateArray = scenario.hypervisorRates();
         this.hypervisorRates = SignalRates.of(hypervisorRateArray);
         this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
+        catalog.complete();
         this.interruptsOff = new boolean[functions];
         for (SymbolRef f : scenario.interruptsOff()) {
             interruptsOff[catalog.id(f)] = true;
@@ -62,7 +63,7 @@ final class SliceMaker {
         s.cpl = s.mode == 2 ? 0 : s.mode == 1 ? v.kernelCpl : 3;
         s.rates = w.rates[e];
         s.rateArray = w.rateArrays[e];
-        s.pc = catalog.start(fn) + rng.below(catalog.size(fn));
+        s.pc = catalog.start(fn) + rng.below(catalog.sizeDivisor(fn));
         int[] callers = w.callers[e];
         for (int i = 0; i < callers.length; i++) {
             s.stack[i] = returnAddress(callers[i], rng);
@@ -82,8 +83,7 @@ final class SliceMaker {
 
     /** A return address: inside the caller, past its first byte (a call instruction precedes it). */
     private long returnAddress(int fn, Prng rng) {
-        long size = catalog.size(fn);
-        return size > 1 ? catalog.start(fn) + 1 + rng.below(size - 1) : catalog.start(fn);
+        return catalog.size(fn) > 1 ? catalog.start(fn) + 1 + rng.below(catalog.pastFirstByte(fn)) : catalog.start(fn);
     }
 
     /** Pushes hypervisor work in function {@code fn}, charged to vCPU {@code v}. */
@@ -110,7 +110,7 @@ final class SliceMaker {
         s.cpl = cpl;
         s.rates = hypervisorRates;
         s.rateArray = hypervisorRateArray;
-        s.pc = catalog.start(fn) + rng.below(catalog.size(fn));
+        s.pc = catalog.start(fn) + rng.below(catalog.sizeDivisor(fn));
         s.depth = 0;
         s.remaining = cycles;
         s.switchTo = null;

@@ -26,6 +26,8 @@ final class SymbolCatalog {
     private long[] starts = new long[256];
     private long[] sizes = new long[256];
     private int[] modes = new int[256];
+    private Divisor[] sizeDivisors = new Divisor[0];
+    private Divisor[] pastFirstByte = new Divisor[0];
 
     SymbolCatalog(ImageSpec hypervisor) {
         for (int i = 0; i < hypervisor.symbols().size(); i++) {
@@ -75,6 +77,30 @@ final class SymbolCatalog {
 
     long size(int id) {
         return sizes[id];
+    }
+
+    /** The function's size, prepared for drawing a PC inside it (made once the catalog is complete). */
+    Divisor sizeDivisor(int id) {
+        return sizeDivisors[id];
+    }
+
+    /** The function's size less its first byte, prepared for drawing a return address past it; null for a one-byte function. */
+    Divisor pastFirstByte(int id) {
+        return pastFirstByte[id];
+    }
+
+    /**
+     * Prepares the divisors of every function's size; called once every id is allocated (the
+     * engine's construction allocates them all before the first slice).
+     */
+    void complete() {
+        int n = size();
+        sizeDivisors = new Divisor[n];
+        pastFirstByte = new Divisor[n];
+        for (int id = 0; id < n; id++) {
+            sizeDivisors[id] = sizes[id] > 0 ? new Divisor(sizes[id]) : null;
+            pastFirstByte[id] = sizes[id] > 1 ? new Divisor(sizes[id] - 1) : null;
+        }
     }
 
     /** Xenoprof mode code of the function's code: 0 user, 1 kernel, 2 hypervisor. */
