@@ -124,9 +124,10 @@ final class Engine {
         this.mhz = scenario.mhz();
         this.catalog = new SymbolCatalog(scenario.hypervisor());
         String cpuType = model.cpuType();
+        RateArrays rateArrays = new RateArrays();
         List<Workload> workloads = new ArrayList<>();
         for (DomainSpec d : scenario.domains()) {
-            workloads.add(new Workload(d.regions(), catalog));
+            workloads.add(new Workload(d.regions(), catalog, rateArrays));
         }
         this.timeslice = Math.multiplyExact(scenario.timesliceMicros(), mhz);
         this.accountingPeriod = Math.multiplyExact(scenario.accountingMicros(), mhz);
@@ -135,7 +136,7 @@ final class Engine {
         this.idleLoop = new CostTable(scenario.idleLoop(), catalog);
         this.haltFunction = catalog.id(scenario.halt());
         this.guestProfilers = new GuestProfilers(scenario, catalog);
-        this.slices = new SliceMaker(scenario, catalog); // sizes the ledger rows: every id is allocated by now
+        this.slices = new SliceMaker(scenario, catalog, rateArrays); // sizes the ledger rows: every id is allocated by now
         this.interruptPath = new InterruptPath(slices, nmiHandler, scenario.postponedHandling());
 
         int pvCpl = scenario.pvKernelCpl(cpuType);

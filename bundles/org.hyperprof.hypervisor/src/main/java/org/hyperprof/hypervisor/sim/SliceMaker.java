@@ -28,11 +28,11 @@ final class SliceMaker {
     /** Workload slices pushed. */
     long workSlices;
 
-    SliceMaker(Scenario scenario, SymbolCatalog catalog) {
+    SliceMaker(Scenario scenario, SymbolCatalog catalog, RateArrays rateArrays) {
         this.catalog = catalog;
         this.sliceMin = scenario.sliceMinCycles();
         this.sliceSpan = new Divisor(scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1);
-        this.hypervisorRateArray = scenario.hypervisorRates();
+        this.hypervisorRateArray = rateArrays.canonical(scenario.hypervisorRates());
         this.hypervisorRates = SignalRates.of(hypervisorRateArray);
         this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
         catalog.complete();

@@ -22,7 +22,7 @@ final class Workload {
     /** Whether the entry's code runs with external interrupts enabled (MSR[EE]=1). */
     final boolean[] interruptsEnabled;
 
-    Workload(List<RegionSpec> specs, SymbolCatalog catalog) {
+    Workload(List<RegionSpec> specs, SymbolCatalog catalog, RateArrays rateArrays) {
         int entries = 0;
         long[] regionWeights = new long[specs.size()];
         for (int r = 0; r < specs.size(); r++) {
@@ -35,7 +35,7 @@ final class Workload {
         symbol = new int[entries];
         mode = new int[entries];
         rates = new SignalRates[entries];
-        rateArrays = new long[entries][];
+        this.rateArrays = new long[entries][];
         callers = new int[entries][];
         interruptsEnabled = new boolean[entries];
         int e = 0;
@@ -49,7 +49,7 @@ final class Workload {
                 symbol[e] = catalog.id(ws.symbol());
                 mode[e] = region.mode().code();
                 rates[e] = SignalRates.of(ws.rates());
-                rateArrays[e] = ws.rates();
+                this.rateArrays[e] = rateArrays.canonical(ws.rates());
                 interruptsEnabled[e] = ws.interruptsEnabled();
                 callers[e] = new int[ws.callers().size()];
                 for (int c = 0; c < callers[e].length; c++) {
