@@ -31,6 +31,11 @@ final class Prng {
         return bound.remainder(nextLong() >>> 1);
     }
 
+    /** Uniform in [0, bound), given {@code Divisor.reciprocal(bound)}: the same value as {@code below(bound)}. */
+    long below(long bound, long reciprocal) {
+        return Divisor.remainder(nextLong() >>> 1, bound, reciprocal);
+    }
+
     private static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

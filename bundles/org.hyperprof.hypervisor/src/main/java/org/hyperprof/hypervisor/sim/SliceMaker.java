@@ -63,12 +63,14 @@ final class SliceMaker {
         s.cpl = s.mode == 2 ? 0 : s.mode == 1 ? v.kernelCpl : 3;
         s.rates = w.rates[e];
         s.rateArray = w.rateArrays[e];
-        s.pc = catalog.start(fn) + rng.below(catalog.sizeDivisor(fn));
-        int[] callers = w.callers[e];
-        for (int i = 0; i < callers.length; i++) {
-            s.stack[i] = returnAddress(callers[i], rng);
+        long[] d = w.draws[e];
+        s.pc = d[0] + rng.below(d[1], d[2]);
+        int depth = 0;
+        for (int k = 3; k < d.length; k += 3, depth++) {
+            // A return address lies inside the caller past its first byte (a call instruction precedes it).
+            s.stack[depth] = d[k + 1] > 0 ? d[k] + rng.below(d[k + 1], d[k + 2]) : d[k] - 1;
         }
-        s.depth = callers.length;
+        s.depth = depth;
         s.remaining = length;
         s.switchTo = null;
         s.ee = w.interruptsEnabled[e];
@@ -79,11 +81,6 @@ final class SliceMaker {
             v.lastGuestFn = fn;
         }
         workSlices++;
-    }
-
-    /** A return address: inside the caller, past its first byte (a call instruction precedes it). */
-    private long returnAddress(int fn, Prng rng) {
-        return catalog.size(fn) > 1 ? catalog.start(fn) + 1 + rng.below(catalog.pastFirstByte(fn)) : catalog.start(fn);
     }
 
     /** Pushes hypervisor work in function {@code fn}, charged to vCPU {@code v}. */
@@ -110,7 +107,7 @@ final class SliceMaker {
         s.cpl = cpl;
         s.rates = hypervisorRates;
         s.rateArray = hypervisorRateArray;
-        s.pc = catalog.start(fn) + rng.below(catalog.sizeDivisor(fn));
+        s.pc = catalog.start(fn) + rng.below(catalog.size(fn), catalog.sizeReciprocal(fn));
         s.depth = 0;
         s.remaining = cycles;
         s.switchTo = null;

@@ -26,8 +26,7 @@ final class SymbolCatalog {
     private long[] starts = new long[256];
     private long[] sizes = new long[256];
     private int[] modes = new int[256];
-    private Divisor[] sizeDivisors = new Divisor[0];
-    private Divisor[] pastFirstByte = new Divisor[0];
+    private long[] sizeReciprocals = new long[0];
 
     SymbolCatalog(ImageSpec hypervisor) {
         for (int i = 0; i < hypervisor.symbols().size(); i++) {
@@ -79,27 +78,20 @@ final class SymbolCatalog {
         return sizes[id];
     }
 
-    /** The function's size, prepared for drawing a PC inside it (made once the catalog is complete). */
-    Divisor sizeDivisor(int id) {
-        return sizeDivisors[id];
-    }
-
-    /** The function's size less its first byte, prepared for drawing a return address past it; null for a one-byte function. */
-    Divisor pastFirstByte(int id) {
-        return pastFirstByte[id];
+    /** {@link Divisor#reciprocal} of the function's size, for drawing a PC inside it (once the catalog is complete). */
+    long sizeReciprocal(int id) {
+        return sizeReciprocals[id];
     }
 
     /**
-     * Prepares the divisors of every function's size; called once every id is allocated (the
+     * Prepares the reciprocals of every function's size; called once every id is allocated (the
      * engine's construction allocates them all before the first slice).
      */
     void complete() {
         int n = size();
-        sizeDivisors = new Divisor[n];
-        pastFirstByte = new Divisor[n];
+        sizeReciprocals = new long[n];
         for (int id = 0; id < n; id++) {
-            sizeDivisors[id] = sizes[id] > 0 ? new Divisor(sizes[id]) : null;
-            pastFirstByte[id] = sizes[id] > 1 ? new Divisor(sizes[id] - 1) : null;
+            sizeReciprocals[id] = Divisor.reciprocal(Math.max(1, sizes[id]));
         }
     }
 

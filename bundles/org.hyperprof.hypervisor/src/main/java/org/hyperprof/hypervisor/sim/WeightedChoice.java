@@ -9,7 +9,8 @@ package org.hyperprof.hypervisor.sim;
  */
 final class WeightedChoice {
     private final long[] cumulative;
-    private final Divisor total;
+    private final long total;
+    private final long reciprocal;
     /** Draws are bucketed by {@code r >>> shift}. */
     private final int shift;
     /** Per bucket: the first index whose cumulative sum exceeds the bucket's lowest draw. */
@@ -28,7 +29,8 @@ final class WeightedChoice {
             sum = Math.addExact(sum, weights[i]);
             cumulative[i] = sum;
         }
-        total = new Divisor(sum);
+        total = sum;
+        reciprocal = Divisor.reciprocal(sum);
         // About eight buckets per index: a draw seldom needs more than the bucket's first index.
         int bits = 64 - Long.numberOfLeadingZeros(sum - 1); // draws are below 2^bits
         int bucketBits = Math.min(bits, 3 + 32 - Integer.numberOfLeadingZeros(weights.length));
@@ -49,7 +51,7 @@ final class WeightedChoice {
         if (c.length == 1) {
             return 0;
         }
-        long r = rng.below(total);
+        long r = rng.below(total, reciprocal);
         int i = guide[(int) (r >>> shift)];
         while (c[i] <= r) {
             i++;
