@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.ProfileRequest;
@@ -46,7 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code partitioned}, Xenoprof and domU's own profiler run together (on P6 the guest's counter 0
  * is Xenoprof's, so its profiler is refused and only Xenoprof samples). With {@code -p store=false,true}
  * the session store is a consumer too or not ({@link BenchStore}): its cost on a profile once its engine
- * is loaded (the warm-up loads it).
+ * is loaded (the warm-up loads it). With {@code -p scenario=consolidation} the host is the ten-guest
+ * Athlon of the study's consolidation scenario.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -55,6 +55,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 5)
 @Fork(1)
 public class EndToEndBenchmark {
+
+    /** The embedded scenario profiled: the default host, or consolidation's ten guests (an Athlon). */
+    @Param({ "xen-summit-2006-network" })
+    public String scenario;
 
     /** Simulated milliseconds per profile. */
     @Param({ "500" })
@@ -88,18 +92,20 @@ public class EndToEndBenchmark {
     public void wire(BenchStore sessions) throws Exception {
         HostServiceImpl hosts = new HostServiceImpl();
         hosts.addModel(new P6PmuModel(), "org.hyperprof.pmu.p6");
+        hosts.addModel(new org.hyperprof.pmu.amd.AthlonPmuModel(), "org.hyperprof.pmu.amd");
         hosts.addPolicy(new SystemWidePolicy(), "org.hyperprof.vpmu.systemwide");
         hosts.addPolicy(new org.hyperprof.vpmu.saverestore.SaveRestorePolicy(), "org.hyperprof.vpmu.saverestore");
         hosts.addPolicy(new org.hyperprof.vpmu.lazy.LazyPolicy(), "org.hyperprof.vpmu.lazy");
         hosts.addPolicy(new org.hyperprof.vpmu.offset.OffsetPolicy(), "org.hyperprof.vpmu.offset");
         hosts.addPolicy(new org.hyperprof.vpmu.partitioned.PartitionedPolicy(), "org.hyperprof.vpmu.partitioned");
-        hosts.load(HostService.DEFAULT_SCENARIO, null, java.util.Map.of("vpmu.policy", policy), null);
+        hosts.load(scenario, null, java.util.Map.of("vpmu.policy", policy), null);
         profiler = new ProfilerImpl(hosts);
         profiler.addResolver(KallsymsResolver.FORMAT_NAME, new KallsymsResolver());
         opreport = new OpreportConsumer();
         profiler.addConsumer("opreport", opreport);
         sessions.bindTo(profiler);
         boolean systemWide = policy.equals("systemwide") || policy.equals("partitioned");
+        // CPU_CLK_UNHALTED, which P6 and the Athlon both name.
         request = new ProfileRequest(List.of("CPU_CLK_UNHALTED:" + period + ":0:1:1"), simulatedMillis * 1000,
                 List.of(), List.of(), List.of(), 0, systemWide);
     }

@@ -24,7 +24,7 @@ import org.hyperprof.command.kit.UsageException;
  */
 record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Sensitivity vary, Path out) {
 
-    static final long DEFAULT_MS = 200;
+    static final long DEFAULT_MS = 500;
     static final int DEFAULT_SEEDS = 10;
     static final int MAX_SEEDS = 1000;
     /** A bound that keeps a typo from running for hours. */

@@ -15,11 +15,11 @@ import org.junit.jupiter.api.Test;
 class StudyArgsTest {
 
     @Test
-    void withoutArgumentsTheDefaultScenarioRunsEveryVariantFor200MsHere() throws Exception {
+    void withoutArgumentsTheDefaultScenarioRunsEveryVariantFor500MsHere() throws Exception {
         StudyArgs a = StudyArgs.parse();
         assertEquals(HostService.DEFAULT_SCENARIO, a.scenario());
         assertNull(a.policies());
-        assertEquals(200, a.ms());
+        assertEquals(500, a.ms(), "500 simulated ms per variant and seed by default");
         assertEquals(10, a.seeds(), "ten seeds by default");
         assertEquals(Path.of(""), a.out());
     }

@@ -110,6 +110,12 @@ final class Engine {
     private PolicySession session;
 
     private long nextWake = Long.MAX_VALUE;
+    /**
+     * Changes to what {@link #pick} reads (a vCPU's state, priority, waiting time or pause, the vCPU
+     * current on a CPU): a CPU asks the scheduler again only after one, since every slice boundary
+     * asks whether a better vCPU waits.
+     */
+    private long schedulingChanges;
     private long nextAccounting;
 
     long pieces;
@@ -127,9 +133,10 @@ final class Engine {
         this.mhz = scenario.mhz();
         this.catalog = new SymbolCatalog(scenario.hypervisor());
         String cpuType = model.cpuType();
+        RateArrays rateArrays = new RateArrays();
         List<Workload> workloads = new ArrayList<>();
         for (DomainSpec d : scenario.domains()) {
-            workloads.add(new Workload(d.regions(), catalog));
+            workloads.add(new Workload(d.regions(), catalog, rateArrays));
         }
         this.timeslice = Math.multiplyExact(scenario.timesliceMicros(), mhz);
         this.accountingPeriod = Math.multiplyExact(scenario.accountingMicros(), mhz);
@@ -139,7 +146,7 @@ final class Engine {
         this.haltFunction = catalog.id(scenario.halt());
         this.guestProfilers = new GuestProfilers(scenario, catalog);
         this.callSites = new CallSites(scenario, catalog);
-        this.slices = new SliceMaker(scenario, catalog); // sizes the ledger rows: every id is allocated by now
+        this.slices = new SliceMaker(scenario, catalog, rateArrays); // sizes the ledger rows: every id is allocated by now
         this.interruptPath = new InterruptPath(slices, nmiHandler, scenario.postponedHandling());
 
         int pvCpl = scenario.pvKernelCpl(cpuType);
@@ -374,6 +381,9 @@ final class Engine {
 
     /** The best runnable vCPU this CPU may take, or null. */
     private VirtualCpu pick(PhysicalCpu p) {
+        if (p.pickedAt == schedulingChanges) {
+            return p.picked;
+        }
         VirtualCpu best = null;
         for (VirtualCpu v : guests) {
             if (v.state != VirtualCpu.RUNNABLE || v.paused) {
@@ -387,6 +397,8 @@ final class Engine {
                 best = v;
             }
         }
+        p.picked = best;
+        p.pickedAt = schedulingChanges;
         return best;
     }
 
@@ -396,6 +408,7 @@ final class Engine {
         }
         if (!next.idle) {
             next.state = VirtualCpu.RUNNING; // claimed now, so that no other CPU takes it during the switch
+            schedulingChanges++;
         }
         if (contextSwitch.cycles > 0) {
             Slice s = slices.pushHypervisor(p, Slice.SWITCH, contextSwitch.pick(p.rng), contextSwitch.cycles,
@@ -407,6 +420,7 @@ final class Engine {
     }
 
     private void completeSwitch(PhysicalCpu p, VirtualCpu next) {
+        schedulingChanges++;
         VirtualCpu prev = p.current;
         if (!prev.idle) {
             if (prev.destroyed) {
@@ -442,6 +456,7 @@ final class Engine {
                 continue;
             }
             if (v.wakeAt <= now) {
+                schedulingChanges++;
                 v.state = VirtualCpu.RUNNABLE;
                 v.runnableSince = v.wakeAt;
                 v.burstLeft = v.drawBurst();
@@ -466,6 +481,7 @@ final class Engine {
 
     /** Credit accounting: refill, cap at one period's share, recompute priorities. */
     private void account() {
+        schedulingChanges++;
         for (VirtualCpu v : guests) {
             v.credit = Math.min(v.credit + creditShare, creditShare);
             if (v.priority == VirtualCpu.BOOST && v.state == VirtualCpu.RUNNING) {
@@ -522,6 +538,7 @@ final class Engine {
                 v.paused = true;
             }
         }
+        schedulingChanges++;
         evict(domid);
         pauses++;
     }
@@ -533,6 +550,7 @@ final class Engine {
                 v.paused = false;
             }
         }
+        schedulingChanges++;
         unpauses++;
     }
 
@@ -548,6 +566,7 @@ final class Engine {
                 v.wakeAt = VirtualCpu.FOREVER;
             }
         }
+        schedulingChanges++;
         evict(domid);
         destroys++;
     }

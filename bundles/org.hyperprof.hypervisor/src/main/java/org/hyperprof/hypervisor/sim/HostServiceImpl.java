@@ -67,6 +67,12 @@ public final class HostServiceImpl implements HostService {
     private final Map<String, Provided<CounterVirtualizationPolicy>> policies = new LinkedHashMap<>();
     private final SymbolTables symbolTables;
     private SimHost current;
+    /**
+     * Embedded scenarios already parsed, by name: a study loads the same one for every variant and
+     * seed, and parsing it (its symbol files resolved) took most of a load. An entry serves while
+     * the resolvers and the ceilings are those it was parsed under.
+     */
+    private final Map<String, Parsed> parsedEmbedded = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile ScenarioLimits limits = ScenarioLimits.DEFAULT;
 
     /** Constructor for plain Java wiring, with symbol tables of its own. */
@@ -268,8 +274,15 @@ public final class HostServiceImpl implements HostService {
         List<String> embedded = scenarios();
         ScenarioLimits ceilings = limits;
         if (embedded.contains(scenario)) {
-            return ScenarioParser.parse(ScenarioOrigin.embedded(resources(), SCENARIO_FOLDER,
+            int resolvers = symbolTables.generation();
+            Parsed known = parsedEmbedded.get(scenario);
+            if (known != null && known.resolvers == resolvers && known.ceilings.equals(ceilings)) {
+                return known.scenario;
+            }
+            Scenario parsed = ScenarioParser.parse(ScenarioOrigin.embedded(resources(), SCENARIO_FOLDER,
                     scenario + SCENARIO_SUFFIX), symbolTables, ceilings);
+            parsedEmbedded.put(scenario, new Parsed(parsed, resolvers, ceilings));
+            return parsed;
         }
         Path path;
         try {
@@ -364,5 +377,9 @@ public final class HostServiceImpl implements HostService {
     }
 
     private record Provided<T>(T service, String bundle) {
+    }
+
+    /** A parsed embedded scenario, with the resolver generation and the ceilings it was parsed under. */
+    private record Parsed(Scenario scenario, int resolvers, ScenarioLimits ceilings) {
     }
 }

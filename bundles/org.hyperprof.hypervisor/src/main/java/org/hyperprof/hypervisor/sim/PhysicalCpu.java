@@ -33,6 +33,9 @@ final class PhysicalCpu {
     /** An interrupt was taken and no cycle has run since: the next one waits for progress. */
     boolean interruptJustTaken;
     long haltedCycles;
+    /** What the scheduler last picked for this CPU, and at which count of scheduling changes. */
+    VirtualCpu picked;
+    long pickedAt = -1;
 
     // The PMU alert latched and not yet handled: who ran when it latched (the ground truth that
     // postponed and misattributed samples are judged against).

@@ -26,6 +26,16 @@ final class Prng {
         return (nextLong() >>> 1) % bound;
     }
 
+    /** Uniform in [0, bound): the same value as {@code below(bound.bound)}, without a division. */
+    long below(Divisor bound) {
+        return bound.remainder(nextLong() >>> 1);
+    }
+
+    /** Uniform in [0, bound), given {@code Divisor.reciprocal(bound)}: the same value as {@code below(bound)}. */
+    long below(long bound, long reciprocal) {
+        return Divisor.remainder(nextLong() >>> 1, bound, reciprocal);
+    }
+
     private static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -17,7 +17,7 @@ final class SliceMaker {
     /** Functions of the catalog: ledger rows are {@code slot * functions + id}. */
     final int functions;
     private final long sliceMin;
-    private final long sliceSpan;
+    private final Divisor sliceSpan;
     private final SignalRates hypervisorRates;
     private final long[] hypervisorRateArray;
     /** Per function id: hypervisor functions that run with MSR[EE]=0 wherever they run. */
@@ -28,13 +28,14 @@ final class SliceMaker {
     /** Workload slices pushed. */
     long workSlices;
 
-    SliceMaker(Scenario scenario, SymbolCatalog catalog) {
+    SliceMaker(Scenario scenario, SymbolCatalog catalog, RateArrays rateArrays) {
         this.catalog = catalog;
         this.sliceMin = scenario.sliceMinCycles();
-        this.sliceSpan = scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1;
-        this.hypervisorRateArray = scenario.hypervisorRates();
+        this.sliceSpan = new Divisor(scenario.sliceMaxCycles() - scenario.sliceMinCycles() + 1);
+        this.hypervisorRateArray = rateArrays.canonical(scenario.hypervisorRates());
         this.hypervisorRates = SignalRates.of(hypervisorRateArray);
         this.functions = catalog.size(); // every id is allocated by now: rows are slot * functions + id
+        catalog.complete();
         this.interruptsOff = new boolean[functions];
         for (SymbolRef f : scenario.interruptsOff()) {
             interruptsOff[catalog.id(f)] = true;
@@ -62,12 +63,14 @@ final class SliceMaker {
         s.cpl = s.mode == 2 ? 0 : s.mode == 1 ? v.kernelCpl : 3;
         s.rates = w.rates[e];
         s.rateArray = w.rateArrays[e];
-        s.pc = catalog.start(fn) + rng.below(catalog.size(fn));
-        int[] callers = w.callers[e];
-        for (int i = 0; i < callers.length; i++) {
-            s.stack[i] = returnAddress(callers[i], rng);
+        long[] d = w.draws[e];
+        s.pc = d[0] + rng.below(d[1], d[2]);
+        int depth = 0;
+        for (int k = 3; k < d.length; k += 3, depth++) {
+            // A return address lies inside the caller past its first byte (a call instruction precedes it).
+            s.stack[depth] = d[k + 1] > 0 ? d[k] + rng.below(d[k + 1], d[k + 2]) : d[k] - 1;
         }
-        s.depth = callers.length;
+        s.depth = depth;
         s.remaining = length;
         s.switchTo = null;
         s.ee = w.interruptsEnabled[e];
@@ -78,12 +81,6 @@ final class SliceMaker {
             v.lastGuestFn = fn;
         }
         workSlices++;
-    }
-
-    /** A return address: inside the caller, past its first byte (a call instruction precedes it). */
-    private long returnAddress(int fn, Prng rng) {
-        long size = catalog.size(fn);
-        return size > 1 ? catalog.start(fn) + 1 + rng.below(size - 1) : catalog.start(fn);
     }
 
     /** Pushes hypervisor work in function {@code fn}, charged to vCPU {@code v}. */
@@ -110,7 +107,7 @@ final class SliceMaker {
         s.cpl = cpl;
         s.rates = hypervisorRates;
         s.rateArray = hypervisorRateArray;
-        s.pc = catalog.start(fn) + rng.below(catalog.size(fn));
+        s.pc = catalog.start(fn) + rng.below(catalog.size(fn), catalog.sizeReciprocal(fn));
         s.depth = 0;
         s.remaining = cycles;
         s.switchTo = null;

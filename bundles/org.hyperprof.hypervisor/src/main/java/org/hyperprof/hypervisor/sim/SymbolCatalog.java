@@ -26,6 +26,7 @@ final class SymbolCatalog {
     private long[] starts = new long[256];
     private long[] sizes = new long[256];
     private int[] modes = new int[256];
+    private long[] sizeReciprocals = new long[0];
 
     SymbolCatalog(ImageSpec hypervisor) {
         for (int i = 0; i < hypervisor.symbols().size(); i++) {
@@ -75,6 +76,23 @@ final class SymbolCatalog {
 
     long size(int id) {
         return sizes[id];
+    }
+
+    /** {@link Divisor#reciprocal} of the function's size, for drawing a PC inside it (once the catalog is complete). */
+    long sizeReciprocal(int id) {
+        return sizeReciprocals[id];
+    }
+
+    /**
+     * Prepares the reciprocals of every function's size; called once every id is allocated (the
+     * engine's construction allocates them all before the first slice).
+     */
+    void complete() {
+        int n = size();
+        sizeReciprocals = new long[n];
+        for (int id = 0; id < n; id++) {
+            sizeReciprocals[id] = Divisor.reciprocal(Math.max(1, sizes[id]));
+        }
     }
 
     /** Xenoprof mode code of the function's code: 0 user, 1 kernel, 2 hypervisor. */

@@ -19,10 +19,17 @@ final class Workload {
     final SignalRates[] rates;
     final long[][] rateArrays;
     final int[][] callers;
+    /**
+     * Per entry, what drawing its PC and return addresses reads, side by side: the function's
+     * start, size and {@link Divisor#reciprocal}, then per caller the first address past its first
+     * byte, its size less that byte (0: nothing to draw, the return address is its start) and the
+     * reciprocal of that size.
+     */
+    final long[][] draws;
     /** Whether the entry's code runs with external interrupts enabled (MSR[EE]=1). */
     final boolean[] interruptsEnabled;
 
-    Workload(List<RegionSpec> specs, SymbolCatalog catalog) {
+    Workload(List<RegionSpec> specs, SymbolCatalog catalog, RateArrays rateArrays) {
         int entries = 0;
         long[] regionWeights = new long[specs.size()];
         for (int r = 0; r < specs.size(); r++) {
@@ -35,8 +42,9 @@ final class Workload {
         symbol = new int[entries];
         mode = new int[entries];
         rates = new SignalRates[entries];
-        rateArrays = new long[entries][];
+        this.rateArrays = new long[entries][];
         callers = new int[entries][];
+        draws = new long[entries][];
         interruptsEnabled = new boolean[entries];
         int e = 0;
         for (int r = 0; r < specs.size(); r++) {
@@ -49,15 +57,30 @@ final class Workload {
                 symbol[e] = catalog.id(ws.symbol());
                 mode[e] = region.mode().code();
                 rates[e] = SignalRates.of(ws.rates());
-                rateArrays[e] = ws.rates();
+                this.rateArrays[e] = rateArrays.canonical(ws.rates());
                 interruptsEnabled[e] = ws.interruptsEnabled();
                 callers[e] = new int[ws.callers().size()];
                 for (int c = 0; c < callers[e].length; c++) {
                     callers[e][c] = catalog.id(ws.callers().get(c));
                 }
+                draws[e] = draws(symbol[e], callers[e], catalog);
             }
             entriesOfRegion[r] = new WeightedChoice(weights);
         }
+    }
+
+    private static long[] draws(int fn, int[] callers, SymbolCatalog catalog) {
+        long[] d = new long[3 + 3 * callers.length];
+        d[0] = catalog.start(fn);
+        d[1] = Math.max(1, catalog.size(fn));
+        d[2] = Divisor.reciprocal(d[1]);
+        for (int c = 0; c < callers.length; c++) {
+            long past = catalog.size(callers[c]) - 1;
+            d[3 + 3 * c] = catalog.start(callers[c]) + 1;
+            d[4 + 3 * c] = Math.max(0, past);
+            d[5 + 3 * c] = Divisor.reciprocal(Math.max(1, past));
+        }
+        return d;
     }
 
     /** Picks the entry of the next slice. */
