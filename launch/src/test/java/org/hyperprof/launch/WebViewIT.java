@@ -78,7 +78,7 @@ class WebViewIT {
                     "the flame graph's share of " + SYMBOL + " is hp:report's (" + expected + " %): " + verdict);
             assertTrue(verdict.contains("\"diffPage\":{\"state\":\"ready\""), verdict);
             List<String[]> shown = diffRows(verdict);
-            assertTrue(shown.size() > 10, "the diff page shows hp:diff's rows");
+            assertTrue(shown.size() >= 10, "the diff page shows hp:diff's rows");
             for (String[] row : shown.subList(0, 10)) {
                 String line = diffLine(diff.out(), row[0], row[1], row[2]);
                 assertTrue(line.contains(String.format(Locale.ROOT, "\"delta\": \"%+.4f%%\"", Double.parseDouble(row[3]))),
