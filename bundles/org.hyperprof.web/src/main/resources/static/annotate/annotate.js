@@ -2,6 +2,13 @@ import { el, getJson, percent, showError, params, withParams } from '/static/sid
 
 const FIELDS = ['id', 'symbol', 'image', 'domain', 'source'];
 
+/** A bar of that many pixels; its width set through the CSSOM, which the page's CSP allows (a style attribute it would not). */
+function bar(px) {
+  const b = el('span', { class: 'hp-bar' });
+  b.style.width = px.toFixed(1) + 'px';
+  return b;
+}
+
 async function show() {
   const where = document.getElementById('annotation');
   const p = params();
@@ -17,7 +24,7 @@ async function show() {
     const max = Math.max(1, ...a.lines.filter(l => l.address).map(l => l.samples));
     const body = a.lines.map(l => l.address
       ? el('tr', {}, el('td', { class: 'num', text: l.samples }), el('td', { class: 'num', text: percent(l.share, 2) }),
-        el('td', {}, el('span', { class: 'hp-bar', style: 'width:' + (60 * l.samples / max).toFixed(1) + 'px' })),
+        el('td', {}, bar(60 * l.samples / max)),
         el('td', { class: 'hp-code', text: l.address }), el('td', { class: 'hp-code', text: l.instruction }))
       : el('tr', { class: 'hp-source' }, el('td'), el('td'), el('td'), el('td', { colspan: 2, class: 'hp-code', text: l.source })));
     where.replaceChildren(

@@ -26,6 +26,8 @@ public final class LiveBoard implements SampleConsumer {
 
     private SessionInfo session;
     private boolean joinedLate;
+    /** The next session started before the board watched. */
+    private boolean lateNext;
     /** Samples per (image, symbol) of the session, the key {@code image << 32 | symbol}. */
     private final Map<Long, long[]> counts = new HashMap<>();
     private long samples;
@@ -38,18 +40,22 @@ public final class LiveBoard implements SampleConsumer {
     @Override
     public synchronized void sessionStarted(SessionInfo info) {
         session = info;
-        joinedLate = false;
+        joinedLate = lateNext;
+        lateNext = false;
         counts.clear();
         samples = 0;
         ended = null;
-        doneMicros = 0;
-        totalMicros = 0;
+        if (doneMicros >= totalMicros) {
+            // the last run's progress; this run's may have come first (it is heard on the run's thread)
+            doneMicros = 0;
+            totalMicros = 0;
+        }
         version++;
     }
 
-    /** Started watching while a session ran: the samples before are not counted. */
+    /** Starts watching while a run goes on: its session's samples before now are not counted. */
     public synchronized void joinedLate() {
-        joinedLate = true;
+        lateNext = true;
     }
 
     @Override

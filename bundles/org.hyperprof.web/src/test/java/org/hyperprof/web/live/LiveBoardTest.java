@@ -64,4 +64,15 @@ class LiveBoardTest {
         board.samples(new TestBatches(6).sample(1, 0, (byte) 0, 0, 1L, app, -1).build());
         assertTrue(board.snapshot().contains("\"samples\":0,\"top\":[]"), board.snapshot());
     }
+
+    @Test
+    void aBoardThatStartsWatchingMidRunSaysSoAndKeepsTheRunsProgress() {
+        board.progress(400_000, 1_000_000);
+        board.joinedLate();
+        board.sessionStarted(new SessionInfo(9, "simulator", "h", "t", "c", 1, List.of(), Map.of(), false,
+                new TestDictionary()));
+        String json = board.snapshot();
+        assertTrue(json.contains("\"joinedLate\":true},\"progress\":{\"doneMicros\":400000,\"totalMicros\":1000000,"),
+                json);
+    }
 }
