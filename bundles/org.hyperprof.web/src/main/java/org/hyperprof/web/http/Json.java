@@ -1,0 +1,137 @@
+package org.hyperprof.web.http;
+
+/**
+ * A small JSON writer: objects and arrays with commas placed by the writer. Strings are escaped so
+ * that a symbol name can never close a script or a string ({@code <}, {@code >}, {@code &} escaped too).
+ */
+public final class Json {
+    private final StringBuilder out;
+    /** Whether the next value in the current container needs a comma before it. */
+    private boolean comma;
+
+    public Json() {
+        this(new StringBuilder());
+    }
+
+    public Json(StringBuilder out) {
+        this.out = out;
+    }
+
+    public Json beginObject() {
+        separate();
+        out.append('{');
+        comma = false;
+        return this;
+    }
+
+    public Json endObject() {
+        out.append('}');
+        comma = true;
+        return this;
+    }
+
+    public Json beginArray() {
+        separate();
+        out.append('[');
+        comma = false;
+        return this;
+    }
+
+    public Json endArray() {
+        out.append(']');
+        comma = true;
+        return this;
+    }
+
+    /** A member's name; its value follows. */
+    public Json name(String name) {
+        separate();
+        string(out, name);
+        out.append(':');
+        comma = false;
+        return this;
+    }
+
+    public Json value(String s) {
+        separate();
+        if (s == null) {
+            out.append("null");
+        } else {
+            string(out, s);
+        }
+        comma = true;
+        return this;
+    }
+
+    public Json value(long n) {
+        separate();
+        out.append(n);
+        comma = true;
+        return this;
+    }
+
+    public Json value(double d) {
+        separate();
+        out.append(Double.isFinite(d) ? Double.toString(d) : "null");
+        comma = true;
+        return this;
+    }
+
+    public Json value(boolean b) {
+        separate();
+        out.append(b);
+        comma = true;
+        return this;
+    }
+
+    public Json member(String name, String v) {
+        return name(name).value(v);
+    }
+
+    public Json member(String name, long v) {
+        return name(name).value(v);
+    }
+
+    public Json member(String name, double v) {
+        return name(name).value(v);
+    }
+
+    public Json member(String name, boolean v) {
+        return name(name).value(v);
+    }
+
+    private void separate() {
+        if (comma) {
+            out.append(',');
+            comma = false;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return out.toString();
+    }
+
+    static void string(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '<', '>', '&', '\u2028', '\u2029' -> out.append(String.format("\\u%04x", (int) c));
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}

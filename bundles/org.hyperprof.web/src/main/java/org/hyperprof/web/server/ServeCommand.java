@@ -1,0 +1,66 @@
+package org.hyperprof.web.server;
+
+import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.command.kit.Args;
+import org.hyperprof.command.kit.Console;
+import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.UsageException;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * {@code hp:serve}: serves the web view from this framework and prints its address, with the access
+ * token. 127.0.0.1 and a free port unless told otherwise; listening on another address takes
+ * {@code --listen}, said in so many words.
+ */
+@Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=serve"})
+public final class ServeCommand {
+
+    static final String ARGUMENTS = "[--port N] [--listen ADDRESS] [--stop]";
+
+    static final Syntax SERVE = Syntax.of("hp:serve", "serve the web view (sessions, reports, flame graphs, diffs)"
+            + " on 127.0.0.1 and print its address")
+            .options(Option.value("--port", "N", "the port (default: a free one)"),
+                    Option.value("--listen", "ADDRESS", "listen on this address instead of 127.0.0.1: other"
+                            + " machines can then reach the view (anyone who has the printed address can read it)"),
+                    Option.flag("--stop", "stop serving: nothing listens after"))
+            .notes("  The address printed ends in ?token=...: the view answers only a browser that shows it\n"
+                    + "  (then kept in a cookie), and only under the Host names 127.0.0.1, localhost (and the\n"
+                    + "  --listen address). It serves until hp:serve --stop or the end of this Hyperprof process.");
+
+    private final Console console;
+    private final WebServer server;
+
+    @Activate
+    public ServeCommand(@Reference(name = "server") WebServer server) {
+        this(Console.system(), server);
+    }
+
+    ServeCommand(Console console, WebServer server) {
+        this.console = console;
+        this.server = server;
+    }
+
+    @Descriptor("serve the web view on 127.0.0.1 and print its address")
+    public void serve(@Descriptor(ARGUMENTS) String... args) {
+        Guard.run(console, SERVE, args, out -> {
+            Args a = SERVE.parse(args).atMostPositional(0, "no word besides its options");
+            if (a.flag("--stop")) {
+                boolean was = server.serving().isPresent();
+                server.stop();
+                out.println(was ? "hp:serve: stopped; nothing listens" : "hp:serve: the view was not served");
+                return;
+            }
+            int port = a.value("--port") == null ? 0 : (int) Args.number(a.value("--port"), "--port", 1, 65535);
+            String listen = a.value("--listen") == null ? "127.0.0.1" : a.value("--listen").strip();
+            if (listen.isEmpty()) {
+                throw new UsageException("--listen takes an address, e.g. --listen 0.0.0.0");
+            }
+            Serving s = server.serve(port, listen);
+            out.println(s.url());
+        });
+    }
+}

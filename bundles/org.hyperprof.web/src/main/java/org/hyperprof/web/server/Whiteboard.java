@@ -1,0 +1,22 @@
+package org.hyperprof.web.server;
+
+/**
+ * The names every page of the view registers with (the web contract of issue 21): its servlet goes into
+ * the {@code hyperprof} context, and a page that belongs in the navigation says its title, path and order.
+ */
+public final class Whiteboard {
+    /** The servlet context's name. */
+    public static final String CONTEXT_NAME = "hyperprof";
+    /** The property every servlet of the view carries, as one DS property line. */
+    public static final String CONTEXT_SELECT = "osgi.http.whiteboard.context.select=(osgi.http.whiteboard.context.name="
+            + CONTEXT_NAME + ")";
+    /** A page's title in the navigation. */
+    public static final String PAGE_TITLE = "hyperprof.web.page.title";
+    /** A page's path ({@code /flame}). */
+    public static final String PAGE_PATH = "hyperprof.web.page.path";
+    /** A page's place in the navigation (Integer, smaller first). */
+    public static final String PAGE_ORDER = "hyperprof.web.page.order";
+
+    private Whiteboard() {
+    }
+}
