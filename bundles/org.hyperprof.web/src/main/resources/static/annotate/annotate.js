@@ -19,7 +19,7 @@ async function show() {
   const q = new URLSearchParams();
   for (const f of FIELDS) if (p.get(f)) q.set(f, p.get(f));
   try {
-    const a = await getJson('/api/annotate?' + q);
+    const a = await getJson('/api/annotate', q);
     document.getElementById('title').textContent = a.symbol + ' in ' + a.image;
     const max = Math.max(1, ...a.lines.filter(l => l.address).map(l => l.samples));
     const body = a.lines.map(l => l.address

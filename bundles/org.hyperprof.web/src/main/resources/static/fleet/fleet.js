@@ -29,7 +29,7 @@ async function showHosts() {
 async function showTop() {
   const where = document.getElementById('top');
   try {
-    const top = await getJson('/api/fleet/top?' + filterQuery());
+    const top = await getJson('/api/fleet/top', filterQuery());
     const symbols = top.what === 'symbols';
     const head = ['samples', 'share', 'weight', 'hosts', 'image'].concat(symbols ? ['symbol'] : []);
     where.replaceChildren(top.rows.length === 0
@@ -52,7 +52,7 @@ async function showVersus() {
   q.delete('pattern');
   q.set('host', host);
   try {
-    const d = await getJson('/api/fleet/versus?' + q);
+    const d = await getJson('/api/fleet/versus', q);
     const symbols = d.what === 'symbols';
     const head = ['rest', 'delta', '', host, 'samples (rest)', 'samples (' + host + ')', 'image'].concat(symbols ? ['symbol'] : []);
     const rows = d.rows.map(r => [percent(r.shareRest), el('span', { class: r.deltaPoints >= 0 ? 'hp-up' : 'hp-down',

@@ -1,4 +1,5 @@
 import { el, percent, table } from '/static/side/dom.js';
+/* global hp */
 
 const state = document.getElementById('state');
 const bar = document.getElementById('progress');
@@ -26,7 +27,7 @@ function show(b) {
   top.querySelector('table')?.setAttribute('id', 'live-top');
 }
 
-const events = new EventSource('/api/live/events', { withCredentials: true });
+const events = new EventSource(hp.href('/api/live/events'));
 events.addEventListener('board', ev => show(JSON.parse(ev.data)));
 events.addEventListener('error', () => {
   state.textContent = 'The connection to Hyperprof was lost; it is tried again.';

@@ -1,33 +1,12 @@
-// What the fleet, study, live and annotate pages share: building elements from text (never HTML), asking the
-// server for JSON (its clear 400 message shown as it is), numbers written as the shell writes them.
+// What the fleet, study, live and annotate pages share beyond hp.js (its el, json, fail and the token it
+// carries): tables, shares written as the shell writes them, and deep links that keep a page's state.
+/* global hp */
 
-export function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
+export const el = (...args) => hp.el(...args);
 
-/** GETs JSON; a refusal becomes an Error carrying the server's message. */
-export async function getJson(path) {
-  const r = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-  const text = await r.text();
-  let body;
-  try { body = JSON.parse(text); } catch (e) { body = null; }
-  if (!r.ok) {
-    const why = body && (body.error || body.message) ? (body.error || body.message) : text || r.statusText;
-    throw new Error(why);
-  }
-  return body;
+/** GETs JSON from path with the parameters (an object or URLSearchParams); the server's message on refusal. */
+export function getJson(path, query) {
+  return hp.json(path, query ? Object.fromEntries(new URLSearchParams(query)) : undefined);
 }
 
 /** A share 0..1 as hp:fleet prints it: 12.3456%. */
@@ -44,6 +23,7 @@ export function table(headings, rows, numeric = []) {
 
 export function showError(where, error) {
   where.replaceChildren(el('p', { class: 'hp-error', role: 'alert', text: error.message || String(error) }));
+  document.body.dataset.state = 'error';
 }
 
 /** The page's query parameters (deep links keep the page's state in the address). */
@@ -51,10 +31,9 @@ export function params() {
   return new URLSearchParams(location.search);
 }
 
-/** The address with these parameters, keeping the rest (the token never: the cookie carries it). */
+/** This page's address with these parameters changed (empty ones dropped), the rest kept. */
 export function withParams(values) {
   const p = params();
-  p.delete('token');
   for (const [k, v] of Object.entries(values)) {
     if (v === null || v === undefined || v === '') p.delete(k); else p.set(k, v);
   }

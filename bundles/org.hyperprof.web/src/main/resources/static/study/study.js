@@ -1,4 +1,5 @@
 import { el, getJson, table, showError } from '/static/side/dom.js';
+/* global hp */
 
 /** mean ± half-width, as hp:study prints it; n/a where no value could be computed. */
 function figure(f, places) {
@@ -31,7 +32,7 @@ async function show() {
     const failures = s.variants.flatMap(v => v.failures.map(f => el('li', { text: v.label + ': ' + f })));
     where.replaceChildren(
       el('p', { text: title }),
-      el('img', { id: 'study-chart', src: '/api/study/chart.svg', alt: 'the study chart: ' + title }),
+      el('img', { id: 'study-chart', src: hp.href('/api/study/chart.svg'), alt: 'the study chart: ' + title }),
       table(['variant', 'hyp %', 'policy %', 'acc/switch', 'lost', 'guest', 'profile', 'samples', 'err A', 'max A', 'err B', 'max B'],
         rows, [1, 2, 3, 4, 7, 8, 9, 10, 11]),
       el('p', { class: 'hp-hint', text: s.seeds > 1

@@ -1,21 +1,21 @@
 package org.hyperprof.web.annotate;
 
 import org.hyperprof.api.report.AnnotatedFunction;
-import org.hyperprof.web.json.JsonWriter;
+import org.hyperprof.web.http.Json;
 
 /**
  * The annotate page's JSON: {@code hp:annotate --format json}'s fields (addresses as 0x hex), each instruction's
  * share of the function's samples, at most {@link #MAX_LINES} lines (a function of more says how many were left).
  */
-public final class AnnotationJson {
+final class AnnotationJson {
     /** Lines a page gets at most: a function longer than this is rare, and a table of it unreadable. */
     public static final int MAX_LINES = 20_000;
 
     private AnnotationJson() {
     }
 
-    public static String of(AnnotatedFunction a) {
-        JsonWriter w = new JsonWriter().beginObject().member("session", a.session()).member("event", a.event())
+    static void write(Json w, AnnotatedFunction a) {
+        w.beginObject().member("session", a.session()).member("event", a.event())
                 .member("symbol", a.symbol()).member("image", a.image()).member("start", hex(a.start()))
                 .member("end", hex(a.end())).member("samples", a.samples()).member("sessionSamples", a.sessionSamples())
                 .member("outside", a.outside()).member("linesLeftOut", Math.max(0, a.lines().size() - MAX_LINES))
@@ -33,7 +33,7 @@ public final class AnnotationJson {
         }
         w.endArray().name("notes").beginArray();
         a.notes().forEach(w::value);
-        return w.endArray().endObject().toString();
+        w.endArray().endObject();
     }
 
     private static String hex(long address) {

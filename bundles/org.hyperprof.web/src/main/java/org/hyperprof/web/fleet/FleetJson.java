@@ -5,37 +5,37 @@ import java.util.List;
 import org.hyperprof.api.store.FleetDiff;
 import org.hyperprof.api.store.FleetHost;
 import org.hyperprof.api.store.FleetTop;
-import org.hyperprof.web.json.JsonWriter;
+import org.hyperprof.web.http.Json;
 
 /** The fleet page's JSON: the hosts, the top list, one host against the rest. Shares are 0 to 1. */
-public final class FleetJson {
+final class FleetJson {
     private FleetJson() {
     }
 
-    public static String hosts(List<FleetHost> hosts) {
-        JsonWriter w = new JsonWriter().beginObject().name("hosts").beginArray();
+    static void hosts(Json w, List<FleetHost> hosts) {
+        w.beginObject().name("hosts").beginArray();
         for (FleetHost h : hosts) {
             w.beginObject().member("host", h.host()).member("lastSession", String.valueOf(h.lastSession()))
                     .member("sessions", h.sessions()).member("samples", h.samples()).member("cpu", h.cpuModel())
                     .member("hypervisor", h.hypervisorVersion()).member("kernel", h.kernelVersion())
                     .member("hyperprof", h.hyperprofVersion()).member("schema", h.schemaVersion()).endObject();
         }
-        return w.endArray().endObject().toString();
+        w.endArray().endObject();
     }
 
-    public static String top(List<FleetTop> rows, boolean symbols, int limit) {
-        JsonWriter w = new JsonWriter().beginObject().member("what", symbols ? "symbols" : "images")
-                .member("limit", limit).name("rows").beginArray();
+    static void top(Json w, List<FleetTop> rows, boolean symbols, int limit) {
+        w.beginObject().member("what", symbols ? "symbols" : "images").member("limit", limit).name("rows")
+                .beginArray();
         for (FleetTop r : rows) {
             w.beginObject().member("samples", r.samples()).member("share", r.share()).member("weight", r.weight())
                     .member("hosts", r.hosts()).member("image", r.image()).member("symbol", r.symbol()).endObject();
         }
-        return w.endArray().endObject().toString();
+        w.endArray().endObject();
     }
 
     /** {@code host} (group B) against {@code rest} (group A, the baseline), as {@code hp:fleet diff} compares. */
-    public static String versus(String host, List<String> rest, FleetDiff d, boolean symbols) {
-        JsonWriter w = new JsonWriter().beginObject().member("host", host).name("rest").beginArray();
+    static void versus(Json w, String host, List<String> rest, FleetDiff d, boolean symbols) {
+        w.beginObject().member("host", host).name("rest").beginArray();
         rest.forEach(w::value);
         w.endArray().member("what", symbols ? "symbols" : "images").member("samplesHost", d.totalB())
                 .member("samplesRest", d.totalA()).member("more", d.more()).name("rows").beginArray();
@@ -45,6 +45,6 @@ public final class FleetJson {
                     .member("shareHost", r.shareB()).member("deltaPoints", r.deltaPoints())
                     .member("marked", r.marked()).endObject();
         }
-        return w.endArray().endObject().toString();
+        w.endArray().endObject();
     }
 }

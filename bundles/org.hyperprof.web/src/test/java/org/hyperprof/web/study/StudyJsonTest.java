@@ -8,12 +8,19 @@ import java.util.Optional;
 
 import org.hyperprof.api.study.StudyReport;
 import org.hyperprof.api.study.StudyReport.Figure;
+import org.hyperprof.web.http.Json;
 import org.junit.jupiter.api.Test;
 
 class StudyJsonTest {
+    private static String json(Optional<StudyReport> last) {
+        Json w = new Json();
+        StudyJson.write(w, last);
+        return w.toString();
+    }
+
     @Test
     void beforeAnyStudyThePageSaysHowToRunOne() {
-        String json = StudyJson.of(Optional.empty());
+        String json = json(Optional.empty());
         assertTrue(json.startsWith("{\"present\":false,\"hint\":\"no study has run in this Hyperprof yet"), json);
     }
 
@@ -30,10 +37,10 @@ class StudyJsonTest {
                 + "\"hypervisorPercent\":{\"mean\":35.25,\"halfWidth\":0.5,\"n\":3},"
                 + "\"policyPercent\":{\"mean\":12.5,\"halfWidth\":null,\"n\":1},"
                 + "\"accessesPerSwitch\":{\"mean\":null,\"halfWidth\":null,\"n\":0},"
-                + "\"lost\":{\"mean\":0,\"halfWidth\":0,\"n\":3},"
-                + "\"guests\":[{\"name\":\"web1\",\"sources\":\"own\",\"samples\":{\"mean\":900,\"halfWidth\":12,\"n\":3},"
+                + "\"lost\":{\"mean\":0.0,\"halfWidth\":0.0,\"n\":3},"
+                + "\"guests\":[{\"name\":\"web1\",\"sources\":\"own\",\"samples\":{\"mean\":900.0,\"halfWidth\":12.0,\"n\":3},"
                 + "\"errorA\":{\"mean\":10.72,\"halfWidth\":1.25,\"n\":3},\"maxA\":{\"mean\":12.5,\"halfWidth\":null,"
                 + "\"n\":1},\"errorB\":{\"mean\":null,\"halfWidth\":null,\"n\":0},\"maxB\":{\"mean\":null,"
-                + "\"halfWidth\":null,\"n\":0},\"differsA\":true,\"differsB\":false}]}]}", StudyJson.of(Optional.of(r)));
+                + "\"halfWidth\":null,\"n\":0},\"differsA\":true,\"differsB\":false}]}]}", json(Optional.of(r)));
     }
 }

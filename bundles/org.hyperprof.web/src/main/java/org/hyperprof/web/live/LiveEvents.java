@@ -7,8 +7,7 @@ import java.util.Hashtable;
 
 import org.hyperprof.api.profiler.ProfileWatcher;
 import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.web.json.PageProperties;
-import org.hyperprof.web.json.Replies;
+import org.hyperprof.web.server.Whiteboard;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -21,15 +20,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The live page ({@code /live}) and its server-sent events ({@code /api/live/events}): the board of the
+ * The live page's server-sent events ({@code /api/live/events}): the board of the
  * profile running now, sent whenever it moved (looked at a few times a second), and a comment now and then so a
  * connection that went away is noticed. While at least one page watches, the board is a sample consumer of its
  * own ({@value LiveBoard#NAME}); with none, it is not, and costs the profiles nothing.
  */
-@Component(service = {Servlet.class, ProfileWatcher.class}, property = {PageProperties.CONTEXT,
-    PageProperties.PATTERN + "/live", PageProperties.PATTERN + "/api/live/events", PageProperties.TITLE + "Live",
-    PageProperties.PATH + "/live", PageProperties.ORDER + "40"})
-public final class LiveServlet extends HttpServlet implements ProfileWatcher {
+@Component(service = {Servlet.class, ProfileWatcher.class}, property = {
+    "osgi.http.whiteboard.servlet.pattern=/api/live/events", Whiteboard.CONTEXT_SELECT})
+public final class LiveEvents extends HttpServlet implements ProfileWatcher {
     private static final long serialVersionUID = 1L;
     /** Pages that may watch at once: each holds a server thread. */
     static final int MAX_WATCHERS = 8;
@@ -47,7 +45,7 @@ public final class LiveServlet extends HttpServlet implements ProfileWatcher {
     private transient volatile boolean closed;
 
     @Activate
-    public LiveServlet(BundleContext context) {
+    public LiveEvents(BundleContext context) {
         this.context = context;
     }
 
@@ -61,12 +59,8 @@ public final class LiveServlet extends HttpServlet implements ProfileWatcher {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (request.getServletPath().equals("/live")) {
-            Replies.page(response, LiveServlet.class, "static/live/live.html");
-            return;
-        }
         if (!watch()) {
-            Replies.error(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, MAX_WATCHERS + " live pages watch"
+            response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, MAX_WATCHERS + " live pages watch"
                     + " already: close one");
             return;
         }
