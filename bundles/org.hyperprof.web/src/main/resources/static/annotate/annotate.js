@@ -1,4 +1,4 @@
-import { el, getJson, percent, showError, params, withParams } from '/static/side/dom.js';
+import { el, getJson, percent, showError, params, withParams, fill } from '/static/side/dom.js';
 
 const FIELDS = ['id', 'symbol', 'image', 'domain', 'source'];
 
@@ -27,7 +27,7 @@ async function show() {
         el('td', {}, bar(60 * l.samples / max)),
         el('td', { class: 'hp-code', text: l.address }), el('td', { class: 'hp-code', text: l.instruction }))
       : el('tr', { class: 'hp-source' }, el('td'), el('td'), el('td'), el('td', { colspan: 2, class: 'hp-code', text: l.source })));
-    where.replaceChildren(
+    fill(where,
       el('p', { text: 'Session ' + a.session + ', event ' + a.event + ': ' + a.samples + ' samples on its instructions ('
         + percent(a.sessionSamples ? a.samples / a.sessionSamples : 0, 2) + ' of the session\'s ' + a.sessionSamples
         + '), ' + a.start + '–' + a.end + (a.outside ? '; ' + a.outside + ' could not be placed' : '') }),

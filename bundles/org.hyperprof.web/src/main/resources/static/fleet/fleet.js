@@ -1,4 +1,4 @@
-import { el, getJson, percent, table, showError, params, withParams } from '/static/side/dom.js';
+import { el, getJson, percent, table, showError, params, withParams, fill } from '/static/side/dom.js';
 
 const FILTERS = ['what', 'hosts', 'pattern', 'since', 'until', 'mode', 'event', 'limit'];
 
@@ -58,7 +58,7 @@ async function showVersus() {
     const rows = d.rows.map(r => [percent(r.shareRest), el('span', { class: r.deltaPoints >= 0 ? 'hp-up' : 'hp-down',
       text: (r.deltaPoints >= 0 ? '+' : '') + r.deltaPoints.toFixed(4) + '%' }), el('span', { class: 'hp-mark', text: r.marked ? '*' : '' }),
       percent(r.shareHost), r.samplesRest, r.samplesHost, r.image].concat(symbols ? [r.symbol] : []));
-    where.replaceChildren(el('p', { text: host + ': ' + d.samplesHost + ' samples; the rest (' + d.rest.join(', ') + '): '
+    fill(where, el('p', { text: host + ': ' + d.samplesHost + ' samples; the rest (' + d.rest.join(', ') + '): '
       + d.samplesRest + ' samples. Shares are of each side\'s samples; largest change first.' }),
       table(head, rows, [0, 1, 3, 4, 5]), d.more > 0 ? el('p', { class: 'hp-hint', text: d.more + ' more rows past the limit' }) : null);
   } catch (e) {

@@ -40,3 +40,8 @@ export function withParams(values) {
   const q = p.toString();
   return location.pathname + (q ? '?' + q : '');
 }
+
+/** Replaces where's children with these, leaving out the absent ones (null, undefined). */
+export function fill(where, ...children) {
+  where.replaceChildren(...children.filter(c => c !== null && c !== undefined));
+}

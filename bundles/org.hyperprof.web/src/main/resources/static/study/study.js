@@ -1,4 +1,4 @@
-import { el, getJson, table, showError } from '/static/side/dom.js';
+import { el, getJson, table, showError, fill } from '/static/side/dom.js';
 /* global hp */
 
 /** mean ± half-width, as hp:study prints it; n/a where no value could be computed. */
@@ -30,7 +30,7 @@ async function show() {
     const title = 'Counter-virtualization policies on ' + s.scenario + ' (seed ' + (s.seed === null ? 'n/a' : s.seed)
       + (s.seeds > 1 ? ' + 0..' + (s.seeds - 1) : '') + ', ' + s.ms + ' ms simulated per run)';
     const failures = s.variants.flatMap(v => v.failures.map(f => el('li', { text: v.label + ': ' + f })));
-    where.replaceChildren(
+    fill(where,
       el('p', { text: title }),
       el('img', { id: 'study-chart', src: hp.href('/api/study/chart.svg'), alt: 'the study chart: ' + title }),
       table(['variant', 'hyp %', 'policy %', 'acc/switch', 'lost', 'guest', 'profile', 'samples', 'err A', 'max A', 'err B', 'max B'],

@@ -15,7 +15,7 @@ final class AnnotationJson {
     }
 
     static void write(Json w, AnnotatedFunction a) {
-        w.beginObject().member("session", a.session()).member("event", a.event())
+        w.beginObject().member("session", String.valueOf(a.session())).member("event", a.event())
                 .member("symbol", a.symbol()).member("image", a.image()).member("start", hex(a.start()))
                 .member("end", hex(a.end())).member("samples", a.samples()).member("sessionSamples", a.sessionSamples())
                 .member("outside", a.outside()).member("linesLeftOut", Math.max(0, a.lines().size() - MAX_LINES))

@@ -95,7 +95,7 @@ public final class LiveBoard implements SampleConsumer {
         Json w = new Json().beginObject().member("version", version)
                 .member("state", session == null ? "idle" : ended == null ? "running" : "ended");
         if (session != null) {
-            w.name("session").beginObject().member("id", session.sessionId()).member("source", session.source())
+            w.name("session").beginObject().member("id", String.valueOf(session.sessionId())).member("source", session.source())
                     .member("host", session.hostName()).member("cpu", session.cpuName())
                     .member("joinedLate", joinedLate).endObject();
         }
@@ -103,13 +103,9 @@ public final class LiveBoard implements SampleConsumer {
                 .member("fraction", totalMicros <= 0 ? 0.0 : Math.min(1.0, (double) doneMicros / totalMicros))
                 .endObject();
         w.member("samples", samples).name("top").beginArray();
-        for (long[] row : top()) {
-            int image = (int) (row[0] >> 32);
-            int symbol = (int) row[0];
-            SessionDictionary d = session.dictionary();
-            w.beginObject().member("image", image >= 0 && image < d.imageCount() ? d.imageName(image) : "(no image)")
-                    .member("symbol", symbol < 0 ? "(no symbols)" : d.briefName(symbol)).member("samples", row[1])
-                    .member("share", (double) row[1] / samples).endObject();
+        for (Map.Entry<String[], Long> row : top()) {
+            w.beginObject().member("image", row.getKey()[0]).member("symbol", row.getKey()[1])
+                    .member("samples", row.getValue()).member("share", (double) row.getValue() / samples).endObject();
         }
         w.endArray();
         if (ended != null) {
@@ -120,11 +116,24 @@ public final class LiveBoard implements SampleConsumer {
         return w.endObject().toString();
     }
 
-    /** The {@value #TOP} (image, symbol) keys with the most samples, most first, ties by key: {key, samples}. */
-    private List<long[]> top() {
-        List<long[]> all = new ArrayList<>(counts.size());
-        counts.forEach((k, v) -> all.add(new long[] {k, v[0]}));
-        all.sort((a, b) -> a[1] != b[1] ? Long.compare(b[1], a[1]) : Long.compare(a[0], b[0]));
+    /**
+     * The {@value #TOP} (image, symbol) names with the most samples, most first, ties by name: samples are
+     * counted by the session's ids, and an image of one name has an id per domain (each domain resolves its own).
+     */
+    private List<Map.Entry<String[], Long>> top() {
+        SessionDictionary d = session == null ? null : session.dictionary();
+        Map<String, Long> byName = new HashMap<>();
+        counts.forEach((k, v) -> {
+            int image = (int) (k >> 32);
+            int symbol = (int) (long) k;
+            String name = (image >= 0 && image < d.imageCount() ? d.imageName(image) : "(no image)") + "\0"
+                    + (symbol < 0 ? "(no symbols)" : d.briefName(symbol));
+            byName.merge(name, v[0], Long::sum);
+        });
+        List<Map.Entry<String[], Long>> all = new ArrayList<>(byName.size());
+        byName.forEach((k, v) -> all.add(Map.entry(k.split("\0", 2), v)));
+        all.sort((a, b) -> !a.getValue().equals(b.getValue()) ? Long.compare(b.getValue(), a.getValue())
+                : (a.getKey()[0] + "\0" + a.getKey()[1]).compareTo(b.getKey()[0] + "\0" + b.getKey()[1]));
         return all.subList(0, Math.min(TOP, all.size()));
     }
 }

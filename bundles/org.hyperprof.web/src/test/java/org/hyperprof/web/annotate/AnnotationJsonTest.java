@@ -20,7 +20,7 @@ class AnnotationJsonTest {
                 100, 1, List.of(new AnnotatedFunction.Line(-1, "hot.c:3", 0),
                         new AnnotatedFunction.Line(0x1130, "push   %rbp", 1),
                         new AnnotatedFunction.Line(0x1131, "mov    %rsp,%rbp", 3)), List.of("1 sample outside"));
-        assertEquals("{\"session\":7,\"event\":\"CPU_CLK_UNHALTED\",\"symbol\":\"main\",\"image\":\"/usr/bin/hot\","
+        assertEquals("{\"session\":\"7\",\"event\":\"CPU_CLK_UNHALTED\",\"symbol\":\"main\",\"image\":\"/usr/bin/hot\","
                 + "\"start\":\"0x1130\",\"end\":\"0x1150\",\"samples\":4,\"sessionSamples\":100,\"outside\":1,"
                 + "\"linesLeftOut\":0,\"lines\":[{\"source\":\"hot.c:3\"},{\"address\":\"0x1130\",\"samples\":1,"
                 + "\"share\":0.25,\"instruction\":\"push   %rbp\"},{\"address\":\"0x1131\",\"samples\":3,"

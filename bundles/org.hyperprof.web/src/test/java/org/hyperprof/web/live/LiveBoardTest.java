@@ -25,11 +25,13 @@ class LiveBoardTest {
     }
 
     @Test
-    void theSymbolsWithTheMostSamplesSoFarComeFirstWithTheirShareAndTheProgress() {
+    void theSymbolsWithTheMostSamplesSoFarComeFirstByNameWithTheirShareAndTheProgress() {
         TestDictionary names = new TestDictionary();
         int xen = names.image(0, "xen-syms", ImageKind.HYPERVISOR);
         int app = names.image(1, "/usr/bin/app", ImageKind.USER);
         int exit = names.symbol(xen, "vmx_exit");
+        int xenOfDomU = names.image(1, "xen-syms", ImageKind.HYPERVISOR);
+        int exitOfDomU = names.symbol(xenOfDomU, "vmx_exit");
         int main = names.symbol(app, "main");
         board.sessionStarted(new SessionInfo(5, "simulator", "xen-summit", "i386/p6", "PIII", 2800, List.of(),
                 Map.of(0, "Domain-0"), true, names));
@@ -38,20 +40,22 @@ class LiveBoardTest {
             b.sample(1, 0, (byte) 0, 0, 0x400000L + i, app, main);
         }
         b.sample(0, 0, (byte) 2, 0, 0xff000L, xen, exit);
+        b.sample(1, 0, (byte) 2, 0, 0xff000L, xenOfDomU, exitOfDomU);
         b.sample(1, 0, (byte) 0, 0, 0x1L, app, -1);
         long before = board.version();
         board.samples(b.build());
         board.progress(250_000, 1_000_000);
         assertTrue(board.version() > before, "a page is told something moved");
         String json = board.snapshot();
-        assertTrue(json.contains("\"state\":\"running\",\"session\":{\"id\":5,\"source\":\"simulator\","
+        assertTrue(json.contains("\"state\":\"running\",\"session\":{\"id\":\"5\",\"source\":\"simulator\","
                 + "\"host\":\"xen-summit\",\"cpu\":\"PIII\",\"joinedLate\":false},\"progress\":{\"doneMicros\":250000,"
-                + "\"totalMicros\":1000000,\"fraction\":0.25},\"samples\":6,\"top\":[{\"image\":\"/usr/bin/app\","
-                + "\"symbol\":\"main\",\"samples\":4,\"share\":0.6666666666666666},"), json);
+                + "\"totalMicros\":1000000,\"fraction\":0.25},\"samples\":7,\"top\":[{\"image\":\"/usr/bin/app\","
+                + "\"symbol\":\"main\",\"samples\":4,\"share\":" + 4 / 7.0 + "},{\"image\":\"xen-syms\","
+                + "\"symbol\":\"vmx_exit\",\"samples\":2,"), json);
         assertTrue(json.contains("{\"image\":\"/usr/bin/app\",\"symbol\":\"(no symbols)\",\"samples\":1,"), json);
-        board.sessionEnded(new SessionSummary(5, new Accounting(7, 6, 1, 0, 0), List.of(), List.of(), null, null, 0,
+        board.sessionEnded(new SessionSummary(5, new Accounting(8, 7, 1, 0, 0), List.of(), List.of(), null, null, 0,
                 SessionSummary.COMPLETED));
-        assertTrue(board.snapshot().contains("\"ended\":{\"reason\":\"completed\",\"taken\":7,\"delivered\":6,"
+        assertTrue(board.snapshot().contains("\"ended\":{\"reason\":\"completed\",\"taken\":8,\"delivered\":7,"
                 + "\"lost\":1}"), board.snapshot());
         assertTrue(board.snapshot().contains("\"state\":\"ended\""));
     }
