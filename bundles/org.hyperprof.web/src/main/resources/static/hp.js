@@ -66,6 +66,7 @@ const hp = (() => {
     n.replaceChildren(el('a', {class: 'hp-brand', href: href('/')}, 'Hyperprof'));
     try {
       for (const p of await pages()) {
+        if (p.order < 0) continue;  // a page that needs an id (a session, two sessions) is reached from others
         const current = p.path === location.pathname;
         n.append(el('a', {href: href(p.path), class: current ? 'hp-current' : null,
           'aria-current': current ? 'page' : null}, p.title));

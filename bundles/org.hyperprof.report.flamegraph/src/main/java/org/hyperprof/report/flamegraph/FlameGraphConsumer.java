@@ -34,6 +34,8 @@ public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> 
     /** The formats {@link #write} knows. */
     public static final String FOLDED = "folded";
     public static final String SVG = "svg";
+    /** The tree as compact JSON for an interactive viewer (the web view). */
+    public static final String JSON = "json";
 
     /** Sessions kept for writing when no other number is given. */
     public static final int DEFAULT_RETAINED_SESSIONS = 8;
@@ -42,7 +44,9 @@ public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> 
             FOLDED + ": folded stacks, one 'domain;caller;...;function count' line per distinct stack"
                     + " (flamegraph.pl, speedscope)",
             SVG + ": a self-contained interactive SVG flame graph (hover, click to zoom, search),"
-                    + " coloured by hypervisor, kernel and user code");
+                    + " coloured by hypervisor, kernel and user code",
+            JSON + ": the tree as compact JSON (frames with the SVG's colours, nodes in pre-order) for an"
+                    + " interactive viewer such as hp:serve's");
 
     /** Keeps the last {@value #DEFAULT_RETAINED_SESSIONS} sessions (DS uses this constructor). */
     public FlameGraphConsumer() {
@@ -82,13 +86,16 @@ public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> 
     private String text(ReportRequest request, String format) throws ReportException {
         StackAggregate session = aggregate(request);
         String f = formatName(format);
-        if (!f.equals(FOLDED) && !f.equals(SVG)) {
+        if (!f.equals(FOLDED) && !f.equals(SVG) && !f.equals(JSON)) {
             throw new ReportException("the flame graph writes no format '" + format + "'; its formats are: "
                     + String.join("; ", FORMATS));
         }
         FlameOptions options = FlameOptions.parse(request.options());
         StackAggregate.Snapshot snapshot = session.snapshot();
         FlameTree tree = FlameTree.build(snapshot, options, request.domain());
+        if (f.equals(JSON)) {
+            return FlameJson.render(tree, snapshot);
+        }
         return f.equals(FOLDED) ? FoldedStacks.render(tree) : SvgFlameGraph.render(tree, snapshot);
     }
 

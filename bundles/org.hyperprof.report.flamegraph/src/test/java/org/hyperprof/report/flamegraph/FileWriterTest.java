@@ -28,11 +28,12 @@ class FileWriterTest {
     Path dir;
 
     @Test
-    void theFormatsAreFoldedAndSvgEachWithADescription() {
+    void theFormatsAreFoldedSvgAndJsonEachWithADescription() {
         List<String> formats = new FlameGraphConsumer().formats();
-        assertEquals(2, formats.size());
+        assertEquals(3, formats.size());
         assertTrue(formats.get(0).startsWith("folded: "), formats.get(0));
         assertTrue(formats.get(1).startsWith("svg: "), formats.get(1));
+        assertTrue(formats.get(2).startsWith("json: "), formats.get(2));
     }
 
     @Test

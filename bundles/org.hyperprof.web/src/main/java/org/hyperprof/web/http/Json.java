@@ -84,6 +84,14 @@ public final class Json {
         return this;
     }
 
+    /** A value already in JSON (a renderer's own JSON output), copied as it is. */
+    public Json raw(String json) {
+        separate();
+        out.append(json);
+        comma = true;
+        return this;
+    }
+
     public Json member(String name, String v) {
         return name(name).value(v);
     }

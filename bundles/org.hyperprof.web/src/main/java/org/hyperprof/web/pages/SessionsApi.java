@@ -9,6 +9,7 @@ import org.hyperprof.web.http.Json;
 import org.hyperprof.web.http.JsonServlet;
 import org.hyperprof.web.http.Params;
 import org.hyperprof.web.server.Whiteboard;
+import org.hyperprof.web.session.SessionsJson;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -41,22 +42,8 @@ public final class SessionsApi extends JsonServlet {
         json.beginObject().member("offset", offset).member("limit", limit)
                 .member("more", sessions.size() > offset + limit).name("sessions").beginArray();
         for (int i = offset; i < Math.min(sessions.size(), offset + limit); i++) {
-            write(json, sessions.get(i));
+            SessionsJson.write(json, sessions.get(i));
         }
-        json.endArray().endObject();
-    }
-
-    static void write(Json json, StoredSession s) {
-        json.beginObject().member("id", Long.toString(s.id())).member("name", s.name()).member("source", s.source())
-                .member("what", s.what()).member("cpuType", s.cpuType()).member("status", s.status())
-                .member("samples", s.samples())
-                .member("startedAt", s.startedAt() == null ? null : s.startedAt().toString())
-                .member("endedAt", s.endedAt() == null ? null : s.endedAt().toString())
-                .member("profiledNanos", s.profiledNanos()).member("study", s.study());
-        json.name("labels").beginArray();
-        s.labels().forEach(json::value);
-        json.endArray().name("events").beginArray();
-        s.events().forEach(json::value);
         json.endArray().endObject();
     }
 }

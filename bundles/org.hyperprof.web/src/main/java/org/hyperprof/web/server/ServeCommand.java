@@ -1,6 +1,7 @@
 package org.hyperprof.web.server;
 
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
@@ -10,6 +11,9 @@ import org.hyperprof.command.kit.UsageException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * {@code hp:serve}: serves the web view from this framework and prints its address, with the access
@@ -19,13 +23,14 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=serve"})
 public final class ServeCommand {
 
-    static final String ARGUMENTS = "[--port N] [--listen ADDRESS] [--stop]";
+    static final String ARGUMENTS = "[--port N] [--listen ADDRESS] [--wait] [--stop]";
 
     static final Syntax SERVE = Syntax.of("hp:serve", "serve the web view (sessions, reports, flame graphs, diffs)"
             + " on 127.0.0.1 and print its address")
             .options(Option.value("--port", "N", "the port (default: a free one)"),
                     Option.value("--listen", "ADDRESS", "listen on this address instead of 127.0.0.1: other"
                             + " machines can then reach the view (anyone who has the printed address can read it)"),
+                    Option.flag("--wait", "after printing the address, serve until Ctrl-C (launch/hyperprof --serve)"),
                     Option.flag("--stop", "stop serving: nothing listens after"))
             .notes("  The address printed ends in ?token=...: the view answers only a browser that shows it\n"
                     + "  (then kept in a cookie), and only under the Host names 127.0.0.1, localhost (and the\n"
@@ -33,6 +38,11 @@ public final class ServeCommand {
 
     private final Console console;
     private final WebServer server;
+
+    /** Ctrl-C and SIGTERM, when a command line provides them. */
+    @Reference(name = "stops", cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile StopRequests stops;
 
     @Activate
     public ServeCommand(@Reference(name = "server") WebServer server) {
@@ -42,6 +52,17 @@ public final class ServeCommand {
     ServeCommand(Console console, WebServer server) {
         this.console = console;
         this.server = server;
+    }
+
+    /** Serves until Ctrl-C, SIGTERM or hp:serve --stop (from another session). */
+    private void waitForStop() throws InterruptedException {
+        StopRequests requests = stops == null ? StopRequests.NONE : stops;
+        try (StopRequests.Watch watch = requests.watch("hp:serve")) {
+            while (!watch.stopRequested() && server.serving().isPresent()) {
+                Thread.sleep(100);
+            }
+        }
+        server.stop();
     }
 
     @Descriptor("serve the web view on 127.0.0.1 and print its address")
@@ -61,6 +82,10 @@ public final class ServeCommand {
             }
             Serving s = server.serve(port, listen);
             out.println(s.url());
+            if (a.flag("--wait")) {
+                out.flush();
+                waitForStop();
+            }
         });
     }
 }

@@ -1,0 +1,47 @@
+package org.hyperprof.web.session;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Set;
+
+import org.hyperprof.api.report.ReportFileWriter;
+import org.hyperprof.api.report.ReportRequest;
+import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.web.http.Json;
+import org.hyperprof.web.http.JsonServlet;
+import org.hyperprof.web.http.Params;
+import org.hyperprof.web.server.Whiteboard;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import jakarta.servlet.Servlet;
+
+/**
+ * {@code /api/flame?id=&domain=}: a stored session's flame graph as the flame graph bundle's compact
+ * JSON (the tree aggregated on the server, frames too narrow to see left out, the SVG's colours).
+ */
+@Component(service = Servlet.class, property = {"osgi.http.whiteboard.servlet.pattern=/api/flame",
+        Whiteboard.CONTEXT_SELECT})
+public final class FlameApi extends JsonServlet {
+    private static final long serialVersionUID = 1L;
+
+    private final transient SessionStore store;
+    private final transient ReportFileWriter flamegraph;
+
+    @Activate
+    public FlameApi(@Reference(name = "store") SessionStore store,
+            @Reference(name = "flamegraph", target = "(report.name=flamegraph)") ReportFileWriter flamegraph) {
+        this.store = store;
+        this.flamegraph = flamegraph;
+    }
+
+    @Override
+    protected void answer(Params params, Json json) throws Exception {
+        long id = params.id("id");
+        int domain = params.integer("domain", -1, 65535, ReportRequest.ALL_DOMAINS);
+        StoredSessions.ready(store, id, flamegraph.sessions());
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+        flamegraph.content(new ReportRequest(id, domain, Set.of()), "json").writeTo(out);
+        json.raw(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+}
