@@ -1,24 +1,36 @@
 // The fleet page against a real ClickHouse: the hosts, the top symbols (their first row, to be hp:fleet top's),
-// and one host against the rest. Usage: node fleet.mjs ADDRESS HOST
-import { run, rows, shots } from './side.mjs';
+// one host against the rest, and a filter it refuses. Usage: node fleet.mjs <address with token> <host>
+import { join } from 'node:path';
+import { SHOTS, settled, verdict } from './browser.mjs';
 
-run(async (page, base, [host]) => {
-  await page.goto(base + '/fleet');
-  await page.waitForSelector('#top-table tbody tr');
-  await page.waitForSelector('#hosts table tbody tr');
-  const hosts = (await rows(page, '#hosts')).map(r => r[0]);
+const [address, host] = process.argv.slice(2);
+const origin = new URL(address).origin;
+const rows = (page, table) => page.locator(table + ' tbody tr').evaluateAll(trs =>
+  trs.map(tr => [...tr.children].map(td => td.textContent.trim())));
+
+await verdict(async page => {
+  const out = {};
+  await page.goto(address); // the token sets the cookie
+  await page.goto(origin + '/fleet');
+  out.fleetPage = await settled(page);
+  out.nav = await page.locator('#hp-nav a').allTextContents();
+  out.hosts = (await rows(page, '#hosts table')).map(r => r[0]);
   const top = await rows(page, '#top-table');
-  const nav = await page.$$eval('#hp-nav a', as => as.map(a => a.textContent));
-  await page.screenshot({ path: shots + '/fleet.png', fullPage: true });
-  await page.click(`#hosts a.versus[data-host="${host}"]`);
-  await page.waitForSelector('#versus table tbody tr');
-  const versus = await rows(page, '#versus');
-  const title = await page.textContent('#versus-title');
-  await page.screenshot({ path: shots + '/fleet-versus.png', fullPage: true });
-  // A filter the page refuses: the server's message shown, nothing else broken.
-  await page.goto(base + '/fleet?mode=guest');
-  await page.waitForSelector('#top .hp-error');
-  const refusal = await page.textContent('#top .hp-error');
-  return { hosts, firstRow: top[0], rows: top.length, nav, versusTitle: title, versusRows: versus.length,
-    versusFirst: versus[0], refusal };
+  out.topRows = top.length;
+  out.firstRow = top[0];
+  await page.screenshot({ path: join(SHOTS, 'fleet.png'), fullPage: true });
+
+  await page.locator(`#hosts a.versus[data-host="${host}"]`).click();
+  await page.waitForURL(/versus=/);
+  out.versusPage = await settled(page);
+  out.versusTitle = await page.locator('#versus-title').textContent();
+  const versus = await rows(page, '#versus table');
+  out.versusRows = versus.length;
+  out.versusFirst = versus[0];
+  await page.screenshot({ path: join(SHOTS, 'fleet-versus.png'), fullPage: true });
+
+  await page.goto(origin + '/fleet?mode=guest');
+  await settled(page);
+  out.refusal = await page.locator('#top .hp-error').textContent();
+  return out;
 });

@@ -1,19 +1,23 @@
-// The live page: it connects (server-sent events), says READY on a line of its own, and then watches a profile
-// the test starts from the shell: the progress and the first results as they arrive, until the session ends.
-// Usage: node live.mjs ADDRESS
-import { run, rows, shots } from './side.mjs';
+// The live page: it connects (server-sent events), says READY on stderr, and watches the profile the test then
+// starts from the shell: the progress and the first results as they arrive, until the session ends.
+// Usage: node live.mjs <address with token>
+import { join } from 'node:path';
+import { SHOTS, settled, verdict } from './browser.mjs';
 
-run(async (page, base) => {
-  await page.goto(base + '/live');
-  await page.waitForFunction(() => document.body.dataset.liveState !== undefined);
-  console.log('READY');
+const [address] = process.argv.slice(2);
+
+await verdict(async page => {
+  const out = {};
+  await page.goto(address);
+  await page.goto(new URL(address).origin + '/live');
+  out.livePage = await settled(page);
+  process.stderr.write('READY\n');
   const seen = [];
   let shot = false;
   for (;;) {
     const now = await page.evaluate(() => ({
       state: document.body.dataset.liveState,
       fraction: Number(document.getElementById('progress').value),
-      text: document.getElementById('progress-text').textContent,
       session: document.getElementById('state').textContent,
       topRows: document.querySelectorAll('#live-top tbody tr').length,
     }));
@@ -22,19 +26,19 @@ run(async (page, base) => {
       seen.push(now);
     }
     if (now.state === 'running' && now.topRows > 0 && !shot) {
-      await page.screenshot({ path: shots + '/live-running.png', fullPage: true });
+      await page.screenshot({ path: join(SHOTS, 'live-running.png') });
       shot = true;
     }
     if (now.state === 'ended') break;
     await page.waitForTimeout(100);
   }
-  const top = await rows(page, '#live-top');
-  await page.screenshot({ path: shots + '/live-ended.png', fullPage: true });
+  out.progressText = await page.locator('#progress-text').textContent();
+  out.firstTopRow = await page.locator('#live-top tbody tr').first().evaluate(tr =>
+    [...tr.children].map(td => td.textContent.trim()));
+  await page.screenshot({ path: join(SHOTS, 'live-ended.png') });
   const running = seen.filter(s => s.state === 'running');
-  return {
-    sawRunningWithResults: running.some(s => s.topRows > 0),
-    fractionsWhileRunning: running.map(s => s.fraction),
-    final: seen[seen.length - 1],
-    firstTopRow: top[0],
-  };
+  out.sawRunningWithResults = running.some(s => s.topRows > 0);
+  out.fractionsWhileRunning = running.map(s => s.fraction);
+  out.final = seen[seen.length - 1];
+  return out;
 });

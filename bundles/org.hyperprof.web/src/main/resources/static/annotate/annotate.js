@@ -10,9 +10,11 @@ function bar(px) {
 }
 
 async function show() {
+  delete document.body.dataset.state;
   const where = document.getElementById('annotation');
   const p = params();
   if (!p.get('symbol')) {
+    document.body.dataset.state = 'ready';
     where.replaceChildren(el('p', { class: 'hp-hint', text: 'Name a function of a session whose code is on this machine (a perf.data import, or the real-elf-userland scenario): /annotate?id=ID&symbol=NAME.' }));
     return;
   }
@@ -37,6 +39,7 @@ async function show() {
         el('tbody', {}, ...body)),
       a.linesLeftOut ? el('p', { class: 'hp-hint', text: a.linesLeftOut + ' more lines left out' }) : null,
       ...a.notes.map(n => el('p', { class: 'hp-hint', text: 'Note: ' + n })));
+    document.body.dataset.state = 'ready';
   } catch (e) {
     showError(where, e);
   }

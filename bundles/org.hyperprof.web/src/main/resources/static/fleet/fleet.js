@@ -77,13 +77,17 @@ function fillForm() {
     if (values.limit === '30') values.limit = '';
     if (values.what === 'symbols') values.what = '';
     history.pushState(null, '', withParams(values));
-    showTop();
-    showVersus();
+    draw(showTop, showVersus);
   });
 }
 
-window.addEventListener('popstate', () => { showTop(); showVersus(); });
+/** Draws the page's parts; says ready when all are drawn (the browser tests wait for it). */
+async function draw(...parts) {
+  delete document.body.dataset.state;
+  await Promise.all(parts.map(p => p()));
+  if (document.body.dataset.state !== 'error') document.body.dataset.state = 'ready';
+}
+
+window.addEventListener('popstate', () => draw(showTop, showVersus));
 fillForm();
-showHosts();
-showTop();
-showVersus();
+draw(showHosts, showTop, showVersus);

@@ -25,6 +25,7 @@ function show(b) {
   top.replaceChildren(b.top.length === 0 ? el('p', { class: 'hp-hint', text: 'No samples yet.' })
     : table(['samples', 'share', 'image', 'symbol'], b.top.map(r => [r.samples, percent(r.share, 2), r.image, r.symbol]), [0, 1]));
   top.querySelector('table')?.setAttribute('id', 'live-top');
+  document.body.dataset.state = 'ready';
 }
 
 const events = new EventSource(hp.href('/api/live/events'));

@@ -14,6 +14,7 @@ async function show() {
     const s = await getJson('/api/study');
     if (!s.present) {
       where.replaceChildren(el('p', { class: 'hp-hint', text: s.hint }));
+      document.body.dataset.state = 'ready';
       return;
     }
     const rows = [];
@@ -40,6 +41,7 @@ async function show() {
         : 'One run per variant: no intervals (hp:study --seeds N gives them).' }),
       failures.length ? el('ul', {}, ...failures) : null);
     where.querySelector('table').setAttribute('id', 'study-table');
+    document.body.dataset.state = 'ready';
   } catch (e) {
     showError(where, e);
   }
