@@ -21,6 +21,9 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.servlet.runtime.HttpServiceRuntime;
+import org.osgi.service.servlet.runtime.dto.RuntimeDTO;
+import org.osgi.service.servlet.runtime.dto.ServletContextDTO;
 import org.osgi.util.tracker.ServiceTracker;
 
 /**
@@ -33,8 +36,6 @@ import org.osgi.util.tracker.ServiceTracker;
 public final class WebServer {
     /** Felix HTTP's configuration. */
     static final String HTTP_PID = "org.apache.felix.http";
-    /** The HTTP runtime service Felix registers once Jetty listens, by name: nothing imports its package. */
-    static final String RUNTIME = "org.osgi.service.servlet.runtime.HttpServiceRuntime";
     /** How long {@code hp:serve} waits for the server to listen. */
     static final long START_SECONDS = 20;
 
@@ -112,21 +113,25 @@ public final class WebServer {
         }
     }
 
-    /** Waits for Felix HTTP's runtime service naming the port: then Jetty listens. */
+    /**
+     * Waits for Felix HTTP's runtime service naming the port (then Jetty listens) and for every servlet
+     * of the view to be in its context: the address is printed only once each page answers.
+     */
     private void awaitListening(int port) throws ServeException {
         Filter filter;
         try {
-            filter = FrameworkUtil.createFilter("(&(objectClass=" + RUNTIME + ")(osgi.http.endpoint=*:" + port + "/*))");
+            filter = FrameworkUtil.createFilter("(&(objectClass=" + HttpServiceRuntime.class.getName()
+                    + ")(osgi.http.endpoint=*:" + port + "/*))");
         } catch (InvalidSyntaxException e) {
             throw new IllegalStateException(e);
         }
-        ServiceTracker<Object, Object> tracker = new ServiceTracker<>(context, filter, null);
+        ServiceTracker<HttpServiceRuntime, HttpServiceRuntime> tracker = new ServiceTracker<>(context, filter, null);
         tracker.open();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
             while (System.nanoTime() < deadline) {
-                ServiceReference<Object> ref = tracker.getServiceReference();
-                if (ref != null) {
+                HttpServiceRuntime runtime = tracker.getService();
+                if (runtime != null && servletsReady(runtime)) {
                     return;
                 }
                 Thread.sleep(20);
@@ -138,6 +143,26 @@ public final class WebServer {
         }
         throw new ServeException("the web server did not listen on port " + port + " within " + START_SECONDS
                 + " s; is the port in use? Choose another with --port N, or leave --port out for a free one");
+    }
+
+    /** Whether the runtime has taken every servlet registered for the view's context (or refused it). */
+    private boolean servletsReady(HttpServiceRuntime runtime) {
+        int registered;
+        try {
+            ServiceReference<?>[] refs = context.getAllServiceReferences("jakarta.servlet.Servlet",
+                    "(osgi.http.whiteboard.context.select=*" + Whiteboard.CONTEXT_NAME + "*)");
+            registered = refs == null ? 0 : refs.length;
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        RuntimeDTO dto = runtime.getRuntimeDTO();
+        int taken = dto.failedServletDTOs == null ? 0 : dto.failedServletDTOs.length;
+        for (ServletContextDTO c : dto.servletContextDTOs) {
+            if (Whiteboard.CONTEXT_NAME.equals(c.name)) {
+                taken += c.servletDTOs.length;
+            }
+        }
+        return taken >= registered;
     }
 
     private static InetAddress resolve(String address) throws ServeException {
