@@ -103,11 +103,14 @@ class SidePagesIT {
         }
     }
 
-    /** {@code node <script> args...} in launch/src/test/e2e: its verdict line (stdout); stderr lines to {@code said}. */
+    /**
+     * {@code node <script> args...} as {@link Browser#run} runs it, but its stderr read line by line as it comes
+     * (to {@code said}), for a script that tells the test when to act.
+     */
     private static CompletableFuture<String> node(List<String> said, String script, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("node", script));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(Path.of("src/test/e2e").toAbsolutePath().toFile()).start();
+        Process p = new ProcessBuilder(command).directory(Browser.E2E.toFile()).start();
         Thread err = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(),
                     StandardCharsets.UTF_8))) {
@@ -141,7 +144,7 @@ class SidePagesIT {
     }
 
     private static String verdict(String script, String... args) throws Exception {
-        String v = node(new ArrayList<>(), script, args).get(GUARD_SECONDS, TimeUnit.SECONDS);
+        String v = Browser.run(script, args);
         // A request the page refused (a 400 it shows, a favicon it lacks) is logged by chromium; nothing else may be.
         assertTrue(!v.contains("\"failed\"") && Pattern.compile("\"errors\":\\[(\"console: Failed to load resource:"
                 + "[^\"]*\",?)*\\]").matcher(v).find(), v);
