@@ -1,14 +1,15 @@
 package org.hyperprof.api.report;
 
-import org.osgi.annotation.versioning.ProviderType;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * One function's instructions with the samples of each, as {@code hp:annotate} gives them, for a reader other
- * than the command (the web view's annotate page). Implemented by the annotation bundle.
+ * than the command (the web view's annotate page). Implemented by the annotation plug-in, so a consumer type, as
+ * every interface a plug-in implements (a later minor version of this package leaves it resolvable).
  *
  * @since 3.2
  */
-@ProviderType
+@ConsumerType
 public interface FunctionAnnotations {
     /**
      * Annotates {@code symbol} of a session; a stored session no report keeps is replayed from the store first.
