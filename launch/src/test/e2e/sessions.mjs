@@ -32,6 +32,14 @@ await verdict(async page => {
   out.flameSelf = Number(await page.locator('#matched').getAttribute('data-self'));
   out.flameUrl = page.url();
   await page.screenshot({ path: join(SHOTS, 'flame.png'), fullPage: true });
+  // Click the first domain's frame (one row above the bottom one): the graph zooms to it, the address keeps it.
+  const box = await page.locator('#flame').boundingBox();
+  await page.locator('#flame').click({ position: { x: 5, y: box.height - 2 - 18 - 9 } });
+  await page.waitForURL(/[?&]z=\d+/);
+  out.zoomCrumbs = await page.locator('#crumbs').textContent();
+  await page.reload();
+  out.zoomKept = (await settled(page)).state === 'ready' && (await page.locator('#crumbs').textContent()) === out.zoomCrumbs
+    && (await page.locator('#search').inputValue()) === symbol;
 
   // Back on the sessions page: pick A then B and open their diff.
   await page.goto(origin + '/');

@@ -3,7 +3,8 @@
 'use strict';
 (() => {
   const a = hp.params.get('a'), b = hp.params.get('b');
-  const state = {summary: hp.params.get('summary') || 'symbols', q: hp.params.get('q') || '', marked: hp.params.get('marked') === '1'};
+  const state = {summary: hp.params.get('summary') || 'symbols', q: hp.params.get('q') || '', marked: hp.params.get('marked') === '1',
+    every: hp.params.get('every') === '1'};
   let diff = null;
 
   function keep() {
@@ -11,6 +12,7 @@
     q.set('summary', state.summary);
     if (state.q) q.set('q', state.q); else q.delete('q');
     if (state.marked) q.set('marked', '1'); else q.delete('marked');
+    if (state.every) q.set('every', '1'); else q.delete('every');
     history.replaceState(null, '', location.pathname + '?' + q);
   }
 
@@ -21,6 +23,8 @@
     try { re = state.q ? new RegExp(state.q, 'i') : null; } catch (e) { re = null; }
     const rows = diff[state.summary].filter(r => (!state.marked || r.marked)
       && (!re || re.test([r.domain, r.image, r.symbol].filter(Boolean).join(' '))));
+    const total = rows.length;
+    if (!state.every) rows.splice(50);
     const sym = state.summary === 'symbols';
     const head = hp.el('tr', {}, ['baseline', 'delta', 'mark', 'ratio', 'samples A', 'samples B', 'domain', 'image', sym ? 'symbol' : null]
       .filter(Boolean).map((t, i) => hp.el('th', {class: i < 6 && i !== 2 ? 'num' : null}, t)));
@@ -35,7 +39,8 @@
     document.getElementById('diff').replaceChildren(hp.el('thead', {}, head), hp.el('tbody', {}, body));
     const st = document.getElementById('hp-status');
     st.className = '';
-    st.textContent = rows.length + ' of ' + diff[state.summary + 'Count'] + ' rows (largest |delta| first)';
+    st.textContent = rows.length + ' of ' + total + ' rows shown (' + diff[state.summary + 'Count']
+      + ' in all; largest |delta| first)';
   }
 
   async function flame() {
@@ -91,6 +96,9 @@
       const m = document.getElementById('marked');
       m.checked = state.marked;
       m.addEventListener('change', () => { state.marked = m.checked; keep(); draw(); });
+      const every = document.getElementById('everyRow');
+      every.checked = state.every;
+      every.addEventListener('change', () => { state.every = every.checked; keep(); draw(); });
       draw();
       await flame();
       document.body.dataset.state = 'ready';

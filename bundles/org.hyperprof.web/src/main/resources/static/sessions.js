@@ -48,7 +48,7 @@
     const body = rows.map(s => hp.el('tr', {'data-id': s.id},
       hp.el('td', {}, hp.el('input', {type: 'checkbox', 'aria-label': 'pick session ' + s.id,
         checked: picked.includes(s.id), onchange: e => pick(s.id, e.target.checked)})),
-      hp.el('td', {class: 'num'}, hp.el('a', {href: hp.href('/session', {id: s.id})}, s.id)),
+      hp.el('td', {}, hp.el('a', {href: hp.href('/session', {id: s.id})}, s.id)),
       hp.el('td', {}, s.name || ''), hp.el('td', {}, s.source), hp.el('td', {}, s.what || ''),
       hp.el('td', {}, s.status), hp.el('td', {class: 'num'}, hp.count(s.samples)),
       hp.el('td', {}, (s.startedAt || '').replace('T', ' ').replace(/\.\d+Z$/, 'Z')),

@@ -72,4 +72,13 @@ final class IndexResolveContext extends ResolveContext {
     public Map<Resource, Wiring> getWirings() {
         return Map.of(system, system.getWiring());
     }
+
+    /**
+     * Whether bnd's index made the resource up: it indexes a multi-release jar (slf4j, commons-io) also as
+     * one resource per Java release, which the jar's own resource requires, with no content of its own.
+     */
+    static boolean isSynthetic(Resource resource) {
+        return resource.getCapabilities("osgi.identity").stream()
+                .anyMatch(c -> "bnd.synthetic".equals(c.getAttributes().get("type")));
+    }
 }

@@ -69,7 +69,10 @@ class InstallFromIndexIT {
                 // the bundles, the documented way for a host to talk to its bundles' services.
                 org.osgi.framework.Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, exportedPackages(index, API),
                 // The Gogo shell of the runtime feature: no console in a test, and it must not stop the framework.
-                "gosh.args", "--nointeractive --noshutdown"));
+                "gosh.args", "--nointeractive --noshutdown",
+                // As the launcher's feature web sets it: should Felix HTTP start before the web bundle
+                // keeps it stopped, it listens nowhere (hp:serve turns HTTP on by its configuration).
+                "org.apache.felix.http.enable", "false"));
         felix.start();
         try {
             BundleContext context = felix.getBundleContext();
@@ -138,7 +141,8 @@ class InstallFromIndexIT {
             throws Exception {
         IndexResolveContext context = new IndexResolveContext(index, system, requirements);
         Set<Resource> wired = new ResolverImpl(new Logger(Logger.LOG_WARNING)).resolve(context).keySet();
-        return wired.stream().filter(r -> r != system && r != context.wanted()).toList();
+        return wired.stream().filter(r -> r != system && r != context.wanted() && !IndexResolveContext.isSynthetic(r))
+                .toList();
     }
 
     /** The packages {@code bsn} exports, with their versions, as the index describes them. */

@@ -1,5 +1,11 @@
 package org.hyperprof.web.server;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,6 +36,32 @@ public final class HostCheck {
         if (listenAddress != null && !listenAddress.isBlank()) {
             String a = listenAddress.strip().toLowerCase(Locale.ROOT);
             hosts.add((a.contains(":") && !a.startsWith("[") ? "[" + a + "]" : a) + ":" + port);
+        }
+        return new HostCheck(hosts);
+    }
+
+    /**
+     * For a wildcard {@code --listen} (0.0.0.0, ::): the names this machine is reached by, its host name
+     * and every address of its interfaces, each with the port.
+     */
+    public static HostCheck everyLocalAddress(int port, String listenAddress) {
+        Set<String> hosts = new TreeSet<>(listening(port, listenAddress).allowed);
+        try {
+            hosts.add(InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT) + ":" + port);
+        } catch (UnknownHostException e) {
+            // no name: the addresses below still serve
+        }
+        try {
+            for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                for (InetAddress a : Collections.list(i.getInetAddresses())) {
+                    String text = a.getHostAddress();
+                    int zone = text.indexOf('%');
+                    text = zone < 0 ? text : text.substring(0, zone);
+                    hosts.add((a instanceof Inet6Address ? "[" + text + "]" : text) + ":" + port);
+                }
+            }
+        } catch (SocketException e) {
+            // no interface list: loopback and the name only
         }
         return new HostCheck(hosts);
     }

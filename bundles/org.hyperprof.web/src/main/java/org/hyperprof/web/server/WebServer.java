@@ -76,8 +76,10 @@ public final class WebServer {
         InetAddress bind = resolve(address);
         int chosen = port == 0 ? freePort(bind) : port;
         configure(bind.getHostAddress(), chosen);
-        Serving next = new Serving(bind.getHostAddress(), chosen,
-                "127.0.0.1".equals(address) ? HostCheck.loopback(chosen) : HostCheck.listening(chosen, address), token);
+        HostCheck hosts = "127.0.0.1".equals(address) ? HostCheck.loopback(chosen)
+                : bind.isAnyLocalAddress() ? HostCheck.everyLocalAddress(chosen, address)
+                : HostCheck.listening(chosen, address);
+        Serving next = new Serving(bind.getHostAddress(), chosen, hosts, token);
         serving = next;
         try {
             bundles.start();

@@ -1,11 +1,15 @@
 package org.hyperprof.web.session;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.web.http.Json;
 import org.hyperprof.web.http.JsonServlet;
 import org.hyperprof.web.http.Params;
@@ -25,8 +29,20 @@ import jakarta.servlet.Servlet;
 public final class FlameApi extends JsonServlet {
     private static final long serialVersionUID = 1L;
 
+    /** Flame graphs of ended sessions kept, so that opening one again costs no rebuild of its tree. */
+    static final int CACHED = 4;
+
     private final transient SessionStore store;
     private final transient ReportFileWriter flamegraph;
+    /** By session and domain; only sessions that ended (their samples no longer change). */
+    private final transient Map<String, String> cache = new LinkedHashMap<>(8, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > CACHED;
+        }
+    };
 
     @Activate
     public FlameApi(@Reference(name = "store") SessionStore store,
@@ -39,9 +55,23 @@ public final class FlameApi extends JsonServlet {
     protected void answer(Params params, Json json) throws Exception {
         long id = params.id("id");
         int domain = params.integer("domain", -1, 65535, ReportRequest.ALL_DOMAINS);
-        StoredSessions.ready(store, id, flamegraph.sessions());
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
-        flamegraph.content(new ReportRequest(id, domain, Set.of()), "json").writeTo(out);
-        json.raw(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+        String key = id + "/" + domain;
+        String cached;
+        synchronized (cache) {
+            cached = cache.get(key);
+        }
+        if (cached == null) {
+            boolean ended = !StoredSession.RUNNING.equals(StoredSessions.find(store, id).status());
+            StoredSessions.ready(store, id, flamegraph.sessions());
+            ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+            flamegraph.content(new ReportRequest(id, domain, Set.of()), "json").writeTo(out);
+            cached = out.toString(StandardCharsets.UTF_8);
+            if (ended) {
+                synchronized (cache) {
+                    cache.put(key, cached);
+                }
+            }
+        }
+        json.raw(cached);
     }
 }

@@ -45,6 +45,9 @@ class GatekeeperTest {
         assertTrue(hosts.allows("LOCALHOST:9000"));
         assertFalse(hosts.allows("192.0.2.8:9000"));
         assertTrue(HostCheck.listening(9000, "::1").allows("[::1]:9000"));
+        HostCheck wildcard = HostCheck.everyLocalAddress(9000, "0.0.0.0");
+        assertTrue(wildcard.allows("127.0.0.1:9000"), "every interface's address, loopback's too");
+        assertFalse(wildcard.allows("attacker.example:9000"));
     }
 
     @Test

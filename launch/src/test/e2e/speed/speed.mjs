@@ -1,0 +1,30 @@
+// The flame graph's speed harness (run by hand, not in CI): opens a stored session's flame graph five
+// times, each in a fresh page, and prints the milliseconds from navigation start to the first frame
+// with the graph painted (performance.now() when the page marks itself ready), and their median.
+// The first opening replays the session from the store into the flame graph consumer; it is printed
+// apart ("cold") and not counted in the five.
+//   node speed/speed.mjs '<address hp:serve printed>' <session id>
+import { settled, open } from '../browser.mjs';
+
+const [address, id] = process.argv.slice(2);
+const url = new URL(address);
+const flame = `${url.origin}/flame?id=${id}&token=${url.searchParams.get('token')}`;
+const b = await open();
+try {
+  const times = [];
+  for (let i = 0; i < 6; i++) {
+    const page = await b.context.newPage();
+    await page.goto(flame);
+    const s = await settled(page);
+    if (s.state !== 'ready') throw new Error('the flame graph failed: ' + s.status);
+    const ms = Number(await page.evaluate(() => document.body.dataset.paintedMs));
+    const frames = await page.evaluate(() => document.getElementById('hp-status').textContent);
+    if (i === 0) console.log(`cold (replay from the store): ${ms} ms; ${frames}`);
+    else times.push(ms);
+    await page.close();
+  }
+  const sorted = [...times].sort((x, y) => x - y);
+  console.log(`five openings: ${times.join(', ')} ms; median ${sorted[2]} ms`);
+} finally {
+  await b.close();
+}
