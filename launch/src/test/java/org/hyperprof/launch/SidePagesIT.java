@@ -43,6 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SidePagesIT {
     private static final long GUARD_SECONDS = 150;
+    /** The live page's sample consumer, registered while a live page is open. */
+    private static final String LIVE_CONSUMER = "web-live";
 
     @TempDir
     static Path dir;
@@ -247,6 +249,7 @@ class SidePagesIT {
 
     @Test
     void theLivePageShowsAProfileStartedFromTheShellAsItRuns() throws Exception {
+        assertTrue(!run(serving, "hp:consumers").out().contains(LIVE_CONSUMER), "no live page, no live consumer");
         List<String> said = new ArrayList<>();
         CompletableFuture<String> live = node(said, "live.mjs", address);
         synchronized (said) {
@@ -256,6 +259,7 @@ class SidePagesIT {
                 said.wait(1000);
             }
         }
+        assertTrue(run(serving, "hp:consumers").out().contains(LIVE_CONSUMER), "a live page open, its consumer bound");
         Run profiled = run(serving, "hp:load", "hp:profile --ms 3000 --no-report");
         String v = live.get(GUARD_SECONDS, TimeUnit.SECONDS);
         Matcher books = Pattern.compile("(?m)^session (\\d+): samples taken (\\d+) = delivered (\\d+)")
