@@ -1,9 +1,10 @@
 // The fleet page against a real ClickHouse: the hosts, the top symbols (their first row, to be hp:fleet top's),
-// one host against the rest, and a filter it refuses. Usage: node fleet.mjs <address with token> <host>
+// one host against the rest, and a filter it refuses.
+// Usage: node fleet.mjs <address with token> <host> [<the page's filters, as a query: until=2026-11-28T12:00:00Z>]
 import { join } from 'node:path';
 import { SHOTS, settled, verdict } from './browser.mjs';
 
-const [address, host] = process.argv.slice(2);
+const [address, host, filters] = process.argv.slice(2);
 const origin = new URL(address).origin;
 const rows = (page, table) => page.locator(table + ' tbody tr').evaluateAll(trs =>
   trs.map(tr => [...tr.children].map(td => td.textContent.trim())));
@@ -11,7 +12,7 @@ const rows = (page, table) => page.locator(table + ' tbody tr').evaluateAll(trs 
 await verdict(async page => {
   const out = {};
   await page.goto(address); // the token sets the cookie
-  await page.goto(origin + '/fleet');
+  await page.goto(origin + '/fleet' + (filters ? '?' + filters : ''));
   out.fleetPage = await settled(page);
   out.nav = await page.locator('#hp-nav a').allTextContents();
   out.hosts = (await rows(page, '#hosts table')).map(r => r[0]);

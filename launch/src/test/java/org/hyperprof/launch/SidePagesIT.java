@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,6 +53,8 @@ class SidePagesIT {
     static ClickHouseServer clickhouse;
     static Map<String, String> serving;
     static String address;
+    /** An instant after every session the fleet test compares started, and before any other did. */
+    static Instant shipped;
 
     /** A host's settings folder: its own store, its host.id, the fleet's endpoint (when ClickHouse is here). */
     private static Map<String, String> host(String id, boolean resident) throws IOException {
@@ -91,7 +95,19 @@ class SidePagesIT {
         assertTrue(m.find(), "hp:serve printed its address:\n" + r.out());
         address = m.group();
         if (clickhouse != null) {
-            run(serving, "hp:fleet ship");
+            // The store offers a session to the shipper once it has written its end, on its own thread: ship
+            // until hv-01's session is in the fleet.
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
+            while (!run(serving, "hp:fleet ship", "hp:fleet hosts --format csv").out().contains("\nhv-01,")) {
+                assertTrue(System.nanoTime() < end, "hv-01's session never reached the fleet");
+                Thread.sleep(200);
+            }
+            // The fleet test reads the sessions started before this second: the other tests' profiles, shipped
+            // as they are stored, start after it and change nothing it compares.
+            shipped = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+            while (Instant.now().isBefore(shipped)) {
+                Thread.sleep(50);
+            }
         }
     }
 
@@ -174,14 +190,15 @@ class SidePagesIT {
     @Test
     void theFleetPageShowsHpFleetTopsFirstRowAndOneHostAgainstTheRest() throws Exception {
         assumeTrue(clickhouse != null, "clickhouse-server is not installed (.ci/run installs it)");
-        String csv = run(serving, "hp:fleet top --top 30 --format csv").out();
+        String csv = run(serving, "hp:fleet top --top 30 --until " + shipped + " --format csv").out();
         List<String> first = List.of(csv.lines().skip(1).findFirst().orElseThrow().split(","));
-        String v = verdict("fleet.mjs", address, "hv-02");
+        String v = verdict("fleet.mjs", address, "hv-02", "until=" + shipped);
         assertEquals(List.of("hv-01", "hv-02"), strings(v, "hosts"));
         assertEquals(first, strings(v, "firstRow"), "the page's first row is hp:fleet top's:\n" + csv + "\n" + v);
         assertTrue(strings(v, "nav").contains("Fleet"), v);
         assertEquals("hv-02 against the rest", string(v, "versusTitle"));
-        String diff = run(serving, "hp:fleet diff symbols --a-hosts hv-01 --b-hosts hv-02 --format csv").out();
+        String diff = run(serving, "hp:fleet diff symbols --a-hosts hv-01 --b-hosts hv-02 --a-until " + shipped
+                + " --b-until " + shipped + " --format csv").out();
         List<String> firstDiff = List.of(diff.lines().skip(1).findFirst().orElseThrow().split(","));
         List<String> versus = strings(v, "versusFirst");
         // hp:fleet diff's baseline, delta, mark, samples A and B, image and symbol
@@ -260,7 +277,7 @@ class SidePagesIT {
             }
         }
         assertTrue(run(serving, "hp:consumers").out().contains(LIVE_CONSUMER), "a live page open, its consumer bound");
-        Run profiled = run(serving, "hp:load", "hp:profile --ms 3000 --no-report");
+        Run profiled = run(serving, "hp:load", "hp:profile --ms 2000 --no-report");
         String v = live.get(GUARD_SECONDS, TimeUnit.SECONDS);
         Matcher books = Pattern.compile("(?m)^session (\\d+): samples taken (\\d+) = delivered (\\d+)")
                 .matcher(profiled.out());
@@ -278,7 +295,7 @@ class SidePagesIT {
         }
         assertTrue(string(v, "session").startsWith("Session " + books.group(1) + " (simulator, "), v);
         // The board is a queued consumer (a page never slows a profile down): it may miss samples, never add any.
-        Matcher shown = Pattern.compile("3000 / 3000 ms simulated, (\\d+) samples").matcher(string(v, "progressText"));
+        Matcher shown = Pattern.compile("2000 / 2000 ms simulated, (\\d+) samples").matcher(string(v, "progressText"));
         assertTrue(shown.matches(), v);
         long onBoard = Long.parseLong(shown.group(1));
         assertTrue(onBoard > 0 && onBoard <= Long.parseLong(books.group(3)), v + "\n" + profiled.out());
