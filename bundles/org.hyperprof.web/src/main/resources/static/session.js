@@ -4,12 +4,13 @@
 (() => {
   const id = hp.params.get('id');
   const state = {section: hp.params.get('section') || 'all', summary: hp.params.get('summary') || 'symbol',
-    q: hp.params.get('q') || '', sort: hp.params.get('sort') || 'samples', dir: hp.params.get('dir') || 'desc'};
+    q: hp.params.get('q') || '', sort: hp.params.get('sort') || 'samples', dir: hp.params.get('dir') || 'desc',
+    every: hp.params.get('every') || ''};
   let report = null;
 
   function keep() {
     const q = new URLSearchParams(location.search);
-    for (const k of ['section', 'summary', 'q', 'sort', 'dir']) { if (state[k]) q.set(k, state[k]); else q.delete(k); }
+    for (const k of ['section', 'summary', 'q', 'sort', 'dir', 'every']) { if (state[k]) q.set(k, state[k]); else q.delete(k); }
     history.replaceState(null, '', location.pathname + '?' + q);
   }
 
@@ -39,6 +40,8 @@
       'aria-sort': c.key === state.sort ? (state.dir === 'asc' ? 'ascending' : 'descending') : null,
       onclick: () => { state.dir = state.sort === c.key && state.dir === 'desc' ? 'asc' : 'desc'; state.sort = c.key; keep(); draw(); }},
       c.title)));
+    const total = rows.length;
+    if (!state.every) rows.splice(100);
     const body = rows.map(r => hp.el('tr', {}, cols.map(c => {
       let v = r[c.key];
       if (c.key === 'samples') v = hp.count(v);
@@ -48,7 +51,7 @@
     table.replaceChildren(hp.el('thead', {}, head), hp.el('tbody', {}, body));
     const st = document.getElementById('hp-status');
     st.className = '';
-    st.textContent = rows.length + ' rows';
+    st.textContent = rows.length + ' of ' + total + ' rows shown';
   }
 
   async function links() {
@@ -88,6 +91,9 @@
       const f = document.getElementById('filter');
       f.value = state.q;
       f.addEventListener('input', () => { state.q = f.value; keep(); draw(); });
+      const every = document.getElementById('everyRow');
+      every.checked = state.every === '1';
+      every.addEventListener('change', () => { state.every = every.checked ? '1' : ''; keep(); draw(); });
       await links();
       draw();
       document.body.dataset.state = 'ready';

@@ -74,21 +74,28 @@ public final class WebServer {
                     + " hp:serve --stop");
         }
         InetAddress bind = resolve(address);
-        int chosen = port == 0 ? freePort(bind) : port;
-        configure(bind.getHostAddress(), chosen);
-        HostCheck hosts = "127.0.0.1".equals(address) ? HostCheck.loopback(chosen)
-                : bind.isAnyLocalAddress() ? HostCheck.everyLocalAddress(chosen, address)
-                : HostCheck.listening(chosen, address);
-        Serving next = new Serving(bind.getHostAddress(), chosen, hosts, token);
-        serving = next;
-        try {
-            bundles.start();
-            awaitListening(chosen);
-        } catch (ServeException e) {
-            stop();
-            throw e;
+        // A free port is found by binding port 0 and letting it go: another process may take it before
+        // Jetty binds it, so a chosen port is tried up to three times, each time a new one.
+        int tries = port == 0 ? 3 : 1;
+        for (int attempt = 1; ; attempt++) {
+            int chosen = port == 0 ? freePort(bind) : port;
+            configure(bind.getHostAddress(), chosen);
+            HostCheck hosts = "127.0.0.1".equals(address) ? HostCheck.loopback(chosen)
+                    : bind.isAnyLocalAddress() ? HostCheck.everyLocalAddress(chosen, address)
+                    : HostCheck.listening(chosen, address);
+            Serving next = new Serving(bind.getHostAddress(), chosen, hosts, token);
+            serving = next;
+            try {
+                bundles.start();
+                awaitListening(chosen);
+                return next;
+            } catch (ServeException e) {
+                stop();
+                if (attempt >= tries) {
+                    throw e;
+                }
+            }
         }
-        return next;
     }
 
     /** Stops serving (nothing listens after). */
