@@ -11,6 +11,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.profiler.ProfileException;
 import org.hyperprof.api.profiler.ProfileRequest;
+import org.hyperprof.api.profiler.ProfileWatcher;
 import org.hyperprof.api.profiler.Profiler;
 import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.SampleConsumer;
@@ -74,6 +75,11 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
     private final OpcontrolService opcontrol;
     private final OneShotProfile oneShot;
     private final PublishedSessions publisher;
+    /**
+     * Who hears every one-shot profile's progress besides its caller: an array replaced on each change, so a
+     * progress report (thousands per run) walks it without allocating.
+     */
+    private volatile ProfileWatcher[] watchers = new ProfileWatcher[0];
 
     public ProfilerImpl(HostService hostService) {
         this(hostService, DEFAULT_BATCH_SIZE, DEFAULT_QUEUE_CAPACITY, DEFAULT_END_TIMEOUT);
@@ -129,6 +135,18 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
 
     void unbindConsumer(SampleConsumer consumer, Map<String, Object> properties) {
         feed.dispatcher.remove(consumer, properties);
+    }
+
+    @Reference(service = ProfileWatcher.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "removeWatcher")
+    public synchronized void addWatcher(ProfileWatcher watcher) {
+        ProfileWatcher[] more = java.util.Arrays.copyOf(watchers, watchers.length + 1);
+        more[watchers.length] = watcher;
+        watchers = more;
+    }
+
+    public synchronized void removeWatcher(ProfileWatcher watcher) {
+        watchers = java.util.Arrays.stream(watchers).filter(w -> w != watcher).toArray(ProfileWatcher[]::new);
     }
 
     /** Binds a consumer; one arriving mid-session gets sessionStarted, then the batches from then on. */
@@ -191,7 +209,31 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
      */
     @Override
     public SessionSummary profile(ProfileRequest request, ProgressListener progress) throws ProfileException {
-        return oneShot.profile(request, progress);
+        return oneShot.profile(request, watched(progress == null ? ProgressListener.NONE : progress));
+    }
+
+    /** The caller's listener, then every watcher; a watcher that throws misses that report only. */
+    private ProgressListener watched(ProgressListener told) {
+        return new ProgressListener() {
+            @Override
+            public void progress(long done, long total, long samples) {
+                told.progress(done, total, samples);
+                ProfileWatcher[] now = watchers;
+                for (int i = 0; i < now.length; i++) {
+                    ProfileWatcher w = now[i];
+                    try {
+                        w.progress(done, total, samples);
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.DEBUG, "a profile watcher failed: " + e);
+                    }
+                }
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return told.stopRequested();
+            }
+        };
     }
 
     // ---------------------------------------------------------------- SessionPublisher

@@ -76,6 +76,11 @@ public class StudyCommand {
             policyOption = ReferencePolicyOption.GREEDY)
     volatile SessionStore store;
 
+    /** Where the last study is kept for other readers (the web view); null outside a framework. */
+    @Reference(name = "last", cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile LastStudy last;
+
     /** Installed policies' names, by service reference. */
     private final Map<ServiceReference<?>, String> policies = new ConcurrentHashMap<>();
     /** Installed policies' bundle versions, by name (for the CSV, so a reader can reproduce the study). */
@@ -223,7 +228,12 @@ public class StudyCommand {
         Results.Study study = studies.get(0);
         String base = "hyperprof-study-" + fileName(study.scenario());
         String csv;
-        String chart = StudyChart.render(new StudySummary(studies));
+        StudySummary all = new StudySummary(studies);
+        String chart = StudyChart.render(all);
+        LastStudy keeper = last;
+        if (keeper != null) {
+            keeper.keep(LastStudy.report(all, chart));
+        }
         if (studies.size() == 1) {
             o.print(StudyText.render(study));
             csv = StudyCsv.render(study);

@@ -62,22 +62,32 @@ public final class AnnotateConsumer extends RenderingConsumer<AddressCounts> {
             throw new ReportException("annotate needs the function: one symbol=NAME (hp:annotate NAME)");
         }
         String name = RequestOptions.value(symbol.get(0), "symbol");
-        Pattern imagePattern = null;
-        if (!image.isEmpty()) {
-            String regex = RequestOptions.value(image.get(image.size() - 1), "image");
-            try {
-                imagePattern = Pattern.compile(regex);
-            } catch (PatternSyntaxException e) {
-                throw new ReportException("option 'image=" + regex + "': not a regular expression: "
-                        + e.getDescription());
-            }
-        }
+        String regex = image.isEmpty() ? null : RequestOptions.value(image.get(image.size() - 1), "image");
         String shape = format.isEmpty() ? "text" : formatName(RequestOptions.value(format.get(0), "format"));
         if (!shape.equals("text") && !shape.equals("json")) {
             throw new ReportException("option '" + format.get(0) + "': annotate prints text or json");
         }
-        int domain = request.domain() == ReportRequest.ALL_DOMAINS ? -1 : request.domain();
-        Annotation a = annotator.annotate(aggregate(request), name, imagePattern, domain, source);
+        Annotation a = annotation(request, name, regex, source);
         return shape.equals("json") ? AnnotationText.json(a) : AnnotationText.text(a);
+    }
+
+    /**
+     * The annotation of function {@code name} in the request's session and domain.
+     *
+     * @param imageRegex a regular expression the image's name must contain, or null
+     */
+    Annotation annotation(ReportRequest request, String name, String imageRegex, boolean source)
+            throws ReportException {
+        Pattern imagePattern = null;
+        if (imageRegex != null) {
+            try {
+                imagePattern = Pattern.compile(imageRegex);
+            } catch (PatternSyntaxException e) {
+                throw new ReportException("option 'image=" + imageRegex + "': not a regular expression: "
+                        + e.getDescription());
+            }
+        }
+        int domain = request.domain() == ReportRequest.ALL_DOMAINS ? -1 : request.domain();
+        return annotator.annotate(aggregate(request), name, imagePattern, domain, source);
     }
 }
