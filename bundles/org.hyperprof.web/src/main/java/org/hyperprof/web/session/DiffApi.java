@@ -8,6 +8,7 @@ import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffRow;
 import org.hyperprof.api.store.SessionDiff;
 import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.report.kit.Shares;
 import org.hyperprof.web.http.Json;
 import org.hyperprof.web.http.JsonServlet;
 import org.hyperprof.web.http.Params;
@@ -21,7 +22,7 @@ import jakarta.servlet.Servlet;
 /**
  * {@code /api/diff?a=&b=&top=&event=}: session B against session A (the baseline), as {@code hp:diff}
  * computes it from the store: image and symbol rows, largest |delta| first, each with both shares, the
- * delta in points, the ratio and the noise mark ({@link DiffShares}); at most {@link #MAX_TOP} rows each.
+ * delta in points, the ratio and the noise mark (hp:diff's rule, {@link Shares}); at most {@link #MAX_TOP} rows each.
  */
 @Component(service = Servlet.class, property = {"osgi.http.whiteboard.servlet.pattern=/api/diff",
         Whiteboard.CONTEXT_SELECT})
@@ -50,7 +51,7 @@ public final class DiffApi extends JsonServlet {
         json.name("b");
         SessionsJson.write(json, d.compared());
         json.member("event", d.event()).member("samplesA", d.baselineSamples()).member("samplesB", d.comparedSamples())
-                .member("rule", DiffShares.RULE);
+                .member("rule", Shares.RULE);
         rows(json, "images", d, d.images(), top);
         rows(json, "symbols", d, d.symbols(), top);
         json.endObject();
@@ -61,8 +62,8 @@ public final class DiffApi extends JsonServlet {
         }
         List<Figures> figures = new ArrayList<>(rows.size());
         for (DiffRow r : rows) {
-            figures.add(new Figures(r, DiffShares.share(r.baselineSamples(), d.baselineSamples()),
-                    DiffShares.share(r.comparedSamples(), d.comparedSamples())));
+            figures.add(new Figures(r, Shares.share(r.baselineSamples(), d.baselineSamples()),
+                    Shares.share(r.comparedSamples(), d.comparedSamples())));
         }
         figures.sort(Comparator.comparingDouble((Figures f) -> -Math.abs(f.b() - f.a()))
                 .thenComparing(f -> f.row().domain()).thenComparing(f -> f.row().image())
@@ -74,7 +75,7 @@ public final class DiffApi extends JsonServlet {
                     .member("samplesB", f.row().comparedSamples()).member("shareA", f.a()).member("shareB", f.b())
                     .member("deltaPoints", 100 * (f.b() - f.a()))
                     .member("ratio", f.a() == 0 ? Double.NaN : f.b() / f.a())
-                    .member("marked", DiffShares.beyondChance(f.a(), d.baselineSamples(), f.b(), d.comparedSamples()))
+                    .member("marked", Shares.beyondChance(f.a(), d.baselineSamples(), f.b(), d.comparedSamples()))
                     .endObject();
         }
         json.endArray();
