@@ -211,6 +211,8 @@ final class StudyRunner {
         private final Loaded[] done;
         private final long[] nanos;
         private int next;
+        /** The calling thread was interrupted: no run starts any more. */
+        private boolean abandoned;
 
         SideBySide(String scenario, List<Variant> variants, long ms, int seeds, Consumer<String> progress,
                 StopRequests.Watch watch, List<Lane> lanes) {
@@ -236,8 +238,15 @@ final class StudyRunner {
                 others.add(t);
             }
             failed[0] = drive(lanes.get(0));
-            for (Thread t : others) {
-                t.join();
+            try {
+                for (Thread t : others) {
+                    t.join();
+                }
+            } catch (InterruptedException e) {
+                synchronized (this) {
+                    abandoned = true; // the runs going on end with their lanes, closed by the caller
+                }
+                throw e;
             }
             for (Throwable t : failed) {
                 if (t instanceof Exception x) {
@@ -251,7 +260,7 @@ final class StudyRunner {
 
         /** The next run to start, told as it starts; -1 when none is left or a stop was asked for. */
         private synchronized int take() {
-            if (next >= done.length || watch.stopRequested()) {
+            if (abandoned || next >= done.length || watch.stopRequested()) {
                 return -1;
             }
             int run = next++;
@@ -277,6 +286,9 @@ final class StudyRunner {
                 }
                 return null;
             } catch (Throwable t) {
+                synchronized (this) {
+                    abandoned = true; // thrown once every lane stopped: no other run starts meanwhile
+                }
                 return t;
             }
         }
