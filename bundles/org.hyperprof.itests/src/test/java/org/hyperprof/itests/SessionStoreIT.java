@@ -81,7 +81,7 @@ public class SessionStoreIT extends InFramework {
     /**
      * Stored sessions through the commands that make them: hp:profile --name names its session in the store
      * (the name given as the command returns survives the store's final row, written on its own thread), a
-     * taken name is refused before the run, hp:sql reads the store, and the sessions hp:study makes are
+     * taken name is refused before the run, hp:sql reads the store, and the sessions hp:study --jobs 1 makes are
      * hidden from hp:sessions and shown by hp:sessions --all.
      */
     private void sessionsNamedWhenMadeAndAStudysHidden(Path folder) throws Exception {
@@ -102,7 +102,7 @@ public class SessionStoreIT extends InFramework {
         String sql = gogo("hp:sql \"SELECT name FROM sessions WHERE id = " + id + "\"");
         assertEquals("name\nbaseline\n", sql);
 
-        String study = gogo("hp:study --policies systemwide --seeds 1 --ms 5 --out " + folder);
+        String study = gogo("hp:study --policies systemwide --seeds 1 --ms 5 --jobs 1 --out " + folder);
         assertFalse(study, study.contains("failed"));
         List<StoredSession> all = store.sessions(new SessionQuery(true, null, null, 0));
         List<StoredSession> studied = all.stream().filter(s -> s.study() != null).toList();

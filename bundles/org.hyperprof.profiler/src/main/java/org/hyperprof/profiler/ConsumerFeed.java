@@ -79,6 +79,11 @@ final class ConsumerFeed {
         return settings.batchSize();
     }
 
+    /** The settings in force now. */
+    FeedSettings settings() {
+        return settings;
+    }
+
     /** How long the end of a session waits for the consumers to take what is queued for them. */
     long endTimeoutNanos() {
         return settings.endTimeoutNanos();

@@ -236,6 +236,28 @@ public final class ProfilerImpl implements Profiler, SessionPublisher {
         };
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The lane shares this profiler's symbol tables and takes the settings in force now.
+     */
+    @Override
+    public Optional<Lane> lane(HostService hosts, String consumerName, SampleConsumer consumer) {
+        ProfilerImpl own = new ProfilerImpl(hosts, feed.symbolTables, feed.settings());
+        own.addConsumer(consumerName, consumer);
+        return Optional.of(new Lane() {
+            @Override
+            public Profiler profiler() {
+                return own;
+            }
+
+            @Override
+            public void close() {
+                own.deactivate();
+            }
+        });
+    }
+
     // ---------------------------------------------------------------- SessionPublisher
 
     @Override

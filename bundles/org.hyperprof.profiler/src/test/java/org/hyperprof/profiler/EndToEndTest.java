@@ -51,6 +51,28 @@ class EndToEndTest {
     }
 
     @Test
+    void aLaneProfilesItsOwnHostIntoItsOwnConsumerAndLeavesTheProfilersAlone() throws Exception {
+        ProfilerImpl p = wire();
+        Host current = hosts.current().orElseThrow();
+        RecordingConsumer own = new RecordingConsumer();
+        HostService beside = hosts.independent().orElseThrow();
+        try (org.hyperprof.api.profiler.Profiler.Lane lane = p.lane(beside, "own", own).orElseThrow()) {
+            beside.load(HostService.DEFAULT_SCENARIO, null);
+            SessionSummary s = lane.profiler().profile(new ProfileRequest(List.of(), 20_000, List.of(), List.of(),
+                    List.of(), 0, true), ProgressListener.NONE);
+            assertTrue(own.awaitEnd());
+            assertTrue(s.accounting().taken() > 0, s.accounting().line());
+            assertEquals(s.accounting().taken(), own.summary.accounting().taken());
+            assertTrue(own.samples() > 0, "the lane's consumer got the samples");
+            assertTrue(consumer.events.isEmpty(), "the profiler's own consumer saw nothing: " + consumer.events);
+            assertTrue(p.lastSummary().isEmpty(), "nor did the profiler's last summary");
+            assertEquals(0, current.cycles(), "the current host did not run");
+        } finally {
+            p.deactivate();
+        }
+    }
+
+    @Test
     void aGuestStartingItsDaemonBeforeThePrimaryListedItGetsEpermAndTheNextStep() throws Exception {
         ProfilerImpl p = wire();
         try {

@@ -13,25 +13,28 @@ import org.hyperprof.command.kit.UsageException;
 
 /**
  * {@code hp:study}'s command line: {@code [--scenario <name|path>] [--policies a,b] [--ms <n>]
- * [--seeds <n>] [--vary <cost>=<f>,<f>] [--out <dir>]}, each option also as {@code --option=value}.
+ * [--seeds <n>] [--vary <cost>=<f>,<f>] [--jobs <n>] [--out <dir>]}, each option also as {@code --option=value}.
  *
  * @param scenario the scenario (default: the embedded default)
  * @param policies the variants asked for, in order, or null for every installed standard one
  * @param ms       simulated milliseconds per variant
  * @param seeds    how many seeds each variant runs over (offsets 0 to seeds - 1)
  * @param vary     the modelled cost to scale and by which factors, or null
+ * @param jobs     how many runs may go on at once, each on a simulated host of its own
  * @param out      the folder the CSV and SVG files go to
  */
-record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Sensitivity vary, Path out) {
+record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Sensitivity vary, int jobs, Path out) {
 
     static final long DEFAULT_MS = 500;
     static final int DEFAULT_SEEDS = 10;
     static final int MAX_SEEDS = 1000;
     /** A bound that keeps a typo from running for hours. */
     static final long MAX_MS = 600_000;
+    /** More lanes than cores only add memory: a bound well above any machine this runs on. */
+    static final int MAX_JOBS = 256;
 
     /** What {@code hp:study} takes: its table's usage line, and its {@code @Descriptor} (a constant). */
-    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--seeds N] [--vary cost=f,f] [--out dir]";
+    static final String ARGUMENTS = "[--scenario name|path] [--policies a,b,...] [--ms N] [--seeds N] [--vary cost=f,f] [--jobs N] [--out dir]";
 
     static final Syntax SYNTAX = Syntax.of("hp:study", "run a scenario under each counter-virtualization policy;"
             + " print overhead and each guest's profile error against both truths")
@@ -47,6 +50,9 @@ record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Sen
                     Option.value("--vary", "cost=f,f", "re-run the study with a modelled cost scaled by each factor"
                             + " and say which conclusions change (cost.vpmu, cost.trap.hvm, cost.trap.pv or"
                             + " cost.trap.*; e.g. cost.vpmu=0.5,1.5)"),
+                    Option.value("--jobs", "N", "runs at once, each on a simulated host of its own (default: the"
+                            + " number of processors; 1: one after another on the current host, whose sessions"
+                            + " also reach the reports and the store); the figures are the same whatever N"),
                     Option.value("--out", "dir", "the folder the CSV and SVG files go to (created; default: the"
                             + " working directory)").completedBy(Completion.FILE))
             .notes("  Writes hyperprof-study-<scenario>.csv and .svg; Ctrl-C stops the study after the variant"
@@ -79,13 +85,22 @@ record StudyArgs(String scenario, List<String> policies, long ms, int seeds, Sen
         if (vary != null && seeds < 2) {
             throw new UsageException("--vary compares conclusions over seeds; give --seeds 2 or more");
         }
+        int jobs = defaultJobs();
+        if (a.value("--jobs") != null) {
+            jobs = (int) Args.number(a.value("--jobs").replace("_", ""), "--jobs (runs at once)", 1, MAX_JOBS);
+        }
         if (a.value("--out") != null) {
             if (a.value("--out").isBlank()) {
                 throw new UsageException("--out needs a folder");
             }
             out = Path.of(a.value("--out").strip());
         }
-        return new StudyArgs(scenario, policies, ms, seeds, vary, out);
+        return new StudyArgs(scenario, policies, ms, seeds, vary, jobs, out);
+    }
+
+    /** One run per processor: a run is one simulation thread, its consumers take little beside it. */
+    static int defaultJobs() {
+        return Math.min(MAX_JOBS, Runtime.getRuntime().availableProcessors());
     }
 
     private static Sensitivity vary(String value) throws UsageException {

@@ -217,7 +217,7 @@ public class StudyCommand {
         }
         StudySessions made = new StudySessions(store, StudySessions.name(scenario, Instant.now()),
                 line -> e.println(COMMAND + ": " + line));
-        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
+        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout, args.jobs());
         long[] wall = new long[variants.size()];
         List<Results.Study> studies = runner.runSeeds(scenario, variants, args.ms(), args.seeds(), o::println,
                 line -> e.println(COMMAND + ": " + line), watch, made, wall);
@@ -247,9 +247,15 @@ public class StudyCommand {
         }
         boolean written = write(folder.resolve(base + ".csv"), csv, o, e);
         written &= write(folder.resolve(base + ".svg"), chart, o, e);
-        o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
-                + " another");
-        if (store != null) {
+        if (runner.ranApart()) {
+            o.println("the runs had simulated hosts of their own (--jobs " + args.jobs() + "): the current host"
+                    + " is unchanged and the reports and the store saw none of their sessions; --jobs 1 runs"
+                    + " them on the current host");
+        } else {
+            o.println("the current host is now " + study.scenario() + " under the last variant; hp:load gives you"
+                    + " another");
+        }
+        if (store != null && !runner.ranApart()) {
             o.println("its sessions are stored as the study's, hidden from hp:sessions: hp:sessions --all lists them"
                     + " (" + made.study() + ")");
         }
@@ -260,7 +266,7 @@ public class StudyCommand {
     private String sensitivity(StudyArgs args, String scenario, List<Variant> variants, StudySummary base,
             PrintStream o, PrintStream e, StopRequests.Watch watch, java.util.function.LongConsumer made)
             throws Exception {
-        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout);
+        StudyRunner runner = new StudyRunner(hosts, profiler, registry, endTimeout, args.jobs());
         List<StudySummary> byFactor = new ArrayList<>();
         for (double factor : args.vary().factors()) {
             o.println("varying " + args.vary().key() + " x " + factor);

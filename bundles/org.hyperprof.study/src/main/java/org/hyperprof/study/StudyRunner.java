@@ -43,12 +43,30 @@ final class StudyRunner {
     private final Profiler profiler;
     private final ConsumerRegistry registry;
     private final Duration endTimeout;
+    /** How many runs may go on at once, each on a host and profiler of its own. */
+    private final int jobs;
+    /** The last {@link #runSeeds} ran on hosts of their own (the current host and the store saw none of it). */
+    private boolean ranApart;
 
     StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout) {
+        this(hosts, profiler, registry, endTimeout, 1);
+    }
+
+    /** @param jobs how many runs may go on at once (1: one after another on the current host) */
+    StudyRunner(HostService hosts, Profiler profiler, ConsumerRegistry registry, Duration endTimeout, int jobs) {
         this.hosts = hosts;
         this.profiler = profiler;
         this.registry = registry;
         this.endTimeout = endTimeout;
+        this.jobs = jobs;
+    }
+
+    /**
+     * Whether the last {@link #runSeeds} ran its runs side by side on hosts and profilers of their
+     * own: then the current host is not the last variant's and no session reached the store.
+     */
+    boolean ranApart() {
+        return ranApart;
     }
 
     /**
@@ -83,6 +101,20 @@ final class StudyRunner {
     List<Results.Study> runSeeds(String scenario, List<Variant> variants, long ms, int seeds,
             Consumer<String> progress, Consumer<String> problems, StopRequests.Watch watch, LongConsumer made,
             long[] wallNanos) throws Exception {
+        ranApart = false;
+        int runs = seeds * variants.size();
+        if (jobs > 1 && runs > 1) {
+            List<Lane> lanes = lanes(Math.min(jobs, runs));
+            if (!lanes.isEmpty()) {
+                ranApart = true;
+                try {
+                    return new SideBySide(scenario, variants, ms, seeds, progress, watch, lanes).run(problems,
+                            wallNanos);
+                } finally {
+                    lanes.forEach(Lane::close);
+                }
+            }
+        }
         List<Results.Study> out = new ArrayList<>();
         for (int offset = 0; offset < seeds && !watch.stopRequested(); offset++) {
             out.add(run(scenario, variants, ms, offset, seeds, progress, problems, watch, made, wallNanos));
@@ -108,25 +140,198 @@ final class StudyRunner {
                 progress.accept("running " + v.label() + (seeds > 1 ? ", seed " + (offset + 1) + " of " + seeds : "")
                         + " (" + ms + " ms simulated)");
                 long started = System.nanoTime();
-                Loaded loaded = runOne(scenario, v, offset, ms, tally, watch.listener(ProgressListener.NONE), made);
+                Loaded loaded = runOne(hosts, profiler, scenario, v, offset, ms, tally,
+                        watch.listener(ProgressListener.NONE), made);
                 wallNanos[i] += System.nanoTime() - started;
-                Results.Run run = loaded.run;
-                if (run.ok() && loaded.ranMicros < ms * 1000) {
-                    run = stoppedEarly(run, watch.stopReason(), loaded.ranMicros, ms);
-                }
+                Results.Run run = finished(loaded, v, ms, watch, problems);
                 if (loaded.host != null) {
                     name = loaded.host.name();
                     if (seed == null) {
                         seed = loaded.host.counters().get(StudyKeys.SEED);
                     }
                 }
-                if (!run.ok()) {
-                    problems.accept(v.label() + ": " + run.failure());
-                }
                 runs.add(run);
             }
         }
         return new Results.Study(name, seed, ms, runs);
+    }
+
+    /** A run's figures, marked when a stop request cut it short; a failure is told to {@code problems}. */
+    private static Results.Run finished(Loaded loaded, Variant v, long ms, StopRequests.Watch watch,
+            Consumer<String> problems) {
+        Results.Run run = loaded.run;
+        if (run.ok() && loaded.ranMicros < ms * 1000) {
+            run = stoppedEarly(run, watch.stopReason(), loaded.ranMicros, ms);
+        }
+        if (!run.ok()) {
+            problems.accept(v.label() + ": " + run.failure());
+        }
+        return run;
+    }
+
+    /** A host service and profiler of their own, and the study's tally on them. */
+    private record Lane(HostService hosts, Profiler.Lane profiler, SessionTally tally) implements AutoCloseable {
+        @Override
+        public void close() {
+            profiler.close();
+        }
+    }
+
+    /** {@code count} lanes, or none when the host service or the profiler cannot make them. */
+    private List<Lane> lanes(int count) {
+        List<Lane> lanes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            SessionTally tally = new SessionTally();
+            HostService own = hosts.independent().orElse(null);
+            Profiler.Lane lane = own == null ? null
+                    : profiler.lane(own, StudyKeys.CONSUMER_NAME, tally).orElse(null);
+            if (lane == null) {
+                lanes.forEach(Lane::close);
+                return List.of();
+            }
+            lanes.add(new Lane(own, lane, tally));
+        }
+        return lanes;
+    }
+
+    /**
+     * The runs of every seed and variant, taken in order by the lanes as each finishes its last:
+     * each run depends only on its scenario, variant and seed, and its figures go to its own place,
+     * so what the study prints does not depend on which lane ran what or when. The calling thread
+     * is one of the lanes. A stop request ends the runs going on early and starts no other.
+     */
+    private final class SideBySide {
+        private final String scenario;
+        private final List<Variant> variants;
+        private final long ms;
+        private final int seeds;
+        private final Consumer<String> progress;
+        private final StopRequests.Watch watch;
+        private final List<Lane> lanes;
+        private final Loaded[] done;
+        private final long[] nanos;
+        private int next;
+        /** The calling thread was interrupted: no run starts any more. */
+        private boolean abandoned;
+
+        SideBySide(String scenario, List<Variant> variants, long ms, int seeds, Consumer<String> progress,
+                StopRequests.Watch watch, List<Lane> lanes) {
+            this.scenario = scenario;
+            this.variants = variants;
+            this.ms = ms;
+            this.seeds = seeds;
+            this.progress = progress;
+            this.watch = watch;
+            this.lanes = lanes;
+            this.done = new Loaded[seeds * variants.size()];
+            this.nanos = new long[done.length];
+        }
+
+        List<Results.Study> run(Consumer<String> problems, long[] wallNanos) throws Exception {
+            List<Thread> others = new ArrayList<>();
+            Throwable[] failed = new Throwable[lanes.size()];
+            for (int l = 1; l < lanes.size(); l++) {
+                int lane = l;
+                Thread t = new Thread(() -> failed[lane] = drive(lanes.get(lane)), "hyperprof-study-lane-" + l);
+                t.setDaemon(true);
+                t.start();
+                others.add(t);
+            }
+            failed[0] = drive(lanes.get(0));
+            try {
+                for (Thread t : others) {
+                    t.join();
+                }
+            } catch (InterruptedException e) {
+                synchronized (this) {
+                    abandoned = true; // the runs going on end with their lanes, closed by the caller
+                }
+                throw e;
+            }
+            for (Throwable t : failed) {
+                if (t instanceof Exception x) {
+                    throw x;
+                } else if (t != null) {
+                    throw (Error) t;
+                }
+            }
+            return studies(problems, wallNanos);
+        }
+
+        /** The next run to start, told as it starts; -1 when none is left or a stop was asked for. */
+        private synchronized int take() {
+            if (abandoned || next >= done.length || watch.stopRequested()) {
+                return -1;
+            }
+            int run = next++;
+            Variant v = variants.get(run % variants.size());
+            progress.accept("running " + v.label() + (seeds > 1 ? ", seed " + (run / variants.size() + 1) + " of "
+                    + seeds : "") + " (" + ms + " ms simulated)");
+            return run;
+        }
+
+        /** Runs what {@link #take} gives until nothing is left; what went wrong unexpectedly, or null. */
+        private Throwable drive(Lane lane) {
+            try {
+                for (int run = take(); run >= 0; run = take()) {
+                    long started = System.nanoTime();
+                    Loaded loaded = runOne(lane.hosts(), lane.profiler().profiler(), scenario,
+                            variants.get(run % variants.size()), run / variants.size(), ms, lane.tally(),
+                            watch.listener(ProgressListener.NONE), id -> { });
+                    long took = System.nanoTime() - started;
+                    synchronized (this) {
+                        done[run] = loaded;
+                        nanos[run] = took;
+                    }
+                }
+                return null;
+            } catch (Throwable t) {
+                synchronized (this) {
+                    abandoned = true; // thrown once every lane stopped: no other run starts meanwhile
+                }
+                return t;
+            }
+        }
+
+        /** One study per seed, in order, each with its variants up to the first that did not run. */
+        private synchronized List<Results.Study> studies(Consumer<String> problems, long[] wallNanos) {
+            List<Results.Study> out = new ArrayList<>();
+            boolean told = false;
+            for (int offset = 0; offset < seeds; offset++) {
+                List<Results.Run> runs = new ArrayList<>();
+                String name = scenario;
+                Long seed = null;
+                for (int i = 0; i < variants.size(); i++) {
+                    int run = offset * variants.size() + i;
+                    Loaded loaded = done[run];
+                    if (loaded == null) {
+                        if (!told) {
+                            told = true;
+                            progress.accept("stopped by " + watch.stopReason() + ": " + variants.get(i).label()
+                                    + (seeds > 1 ? ", seed " + (offset + 1) + " and the runs after it are not run"
+                                            : " and the variants after it are not run"));
+                        }
+                        break;
+                    }
+                    wallNanos[i] += nanos[run];
+                    runs.add(finished(loaded, variants.get(i), ms, watch, problems));
+                    if (loaded.host != null) {
+                        name = loaded.host.name();
+                        if (seed == null) {
+                            seed = loaded.host.counters().get(StudyKeys.SEED);
+                        }
+                    }
+                }
+                if (runs.isEmpty()) {
+                    break;
+                }
+                out.add(new Results.Study(name, seed, ms, runs));
+                if (runs.size() < variants.size()) {
+                    break;
+                }
+            }
+            return out;
+        }
     }
 
     /** @param ranMicros how long the profile's run went on: less than asked when a stop request cut it short */
@@ -144,8 +349,8 @@ final class StudyRunner {
         return new Results.Run(run.variant(), run.failure(), run.overhead(), run.lost(), run.guests(), notes);
     }
 
-    private Loaded runOne(String scenario, Variant v, int seedOffset, long ms, SessionTally tally,
-            ProgressListener listener, LongConsumer made) throws InterruptedException {
+    private Loaded runOne(HostService hosts, Profiler profiler, String scenario, Variant v, int seedOffset, long ms,
+            SessionTally tally, ProgressListener listener, LongConsumer made) throws InterruptedException {
         Host host;
         try {
             Map<String, String> options = new java.util.LinkedHashMap<>(v.hostOptions());

@@ -192,7 +192,8 @@ class EndToEndTest {
                 closed.add(true);
             }
         });
-        study.study("--policies", "systemwide,lazy", "--seeds", "1", "--ms", "20", "--out", dir.toString());
+        study.study("--policies", "systemwide,lazy", "--seeds", "1", "--ms", "20", "--jobs", "1", "--out",
+                dir.toString());
         String text = out();
         assertTrue(text.contains("running systemwide (20 ms simulated)"), text);
         assertTrue(text.contains("stopped by Ctrl-C: lazy and the variants after it are not run"), text);
@@ -204,6 +205,84 @@ class EndToEndTest {
         assertTrue(csv.contains(",systemwide,systemwide,,ok,"), csv);
         assertEquals(List.of(true), closed, "the watch is closed once the study is done");
         assertEquals("", err());
+    }
+
+    @Test
+    void ctrlCStopsTheRunsGoingOnSideBySideAndStartsNoOther() throws Exception {
+        StudyCommand study = command();
+        // Ctrl-C as soon as the second run starts, whichever lane took it and whether the first is
+        // still going on or not: the runs after it must not start.
+        study.bindStops(command -> new StopRequests.Watch() {
+            @Override
+            public String stopReason() {
+                return out().contains("running lazy, seed 1 of 3") ? "Ctrl-C" : null;
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        study.study("--policies", "systemwide,lazy", "--seeds", "3", "--ms", "20", "--jobs", "2", "--out",
+                dir.toString());
+        String text = out();
+        assertTrue(text.contains("running systemwide, seed 1 of 3 (20 ms simulated)"), text);
+        assertTrue(text.contains("running lazy, seed 1 of 3 (20 ms simulated)"), text);
+        assertFalse(text.contains("seed 2 of 3"), text);
+        assertTrue(text.contains("stopped by Ctrl-C: systemwide, seed 2 and the runs after it are not run"), text);
+        assertTrue(text.matches("(?s).*stopped by Ctrl-C after \\d+\\.\\d{3} of 20 ms simulated.*"), text);
+        String csv = csv(dir, HostService.DEFAULT_SCENARIO);
+        assertTrue(csv.contains(",systemwide,systemwide,") && csv.contains(",lazy,lazy,"), csv);
+        assertEquals("", err());
+    }
+
+    @Test
+    void runsSideBySideGiveTheTableAndCsvOfRunsOneAfterAnother() throws Exception {
+        for (String scenario : List.of(HostService.DEFAULT_SCENARIO, "consolidation")) {
+            Map<String, String> tables = new TreeMap<>();
+            Map<String, String> csvs = new TreeMap<>();
+            for (String jobs : List.of("1", "2", "3")) {
+                out.reset();
+                Path folder = Files.createDirectories(dir.resolve(scenario + "-jobs-" + jobs));
+                command().study("--scenario", scenario, "--seeds", "2", "--ms", "10", "--jobs", jobs, "--out",
+                        folder.toString());
+                assertEquals("", err(), "every run ran");
+                tables.put(jobs, withoutTimesAndPlaces(out()));
+                csvs.put(jobs, csv(folder, scenario));
+            }
+            assertEquals(tables.get("1"), tables.get("2"), scenario + ": two lanes print what one does");
+            assertEquals(tables.get("1"), tables.get("3"), scenario + ": three lanes print what one does");
+            assertEquals(csvs.get("1"), csvs.get("2"), scenario + ": two lanes write what one does");
+            assertEquals(csvs.get("1"), csvs.get("3"), scenario + ": three lanes write what one does");
+            assertTrue(tables.get("1").contains(" ± "), tables.get("1"));
+        }
+    }
+
+    @Test
+    void oneSeedSideBySideGivesTheTableAndCsvOfOneAfterAnother() throws Exception {
+        Map<String, String> tables = new TreeMap<>();
+        Map<String, String> csvs = new TreeMap<>();
+        for (String jobs : List.of("1", "2")) {
+            out.reset();
+            Path folder = Files.createDirectories(dir.resolve("jobs-" + jobs));
+            command().study("--seeds", "1", "--ms", "20", "--jobs", jobs, "--out", folder.toString());
+            assertEquals("", err(), "every run ran");
+            tables.put(jobs, withoutTimesAndPlaces(out()));
+            csvs.put(jobs, csv(folder, HostService.DEFAULT_SCENARIO));
+        }
+        assertEquals(tables.get("1"), tables.get("2"));
+        assertEquals(csvs.get("1"), csvs.get("2"));
+    }
+
+    /** What a study printed, less what depends on the clock, the folder or where the runs ran. */
+    private static String withoutTimesAndPlaces(String text) {
+        StringBuilder b = new StringBuilder();
+        for (String line : text.split("\n")) {
+            if (!line.startsWith("wall time over the seeds") && !line.startsWith("wrote ")
+                    && !line.startsWith("the current host is now") && !line.startsWith("the runs had simulated")) {
+                b.append(line).append('\n');
+            }
+        }
+        return b.toString();
     }
 
     @Test

@@ -33,6 +33,8 @@ class StudyArgsTest {
         assertEquals(50, a.ms());
         assertEquals(Path.of("/tmp/x"), a.out());
         assertEquals(3, StudyArgs.parse("--seeds=3").seeds());
+        assertEquals(3, StudyArgs.parse("--jobs", "3").jobs());
+        assertEquals(Runtime.getRuntime().availableProcessors(), StudyArgs.parse().jobs(), "one run per processor");
         Sensitivity vary = StudyArgs.parse("--vary", "cost.trap.*=0.5,1.5").vary();
         assertEquals("cost.trap.*", vary.key());
         assertEquals(List.of(0.5, 1.5), vary.factors());
@@ -46,6 +48,8 @@ class StudyArgsTest {
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--ms", "0")).getMessage());
         assertEquals("--seeds (seeds per variant) must be from 1 to 1000, got 0",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--seeds", "0")).getMessage());
+        assertEquals("--jobs (runs at once) must be from 1 to 256, got 0",
+                assertThrows(UsageException.class, () -> StudyArgs.parse("--jobs", "0")).getMessage());
         assertEquals("--vary takes <cost>=<factor>,<factor>... with <cost> one of cost.vpmu, cost.trap.hvm,"
                 + " cost.trap.pv, cost.trap.*, e.g. --vary cost.vpmu=0.5,1.5; got 'cost.nmi=2'",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--vary", "cost.nmi=2")).getMessage());
@@ -54,7 +58,7 @@ class StudyArgsTest {
                         .getMessage());
         assertEquals("option --out needs a value (--out dir)",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--out")).getMessage());
-        assertEquals("unknown option '--seconds'; options are --ms, --out, --policies, --scenario, --seeds, --vary",
+        assertEquals("unknown option '--seconds'; options are --jobs, --ms, --out, --policies, --scenario, --seeds, --vary",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("--seconds", "1")).getMessage());
         assertEquals("too many arguments: lazy (expected only options; options start with --)",
                 assertThrows(UsageException.class, () -> StudyArgs.parse("lazy")).getMessage());

@@ -40,4 +40,17 @@ public interface HostService {
     }
 
     Optional<Host> current();
+
+    /**
+     * A host service of its own, with the CPU models, policies and symbol resolvers installed here,
+     * whose current host is its own: loading into it neither stops nor replaces this service's
+     * current host, so its hosts can run beside this one's on another thread (a study's runs on the
+     * second core). A model or policy that departs later stops only this service's current host.
+     *
+     * @return empty when this service cannot make one (the caller then runs its hosts here, one after another)
+     * @since 1.2
+     */
+    default Optional<HostService> independent() {
+        return Optional.empty();
+    }
 }

@@ -3,7 +3,9 @@ package org.hyperprof.api.profiler;
 import java.util.List;
 import java.util.Optional;
 
+import org.hyperprof.api.host.HostService;
 import org.hyperprof.api.host.ProgressListener;
+import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionSummary;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -29,4 +31,26 @@ public interface Profiler {
 
     /** The sample consumers bound now, by {@code consumer.name}. */
     List<String> consumers();
+
+    /**
+     * A profiler of its own over {@code hosts} (a host service of its own: see
+     * {@link org.hyperprof.api.host.HostService#independent()}), with this profiler's symbol tables
+     * and settings, feeding only {@code consumer}: for profiles that run beside this profiler's on
+     * another thread (a study's runs on the second core). Its sessions reach no other consumer (no
+     * report, no session store), and {@link #lastSummary()} here does not see them.
+     *
+     * @return empty when this profiler cannot make one (the caller then profiles here, one run after another)
+     * @since 2.2
+     */
+    default Optional<Lane> lane(HostService hosts, String consumerName, SampleConsumer consumer) {
+        return Optional.empty();
+    }
+
+    /** A profiler of its own (see {@link Profiler#lane}); closing it stops its consumer's delivery. */
+    interface Lane extends AutoCloseable {
+        Profiler profiler();
+
+        @Override
+        void close();
+    }
 }

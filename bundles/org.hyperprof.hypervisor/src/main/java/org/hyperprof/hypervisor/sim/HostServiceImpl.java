@@ -63,16 +63,20 @@ public final class HostServiceImpl implements HostService {
     public static final String SCENARIO_SUFFIX = ".scenario";
     private static final String INDEX = SCENARIO_FOLDER + "/scenarios.list";
 
-    private final Map<String, Provided<PmuModel>> models = new LinkedHashMap<>();
-    private final Map<String, Provided<CounterVirtualizationPolicy>> policies = new LinkedHashMap<>();
+    /** Installed models and policies, guarded by {@link #installedLock}; shared with independent services. */
+    private final Map<String, Provided<PmuModel>> models;
+    private final Map<String, Provided<CounterVirtualizationPolicy>> policies;
+    private final Object installedLock;
     private final SymbolTables symbolTables;
+    /** The service whose ceilings this one follows: itself, or the one that made it {@link #independent()}. */
+    private final HostServiceImpl root;
     private SimHost current;
     /**
      * Embedded scenarios already parsed, by name: a study loads the same one for every variant and
      * seed, and parsing it (its symbol files resolved) took most of a load. An entry serves while
      * the resolvers and the ceilings are those it was parsed under.
      */
-    private final Map<String, Parsed> parsedEmbedded = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Parsed> parsedEmbedded;
     private volatile ScenarioLimits limits = ScenarioLimits.DEFAULT;
 
     /** Constructor for plain Java wiring, with symbol tables of its own. */
@@ -83,6 +87,32 @@ public final class HostServiceImpl implements HostService {
     /** With the symbol tables (and their resolvers) the profiler shares. */
     public HostServiceImpl(SymbolTables symbolTables) {
         this.symbolTables = Objects.requireNonNull(symbolTables, "symbolTables");
+        this.models = new LinkedHashMap<>();
+        this.policies = new LinkedHashMap<>();
+        this.installedLock = new Object();
+        this.parsedEmbedded = new java.util.concurrent.ConcurrentHashMap<>();
+        this.root = this;
+    }
+
+    /** An independent service: {@code root}'s models, policies, symbol tables, ceilings and parsed scenarios. */
+    private HostServiceImpl(HostServiceImpl root) {
+        this.symbolTables = root.symbolTables;
+        this.models = root.models;
+        this.policies = root.policies;
+        this.installedLock = root.installedLock;
+        this.parsedEmbedded = root.parsedEmbedded;
+        this.root = root;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>It sees models and policies installed or departing here from then on, and this service's
+     * ceilings; a departure stops only the current host of the service that loaded it.
+     */
+    @Override
+    public Optional<HostService> independent() {
+        return Optional.of(new HostServiceImpl(root));
     }
 
     /** The DS constructor: the pipeline's shared symbol tables and the settings of Configuration Admin. */
@@ -106,7 +136,7 @@ public final class HostServiceImpl implements HostService {
 
     /** The most a load reads of a scenario and of each System.map (from the next load on). */
     public void limits(ScenarioLimits newLimits) {
-        limits = Objects.requireNonNull(newLimits, "limits");
+        root.limits = Objects.requireNonNull(newLimits, "limits");
     }
 
     // ------------------------------------------------------------------------------- DS references
@@ -175,8 +205,10 @@ public final class HostServiceImpl implements HostService {
     }
 
     /** Makes {@code service} available under {@code name}, its identity property, provided by {@code bundle}. */
-    private synchronized <T> void offer(Map<String, Provided<T>> installed, String name, T service, String bundle) {
-        installed.put(Objects.requireNonNull(name, "name"), new Provided<>(Objects.requireNonNull(service), bundle));
+    private <T> void offer(Map<String, Provided<T>> installed, String name, T service, String bundle) {
+        synchronized (installedLock) {
+            installed.put(Objects.requireNonNull(name, "name"), new Provided<>(Objects.requireNonNull(service), bundle));
+        }
     }
 
     /**
@@ -187,7 +219,7 @@ public final class HostServiceImpl implements HostService {
             String what) {
         SimHost stopped = null;
         String bundle = null;
-        synchronized (this) {
+        synchronized (installedLock) {
             for (Iterator<Provided<T>> i = installed.values().iterator(); i.hasNext();) {
                 Provided<T> p = i.next();
                 if (p.service == service) {
@@ -195,6 +227,8 @@ public final class HostServiceImpl implements HostService {
                     bundle = p.bundle;
                 }
             }
+        }
+        synchronized (this) {
             String hostBundle = current == null ? null : usedFrom.apply(current);
             if (hostBundle != null) {
                 stopped = current;
@@ -230,16 +264,20 @@ public final class HostServiceImpl implements HostService {
     }
 
     /** The installed CPU models' cpu.type names, each with its bundle. */
-    public synchronized List<String> installedModels() {
+    public List<String> installedModels() {
         List<String> out = new ArrayList<>();
-        models.forEach((type, p) -> out.add(type + " (bundle " + p.bundle + ")"));
+        synchronized (installedLock) {
+            models.forEach((type, p) -> out.add(type + " (bundle " + p.bundle + ")"));
+        }
         return out;
     }
 
     /** The installed policies' names, each with its bundle. */
-    public synchronized List<String> installedPolicies() {
+    public List<String> installedPolicies() {
         List<String> out = new ArrayList<>();
-        policies.forEach((name, p) -> out.add(name + " (bundle " + p.bundle + ")"));
+        synchronized (installedLock) {
+            policies.forEach((name, p) -> out.add(name + " (bundle " + p.bundle + ")"));
+        }
         return out;
     }
 
@@ -272,7 +310,7 @@ public final class HostServiceImpl implements HostService {
     public Scenario parse(String scenario) throws ScenarioException {
         Objects.requireNonNull(scenario, "scenario");
         List<String> embedded = scenarios();
-        ScenarioLimits ceilings = limits;
+        ScenarioLimits ceilings = root.limits;
         if (embedded.contains(scenario)) {
             int resolvers = symbolTables.generation();
             Parsed known = parsedEmbedded.get(scenario);
@@ -338,7 +376,7 @@ public final class HostServiceImpl implements HostService {
         }
         Provided<PmuModel> model;
         Provided<CounterVirtualizationPolicy> policy;
-        synchronized (this) {
+        synchronized (installedLock) {
             model = models.get(cpuType);
             policy = policies.get(parsed.effectivePolicy());
         }

@@ -128,7 +128,7 @@ final class InterruptPath {
         long pc = at.pc;
         boolean xenoprofToo = session.pmuInterrupt(p.index, v.policyDomid(), v.policyVcpu(), CpuMode.ofCode(mode));
         int depth = at.depth;
-        long[] stack = at.stack;
+        long[] stack = at.callers();
         if (nmiHandler.cycles > 0) {
             // Pushed before the handler body runs so that work charged from inside it is under NMI block
             // too (on a gated PMU: runs with EE=0, as exception entry leaves it).

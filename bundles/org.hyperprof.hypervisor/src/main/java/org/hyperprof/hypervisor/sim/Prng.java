@@ -16,9 +16,30 @@ final class Prng {
         return new Prng(mix(seed ^ mix(stream + 0x632BE59BD9B4E019L)));
     }
 
+    /** What each draw adds to the state: the k-th draw after state x is mix(x + k * GAMMA). */
+    static final long GAMMA = 0x9E3779B97F4A7C15L;
+
     long nextLong() {
-        state += 0x9E3779B97F4A7C15L;
+        state += GAMMA;
         return mix(state);
+    }
+
+    /**
+     * Where the stream stands: {@link #drawAfter} computes the draws after it later, so a choice
+     * nobody reads need not be made (its draws skipped with {@link #skip}).
+     */
+    long position() {
+        return state;
+    }
+
+    /** Passes over {@code n} draws, as if they were made and not used. */
+    void skip(int n) {
+        state += n * GAMMA;
+    }
+
+    /** The draw {@link #below(long, long)} made from {@code position}: the stream's next there, uniform in [0, bound). */
+    static long drawAfter(long position, long bound, long reciprocal) {
+        return Divisor.remainder(mix(position + GAMMA) >>> 1, bound, reciprocal);
     }
 
     /** Uniform in [0, bound); bound must be positive. */

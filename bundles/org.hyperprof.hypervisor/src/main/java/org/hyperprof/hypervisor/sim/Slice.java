@@ -42,13 +42,68 @@ final class Slice {
     long[] rateArray;
     long pc;
     long remaining;
-    final long[] stack = new long[ScenarioParser.MAX_CALLERS];
+    /**
+     * The return addresses of the callers, innermost first: {@link #depth} of them, drawn only when
+     * read ({@link #callers()}), since few slices are sampled.
+     */
+    private final long[] stack = new long[ScenarioParser.MAX_CALLERS];
     int depth;
+    /** The workload entry's caller ranges (start, size, reciprocal per caller), or null: none left to draw. */
+    private long[] callerRanges;
+    /** The stream position the first caller's draw follows. */
+    private long callerDraws;
     VirtualCpu switchTo;
     /** The code runs with external interrupts enabled (PowerPC MSR[EE]=1). */
     boolean ee;
     /** The hypervisor polls the PMU's alert when this slice ends (a poll point). */
     boolean poll;
+
+    /** No caller to draw: a slice of hypervisor work or a handler (depth 0). */
+    void noCallers() {
+        depth = 0;
+        callerRanges = null;
+    }
+
+    /**
+     * The callers of {@code ranges} (a workload entry's draws: pc range, then one range per caller),
+     * drawn from stream position {@code position} when read; returns how many draws they take.
+     */
+    int callersFrom(long[] ranges, long position) {
+        int n = 0;
+        int d = 0;
+        for (int k = 3; k < ranges.length; k += 3, d++) {
+            if (ranges[k + 1] > 0) {
+                n++;
+            }
+        }
+        depth = d;
+        callerRanges = ranges;
+        callerDraws = position;
+        return n;
+    }
+
+    /**
+     * The return addresses, drawn now if not yet: the same values as drawing them when the slice
+     * was made (the draws of a counter-based stream depend only on their position in it).
+     */
+    long[] callers() {
+        long[] d = callerRanges;
+        if (d != null) {
+            long position = callerDraws;
+            int i = 0;
+            for (int k = 3; k < d.length; k += 3, i++) {
+                if (d[k + 1] > 0) {
+                    // A return address lies inside the caller past its first byte (a call instruction precedes it).
+                    stack[i] = d[k] + Prng.drawAfter(position, d[k + 1], d[k + 2]);
+                    position += Prng.GAMMA;
+                } else {
+                    stack[i] = d[k] - 1;
+                }
+            }
+            callerRanges = null;
+        }
+        return stack;
+    }
 
     boolean hypervisor() {
         return mode == 2;

@@ -65,12 +65,8 @@ final class SliceMaker {
         s.rateArray = w.rateArrays[e];
         long[] d = w.draws[e];
         s.pc = d[0] + rng.below(d[1], d[2]);
-        int depth = 0;
-        for (int k = 3; k < d.length; k += 3, depth++) {
-            // A return address lies inside the caller past its first byte (a call instruction precedes it).
-            s.stack[depth] = d[k + 1] > 0 ? d[k] + rng.below(d[k + 1], d[k + 2]) : d[k] - 1;
-        }
-        s.depth = depth;
+        // The callers are drawn only if a sample reads them; their draws are passed over here.
+        rng.skip(s.callersFrom(d, rng.position()));
         s.remaining = length;
         s.switchTo = null;
         s.ee = w.interruptsEnabled[e];
@@ -108,7 +104,7 @@ final class SliceMaker {
         s.rates = hypervisorRates;
         s.rateArray = hypervisorRateArray;
         s.pc = catalog.start(fn) + rng.below(catalog.size(fn), catalog.sizeReciprocal(fn));
-        s.depth = 0;
+        s.noCallers();
         s.remaining = cycles;
         s.switchTo = null;
         return s;

@@ -45,6 +45,32 @@ class HostServiceImplTest {
     }
 
     @Test
+    void anIndependentServiceLoadsBesideTheCurrentHostWithoutStoppingIt() throws Exception {
+        HostServiceImpl service = Fixtures.service();
+        Host current = service.load(HostService.DEFAULT_SCENARIO, null);
+        HostService own = service.independent().orElseThrow();
+        Host beside = own.load("xen-multi-domain", null);
+        assertNull(current.stopReason(), "the current host runs on");
+        assertSame(current, service.current().orElseThrow());
+        assertSame(beside, own.current().orElseThrow());
+        Host next = own.load(HostService.DEFAULT_SCENARIO, null);
+        assertTrue(beside.stopReason().contains("replaced by a newly loaded"), beside.stopReason());
+        assertNull(current.stopReason(), "only the independent service's own host was replaced");
+        assertEquals(current.counters(), next.counters(), "the same scenario and seed load the same host");
+    }
+
+    @Test
+    void anIndependentServiceSeesModelsInstalledLater() throws Exception {
+        HostServiceImpl service = new HostServiceImpl();
+        service.addPolicy(new SystemWidePolicy(), Fixtures.SYSTEMWIDE_BUNDLE);
+        HostService own = service.independent().orElseThrow();
+        assertThrows(ScenarioException.class, () -> own.load(HostService.DEFAULT_SCENARIO, null));
+        service.addModel(new P6PmuModel(), Fixtures.P6_BUNDLE);
+        assertNull(own.load(HostService.DEFAULT_SCENARIO, null).stopReason());
+        assertTrue(service.current().isEmpty(), "loading there made no host current here");
+    }
+
+    @Test
     void anUnknownCpuTypeIsRefusedListingTheInstalledModels() {
         HostServiceImpl service = Fixtures.service();
         String refused = refusal(service, "i386/p4");
