@@ -64,7 +64,8 @@ public interface SessionStore {
 
     /**
      * The session's distinct call stacks with their samples, aggregated from the stored rows in one
-     * query (no replay), for a flame graph of a stored session: stacks naming the same frames are one.
+     * query (no replay), for a flame graph of a stored session. The same named stack may come more than
+     * once (rows whose ids differ where their names do not); their samples add up.
      *
      * @param event  the index of the session's event whose samples count
      * @param domain one domain's stacks, or -1 for all

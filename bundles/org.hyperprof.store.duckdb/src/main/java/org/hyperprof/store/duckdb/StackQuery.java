@@ -4,7 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,31 +16,21 @@ import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.api.store.StoredStack;
 
 /**
- * A stored session's distinct call stacks with their samples, summed by the engine from the samples and
- * stacks tables in one parameterised query: what a flame graph of a stored session needs, without
- * replaying a million samples through the pipeline.
+ * A stored session's call stacks with their samples, summed by the engine from the samples table in one
+ * parameterised query, their call chains read once from the stacks table and named from one read of
+ * the names: what a flame graph of a stored session needs, without replaying a million samples
+ * through the pipeline. Rows that differ only in what a flame graph does not show (vCPU, CPU, tid,
+ * PC, time) are one; two ids that print the same are left to the tree to merge.
  */
 final class StackQuery {
-    /**
-     * The rows summed by what a flame graph tells apart, then each stack's frames (innermost first in the
-     * stacks table; the sampled function is depth -1, under them all) named and listed outermost first.
-     */
-    private static final String SQL = "WITH k AS (SELECT domain, pid, comm, image, symbol, stack_id,"
-            + " sum(samples) AS n FROM samples WHERE session = ? AND event = ? AND (? < 0 OR domain = ?)"
-            + " GROUP BY ALL), nm AS (SELECT kind, id, name, detail FROM names WHERE session = ?),"
-            + " f AS (SELECT k.*, -1 AS depth, k.image AS fimage, k.symbol AS fsymbol FROM k UNION ALL"
-            + " SELECT k.*, t.depth, t.image, t.symbol FROM k JOIN stacks t ON t.session = ?"
-            + " AND t.stack_id = k.stack_id AND k.stack_id <> 0)"
-            + " SELECT f.domain, f.pid, f.comm, any_value(f.n), coalesce(any_value(dn.name),"
-            + " CAST(f.domain AS VARCHAR)), any_value(cn.name),"
-            + " list(coalesce(im.name, '?') ORDER BY f.depth DESC),"
-            + " list(coalesce(im.detail, 'UNKNOWN') ORDER BY f.depth DESC),"
-            + " list(CASE WHEN f.fsymbol < 0 THEN NULL ELSE coalesce(sy.name, '?') END ORDER BY f.depth DESC)"
-            + " FROM f LEFT JOIN nm dn ON dn.kind = 'domain' AND dn.id = f.domain"
-            + " LEFT JOIN nm cn ON cn.kind = 'comm' AND cn.id = f.comm"
-            + " LEFT JOIN nm im ON im.kind = 'image' AND im.id = f.fimage"
-            + " LEFT JOIN nm sy ON sy.kind = 'symbol' AND sy.id = f.fsymbol"
-            + " GROUP BY f.domain, f.pid, f.comm, f.image, f.symbol, f.stack_id";
+    /** The rows summed by what a flame graph tells apart: ids only, named in Java from one read of the names. */
+    private static final String ROWS = "SELECT domain, pid, comm, image, symbol, stack_id, sum(samples) FROM samples"
+            + " WHERE session = ? AND event = ? AND (? < 0 OR domain = ?) GROUP BY ALL";
+    /** Each call chain once, outermost caller first (the stacks table lists them innermost first). */
+    private static final String CHAINS = "SELECT stack_id, list(image ORDER BY depth DESC),"
+            + " list(symbol ORDER BY depth DESC) FROM stacks WHERE session = ? GROUP BY stack_id";
+    private static final String NAMES = "SELECT kind, id, name, detail FROM names WHERE session = ?"
+            + " AND kind IN ('domain', 'comm', 'image', 'symbol')";
 
     private StackQuery() {
     }
@@ -54,40 +44,90 @@ final class StackQuery {
                     + String.join(", ", session.events()) + "); there is no event " + event
                     + ": ask for one from 0 to " + (session.events().size() - 1));
         }
-        Map<StoredStack, long[]> counts = new LinkedHashMap<>();
-        try (PreparedStatement s = c.prepareStatement(SQL)) {
+        Names names = Names.read(c, id);
+        Map<Integer, List<DiffStack.Frame>> chains = chains(c, id, names);
+        List<StoredStack> out = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(ROWS)) {
             s.setLong(1, id);
             s.setInt(2, event);
             s.setInt(3, domain);
             s.setInt(4, domain);
-            s.setLong(5, id);
-            s.setLong(6, id);
             try (ResultSet q = s.executeQuery()) {
                 while (q.next()) {
-                    Object[] images = (Object[]) q.getArray(7).getArray();
-                    Object[] kinds = (Object[]) q.getArray(8).getArray();
-                    Object[] symbols = (Object[]) q.getArray(9).getArray();
-                    List<DiffStack.Frame> frames = new ArrayList<>(images.length);
-                    for (int f = 0; f < images.length; f++) {
-                        frames.add(new DiffStack.Frame((String) images[f], kind((String) kinds[f]),
-                                (String) symbols[f]));
-                    }
+                    int d = q.getInt(1);
                     int comm = q.getInt(3);
-                    String name = q.getString(6);
-                    String process = comm < 0 ? null : (name != null ? name : "?") + " (" + q.getInt(2) + ")";
-                    // Rows that differ only by what a flame graph does not show (ids, pids of unnamed
-                    // threads) are one stack: keyed with no samples, summed beside.
-                    StoredStack key = new StoredStack(q.getInt(1), q.getString(5), process, frames, 0);
-                    counts.computeIfAbsent(key, k -> new long[1])[0] += q.getLong(4);
+                    String process = comm < 0 ? null
+                            : names.comms.getOrDefault(comm, "?") + " (" + q.getInt(2) + ")";
+                    List<DiffStack.Frame> callers = chains.getOrDefault(q.getInt(6), List.of());
+                    List<DiffStack.Frame> frames = new ArrayList<>(callers.size() + 1);
+                    frames.addAll(callers);
+                    frames.add(names.frame(q.getInt(4), q.getInt(5)));
+                    out.add(new StoredStack(d, names.domains.getOrDefault(d, Integer.toString(d)), process, frames,
+                            q.getLong(7)));
                 }
             }
         }
-        List<StoredStack> out = new ArrayList<>(counts.size());
-        for (Map.Entry<StoredStack, long[]> e : counts.entrySet()) {
-            StoredStack k = e.getKey();
-            out.add(new StoredStack(k.domainId(), k.domain(), k.process(), k.frames(), e.getValue()[0]));
-        }
         return out;
+    }
+
+    private static Map<Integer, List<DiffStack.Frame>> chains(DuckDBConnection c, long id, Names names)
+            throws SQLException {
+        Map<Integer, List<DiffStack.Frame>> chains = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement(CHAINS)) {
+            s.setLong(1, id);
+            try (ResultSet q = s.executeQuery()) {
+                while (q.next()) {
+                    Object[] images = (Object[]) q.getArray(2).getArray();
+                    Object[] symbols = (Object[]) q.getArray(3).getArray();
+                    List<DiffStack.Frame> frames = new ArrayList<>(images.length);
+                    for (int f = 0; f < images.length; f++) {
+                        frames.add(names.frame(((Number) images[f]).intValue(), ((Number) symbols[f]).intValue()));
+                    }
+                    chains.put(q.getInt(1), frames);
+                }
+            }
+        }
+        return chains;
+    }
+
+    /** The session's names by id; each frame made once and shared by every stack that has it. */
+    private static final class Names {
+        final Map<Integer, String> domains = new HashMap<>();
+        final Map<Integer, String> comms = new HashMap<>();
+        final Map<Integer, String> images = new HashMap<>();
+        final Map<Integer, ImageKind> kinds = new HashMap<>();
+        final Map<Integer, String> symbols = new HashMap<>();
+        final Map<Long, DiffStack.Frame> frames = new HashMap<>();
+
+        static Names read(DuckDBConnection c, long id) throws SQLException {
+            Names n = new Names();
+            try (PreparedStatement s = c.prepareStatement(NAMES)) {
+                s.setLong(1, id);
+                try (ResultSet q = s.executeQuery()) {
+                    while (q.next()) {
+                        int key = (int) q.getLong(2);
+                        String name = q.getString(3);
+                        switch (q.getString(1)) {
+                            case "domain" -> n.domains.put(key, name);
+                            case "comm" -> n.comms.put(key, name);
+                            case "image" -> {
+                                n.images.put(key, name);
+                                n.kinds.put(key, kind(q.getString(4)));
+                            }
+                            default -> n.symbols.put(key, name);
+                        }
+                    }
+                }
+            }
+            return n;
+        }
+
+        /** Code of {@code image}, named by {@code symbol}, or by none when the symbol is an address one (below 0). */
+        DiffStack.Frame frame(int image, int symbol) {
+            return frames.computeIfAbsent(((long) image << 32) | (symbol & 0xffffffffL),
+                    k -> new DiffStack.Frame(images.getOrDefault(image, "?"), kinds.getOrDefault(image,
+                            ImageKind.UNKNOWN), symbol < 0 ? null : symbols.getOrDefault(symbol, "?")));
+        }
     }
 
     private static ImageKind kind(String detail) {
