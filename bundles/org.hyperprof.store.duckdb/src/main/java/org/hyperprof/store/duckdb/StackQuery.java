@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +27,8 @@ final class StackQuery {
     /** The rows summed by what a flame graph tells apart: ids only, named in Java from one read of the names. */
     private static final String ROWS = "SELECT domain, pid, comm, image, symbol, stack_id, sum(samples) FROM samples"
             + " WHERE session = ? AND event = ? AND (? < 0 OR domain = ?) GROUP BY ALL";
-    /** Each call chain once, outermost caller first (the stacks table lists them innermost first). */
-    private static final String CHAINS = "SELECT stack_id, list(image ORDER BY depth DESC),"
-            + " list(symbol ORDER BY depth DESC) FROM stacks WHERE session = ? GROUP BY stack_id";
+    /** Every frame of every call chain, as stored (depth 0 the innermost caller): placed in Java, no sort. */
+    private static final String CHAINS = "SELECT stack_id, depth, image, symbol FROM stacks WHERE session = ?";
     private static final String NAMES = "SELECT kind, id, name, detail FROM names WHERE session = ?"
             + " AND kind IN ('domain', 'comm', 'image', 'symbol')";
 
@@ -72,20 +72,35 @@ final class StackQuery {
 
     private static Map<Integer, List<DiffStack.Frame>> chains(DuckDBConnection c, long id, Names names)
             throws SQLException {
-        Map<Integer, List<DiffStack.Frame>> chains = new HashMap<>();
+        Map<Integer, DiffStack.Frame[]> byDepth = new HashMap<>();
         try (PreparedStatement s = c.prepareStatement(CHAINS)) {
             s.setLong(1, id);
             try (ResultSet q = s.executeQuery()) {
                 while (q.next()) {
-                    Object[] images = (Object[]) q.getArray(2).getArray();
-                    Object[] symbols = (Object[]) q.getArray(3).getArray();
-                    List<DiffStack.Frame> frames = new ArrayList<>(images.length);
-                    for (int f = 0; f < images.length; f++) {
-                        frames.add(names.frame(((Number) images[f]).intValue(), ((Number) symbols[f]).intValue()));
+                    int stack = q.getInt(1);
+                    int depth = q.getInt(2);
+                    DiffStack.Frame[] frames = byDepth.get(stack);
+                    if (frames == null || frames.length <= depth) {
+                        frames = frames == null ? new DiffStack.Frame[Math.max(16, depth + 1)]
+                                : Arrays.copyOf(frames, Math.max(frames.length * 2, depth + 1));
+                        byDepth.put(stack, frames);
                     }
-                    chains.put(q.getInt(1), frames);
+                    frames[depth] = names.frame(q.getInt(3), q.getInt(4));
                 }
             }
+        }
+        Map<Integer, List<DiffStack.Frame>> chains = new HashMap<>(byDepth.size() * 2);
+        for (Map.Entry<Integer, DiffStack.Frame[]> e : byDepth.entrySet()) {
+            DiffStack.Frame[] frames = e.getValue();
+            int n = 0;
+            while (n < frames.length && frames[n] != null) {
+                n++;
+            }
+            List<DiffStack.Frame> outermostFirst = new ArrayList<>(n);
+            for (int d = n - 1; d >= 0; d--) {
+                outermostFirst.add(frames[d]);
+            }
+            chains.put(e.getKey(), outermostFirst);
         }
         return chains;
     }
