@@ -1,8 +1,9 @@
 // The flame graph's speed harness (run by hand, not in CI): opens a stored session's flame graph five
 // times, each in a fresh page, and prints the milliseconds from navigation start to the first frame
 // with the graph painted (performance.now() when the page marks itself ready), and their median.
-// The first opening replays the session from the store into the flame graph consumer; it is printed
-// apart ("cold") and not counted in the five.
+// The first opening finds the session's graph not cached (drawn from the store's summed stacks, or
+// replayed when the store cannot sum them); it is printed apart ("cold") and not counted in the five.
+// For a cold figure run it once per restart of the process, or once per session not opened before.
 //   node speed/speed.mjs '<address hp:serve printed>' <session id>
 import { settled, open } from '../browser.mjs';
 
@@ -19,7 +20,7 @@ try {
     if (s.state !== 'ready') throw new Error('the flame graph failed: ' + s.status);
     const ms = Number(await page.evaluate(() => document.body.dataset.paintedMs));
     const frames = await page.evaluate(() => document.getElementById('hp-status').textContent);
-    if (i === 0) console.log(`cold (replay from the store): ${ms} ms; ${frames}`);
+    if (i === 0) console.log(`cold (not cached): ${ms} ms; ${frames}`);
     else times.push(ms);
     await page.close();
   }

@@ -7,6 +7,15 @@
     q: hp.params.get('q') || '', sort: hp.params.get('sort') || 'samples', dir: hp.params.get('dir') || 'desc',
     every: hp.params.get('every') || ''};
   let report = null;
+  let annotate = false;  // webside's annotate page is there: symbols link to it
+
+  /** The annotate page of a row's function (its image as a literal pattern; the domain when one is shown). */
+  function annotateHref(r) {
+    const q = {id, symbol: r.symbol_name};
+    if (r.image_name) q.image = r.image_name.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+    if (state.section !== 'all') q.domain = state.section;
+    return hp.href('/annotate', q);
+  }
 
   function keep() {
     const q = new URLSearchParams(location.search);
@@ -46,6 +55,7 @@
       let v = r[c.key];
       if (c.key === 'samples') v = hp.count(v);
       else if (c.num && typeof v === 'number') v = v.toFixed(4) + (c.key === 'error' ? '' : ' %');
+      else if (c.sym && annotate && v) v = hp.el('a', {class: 'hp-annotate', href: annotateHref(r)}, v);
       return hp.el('td', {class: c.num ? 'num' : (c.sym ? 'sym' : null)}, v ?? '');
     })));
     table.replaceChildren(hp.el('thead', {}, head), hp.el('tbody', {}, body));
@@ -56,6 +66,7 @@
 
   async function links() {
     const l = document.getElementById('links');
+    annotate = await hp.has('/annotate');
     if (await hp.has('/flame')) l.append(hp.el('a', {class: 'hp-button', href: hp.href('/flame', {id})}, 'Flame graph'));
     l.append(' Download: ', ...['pprof', 'folded', 'svg'].map(f => hp.el('a', {class: 'hp-button',
       href: hp.href('/download', {id, format: f})}, f)));

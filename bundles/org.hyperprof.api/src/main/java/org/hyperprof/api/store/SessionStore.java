@@ -63,6 +63,21 @@ public interface SessionStore {
     List<DiffStack> diffStacks(DiffRequest request) throws StoreException;
 
     /**
+     * The session's distinct call stacks with their samples, aggregated from the stored rows in one
+     * query (no replay), for a flame graph of a stored session. The same named stack may come more than
+     * once (rows whose ids differ where their names do not); their samples add up.
+     *
+     * @param event  the index of the session's event whose samples count
+     * @param domain one domain's stacks, or -1 for all
+     * @throws StoreException when the store holds no such session, or it has no such event
+     * @since 1.5
+     */
+    default List<StoredStack> stacks(long id, int event, int domain) throws StoreException {
+        throw new StoreException("this session store keeps no stacks to aggregate; replay the session instead"
+                + " (hp:replay " + id + ")");
+    }
+
+    /**
      * Merges ended sessions of the same events into a new one, as opreport merges sample files: rows
      * added up by name, books summed; its origin names them ({@code hp:merge}).
      *

@@ -3,5 +3,5 @@
  * the queries over it ({@link org.hyperprof.api.store.SessionStore}).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package org.hyperprof.api.store;

@@ -9,9 +9,14 @@ import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleConsumer;
+import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.report.kit.RenderingConsumer;
 import org.hyperprof.report.kit.SessionShelf;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The {@code flamegraph} sample consumer: collects every distinct call stack of each session
@@ -47,6 +52,14 @@ public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> 
                     + " coloured by hypervisor, kernel and user code",
             JSON + ": the tree as compact JSON (frames with the SVG's colours, nodes in pre-order) for an"
                     + " interactive viewer such as hp:serve's");
+
+    /**
+     * The session store, when one runs: the JSON of an ended session no longer kept is drawn from its
+     * summed stacks ({@link StoredFlame}) rather than asking for a replay.
+     */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile SessionStore store;
 
     /** Keeps the last {@value #DEFAULT_RETAINED_SESSIONS} sessions (DS uses this constructor). */
     public FlameGraphConsumer() {
@@ -84,8 +97,16 @@ public final class FlameGraphConsumer extends RenderingConsumer<StackAggregate> 
 
     /** The whole text of {@code format} for {@code request}. */
     private String text(ReportRequest request, String format) throws ReportException {
-        StackAggregate session = aggregate(request);
         String f = formatName(format);
+        SessionStore stored = store;
+        if (f.equals(JSON) && stored != null && !sessions().contains(request.sessionId())) {
+            FlameOptions options = FlameOptions.parse(request.options());
+            String json = StoredFlame.answers(request, options) ? StoredFlame.json(stored, request, options) : null;
+            if (json != null) {
+                return json;
+            }
+        }
+        StackAggregate session = aggregate(request);
         if (!f.equals(FOLDED) && !f.equals(SVG) && !f.equals(JSON)) {
             throw new ReportException("the flame graph writes no format '" + format + "'; its formats are: "
                     + String.join("; ", FORMATS));

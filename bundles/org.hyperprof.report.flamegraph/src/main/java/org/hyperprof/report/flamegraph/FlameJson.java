@@ -26,7 +26,12 @@ final class FlameJson {
     }
 
     static String render(FlameTree tree, StackAggregate.Snapshot snapshot) {
-        KindLook look = new KindLook(tree, snapshot);
+        return render(tree, new KindLook(tree, snapshot), tree.info().sessionId(),
+                FlameTree.counterName(tree.info(), tree.counter()));
+    }
+
+    /** The tree drawn with {@code look}'s lines and colours, for {@code session}'s {@code counter}. */
+    static String render(FlameTree tree, SvgFlameGraph.Look look, long session, String counter) {
         long min = tree.total() / MIN_SHARE_INVERSE;
         Map<String, Integer> frameIndex = new HashMap<>();
         StringBuilder frames = new StringBuilder(1 << 16);
@@ -38,9 +43,9 @@ final class FlameJson {
         string(out, look.title());
         out.append(",\"population\":");
         string(out, look.population(leftOut[0]));
-        out.append(",\"session\":\"").append(tree.info().sessionId()).append('"');
+        out.append(",\"session\":\"").append(session).append('"');
         out.append(",\"counter\":");
-        string(out, FlameTree.counterName(tree.info(), tree.counter()));
+        string(out, counter);
         out.append(",\"total\":").append(tree.total()).append(",\"maxDepth\":").append(tree.maxDepth())
                 .append(",\"leftOut\":").append(leftOut[0]).append(",\"folded\":").append(tree.folded())
                 .append(",\"kinds\":[");
@@ -68,7 +73,7 @@ final class FlameJson {
         return out.toString();
     }
 
-    private static void walk(FlameTree.Node node, long min, KindLook look, Map<String, Integer> frameIndex,
+    private static void walk(FlameTree.Node node, long min, SvgFlameGraph.Look look, Map<String, Integer> frameIndex,
             StringBuilder frames, StringBuilder nodes, int[] leftOut) {
         String key = node.kind.ordinal() + "\u0000" + node.name;
         Integer f = frameIndex.get(key);

@@ -77,12 +77,17 @@ final class KindLook implements SvgFlameGraph.Look {
     /** The hover line: name, kind and images, samples and share. */
     @Override
     public String details(FlameTree.Node node) {
+        return details(tree, node);
+    }
+
+    /** The hover line of a frame of {@code tree}: name, kind and images, samples and share. */
+    static String details(FlameTree tree, FlameTree.Node node) {
         StringBuilder b = new StringBuilder(96).append(node.name).append(" (").append(node.kind.words);
         if (!node.images.isEmpty()) {
             b.append(", ").append(node.imagesInWords());
         }
         b.append("): ").append(node.total).append(node.total == 1 ? " sample, " : " samples, ")
-                .append(percent(node.total)).append('%');
+                .append(percent(tree, node.total)).append('%');
         if (node.self > 0 && node.self != node.total) {
             b.append(" (").append(node.self).append(" in the function itself)");
         }
@@ -92,8 +97,6 @@ final class KindLook implements SvgFlameGraph.Look {
     /** A swatch and the share of samples whose sampled function is of each kind of code. */
     @Override
     public List<SvgFlameGraph.Swatch> legend() {
-        Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
-        selfByKind(tree.root(), self);
         // A kind is shown when the session has code of it, so a plain host recording (no hypervisor
         // image) is given no hypervisor share, and a simulated host's 0 % hypervisor share is still said.
         Set<FrameKind> present = EnumSet.noneOf(FrameKind.class);
@@ -101,6 +104,13 @@ final class KindLook implements SvgFlameGraph.Look {
         for (int i = 0; i < dictionary.imageCount(); i++) {
             present.add(FrameKind.of(dictionary.imageKind(i)));
         }
+        return legend(tree, present);
+    }
+
+    /** The legend of {@code tree} for a session with code of the {@code present} kinds. */
+    static List<SvgFlameGraph.Swatch> legend(FlameTree tree, Set<FrameKind> present) {
+        Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
+        selfByKind(tree.root(), self);
         List<SvgFlameGraph.Swatch> swatches = new ArrayList<>();
         for (FrameKind kind : List.of(FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN)) {
             boolean sampled = self.getOrDefault(kind, 0L) > 0;
@@ -108,7 +118,7 @@ final class KindLook implements SvgFlameGraph.Look {
                 continue;
             }
             swatches.add(new SvgFlameGraph.Swatch(kind.cssClass, kind.fill(kind.words),
-                    kind.words + " " + percent(self.getOrDefault(kind, 0L)) + "%"));
+                    kind.words + " " + percent(tree, self.getOrDefault(kind, 0L)) + "%"));
         }
         return swatches;
     }
@@ -122,7 +132,7 @@ final class KindLook implements SvgFlameGraph.Look {
         }
     }
 
-    private String percent(long samples) {
+    private static String percent(FlameTree tree, long samples) {
         return String.format(Locale.ROOT, "%.2f", 100.0 * samples / tree.total());
     }
 }

@@ -28,6 +28,7 @@ import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
 import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.api.store.StoredStack;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -353,6 +354,11 @@ public final class SessionStoreComponent implements SampleConsumer, SessionStore
     @Override
     public List<DiffStack> diffStacks(DiffRequest request) throws StoreException {
         return settled().diffStacks(request);
+    }
+
+    @Override
+    public List<StoredStack> stacks(long id, int event, int domain) throws StoreException {
+        return settled().stacks(id, event, domain);
     }
 
     @Override

@@ -39,6 +39,7 @@ import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoreInfo;
 import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.api.store.StoredStack;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 
 /**
@@ -195,6 +196,10 @@ final class StoreFile {
 
     List<DiffStack> diffStacks(DiffRequest request) throws StoreException {
         return found(read(c -> DiffQuery.stacks(c, request), null), request.baseline());
+    }
+
+    List<StoredStack> stacks(long id, int event, int domain) throws StoreException {
+        return found(read(c -> StackQuery.stacks(c, id, event, domain), null), id);
     }
 
     long merge(List<Long> ids, String name, String hostId) throws StoreException {

@@ -2,6 +2,8 @@ package org.hyperprof.web.server;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.StopRequests;
+import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoreException;
 import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
@@ -44,6 +46,14 @@ public final class ServeCommand {
             policyOption = ReferencePolicyOption.GREEDY)
     volatile StopRequests stops;
 
+    /**
+     * The session store, opened once in the background when the view starts serving: its engine (a
+     * native library unpacked on first use, about a second) is then loaded before the first page asks.
+     */
+    @Reference(name = "store", cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionStore store;
+
     @Activate
     public ServeCommand(@Reference(name = "server") WebServer server) {
         this(Console.system(), server);
@@ -65,6 +75,22 @@ public final class ServeCommand {
         server.stop();
     }
 
+    private void openStore() {
+        SessionStore s = store;
+        if (s == null) {
+            return;
+        }
+        Thread opening = new Thread(() -> {
+            try {
+                s.info();
+            } catch (StoreException | RuntimeException e) {
+                // nothing to say now: the pages that read the store say what is wrong when asked
+            }
+        }, "hp:serve opens the session store");
+        opening.setDaemon(true);
+        opening.start();
+    }
+
     @Descriptor("serve the web view on 127.0.0.1 and print its address")
     public void serve(@Descriptor(ARGUMENTS) String... args) {
         Guard.run(console, SERVE, args, out -> {
@@ -82,6 +108,7 @@ public final class ServeCommand {
             }
             Serving s = server.serve(port, listen);
             out.println(s.url());
+            openStore();
             if (a.flag("--wait")) {
                 out.flush();
                 waitForStop();

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.store.SessionStore;
@@ -29,7 +30,7 @@ import jakarta.servlet.Servlet;
 public final class FlameApi extends JsonServlet {
     private static final long serialVersionUID = 1L;
 
-    /** Flame graphs of ended sessions kept, so that opening one again costs no rebuild of its tree. */
+    /** Flame graphs of ended sessions kept, so that opening one again costs no new query nor tree. */
     static final int CACHED = 4;
 
     private final transient SessionStore store;
@@ -62,10 +63,18 @@ public final class FlameApi extends JsonServlet {
         }
         if (cached == null) {
             boolean ended = !StoredSession.RUNNING.equals(StoredSessions.find(store, id).status());
-            StoredSessions.ready(store, id, flamegraph.sessions());
-            ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
-            flamegraph.content(new ReportRequest(id, domain, Set.of()), "json").writeTo(out);
-            cached = out.toString(StandardCharsets.UTF_8);
+            if (ended) {
+                try {
+                    // the consumer draws an ended session it does not keep from the store's summed stacks
+                    cached = render(id, domain);
+                } catch (ReportException notFromTheStore) {
+                    cached = null;
+                }
+            }
+            if (cached == null) {
+                StoredSessions.ready(store, id, flamegraph.sessions());
+                cached = render(id, domain);
+            }
             if (ended) {
                 synchronized (cache) {
                     cache.put(key, cached);
@@ -73,5 +82,11 @@ public final class FlameApi extends JsonServlet {
             }
         }
         json.raw(cached);
+    }
+
+    private String render(long id, int domain) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+        flamegraph.content(new ReportRequest(id, domain, Set.of()), "json").writeTo(out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

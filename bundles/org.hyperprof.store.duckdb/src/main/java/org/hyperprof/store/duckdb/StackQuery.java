@@ -1,0 +1,155 @@
+package org.hyperprof.store.duckdb;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.duckdb.DuckDBConnection;
+import org.hyperprof.api.sample.ImageKind;
+import org.hyperprof.api.store.DiffStack;
+import org.hyperprof.api.store.StoreException;
+import org.hyperprof.api.store.StoredSession;
+import org.hyperprof.api.store.StoredStack;
+
+/**
+ * A stored session's call stacks with their samples, summed by the engine from the samples table in one
+ * parameterised query, their call chains read once from the stacks table and named from one read of
+ * the names: what a flame graph of a stored session needs, without replaying a million samples
+ * through the pipeline. Rows that differ only in what a flame graph does not show (vCPU, CPU, tid,
+ * PC, time) are one; two ids that print the same are left to the tree to merge.
+ */
+final class StackQuery {
+    /** The rows summed by what a flame graph tells apart: ids only, named in Java from one read of the names. */
+    private static final String ROWS = "SELECT domain, pid, comm, image, symbol, stack_id, sum(samples) FROM samples"
+            + " WHERE session = ? AND event = ? AND (? < 0 OR domain = ?) GROUP BY ALL";
+    /** Every frame of every call chain, as stored (depth 0 the innermost caller): placed in Java, no sort. */
+    private static final String CHAINS = "SELECT stack_id, depth, image, symbol FROM stacks WHERE session = ?";
+    private static final String NAMES = "SELECT kind, id, name, detail FROM names WHERE session = ?"
+            + " AND kind IN ('domain', 'comm', 'image', 'symbol')";
+
+    private StackQuery() {
+    }
+
+    static List<StoredStack> stacks(DuckDBConnection c, long id, int event, int domain)
+            throws SQLException, StoreException {
+        StoredSession session = StoreFile.session(c, id).orElseThrow(() -> new StoreException(
+                "no stored session " + id + " (hp:sessions lists them)"));
+        if (event < 0 || event >= session.events().size()) {
+            throw new StoreException("session " + id + " has " + session.events().size() + " event(s) ("
+                    + String.join(", ", session.events()) + "); there is no event " + event
+                    + ": ask for one from 0 to " + (session.events().size() - 1));
+        }
+        Names names = Names.read(c, id);
+        Map<Integer, List<DiffStack.Frame>> chains = chains(c, id, names);
+        List<StoredStack> out = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(ROWS)) {
+            s.setLong(1, id);
+            s.setInt(2, event);
+            s.setInt(3, domain);
+            s.setInt(4, domain);
+            try (ResultSet q = s.executeQuery()) {
+                while (q.next()) {
+                    int d = q.getInt(1);
+                    int comm = q.getInt(3);
+                    String process = comm < 0 ? null
+                            : names.comms.getOrDefault(comm, "?") + " (" + q.getInt(2) + ")";
+                    List<DiffStack.Frame> callers = chains.getOrDefault(q.getInt(6), List.of());
+                    List<DiffStack.Frame> frames = new ArrayList<>(callers.size() + 1);
+                    frames.addAll(callers);
+                    frames.add(names.frame(q.getInt(4), q.getInt(5)));
+                    out.add(new StoredStack(d, names.domains.getOrDefault(d, Integer.toString(d)), process, frames,
+                            q.getLong(7)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<Integer, List<DiffStack.Frame>> chains(DuckDBConnection c, long id, Names names)
+            throws SQLException {
+        Map<Integer, DiffStack.Frame[]> byDepth = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement(CHAINS)) {
+            s.setLong(1, id);
+            try (ResultSet q = s.executeQuery()) {
+                while (q.next()) {
+                    int stack = q.getInt(1);
+                    int depth = q.getInt(2);
+                    DiffStack.Frame[] frames = byDepth.get(stack);
+                    if (frames == null || frames.length <= depth) {
+                        frames = frames == null ? new DiffStack.Frame[Math.max(16, depth + 1)]
+                                : Arrays.copyOf(frames, Math.max(frames.length * 2, depth + 1));
+                        byDepth.put(stack, frames);
+                    }
+                    frames[depth] = names.frame(q.getInt(3), q.getInt(4));
+                }
+            }
+        }
+        Map<Integer, List<DiffStack.Frame>> chains = new HashMap<>(byDepth.size() * 2);
+        for (Map.Entry<Integer, DiffStack.Frame[]> e : byDepth.entrySet()) {
+            DiffStack.Frame[] frames = e.getValue();
+            int n = 0;
+            while (n < frames.length && frames[n] != null) {
+                n++;
+            }
+            List<DiffStack.Frame> outermostFirst = new ArrayList<>(n);
+            for (int d = n - 1; d >= 0; d--) {
+                outermostFirst.add(frames[d]);
+            }
+            chains.put(e.getKey(), outermostFirst);
+        }
+        return chains;
+    }
+
+    /** The session's names by id; each frame made once and shared by every stack that has it. */
+    private static final class Names {
+        final Map<Integer, String> domains = new HashMap<>();
+        final Map<Integer, String> comms = new HashMap<>();
+        final Map<Integer, String> images = new HashMap<>();
+        final Map<Integer, ImageKind> kinds = new HashMap<>();
+        final Map<Integer, String> symbols = new HashMap<>();
+        final Map<Long, DiffStack.Frame> frames = new HashMap<>();
+
+        static Names read(DuckDBConnection c, long id) throws SQLException {
+            Names n = new Names();
+            try (PreparedStatement s = c.prepareStatement(NAMES)) {
+                s.setLong(1, id);
+                try (ResultSet q = s.executeQuery()) {
+                    while (q.next()) {
+                        int key = (int) q.getLong(2);
+                        String name = q.getString(3);
+                        switch (q.getString(1)) {
+                            case "domain" -> n.domains.put(key, name);
+                            case "comm" -> n.comms.put(key, name);
+                            case "image" -> {
+                                n.images.put(key, name);
+                                n.kinds.put(key, kind(q.getString(4)));
+                            }
+                            default -> n.symbols.put(key, name);
+                        }
+                    }
+                }
+            }
+            return n;
+        }
+
+        /** Code of {@code image}, named by {@code symbol}, or by none when the symbol is an address one (below 0). */
+        DiffStack.Frame frame(int image, int symbol) {
+            return frames.computeIfAbsent(((long) image << 32) | (symbol & 0xffffffffL),
+                    k -> new DiffStack.Frame(images.getOrDefault(image, "?"), kinds.getOrDefault(image,
+                            ImageKind.UNKNOWN), symbol < 0 ? null : symbols.getOrDefault(symbol, "?")));
+        }
+    }
+
+    private static ImageKind kind(String detail) {
+        try {
+            return ImageKind.valueOf(detail);
+        } catch (IllegalArgumentException e) {
+            return ImageKind.UNKNOWN;
+        }
+    }
+}
