@@ -15,6 +15,7 @@ import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.api.store.StoredStack;
+import org.hyperprof.demangle.Demangler;
 
 /**
  * A stored session's call stacks with their samples, summed by the engine from the samples table in one
@@ -29,6 +30,7 @@ final class StackQuery {
             + " WHERE session = ? AND event = ? AND (? < 0 OR domain = ?) GROUP BY ALL";
     /** Every frame of every call chain, as stored (depth 0 the innermost caller): placed in Java, no sort. */
     private static final String CHAINS = "SELECT stack_id, depth, image, symbol FROM stacks WHERE session = ?";
+    private static final String DEMANGLED = "SELECT demangled FROM sessions WHERE id = ?";
     private static final String NAMES = "SELECT kind, id, name, detail FROM names WHERE session = ?"
             + " AND kind IN ('domain', 'comm', 'image', 'symbol')";
 
@@ -113,9 +115,19 @@ final class StackQuery {
         final Map<Integer, ImageKind> kinds = new HashMap<>();
         final Map<Integer, String> symbols = new HashMap<>();
         final Map<Long, DiffStack.Frame> frames = new HashMap<>();
+        /** The session's reports showed names demangled (as the replay's dictionary does), or null. */
+        Demangler demangler;
 
         static Names read(DuckDBConnection c, long id) throws SQLException {
             Names n = new Names();
+            try (PreparedStatement s = c.prepareStatement(DEMANGLED)) {
+                s.setLong(1, id);
+                try (ResultSet q = s.executeQuery()) {
+                    // Rows older than version 3 do not say: reports demangled then, as they do by default.
+                    Boolean on = q.next() ? (Boolean) q.getObject(1) : Boolean.TRUE;
+                    n.demangler = on == null || on ? new Demangler() : null;
+                }
+            }
             try (PreparedStatement s = c.prepareStatement(NAMES)) {
                 s.setLong(1, id);
                 try (ResultSet q = s.executeQuery()) {
@@ -141,7 +153,12 @@ final class StackQuery {
         DiffStack.Frame frame(int image, int symbol) {
             return frames.computeIfAbsent(((long) image << 32) | (symbol & 0xffffffffL),
                     k -> new DiffStack.Frame(images.getOrDefault(image, "?"), kinds.getOrDefault(image,
-                            ImageKind.UNKNOWN), symbol < 0 ? null : symbols.getOrDefault(symbol, "?")));
+                            ImageKind.UNKNOWN), symbol < 0 ? null : shown(symbols.getOrDefault(symbol, "?"))));
+        }
+
+        /** A symbol's name as the session's reports show it (each frame's name is made once). */
+        private String shown(String raw) {
+            return demangler == null ? raw : demangler.full(raw);
         }
     }
 

@@ -41,7 +41,7 @@ class StoredStacksTest {
     private final int schedule = names.addSymbol("schedule", kernel);
     private final int tcp = names.addSymbol("tcp_v4_rcv", kernel);
     private final int main = names.addSymbol("main", app);
-    private final int run = names.addSymbol("run", app);
+    private final int run = names.addSymbol("_ZN3app3runEv", app);
     private final int bash = names.addComm("bash", 0);
     private final int worker = names.addComm("worker", 1);
 
@@ -123,7 +123,7 @@ class StoredStacksTest {
         }
 
         private static String frame(SessionDictionary d, int image, int symbol) {
-            return (symbol >= 0 ? d.symbolName(symbol) : "[" + d.imageName(image) + "]") + "/"
+            return (symbol >= 0 ? d.shownName(symbol) : "[" + d.imageName(image) + "]") + "/"
                     + d.imageKind(image);
         }
 
@@ -142,10 +142,21 @@ class StoredStacksTest {
 
         assertEquals(replay.lines, summed, "every stack, its samples exactly");
         assertEquals(40L, summed.values().stream().mapToLong(Long::longValue).sum());
-        assertEquals(17L, summed.get("1:domU;bash (700);[/usr/bin/app]/USER;main/USER;run/USER;run/USER"),
+        assertEquals(17L, summed.get("1:domU;bash (700);[/usr/bin/app]/USER;main/USER;app::run()/USER;app::run()/USER"),
                 "the outermost caller first, the sampled function last, recursion kept");
         assertEquals(11L, summed.get("0:Domain-0;tcp_v4_rcv/KERNEL;schedule/KERNEL"),
                 "samples of no thread's name have no process frame");
+    }
+
+    @Test
+    void namesAreShownAsTheSessionsReportsShowedThem() throws Exception {
+        assertTrue(folded(stored().stacks(ID, 0, 1)).keySet().stream().anyMatch(k -> k.endsWith(";app::run()/USER")),
+                "demangled, as reports show names by default");
+        names.demangle(false);
+        folder = java.nio.file.Files.createTempDirectory(folder, "raw");
+        Map<String, Long> raw = folded(stored().stacks(ID, 0, 1));
+        assertTrue(raw.keySet().stream().anyMatch(k -> k.endsWith(";_ZN3app3runEv/USER")),
+                "a session whose reports showed raw names keeps them: " + raw);
     }
 
     @Test
