@@ -367,10 +367,43 @@ final class PerfTool {
             return Math.abs(ours.percent - percent) <= 0.005 * (rows + 1) + 1e-9;
         }
 
+        /** This row and another of the same frame, as one. */
+        Children plus(Children other) {
+            return new Children(null, percent + other.percent, rows + other.rows);
+        }
+
         @Override
         public String toString() {
             return rows == 1 ? text : String.format("%.2f%% in %d rows", percent, rows);
         }
+    }
+
+    /** Two maps of rows, perf's and ours, keyed alike. */
+    record Rows<V>(Map<Key, V> perf, Map<Key, V> ours) {
+    }
+
+    /**
+     * perf's rows and ours with each frame perf splits across level letters folded into one row.
+     * When perf's address order misplaces an unresolved address (see {@link Children}), its lookup
+     * misses the frame's entry and adds a second one, which takes the level letter of the sample
+     * that adds it, not the frame's first: the same frame then shows in rows with different letters.
+     * Such rows are one frame: perf's are summed, under the key {@code *}, and so is ours when it
+     * has one of perf's letters (any other letter stays apart, a difference).
+     */
+    static <V> Rows<V> foldSplitLetters(Map<Key, V> perf, Map<Key, V> ours, java.util.function.BinaryOperator<V> sum) {
+        Map<String, java.util.Set<Character>> letters = new java.util.HashMap<>();
+        perf.keySet().forEach(k -> letters.computeIfAbsent(k.dso() + '\0' + k.symbol(), x -> new java.util.TreeSet<>())
+                .add(k.level()));
+        java.util.function.BiFunction<Key, Boolean, Key> fold = (k, mine) -> {
+            java.util.Set<Character> seen = letters.get(k.dso() + '\0' + k.symbol());
+            boolean split = seen != null && seen.size() > 1 && (!mine || seen.contains(k.level()));
+            return split ? new Key(k.dso(), '*', k.symbol()) : k;
+        };
+        Map<Key, V> p = new java.util.TreeMap<>(java.util.Comparator.comparing(Key::toString));
+        perf.forEach((k, v) -> p.merge(fold.apply(k, false), v, sum));
+        Map<Key, V> o = new java.util.TreeMap<>(java.util.Comparator.comparing(Key::toString));
+        ours.forEach((k, v) -> o.merge(fold.apply(k, true), v, sum));
+        return new Rows<>(p, o);
     }
 
     /** The rows of {@code perf report --children --sort dso,sym -n}: key to the Children percentage. */
@@ -382,7 +415,7 @@ final class PerfTool {
                 double percent = Double.parseDouble(m.group(1));
                 rows.merge(new Key(m.group(4), m.group(5).charAt(0), m.group(6)),
                         new Children(m.group(1) + "%", percent, 1),
-                        (a, b) -> new Children(null, a.percent() + b.percent(), a.rows() + b.rows()));
+                        Children::plus);
             }
         }
         return rows;
