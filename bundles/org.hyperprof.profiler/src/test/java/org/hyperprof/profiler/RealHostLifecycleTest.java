@@ -100,6 +100,54 @@ class RealHostLifecycleTest {
         }
     }
 
+    /**
+     * Domains destroyed in the middle of a quantum, at a step fixed by the scenario: the request,
+     * made while the run holds the machine, reaches it at the next safe point, and until then the
+     * domains run and sample. Their daemon and the primary see the destroy only once Xen has freed
+     * the buffers, so what they fix as undrained is exactly what Xen counted then.
+     */
+    @Test
+    void domainsDestroyedInTheMiddleOfAQuantumLeaveUndrainedExactlyWhatXenCountedWhenItFreedThem() throws Exception {
+        try (RealHost h = new RealHost(RealHost.MULTI)) {
+            Rig.ok(h.op(0, "--start-daemon", "--active-domains=0,1,4", "--passive-domains=2,3"));
+            Rig.ok(h.op(1, "--start-daemon"));
+            Rig.ok(h.op(4, "--start-daemon"));
+            Rig.ok(h.op(0, "--start"));
+            // Domain 4's VIRQ is then the test's (its daemon reads nothing more), and its first one
+            // asks, from another thread as the shell would, for domains 1 and 2 to be destroyed.
+            List<DomainState> seenInTheQuantum = new java.util.ArrayList<>();
+            h.host.xenoprof().bindVirq(4, vcpu -> {
+                if (seenInTheQuantum.isEmpty()) {
+                    Thread shell = new Thread(() -> {
+                        h.host.destroyDomain(1);
+                        h.host.destroyDomain(2);
+                    }, "shell");
+                    shell.start();
+                    try {
+                        shell.join(60_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    seenInTheQuantum.add(h.host.domainState(1));
+                    seenInTheQuantum.add(h.host.domainState(2));
+                }
+            });
+            h.run(30_000);
+            assertEquals(List.of(DomainState.RUNNING, DomainState.RUNNING), seenInTheQuantum,
+                    "until the safe point the domains run on, as the machine has them");
+            Rig.ok(h.op(0, "--stop"));
+            Rig.ok(h.op(4, "--shutdown"));
+            Rig.ok(h.op(0, "--shutdown"));
+            SessionSummary s = h.sessions.last();
+            assertBalanced(s);
+            assertTrue(undrained(s, 1) + undrained(s, 2) > 0, "the domains left entries unread");
+            assertEquals(s.hostCounters().get("xenoprof.destroyed.undrained"), undrained(s, 1) + undrained(s, 2),
+                    "what the destroyed domains left unread is what Xen counted when it freed their buffers");
+            assertEquals(DomainState.DESTROYED, h.host.domainState(1));
+            assertEquals(DomainState.DESTROYED, h.host.domainState(2));
+        }
+    }
+
     @Test
     void aGuestPausedMidRunFillsItsRingAndTheSummarySaysSo() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
