@@ -298,6 +298,28 @@ class AgreementWithPerfTest {
         assertTrue(flat.keySet().stream().filter(k -> k.dso().equals("plt-stripped")).count() > 1, flat.toString());
     }
 
+    // Hand-written recordings of process busy: the callchain's context markers (PERF_CONTEXT_KERNEL,
+    // PERF_CONTEXT_USER), its pid, and an address in its text.
+    private static final long KERNEL_CONTEXT = -128L;
+    private static final long USER_CONTEXT = -512L;
+    private static final int BUSY_PID = 4711;
+    private static final long BUSY_BASE = 0x555555554000L;
+    private static final long IN_BUSY = BUSY_BASE + 0x1010;
+
+    /**
+     * A recording's start: the kernel's map, as every recording has it (the kernel-mode samples of
+     * these tests lie outside it), and process busy with its text mapped; samples with callchains.
+     */
+    private static PerfDataWriter busyRecording() {
+        PerfDataWriter w = new PerfDataWriter().attr(new PerfDataWriter.Attr()
+                .sampleType(PerfDataWriter.IP | PerfDataWriter.TID | PerfDataWriter.TIME | PerfDataWriter.CALLCHAIN
+                        | PerfDataWriter.PERIOD));
+        w.mmap(1, -1, 0xffffffff81000000L, 0x1000000, 0xffffffff81000000L, "[kernel.kallsyms]_text", 0);
+        w.comm(BUSY_PID, "busy", 1);
+        w.mmap2(2, BUSY_PID, BUSY_BASE + 0x1000, 0x1000, 0x1000, busy.toString(), 2);
+        return w;
+    }
+
     /**
      * perf adds a sample's entries through one location, the sample's own, then its callchain from
      * the outermost frame in: a frame no mapping covers keeps the level letter of the entry before
@@ -307,18 +329,11 @@ class AgreementWithPerfTest {
      */
     @Test
     void anUnmappedFrameKeepsTheLevelOfTheFrameBeforeItInItsSample() throws Exception {
-        long kernel = -128L;
-        long user = -512L;
-        long base = 0x555555554000L;
-        int pid = 4711;
-        PerfDataWriter w = new PerfDataWriter().attr(new PerfDataWriter.Attr()
-                .sampleType(PerfDataWriter.IP | PerfDataWriter.TID | PerfDataWriter.TIME | PerfDataWriter.CALLCHAIN
-                        | PerfDataWriter.PERIOD));
-        // The kernel's map, as every recording has it; the kernel-mode samples lie outside it.
-        w.mmap(1, -1, 0xffffffff81000000L, 0x1000000, 0xffffffff81000000L, "[kernel.kallsyms]_text", 0);
-        w.comm(pid, "busy", 1);
-        w.mmap2(2, pid, base + 0x1000, 0x1000, 0x1000, busy.toString(), 2);
-        long inBusy = base + 0x1010;
+        long kernel = KERNEL_CONTEXT;
+        long user = USER_CONTEXT;
+        int pid = BUSY_PID;
+        long inBusy = IN_BUSY;
+        PerfDataWriter w = busyRecording();
         // Kernel-mode samples at addresses no map covers, so that no kallsyms decides anything.
         w.sample(new PerfDataWriter.Sample(1, 0x7, pid, 10, kernel, 0x7, 0x5, user, inBusy, 0x1));
         w.sample(new PerfDataWriter.Sample(2, inBusy, pid, 11, user, inBusy, 0x1, 0x3));
@@ -337,17 +352,11 @@ class AgreementWithPerfTest {
      */
     @Test
     void aGarbageFrameThatPerfSplitsAcrossLevelLettersCountsAsOneFrame() throws Exception {
-        long kernel = -128L;
-        long user = -512L;
-        long base = 0x555555554000L;
-        int pid = 4711;
-        PerfDataWriter w = new PerfDataWriter().attr(new PerfDataWriter.Attr()
-                .sampleType(PerfDataWriter.IP | PerfDataWriter.TID | PerfDataWriter.TIME | PerfDataWriter.CALLCHAIN
-                        | PerfDataWriter.PERIOD));
-        w.mmap(1, -1, 0xffffffff81000000L, 0x1000000, 0xffffffff81000000L, "[kernel.kallsyms]_text", 0);
-        w.comm(pid, "busy", 1);
-        w.mmap2(2, pid, base + 0x1000, 0x1000, 0x1000, busy.toString(), 2);
-        long inBusy = base + 0x1010;
+        long kernel = KERNEL_CONTEXT;
+        long user = USER_CONTEXT;
+        int pid = BUSY_PID;
+        long inBusy = IN_BUSY;
+        PerfDataWriter w = busyRecording();
         // Four clusters a quarter of the address space apart, none mapped.
         long[] garbage = new long[40];
         for (int g = 0; g < garbage.length; g++) {
