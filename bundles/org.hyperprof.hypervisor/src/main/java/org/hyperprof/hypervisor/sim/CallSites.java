@@ -58,6 +58,14 @@ final class CallSites {
     /** Work some call site asked for, not yet split, per claimed row, as a ledger adds it. */
     private final long[] claimedMilli;
     private final long[] claimedCycles;
+    /**
+     * Per claimed row: the rates of its cycles not yet multiplied into {@link #claimedMilli}, and
+     * those cycles. A row's work mostly runs at one set of rates, so a step adds its cycles and the
+     * products are made when the rates change or the row is read (the sum of the products is the
+     * product of the sum, bit for bit, in long arithmetic).
+     */
+    private final long[][] pendingRates;
+    private final long[] pendingCycles;
 
     /** Allocates the call sites' guest functions in {@code catalog}: make it before the ledger rows are sized. */
     CallSites(Scenario scenario, SymbolCatalog catalog) {
@@ -126,6 +134,8 @@ final class CallSites {
         }
         claimedMilli = new long[Math.multiplyExact(rows, Signal.COUNT)];
         claimedCycles = new long[rows];
+        pendingRates = new long[rows][];
+        pendingCycles = new long[rows];
     }
 
     private static void addRequesters(List<CallSite> sites, int[] requesters, int[] handlers, List<Integer> who,
@@ -164,9 +174,12 @@ final class CallSites {
             if (k >= 0) {
                 int row = rowBase[v.slot] + k;
                 long[] rates = s.rateArray;
-                int at = row * Signal.COUNT;
-                for (int i = 0; i < Signal.COUNT; i++) {
-                    claimedMilli[at + i] += step * rates[i];
+                if (pendingRates[row] == rates) {
+                    pendingCycles[row] += step;
+                } else {
+                    multiplyIn(row);
+                    pendingRates[row] = rates;
+                    pendingCycles[row] = step;
                 }
                 claimedCycles[row] += step;
                 return;
@@ -176,6 +189,21 @@ final class CallSites {
         if (entered >= 0) {
             behalf.add(base + entered, step, s.rateArray);
         }
+    }
+
+    /** Adds a row's pending cycles times their rates to its claimed events. */
+    private void multiplyIn(int row) {
+        long[] rates = pendingRates[row];
+        if (rates == null) {
+            return;
+        }
+        long cycles = pendingCycles[row];
+        int at = row * Signal.COUNT;
+        for (int i = 0; i < Signal.COUNT; i++) {
+            claimedMilli[at + i] += cycles * rates[i];
+        }
+        pendingRates[row] = null;
+        pendingCycles[row] = 0;
     }
 
     /**
@@ -189,6 +217,7 @@ final class CallSites {
             if (claimedCycles[row] == 0) {
                 continue;
             }
+            multiplyIn(row);
             int slot = rowSlot[row];
             int t = rowFunction[row];
             int at = row * Signal.COUNT;

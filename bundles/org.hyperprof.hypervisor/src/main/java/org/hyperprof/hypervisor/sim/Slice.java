@@ -65,21 +65,13 @@ final class Slice {
     }
 
     /**
-     * The callers of {@code ranges} (a workload entry's draws: pc range, then one range per caller),
-     * drawn from stream position {@code position} when read; returns how many draws they take.
+     * The {@code depth} callers of {@code ranges} (a workload entry's draws: pc range, then one
+     * range per caller), drawn from stream position {@code position} when read.
      */
-    int callersFrom(long[] ranges, long position) {
-        int n = 0;
-        int d = 0;
-        for (int k = 3; k < ranges.length; k += 3, d++) {
-            if (ranges[k + 1] > 0) {
-                n++;
-            }
-        }
-        depth = d;
+    void callersFrom(long[] ranges, int depth, long position) {
+        this.depth = depth;
         callerRanges = ranges;
         callerDraws = position;
-        return n;
     }
 
     /**

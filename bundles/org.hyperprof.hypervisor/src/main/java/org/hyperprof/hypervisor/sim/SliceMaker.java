@@ -66,7 +66,8 @@ final class SliceMaker {
         long[] d = w.draws[e];
         s.pc = d[0] + rng.below(d[1], d[2]);
         // The callers are drawn only if a sample reads them; their draws are passed over here.
-        rng.skip(s.callersFrom(d, rng.position()));
+        s.callersFrom(d, w.callerDepth[e], rng.position());
+        rng.skip(w.callerDraws[e]);
         s.remaining = length;
         s.switchTo = null;
         s.ee = w.interruptsEnabled[e];

@@ -26,6 +26,9 @@ final class Workload {
      * reciprocal of that size.
      */
     final long[][] draws;
+    /** Per entry: its callers, and how many of their return addresses take a draw (a caller of one byte takes none). */
+    final int[] callerDepth;
+    final int[] callerDraws;
     /** Whether the entry's code runs with external interrupts enabled (MSR[EE]=1). */
     final boolean[] interruptsEnabled;
 
@@ -45,6 +48,8 @@ final class Workload {
         this.rateArrays = new long[entries][];
         callers = new int[entries][];
         draws = new long[entries][];
+        callerDepth = new int[entries];
+        callerDraws = new int[entries];
         interruptsEnabled = new boolean[entries];
         int e = 0;
         for (int r = 0; r < specs.size(); r++) {
@@ -64,6 +69,12 @@ final class Workload {
                     callers[e][c] = catalog.id(ws.callers().get(c));
                 }
                 draws[e] = draws(symbol[e], callers[e], catalog);
+                callerDepth[e] = callers[e].length;
+                for (int c = 0; c < callers[e].length; c++) {
+                    if (draws[e][4 + 3 * c] > 0) {
+                        callerDraws[e]++;
+                    }
+                }
             }
             entriesOfRegion[r] = new WeightedChoice(weights);
         }
