@@ -53,7 +53,7 @@ record DiffLook(String title, String subtitle, long total, long maxDelta) implem
     @Override
     public String details(FlameTree.Node node) {
         StringBuilder b = new StringBuilder(96).append(node.name).append(" (").append(node.kind.words);
-        if (!node.images.isEmpty()) {
+        if (node.hasImages()) {
             b.append(", ").append(node.imagesInWords());
         }
         b.append("): ").append(node.total).append(node.total == 1 ? " sample" : " samples").append(" in B, ")

@@ -45,7 +45,7 @@ public final class DifferentialFlameGraph implements DiffFlameGraph {
             FlameTree.Node node = root.child(FlameTree.clean(s.domain()), FrameKind.DOMAIN);
             for (DiffStack.Frame f : s.frames()) {
                 node = node.child(name(f), FrameKind.of(f.kind()));
-                node.images.add(FlameTree.clean(f.image()));
+                node.addImage(FlameTree.clean(f.image()));
             }
             node.self += s.compared();
             node.baseline += s.baseline();

@@ -62,16 +62,22 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
         final String name;
         final FrameKind kind;
         final int depth;
-        /** The images the frame's code lies in (empty for domain, vCPU and the whole session). */
-        final TreeSet<String> images = new TreeSet<>();
+        /**
+         * The images the frame's code lies in (none for domain, vCPU and the whole session): the first
+         * alone, a set only from a second one. A large profile has hundreds of thousands of frames, nearly
+         * all in one image and leaves: each collection made only when needed keeps the tree small enough
+         * that building it is not mostly copying it between the collector's generations.
+         */
+        private String image;
+        private TreeSet<String> images;
         long self;
         long total;
         /** Of a differential flame graph: the samples that ended here in the baseline (self counts the compared session's). */
         long baseline;
         /** A code frame no symbol covers, named {@code [image]}. */
         boolean unnamed;
-        List<Node> children = new ArrayList<>();
-        /** Made with the first child: most frames of a large profile are leaves. */
+        List<Node> children = List.of();
+        /** Made from the {@value #FOUND_BY_NAME}th child on: most frames have a few children or none. */
         private Map<String, Node> byFoldedName;
 
         /** The name plus the kind's suffix, made once: children are found and sorted by it. */
@@ -99,23 +105,60 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
 
         /** The child of that name and folded name ({@code childName} plus the kind's suffix), made if new. */
         Node child(String childName, String childFoldedName, FrameKind childKind) {
-            if (byFoldedName == null) {
-                byFoldedName = new HashMap<>(4);
-            }
-            Node c = byFoldedName.get(childFoldedName);
+            Node c = byFoldedName != null ? byFoldedName.get(childFoldedName) : scan(childFoldedName);
             if (c == null) {
                 c = new Node(childName, childFoldedName, childKind, depth + 1);
-                byFoldedName.put(childFoldedName, c);
+                if (children.isEmpty()) {
+                    children = new ArrayList<>(2);
+                }
                 children.add(c);
+                if (byFoldedName != null) {
+                    byFoldedName.put(childFoldedName, c);
+                } else if (children.size() >= FOUND_BY_NAME) {
+                    byFoldedName = new HashMap<>(FOUND_BY_NAME * 4);
+                    for (Node n : children) {
+                        byFoldedName.put(n.foldedName, n);
+                    }
+                }
             }
             return c;
         }
 
-        /** The images in words, for hover details. */
+        private Node scan(String childFoldedName) {
+            for (int i = 0; i < children.size(); i++) {
+                Node c = children.get(i);
+                if (c.foldedName.equals(childFoldedName)) {
+                    return c;
+                }
+            }
+            return null;
+        }
+
+        /** Adds an image the frame's code lies in. */
+        void addImage(String imageName) {
+            if (image == null) {
+                image = imageName;
+            } else if (!image.equals(imageName) && (images == null || !images.contains(imageName))) {
+                if (images == null) {
+                    images = new TreeSet<>();
+                    images.add(image);
+                }
+                images.add(imageName);
+            }
+        }
+
+        boolean hasImages() {
+            return image != null;
+        }
+
+        /** The images in words (in order of their names), for hover details. */
         String imagesInWords() {
-            return String.join(", ", images);
+            return images != null ? String.join(", ", images) : image != null ? image : "";
         }
     }
+
+    /** Children a frame finds by a scan before it keeps a map of them by name. */
+    private static final int FOUND_BY_NAME = 8;
 
     long total() {
         return root.total;
@@ -179,7 +222,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                     node = parent.child(frameName, kind);
                     node.unnamed = unnamed;
                 }
-                node.images.add(clean(imageName));
+                node.addImage(clean(imageName));
                 // the filter chooses samples by their own frame: a node's self samples are those it is the
                 // leaf of; as a caller it stays for the stacks below it
                 kept = filter.keeps(imageName, frame >= 0 && name != null ? name : RowFilter.NO_SYMBOLS);
@@ -227,7 +270,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                     node = node.child(frame.name, frame.foldedName, frame.kind);
                     node.unnamed = frame.unnamed;
                 }
-                node.images.add(frame.image);
+                node.addImage(frame.image);
             }
             node.self += s.samples();
         }
@@ -260,7 +303,7 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
     static int settle(Node node) {
         long total = node.self;
         int deepest = node.depth;
-        List<Node> kept = new ArrayList<>(node.children.size());
+        List<Node> kept = node.children.isEmpty() ? List.of() : new ArrayList<>(node.children.size());
         for (Node c : node.children) {
             int d = settle(c);
             if (c.total > 0) {
@@ -269,7 +312,9 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
                 deepest = Math.max(deepest, d);
             }
         }
-        kept.sort(Comparator.comparing(Node::foldedName));
+        if (kept.size() > 1) {
+            kept.sort(Comparator.comparing(Node::foldedName));
+        }
         node.children = kept;
         node.byFoldedName = null;
         node.total = total;

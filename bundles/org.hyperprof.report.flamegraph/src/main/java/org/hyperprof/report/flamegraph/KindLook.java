@@ -1,11 +1,9 @@
 package org.hyperprof.report.flamegraph;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 import org.hyperprof.api.pmu.CounterConfig;
@@ -83,7 +81,7 @@ final class KindLook implements SvgFlameGraph.Look {
     /** The hover line of a frame of {@code tree}: name, kind and images, samples and share. */
     static String details(FlameTree tree, FlameTree.Node node) {
         StringBuilder b = new StringBuilder(96).append(node.name).append(" (").append(node.kind.words);
-        if (!node.images.isEmpty()) {
+        if (node.hasImages()) {
             b.append(", ").append(node.imagesInWords());
         }
         b.append("): ").append(node.total).append(node.total == 1 ? " sample, " : " samples, ")
@@ -109,24 +107,23 @@ final class KindLook implements SvgFlameGraph.Look {
 
     /** The legend of {@code tree} for a session with code of the {@code present} kinds. */
     static List<SvgFlameGraph.Swatch> legend(FlameTree tree, Set<FrameKind> present) {
-        Map<FrameKind, Long> self = new EnumMap<>(FrameKind.class);
+        long[] self = new long[FrameKind.values().length];
         selfByKind(tree.root(), self);
         List<SvgFlameGraph.Swatch> swatches = new ArrayList<>();
         for (FrameKind kind : List.of(FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN)) {
-            boolean sampled = self.getOrDefault(kind, 0L) > 0;
+            boolean sampled = self[kind.ordinal()] > 0;
             if (!sampled && (kind == FrameKind.UNKNOWN || !present.contains(kind))) {
                 continue;
             }
             swatches.add(new SvgFlameGraph.Swatch(kind.cssClass, kind.fill(kind.words),
-                    kind.words + " " + percent(tree, self.getOrDefault(kind, 0L)) + "%"));
+                    kind.words + " " + percent(tree, self[kind.ordinal()]) + "%"));
         }
         return swatches;
     }
 
-    private static void selfByKind(FlameTree.Node node, Map<FrameKind, Long> self) {
-        if (node.self > 0) {
-            self.merge(node.kind, node.self, Long::sum);
-        }
+    /** Sums by kind in an array by ordinal: a large tree has a hundred thousand frames with samples of their own. */
+    private static void selfByKind(FlameTree.Node node, long[] self) {
+        self[node.kind.ordinal()] += node.self;
         for (FlameTree.Node c : node.children) {
             selfByKind(c, self);
         }

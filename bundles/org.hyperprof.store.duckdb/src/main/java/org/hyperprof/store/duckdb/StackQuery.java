@@ -34,6 +34,8 @@ final class StackQuery {
     private static final String NAMES = "SELECT kind, id, name, detail FROM names WHERE session = ?"
             + " AND kind IN ('domain', 'comm', 'image', 'symbol')";
 
+    private static final DiffStack.Frame[] NO_FRAMES = {};
+
     private StackQuery() {
     }
 
@@ -47,7 +49,7 @@ final class StackQuery {
                     + ": ask for one from 0 to " + (session.events().size() - 1));
         }
         Names names = Names.read(c, id);
-        Map<Integer, List<DiffStack.Frame>> chains = chains(c, id, names);
+        Map<Integer, DiffStack.Frame[]> chains = chains(c, id, names);
         List<StoredStack> out = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(ROWS)) {
             s.setLong(1, id);
@@ -60,19 +62,20 @@ final class StackQuery {
                     int comm = q.getInt(3);
                     String process = comm < 0 ? null
                             : names.comms.getOrDefault(comm, "?") + " (" + q.getInt(2) + ")";
-                    List<DiffStack.Frame> callers = chains.getOrDefault(q.getInt(6), List.of());
-                    List<DiffStack.Frame> frames = new ArrayList<>(callers.size() + 1);
-                    frames.addAll(callers);
-                    frames.add(names.frame(q.getInt(4), q.getInt(5)));
-                    out.add(new StoredStack(d, names.domains.getOrDefault(d, Integer.toString(d)), process, frames,
-                            q.getLong(7)));
+                    DiffStack.Frame[] callers = chains.getOrDefault(q.getInt(6), NO_FRAMES);
+                    DiffStack.Frame[] frames = Arrays.copyOf(callers, callers.length + 1);
+                    frames[callers.length] = names.frame(q.getInt(4), q.getInt(5));
+                    // List.of copies the array once; the record's List.copyOf then keeps that list.
+                    out.add(new StoredStack(d, names.domains.getOrDefault(d, Integer.toString(d)), process,
+                            List.of(frames), q.getLong(7)));
                 }
             }
         }
         return out;
     }
 
-    private static Map<Integer, List<DiffStack.Frame>> chains(DuckDBConnection c, long id, Names names)
+    /** Each stack's callers, outermost first (arrays: a million-sample session has some 60,000 chains). */
+    private static Map<Integer, DiffStack.Frame[]> chains(DuckDBConnection c, long id, Names names)
             throws SQLException {
         Map<Integer, DiffStack.Frame[]> byDepth = new HashMap<>();
         try (PreparedStatement s = c.prepareStatement(CHAINS)) {
@@ -91,20 +94,19 @@ final class StackQuery {
                 }
             }
         }
-        Map<Integer, List<DiffStack.Frame>> chains = new HashMap<>(byDepth.size() * 2);
         for (Map.Entry<Integer, DiffStack.Frame[]> e : byDepth.entrySet()) {
             DiffStack.Frame[] frames = e.getValue();
             int n = 0;
             while (n < frames.length && frames[n] != null) {
                 n++;
             }
-            List<DiffStack.Frame> outermostFirst = new ArrayList<>(n);
-            for (int d = n - 1; d >= 0; d--) {
-                outermostFirst.add(frames[d]);
+            DiffStack.Frame[] outermostFirst = new DiffStack.Frame[n];
+            for (int d = 0; d < n; d++) {
+                outermostFirst[d] = frames[n - 1 - d];
             }
-            chains.put(e.getKey(), outermostFirst);
+            e.setValue(outermostFirst);
         }
-        return chains;
+        return byDepth;
     }
 
     /** The session's names by id; each frame made once and shared by every stack that has it. */

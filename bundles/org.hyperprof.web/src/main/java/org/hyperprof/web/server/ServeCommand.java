@@ -1,5 +1,12 @@
 package org.hyperprof.web.server;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
+import java.net.URI;
+
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.StopRequests;
 import org.hyperprof.api.store.SessionStore;
@@ -75,20 +82,44 @@ public final class ServeCommand {
         server.stop();
     }
 
-    private void openStore() {
+    /**
+     * In the background: opens the store (see {@link #store}) and asks the view for its sessions page
+     * once, so the web server's request path (Jetty's classes for reading a request, the servlet context's
+     * checks, the page's answer) is loaded before the first page a user asks for, as the engine is. Work
+     * every user pays once; nothing is kept.
+     */
+    private void warm(Serving serving) {
         SessionStore s = store;
-        if (s == null) {
-            return;
-        }
         Thread opening = new Thread(() -> {
             try {
-                s.info();
+                if (s != null) {
+                    s.info();
+                }
             } catch (StoreException | RuntimeException e) {
                 // nothing to say now: the pages that read the store say what is wrong when asked
             }
+            askOnce(serving.url());
         }, "hp:serve opens the session store");
         opening.setDaemon(true);
         opening.start();
+    }
+
+    /** One request to the view, its answer read and dropped (a failure is the first page's to say). */
+    private static void askOnce(String url) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection(Proxy.NO_PROXY);
+            c.setConnectTimeout(5_000);
+            c.setReadTimeout(30_000);
+            try (InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream()) {
+                if (in != null) {
+                    in.transferTo(OutputStream.nullOutputStream());
+                }
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing to say: a page asked later answers or says why not
+        }
     }
 
     @Descriptor("serve the web view on 127.0.0.1 and print its address")
@@ -108,7 +139,7 @@ public final class ServeCommand {
             }
             Serving s = server.serve(port, listen);
             out.println(s.url());
-            openStore();
+            warm(s);
             if (a.flag("--wait")) {
                 out.flush();
                 waitForStop();
