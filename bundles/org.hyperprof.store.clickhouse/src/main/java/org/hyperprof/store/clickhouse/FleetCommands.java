@@ -122,8 +122,10 @@ public final class FleetCommands {
             case "ship" -> Guard.run(console, SHIP, rest, out -> {
                 SHIP.parse(rest).atMostPositional(0, "nothing");
                 FleetStatus s = shipper.shipNow();
+                // Pending and no problem: the shipment goes on (a large outbox outlasts the wait), or more came.
                 out.println("shipped " + s.shipped() + " sessions since the shipper started; " + s.pending().size()
-                        + " pending" + (s.problem() == null ? "" : ": " + s.problem()));
+                        + " pending" + (s.problem() != null ? ": " + s.problem()
+                                : s.pending().isEmpty() ? "" : " (still shipping: hp:fleet status shows what is left)"));
                 if (s.problem() != null) {
                     throw new IllegalStateException(s.problem());
                 }

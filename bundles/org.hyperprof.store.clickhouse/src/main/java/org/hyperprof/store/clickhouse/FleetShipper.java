@@ -2,6 +2,7 @@ package org.hyperprof.store.clickhouse;
 
 import java.io.PrintStream;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -51,6 +52,11 @@ public final class FleetShipper implements SessionShipping, AutoCloseable {
     private volatile Instant lastShipped;
     private volatile long shipped;
     private ScheduledFuture<?> retry;
+    /**
+     * How long {@link #shipNow()} and {@link #settle()} wait for the shipper's thread: a first shipment of a
+     * large outbox takes longer, and goes on after the wait (the status then shows what is still pending).
+     */
+    private volatile Duration waitAtMost = Duration.ofMinutes(10);
 
     @Activate
     public FleetShipper(FleetConfiguration configuration, BundleContext context) {
@@ -141,13 +147,21 @@ public final class FleetShipper implements SessionShipping, AutoCloseable {
 
     private FleetStatus after(Runnable work) throws StoreException {
         try {
-            thread.submit(work).get(10, TimeUnit.MINUTES);
+            thread.submit(work).get(waitAtMost.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            problem = "the shipper failed: " + e.getMessage();
+        } catch (TimeoutException e) {
+            // Still shipping, which is no failure: it goes on on the shipper's thread.
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            problem = "the shipper failed: " + (cause.getMessage() != null ? cause.getMessage() : cause.toString());
         }
         return status();
+    }
+
+    /** How long {@link #shipNow()} and {@link #settle()} wait before they answer with the shipment still going (tests). */
+    void waitsAtMost(Duration wait) {
+        this.waitAtMost = wait;
     }
 
     private void drain() {

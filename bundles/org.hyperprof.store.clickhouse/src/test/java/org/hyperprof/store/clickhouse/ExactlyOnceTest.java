@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -91,6 +92,31 @@ class ExactlyOnceTest {
                 assertNull(second.problem());
                 assertTrue(second.pending().isEmpty());
                 assertEquals(1, Fleet.sessionRows(server), "found committed, not shipped again");
+                Fleet.assertBooks(host.books(), server, "");
+            }
+        }
+    }
+
+    @Test
+    void aShipmentThatOutlastsTheWaitGoesOnWithoutAProblemAndCountsOnce() throws Exception {
+        empty();
+        SimulatedHost host = new SimulatedHost(folder, "host-h");
+        try (CuttingProxy proxy = new CuttingProxy(server.httpPort())) {
+            try (FleetShipper shipper = Fleet.shipper(host, Fleet.at(proxy.http()), new ByteArrayOutputStream())) {
+                shipper.waitsAtMost(Duration.ofMillis(200));
+                proxy.holdReplyTo("hyperprof.sessions+FORMAT");
+                long id = host.profile(41, 2000); // its end stored wakes the shipper, whose last insert waits
+                FleetStatus during = shipper.shipNow();
+                assertNull(during.problem(), "a shipment still going is no failure (it said: " + during.problem() + ")");
+                assertEquals(id, during.pending().get(0).id(), "the session stays in the outbox meanwhile");
+
+                proxy.release();
+                shipper.waitsAtMost(Duration.ofMinutes(10));
+                FleetStatus after = shipper.settle();
+                assertEquals(1, proxy.fired());
+                assertNull(after.problem());
+                assertTrue(after.pending().isEmpty());
+                assertEquals(1, Fleet.sessionRows(server));
                 Fleet.assertBooks(host.books(), server, "");
             }
         }

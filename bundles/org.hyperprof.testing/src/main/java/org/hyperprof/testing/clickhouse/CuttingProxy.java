@@ -17,12 +17,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * A loopback TCP proxy in front of a server that forwards every byte both ways, except where a test armed
  * it: for the next request that carries a marker (the text of its request line, say the URL-encoded
  * {@code hyperprof.sessions+FORMAT}) it either lets the request through whole and drops the server's
- * reply (the server committed; the client never hears), or passes only so many bytes of it and cuts both
- * connections (an insert cut in the middle). Each rule fires once.
+ * reply (the server committed; the client never hears), or holds the reply back until the test releases
+ * it (a slow shipment), or passes only so many bytes of it and cuts both connections (an insert cut in
+ * the middle). Each rule fires once.
  */
 public final class CuttingProxy implements AutoCloseable {
     private record Rule(String marker, long cutAfterBytes) {
     }
+
+    /** {@link Rule#cutAfterBytes} of a rule that drops the reply. */
+    private static final long DROP_REPLY = -1;
+    /** {@link Rule#cutAfterBytes} of a rule that holds the reply until {@link #release()}. */
+    private static final long HOLD_REPLY = -2;
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
 
     private final ServerSocket listener;
     private final int target;
@@ -53,7 +60,17 @@ public final class CuttingProxy implements AutoCloseable {
 
     /** The next request with {@code marker} reaches the server whole; its reply is dropped. */
     public void dropReplyTo(String marker) {
-        armed.set(new Rule(marker, -1));
+        armed.set(new Rule(marker, DROP_REPLY));
+    }
+
+    /** The next request with {@code marker} reaches the server whole; its reply waits for {@link #release()}. */
+    public void holdReplyTo(String marker) {
+        armed.set(new Rule(marker, HOLD_REPLY));
+    }
+
+    /** Lets a held reply go on to the client. */
+    public void release() {
+        released.countDown();
     }
 
     /** The next request with {@code marker} reaches the server up to {@code bytes} past the marker, then is cut. */
@@ -94,6 +111,7 @@ public final class CuttingProxy implements AutoCloseable {
         private final Socket client;
         private final Socket server;
         private volatile boolean dropReply;
+        private volatile boolean holdReply;
 
         Connection(Socket client, Socket server) {
             this.client = client;
@@ -124,8 +142,10 @@ public final class CuttingProxy implements AutoCloseable {
                     int at = r == null ? -1 : text.indexOf(r.marker());
                     if (at >= 0 && armed.compareAndSet(r, null)) {
                         fired.incrementAndGet();
-                        if (r.cutAfterBytes() < 0) {
+                        if (r.cutAfterBytes() == DROP_REPLY) {
                             dropReply = true;
+                        } else if (r.cutAfterBytes() == HOLD_REPLY) {
+                            holdReply = true;
                         } else {
                             int markerEnd = at + r.marker().length() - recent.length();
                             int pass = (int) Math.min(n, Math.max(0, markerEnd) + r.cutAfterBytes());
@@ -158,11 +178,16 @@ public final class CuttingProxy implements AutoCloseable {
                         cut(); // the server answered, so it committed; the client never hears it
                         return;
                     }
+                    if (holdReply) {
+                        released.await();
+                    }
                     out.write(b, 0, n);
                     out.flush();
                 }
             } catch (IOException e) {
                 // One side went: so does the other.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             cut();
         }
@@ -195,6 +220,7 @@ public final class CuttingProxy implements AutoCloseable {
 
     @Override
     public void close() {
+        released.countDown();
         try {
             listener.close();
         } catch (IOException e) {
