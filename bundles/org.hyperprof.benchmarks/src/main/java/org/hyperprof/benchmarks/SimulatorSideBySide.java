@@ -1,0 +1,116 @@
+package org.hyperprof.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Two builds of the simulated machine ({@link SimulatorBenchmark}, each from its own benchmarks jar
+ * and class loader) in one JVM, run in alternate chunks of simulated time, so that both meet the
+ * shared machine's drifts alike: {@link SimulatorCpu} run after run on a 2-core machine with other
+ * builds moves by 50 % (the same jar gave 62 to 113 ms per simulated second), far more than an
+ * engine change of a few per cent. Prints each side's CPU per simulated second and the median of
+ * the pairs' ratios B/A with its quartiles.
+ *
+ * <p>The side loaded second runs a few per cent slower or faster whatever it holds (the same jar on
+ * both sides gave 1.02 to 1.06), so run it both ways: the change is {@code sqrt(r(A,B) / r(B,A))}.
+ *
+ * <p>Run: {@code java -cp bundles/org.hyperprof.benchmarks/target/benchmarks.jar
+ * org.hyperprof.benchmarks.SimulatorSideBySide A.jar B.jar [scenario [pairs [chunk-ms]]]}
+ * (default {@code xen-summit-2006-network 30 200}), A and B copies of benchmarks.jar from two builds.
+ */
+public final class SimulatorSideBySide {
+    private static final int WARM_UP_MILLIS = 3000;
+    private static final String USAGE = "usage: SimulatorSideBySide A.jar B.jar [scenario [pairs [chunk-ms]]]";
+
+    private final Object machine;
+    private final Object slices;
+    private final Method step;
+
+    private SimulatorSideBySide(Path jar, String scenario) throws Exception {
+        ClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader());
+        Class<?> benchmark = loader.loadClass(SimulatorBenchmark.class.getName());
+        Class<?> counter = loader.loadClass(SimulatorBenchmark.Slices.class.getName());
+        machine = benchmark.getConstructor().newInstance();
+        benchmark.getField("scenario").set(machine, scenario);
+        benchmark.getMethod("load").invoke(machine);
+        slices = counter.getConstructor().newInstance();
+        step = benchmark.getMethod("simulatedMillisecond", counter);
+    }
+
+    private void run(int millis) throws Exception {
+        for (int i = 0; i < millis; i++) {
+            step.invoke(machine, slices);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2) {
+            fail("two benchmarks jars are needed; " + USAGE);
+        }
+        Path[] jars = {jar(args[0]), jar(args[1])};
+        String scenario = args.length > 2 ? args[2] : "xen-summit-2006-network";
+        int pairs = count(args, 3, "pairs", 30);
+        int chunk = count(args, 4, "chunk-ms", 200);
+        SimulatorSideBySide[] sides = {new SimulatorSideBySide(jars[0], scenario),
+                new SimulatorSideBySide(jars[1], scenario)};
+        for (int w = 0; w < WARM_UP_MILLIS / chunk + 1; w++) {
+            sides[0].run(chunk);
+            sides[1].run(chunk);
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        double[] total = new double[2];
+        double[] ratios = new double[pairs];
+        for (int p = 0; p < pairs; p++) {
+            double[] cpu = new double[2];
+            for (int k = 0; k < 2; k++) {
+                int side = (p + k) % 2; // each side goes first in every other pair
+                long started = threads.getCurrentThreadCpuTime();
+                sides[side].run(chunk);
+                cpu[side] = (threads.getCurrentThreadCpuTime() - started) / 1e6;
+                total[side] += cpu[side];
+            }
+            ratios[p] = cpu[1] / cpu[0];
+        }
+        Arrays.sort(ratios);
+        double seconds = pairs * chunk / 1000.0;
+        System.out.printf("%s: A %.1f ms, B %.1f ms of CPU per simulated second; B/A median %.3f (quartiles %.3f to %.3f)"
+                + " over %d pairs of %d simulated ms%n", scenario, total[0] / seconds, total[1] / seconds,
+                ratios[pairs / 2], ratios[pairs / 4], ratios[3 * pairs / 4], pairs, chunk);
+    }
+
+    private static Path jar(String name) {
+        Path p = Path.of(name);
+        if (!Files.isReadable(p)) {
+            fail("'" + name + "' is not a readable file; give copies of benchmarks.jar from two builds (" + USAGE + ")");
+        }
+        return p;
+    }
+
+    private static int count(String[] args, int i, String what, int otherwise) {
+        if (args.length <= i) {
+            return otherwise;
+        }
+        try {
+            int n = Integer.parseInt(args[i]);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // told below
+        }
+        fail(what + " is '" + args[i] + "'; expected a whole number above 0 (" + USAGE + ")");
+        return otherwise;
+    }
+
+    private static void fail(String why) {
+        System.err.println("SimulatorSideBySide: " + why);
+        System.exit(2);
+    }
+}
