@@ -22,8 +22,10 @@ public final class SimulatorCpu {
 
     public static void main(String[] args) throws Exception {
         String scenario = args.length > 0 ? args[0] : "xen-summit-2006-network";
-        int seconds = count(args, 1, "seconds", 2);
-        int reps = count(args, 2, "reps", 5);
+        HarnessArguments arguments = new HarnessArguments("SimulatorCpu", "usage: SimulatorCpu [scenario [seconds [reps]]]",
+                args);
+        int seconds = arguments.count(1, "seconds", 2);
+        int reps = arguments.count(2, "reps", 5);
         SimulatorBenchmark machine = new SimulatorBenchmark();
         machine.scenario = scenario;
         machine.load();
@@ -42,23 +44,5 @@ public final class SimulatorCpu {
         }
         System.out.printf("%s: %.1f ms of CPU per simulated second (least of %d runs of %d s)%n", scenario, best, reps,
                 seconds);
-    }
-
-    private static int count(String[] args, int i, String what, int otherwise) {
-        if (args.length <= i) {
-            return otherwise;
-        }
-        try {
-            int n = Integer.parseInt(args[i]);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // told below
-        }
-        System.err.println("SimulatorCpu: " + what + " is '" + args[i] + "'; expected a whole number above 0"
-                + " (usage: SimulatorCpu [scenario [seconds [reps]]])");
-        System.exit(2);
-        return otherwise;
     }
 }

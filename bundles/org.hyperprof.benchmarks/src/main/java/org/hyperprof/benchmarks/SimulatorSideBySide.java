@@ -76,17 +76,18 @@ public final class SimulatorSideBySide {
     }
 
     public static void main(String[] args) throws Exception {
+        HarnessArguments arguments = new HarnessArguments("SimulatorSideBySide", USAGE, args);
         if (args.length < 2) {
-            fail("two benchmarks jars are needed; " + USAGE);
+            arguments.fail("two benchmarks jars are needed; " + USAGE);
         }
-        Path[] jars = {jar(args[0]), jar(args[1])};
+        Path[] jars = {jar(args[0], arguments), jar(args[1], arguments)};
         String mode = args.length > 2 ? args[2] : "engine";
         if (!mode.equals("engine") && !mode.equals("profile")) {
-            fail("the mode is '" + mode + "'; expected engine or profile (" + USAGE + ")");
+            arguments.fail("the mode is '" + mode + "'; expected engine or profile (" + USAGE + ")");
         }
         String scenario = args.length > 3 ? args[3] : "xen-summit-2006-network";
-        int pairs = count(args, 4, "pairs", 30);
-        int chunk = count(args, 5, "chunk-ms", 200);
+        int pairs = arguments.count(4, "pairs", 30);
+        int chunk = arguments.count(5, "chunk-ms", 200);
         boolean profiles = mode.equals("profile");
         SimulatorSideBySide[] sides = {new SimulatorSideBySide(jars[0], profiles, scenario, chunk),
                 new SimulatorSideBySide(jars[1], profiles, scenario, chunk)};
@@ -115,32 +116,12 @@ public final class SimulatorSideBySide {
                 ratios[pairs / 2], ratios[pairs / 4], ratios[3 * pairs / 4], pairs, chunk);
     }
 
-    private static Path jar(String name) {
+    private static Path jar(String name, HarnessArguments arguments) {
         Path p = Path.of(name);
         if (!Files.isReadable(p)) {
-            fail("'" + name + "' is not a readable file; give copies of benchmarks.jar from two builds (" + USAGE + ")");
+            arguments.fail("'" + name + "' is not a readable file; give copies of benchmarks.jar from two builds ("
+                    + USAGE + ")");
         }
         return p;
-    }
-
-    private static int count(String[] args, int i, String what, int otherwise) {
-        if (args.length <= i) {
-            return otherwise;
-        }
-        try {
-            int n = Integer.parseInt(args[i]);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // told below
-        }
-        fail(what + " is '" + args[i] + "'; expected a whole number above 0 (" + USAGE + ")");
-        return otherwise;
-    }
-
-    private static void fail(String why) {
-        System.err.println("SimulatorSideBySide: " + why);
-        System.exit(2);
     }
 }
