@@ -38,16 +38,23 @@ final class FlameJson {
         StringBuilder nodes = new StringBuilder(1 << 20);
         int[] leftOut = new int[1];
         walk(tree.root(), min, look, frameIndex, frames, nodes, leftOut);
+        return document(look, session, counter, tree.total(), tree.maxDepth(), leftOut[0], tree.folded(), frames,
+                nodes);
+    }
+
+    /** The whole document around the frames and nodes already written (without their brackets). */
+    static String document(SvgFlameGraph.Look look, long session, String counter, long total, int maxDepth,
+            int leftOut, int folded, CharSequence frames, CharSequence nodes) {
         StringBuilder out = new StringBuilder(frames.length() + nodes.length() + 1024);
         out.append("{\"title\":");
         string(out, look.title());
         out.append(",\"population\":");
-        string(out, look.population(leftOut[0]));
+        string(out, look.population(leftOut));
         out.append(",\"session\":\"").append(session).append('"');
         out.append(",\"counter\":");
         string(out, counter);
-        out.append(",\"total\":").append(tree.total()).append(",\"maxDepth\":").append(tree.maxDepth())
-                .append(",\"leftOut\":").append(leftOut[0]).append(",\"folded\":").append(tree.folded())
+        out.append(",\"total\":").append(total).append(",\"maxDepth\":").append(maxDepth)
+                .append(",\"leftOut\":").append(leftOut).append(",\"folded\":").append(folded)
                 .append(",\"kinds\":[");
         FrameKind[] kinds = FrameKind.values();
         for (int i = 0; i < kinds.length; i++) {
@@ -73,6 +80,20 @@ final class FlameJson {
         return out.toString();
     }
 
+    /** One entry of "frames": name, kind, fill, images. */
+    static void frame(StringBuilder frames, String name, FrameKind kind, String fill, String images) {
+        if (frames.length() > 0) {
+            frames.append(',');
+        }
+        frames.append('[');
+        string(frames, name);
+        frames.append(',').append(kind.ordinal()).append(',');
+        string(frames, fill);
+        frames.append(',');
+        string(frames, images);
+        frames.append(']');
+    }
+
     private static void walk(FlameTree.Node node, long min, SvgFlameGraph.Look look, Map<String, Integer> frameIndex,
             StringBuilder frames, StringBuilder nodes, int[] leftOut) {
         String key = node.kind.ordinal() + "\u0000" + node.name;
@@ -80,16 +101,7 @@ final class FlameJson {
         if (f == null) {
             f = frameIndex.size();
             frameIndex.put(key, f);
-            if (f > 0) {
-                frames.append(',');
-            }
-            frames.append('[');
-            string(frames, node.name);
-            frames.append(',').append(node.kind.ordinal()).append(',');
-            string(frames, look.fill(node));
-            frames.append(',');
-            string(frames, node.imagesInWords());
-            frames.append(']');
+            frame(frames, node.name, node.kind, look.fill(node), node.imagesInWords());
         }
         int kept = 0;
         for (FlameTree.Node c : node.children) {

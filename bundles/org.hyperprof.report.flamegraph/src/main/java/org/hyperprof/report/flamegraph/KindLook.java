@@ -109,6 +109,11 @@ final class KindLook implements SvgFlameGraph.Look {
     static List<SvgFlameGraph.Swatch> legend(FlameTree tree, Set<FrameKind> present) {
         long[] self = new long[FrameKind.values().length];
         selfByKind(tree.root(), self);
+        return legend(self, tree.total(), present);
+    }
+
+    /** The legend of samples whose sampled function is of each kind ({@code self} by ordinal) out of {@code total}. */
+    static List<SvgFlameGraph.Swatch> legend(long[] self, long total, Set<FrameKind> present) {
         List<SvgFlameGraph.Swatch> swatches = new ArrayList<>();
         for (FrameKind kind : List.of(FrameKind.HYPERVISOR, FrameKind.KERNEL, FrameKind.USER, FrameKind.UNKNOWN)) {
             boolean sampled = self[kind.ordinal()] > 0;
@@ -116,7 +121,7 @@ final class KindLook implements SvgFlameGraph.Look {
                 continue;
             }
             swatches.add(new SvgFlameGraph.Swatch(kind.cssClass, kind.fill(kind.words),
-                    kind.words + " " + percent(tree, self[kind.ordinal()]) + "%"));
+                    kind.words + " " + percent(total, self[kind.ordinal()]) + "%"));
         }
         return swatches;
     }
@@ -130,6 +135,10 @@ final class KindLook implements SvgFlameGraph.Look {
     }
 
     private static String percent(FlameTree tree, long samples) {
-        return String.format(Locale.ROOT, "%.2f", 100.0 * samples / tree.total());
+        return percent(tree.total(), samples);
+    }
+
+    private static String percent(long total, long samples) {
+        return String.format(Locale.ROOT, "%.2f", 100.0 * samples / total);
     }
 }

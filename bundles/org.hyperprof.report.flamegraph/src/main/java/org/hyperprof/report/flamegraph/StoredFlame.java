@@ -33,9 +33,7 @@ final class StoredFlame {
                 return null;
             }
             List<StoredStack> stacks = store.stacks(session.id(), options.counter(), request.domain());
-            FlameTree tree = FlameTree.ofStored(stacks, options.counter(), request.domain());
-            StoredLook look = new StoredLook(tree, session, stacks);
-            return FlameJson.render(tree, look, session.id(), look.counterName());
+            return PathFlame.json(stacks, session, options.counter(), request.domain());
         } catch (StoreException e) {
             throw new ReportException("the flame graph of stored session " + request.sessionId()
                     + " cannot be read from the store: " + e.getMessage());

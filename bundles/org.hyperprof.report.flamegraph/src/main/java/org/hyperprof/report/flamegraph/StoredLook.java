@@ -15,17 +15,52 @@ import org.hyperprof.api.store.StoredStack;
  * the live session's information, which only a replay would bring back).
  */
 final class StoredLook implements SvgFlameGraph.Look {
-    private final FlameTree tree;
     private final StoredSession session;
-    private final Set<FrameKind> present = EnumSet.noneOf(FrameKind.class);
+    private final Shown shown;
+    /** The tree drawn, for hover lines; null when the graph was drawn without one ({@link PathFlame}). */
+    private final FlameTree tree;
+
+    /**
+     * What the words and the legend say of the graph drawn.
+     *
+     * @param counter    the counter drawn
+     * @param domain     the domain drawn, or {@link ReportRequest#ALL_DOMAINS}
+     * @param total      all samples drawn
+     * @param folded     frames without a symbol folded into the same frame above them
+     * @param oneDomain  the name of the only domain with samples, or null when there are several
+     * @param present    the kinds of code the stacks have
+     * @param selfByKind samples by the kind of their sampled function (by ordinal)
+     */
+    record Shown(int counter, int domain, long total, int folded, String oneDomain, Set<FrameKind> present,
+            long[] selfByKind) {
+    }
+
+    StoredLook(StoredSession session, Shown shown) {
+        this.session = session;
+        this.shown = shown;
+        this.tree = null;
+    }
 
     StoredLook(FlameTree tree, StoredSession session, List<StoredStack> stacks) {
-        this.tree = tree;
-        this.session = session;
+        Set<FrameKind> present = EnumSet.noneOf(FrameKind.class);
         for (StoredStack s : stacks) {
             for (DiffStack.Frame f : s.frames()) {
                 present.add(FrameKind.of(f.kind()));
             }
+        }
+        long[] self = new long[FrameKind.values().length];
+        selfByKind(tree.root(), self);
+        List<FlameTree.Node> domains = tree.root().children;
+        this.session = session;
+        this.tree = tree;
+        this.shown = new Shown(tree.counter(), tree.domain(), tree.total(), tree.folded(),
+                domains.size() == 1 ? domains.get(0).name : null, present, self);
+    }
+
+    private static void selfByKind(FlameTree.Node node, long[] self) {
+        self[node.kind.ordinal()] += node.self;
+        for (FlameTree.Node c : node.children) {
+            selfByKind(c, self);
         }
     }
 
@@ -37,7 +72,7 @@ final class StoredLook implements SvgFlameGraph.Look {
     }
 
     private String event() {
-        return tree.counter() < session.events().size() ? session.events().get(tree.counter()) : "none";
+        return shown.counter() < session.events().size() ? session.events().get(shown.counter()) : "none";
     }
 
     @Override
@@ -51,16 +86,10 @@ final class StoredLook implements SvgFlameGraph.Look {
         String[] parts = event().split(":");
         // A count of 0 is a recording sampled by frequency (perf record -F): no fixed period to state.
         String period = parts.length > 1 && !parts[1].equals("0") ? " every " + parts[1] + " events" : "";
-        String domains = tree.domain() == ReportRequest.ALL_DOMAINS ? "all domains"
-                : "domain " + tree.domain() + domainName();
-        return counterName() + period + " (counter " + tree.counter() + "), " + domains + ": " + tree.total()
-                + " samples" + KindLook.folded(tree.folded()) + KindLook.leftOut(framesLeftOut);
-    }
-
-    /** " (name)" of the one domain shown. */
-    private String domainName() {
-        List<FlameTree.Node> shown = tree.root().children;
-        return shown.size() == 1 ? " (" + shown.get(0).name + ")" : "";
+        String domains = shown.domain() == ReportRequest.ALL_DOMAINS ? "all domains"
+                : "domain " + shown.domain() + (shown.oneDomain() == null ? "" : " (" + shown.oneDomain() + ")");
+        return counterName() + period + " (counter " + shown.counter() + "), " + domains + ": " + shown.total()
+                + " samples" + KindLook.folded(shown.folded()) + KindLook.leftOut(framesLeftOut);
     }
 
     @Override
@@ -75,11 +104,14 @@ final class StoredLook implements SvgFlameGraph.Look {
 
     @Override
     public String details(FlameTree.Node node) {
+        if (tree == null) {
+            throw new IllegalStateException("hover lines are drawn from a tree; this look was made without one");
+        }
         return KindLook.details(tree, node);
     }
 
     @Override
     public List<SvgFlameGraph.Swatch> legend() {
-        return KindLook.legend(tree, present);
+        return KindLook.legend(shown.selfByKind(), shown.total(), shown.present());
     }
 }

@@ -75,9 +75,7 @@ class StoredFlameTest {
         String replayed = out.toString(StandardCharsets.UTF_8);
 
         List<StoredStack> stacks = stacks();
-        FlameTree tree = FlameTree.ofStored(stacks, 0, ReportRequest.ALL_DOMAINS);
-        StoredLook look = new StoredLook(tree, session(1), stacks);
-        String stored = FlameJson.render(tree, look, 1, look.counterName());
+        String stored = PathFlame.json(stacks, session(1), 0, ReportRequest.ALL_DOMAINS);
 
         assertEquals(nodes(replayed), nodes(stored), "every node, its total, self and children");
         assertEquals(frames(replayed), frames(stored));

@@ -28,8 +28,14 @@ final class StackQuery {
     /** The rows summed by what a flame graph tells apart: ids only, named in Java from one read of the names. */
     private static final String ROWS = "SELECT domain, pid, comm, image, symbol, stack_id, sum(samples) FROM samples"
             + " WHERE session = ? AND event = ? AND (? < 0 OR domain = ?) GROUP BY ALL";
-    /** Every frame of every call chain, as stored (depth 0 the innermost caller): placed in Java, no sort. */
-    private static final String CHAINS = "SELECT stack_id, depth, image, symbol FROM stacks WHERE session = ?";
+    /**
+     * Every frame of every call chain in order, outermost caller first (depth 0 is the innermost), image
+     * and symbol packed in one BIGINT: two columns, and each chain a run of rows that becomes its array
+     * without a lookup per frame. (A list() per chain, 60,000 rows rather than 800,000, read slower:
+     * the driver makes a result set of each list.)
+     */
+    private static final String CHAINS = "SELECT stack_id, (image::BIGINT << 32) | (symbol::BIGINT & 4294967295)"
+            + " FROM stacks WHERE session = ? ORDER BY stack_id, depth DESC";
     private static final String DEMANGLED = "SELECT demangled FROM sessions WHERE id = ?";
     private static final String NAMES = "SELECT kind, id, name, detail FROM names WHERE session = ?"
             + " AND kind IN ('domain', 'comm', 'image', 'symbol')";
@@ -77,36 +83,32 @@ final class StackQuery {
     /** Each stack's callers, outermost first (arrays: a million-sample session has some 60,000 chains). */
     private static Map<Integer, DiffStack.Frame[]> chains(DuckDBConnection c, long id, Names names)
             throws SQLException {
-        Map<Integer, DiffStack.Frame[]> byDepth = new HashMap<>();
+        Map<Integer, DiffStack.Frame[]> chains = new HashMap<>();
         try (PreparedStatement s = c.prepareStatement(CHAINS)) {
             s.setLong(1, id);
             try (ResultSet q = s.executeQuery()) {
+                DiffStack.Frame[] run = new DiffStack.Frame[64];
+                int length = 0;
+                int stack = 0;
                 while (q.next()) {
-                    int stack = q.getInt(1);
-                    int depth = q.getInt(2);
-                    DiffStack.Frame[] frames = byDepth.get(stack);
-                    if (frames == null || frames.length <= depth) {
-                        frames = frames == null ? new DiffStack.Frame[Math.max(16, depth + 1)]
-                                : Arrays.copyOf(frames, Math.max(frames.length * 2, depth + 1));
-                        byDepth.put(stack, frames);
+                    int next = q.getInt(1);
+                    if (next != stack && length > 0) {
+                        chains.put(stack, Arrays.copyOf(run, length));
+                        length = 0;
                     }
-                    frames[depth] = names.frame(q.getInt(3), q.getInt(4));
+                    stack = next;
+                    long frame = q.getLong(2);
+                    if (length == run.length) {
+                        run = Arrays.copyOf(run, length * 2);
+                    }
+                    run[length++] = names.frame((int) (frame >>> 32), (int) frame);
+                }
+                if (length > 0) {
+                    chains.put(stack, Arrays.copyOf(run, length));
                 }
             }
         }
-        for (Map.Entry<Integer, DiffStack.Frame[]> e : byDepth.entrySet()) {
-            DiffStack.Frame[] frames = e.getValue();
-            int n = 0;
-            while (n < frames.length && frames[n] != null) {
-                n++;
-            }
-            DiffStack.Frame[] outermostFirst = new DiffStack.Frame[n];
-            for (int d = 0; d < n; d++) {
-                outermostFirst[d] = frames[n - 1 - d];
-            }
-            e.setValue(outermostFirst);
-        }
-        return byDepth;
+        return chains;
     }
 
     /** The session's names by id; each frame made once and shared by every stack that has it. */
