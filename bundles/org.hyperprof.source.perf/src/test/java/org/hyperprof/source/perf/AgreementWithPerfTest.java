@@ -31,9 +31,7 @@ class AgreementWithPerfTest {
 
     @BeforeAll
     static void tools() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
-        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
-        busy = PerfTool.compile(dir, "busy.c", "busy");
+        busy = PerfTool.programToRecord(dir, "busy.c", "busy");
     }
 
     private static PerfImport.Result importFile(Path file) throws PerfDataException {

@@ -1,11 +1,31 @@
 package org.hyperprof.source.perf;
 
+import java.io.ByteArrayInputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Records what a reader hands on, one line per record, for tests. */
 final class Capture implements PerfEvents {
     final List<String> lines = new ArrayList<>();
+
+    /** What a reader of recording {@code file} hands on. */
+    static Capture of(Path file) throws PerfDataException {
+        Capture c = new Capture();
+        try (PerfDataReader r = PerfDataReader.open(file)) {
+            r.read(c);
+        }
+        return c;
+    }
+
+    /** What a reader of the pipe-mode recording {@code bytes} hands on. */
+    static Capture ofPipe(byte[] bytes) throws PerfDataException {
+        Capture c = new Capture();
+        try (PerfDataReader r = PerfDataReader.open(new ByteArrayInputStream(bytes), "<pipe>")) {
+            r.read(c);
+        }
+        return c;
+    }
     RecordingInfo info;
     int headers;
     int batches;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -46,25 +45,9 @@ class CompressedRecordingTest {
         return w.exit(43, 1000);
     }
 
-    private static Capture read(Path file) throws PerfDataException {
-        Capture c = new Capture();
-        try (PerfDataReader r = PerfDataReader.open(file)) {
-            r.read(c);
-        }
-        return c;
-    }
-
-    private static Capture readPipe(byte[] bytes) throws PerfDataException {
-        Capture c = new Capture();
-        try (PerfDataReader r = PerfDataReader.open(new ByteArrayInputStream(bytes), "<pipe>")) {
-            r.read(c);
-        }
-        return c;
-    }
-
     @Test
     void recordsInsideCompressedRecordsReadAsTheSameRecordsUncompressedWhereverTheyAreCut() throws Exception {
-        List<String> plain = read(recording().writeFile(dir, "plain.data")).lines;
+        List<String> plain = Capture.of(recording().writeFile(dir, "plain.data")).lines;
         assertTrue(plain.size() > 300, plain.toString());
         int[][] cuts = {{65536, 60000}, {4096, 1000}, {100, 37}, {7, 5}, {1, 1}};
         for (int[] cut : cuts) {
@@ -72,8 +55,8 @@ class CompressedRecordingTest {
                 PerfDataWriter z = recording().compressed(cut[0], cut[1], type2);
                 String what = "blocks of " + cut[0] + " bytes in COMPRESSED" + (type2 ? "2" : "") + " records of "
                         + cut[1];
-                assertEquals(plain, read(z.writeFile(dir, "z.data")).lines, what);
-                assertEquals(plain, readPipe(z.pipe()).lines, what + ", pipe form");
+                assertEquals(plain, Capture.of(z.writeFile(dir, "z.data")).lines, what);
+                assertEquals(plain, Capture.ofPipe(z.pipe()).lines, what + ", pipe form");
             }
         }
     }
@@ -106,7 +89,7 @@ class CompressedRecordingTest {
         byte[] file = recording().compressed(4096, 1000, false).file();
         int first = recordOffsets(file).get(0);
         file[first + 8] ^= 0x40; // the frame's magic number
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(Files.write(dir.resolve("z.data"),
                 file)));
         assertEquals(first, e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("z.data") && e.getMessage().contains("COMPRESSED record")
@@ -120,7 +103,7 @@ class CompressedRecordingTest {
         byte[] file = recording().compressed(1000, 1000, false).file();
         int second = recordOffsets(file).get(1);
         file[second + 8 + 9] |= 0x06; // block type 3: reserved
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(Files.write(dir.resolve("z.data"),
                 file)));
         assertEquals(second, e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("cannot be decoded"), e.getMessage());
@@ -131,7 +114,7 @@ class CompressedRecordingTest {
         PerfDataWriter w = new PerfDataWriter().attr(new Attr());
         w.comm(42, "gzip", 1).raw(new byte[] {1, 0, 0, 0, 0, 0, 4, 0}).comm(43, "zcat", 2);
         byte[] file = w.compressed(4096, 1000, false).file();
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(Files.write(dir.resolve("z.data"),
                 file)));
         assertEquals((long) recordOffsets(file).get(0), e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("decompressed from the COMPRESSED record at byte"), e.getMessage());
@@ -142,7 +125,7 @@ class CompressedRecordingTest {
         byte[] file = recording().compressed(4096, 1000, true).file();
         int second = recordOffsets(file).get(1);
         ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putLong(second + 8, 5000);
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(Files.write(dir.resolve("z.data"),
                 file)));
         assertEquals(second, e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("data size is 5000"), e.getMessage());
@@ -180,7 +163,7 @@ class CompressedRecordingTest {
         z.feature(FEATURE_COMPRESSED, ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putInt(1).putInt(1)
                 .putInt(1).putInt(1).putInt(2048).array());
         byte[] file = z.file();
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(Files.write(dir.resolve("z.data"),
                 file)));
         // The first piece holds most of the first 4096-byte block; the second completes it.
         assertEquals((long) recordOffsets(file).get(1), e.offset(), e.getMessage());
@@ -190,7 +173,7 @@ class CompressedRecordingTest {
 
     @Test
     void theCompressedFeatureIsRead() throws Exception {
-        assertEquals("zstd, level 1, ratio 1", read(recording().compressed(4096, 1000, false).writeFile(dir,
+        assertEquals("zstd, level 1, ratio 1", Capture.of(recording().compressed(4096, 1000, false).writeFile(dir,
                 "z.data")).info.features.get("compressed"));
     }
 
@@ -198,7 +181,7 @@ class CompressedRecordingTest {
     void aStreamWithoutTheCompressedFeatureIsRefusedAtItsFirstCompressedRecord() throws Exception {
         PerfDataWriter z = recording().compressed(4096, 1000, false);
         z.features.remove(FEATURE_COMPRESSED);
-        PerfDataException e = assertThrows(PerfDataException.class, () -> readPipe(z.pipe()));
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.ofPipe(z.pipe()));
         // After the 16-byte header and the HEADER_ATTR record (its header and a 128-byte attr).
         assertEquals(16 + 8 + 128, e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());
@@ -209,7 +192,7 @@ class CompressedRecordingTest {
         PerfDataWriter z = recording().compressed(4096, 1000, false);
         z.features.remove(FEATURE_COMPRESSED);
         byte[] file = z.file();
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(Files.write(dir.resolve("z.data"),
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(Files.write(dir.resolve("z.data"),
                 file)));
         assertEquals((long) recordOffsets(file).get(0), e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());

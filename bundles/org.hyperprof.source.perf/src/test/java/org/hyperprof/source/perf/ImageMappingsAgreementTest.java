@@ -38,9 +38,7 @@ class ImageMappingsAgreementTest {
 
     @BeforeAll
     static void recordAndImport() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here");
-        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
-        exe = PerfTool.compile(dir, "busy.c", "busy", "-g", "-Wl,--build-id");
+        exe = PerfTool.programToRecord(dir, "busy.c", "busy", "-g", "-Wl,--build-id");
         recording = PerfTool.record(dir.resolve("busy.data"), List.of("-e", "cpu-clock", "-c", "100000"),
                 List.of(exe.toString(), "300"));
         try (PerfDataReader r = PerfDataReader.open(recording)) {

@@ -312,7 +312,7 @@ class PerfCommandsTest {
 
     @Test
     void aCommandTheShellUnderPerfCouldNotRunIsSaidWithPerfsOutput() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        PerfTool.assumeRecording();
         // Executable, but its interpreter does not exist: only exec finds out.
         Path script = Files.writeString(dir.resolve("orphan.sh"), "#!/nonexistent/interpreter\n");
         assertTrue(script.toFile().setExecutable(true));
@@ -346,7 +346,7 @@ class PerfCommandsTest {
 
     @Test
     void aLiveRecordingReachesTheConsumersWhilePerfStillRuns() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        PerfTool.assumeRecording();
         // A busy shell for two seconds and at least 0.75 s of its own CPU time (field 14 of its
         // /proc stat, in 1/100 s): on a loaded machine two seconds may give it far less, and the
         // samples counted below are CPU time (a fixed count of iterations took 7-12 s here).
@@ -366,7 +366,7 @@ class PerfCommandsTest {
 
     @Test
     void recordingForSomeSecondsStopsPerfCleanlyAndEndsTheSession() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        PerfTool.assumeRecording();
         long t0 = System.nanoTime();
         commands.record("--seconds", "1", "--", "/bin/sh", "-c", "while true; do :; done");
         assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) < 20, "perf was stopped");
@@ -379,7 +379,7 @@ class PerfCommandsTest {
 
     @Test
     void importedRowsEqualPerfReportsWhenPerfIsInstalled() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
+        PerfTool.assumeRecording();
         Path data = PerfTool.record(dir.resolve("sh.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
                 List.of("/bin/sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null"));
         PerfCommands real = new PerfCommands(profiler, Wiring.resolvers(), new PrintStream(out, true,

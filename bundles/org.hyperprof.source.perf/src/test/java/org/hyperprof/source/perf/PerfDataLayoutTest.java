@@ -24,22 +24,6 @@ class PerfDataLayoutTest {
     @TempDir
     Path dir;
 
-    private Capture read(Path file) throws PerfDataException {
-        Capture c = new Capture();
-        try (PerfDataReader r = PerfDataReader.open(file)) {
-            r.read(c);
-        }
-        return c;
-    }
-
-    private static Capture readPipe(byte[] bytes) throws PerfDataException {
-        Capture c = new Capture();
-        try (PerfDataReader r = PerfDataReader.open(new ByteArrayInputStream(bytes), "<pipe>")) {
-            r.read(c);
-        }
-        return c;
-    }
-
     private static PerfDataWriter oneEvent() {
         return new PerfDataWriter().attr(new Attr());
     }
@@ -58,7 +42,7 @@ class PerfDataLayoutTest {
                 "[kernel.kallsyms]"), w.buildIdRecord(0x8002, -1, "93ac61ec5a8eb1396f9fbd350e3169a558528a40",
                         "/usr/lib/libc.so.6")));
         w.sample(new Sample(2, 0x401000, 7, 10));
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         RecordingInfo info = c.info;
         assertEquals("vm", info.features.get("hostname"));
         assertEquals("6.1.0", info.features.get("osrelease"));
@@ -76,7 +60,7 @@ class PerfDataLayoutTest {
     void aBuildIdShorterThan20BytesHasItsLengthInByte20OfTheArea() throws Exception {
         PerfDataWriter w = oneEvent();
         w.feature(2, w.buildIdRecord(0x8002, -1, "00112233445566778899aabbccddeeff", "/bin/md5"));
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals("00112233445566778899aabbccddeeff", c.info.buildId(-1, "/bin/md5"));
     }
 
@@ -90,7 +74,7 @@ class PerfDataLayoutTest {
         s.period = 50000;
         s.read = new long[] {77, 21, 0};
         PerfDataWriter w = new PerfDataWriter().attr(a).sample(a, s);
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals(List.of("sample ev0 mode1 ip=0xffffffff81001234 pid=9 t=5 cpu=0 period=50000 chain="
                 + "ffffffffffffff80,ffffffff81001234,fffffffffffffe00,4011a0"), c.samples());
     }
@@ -105,7 +89,7 @@ class PerfDataLayoutTest {
         Sample s2 = new Sample(2, 0x2000, 1, 2);
         s2.identifier = 21;
         PerfDataWriter w = new PerfDataWriter().attr(clock).attr(faults).sample(clock, s1).sample(faults, s2);
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals(List.of("sample ev0 mode2 ip=0x1000 pid=1 t=1 cpu=0 period=100000",
                 "sample ev1 mode2 ip=0x2000 pid=1 t=2 cpu=0 period=100000"), c.samples());
         assertEquals("page-faults", c.info.attrs.get(1).name, "generic names come from the event table resource");
@@ -133,7 +117,7 @@ class PerfDataLayoutTest {
         Attr a = new Attr().sampleType(IP | TID | TIME | ID).ids(1);
         Attr b = new Attr().sampleType(IP | TIME | ID).ids(2);
         PerfDataWriter w = new PerfDataWriter().attr(a).attr(b);
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(w.writeFile(dir, "f.data")));
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(w.writeFile(dir, "f.data")));
         assertTrue(e.getMessage().contains("places its sample id differently"), e.getMessage());
     }
 
@@ -164,7 +148,7 @@ class PerfDataLayoutTest {
         w.sample(new Sample(2, 0x50, 1, 50)).sample(new Sample(2, 0x45, 1, 45)).finishedRound();
         w.sample(new Sample(2, 0x07, 1, 7)).sample(new Sample(2, 0x60, 1, 60));
         Path f = w.writeFile(dir, "f.data");
-        Capture c = read(f);
+        Capture c = Capture.of(f);
         assertEquals(List.of("header", "round",
                 "sample ev0 mode2 ip=0x5 pid=1 t=5 cpu=0 period=100000",
                 "sample ev0 mode2 ip=0x10 pid=1 t=10 cpu=0 period=100000", "mmap pid=1 /bin/x @0x400000",
@@ -187,7 +171,7 @@ class PerfDataLayoutTest {
         w.sample(new Sample(2, 0x30, 1, 30)).sample(new Sample(2, 0x80, 1, 0x8000000000000000L))
                 .sample(new Sample(2, 0x00, 1, 0)).sample(new Sample(2, 0x10, 1, 10))
                 .sample(new Sample(2, 0xff, 1, -1L));
-        Capture c = read(w.writeFile(dir, "t.data"));
+        Capture c = Capture.of(w.writeFile(dir, "t.data"));
         assertEquals(List.of("header", "sample ev0 mode2 ip=0x0 pid=1 t=0 cpu=0 period=100000",
                 "sample ev0 mode2 ip=0xff pid=1 t=-1 cpu=0 period=100000",
                 "sample ev0 mode2 ip=0x10 pid=1 t=10 cpu=0 period=100000",
@@ -201,7 +185,7 @@ class PerfDataLayoutTest {
         PerfDataWriter w = new PerfDataWriter().attr(new Attr().flags(0));
         w.sample(new Sample(2, 0x30, 1, 30)).mmap2(2, 1, 0x400000, 0x1000, 0, "/bin/x", 20)
                 .sample(new Sample(2, 0x10, 1, 10)).finishedRound();
-        Capture c = read(w.writeFile(dir, "u.data"));
+        Capture c = Capture.of(w.writeFile(dir, "u.data"));
         assertEquals(List.of("header", "sample ev0 mode2 ip=0x30 pid=1 t=30 cpu=0 period=100000",
                 "mmap pid=1 /bin/x @0x400000", "sample ev0 mode2 ip=0x10 pid=1 t=10 cpu=0 period=100000", "round"),
                 c.lines);
@@ -255,7 +239,7 @@ class PerfDataLayoutTest {
         for (int i = 0; i < 5; i++) {
             w.sample(new Sample(2, 0x100 + i, 1, 7));
         }
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         for (int i = 0; i < 5; i++) {
             assertTrue(c.samples().get(i).contains("ip=0x10" + i), c.samples().toString());
         }
@@ -266,7 +250,7 @@ class PerfDataLayoutTest {
         Attr a = new Attr().sampleType(IP | TID).flags(0);
         PerfDataWriter w = new PerfDataWriter().attr(a).sample(a, new Sample(2, 0x2, 1, 0)).comm(1, "x", 0)
                 .sample(a, new Sample(2, 0x1, 1, 0));
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals(List.of("header", "sample ev0 mode2 ip=0x2 pid=1 t=0 cpu=0 period=100000", "comm pid=1 x",
                 "sample ev0 mode2 ip=0x1 pid=1 t=0 cpu=0 period=100000"), c.lines);
     }
@@ -275,7 +259,7 @@ class PerfDataLayoutTest {
     void sideBandRecordsAreDecodedWithTheirSampleIdTrailer() throws Exception {
         PerfDataWriter w = oneEvent().comm(42, "gzip", 1).fork(43, 42, 2).mmap2(2, 43, 0x7f0000, 0x2000, 0x1000,
                 "/usr/lib/libz.so.1", 3).exit(43, 4);
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals(List.of("header", "comm pid=42 gzip", "fork 43<-42", "mmap pid=43 /usr/lib/libz.so.1 @0x7f0000",
                 "exit 43"), c.lines);
     }
@@ -288,7 +272,7 @@ class PerfDataLayoutTest {
         b.putInt(5).putInt(5).putLong(0x400000).putLong(0x1000).putLong(0).put((byte) 3).put(new byte[3])
                 .put(new byte[] {0x0a, 0x0b, 0x0c}).put(new byte[17]).putInt(5).putInt(2).put(n);
         w.add(10, 2 | (1 << 14), PerfDataWriter.concat(b.array(), w.trailer(w.attrs.get(0), 5, 1, 0)));
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals("mmap pid=5 /bin/true @0x400000 build-id 0a0b0c", c.lines.get(1));
     }
 
@@ -319,7 +303,7 @@ class PerfDataLayoutTest {
         PerfDataWriter w = oneEvent();
         ByteBuffer aux = ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN).putLong(16);
         w.add(71, 0, aux.array()).raw(new byte[16]).sample(new Sample(2, 0x1234, 1, 1));
-        Capture c = read(w.writeFile(dir, "f.data"));
+        Capture c = Capture.of(w.writeFile(dir, "f.data"));
         assertEquals(1, c.samples().size());
         assertTrue(c.samples().get(0).contains("ip=0x1234"));
     }
@@ -328,7 +312,7 @@ class PerfDataLayoutTest {
     void aPipeRecordingLearnsItsEventsAndFeaturesFromHeaderRecords() throws Exception {
         PerfDataWriter w = oneEvent().hostname("pipehost");
         w.comm(3, "sh", 1).sample(new Sample(2, 0x42, 3, 2)).finishedRound();
-        Capture c = readPipe(w.pipe());
+        Capture c = Capture.ofPipe(w.pipe());
         assertEquals("pipehost", c.info.features.get("hostname"));
         assertTrue(c.info.pipe);
         assertEquals(List.of("header", "round", "comm pid=3 sh",
@@ -338,7 +322,7 @@ class PerfDataLayoutTest {
     @Test
     void aPipeRecordingSavedToAFileIsReadAsAStream() throws Exception {
         PerfDataWriter w = oneEvent().sample(new Sample(2, 0x42, 3, 2));
-        Capture c = read(w.writePipe(dir, "p.data"));
+        Capture c = Capture.of(w.writePipe(dir, "p.data"));
         assertTrue(c.info.pipe);
         assertEquals(1, c.samples().size());
     }
@@ -347,19 +331,19 @@ class PerfDataLayoutTest {
     void aBigEndianRecordingReadsTheSameAsALittleEndianOne() throws Exception {
         PerfDataWriter w = new PerfDataWriter(ByteOrder.BIG_ENDIAN).attr(new Attr()).hostname("ppc");
         w.comm(9, "be", 1).sample(new Sample(2, 0x10000000L, 9, 2, USER, 0x10000000L, 0x10000123L));
-        Capture c = read(w.writeFile(dir, "be.data"));
+        Capture c = Capture.of(w.writeFile(dir, "be.data"));
         assertTrue(c.info.bigEndian);
         assertEquals("ppc", c.info.features.get("hostname"));
         assertEquals(List.of("header", "comm pid=9 be", "sample ev0 mode2 ip=0x10000000 pid=9 t=2 cpu=0 "
                 + "period=100000 chain=fffffffffffffe00,10000000,10000123"), c.lines);
-        Capture p = readPipe(w.pipe());
+        Capture p = Capture.ofPipe(w.pipe());
         assertEquals(c.lines, p.lines);
     }
 
     @Test
     void aCompressedRecordWithoutTheCompressedFeatureIsRefusedAtItsOffset() throws Exception {
         PerfDataWriter w = oneEvent().add(81, 0, new byte[16]);
-        PerfDataException e = assertThrows(PerfDataException.class, () -> read(w.writeFile(dir, "z.data")));
+        PerfDataException e = assertThrows(PerfDataException.class, () -> Capture.of(w.writeFile(dir, "z.data")));
         assertEquals(104 + 144, e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains("does not give the COMPRESSED feature"), e.getMessage());
     }

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Assumptions;
+
 /** Runs Linux perf (Debian's linux-perf) and reads what perf report prints, for agreement tests. */
 final class PerfTool {
 
@@ -48,6 +50,26 @@ final class PerfTool {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** Why a test that records is skipped. */
+    static final String CANNOT_RECORD = "perf is not installed (Debian package linux-perf) or may not record here"
+            + " (kernel.perf_event_paranoid)";
+
+    /** Skips the calling test unless perf may record here. */
+    static void assumeRecording() {
+        Assumptions.assumeTrue(available(), CANNOT_RECORD);
+    }
+
+    /**
+     * Skips the calling test unless perf may record here and gcc is installed; then builds the test
+     * program {@code resource} as {@code dir/name} ({@link #compile}).
+     */
+    static Path programToRecord(Path dir, String resource, String name, String... flags) throws IOException,
+            InterruptedException {
+        assumeRecording();
+        Assumptions.assumeTrue(gccAvailable(), "gcc is not installed");
+        return compile(dir, resource, name, flags);
     }
 
     /** Whether a C compiler is there for the test programs. */

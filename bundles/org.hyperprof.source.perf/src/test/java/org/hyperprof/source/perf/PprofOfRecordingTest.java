@@ -50,12 +50,10 @@ class PprofOfRecordingTest {
 
     @BeforeAll
     static void recordImportAndWrite() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here");
-        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
         assumeTrue(GoPprof.available(), GoPprof.MISSING);
         // A fixed-address program: go tool pprof's own object reader (Go 1.19's cmd/pprof) does not
         // relocate a position-independent one's addresses, where the standalone pprof (binutils) does.
-        exe = PerfTool.compile(dir, "busy.c", "busy", "-g", "-no-pie", "-Wl,--build-id");
+        exe = PerfTool.programToRecord(dir, "busy.c", "busy", "-g", "-no-pie", "-Wl,--build-id");
         recording = PerfTool.record(dir.resolve("busy.data"), List.of("-e", "cpu-clock", "-c", "100000", "-g"),
                 List.of(exe.toString(), "1000", "/bin/sh"));
         PprofConsumer pprof = new PprofConsumer();

@@ -2,7 +2,6 @@ package org.hyperprof.source.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,9 +27,7 @@ class ProcessAgreementTest {
 
     @BeforeAll
     static void record() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here");
-        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
-        Path exe = PerfTool.compile(dir, "procs.c", "procs", "-pthread");
+        Path exe = PerfTool.programToRecord(dir, "procs.c", "procs", "-pthread");
         recording = dir.resolve("procs.data");
         List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-e", "cpu-clock", "-c", "250000", "-o",
                 recording.toString(), "--", exe.toString()));

@@ -2,7 +2,6 @@ package org.hyperprof.source.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -29,9 +28,7 @@ class ReportOnlyImportTest {
 
     @BeforeAll
     static void tools() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here (kernel.perf_event_paranoid)");
-        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
-        busy = PerfTool.compile(dir, "busy.c", "busy");
+        busy = PerfTool.programToRecord(dir, "busy.c", "busy");
     }
 
     private static PerfImport.Result importFile(Path file, boolean chains, boolean callGraph, boolean tapped)

@@ -28,9 +28,7 @@ class TimeWindowsAgreementTest {
 
     @BeforeAll
     static void record() throws Exception {
-        assumeTrue(PerfTool.available(), "perf is not installed (Debian package linux-perf) or may not record here");
-        assumeTrue(PerfTool.gccAvailable(), "gcc is not installed");
-        Path busy = PerfTool.compile(dir, "busy.c", "busy");
+        Path busy = PerfTool.programToRecord(dir, "busy.c", "busy");
         recording = PerfTool.record(dir.resolve("timed.data"), List.of("-e", "cpu-clock", "-c", "100000"),
                 List.of(busy.toString(), "2000", "/bin/sh"));
         try (PerfDataReader r = PerfDataReader.open(recording)) {
