@@ -14,15 +14,26 @@ import jakarta.servlet.http.HttpServletResponse;
 public abstract class JsonServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
+    /** One route's answer: what it writes for these parameters. */
+    @FunctionalInterface
+    public interface Answer {
+        void write(Params params, Json json) throws Exception;
+    }
+
     /** Writes the answer for these parameters. */
     protected abstract void answer(Params params, Json json) throws Exception;
+
+    /** The answer to this servlet path (the pattern the servlet was asked by): its one answer by default. */
+    Answer route(String servletPath) throws NotFound {
+        return this::answer;
+    }
 
     @Override
     protected final void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Json json = new Json();
         int status = HttpServletResponse.SC_OK;
         try {
-            answer(Params.parse(request.getQueryString()), json);
+            route(request.getServletPath()).write(Params.parse(request.getQueryString()), json);
         } catch (BadParameter e) {
             status = HttpServletResponse.SC_BAD_REQUEST;
             json = error(e.getMessage());

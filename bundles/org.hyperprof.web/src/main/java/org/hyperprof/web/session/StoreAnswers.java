@@ -7,45 +7,55 @@ import java.util.List;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffRow;
 import org.hyperprof.api.store.SessionDiff;
+import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.report.kit.Shares;
 import org.hyperprof.web.http.Json;
-import org.hyperprof.web.http.JsonServlet;
 import org.hyperprof.web.http.Params;
-import org.hyperprof.web.server.Whiteboard;
-import org.osgi.service.component.annotations.Activate;
-import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Reference;
 
-import jakarta.servlet.Servlet;
-
-/**
- * {@code /api/diff?a=&b=&top=&event=}: session B against session A (the baseline), as {@code hp:diff}
- * computes it from the store: image and symbol rows, largest |delta| first, each with both shares, the
- * delta in points, the ratio and the noise mark (hp:diff's rule, {@link Shares}); at most {@link #MAX_TOP} rows each.
- */
-@Component(service = Servlet.class, property = {"osgi.http.whiteboard.servlet.pattern=/api/diff",
-        Whiteboard.CONTEXT_SELECT})
-public final class DiffApi extends JsonServlet {
-    private static final long serialVersionUID = 1L;
+/** What the endpoints that need the session store alone answer, from the store and the request's parameters. */
+final class StoreAnswers {
+    /** Sessions listed at most at once. */
+    static final int MAX_LIMIT = 1000;
+    /** Diff rows at most, of images and of symbols each. */
     static final int MAX_TOP = 1000;
 
-    private final transient SessionStore store;
+    private final SessionStore store;
 
-    @Activate
-    public DiffApi(@Reference(name = "store") SessionStore store) {
+    StoreAnswers(SessionStore store) {
         this.store = store;
     }
 
-    @Override
-    protected void answer(Params params, Json json) throws Exception {
+    /**
+     * {@code /api/sessions?limit=&offset=&all=}: the stored sessions, newest first, as {@code hp:sessions}
+     * lists them (a study's sessions only with {@code all=1}); paged, at most {@link #MAX_LIMIT} at once.
+     */
+    void sessions(Params params, Json json) throws Exception {
+        int limit = params.integer("limit", 1, MAX_LIMIT, 200);
+        int offset = params.integer("offset", 0, 1_000_000, 0);
+        boolean all = params.flag("all", false);
+        List<StoredSession> sessions = store.sessions(new SessionQuery(all, null, null, offset + limit + 1));
+        json.beginObject().member("offset", offset).member("limit", limit)
+                .member("more", sessions.size() > offset + limit).name("sessions").beginArray();
+        for (int i = offset; i < Math.min(sessions.size(), offset + limit); i++) {
+            SessionsJson.write(json, sessions.get(i));
+        }
+        json.endArray().endObject();
+    }
+
+    /**
+     * {@code /api/diff?a=&b=&top=&event=}: session B against session A (the baseline), as {@code hp:diff}
+     * computes it from the store: image and symbol rows, largest |delta| first, each with both shares, the
+     * delta in points, the ratio and the noise mark (hp:diff's rule, {@link Shares}); at most {@link #MAX_TOP}
+     * rows each.
+     */
+    void diff(Params params, Json json) throws Exception {
         long a = params.id("a");
         long b = params.id("b");
         int top = params.integer("top", 1, MAX_TOP, 100);
         int event = params.integer("event", 0, 63, 0);
-        StoredSessions.find(store, a);
-        StoredSessions.find(store, b);
-        SessionDiff d = store.diff(new DiffRequest(a, b, event, null));
+        SessionDiff d = store.diff(stored(a, b, event));
         json.beginObject().name("a");
         SessionsJson.write(json, d.baseline());
         json.name("b");
@@ -55,6 +65,21 @@ public final class DiffApi extends JsonServlet {
         rows(json, "images", d, d.images(), top);
         rows(json, "symbols", d, d.symbols(), top);
         json.endObject();
+    }
+
+    /** {@code /api/diff/flame?a=&b=&event=}: the differential stacks of {@code hp:diff --folded} as one tree ({@link DiffTree}). */
+    void diffFlame(Params params, Json json) throws Exception {
+        long a = params.id("a");
+        long b = params.id("b");
+        int event = params.integer("event", 0, 63, 0);
+        DiffTree.of(store.diffStacks(stored(a, b, event))).write(json);
+    }
+
+    /** The diff of sessions a and b, once both are found stored (else 404). */
+    private DiffRequest stored(long a, long b, int event) throws Exception {
+        StoredSessions.find(store, a);
+        StoredSessions.find(store, b);
+        return new DiffRequest(a, b, event, null);
     }
 
     private static void rows(Json json, String name, SessionDiff d, List<DiffRow> rows, int top) {
