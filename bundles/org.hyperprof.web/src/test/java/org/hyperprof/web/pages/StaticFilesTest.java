@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -25,19 +25,29 @@ class StaticFilesTest {
 
     @Test
     void pagesHaveNoInlineScriptOrStyleAndNothingFromElsewhere() throws IOException {
-        for (String page : List.of("sessions", "session", "flame", "diff")) {
-            String html;
-            try (InputStream in = StaticFilesTest.class.getResourceAsStream("/pages/" + page + ".html")) {
-                html = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
+        for (String page : List.of("sessions", "session", "flame", "diff", "annotate", "fleet", "live", "study")) {
+            String html = PageServlet.page(PageServlet.class, "/pages/" + page + ".html");
             assertFalse(Pattern.compile("<script(?![^>]*\\bsrc=)").matcher(html).find(), page + " has an inline script");
             assertFalse(html.contains("<style"), page + " has an inline style");
             assertFalse(Pattern.compile("\\son[a-z]+=").matcher(html).find(), page + " has an event attribute");
             assertFalse(html.contains("http://") || html.contains("https://"), page + " loads from elsewhere");
             assertTrue(html.contains("src=\"/static/hp.js\""), page + " loads hp.js");
-            try (InputStream js = StaticFilesTest.class.getResourceAsStream("/static/" + page + ".js")) {
-                assertTrue(js != null, page + ".js is in the bundle");
+            Matcher script = Pattern.compile("src=\"(/static/" + page + "(?:/" + page + ")?\\.js)\"").matcher(html);
+            assertTrue(script.find(), page + " loads its own script");
+            try (InputStream js = StaticFilesTest.class.getResourceAsStream(script.group(1))) {
+                assertTrue(js != null, script.group(1) + " is in the bundle");
             }
         }
+    }
+
+    @Test
+    void everyPageIsOneDocumentInTheSharedShell() throws IOException {
+        String html = PageServlet.page(PageServlet.class, "/pages/study.html");
+        assertTrue(html.startsWith("<!doctype html>\n"), html);
+        assertTrue(html.contains("<title>Study · Hyperprof</title>\n<link rel=\"stylesheet\" href=\"/static/side/side.css\">"
+                + "\n<script type=\"module\" src=\"/static/study/study.js\"></script>\n</head>"), html);
+        assertTrue(html.contains("<nav id=\"hp-nav\"></nav>\n<main>\n<h1>Study</h1>"), html);
+        assertTrue(html.endsWith("</main>\n</body>\n</html>\n"), html);
+        assertFalse(html.contains("<!--"), "every slot of the shell is filled");
     }
 }
