@@ -3,18 +3,9 @@
 'use strict';
 (() => {
   const a = hp.params.get('a'), b = hp.params.get('b');
-  const state = {summary: hp.params.get('summary') || 'symbols', q: hp.params.get('q') || '', marked: hp.params.get('marked') === '1',
-    every: hp.params.get('every') === '1'};
+  const view = hp.view({summary: 'symbols', q: '', marked: false, every: false});
+  const state = view.state;
   let diff = null;
-
-  function keep() {
-    const q = new URLSearchParams(location.search);
-    q.set('summary', state.summary);
-    if (state.q) q.set('q', state.q); else q.delete('q');
-    if (state.marked) q.set('marked', '1'); else q.delete('marked');
-    if (state.every) q.set('every', '1'); else q.delete('every');
-    history.replaceState(null, '', location.pathname + '?' + q);
-  }
 
   function signed(points) { return (points > 0 ? '+' : '') + points.toFixed(4) + ' %'; }
 
@@ -87,18 +78,10 @@
       document.getElementById('meta').textContent = 'event ' + diff.event + '; A: ' + hp.count(diff.samplesA)
         + ' samples, B: ' + hp.count(diff.samplesB) + ' samples. Shares are of samples, as hp:report\'s %.';
       document.getElementById('rule').textContent = diff.rule;
-      const sum = document.getElementById('summary');
-      sum.value = state.summary;
-      sum.addEventListener('change', () => { state.summary = sum.value; keep(); draw(); });
-      const f = document.getElementById('filter');
-      f.value = state.q;
-      f.addEventListener('input', () => { state.q = f.value; keep(); draw(); });
-      const m = document.getElementById('marked');
-      m.checked = state.marked;
-      m.addEventListener('change', () => { state.marked = m.checked; keep(); draw(); });
-      const every = document.getElementById('everyRow');
-      every.checked = state.every;
-      every.addEventListener('change', () => { state.every = every.checked; keep(); draw(); });
+      view.bind('summary', 'summary', draw);
+      view.bind('filter', 'q', draw);
+      view.bind('marked', 'marked', draw);
+      view.bind('everyRow', 'every', draw);
       draw();
       await flame();
       document.body.dataset.state = 'ready';

@@ -80,6 +80,59 @@ const hp = (() => {
   /** 0.1234 -> "12.34 %". */
   function percent(f, digits) { return (100 * f).toFixed(digits === undefined ? 2 : digits) + ' %'; }
 
+  /**
+   * A page's view (filter, sort, switches) read from the address and kept in it, so that a reload or a copied
+   * address shows the same view. The defaults name each field and its type: a boolean is '1' in the address
+   * or absent; a field at '' is left out.
+   */
+  function view(defaults) {
+    const state = {};
+    for (const [k, d] of Object.entries(defaults)) {
+      state[k] = typeof d === 'boolean' ? params.get(k) === '1' : (params.get(k) || d);
+    }
+
+    function keep() {
+      const q = new URLSearchParams(location.search);
+      for (const [k, d] of Object.entries(defaults)) {
+        const v = typeof d === 'boolean' ? (state[k] ? '1' : '') : state[k];
+        if (v) q.set(k, v); else q.delete(k);
+      }
+      history.replaceState(null, '', location.pathname + '?' + q);
+    }
+
+    /** Shows a field in its control (by id); a change is written back, kept, and changed() called. */
+    function bind(id, key, changed) {
+      const c = document.getElementById(id);
+      const box = c.type === 'checkbox';
+      if (box) c.checked = state[key]; else c.value = state[key];
+      c.addEventListener(box || c.tagName === 'SELECT' ? 'change' : 'input', () => {
+        state[key] = box ? c.checked : c.value;
+        keep();
+        changed();
+      });
+    }
+
+    /** Sorts rows in place by the column the view sorts by (numbers as numbers, lists joined), its way. */
+    function sort(rows, col) {
+      rows.sort((a, b) => {
+        let x = a[col.key], y = b[col.key];
+        if (Array.isArray(x)) { x = x.join(','); y = y.join(','); }
+        const c = col.num ? (x ?? 0) - (y ?? 0) : String(x ?? '').localeCompare(String(y ?? ''));
+        return state.dir === 'asc' ? c : -c;
+      });
+    }
+
+    /** A header row whose columns sort on a click (a second click: the other way); a column without key does not. */
+    function head(cols, redraw) {
+      return el('tr', {}, cols.map(c => el('th', {class: c.num ? 'num' : null,
+        'aria-sort': c.key && c.key === state.sort ? (state.dir === 'asc' ? 'ascending' : 'descending') : null,
+        onclick: () => { if (!c.key) return; state.dir = state.sort === c.key && state.dir === 'desc' ? 'asc' : 'desc';
+          state.sort = c.key; keep(); redraw(); }}, c.title)));
+    }
+
+    return {state, keep, bind, sort, head};
+  }
+
   document.addEventListener('DOMContentLoaded', nav);
-  return {href, json, el, fail, pages, has, count, percent, params};
+  return {href, json, el, fail, pages, has, count, percent, params, view};
 })();

@@ -3,9 +3,8 @@
 'use strict';
 (() => {
   const id = hp.params.get('id');
-  const state = {section: hp.params.get('section') || 'all', summary: hp.params.get('summary') || 'symbol',
-    q: hp.params.get('q') || '', sort: hp.params.get('sort') || 'samples', dir: hp.params.get('dir') || 'desc',
-    every: hp.params.get('every') || ''};
+  const view = hp.view({section: 'all', summary: 'symbol', q: '', sort: 'samples', dir: 'desc', every: false});
+  const state = view.state;
   let report = null;
   let annotate = false;  // webside's annotate page is there: symbols link to it
 
@@ -15,12 +14,6 @@
     if (r.image_name) q.image = r.image_name.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
     if (state.section !== 'all') q.domain = state.section;
     return hp.href('/annotate', q);
-  }
-
-  function keep() {
-    const q = new URLSearchParams(location.search);
-    for (const k of ['section', 'summary', 'q', 'sort', 'dir', 'every']) { if (state[k]) q.set(k, state[k]); else q.delete(k); }
-    history.replaceState(null, '', location.pathname + '?' + q);
   }
 
   function columns(rows) {
@@ -40,15 +33,8 @@
       && (!re || re.test([r.domain, r.image_name, r.symbol_name].filter(Boolean).join(' '))));
     const cols = columns(rows);
     const col = cols.find(c => c.key === state.sort) || cols[0];
-    rows.sort((a, b) => {
-      const x = a[col.key], y = b[col.key];
-      const c = col.num ? (x ?? 0) - (y ?? 0) : String(x ?? '').localeCompare(String(y ?? ''));
-      return state.dir === 'asc' ? c : -c;
-    });
-    const head = hp.el('tr', {}, cols.map(c => hp.el('th', {class: c.num ? 'num' : null,
-      'aria-sort': c.key === state.sort ? (state.dir === 'asc' ? 'ascending' : 'descending') : null,
-      onclick: () => { state.dir = state.sort === c.key && state.dir === 'desc' ? 'asc' : 'desc'; state.sort = c.key; keep(); draw(); }},
-      c.title)));
+    view.sort(rows, col);
+    const head = view.head(cols, draw);
     const total = rows.length;
     if (!state.every) rows.splice(100);
     const body = rows.map(r => hp.el('tr', {}, cols.map(c => {
@@ -94,17 +80,10 @@
       sel.replaceChildren(...sections.map(x => hp.el('option', {value: x},
         x === 'all' ? 'all domains' : 'domain ' + x + (domains.get(x) ? ' (' + domains.get(x) + ')' : ''))));
       if (!sections.includes(state.section)) state.section = sections[0] || 'all';
-      sel.value = state.section;
-      sel.addEventListener('change', () => { state.section = sel.value; keep(); draw(); });
-      const sum = document.getElementById('summary');
-      sum.value = state.summary;
-      sum.addEventListener('change', () => { state.summary = sum.value; keep(); draw(); });
-      const f = document.getElementById('filter');
-      f.value = state.q;
-      f.addEventListener('input', () => { state.q = f.value; keep(); draw(); });
-      const every = document.getElementById('everyRow');
-      every.checked = state.every === '1';
-      every.addEventListener('change', () => { state.every = every.checked ? '1' : ''; keep(); draw(); });
+      view.bind('section', 'section', draw);
+      view.bind('summary', 'summary', draw);
+      view.bind('filter', 'q', draw);
+      view.bind('everyRow', 'every', draw);
       await links();
       draw();
       document.body.dataset.state = 'ready';

@@ -15,16 +15,8 @@
   ];
   let sessions = [];
   const picked = [];
-  const state = {sort: hp.params.get('sort') || 'startedAt', dir: hp.params.get('dir') || 'desc',
-    q: hp.params.get('q') || '', all: hp.params.get('all') === '1'};
-
-  function keep() {
-    const q = new URLSearchParams(location.search);
-    for (const [k, v] of Object.entries({sort: state.sort, dir: state.dir, q: state.q, all: state.all ? '1' : ''})) {
-      if (v) q.set(k, v); else q.delete(k);
-    }
-    history.replaceState(null, '', location.pathname + '?' + q);
-  }
+  const view = hp.view({sort: 'startedAt', dir: 'desc', q: '', all: false});
+  const state = view.state;
 
   function text(s) {
     return [s.id, s.name, s.source, s.what, s.status, s.cpuType, ...(s.labels || [])].filter(Boolean).join(' ').toLowerCase();
@@ -35,16 +27,8 @@
     const q = state.q.toLowerCase();
     const rows = sessions.filter(s => !q || text(s).includes(q));
     const col = columns.find(c => c.key === state.sort) || columns[7];
-    rows.sort((a, b) => {
-      let x = a[col.key], y = b[col.key];
-      if (Array.isArray(x)) { x = x.join(','); y = y.join(','); }
-      const c = col.num ? (x - y) : String(x ?? '').localeCompare(String(y ?? ''));
-      return state.dir === 'asc' ? c : -c;
-    });
-    const head = hp.el('tr', {}, columns.map(c => hp.el('th', {class: c.num ? 'num' : null,
-      'aria-sort': c.key && c.key === state.sort ? (state.dir === 'asc' ? 'ascending' : 'descending') : null,
-      onclick: () => { if (!c.key) return; state.dir = state.sort === c.key && state.dir === 'desc' ? 'asc' : 'desc';
-        state.sort = c.key; keep(); draw(); }}, c.title)));
+    view.sort(rows, col);
+    const head = view.head(columns, draw);
     const body = rows.map(s => hp.el('tr', {'data-id': s.id},
       hp.el('td', {}, hp.el('input', {type: 'checkbox', 'aria-label': 'pick session ' + s.id,
         checked: picked.includes(s.id), onchange: e => pick(s.id, e.target.checked)})),
@@ -84,12 +68,8 @@
   }
 
   document.addEventListener('DOMContentLoaded', () => {
-    const filter = document.getElementById('filter');
-    filter.value = state.q;
-    filter.addEventListener('input', () => { state.q = filter.value; keep(); draw(); });
-    const all = document.getElementById('all');
-    all.checked = state.all;
-    all.addEventListener('change', () => { state.all = all.checked; keep(); load(); });
+    view.bind('filter', 'q', draw);
+    view.bind('all', 'all', load);
     document.getElementById('open').addEventListener('click', () => { location.href = hp.href('/session', {id: picked[0]}); });
     document.getElementById('flame').addEventListener('click', () => { location.href = hp.href('/flame', {id: picked[0]}); });
     document.getElementById('diff').addEventListener('click', () => { location.href = hp.href('/diff', {a: picked[0], b: picked[1]}); });
