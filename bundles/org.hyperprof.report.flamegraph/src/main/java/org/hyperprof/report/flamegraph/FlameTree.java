@@ -3,7 +3,6 @@ package org.hyperprof.report.flamegraph;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,9 +14,6 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.store.DiffStack;
-import org.hyperprof.api.store.SessionStore;
-import org.hyperprof.api.store.StoredStack;
 import org.hyperprof.report.kit.RowFilter;
 
 /**
@@ -48,7 +44,7 @@ import org.hyperprof.report.kit.RowFilter;
  * Children are ordered by name, so the tree and the folded lines come out the same for the same
  * samples, whatever order they arrived in.
  *
- * @param info     the session; null for a tree of stored stacks ({@link #ofStored})
+ * @param info     the session; null for a tree of stored stacks (the tests' reference drawing of {@link PathFlame})
  * @param counter  the counter whose samples the tree counts
  * @param domain   the domain it shows, or {@link ReportRequest#ALL_DOMAINS}
  * @param root     the whole-session frame
@@ -242,55 +238,6 @@ record FlameTree(SessionInfo info, int counter, int domain, Node root, int maxDe
             throw new ReportException(nothingToShow(snapshot, options.counter(), domain));
         }
         return new FlameTree(info, options.counter(), domain, root, maxDepth, folded);
-    }
-
-    /**
-     * The tree of a stored session's stacks as the store summed them ({@link SessionStore#stacks}): named
-     * as {@link #build} names a replay's (domain, process, code frames with the same folding), so the
-     * same session gives the same tree without its samples going through the pipeline again. No
-     * {@link SessionInfo}: the caller draws it with the stored session's words.
-     *
-     * @throws ReportException when no stack has a sample
-     */
-    static FlameTree ofStored(List<StoredStack> stacks, int counter, int domain) throws ReportException {
-        Node root = new Node("all", FrameKind.ALL, 0);
-        int folded = 0;
-        // The store shares one frame object among the stacks that have it: each is named once.
-        Map<DiffStack.Frame, StoredFrame> named = new IdentityHashMap<>();
-        for (StoredStack s : stacks) {
-            Node node = root.child(clean(s.domain()), FrameKind.DOMAIN);
-            if (s.process() != null) {
-                node = node.child(clean(s.process()), FrameKind.PROCESS);
-            }
-            for (DiffStack.Frame f : s.frames()) {
-                StoredFrame frame = named.computeIfAbsent(f, StoredFrame::of);
-                if (frame.unnamed && node.kind == frame.kind && node.unnamed && node.name.equals(frame.name)) {
-                    folded++;
-                } else {
-                    node = node.child(frame.name, frame.foldedName, frame.kind);
-                    node.unnamed = frame.unnamed;
-                }
-                node.addImage(frame.image);
-            }
-            node.self += s.samples();
-        }
-        int maxDepth = settle(root);
-        if (root.total == 0) {
-            throw new ReportException("the stored session has no samples of counter " + counter
-                    + (domain == ReportRequest.ALL_DOMAINS ? "" : " in domain " + domain)
-                    + " to draw; ask for another counter or domain, or all domains");
-        }
-        return new FlameTree(null, counter, domain, root, maxDepth, folded);
-    }
-
-    /** A stored frame as {@link #build} names a code frame. */
-    private record StoredFrame(String name, String foldedName, FrameKind kind, boolean unnamed, String image) {
-        static StoredFrame of(DiffStack.Frame f) {
-            FrameKind kind = FrameKind.of(f.kind());
-            boolean unnamed = f.symbol() == null || f.symbol().isBlank();
-            String name = unnamed ? bracketed(f.image()) : clean(f.symbol());
-            return new StoredFrame(name, name + kind.suffix, kind, unnamed, clean(f.image()));
-        }
     }
 
     /** {@code comm (pid)}, with {@code ?} for a comm the dictionary does not name. */

@@ -24,8 +24,8 @@ import org.hyperprof.api.store.StoredStack;
  * draw is counted as left out and never visited. A million-sample session has some 700,000 frames
  * and only a few thousand wide enough to draw: only those are ever named.
  *
- * <p>Draws what {@link FlameTree#ofStored} and {@link FlameJson#render} draw (same names, folding,
- * order, counts and words), except that a frame's images are those of every stack it is in.
+ * <p>Draws what {@link FlameJson#render} draws of the whole tree of the stacks (same names, folding,
+ * order, counts and words: the tests hold that tree as the reference), except that a frame's images are those of every stack it is in.
  */
 final class PathFlame {
     /** One printed frame: domain, process or code frame as {@link FlameTree} names it. */

@@ -1,13 +1,10 @@
 package org.hyperprof.report.flamegraph;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
 import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.StoredSession;
-import org.hyperprof.api.store.StoredStack;
 
 /**
  * The look of a stored session's flame graph drawn from the store's summed stacks: the colours and
@@ -17,8 +14,6 @@ import org.hyperprof.api.store.StoredStack;
 final class StoredLook implements SvgFlameGraph.Look {
     private final StoredSession session;
     private final Shown shown;
-    /** The tree drawn, for hover lines; null when the graph was drawn without one ({@link PathFlame}). */
-    private final FlameTree tree;
 
     /**
      * What the words and the legend say of the graph drawn.
@@ -38,30 +33,6 @@ final class StoredLook implements SvgFlameGraph.Look {
     StoredLook(StoredSession session, Shown shown) {
         this.session = session;
         this.shown = shown;
-        this.tree = null;
-    }
-
-    StoredLook(FlameTree tree, StoredSession session, List<StoredStack> stacks) {
-        Set<FrameKind> present = EnumSet.noneOf(FrameKind.class);
-        for (StoredStack s : stacks) {
-            for (DiffStack.Frame f : s.frames()) {
-                present.add(FrameKind.of(f.kind()));
-            }
-        }
-        long[] self = new long[FrameKind.values().length];
-        selfByKind(tree.root(), self);
-        List<FlameTree.Node> domains = tree.root().children;
-        this.session = session;
-        this.tree = tree;
-        this.shown = new Shown(tree.counter(), tree.domain(), tree.total(), tree.folded(),
-                domains.size() == 1 ? domains.get(0).name : null, present, self);
-    }
-
-    private static void selfByKind(FlameTree.Node node, long[] self) {
-        self[node.kind.ordinal()] += node.self;
-        for (FlameTree.Node c : node.children) {
-            selfByKind(c, self);
-        }
     }
 
     /** The counter's event name: {@code EVENT:count:unitmask} as stored, up to the first colon. */
@@ -104,10 +75,8 @@ final class StoredLook implements SvgFlameGraph.Look {
 
     @Override
     public String details(FlameTree.Node node) {
-        if (tree == null) {
-            throw new IllegalStateException("hover lines are drawn from a tree; this look was made without one");
-        }
-        return KindLook.details(tree, node);
+        // PathFlame draws the JSON, which has no hover lines: they are drawn from a whole tree
+        throw new IllegalStateException("hover lines are drawn from a tree; a stored look is drawn without one");
     }
 
     @Override

@@ -68,8 +68,8 @@ class PathFlameTest {
     }
 
     private static String wholeTree(List<StoredStack> stacks, int domain) throws ReportException {
-        FlameTree tree = FlameTree.ofStored(stacks, 0, domain);
-        StoredLook look = new StoredLook(tree, session(), stacks);
+        FlameTree tree = StoredTree.of(stacks, 0, domain);
+        StoredLook look = StoredTree.look(tree, session(), stacks);
         return FlameJson.render(tree, look, 9, look.counterName());
     }
 

@@ -89,7 +89,7 @@ class StoredFlameTest {
     void repeatedFramesWithoutASymbolFoldIntoOneAsInAReplay() throws Exception {
         DiffStack.Frame unknown = new DiffStack.Frame("(unknown)", ImageKind.UNKNOWN, null);
         DiffStack.Frame main = new DiffStack.Frame("app", ImageKind.USER, "main");
-        FlameTree tree = FlameTree.ofStored(List.of(new StoredStack(0, "Domain-0", "app (7)",
+        FlameTree tree = StoredTree.of(List.of(new StoredStack(0, "Domain-0", "app (7)",
                 List.of(unknown, unknown, unknown, main), 4)), 0, ReportRequest.ALL_DOMAINS);
         assertEquals(2, tree.folded());
         assertEquals(4, tree.maxDepth(), "all, domain, process, [unknown], main");
