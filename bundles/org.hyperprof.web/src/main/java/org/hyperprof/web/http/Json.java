@@ -53,39 +53,34 @@ public final class Json {
     }
 
     public Json value(String s) {
-        separate();
         if (s == null) {
-            out.append("null");
-        } else {
-            string(out, s);
+            return put("null");
         }
+        separate();
+        string(out, s);
         comma = true;
         return this;
     }
 
     public Json value(long n) {
-        separate();
-        out.append(n);
-        comma = true;
-        return this;
+        return put(Long.toString(n));
     }
 
     public Json value(double d) {
-        separate();
-        out.append(Double.isFinite(d) ? Double.toString(d) : "null");
-        comma = true;
-        return this;
+        return put(Double.isFinite(d) ? Double.toString(d) : "null");
     }
 
     public Json value(boolean b) {
-        separate();
-        out.append(b);
-        comma = true;
-        return this;
+        return put(Boolean.toString(b));
     }
 
     /** A value already in JSON (a renderer's own JSON output), copied as it is. */
     public Json raw(String json) {
+        return put(json);
+    }
+
+    /** One value, written as it is, after the comma the one before it needs. */
+    private Json put(String json) {
         separate();
         out.append(json);
         comma = true;
