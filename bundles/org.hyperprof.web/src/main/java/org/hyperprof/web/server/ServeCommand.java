@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.URI;
+import java.util.List;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.StopRequests;
@@ -104,7 +105,7 @@ public final class ServeCommand {
             try {
                 if (s != null) {
                     s.info();
-                    smallest = smallestEnded(s);
+                    smallest = smallestEnded(s.sessions(new SessionQuery(false, null, null, 200)));
                 }
             } catch (StoreException | RuntimeException e) {
                 // nothing to say now: the pages that read the store say what is wrong when asked
@@ -118,11 +119,14 @@ public final class ServeCommand {
         opening.start();
     }
 
-    /** The id of the ended session with the fewest samples (at least one, at most the warm-up's), or -1. */
-    private static long smallestEnded(SessionStore s) throws StoreException {
+    /**
+     * Of these sessions (the store's newest), the id of the ended one with the fewest samples (at least one, at
+     * most the warm-up's), or -1; of equals, the first.
+     */
+    static long smallestEnded(List<StoredSession> sessions) {
         long id = -1;
         long fewest = WARM_UP_MAX_SAMPLES + 1;
-        for (StoredSession session : s.sessions(new SessionQuery(false, null, null, 200))) {
+        for (StoredSession session : sessions) {
             if (!StoredSession.RUNNING.equals(session.status()) && session.samples() > 0 && session.samples() < fewest) {
                 id = session.id();
                 fewest = session.samples();
