@@ -29,7 +29,7 @@ public abstract class JsonServlet extends HttpServlet {
     }
 
     @Override
-    protected final void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Json json = new Json();
         int status = HttpServletResponse.SC_OK;
         try {
