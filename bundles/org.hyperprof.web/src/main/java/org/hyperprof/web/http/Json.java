@@ -18,27 +18,30 @@ public final class Json {
     }
 
     public Json beginObject() {
-        separate();
-        out.append('{');
-        comma = false;
-        return this;
+        return open('{');
     }
 
     public Json endObject() {
-        out.append('}');
-        comma = true;
-        return this;
+        return close('}');
     }
 
     public Json beginArray() {
+        return open('[');
+    }
+
+    public Json endArray() {
+        return close(']');
+    }
+
+    private Json open(char bracket) {
         separate();
-        out.append('[');
+        out.append(bracket);
         comma = false;
         return this;
     }
 
-    public Json endArray() {
-        out.append(']');
+    private Json close(char bracket) {
+        out.append(bracket);
         comma = true;
         return this;
     }
