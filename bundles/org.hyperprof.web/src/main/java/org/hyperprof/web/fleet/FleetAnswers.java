@@ -1,6 +1,7 @@
 package org.hyperprof.web.fleet;
 
 import java.util.List;
+import java.util.Map;
 
 import org.hyperprof.api.store.FleetHost;
 import org.hyperprof.api.store.FleetSelection;
@@ -8,6 +9,7 @@ import org.hyperprof.api.store.FleetView;
 import org.hyperprof.api.store.StoreException;
 import org.hyperprof.web.http.BadParameter;
 import org.hyperprof.web.http.Json;
+import org.hyperprof.web.http.JsonServlet.Answer;
 import org.hyperprof.web.http.Params;
 
 /** What the fleet page's endpoints answer, from the fleet store's questions and the request's parameters. */
@@ -16,6 +18,12 @@ final class FleetAnswers {
 
     FleetAnswers(FleetView fleet) {
         this.fleet = fleet;
+    }
+
+    /** Each endpoint's path and its answer. */
+    Map<String, Answer> routes() {
+        return Map.of("/api/fleet/hosts", (params, json) -> hosts(json), "/api/fleet/top", this::top,
+                "/api/fleet/versus", this::versus);
     }
 
     /** {@code /api/fleet/hosts}. */

@@ -1,7 +1,5 @@
 package org.hyperprof.web.fleet;
 
-import java.util.Map;
-
 import org.hyperprof.api.store.FleetView;
 import org.hyperprof.web.http.JsonRoutes;
 import org.hyperprof.web.server.Whiteboard;
@@ -23,11 +21,6 @@ public final class FleetApi extends JsonRoutes {
 
     @Activate
     public FleetApi(@Reference(name = "fleet") FleetView fleet) {
-        this(new FleetAnswers(fleet));
-    }
-
-    private FleetApi(FleetAnswers answers) {
-        super(Map.of("/api/fleet/hosts", (params, json) -> answers.hosts(json), "/api/fleet/top", answers::top,
-                "/api/fleet/versus", answers::versus));
+        super(new FleetAnswers(fleet).routes());
     }
 }

@@ -3,6 +3,7 @@ package org.hyperprof.web.session;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffRow;
@@ -12,6 +13,7 @@ import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.report.kit.Shares;
 import org.hyperprof.web.http.Json;
+import org.hyperprof.web.http.JsonServlet.Answer;
 import org.hyperprof.web.http.Params;
 
 /** What the endpoints that need the session store alone answer, from the store and the request's parameters. */
@@ -25,6 +27,11 @@ final class StoreAnswers {
 
     StoreAnswers(SessionStore store) {
         this.store = store;
+    }
+
+    /** Each endpoint's path and its answer. */
+    Map<String, Answer> routes() {
+        return Map.of("/api/sessions", this::sessions, "/api/diff", this::diff, "/api/diff/flame", this::diffFlame);
     }
 
     /**

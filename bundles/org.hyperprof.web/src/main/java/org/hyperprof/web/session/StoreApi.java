@@ -1,7 +1,5 @@
 package org.hyperprof.web.session;
 
-import java.util.Map;
-
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.web.http.JsonRoutes;
 import org.hyperprof.web.server.Whiteboard;
@@ -24,11 +22,6 @@ public final class StoreApi extends JsonRoutes {
 
     @Activate
     public StoreApi(@Reference(name = "store") SessionStore store) {
-        this(new StoreAnswers(store));
-    }
-
-    private StoreApi(StoreAnswers answers) {
-        super(Map.of("/api/sessions", answers::sessions, "/api/diff", answers::diff, "/api/diff/flame",
-                answers::diffFlame));
+        super(new StoreAnswers(store).routes());
     }
 }
