@@ -1,6 +1,6 @@
 package org.hyperprof.report.annotate;
 
-import static org.hyperprof.report.kit.JsonStrings.quote;
+import static org.hyperprof.command.kit.JsonText.quote;
 
 import java.util.Locale;
 
