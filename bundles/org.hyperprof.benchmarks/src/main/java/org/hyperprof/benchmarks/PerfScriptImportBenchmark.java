@@ -18,14 +18,14 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar PerfScriptImport -p keep=false,true}
  */
-public class PerfScriptImportBenchmark extends PublishedImport {
+public class PerfScriptImportBenchmark extends RecordingImport {
 
     @Param({"false", "true"})
     public boolean keep;
 
     @Setup(Level.Trial)
     public void wire() throws Exception {
-        load();
+        loadAndWire();
         if (keep) {
             // One session kept, as the benchmark's heap is the launcher's 1 GB.
             publisher.addConsumer(PerfScriptConsumer.NAME, new PerfScriptConsumer(PerfScriptConsumer.DEFAULT_MAX_SAMPLES,

@@ -21,10 +21,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the consumer-cost benchmarks share: {@link BigRecording} imported with its call graph and published
- * to a pipeline whose consumers the benchmark chooses, timed per import in the launcher's 1 GB heap on
- * transparent huge pages (see {@link PerfImportBenchmark} for why huge pages). JMH's run settings are
- * inherited by the benchmarks below.
+ * What the benchmarks that import {@link BigRecording} share: the recording and the symbol tables, the
+ * import published to a pipeline whose consumers the benchmark chooses, and JMH's run settings (inherited):
+ * the time per import in milliseconds, in the launcher's 1 GB heap on transparent huge pages, as
+ * launch/hyperprof runs it: the import's tables are tens of MB read at random; in alternating JVMs huge
+ * pages took 5-10 % off the mean import, and the streaks of dozens of imports a fifth or more slower seen
+ * with 4 KB pages did not come back. (A JVM that does not know the option, off Linux, ignores it.)
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,16 +35,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+IgnoreUnrecognizedVMOptions",
         "-XX:+UseTransparentHugePages"})
-public abstract class PublishedImport {
+public abstract class RecordingImport {
 
-    private Path recording;
-    private SymbolTables resolvers;
+    protected Path recording;
+    protected SymbolTables resolvers;
     protected ProfilerImpl publisher;
 
-    /** Finds (or records) the recording, loads the symbol tables and makes the pipeline, without consumers. */
+    /** Finds (or records) the recording and loads the symbol tables. */
     protected void load() throws Exception {
         recording = BigRecording.get();
         resolvers = BigRecording.resolvers();
+    }
+
+    /** {@link #load()}, and the pipeline the imports are published to, without consumers. */
+    protected void loadAndWire() throws Exception {
+        load();
         publisher = new ProfilerImpl(new HostServiceImpl());
     }
 

@@ -15,11 +15,11 @@ import org.openjdk.jmh.annotations.Setup;
  *
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar StoredImport -p store=false,true}
  */
-public class StoredImportBenchmark extends PublishedImport {
+public class StoredImportBenchmark extends RecordingImport {
 
     @Setup(Level.Trial)
     public void wire(BenchStore sessions) throws Exception {
-        load();
+        loadAndWire();
         sessions.bindTo(publisher);
     }
 
