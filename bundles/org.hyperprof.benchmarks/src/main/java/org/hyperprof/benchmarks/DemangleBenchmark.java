@@ -4,15 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.demangle.Demangler;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,12 +21,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar Demangle}
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class DemangleBenchmark {
+public class DemangleBenchmark extends ThroughputBenchmark {
 
     private final Demangler demangler = new Demangler();
     private String[] names;

@@ -3,7 +3,6 @@ package org.hyperprof.benchmarks;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.profiler.ProfileException;
@@ -19,12 +18,8 @@ import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.vpmu.systemwide.SystemWidePolicy;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -48,13 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * is loaded (the warm-up loads it). With {@code -p scenario=consolidation} the host is the ten-guest
  * Athlon of the study's consolidation scenario.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(1)
-public class EndToEndBenchmark {
+public class EndToEndBenchmark extends ThroughputBenchmark {
 
     /** The embedded scenario profiled: the default host, or consolidation's ten guests (an Athlon). */
     @Param({ "xen-summit-2006-network" })

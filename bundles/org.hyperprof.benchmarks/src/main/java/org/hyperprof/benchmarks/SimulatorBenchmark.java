@@ -1,24 +1,17 @@
 package org.hyperprof.benchmarks;
 
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.hypervisor.sim.HostServiceImpl;
 import org.hyperprof.hypervisor.sim.SimHost;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The simulated machine alone, without a profiling session: scheduling, slices, the PMU counting,
@@ -30,13 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar Simulator}
  * ({@code -p scenario=consolidation} for the ten-guest host alone).
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 3)
-@Measurement(iterations = 5, time = 3)
-@Fork(1)
-public class SimulatorBenchmark {
+public class SimulatorBenchmark extends ThroughputBenchmark {
 
     /** An embedded scenario: the default host, or consolidation's ten guests with 2 ms time slices. */
     @Param({ "xen-summit-2006-network", "consolidation" })

@@ -1,27 +1,10 @@
 package org.hyperprof.benchmarks;
 
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-
-import org.hyperprof.api.sample.Accounting;
-import org.hyperprof.hypervisor.sim.HostServiceImpl;
-import org.hyperprof.pipeline.SymbolTables;
-import org.hyperprof.profiler.ProfilerImpl;
-import org.hyperprof.source.perf.ImportOptions;
 import org.hyperprof.source.perf.PerfDataException;
-import org.hyperprof.source.perf.PerfDataReader;
 import org.hyperprof.source.perf.PerfImport;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The session store's cost on an import: {@link BigRecording} (500,000 samples or more with call
@@ -32,38 +15,18 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar bundles/org.hyperprof.benchmarks/target/benchmarks.jar StoredImport -p store=false,true}
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+IgnoreUnrecognizedVMOptions",
-        "-XX:+UseTransparentHugePages"})
-public class StoredImportBenchmark {
-
-    private Path recording;
-    private SymbolTables resolvers;
-    private ProfilerImpl publisher;
+public class StoredImportBenchmark extends RecordingImport {
 
     @Setup(Level.Trial)
     public void wire(BenchStore sessions) throws Exception {
-        recording = BigRecording.get();
-        resolvers = BigRecording.resolvers();
-        publisher = new ProfilerImpl(new HostServiceImpl());
+        loadAndWire();
         sessions.bindTo(publisher);
     }
 
     @Benchmark
     public long importAndPublish(BenchStore sessions) throws PerfDataException {
-        try (PerfDataReader r = PerfDataReader.open(recording)) {
-            PerfImport.Result result = new PerfImport(resolvers, ImportOptions.defaults().withCallchains(true), true)
-                    .run(r, publisher, "perf.data", null, false);
-            sessions.made(result.sessionId());
-            Accounting books = result.accounting();
-            if (books.taken() < BigRecording.MIN_SAMPLES) {
-                throw new IllegalStateException("imported " + books);
-            }
-            return books.taken();
-        }
+        PerfImport.Result result = importAndPublishOnce();
+        sessions.made(result.sessionId());
+        return result.accounting().taken();
     }
 }

@@ -1,17 +1,16 @@
 package org.hyperprof.output;
 
+import static org.hyperprof.output.OutputTargets.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import org.hyperprof.api.output.Appender;
-import org.hyperprof.api.output.Content;
 import org.hyperprof.api.output.OutputException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +22,6 @@ class AppenderTest {
     Path dir;
 
     private final OutputFilesComponent files = new OutputFilesComponent();
-
-    private static Content text(String s) {
-        return out -> out.write(s.getBytes(StandardCharsets.UTF_8));
-    }
 
     @Test
     void aNewFileGetsTheHeaderThenEachChunk() throws Exception {

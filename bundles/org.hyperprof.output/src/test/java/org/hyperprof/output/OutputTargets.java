@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
+import org.hyperprof.api.output.Content;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -48,6 +49,11 @@ public final class OutputTargets {
     private static final long HANG_GUARD_SECONDS = 60;
 
     private OutputTargets() {
+    }
+
+    /** Content that writes {@code s} in UTF-8. */
+    public static Content text(String s) {
+        return out -> out.write(s.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A new FIFO {@code dir/name}. */

@@ -1,5 +1,6 @@
 package org.hyperprof.output;
 
+import static org.hyperprof.output.OutputTargets.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,10 +32,6 @@ class WholeWriteTest {
     Path dir;
 
     private final OutputFilesComponent files = new OutputFilesComponent();
-
-    private static Content text(String s) {
-        return out -> out.write(s.getBytes(StandardCharsets.UTF_8));
-    }
 
     // ---------------------------------------------------------------- links
 

@@ -109,9 +109,15 @@ final class Fakes {
         }
     }
 
+    /** A CPU model the shell lists and reads events from, and never allocates on. */
     static final class Model extends AbstractPmuModel {
         Model(String cpuType) {
-            super(cpuType, "PIII", 2, 40, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
+            this(cpuType, "PIII", 2, 40, table(), "CPU_CLK_UNHALTED:100000:0:1:1");
+        }
+
+        Model(String cpuType, String cpuName, int counters, int counterWidth, EventTable events,
+                String defaultEvent) {
+            super(cpuType, cpuName, counters, counterWidth, events, defaultEvent);
         }
 
         @Override

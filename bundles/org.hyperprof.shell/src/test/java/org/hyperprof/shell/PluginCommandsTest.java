@@ -8,13 +8,9 @@ import java.io.PrintStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
 import org.hyperprof.api.command.CommandFailure;
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.EventSpec;
 import org.hyperprof.api.pmu.EventTable;
-import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.report.ReportRenderer;
 import org.hyperprof.api.report.ReportRequest;
@@ -28,7 +24,6 @@ import org.hyperprof.api.symbols.SymbolTable;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.api.vpmu.PolicyHost;
 import org.hyperprof.api.vpmu.PolicySession;
-import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
 import org.junit.jupiter.api.Test;
 
@@ -296,18 +291,7 @@ class PluginCommandsTest {
                         + "event:0xf000 ext:ibs_fetch um:zero minimum:50000 name:IBS_FETCH_ALL signal:INSTRUCTIONS"
                         + " : All IBS fetch samples\n"),
                 new StringReader("name:zero type:mandatory default:0x0\n\t0x0 No unit mask\n"));
-        PmuModel model = new AbstractPmuModel("x86-64/family10", "F10", 4,
-                48, table, "CLK:1:0:1:1") {
-            @Override
-            public CounterConfig[] allocate(List<EventSpec> s) {
-                throw new UnsupportedOperationException("not allocated here");
-            }
-
-            @Override
-            protected PhysicalPmu newPmu(int cpu, Map<String, String> options) {
-                throw new UnsupportedOperationException("no PMU here");
-            }
-        };
+        PmuModel model = new Fakes.Model("x86-64/family10", "F10", 4, 48, table, "CLK:1:0:1:1");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PluginCommands.printEvents(model, null, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");

@@ -26,6 +26,8 @@ import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.output.OutputFilesComponent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * hp:report and hp:export of a session no report keeps ask the store to replay it first; a session a
@@ -155,13 +157,18 @@ class ReportFromStoreTest {
         commands.store = store;
     }
 
-    @Test
-    void aSessionNoReportKeepsIsReplayedFromTheStoreThenReported() {
-        commands.report("--session", "9", "symbols");
+    /**
+     * A session no report keeps is replayed from the store, then reported and exported; it is given by
+     * its id or by its name (hp:profile --name, hp:name), which finds it in the store.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"9", "baseline"})
+    void aSessionNoReportKeepsIsReplayedFromTheStoreThenReported(String session) {
+        commands.report("--session", session, "symbols");
         assertEquals(List.of(9L), store.replayed);
         assertEquals(List.of(new ReportRequest(9, ReportRequest.ALL_DOMAINS, java.util.Set.of("symbols"))),
                 opreport.requests);
-        commands.export("pprof", "pprof", dir.resolve("9.pb.gz").toString(), "--session", "9");
+        commands.export("pprof", "pprof", dir.resolve(session + ".pb.gz").toString(), "--session", session);
         assertEquals(List.of(9L, 9L), store.replayed);
     }
 
@@ -182,15 +189,9 @@ class ReportFromStoreTest {
         assertEquals(List.of(), opreport.requests);
     }
 
-    /** A session's name (hp:profile --name, hp:name) finds it in the store, for a report and an export alike. */
+    /** A name no stored session has, or a name with no store to look in, fails the command with the reason. */
     @Test
-    void aSessionIsFoundByItsNameInTheStore() {
-        commands.report("--session", "baseline", "symbols");
-        assertEquals(List.of(9L), store.replayed);
-        assertEquals(List.of(new ReportRequest(9, ReportRequest.ALL_DOMAINS, java.util.Set.of("symbols"))),
-                opreport.requests);
-        commands.export("pprof", "pprof", dir.resolve("b.pb.gz").toString(), "--session", "baseline");
-        assertEquals(List.of(9L, 9L), store.replayed);
+    void aSessionsNameNeedsTheStoreAndASessionOfThatName() {
         assertEquals(1, Fakes.fails(() -> commands.report("--session", "nosuch")));
         assertTrue(io.err().contains("no stored session is named 'nosuch' (hp:sessions lists them)"), io.err());
         commands.store = null;

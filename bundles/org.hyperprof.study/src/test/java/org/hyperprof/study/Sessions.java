@@ -7,47 +7,37 @@ import java.util.Map;
 import org.hyperprof.api.host.DomainInfo;
 import org.hyperprof.api.host.Host;
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.sample.Accounting;
 import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.sample.NetworkExperiment;
+import org.hyperprof.testing.sample.TestDictionary;
 
 /** Sessions, batches and a host made by hand for the tally and measurement tests. */
 final class Sessions {
-    static final UnitMask NO_MASK = new UnitMask("zero", UnitMask.Kind.MANDATORY, 0,
-            List.of(new UnitMask.Value(0, "No unit mask")));
-    static final CounterConfig CYCLES = new CounterConfig(0,
-            new EventDescriptor("CPU_CLK_UNHALTED", 0x79, 0b11, 6000, NO_MASK, Signal.CYCLES, "cycles"), 100000, 0,
-            true, true);
-
-    /** Images 0 vmlinux, 1 xen-syms; symbols 0 schedule, 1 tcp_v4_rcv (vmlinux), 2 do_mmu_update (xen-syms). */
-    static final SessionDictionary NAMES = new SessionDictionary() {
-        private final String[] images = {"vmlinux", "xen-syms"};
-        private final String[] symbols = {"schedule", "tcp_v4_rcv", "do_mmu_update"};
-        private final int[] symbolImage = {0, 0, 1};
-        @Override public int imageCount() { return images.length; }
-        @Override public String imageName(int image) { return images[image]; }
-        @Override public ImageKind imageKind(int image) { return image == 1 ? ImageKind.HYPERVISOR : ImageKind.KERNEL; }
-        @Override public int imageDomain(int image) { return 0; }
-        @Override public int symbolCount() { return symbols.length; }
-        @Override public String symbolName(int symbol) { return symbols[symbol]; }
-        @Override public int symbolImage(int symbol) { return symbolImage[symbol]; }
-        @Override public String processName(int domain, int pid) { return null; }
-    };
+    static final CounterConfig CYCLES = NetworkExperiment.CYCLES_100000;
 
     private Sessions() {
     }
 
     static SessionInfo session(long id, String source) {
         return new SessionInfo(id, source, "test-host", "i386/p6", "PIII", 2000, List.of(CYCLES),
-                Map.of(0, "Domain-0", 1, "domU"), true, NAMES);
+                Map.of(0, "Domain-0", 1, "domU"), true, names());
+    }
+
+    /** Images 0 vmlinux, 1 xen-syms; symbols 0 schedule, 1 tcp_v4_rcv (vmlinux), 2 do_mmu_update (xen-syms). */
+    private static TestDictionary names() {
+        TestDictionary names = new TestDictionary();
+        int vmlinux = names.image(0, "vmlinux", ImageKind.KERNEL);
+        int xen = names.image(0, "xen-syms", ImageKind.HYPERVISOR);
+        names.symbol(vmlinux, "schedule");
+        names.symbol(vmlinux, "tcp_v4_rcv");
+        names.symbol(xen, "do_mmu_update");
+        return names;
     }
 
     /** A batch from quadruples (domain, mode, image, symbol), all on counter 0. */

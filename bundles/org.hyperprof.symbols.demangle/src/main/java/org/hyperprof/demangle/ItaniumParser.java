@@ -8,13 +8,7 @@ import java.util.List;
  * it holds the name's substitution table and template arguments. Any departure from the grammar,
  * too deep a nesting or too long a result throws {@link Unmangleable}.
  */
-final class ItaniumParser {
-    /** Deeper nesting than any real name: past it the name is refused, never a StackOverflowError. */
-    private static final int MAX_DEPTH = 200;
-
-    private final String s;
-    private int pos;
-    private int depth;
+final class ItaniumParser extends MangledReader {
     private final List<Node> substitutions = new ArrayList<>();
     private List<Node> templateArgs;
     private List<Node.ForwardReference> forwardReferences;
@@ -23,7 +17,7 @@ final class ItaniumParser {
     private String thisQualifiers = "";
 
     ItaniumParser(String mangled) {
-        this.s = mangled;
+        super(mangled);
     }
 
     /** The whole symbol: {@code _Z <encoding> [clone suffixes]}. */
@@ -857,37 +851,8 @@ final class ItaniumParser {
         return negative ? -n : n;
     }
 
-    private void enter() {
-        if (++depth > MAX_DEPTH) {
-            throw new Unmangleable();
-        }
-    }
-
-    private char peek() {
-        if (pos >= s.length()) {
-            throw new Unmangleable();
-        }
-        return s.charAt(pos);
-    }
-
     private char peekAt(int ahead) {
         return pos + ahead < s.length() ? s.charAt(pos + ahead) : 0;
-    }
-
-    private char next() {
-        char c = peek();
-        pos++;
-        return c;
-    }
-
-    private void expect(char c) {
-        if (next() != c) {
-            throw new Unmangleable();
-        }
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
     }
 
     private static boolean isLower(char c) {

@@ -6,22 +6,18 @@ package org.hyperprof.demangle;
  * closures and shims as {@code {closure#0}}. Parsed and printed in one pass; back references are
  * followed by reading again from the earlier position.
  */
-final class RustV0 {
-    private static final int MAX_DEPTH = 200;
+final class RustV0 extends MangledReader {
     private static final String BASIC = "abcdefhijlmnostuvxyz";
     private static final String[] BASIC_NAMES = {
         "i8", "bool", "char", "f64", "str", "f32", "u8", "isize", "usize", "i32", "u32", "i128",
         "u128", "i16", "u16", "()", "...", "i64", "u64", "!",
     };
 
-    private final String s;
-    private int pos;
-    private int depth;
     private final Printer out;
     private int boundLifetimes;
 
     private RustV0(String s, int budget) {
-        this.s = s;
+        super(s);
         this.out = new Printer(budget);
     }
 
@@ -119,13 +115,18 @@ final class RustV0 {
     }
 
     private void genericArgs() {
+        listUntilEnd(", ", this::genericArg);
+    }
+
+    /** Items up to the closing {@code E}, with a separator between them as printed; the E is read. */
+    private void listUntilEnd(String separator, Runnable item) {
         boolean first = true;
         while (peek() != 'E') {
             if (!first) {
-                out.append(", ");
+                out.append(separator);
             }
             first = false;
-            genericArg();
+            item.run();
         }
         pos++;
     }
@@ -258,15 +259,7 @@ final class RustV0 {
             out.append("\" ");
         }
         out.append("fn(");
-        boolean first = true;
-        while (peek() != 'E') {
-            if (!first) {
-                out.append(", ");
-            }
-            first = false;
-            type();
-        }
-        pos++;
+        listUntilEnd(", ", this::type);
         out.append(')');
         if (peek() == 'u') {
             pos++;
@@ -280,15 +273,7 @@ final class RustV0 {
     private void dynBounds() {
         out.append("dyn ");
         int bound = binder();
-        boolean first = true;
-        while (peek() != 'E') {
-            if (!first) {
-                out.append(" + ");
-            }
-            first = false;
-            dynTrait();
-        }
-        pos++;
+        listUntilEnd(" + ", this::dynTrait);
         boundLifetimes -= bound;
         expect('L');
         long lifetime = base62();
@@ -328,15 +313,7 @@ final class RustV0 {
             pos++;
             path(false);
             out.append('<');
-            boolean first = true;
-            while (peek() != 'E') {
-                if (!first) {
-                    out.append(", ");
-                }
-                first = false;
-                genericArg();
-            }
-            pos++;
+            genericArgs();
             return true;
         }
         path(false);
@@ -509,34 +486,5 @@ final class RustV0 {
         }
         pos++;
         return n + 1;
-    }
-
-    private void enter() {
-        if (++depth > MAX_DEPTH) {
-            throw new Unmangleable();
-        }
-    }
-
-    private char peek() {
-        if (pos >= s.length()) {
-            throw new Unmangleable();
-        }
-        return s.charAt(pos);
-    }
-
-    private char next() {
-        char c = peek();
-        pos++;
-        return c;
-    }
-
-    private void expect(char c) {
-        if (next() != c) {
-            throw new Unmangleable();
-        }
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
     }
 }

@@ -79,28 +79,12 @@ public final class Table {
         for (int r = 1; r < rows.size(); r++) {
             b.append(r == 1 ? "\n  {" : ",\n  {");
             for (int i = 0; i < columns; i++) {
-                b.append(i == 0 ? "" : ", ").append(json(keys[i])).append(": ").append(json(rows.get(r)[i]));
+                b.append(i == 0 ? "" : ", ").append(JsonText.quote(keys[i])).append(": ")
+                        .append(JsonText.quote(rows.get(r)[i]));
             }
             b.append('}');
         }
         out.println(b.append(rows.size() > 1 ? "\n]" : "]"));
-    }
-
-    private static String json(String text) {
-        StringBuilder b = new StringBuilder("\"");
-        text.chars().forEach(c -> b.append(jsonChar((char) c)));
-        return b.append('"').toString();
-    }
-
-    /** One character inside a JSON string: quotes, backslashes and control characters escaped. */
-    private static String jsonChar(char c) {
-        return switch (c) {
-            case '"' -> "\\\"";
-            case '\\' -> "\\\\";
-            case '\n' -> "\\n";
-            case '\t' -> "\\t";
-            default -> c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c);
-        };
     }
 
     private void printCsv(PrintStream out) {

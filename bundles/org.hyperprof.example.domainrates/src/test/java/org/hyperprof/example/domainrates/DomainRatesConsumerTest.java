@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.hyperprof.api.output.OutputFiles;
+import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.output.OutputFilesComponent;
 import org.hyperprof.output.OutputTargets;
 import org.junit.jupiter.api.Test;
@@ -32,60 +33,62 @@ class DomainRatesConsumerTest {
         return Files.readAllLines(file, StandardCharsets.UTF_8);
     }
 
+    /** The lines of rates.csv in the test's folder. */
+    private List<String> lines() throws Exception {
+        return lines(dir.resolve("rates.csv"));
+    }
+
+    /** A consumer writing rates.csv in the test's folder, told that {@code session} started with {@code counters}. */
+    private DomainRatesConsumer started(long session, CounterConfig... counters) {
+        DomainRatesConsumer consumer = new DomainRatesConsumer(dir.resolve("rates.csv"), null, files);
+        consumer.sessionStarted(Sessions.session(session, counters));
+        return consumer;
+    }
+
     @Test
     void aNewFileStartsWithTheHeaderLine() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(1, Sessions.CYCLES));
-        assertEquals(List.of(CsvFile.HEADER), lines(file));
+        started(1, Sessions.CYCLES);
+        assertEquals(List.of(CsvFile.HEADER), lines());
     }
 
     @Test
     void eachBatchGivesOneLinePerDomainWithItsShareAndItsCountSoFar() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(1, Sessions.CYCLES));
+        DomainRatesConsumer consumer = started(1, Sessions.CYCLES);
         consumer.samples(Sessions.repeated(1, 0, 3, 1));
         consumer.samples(Sessions.repeated(1, 0, 1, 3));
         assertEquals(List.of(CsvFile.HEADER,
                 "1,batch,1,0,Domain-0,0,CPU_CLK_UNHALTED,3,75.00,3,,,",
                 "1,batch,1,1,domU,0,CPU_CLK_UNHALTED,1,25.00,1,,,",
                 "1,batch,2,0,Domain-0,0,CPU_CLK_UNHALTED,1,25.00,4,,,",
-                "1,batch,2,1,domU,0,CPU_CLK_UNHALTED,3,75.00,4,,,"), lines(file));
+                "1,batch,2,1,domU,0,CPU_CLK_UNHALTED,3,75.00,4,,,"), lines());
     }
 
     @Test
     void sharesAreTakenPerCounter() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(2, Sessions.CYCLES, Sessions.INSTRUCTIONS));
+        DomainRatesConsumer consumer = started(2, Sessions.CYCLES, Sessions.INSTRUCTIONS);
         consumer.samples(Sessions.batch(2, 0, 0, 1, 0, 0, 1));
         assertEquals(List.of(CsvFile.HEADER,
                 "2,batch,1,0,Domain-0,0,CPU_CLK_UNHALTED,1,50.00,1,,,",
                 "2,batch,1,0,Domain-0,1,INST_RETIRED,1,100.00,1,,,",
-                "2,batch,1,1,domU,0,CPU_CLK_UNHALTED,1,50.00,1,,,"), lines(file));
+                "2,batch,1,1,domU,0,CPU_CLK_UNHALTED,1,50.00,1,,,"), lines());
     }
 
     @Test
     void aDomainAbsentFromABatchGetsNoLineForIt() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(1, Sessions.CYCLES));
+        DomainRatesConsumer consumer = started(1, Sessions.CYCLES);
         consumer.samples(Sessions.repeated(1, 0, 2, 2));
         consumer.samples(Sessions.repeated(1, 0, 4, 0));
-        assertEquals("1,batch,2,0,Domain-0,0,CPU_CLK_UNHALTED,4,100.00,6,,,", lines(file).get(3));
-        assertEquals(4, lines(file).size());
+        assertEquals("1,batch,2,0,Domain-0,0,CPU_CLK_UNHALTED,4,100.00,6,,,", lines().get(3));
+        assertEquals(4, lines().size());
     }
 
     @Test
     void theSessionsEndGivesTotalsWithRatesFromTheSimulatedClock() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(3, Sessions.CYCLES));
+        DomainRatesConsumer consumer = started(3, Sessions.CYCLES);
         consumer.samples(Sessions.repeated(3, 0, 300, 100));
         // 4e9 cycles at 2000 MHz: 2 simulated seconds.
         consumer.sessionEnded(Sessions.ended(3, 4_000_000_000L));
-        List<String> lines = lines(file);
+        List<String> lines = lines();
         assertEquals("3,total,1,0,Domain-0,0,CPU_CLK_UNHALTED,300,75.00,300,2.000000,150.000,15000000.0",
                 lines.get(3));
         assertEquals("3,total,1,1,domU,0,CPU_CLK_UNHALTED,100,25.00,100,2.000000,50.000,5000000.0", lines.get(4));
@@ -93,21 +96,17 @@ class DomainRatesConsumerTest {
 
     @Test
     void withoutASimulatedClockTotalsCarryNoRates() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(4, Sessions.CYCLES));
+        DomainRatesConsumer consumer = started(4, Sessions.CYCLES);
         consumer.samples(Sessions.repeated(4, 0, 1, 0));
         consumer.sessionEnded(Sessions.ended(4, 0));
-        assertEquals("4,total,1,0,Domain-0,0,CPU_CLK_UNHALTED,1,100.00,1,,,", lines(file).get(2));
+        assertEquals("4,total,1,0,Domain-0,0,CPU_CLK_UNHALTED,1,100.00,1,,,", lines().get(2));
     }
 
     @Test
     void domainNamesWithCommasOrQuotesAreQuotedAsCsvRequires() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(5, Sessions.CYCLES));
+        DomainRatesConsumer consumer = started(5, Sessions.CYCLES);
         consumer.samples(Sessions.batch(5, 2, 0));
-        assertEquals("5,batch,1,2,\"web, \"\"front\"\"\",0,CPU_CLK_UNHALTED,1,100.00,1,,,", lines(file).get(1));
+        assertEquals("5,batch,1,2,\"web, \"\"front\"\"\",0,CPU_CLK_UNHALTED,1,100.00,1,,,", lines().get(1));
     }
 
     @Test
@@ -160,13 +159,11 @@ class DomainRatesConsumerTest {
 
     @Test
     void afterDeactivationLinesAreDroppedQuietly() throws Exception {
-        Path file = dir.resolve("rates.csv");
-        DomainRatesConsumer consumer = new DomainRatesConsumer(file, null, files);
-        consumer.sessionStarted(Sessions.session(11, Sessions.CYCLES));
+        DomainRatesConsumer consumer = started(11, Sessions.CYCLES);
         consumer.deactivate();
         consumer.samples(Sessions.repeated(11, 0, 1, 0));
         consumer.sessionEnded(Sessions.ended(11, 1000));
-        assertEquals(List.of(CsvFile.HEADER), lines(file));
+        assertEquals(List.of(CsvFile.HEADER), lines());
     }
 
     @Test

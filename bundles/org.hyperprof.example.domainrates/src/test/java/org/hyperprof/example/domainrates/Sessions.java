@@ -4,45 +4,27 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.pmu.EventDescriptor;
-import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.UnitMask;
 import org.hyperprof.api.sample.Accounting;
-import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.sample.SessionInfo;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.sample.NetworkExperiment;
+import org.hyperprof.testing.sample.TestDictionary;
 
-/** Sessions and batches for the tests: a 2000 MHz host with dom0, a domU and a domain whose name needs quoting. */
+/**
+ * Sessions and batches for the tests: a 2000 MHz host with dom0, a domU and a domain whose name needs quoting.
+ * The example never looks names up: an empty dictionary will do.
+ */
 final class Sessions {
-    static final UnitMask NO_MASK = new UnitMask("zero", UnitMask.Kind.MANDATORY, 0,
-            List.of(new UnitMask.Value(0, "No unit mask")));
-    static final CounterConfig CYCLES = new CounterConfig(0,
-            new EventDescriptor("CPU_CLK_UNHALTED", 0x79, 0b11, 6000, NO_MASK, Signal.CYCLES, "cycles"), 100000, 0,
-            true, true);
-    static final CounterConfig INSTRUCTIONS = new CounterConfig(1,
-            new EventDescriptor("INST_RETIRED", 0xc0, 0b11, 6000, NO_MASK, Signal.INSTRUCTIONS, "instructions"), 50000,
-            0, true, true);
-
-    /** The example never looks names up: an empty dictionary will do. */
-    static final SessionDictionary NO_NAMES = new SessionDictionary() {
-        @Override public int imageCount() { return 0; }
-        @Override public String imageName(int image) { throw new IndexOutOfBoundsException(image); }
-        @Override public ImageKind imageKind(int image) { throw new IndexOutOfBoundsException(image); }
-        @Override public int imageDomain(int image) { throw new IndexOutOfBoundsException(image); }
-        @Override public int symbolCount() { return 0; }
-        @Override public String symbolName(int symbol) { throw new IndexOutOfBoundsException(symbol); }
-        @Override public int symbolImage(int symbol) { throw new IndexOutOfBoundsException(symbol); }
-        @Override public String processName(int domain, int pid) { return null; }
-    };
+    static final CounterConfig CYCLES = NetworkExperiment.CYCLES_100000;
+    static final CounterConfig INSTRUCTIONS = NetworkExperiment.INSTRUCTIONS_50000;
 
     private Sessions() {
     }
 
     static SessionInfo session(long id, CounterConfig... counters) {
         return new SessionInfo(id, "simulator", "test-host", "i386/p6", "PIII", 2000, List.of(counters),
-                Map.of(0, "Domain-0", 1, "domU", 2, "web, \"front\""), false, NO_NAMES);
+                Map.of(0, "Domain-0", 1, "domU", 2, "web, \"front\""), false, new TestDictionary());
     }
 
     /** A batch: {@code domainsAndCounters} holds pairs (domain, counter), one pair per sample. */

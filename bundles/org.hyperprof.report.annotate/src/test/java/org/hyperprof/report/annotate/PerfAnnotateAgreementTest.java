@@ -12,16 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.profiler.ProfilerImpl;
@@ -31,6 +25,7 @@ import org.hyperprof.source.perf.PerfImport;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.testing.host.NoHost;
+import org.hyperprof.testing.sample.EndingConsumer;
 import org.hyperprof.testing.tools.TestPrograms;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,25 +81,9 @@ class PerfAnnotateAgreementTest {
     /** Imports the recording into a fresh annotate consumer, as hp:import feeds the consumers. */
     private static String ours(String symbol) throws Exception {
         AnnotateConsumer annotate = new AnnotateConsumer();
-        CountDownLatch ended = new CountDownLatch(1);
+        EndingConsumer ending = new EndingConsumer(annotate);
         ProfilerImpl profiler = new ProfilerImpl(new NoHost(), 256, 64, Duration.ofSeconds(30));
-        profiler.addConsumer(AnnotateConsumer.NAME, new SampleConsumer() {
-            @Override
-            public void sessionStarted(SessionInfo session) {
-                annotate.sessionStarted(session);
-            }
-
-            @Override
-            public void samples(SampleBatch batch) {
-                annotate.samples(batch);
-            }
-
-            @Override
-            public void sessionEnded(SessionSummary summary) {
-                annotate.sessionEnded(summary);
-                ended.countDown();
-            }
-        }, Delivery.LOSSLESS);
+        profiler.addConsumer(AnnotateConsumer.NAME, ending, Delivery.LOSSLESS);
         SymbolTables tables = new SymbolTables();
         tables.addResolver("elf", new ElfResolver());
         tables.addResolver("kallsyms", new KallsymsResolver());
@@ -113,7 +92,7 @@ class PerfAnnotateAgreementTest {
             PerfImport.Result r = new PerfImport(tables, ImportOptions.defaults().withSymbolDirs(empty, empty, empty),
                     false).run(reader, profiler, "perf.data", null, false);
             assertTrue(r.completed(), () -> "import stopped: " + r.endReason());
-            assertTrue(ended.await(60, TimeUnit.SECONDS), "the session ended for the consumer");
+            assertTrue(ending.awaitEnd(60), "the session ended for the consumer");
             StringBuilder text = new StringBuilder();
             annotate.render(new ReportRequest(r.sessionId(), ReportRequest.ALL_DOMAINS, Set.of("symbol=" + symbol)),
                     text);

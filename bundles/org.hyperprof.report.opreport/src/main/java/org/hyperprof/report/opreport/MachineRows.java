@@ -1,5 +1,7 @@
 package org.hyperprof.report.opreport;
 
+import static org.hyperprof.command.kit.JsonText.quote;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,15 +56,15 @@ final class MachineRows {
     /** One JSON object: the session's fields, its rows, its books. */
     String json(Map<String, String> session, Accounting books) {
         StringBuilder b = new StringBuilder("{");
-        session.forEach((k, v) -> b.append('"').append(k).append("\": ").append(string(v)).append(", "));
+        session.forEach((k, v) -> b.append('"').append(k).append("\": ").append(quote(v)).append(", "));
         b.append("\"rows\": [");
         boolean first = true;
         for (Table t : tables) {
             for (String[] row : t.rows()) {
                 b.append(first ? "\n  {" : ",\n  {");
                 first = false;
-                b.append("\"section\": ").append(string(t.section())).append(", \"summary\": ")
-                        .append(string(t.summary()));
+                b.append("\"section\": ").append(quote(t.section())).append(", \"summary\": ")
+                        .append(quote(t.summary()));
                 for (int c = 0; c < row.length; c++) {
                     b.append(", \"").append(t.keys().get(c)).append("\": ").append(value(row[c]));
                 }
@@ -126,28 +128,6 @@ final class MachineRows {
         if (NUMBER.matcher(t).matches()) {
             return t.startsWith("+") ? t.substring(1) : t;
         }
-        return string(cell);
-    }
-
-    private static String string(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\t' -> b.append("\\t");
-                case '\r' -> b.append("\\r");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return quote(cell);
     }
 }

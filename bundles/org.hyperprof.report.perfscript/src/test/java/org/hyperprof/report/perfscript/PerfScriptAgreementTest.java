@@ -12,14 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.hyperprof.api.report.ReportRequest;
-import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.SymbolTables;
 import org.hyperprof.profiler.ProfilerImpl;
@@ -29,6 +23,7 @@ import org.hyperprof.source.perf.PerfImport;
 import org.hyperprof.symbols.elf.ElfResolver;
 import org.hyperprof.symbols.kallsyms.KallsymsResolver;
 import org.hyperprof.testing.host.NoHost;
+import org.hyperprof.testing.sample.EndingConsumer;
 import org.hyperprof.testing.tools.TestPrograms;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,32 +62,16 @@ class PerfScriptAgreementTest {
     /** Imports {@code recording} into a fresh consumer, as hp:import feeds the consumers, and exports it. */
     static String ours(Path recording) throws Exception {
         PerfScriptConsumer script = new PerfScriptConsumer(1_000_000, 10_000_000, 1);
-        CountDownLatch ended = new CountDownLatch(1);
+        EndingConsumer ending = new EndingConsumer(script);
         ProfilerImpl profiler = new ProfilerImpl(new NoHost(), 256, 64, Duration.ofSeconds(30));
-        profiler.addConsumer(PerfScriptConsumer.NAME, new SampleConsumer() {
-            @Override
-            public void sessionStarted(SessionInfo session) {
-                script.sessionStarted(session);
-            }
-
-            @Override
-            public void samples(SampleBatch batch) {
-                script.samples(batch);
-            }
-
-            @Override
-            public void sessionEnded(SessionSummary summary) {
-                script.sessionEnded(summary);
-                ended.countDown();
-            }
-        }, Delivery.LOSSLESS);
+        profiler.addConsumer(PerfScriptConsumer.NAME, ending, Delivery.LOSSLESS);
         SymbolTables tables = new SymbolTables();
         tables.addResolver("elf", new ElfResolver());
         tables.addResolver("kallsyms", new KallsymsResolver());
         try (PerfDataReader reader = PerfDataReader.open(recording)) {
             PerfImport.Result r = new PerfImport(tables, ImportOptions.defaults(), false).run(reader, profiler, "perf.data", null, false);
             assertTrue(r.completed(), () -> "import stopped: " + r.endReason());
-            assertTrue(ended.await(60, TimeUnit.SECONDS), "the session ended for the consumer");
+            assertTrue(ending.awaitEnd(60), "the session ended for the consumer");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             script.content(new ReportRequest(r.sessionId(), ReportRequest.ALL_DOMAINS, Set.of()), "text")
                     .writeTo(out);

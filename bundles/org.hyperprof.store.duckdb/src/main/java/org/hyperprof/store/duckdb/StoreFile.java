@@ -262,16 +262,7 @@ final class StoreFile {
 
     /** The same, waiting for another process's lock at most {@code lockWait} ms. */
     synchronized <T> T write(Work<T> work, long lockWait) throws StoreException {
-        boolean failed = true;
-        try {
-            T result = work.run(open(lockWait));
-            failed = false;
-            return result;
-        } catch (SQLException | IOException e) {
-            throw new StoreException("the session store " + path + " could not be written: " + message(e), e);
-        } finally {
-            used(failed);
-        }
+        return run(work, lockWait, "written");
     }
 
     /** Runs {@code work} on the store if it exists; {@code none} when it does not (a query makes no store). */
@@ -279,13 +270,21 @@ final class StoreFile {
         if (kept == null && !Files.exists(path)) {
             return none;
         }
+        return run(work, lockWaitMillis, "read");
+    }
+
+    /**
+     * Runs {@code work} on the open store, then keeps the connection for the next use or, when the work
+     * failed, lets it go; a failure is said as the store that could not be {@code done} (read, written).
+     */
+    private <T> T run(Work<T> work, long lockWait, String done) throws StoreException {
         boolean failed = true;
         try {
-            T result = work.run(open(lockWaitMillis));
+            T result = work.run(open(lockWait));
             failed = false;
             return result;
         } catch (SQLException | IOException e) {
-            throw new StoreException("the session store " + path + " could not be read: " + message(e), e);
+            throw new StoreException("the session store " + path + " could not be " + done + ": " + message(e), e);
         } finally {
             used(failed);
         }

@@ -14,11 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import org.duckdb.DuckDBDriver;
-import org.hyperprof.api.pmu.CounterConfig;
-import org.hyperprof.api.profiler.SessionPublisher;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.ImageMapping;
 import org.hyperprof.api.sample.SampleBatch;
@@ -30,7 +27,6 @@ import org.hyperprof.command.kit.Console;
 import org.hyperprof.output.OutputFilesComponent;
 import org.hyperprof.pipeline.Dictionary;
 import org.hyperprof.pipeline.Dispatcher;
-import org.hyperprof.pipeline.PublishedSession;
 import org.hyperprof.testing.sample.TestBatches;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -124,21 +120,7 @@ class SessionCommsTest {
                 "worker 701 memcpy", 1, "app 700 memcpy", 1));
         Counted seen = new Counted();
         dispatcher.add("seen", seen);
-        store.publisher(new SessionPublisher() {
-            @Override
-            public Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
-                    List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
-                    boolean live) {
-                throw new UnsupportedOperationException("the test replays only");
-            }
-
-            @Override
-            public Replay replay(SessionInfo recorded) {
-                dispatcher.sessionStarted(recorded, true);
-                return new PublishedSession(recorded.sessionId(), recorded.source(), dispatcher,
-                        TimeUnit.SECONDS.toNanos(5), (session, summarize) -> summarize.get());
-            }
-        });
+        store.publisher(new ReplayingPublisher(dispatcher));
 
         store.replay(ID).orElseThrow();
         assertEquals(live, seen.counts);

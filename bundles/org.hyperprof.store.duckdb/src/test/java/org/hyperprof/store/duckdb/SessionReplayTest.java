@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.felix.service.command.Descriptor;
 import org.duckdb.DuckDBDriver;
@@ -43,7 +42,6 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.pipeline.Delivery;
 import org.hyperprof.pipeline.Dispatcher;
-import org.hyperprof.pipeline.PublishedSession;
 import org.hyperprof.testing.sample.RecordingConsumer;
 import org.hyperprof.testing.sample.TestBatches;
 import org.junit.jupiter.api.AfterEach;
@@ -70,21 +68,7 @@ class SessionReplayTest {
     }
 
     /** The profiler's part of a replay: the recorded session started under its id, ended by its summary. */
-    private final SessionPublisher publisher = new SessionPublisher() {
-        @Override
-        public Channel open(String source, String hostName, String cpuType, String cpuName, long mhz,
-                List<CounterConfig> counters, Map<Integer, String> domains, SessionDictionary dictionary,
-                boolean live) {
-            throw new UnsupportedOperationException("the test replays only");
-        }
-
-        @Override
-        public Replay replay(SessionInfo recorded) {
-            dispatcher.sessionStarted(recorded, true);
-            return new PublishedSession(recorded.sessionId(), recorded.source(), dispatcher,
-                    TimeUnit.SECONDS.toNanos(5), (session, summarize) -> summarize.get());
-        }
-    };
+    private final SessionPublisher publisher = new ReplayingPublisher(dispatcher);
 
     /** What a consumer saw: the session, its samples by what they are, its summary. */
     private static final class Seen implements SampleConsumer {
