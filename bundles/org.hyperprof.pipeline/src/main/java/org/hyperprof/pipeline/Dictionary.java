@@ -158,38 +158,45 @@ public final class Dictionary implements SessionDictionary {
     public void buildId(int image, String hex) {
         image(image);
         synchronized (mappingLock) {
-            String[] a = buildIds;
-            if (image >= a.length) {
-                a = Arrays.copyOf(a, Math.max(image + 1, a.length * 2));
-            }
-            a[image] = hex == null || hex.isEmpty() ? null : hex.toLowerCase(java.util.Locale.ROOT);
-            buildIds = a;
+            buildIds = withImageValue(buildIds, image,
+                    hex == null || hex.isEmpty() ? null : hex.toLowerCase(java.util.Locale.ROOT));
         }
     }
 
     @Override
     public String imageBuildId(int image) {
-        String[] a = buildIds;
-        return image >= 0 && image < a.length ? a[image] : null;
+        return imageValue(buildIds, image);
     }
 
     /** Image {@code image}'s code is in the file {@code path} (see {@link SessionDictionary#imageFile}). */
     public void imageFile(int image, String path) {
         image(image);
         synchronized (mappingLock) {
-            String[] a = imageFiles;
-            if (image >= a.length) {
-                a = Arrays.copyOf(a, Math.max(image + 1, a.length * 2));
-            }
-            a[image] = path;
-            imageFiles = a;
+            imageFiles = withImageValue(imageFiles, image, path);
         }
     }
 
     @Override
     public String imageFile(int image) {
-        String[] a = imageFiles;
-        return image >= 0 && image < a.length ? a[image] : null;
+        return imageValue(imageFiles, image);
+    }
+
+    /**
+     * A per-image column ({@link #buildIds}, {@link #imageFiles}) with {@code image}'s value set, grown
+     * when the image is beyond it; called under {@link #mappingLock}, the caller publishes the result.
+     */
+    private static String[] withImageValue(String[] column, int image, String value) {
+        String[] a = column;
+        if (image >= a.length) {
+            a = Arrays.copyOf(a, Math.max(image + 1, a.length * 2));
+        }
+        a[image] = value;
+        return a;
+    }
+
+    /** An image's value in a per-image column, null when it was never set. */
+    private static String imageValue(String[] column, int image) {
+        return image >= 0 && image < column.length ? column[image] : null;
     }
 
     /** Adds an image of domain {@code domid} and returns its id. */

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
 class MisstepTranscriptTest {
     private static final Map<String, String> TRANSCRIPT = new TreeMap<>();
 
-    private static OpcontrolResult record(String misstep, String as, OpcontrolResult r) {
+    /** Runs opcontrol as domain {@code domid} and adds the command and its output to the misstep's transcript. */
+    private static OpcontrolResult record(String misstep, RealHost h, int domid, String... args) {
+        OpcontrolResult r = h.op(domid, args);
+        String as = "opcontrol " + domid + " " + String.join(" ", args);
         synchronized (TRANSCRIPT) {
             TRANSCRIPT.merge(misstep, "$ " + as + System.lineSeparator() + r.output() + System.lineSeparator()
                     + "(ok=" + r.ok() + ")" + System.lineSeparator(), (a, b) -> a + System.lineSeparator() + b);
@@ -52,8 +55,7 @@ class MisstepTranscriptTest {
     @Test
     void aGuestStartingItsDaemonBeforeTheHardwareDomainIsPrimaryGetsEpermAndTheStepsOfDomain0() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
-            OpcontrolResult r = record("01 domU --start-daemon before dom0 set up anything", "opcontrol 1 --start-daemon",
-                    h.op(1, "--start-daemon"));
+            OpcontrolResult r = record("01 domU --start-daemon before dom0 set up anything", h, 1, "--start-daemon");
             assertFalse(r.ok());
             has(r, "XENOPROF_enable_virq) = -1 (EPERM, Operation not permitted)", "State IDLE",
                     "domain 0 runs `opcontrol --start-daemon --active-domains=1`",
@@ -65,8 +67,7 @@ class MisstepTranscriptTest {
     void aGuestThePrimaryDidNotListGetsEpermAndHowDomain0ListsIt() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             h.op(0, "--start-daemon", "--active-domains=0,1");
-            OpcontrolResult r = record("02 domU --start-daemon, but dom0 never listed it", "opcontrol 4 --start-daemon",
-                    h.op(4, "--start-daemon"));
+            OpcontrolResult r = record("02 domU --start-daemon, but dom0 never listed it", h, 4, "--start-daemon");
             assertFalse(r.ok());
             has(r, "XENOPROF_enable_virq) = -1 (EPERM", "State READY", "domain 4 is not in the active list",
                     "domain 0 adds domain 4 with set_active", "`opcontrol --shutdown` in domain 0",
@@ -79,7 +80,7 @@ class MisstepTranscriptTest {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             h.op(0, "--start-daemon", "--active-domains=0,1");
             OpcontrolResult r = record("03 dom0 --start before every listed active domain started its daemon",
-                    "opcontrol 0 --start", h.op(0, "--start"));
+                    h, 0, "--start");
             assertFalse(r.ok());
             has(r, "XENOPROF_start) = -1 (EPERM, Operation not permitted)", "State READY", "1 of 2 have",
                     "domain 1 (web-pv): domain 1 runs opcontrol --start-daemon", "Then domain 0 runs opcontrol --start again");
@@ -93,7 +94,7 @@ class MisstepTranscriptTest {
             h.op(0, "--start-daemon", "--active-domains=0,1");
             h.op(1, "--start-daemon");
             OpcontrolResult r = record("04 changing --active-domains while the daemon runs",
-                    "opcontrol 0 --active-domains=0,1,4", h.op(0, "--active-domains=0,1,4"));
+                    h, 0, "--active-domains=0,1,4");
             assertFalse(r.ok());
             has(r, "XENOPROF_reset_active_list) = 0", "XENOPROF_set_active, 0) = -1 (EPERM", "State READY",
                     "fails with -22 (EINVAL, Invalid argument)", "a following --start succeeds with nobody profiled",
@@ -108,7 +109,7 @@ class MisstepTranscriptTest {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             h.op(0, "--start-daemon", "--passive-domains=2,3");
             OpcontrolResult r = record("05 changing --passive-domains while the daemon runs",
-                    "opcontrol 0 --passive-domains=2", h.op(0, "--passive-domains=2"));
+                    h, 0, "--passive-domains=2");
             assertFalse(r.ok());
             has(r, "XENOPROF_reset_passive_list) = 0",
                     "XENOPROF_set_passive, {domain_id 2, max_samples 2048}) = -1 (EPERM", "State READY",
@@ -123,13 +124,11 @@ class MisstepTranscriptTest {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             h.op(0, "--start-daemon", "--active-domains=0,1");
             h.op(1, "--start-daemon");
-            OpcontrolResult start = record("06 a guest tries privileged control", "opcontrol 1 --start",
-                    h.op(1, "--start"));
+            OpcontrolResult start = record("06 a guest tries privileged control", h, 1, "--start");
             has(start, "domain 1 is not the primary: its driver makes no hypercall for --start",
                     "XENOPROF_start by domain 1 would return -1 (EPERM, Operation not permitted)", "State READY",
                     "domain 0 calls start (`opcontrol --start` in domain 0)");
-            OpcontrolResult lists = record("06 a guest tries privileged control", "opcontrol 1 --passive-domains=2",
-                    h.op(1, "--passive-domains=2"));
+            OpcontrolResult lists = record("06 a guest tries privileged control", h, 1, "--passive-domains=2");
             has(lists, "ignores passive_domains", "XENOPROF_set_passive by domain 1 would return -1 (EPERM",
                     "only the primary (domain 0) lists passive domains");
             assertEquals(0, h.host.xenoprof().passiveList().length);
@@ -143,20 +142,17 @@ class MisstepTranscriptTest {
             h.op(1, "--start-daemon");
             h.op(0, "--start");
             h.run(2_000);
-            OpcontrolResult r = record("07 an active guest shuts down while dom0 profiles", "opcontrol 1 --shutdown",
-                    h.op(1, "--shutdown"));
+            OpcontrolResult r = record("07 an active guest shuts down while dom0 profiles", h, 1, "--shutdown");
             assertFalse(r.ok());
             has(r, "XENOPROF_disable_virq) = -1 (EPERM, Operation not permitted)", "State PROFILING",
                     "WARNING: xenoprof_shutdown", "Xen keeps its pages shared and the domain ACTIVE",
                     "domain 0 runs opcontrol --stop, then domain 1 runs --shutdown again");
-            OpcontrolResult again = record("07 an active guest shuts down while dom0 profiles",
-                    "opcontrol 1 --start-daemon", h.op(1, "--start-daemon"));
+            OpcontrolResult again = record("07 an active guest shuts down while dom0 profiles", h, 1, "--start-daemon");
             assertFalse(again.ok());
             has(again, "XENOPROF_get_buffer, {max_samples 16}) = -16 (EBUSY, Device or resource busy)",
                     "Its pages are still shared with it", "then domain 1 runs --shutdown (the driver retries disable_virq)");
-            record("07 an active guest shuts down while dom0 profiles", "opcontrol 0 --stop", h.op(0, "--stop"));
-            OpcontrolResult out = record("07 an active guest shuts down while dom0 profiles", "opcontrol 1 --shutdown",
-                    h.op(1, "--shutdown"));
+            record("07 an active guest shuts down while dom0 profiles", h, 0, "--stop");
+            OpcontrolResult out = record("07 an active guest shuts down while dom0 profiles", h, 1, "--shutdown");
             assertTrue(out.ok(), out.output());
             has(out, "XENOPROF_disable_virq) = 0", "Domain 1 left the session; its pages are unshared");
         }
@@ -165,8 +161,7 @@ class MisstepTranscriptTest {
     @Test
     void anHvmGuestStartingADaemonIsToldItHasNoXenoprofDriverAndHowDomain0ProfilesItPassively() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
-            OpcontrolResult r = record("08 an HVM guest runs --start-daemon", "opcontrol 3 --start-daemon",
-                    h.op(3, "--start-daemon"));
+            OpcontrolResult r = record("08 an HVM guest runs --start-daemon", h, 3, "--start-daemon");
             assertFalse(r.ok());
             has(r, "Domain 3 (mail-hvm) is an HVM guest", "Xen would return 0 with no usable buffer address",
                     "-16 (EBUSY)", "domain 0 runs opcontrol --start-daemon --passive-domains=3");
@@ -178,20 +173,17 @@ class MisstepTranscriptTest {
     void theSameDomainListedActiveAndPassiveIsWarnedThenItsGetBufferFailsWithEbusy() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             OpcontrolResult setup = record("09 the same domain as active and passive",
-                    "opcontrol 0 --start-daemon --active-domains=0,1,2 --passive-domains=2",
-                    h.op(0, "--start-daemon", "--active-domains=0,1,2", "--passive-domains=2"));
+                    h, 0, "--start-daemon", "--active-domains=0,1,2", "--passive-domains=2");
             has(setup, "XENOPROF_set_passive, {domain_id 2, max_samples 2048}) = 0",
                     "domain 2 is in both the active and the passive list",
                     "domain 2's --start-daemon (get_buffer) will fail with -16 (EBUSY)");
-            OpcontrolResult guest = record("09 the same domain as active and passive", "opcontrol 2 --start-daemon",
-                    h.op(2, "--start-daemon"));
+            OpcontrolResult guest = record("09 the same domain as active and passive", h, 2, "--start-daemon");
             assertFalse(guest.ok());
             has(guest, "XENOPROF_get_buffer, {max_samples 16}) = -16 (EBUSY", "State READY",
                     "still shared with domain 0 by an earlier set_passive", "Domain 2 is in the passive list of domain 0",
                     "Domain 0 runs --shutdown, then --start-daemon with domain 2 in only one of");
             h.op(1, "--start-daemon");
-            OpcontrolResult start = record("09 the same domain as active and passive", "opcontrol 0 --start",
-                    h.op(0, "--start"));
+            OpcontrolResult start = record("09 the same domain as active and passive", h, 0, "--start");
             assertFalse(start.ok());
             has(start, "XENOPROF_start) = -1 (EPERM", "domain 2 (db-pv): also in the passive list");
         }
@@ -200,11 +192,11 @@ class MisstepTranscriptTest {
     @Test
     void anHvmGuestListedAsActiveIsWarnedAndTheStartNamesItAsImpossible() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
-            OpcontrolResult setup = record("10 an HVM guest listed as active", "opcontrol 0 --start-daemon --active-domains=0,3",
-                    h.op(0, "--start-daemon", "--active-domains=0,3"));
+            OpcontrolResult setup = record("10 an HVM guest listed as active",
+                    h, 0, "--start-daemon", "--active-domains=0,3");
             has(setup, "XENOPROF_set_active, 3) = 0", "domain 3 (mail-hvm) is an HVM guest: it cannot be active on x86",
                     "--passive-domains=3");
-            OpcontrolResult start = record("10 an HVM guest listed as active", "opcontrol 0 --start", h.op(0, "--start"));
+            OpcontrolResult start = record("10 an HVM guest listed as active", h, 0, "--start");
             assertFalse(start.ok());
             has(start, "XENOPROF_start) = -1 (EPERM", "State READY",
                     "domain 3 (mail-hvm): an HVM guest, which can never call enable_virq: domain 0 runs --shutdown and"
@@ -216,7 +208,7 @@ class MisstepTranscriptTest {
     void aPassiveDomainThatDoesNotExistFailsTheWriteWithEinvalAndNamesTheDomains() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             OpcontrolResult r = record("11 a passive domain that does not exist",
-                    "opcontrol 0 --start-daemon --passive-domains=2,9", h.op(0, "--start-daemon", "--passive-domains=2,9"));
+                    h, 0, "--start-daemon", "--passive-domains=2,9");
             assertFalse(r.ok());
             has(r, "XENOPROF_set_passive, {domain_id 9, max_samples 2048}) = -22 (EINVAL, Invalid argument)",
                     "State INITIALIZED", "no domain 9 exists", "[0 (Domain-0), 1 (web-pv), 2 (db-pv), 3 (mail-hvm), 4"
@@ -229,14 +221,14 @@ class MisstepTranscriptTest {
     @Test
     void thePrimaryListingItselfAsPassiveIsRefusedWithTheReason() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
-            OpcontrolResult r = record("12 the primary lists itself as passive", "opcontrol 0 --start-daemon --passive-domains=0",
-                    h.op(0, "--start-daemon", "--passive-domains=0"));
+            OpcontrolResult r = record("12 the primary lists itself as passive",
+                    h, 0, "--start-daemon", "--passive-domains=0");
             assertFalse(r.ok());
             has(r, "XENOPROF_set_passive, {domain_id 0, max_samples 2048}) = 0", "domain 0 is the primary itself",
                     "its get_buffer would fail with -16 (EBUSY)", "Domain 0 writes --passive-domains again without 0",
                     "passive_domains fails with -22 (EINVAL");
             OpcontrolResult retry = record("12 the primary lists itself as passive",
-                    "opcontrol 0 --start-daemon --passive-domains=2", h.op(0, "--start-daemon", "--passive-domains=2"));
+                    h, 0, "--start-daemon", "--passive-domains=2");
             assertTrue(retry.ok(), retry.output());
         }
     }
@@ -245,8 +237,7 @@ class MisstepTranscriptTest {
     void aPassiveImageThatIsNotTheDomainsKernelIsRefusedBeforeAnyWrite() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             OpcontrolResult r = record("13 --passive-images names a process, not the kernel",
-                    "opcontrol 0 --start-daemon --passive-domains=2 --passive-images=mysqld",
-                    h.op(0, "--start-daemon", "--passive-domains=2", "--passive-images=mysqld"));
+                    h, 0, "--start-daemon", "--passive-domains=2", "--passive-images=mysqld");
             assertFalse(r.ok());
             has(r, "'mysqld' is a user image of domain 2, not its kernel",
                     "domain 2's kernel is vmlinux-syms-2.6.18-53.el5xen");
@@ -262,8 +253,7 @@ class MisstepTranscriptTest {
             h.op(0, "--start");
             h.run(1_000);
             h.op(0, "--stop");
-            OpcontrolResult r = record("14 dom0 --shutdown before the domUs", "opcontrol 0 --shutdown",
-                    h.op(0, "--shutdown"));
+            OpcontrolResult r = record("14 dom0 --shutdown before the domUs", h, 0, "--shutdown");
             assertTrue(r.ok(), r.output());
             has(r, "XENOPROF_release_counters) = 0", "the daemons of domains [1] still run; shut them down first next"
                     + " time (domUs before dom0)");
@@ -277,13 +267,12 @@ class MisstepTranscriptTest {
             h.op(1, "--start-daemon");
             h.op(4, "--start-daemon");
             h.host.destroyDomain(4);
-            OpcontrolResult gone = record("15 opcontrol in a destroyed domain", "opcontrol 4 --shutdown",
-                    h.op(4, "--shutdown"));
+            OpcontrolResult gone = record("15 opcontrol in a destroyed domain", h, 4, "--shutdown");
             assertFalse(gone.ok());
             has(gone, "Domain 4 (batch-pv) was destroyed: nothing runs in it any more",
                     "domain 0 (the primary) ends it as usual");
             h.host.pauseDomain(1);
-            OpcontrolResult paused = record("16 opcontrol in a paused domain", "opcontrol 1 --stop", h.op(1, "--stop"));
+            OpcontrolResult paused = record("16 opcontrol in a paused domain", h, 1, "--stop");
             assertFalse(paused.ok());
             has(paused, "Domain 1 (web-pv) is paused (xl pause)", "Unpause it first (xl unpause 1), then run opcontrol"
                     + " --stop as domain 1");
@@ -296,7 +285,7 @@ class MisstepTranscriptTest {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
             h.op(0, "--start-daemon");
             OpcontrolResult r = record("17 dom0 --start-daemon again while its daemon runs",
-                    "opcontrol 0 --start-daemon --active-domains=0,1", h.op(0, "--start-daemon", "--active-domains=0,1"));
+                    h, 0, "--start-daemon", "--active-domains=0,1");
             assertFalse(r.ok());
             has(r, "already running (state READY)", "run opcontrol --shutdown as domain 0 first (after the other"
                     + " domains' --shutdown)");
@@ -306,7 +295,7 @@ class MisstepTranscriptTest {
     @Test
     void holdingADaemonThatIsNotRunningSaysToStartItFirst() throws Exception {
         try (RealHost h = new RealHost(RealHost.MULTI)) {
-            OpcontrolResult r = record("18 --hold without a running daemon", "opcontrol 1 --hold", h.op(1, "--hold"));
+            OpcontrolResult r = record("18 --hold without a running daemon", h, 1, "--hold");
             assertFalse(r.ok());
             has(r, "is not running, so --hold has nothing to act on. Run opcontrol --start-daemon as domain 1 first");
         }

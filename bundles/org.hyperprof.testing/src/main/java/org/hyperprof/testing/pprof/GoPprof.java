@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.hyperprof.testing.tools.TestPrograms;
+
 /**
  * {@code go tool pprof} (Debian's golang-go, which CI installs) as the tests run it: its temporary
  * files and its home in the test's own folder, its output whole, a failure with what it printed.
@@ -24,15 +26,7 @@ public final class GoPprof {
 
     /** Whether {@code go version} runs here. */
     public static boolean available() {
-        try {
-            Process p = new ProcessBuilder("go", "version").redirectErrorStream(true).start();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return TestPrograms.runs("go", "version");
     }
 
     /**

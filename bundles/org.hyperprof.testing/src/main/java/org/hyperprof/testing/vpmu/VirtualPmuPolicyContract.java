@@ -100,6 +100,13 @@ public abstract class VirtualPmuPolicyContract {
         return s.statistics().get(key);
     }
 
+    /** The register accesses the session counts as switch work ({@code STAT_SWITCH_ACCESSES}) during {@code step}. */
+    protected static long switchAccesses(PolicySession s, Runnable step) {
+        long before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
+        step.run();
+        return stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
+    }
+
     /** Every register of a context as the rig logs its accesses ({@code kind} "r" or "w"): counters, controls, LVTPC. */
     protected static List<String> all(TestedModel m, String kind) {
         return concat(concat(counters(m, kind), controls(m, kind)), List.of(kind + " 0x340"));

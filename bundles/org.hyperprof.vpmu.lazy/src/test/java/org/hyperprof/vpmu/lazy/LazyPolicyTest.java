@@ -70,25 +70,17 @@ class LazyPolicyTest extends VirtualPmuPolicyContract {
         rig.enter(0);
         int size = m.contextSize();
         int n = m.model().counterCount();
-        long before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
         long save0 = h.charged(0, FakeHost.SAVE);
         long load0 = h.charged(0, FakeHost.LOAD);
         h.pmus[0].clearLog();
-        rig.switchTo(0, 2, 0);
-        long runningToRunning = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
+        long runningToRunning = switchAccesses(s, () -> rig.switchTo(0, 2, 0));
         assertEquals(concat(concat(counters(m, "r"), controls(m, "w")), all(m, "w")), h.pmus[0].accesses());
         assertEquals(n * 40 + n * 100, h.charged(0, FakeHost.SAVE) - save0, "reads and stops charged as vpmu_save");
         assertEquals(size * 100, h.charged(0, FakeHost.LOAD) - load0, "writes charged as vpmu_load");
 
-        before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
-        rig.switchTo(0, 3, 0); // never touches its PMU
-        long runningToUnused = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
-        before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
-        rig.switchTo(0, IDLE, 0);
-        long unusedToIdle = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
-        before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
-        rig.switchTo(0, 1, 0);
-        long idleToRunning = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
+        long runningToUnused = switchAccesses(s, () -> rig.switchTo(0, 3, 0)); // never touches its PMU
+        long unusedToIdle = switchAccesses(s, () -> rig.switchTo(0, IDLE, 0));
+        long idleToRunning = switchAccesses(s, () -> rig.switchTo(0, 1, 0));
         System.out.printf("lazy %s accesses per switch: running->running %d, running->unused %d, unused->idle %d,"
                 + " idle->running %d%n", m, runningToRunning, runningToUnused, unusedToIdle, idleToRunning);
         assertEquals(2L * n + size, runningToRunning);

@@ -50,23 +50,17 @@ class SaveRestorePolicyTest extends VirtualPmuPolicyContract {
         rig.enter(0);
         int size = m.contextSize();
         int n = m.model().counterCount();
-        long before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
         long save0 = h.charged(0, FakeHost.SAVE);
         long load0 = h.charged(0, FakeHost.LOAD);
         h.pmus[0].clearLog();
-        rig.switchTo(0, 2, 0);
-        long guestToGuest = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
+        long guestToGuest = switchAccesses(s, () -> rig.switchTo(0, 2, 0));
         assertEquals(concat(counters(m, "r"), all(m, "w")), h.pmus[0].accesses(),
                 "save the counters, then restore counters, controls, LVTPC");
         assertEquals(n * 40, h.charged(0, FakeHost.SAVE) - save0, "counter reads charged as vpmu_save");
         assertEquals(size * 100, h.charged(0, FakeHost.LOAD) - load0, "writes charged as vpmu_load");
 
-        before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
-        rig.switchTo(0, IDLE, 0);
-        long guestToIdle = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
-        before = stat(s, PolicySession.STAT_SWITCH_ACCESSES);
-        rig.switchTo(0, 1, 0);
-        long idleToGuest = stat(s, PolicySession.STAT_SWITCH_ACCESSES) - before;
+        long guestToIdle = switchAccesses(s, () -> rig.switchTo(0, IDLE, 0));
+        long idleToGuest = switchAccesses(s, () -> rig.switchTo(0, 1, 0));
         System.out.printf("saverestore %s accesses per switch: guest->guest %d, guest->idle %d, idle->guest %d%n",
                 m, guestToGuest, guestToIdle, idleToGuest);
         assertEquals(n + size, guestToGuest);
