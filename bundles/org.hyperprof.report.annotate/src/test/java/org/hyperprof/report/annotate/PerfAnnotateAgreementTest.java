@@ -51,10 +51,8 @@ class PerfAnnotateAgreementTest {
 
     @BeforeAll
     static void record() throws Exception {
-        assumeTrue(TestPrograms.runs("gcc", "--version"), "gcc is not installed");
+        TestPrograms.assumeGccAndPerfRecording(dir);
         assumeTrue(TestPrograms.binutils(), "binutils (objdump, nm) are not installed");
-        assumeTrue(TestPrograms.runs("perf", "record", "-q", "-e", "cpu-clock", "-o", dir.resolve("probe.data").toString(),
-                "--", "true"), "perf is not installed (Debian package linux-perf) or may not record here");
         Path exe = TestPrograms.build(dir, "hot.c", "hot", "-g");
         recording = dir.resolve("hot.data");
         // About 0.2 s of spin at a sample every 0.25 ms: some 800 samples over its instructions.

@@ -2,7 +2,6 @@ package org.hyperprof.report.perfscript;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,9 +43,7 @@ class PerfScriptAgreementTest {
 
     @BeforeAll
     static void build() throws Exception {
-        assumeTrue(TestPrograms.runs("gcc", "--version"), "gcc is not installed");
-        assumeTrue(TestPrograms.runs("perf", "record", "-q", "-e", "cpu-clock", "-o", dir.resolve("probe.data").toString(),
-                "--", "true"), "perf is not installed (Debian package linux-perf) or may not record here");
+        TestPrograms.assumeGccAndPerfRecording(dir);
         busy = TestPrograms.build(dir, "busy.c", "busy");
     }
 

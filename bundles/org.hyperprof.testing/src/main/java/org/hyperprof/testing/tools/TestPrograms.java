@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Assumptions;
+
 /**
  * The test programs the agreement tests record with perf (C sources kept here, once: {@code busy.c},
  * {@code hot.c}), built with the machine's gcc at test time, and the running of the machine's tools.
@@ -35,6 +37,17 @@ public final class TestPrograms {
     /** Whether binutils' objdump and nm are installed. */
     public static boolean binutils() {
         return runs("objdump", "--version") && runs("nm", "--version");
+    }
+
+    /**
+     * Skips the test unless gcc builds the test programs and perf may record here (a probe recording of
+     * {@code true} into {@code scratch}).
+     */
+    public static void assumeGccAndPerfRecording(Path scratch) {
+        Assumptions.assumeTrue(runs("gcc", "--version"), "gcc is not installed");
+        Assumptions.assumeTrue(runs("perf", "record", "-q", "-e", "cpu-clock", "-o",
+                scratch.resolve("probe.data").toString(), "--", "true"),
+                "perf is not installed (Debian package linux-perf) or may not record here");
     }
 
     /** Runs a command to its end; its standard output, or an IOException with its error output. */
