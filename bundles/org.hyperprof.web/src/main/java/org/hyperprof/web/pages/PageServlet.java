@@ -10,9 +10,9 @@ import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * A page: an HTML file of this bundle in the pages' shared shell (no inline script: its scripts are files under
- * /static), drawn by its script from JSON endpoints. The servlet answers only its own path exactly.
+ * /static), drawn by its script from JSON endpoints ({@link PageTable} lists them). The servlet answers only its own path exactly.
  */
-public abstract class PageServlet extends HttpServlet {
+public final class PageServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
     static final String SHELL = "/pages/shell.html";
@@ -27,7 +27,7 @@ public abstract class PageServlet extends HttpServlet {
      * @param resource the page's HTML file, absolute ({@code /pages/x.html}): its head lines, then its
      *                 {@code <main>}
      */
-    protected PageServlet(String path, String resource) {
+    PageServlet(String path, String resource) {
         this.path = path;
         this.resource = resource;
     }
