@@ -51,6 +51,8 @@ public class PluginCommands {
     private final Plugins<SymbolResolver> resolvers;
     private final Plugins<ReportRenderer> renderers;
     private final Plugins<ReportFileWriter> writers;
+    /** The models, policies, consumers and resolvers, as DS binds them. */
+    private final PluginKinds kinds;
 
     @Activate
     public PluginCommands(@Reference(name = "reports") ReportPlugins reports) {
@@ -77,6 +79,10 @@ public class PluginCommands {
         this.resolvers = resolvers;
         this.renderers = renderers;
         this.writers = writers;
+        this.kinds = new PluginKinds().kind(PmuModel.class, PmuModel.IDENTITY, models)
+                .kind(CounterVirtualizationPolicy.class, CounterVirtualizationPolicy.IDENTITY, policies)
+                .kind(SampleConsumer.class, SampleConsumer.IDENTITY, consumers)
+                .kind(SymbolResolver.class, SymbolResolver.IDENTITY, resolvers);
     }
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
@@ -327,46 +333,18 @@ public class PluginCommands {
         }
     }
 
-    @Reference(service = PmuModel.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindModel")
-    void bindModel(PmuModel model, ServiceReference<PmuModel> ref) {
-        models.add(ref, model, Plugins.name(ref, PmuModel.IDENTITY), Plugins.provider(ref));
+    /** What {@link #bindPlugin} binds: the listed kinds other than the reports ({@link ReportPlugins} has those). */
+    static final String PLUGINS = "(|(objectClass=org.hyperprof.api.pmu.PmuModel)"
+            + "(objectClass=org.hyperprof.api.vpmu.CounterVirtualizationPolicy)"
+            + "(objectClass=org.hyperprof.api.sample.SampleConsumer)(objectClass=org.hyperprof.api.symbols.SymbolResolver))";
+
+    @Reference(service = Object.class, target = PLUGINS, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindPlugin")
+    void bindPlugin(Object plugin, ServiceReference<?> ref) {
+        kinds.bind(plugin, ref);
     }
 
-    void unbindModel(ServiceReference<PmuModel> ref) {
-        models.remove(ref);
-    }
-
-    @Reference(service = CounterVirtualizationPolicy.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindPolicy")
-    void bindPolicy(CounterVirtualizationPolicy policy, ServiceReference<CounterVirtualizationPolicy> ref) {
-        policies.add(ref, policy, Plugins.name(ref, CounterVirtualizationPolicy.IDENTITY),
-                Plugins.provider(ref));
-    }
-
-    void unbindPolicy(ServiceReference<CounterVirtualizationPolicy> ref) {
-        policies.remove(ref);
-    }
-
-    @Reference(service = SampleConsumer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindConsumer")
-    void bindConsumer(SampleConsumer consumer, ServiceReference<SampleConsumer> ref) {
-        consumers.add(ref, consumer, Plugins.name(ref, SampleConsumer.IDENTITY),
-                Plugins.provider(ref));
-    }
-
-    void unbindConsumer(ServiceReference<SampleConsumer> ref) {
-        consumers.remove(ref);
-    }
-
-    @Reference(service = SymbolResolver.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindResolver")
-    void bindResolver(SymbolResolver resolver, ServiceReference<SymbolResolver> ref) {
-        resolvers.add(ref, resolver, Plugins.name(ref, SymbolResolver.IDENTITY),
-                Plugins.provider(ref));
-    }
-
-    void unbindResolver(ServiceReference<SymbolResolver> ref) {
-        resolvers.remove(ref);
+    void unbindPlugin(ServiceReference<?> ref) {
+        kinds.unbind(ref);
     }
 }

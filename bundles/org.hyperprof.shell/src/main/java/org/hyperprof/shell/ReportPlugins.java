@@ -19,6 +19,9 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 public final class ReportPlugins {
     private final Plugins<ReportRenderer> renderers = new Plugins<>();
     private final Plugins<ReportFileWriter> writers = new Plugins<>();
+    /** File writers are named by the renderers' property ({@code report.name}) too. */
+    private final PluginKinds kinds = new PluginKinds().kind(ReportRenderer.class, ReportRenderer.IDENTITY, renderers)
+            .kind(ReportFileWriter.class, ReportRenderer.IDENTITY, writers);
 
     /** The renderers bound now, by {@code report.name}. */
     public Plugins<ReportRenderer> renderers() {
@@ -30,23 +33,17 @@ public final class ReportPlugins {
         return writers;
     }
 
-    @Reference(service = ReportRenderer.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindRenderer")
-    void bindRenderer(ReportRenderer renderer, ServiceReference<ReportRenderer> ref) {
-        renderers.add(ref, renderer, Plugins.name(ref, ReportRenderer.IDENTITY), Plugins.provider(ref));
+    /** What {@link #bindReport} binds. */
+    static final String REPORTS = "(|(objectClass=org.hyperprof.api.report.ReportRenderer)"
+            + "(objectClass=org.hyperprof.api.report.ReportFileWriter))";
+
+    @Reference(service = Object.class, target = REPORTS, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindReport")
+    void bindReport(Object report, ServiceReference<?> ref) {
+        kinds.bind(report, ref);
     }
 
-    void unbindRenderer(ServiceReference<ReportRenderer> ref) {
-        renderers.remove(ref);
-    }
-
-    @Reference(service = ReportFileWriter.class, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindWriter")
-    void bindWriter(ReportFileWriter writer, ServiceReference<ReportFileWriter> ref) {
-        writers.add(ref, writer, Plugins.name(ref, ReportRenderer.IDENTITY), Plugins.provider(ref));
-    }
-
-    void unbindWriter(ServiceReference<ReportFileWriter> ref) {
-        writers.remove(ref);
+    void unbindReport(ServiceReference<?> ref) {
+        kinds.unbind(ref);
     }
 }
