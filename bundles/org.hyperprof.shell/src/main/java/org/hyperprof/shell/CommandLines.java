@@ -112,10 +112,7 @@ public final class CommandLines {
     /** {@code hp:run <ms>}: simulated microseconds to run. */
     public static long runMicros(String[] argv) throws UsageException {
         List<String> p = HpCommand.RUN.parse(argv).atMostPositional(1, "one number of milliseconds")
-                .positional();
-        if (p.isEmpty()) {
-            throw new UsageException("expected the simulated milliseconds to run, e.g. hp:run 500");
-        }
+                .atLeastPositional(1, "expected the simulated milliseconds to run, e.g. hp:run 500").positional();
         return milliseconds(p.get(0), "the simulated milliseconds") * 1000;
     }
 
@@ -302,10 +299,8 @@ public final class CommandLines {
 
     public static Domain domain(String[] argv) throws UsageException {
         List<String> p = HpCommand.DOMAIN.parse(argv).atMostPositional(2, "a domain id and one action")
+                .atLeastPositional(1, "expected a domain id and what to do with it, e.g. hp:domain 2 pause")
                 .positional();
-        if (p.isEmpty()) {
-            throw new UsageException("expected a domain id and what to do with it, e.g. hp:domain 2 pause");
-        }
         int domid = Args.domid(p.get(0), "the domain id");
         if (p.size() == 1) {
             return new Domain(domid, DomainAction.STATE);
@@ -345,11 +340,8 @@ public final class CommandLines {
 
     public static Guest guest(String[] argv) throws UsageException {
         List<String> p = HpCommand.GUEST.parse(argv).atMostPositional(4, "domain, vCPU, head|tail, value")
-                .positional();
-        if (p.size() < 4) {
-            throw new UsageException("expected the domain, its vCPU, head or tail, and the value the guest writes,"
-                    + " e.g. hp:guest 1 0 head 99999");
-        }
+                .atLeastPositional(4, "expected the domain, its vCPU, head or tail, and the value the guest writes,"
+                        + " e.g. hp:guest 1 0 head 99999").positional();
         int domid = Args.domid(p.get(0), "the domain id");
         int vcpu = (int) Args.number(p.get(1), "the vCPU", 0, Integer.MAX_VALUE);
         String which = p.get(2).trim().toLowerCase(java.util.Locale.ROOT);
@@ -375,11 +367,8 @@ public final class CommandLines {
     }
 
     public static Export export(String[] argv) throws UsageException {
-        Args a = HpCommand.EXPORT.parse(argv);
-        if (a.positional().size() < 3) {
-            throw new UsageException("expected the writer (report.name), the format and the file, e.g."
-                    + " hp:export flamegraph svg /tmp/hp.svg");
-        }
+        Args a = HpCommand.EXPORT.parse(argv).atLeastPositional(3, "expected the writer (report.name), the format"
+                + " and the file, e.g. hp:export flamegraph svg /tmp/hp.svg");
         List<String> p = a.positional();
         // Words after the file are the writer's options (the report filters, e.g. image=^vmlinux), as hp:report's.
         Set<String> options = new LinkedHashSet<>(p.subList(3, p.size()));

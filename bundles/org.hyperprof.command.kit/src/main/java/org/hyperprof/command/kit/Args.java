@@ -135,6 +135,28 @@ public final class Args {
         return this;
     }
 
+    /**
+     * @param message the usage error when too few were given: what to give, with an example
+     * @throws UsageException when fewer than {@code min} positional words were given
+     */
+    public Args atLeastPositional(int min, String message) throws UsageException {
+        if (positional.size() < min) {
+            throw new UsageException(message);
+        }
+        return this;
+    }
+
+    /**
+     * @param message the usage error when another number was given: what to give, with an example
+     * @throws UsageException when other than {@code count} positional words were given
+     */
+    public Args exactlyPositional(int count, String message) throws UsageException {
+        if (positional.size() != count) {
+            throw new UsageException(message);
+        }
+        return this;
+    }
+
     /** A whole number in decimal or {@code 0x} hex, within [min, max]. */
     public static long number(String text, String what, long min, long max) throws UsageException {
         return number(text, what, min, max, null);

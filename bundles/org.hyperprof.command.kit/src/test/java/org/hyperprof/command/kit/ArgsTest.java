@@ -109,6 +109,16 @@ class ArgsTest {
     }
 
     @Test
+    void tooFewOrAnotherNumberOfWordsIsTheCommandsOwnMessage() throws UsageException {
+        assertEquals(List.of("a", "b"),
+                parse("a", "b").atLeastPositional(2, "x").exactlyPositional(2, "y").positional());
+        assertEquals("give two", assertThrows(UsageException.class,
+                () -> parse("a").atLeastPositional(2, "give two")).getMessage());
+        assertEquals("give one", assertThrows(UsageException.class,
+                () -> parse("a", "b").exactlyPositional(1, "give one")).getMessage());
+    }
+
+    @Test
     void numbersAreDecimalOrHex() throws UsageException {
         assertEquals(121, Args.number("121", "n", 0, 1000));
         assertEquals(0x79, Args.number("0x79", "n", 0, 1000));

@@ -72,10 +72,8 @@ public final class AnnotateCommand {
     @Descriptor("a function's instructions with the samples and share of each (perf annotate), by objdump")
     public void annotate(@Descriptor(ARGUMENTS) String... args) {
         Guard.run(console, ANNOTATE, args, out -> {
-            Args a = ANNOTATE.parse(args).atMostPositional(1, "one symbol");
-            if (a.positional().isEmpty()) {
-                throw new UsageException("name the function to annotate, e.g. hp:annotate main");
-            }
+            Args a = ANNOTATE.parse(args).atMostPositional(1, "one symbol")
+                    .atLeastPositional(1, "name the function to annotate, e.g. hp:annotate main");
             Set<String> options = new LinkedHashSet<>();
             options.add("symbol=" + a.positional().get(0));
             if (a.value("--image") != null) {

@@ -13,7 +13,6 @@ import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Syntax;
-import org.hyperprof.command.kit.UsageException;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -62,11 +61,8 @@ public final class ArchiveCommands {
     @Descriptor("write a stored session as one portable file that hp:restore reads on any machine")
     public void archive(@Descriptor(ARCHIVE_ARGUMENTS) String... args) {
         Guard.run(console, ARCHIVE, args, out -> {
-            List<String> words = ARCHIVE.parse(args).positional();
-            if (words.size() != 2) {
-                throw new UsageException("name the session (hp:sessions lists them) and the file, e.g. hp:archive "
-                        + "42 /tmp/session-42.zip");
-            }
+            List<String> words = ARCHIVE.parse(args).exactlyPositional(2, "name the session (hp:sessions lists them)"
+                    + " and the file, e.g. hp:archive 42 /tmp/session-42.zip").positional();
             long id = Args.number(words.get(0), "a session id", 1, Long.MAX_VALUE);
             Path target = file(words.get(1));
             // The id is checked before the target is touched.
@@ -93,10 +89,9 @@ public final class ArchiveCommands {
     @Descriptor("put an archived session (hp:archive) into the store, with its id")
     public void restore(@Descriptor(RESTORE_ARGUMENTS) String... args) {
         Guard.run(console, RESTORE, args, out -> {
-            List<String> words = RESTORE.parse(args).positional();
-            if (words.size() != 1) {
-                throw new UsageException("name the archive to restore, e.g. hp:restore /tmp/session-42.zip");
-            }
+            List<String> words = RESTORE.parse(args)
+                    .exactlyPositional(1, "name the archive to restore, e.g. hp:restore /tmp/session-42.zip")
+                    .positional();
             StoredSession s = store.restore(file(words.get(0)));
             out.println("restored session " + s.id() + " (" + s.hostId() + ", " + s.source() + ", " + s.what() + ", "
                     + s.samples() + " samples)");

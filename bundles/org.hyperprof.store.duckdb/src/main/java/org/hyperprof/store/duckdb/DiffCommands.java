@@ -99,11 +99,9 @@ public final class DiffCommands {
     @Descriptor("compare stored session B with session A (the baseline), as perf diff does")
     public void diff(@Descriptor(DIFF_ARGUMENTS) String... args) {
         Guard.run(console, DIFF, args, out -> {
-            Args a = DIFF.parse(args);
+            Args a = DIFF.parse(args).atLeastPositional(2, "name the two sessions, the baseline first"
+                    + " (hp:sessions lists them)");
             List<String> words = a.positional();
-            if (words.size() < 2) {
-                throw new UsageException("name the two sessions, the baseline first (hp:sessions lists them)");
-            }
             long baseline = id(words.get(0));
             long compared = id(words.get(1));
             Layout layout = Layout.of(words.subList(2, words.size()));
@@ -243,10 +241,8 @@ public final class DiffCommands {
     @Descriptor("merge ended stored sessions of the same events into a new one")
     public void merge(@Descriptor(MERGE_ARGUMENTS) String... args) {
         Guard.run(console, MERGE, args, out -> {
-            Args a = MERGE.parse(args);
-            if (a.positional().size() < 2) {
-                throw new UsageException("name at least two sessions to merge (hp:sessions lists them)");
-            }
+            Args a = MERGE.parse(args)
+                    .atLeastPositional(2, "name at least two sessions to merge (hp:sessions lists them)");
             List<Long> ids = new ArrayList<>();
             for (String word : a.positional()) {
                 ids.add(id(word));

@@ -87,9 +87,8 @@ public final class SessionCommands {
         Guard.run(console, NAME, args, out -> {
             Args a = NAME.parse(args).atMostPositional(2, "a session and its name");
             boolean clear = a.flag("--clear");
-            if (a.positional().size() != (clear ? 1 : 2)) {
-                throw new UsageException(clear ? "--clear takes the session only" : "give the session and its name");
-            }
+            a.exactlyPositional(clear ? 1 : 2,
+                    clear ? "--clear takes the session only" : "give the session and its name");
             long id = session(store, a.positional().get(0));
             String name = clear ? null : a.positional().get(1);
             found(store.name(id, name), id);
@@ -100,10 +99,7 @@ public final class SessionCommands {
     @Descriptor("add labels to a stored session, or remove them")
     public void label(@Descriptor(LABEL_ARGUMENTS) String... args) {
         Guard.run(console, LABEL, args, out -> {
-            Args a = LABEL.parse(args);
-            if (a.positional().size() < 2) {
-                throw new UsageException("give the session and at least one label");
-            }
+            Args a = LABEL.parse(args).atLeastPositional(2, "give the session and at least one label");
             long id = session(store, a.positional().get(0));
             List<String> labels = a.positional().subList(1, a.positional().size());
             found(store.label(id, labels, a.flag("--remove")), id);

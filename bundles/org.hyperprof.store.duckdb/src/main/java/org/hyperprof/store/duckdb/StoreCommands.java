@@ -129,10 +129,8 @@ public final class StoreCommands {
     @Descriptor("delete stored sessions and all their rows")
     public void delete(@Descriptor(DELETE_ARGUMENTS) String... args) {
         Guard.run(console, DELETE, args, out -> {
-            Args a = DELETE.parse(args);
-            if (a.positional().isEmpty()) {
-                throw new UsageException("name the sessions to delete by their ids (hp:sessions lists them)");
-            }
+            Args a = DELETE.parse(args)
+                    .atLeastPositional(1, "name the sessions to delete by their ids (hp:sessions lists them)");
             List<Long> ids = new ArrayList<>();
             for (String word : a.positional()) {
                 ids.add(Args.number(word, "a session id", 1, Long.MAX_VALUE));
