@@ -3,6 +3,7 @@ package org.hyperprof.shell;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.Host;
@@ -87,16 +88,10 @@ public class PluginCommands {
 
     @Descriptor("installed CPU models: cpu.type, name, counters x width, providing bundle, number of events")
     public void models(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.MODELS.syntax(), args, out -> {
-            Table.Format format = CommandLines.listing(HpCommand.MODELS, args);
-            Table t = new Table("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE");
-            for (Plugins.Entry<PmuModel> e : models.list()) {
-                PmuModel m = e.service();
-                t.row(e.name(), m.displayName(), m.counterCount() + " x " + m.counterWidth() + " bits",
-                        eventCount(m), e.provider());
-            }
-            printOrNone(out, t, format, "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
-        });
+        listing(args, HpCommand.MODELS, models, List.of("CPU.TYPE", "NAME", "COUNTERS", "EVENTS", "BUNDLE"),
+                (t, e) -> t.row(e.name(), e.service().displayName(), e.service().counterCount() + " x "
+                        + e.service().counterWidth() + " bits", eventCount(e.service()), e.provider()),
+                "CPU models", "start a model bundle, e.g. org.hyperprof.pmu.p6");
     }
 
     @Descriptor("a CPU model's event table: name, code, counters, minimum count, unit mask, description")
@@ -117,40 +112,24 @@ public class PluginCommands {
 
     @Descriptor("installed counter-virtualization policies: vpmu.policy, description, providing bundle")
     public void policies(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.POLICIES.syntax(), args, out -> {
-            Table.Format format = CommandLines.listing(HpCommand.POLICIES, args);
-            Table t = new Table("VPMU.POLICY", "BUNDLE", "DESCRIPTION");
-            for (Plugins.Entry<CounterVirtualizationPolicy> e : policies.list()) {
-                t.row(e.name(), e.provider(), e.service().description());
-            }
-            printOrNone(out, t, format, "counter-virtualization policies",
-                    "start a policy bundle, e.g. org.hyperprof.vpmu.systemwide");
-        });
+        listing(args, HpCommand.POLICIES, policies, List.of("VPMU.POLICY", "BUNDLE", "DESCRIPTION"),
+                (t, e) -> t.row(e.name(), e.provider(), e.service().description()),
+                "counter-virtualization policies", "start a policy bundle, e.g. org.hyperprof.vpmu.systemwide");
     }
 
     @Descriptor("installed sample consumers: consumer.name, providing bundle")
     public void consumers(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.CONSUMERS.syntax(), args, out -> {
-            Table.Format format = CommandLines.listing(HpCommand.CONSUMERS, args);
-            Table t = new Table("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS");
-            for (Plugins.Entry<SampleConsumer> e : consumers.list()) {
-                t.row(e.name(), e.provider(), renderers.of(e.service()).map(r -> "hp:report --renderer " + r.name())
-                        .orElse("-"));
-            }
-            printOrNone(out, t, format, "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
-        });
+        listing(args, HpCommand.CONSUMERS, consumers, List.of("CONSUMER.NAME", "BUNDLE", "ALSO RENDERS"),
+                (t, e) -> t.row(e.name(), e.provider(), renderers.of(e.service())
+                        .map(r -> "hp:report --renderer " + r.name()).orElse("-")),
+                "sample consumers", "start a consumer bundle, e.g. org.hyperprof.report.opreport");
     }
 
     @Descriptor("installed symbol resolvers: symbols.format, providing bundle")
     public void resolvers(@Descriptor(LISTING_ARGUMENTS) String... args) {
-        Guard.run(console, HpCommand.RESOLVERS.syntax(), args, out -> {
-            Table.Format format = CommandLines.listing(HpCommand.RESOLVERS, args);
-            Table t = new Table("SYMBOLS.FORMAT", "BUNDLE");
-            for (Plugins.Entry<SymbolResolver> e : resolvers.list()) {
-                t.row(e.name(), e.provider());
-            }
-            printOrNone(out, t, format, "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
-        });
+        listing(args, HpCommand.RESOLVERS, resolvers, List.of("SYMBOLS.FORMAT", "BUNDLE"),
+                (t, e) -> t.row(e.name(), e.provider()),
+                "symbol resolvers", "start a resolver bundle, e.g. org.hyperprof.symbols.kallsyms");
     }
 
     @Descriptor("installed report renderers and file writers: report.name, providing bundle, sessions, options,"
@@ -309,6 +288,22 @@ public class PluginCommands {
             // One broken model must not hide the others: show why in its row.
             return "unreadable: " + e.getMessage();
         }
+    }
+
+    /**
+     * One kind's listing: a row of {@code columns} for each plug-in, or for people a line saying none of
+     * {@code what} is installed and what to start ({@code hint}).
+     */
+    private <S> void listing(String[] args, HpCommand command, Plugins<S> plugins, List<String> columns,
+            BiConsumer<Table, Plugins.Entry<S>> row, String what, String hint) {
+        Guard.run(console, command.syntax(), args, out -> {
+            Table.Format format = CommandLines.listing(command, args);
+            Table t = new Table(columns.toArray(String[]::new));
+            for (Plugins.Entry<S> e : plugins.list()) {
+                row.accept(t, e);
+            }
+            printOrNone(out, t, format, what, hint);
+        });
     }
 
     /** The table, or for people a line saying none is installed; a script gets an empty table. */
