@@ -3,6 +3,7 @@ package org.hyperprof.store.duckdb;
 import java.util.List;
 
 import org.apache.felix.service.command.Descriptor;
+import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.QueryRows;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -21,12 +22,14 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * {@code hp:name} and {@code hp:label}, what is said of a stored session after it is made (a session is
- * named by its id or its name), and {@code hp:sql "SELECT ..."}, a read-only query over the store's
+ * named by its id or its name), {@code hp:sql "SELECT ..."}, a read-only query over the store's
  * schema (README: "The session store") printed as the listings print: the store runs it on a connection
- * of its own that can read the store and nothing else ({@link SessionStore#query}).
+ * of its own that can read the store and nothing else ({@link SessionStore#query}), and {@code hp:replay ID}:
+ * a stored session fed through the pipeline again, to every consumer bound now (a report installed since it
+ * was recorded renders it; {@code hp:report --session ID} prints it).
  */
 @Component(service = Object.class, property = {"osgi.command.scope=hp", "osgi.command.function=name",
-        "osgi.command.function=label", "osgi.command.function=sql"})
+        "osgi.command.function=label", "osgi.command.function=sql", "osgi.command.function=replay"})
 public final class SessionCommands {
     static final String NAME_ARGUMENTS = "<session> [<name>] [--clear]";
 
@@ -58,6 +61,13 @@ public final class SessionCommands {
                     + "  The tables are the schema's (README: \"The session store\"): sessions, samples, stacks,\n"
                     + "  names, mappings, truth. The query runs read-only, with access to files, the network and extensions\n"
                     + "  disabled and the engine's settings locked: it reads the store and nothing else.");
+
+    static final String REPLAY_ARGUMENTS = "<id>";
+
+    static final Syntax REPLAY = Syntax.of("hp:replay", "feed a stored session to every sample consumer again")
+            .before(REPLAY_ARGUMENTS, Completion.SESSION)
+            .notes("  The consumers see it start under its own id and end with the books it was recorded with;\n"
+                    + "  a consumer that misses samples of the replay is named in the session's notes.");
 
     private final SessionStore store;
     private final Console console;
@@ -141,5 +151,21 @@ public final class SessionCommands {
                         + " off: --limit " + limit + ")");
             }
         });
+    }
+
+    @Descriptor("feed a stored session to every sample consumer again")
+    public void replay(@Descriptor(REPLAY_ARGUMENTS) String... args) {
+        Guard.run(console, REPLAY, args, out -> out.println(replay(REPLAY.parse(args))));
+    }
+
+    /** Replays the session the words name; what it did, in a line. */
+    private String replay(Args words) throws UsageException, StoreException {
+        List<String> ids = words.atMostPositional(1, "one session id")
+                .atLeastPositional(1, "name the session to replay by its id (hp:sessions lists them)").positional();
+        long id = Args.number(ids.get(0), "a session id", 1, Long.MAX_VALUE);
+        SessionSummary replayed = store.replay(id).orElseThrow(() -> new IllegalArgumentException(
+                "no stored session " + id + " (hp:sessions lists them)"));
+        return "replayed session " + id + ": " + replayed.accounting().delivered() + " samples to the consumers"
+                + " (hp:report --session " + id + " prints it)";
     }
 }

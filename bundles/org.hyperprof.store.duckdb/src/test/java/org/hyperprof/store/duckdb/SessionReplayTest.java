@@ -221,7 +221,7 @@ class SessionReplayTest {
         StoreFixture f = replayable();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ReplayCommand c = new ReplayCommand(f.store, Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
+        SessionCommands c = new SessionCommands(f.store, Console.of(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8)));
 
         c.replay(Long.toString(ID));
@@ -232,8 +232,8 @@ class SessionReplayTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no stored session 7 (hp:sessions lists them)"),
                 err.toString(StandardCharsets.UTF_8));
         assertEquals(CommandFailure.USAGE, assertThrows(CommandFailure.class, () -> c.replay()).status());
-        Method m = ReplayCommand.class.getMethod("replay", String[].class);
-        assertEquals(ReplayCommand.REPLAY.arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value());
+        Method m = SessionCommands.class.getMethod("replay", String[].class);
+        assertEquals(SessionCommands.REPLAY.arguments(), m.getParameters()[0].getAnnotation(Descriptor.class).value());
     }
 
     @Test
