@@ -19,6 +19,7 @@ import org.hyperprof.api.store.StoreException;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.ReportWords;
+import org.hyperprof.command.kit.SessionStores;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -89,7 +90,7 @@ public class ReportCommands {
             Plugins.Entry<ReportRenderer> renderer = renderers.choose(line.renderer(), "--renderer")
                     .orElseThrow(() -> new IllegalStateException("no report renderer is installed (hp:reports);"
                             + " start one, e.g. org.hyperprof.report.opreport"));
-            replayIfMissing(request, renderer.service()::sessions);
+            SessionStores.replayIfMissing(store, request.sessionId(), renderer.service()::sessions);
             out.print(Renderers.render(renderer, request));
         });
     }
@@ -114,7 +115,7 @@ public class ReportCommands {
                 throw new IllegalStateException("no output service is active, so nothing can be written; start the"
                         + " bundle org.hyperprof.output (lb lists the bundles)");
             }
-            replayIfMissing(request, writer.service()::sessions);
+            SessionStores.replayIfMissing(store, request.sessionId(), writer.service()::sessions);
             // Every refusal (session, domain, format, options) comes here, before the target is touched.
             Content content;
             try {
@@ -154,29 +155,7 @@ public class ReportCommands {
         if (name == null) {
             return request;
         }
-        SessionStore sessions = store;
-        if (sessions == null) {
-            throw new IllegalStateException("a session is found by its name in the session store, and none is"
-                    + " active; give its id, or start the bundle org.hyperprof.store.duckdb");
-        }
-        long id = sessions.named(name).orElseThrow(() -> new IllegalArgumentException("no stored session is named '"
-                + name + "' (hp:sessions lists them)")).id();
-        return new ReportRequest(id, request.domain(), request.options());
-    }
-
-    /**
-     * Replays the session the request names from the store when the report does not keep it, so the
-     * report renders it; with no store, or a session the store does not hold either, the report's own
-     * message says which sessions it keeps.
-     */
-    private void replayIfMissing(ReportRequest request, java.util.function.Supplier<List<Long>> kept)
-            throws StoreException {
-        SessionStore sessions = store;
-        if (request.sessionId() == ReportRequest.LATEST || sessions == null
-                || kept.get().contains(request.sessionId())) {
-            return;
-        }
-        sessions.replay(request.sessionId());
+        return new ReportRequest(SessionStores.named(store, name), request.domain(), request.options());
     }
 
     /** What was written where: through a link, into a stream, or as a file. */

@@ -12,6 +12,7 @@ import org.hyperprof.command.kit.Args;
 import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
+import org.hyperprof.command.kit.SessionStores;
 import org.hyperprof.command.kit.Option;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.UsageException;
@@ -88,7 +89,7 @@ public final class AnnotateCommand {
             int domain = a.value("--domain") == null ? ReportRequest.ALL_DOMAINS
                     : Args.domid(a.value("--domain"), "--domain");
             long session = session(a.value("--session"));
-            replayIfMissing(session);
+            SessionStores.replayIfMissing(store, session, annotate::sessions);
             StringBuilder text = new StringBuilder();
             annotate.render(new ReportRequest(session, domain, options), text);
             out.print(text);
@@ -104,20 +105,6 @@ public final class AnnotateCommand {
         if (s.matches("[0-9]+")) {
             return Args.number(s, "--session", 0, Long.MAX_VALUE);
         }
-        SessionStore sessions = store;
-        if (sessions == null) {
-            throw new IllegalStateException("a session is found by its name in the session store, and none is"
-                    + " active; give its id, or start the bundle org.hyperprof.store.duckdb");
-        }
-        return sessions.named(s).orElseThrow(() -> new IllegalArgumentException("no stored session is named '" + s
-                + "' (hp:sessions lists them)")).id();
-    }
-
-    /** Replays a stored session the consumer does not keep, so that it can be annotated. */
-    private void replayIfMissing(long session) throws StoreException {
-        SessionStore sessions = store;
-        if (session != ReportRequest.LATEST && sessions != null && !annotate.sessions().contains(session)) {
-            sessions.replay(session);
-        }
+        return SessionStores.named(store, s);
     }
 }

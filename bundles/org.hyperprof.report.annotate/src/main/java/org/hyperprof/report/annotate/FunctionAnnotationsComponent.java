@@ -8,6 +8,7 @@ import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
+import org.hyperprof.command.kit.SessionStores;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -36,13 +37,10 @@ public final class FunctionAnnotationsComponent implements FunctionAnnotations {
         if (symbol == null || symbol.isBlank()) {
             throw new ReportException("name the function to annotate (its name as the reports print it)");
         }
-        SessionStore sessions = store;
-        if (session != ReportRequest.LATEST && sessions != null && !annotate.sessions().contains(session)) {
-            try {
-                sessions.replay(session);
-            } catch (StoreException e) {
-                throw new ReportException(e.getMessage());
-            }
+        try {
+            SessionStores.replayIfMissing(store, session, annotate::sessions);
+        } catch (StoreException e) {
+            throw new ReportException(e.getMessage());
         }
         return of(annotate.annotation(new ReportRequest(session, domain, Set.of()), symbol, image, source));
     }
