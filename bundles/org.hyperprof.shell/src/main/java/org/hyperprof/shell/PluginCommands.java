@@ -20,12 +20,14 @@ import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Table;
-import org.osgi.framework.ServiceReference;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * {@code hp:models}, {@code hp:events}, {@code hp:policies}, {@code hp:consumers},
@@ -52,13 +54,17 @@ public class PluginCommands {
     private final Plugins<SymbolResolver> resolvers;
     private final Plugins<ReportRenderer> renderers;
     private final Plugins<ReportFileWriter> writers;
-    /** The models, policies, consumers and resolvers, as DS binds them. */
+    /** The models, policies, consumers and resolvers. */
     private final PluginKinds kinds;
+    /** Keeps them under a framework (null in plain Java, where the caller fills the lists). */
+    private ServiceTracker<Object, Object> tracker;
 
     @Activate
-    public PluginCommands(@Reference(name = "reports") ReportPlugins reports) {
+    public PluginCommands(BundleContext context, @Reference(name = "reports") ReportPlugins reports) {
         this(null, Console.system(), new Plugins<>(), new Plugins<>(), new Plugins<>(), new Plugins<>(),
                 reports.renderers(), reports.writers());
+        tracker = kinds.tracker(context);
+        tracker.open();
     }
 
     /** Plain-Java wiring without report file writers. */
@@ -328,18 +334,10 @@ public class PluginCommands {
         }
     }
 
-    /** What {@link #bindPlugin} binds: the listed kinds other than the reports ({@link ReportPlugins} has those). */
-    static final String PLUGINS = "(|(objectClass=org.hyperprof.api.pmu.PmuModel)"
-            + "(objectClass=org.hyperprof.api.vpmu.CounterVirtualizationPolicy)"
-            + "(objectClass=org.hyperprof.api.sample.SampleConsumer)(objectClass=org.hyperprof.api.symbols.SymbolResolver))";
-
-    @Reference(service = Object.class, target = PLUGINS, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, unbind = "unbindPlugin")
-    void bindPlugin(Object plugin, ServiceReference<?> ref) {
-        kinds.bind(plugin, ref);
-    }
-
-    void unbindPlugin(ServiceReference<?> ref) {
-        kinds.unbind(ref);
+    @Deactivate
+    void deactivate() {
+        if (tracker != null) {
+            tracker.close();
+        }
     }
 }

@@ -5,11 +5,15 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import org.hyperprof.api.plugin.PluginIdentity;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
+import org.osgi.framework.Filter;
+import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
+import org.osgi.util.tracker.ServiceTracker;
 
 /**
- * Several kinds of plug-in bound through one DS reference, whose target names their interfaces ({@link #filter()}):
+ * Several kinds of plug-in tracked as one ({@link #tracker}: a DS reference has one interface, so it could not):
  * a service goes to the list of each kind it was registered as, named by that kind's identity property.
  */
 final class PluginKinds {
@@ -42,7 +46,36 @@ final class PluginKinds {
         kinds.forEach(kind -> kind.plugins().remove(ref));
     }
 
-    /** The target that selects the services of these kinds, as the DS reference spells it. */
+    /**
+     * What keeps the lists while it is open: services of these kinds come and go from any thread, as DS would
+     * bind them (each is got when added and let go when removed).
+     */
+    ServiceTracker<Object, Object> tracker(BundleContext context) {
+        Filter filter;
+        try {
+            filter = context.createFilter(filter());
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e); // made of class names: cannot be
+        }
+        return new ServiceTracker<>(context, filter, null) {
+            @Override
+            public Object addingService(ServiceReference<Object> ref) {
+                Object service = super.addingService(ref);
+                if (service != null) {
+                    bind(service, ref);
+                }
+                return service;
+            }
+
+            @Override
+            public void removedService(ServiceReference<Object> ref, Object service) {
+                unbind(ref);
+                super.removedService(ref, service);
+            }
+        };
+    }
+
+    /** The filter that selects the services of these kinds. */
     String filter() {
         return kinds.stream().map(kind -> "(objectClass=" + kind.type().getName() + ")")
                 .collect(Collectors.joining("", "(|", ")"));

@@ -2,12 +2,11 @@ package org.hyperprof.shell;
 
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
-import org.osgi.framework.ServiceReference;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The report renderers and report file writers bound right now, tracked once for every command that
@@ -22,6 +21,13 @@ public final class ReportPlugins {
     /** File writers are named by the renderers' property ({@code report.name}) too. */
     private final PluginKinds kinds = new PluginKinds().kind(ReportRenderer.class, ReportRenderer.IDENTITY, renderers)
             .kind(ReportFileWriter.class, ReportRenderer.IDENTITY, writers);
+    private final ServiceTracker<Object, Object> tracker;
+
+    @Activate
+    public ReportPlugins(BundleContext context) {
+        tracker = kinds.tracker(context);
+        tracker.open();
+    }
 
     /** The renderers bound now, by {@code report.name}. */
     public Plugins<ReportRenderer> renderers() {
@@ -33,17 +39,8 @@ public final class ReportPlugins {
         return writers;
     }
 
-    /** What {@link #bindReport} binds. */
-    static final String REPORTS = "(|(objectClass=org.hyperprof.api.report.ReportRenderer)"
-            + "(objectClass=org.hyperprof.api.report.ReportFileWriter))";
-
-    @Reference(service = Object.class, target = REPORTS, cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindReport")
-    void bindReport(Object report, ServiceReference<?> ref) {
-        kinds.bind(report, ref);
-    }
-
-    void unbindReport(ServiceReference<?> ref) {
-        kinds.unbind(ref);
+    @Deactivate
+    void deactivate() {
+        tracker.close();
     }
 }

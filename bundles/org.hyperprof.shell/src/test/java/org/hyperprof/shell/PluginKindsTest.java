@@ -8,24 +8,17 @@ import java.util.Map;
 
 import org.hyperprof.api.report.ReportFileWriter;
 import org.hyperprof.api.report.ReportRenderer;
-import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.api.sample.SampleConsumer;
-import org.hyperprof.api.symbols.SymbolResolver;
-import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.junit.jupiter.api.Test;
 import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceReference;
 
-/** One DS reference binds several kinds: each service goes to the kinds it was registered as. */
+/** One tracker keeps several kinds: each service goes to the kinds it was registered as. */
 class PluginKindsTest {
 
     @Test
-    void theReferencesTargetsNameTheirKinds() {
-        assertEquals(PluginCommands.PLUGINS, new PluginKinds().kind(PmuModel.class, PmuModel.IDENTITY, new Plugins<>())
-                .kind(CounterVirtualizationPolicy.class, CounterVirtualizationPolicy.IDENTITY, new Plugins<>())
-                .kind(SampleConsumer.class, SampleConsumer.IDENTITY, new Plugins<>())
-                .kind(SymbolResolver.class, SymbolResolver.IDENTITY, new Plugins<>()).filter());
-        assertEquals(ReportPlugins.REPORTS, new PluginKinds()
+    void theTrackersFilterNamesTheKindsInterfaces() {
+        assertEquals("(|(objectClass=org.hyperprof.api.report.ReportRenderer)"
+                + "(objectClass=org.hyperprof.api.report.ReportFileWriter))", new PluginKinds()
                 .kind(ReportRenderer.class, ReportRenderer.IDENTITY, new Plugins<>())
                 .kind(ReportFileWriter.class, ReportRenderer.IDENTITY, new Plugins<>()).filter());
     }
