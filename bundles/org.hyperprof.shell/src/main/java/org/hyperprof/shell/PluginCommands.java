@@ -321,7 +321,7 @@ public class PluginCommands {
         }
     }
 
-    // --- DS bindings: each plug-in with the bundle that registered it ---
+    // --- the core, bound by DS; the plug-ins come through the tracker ---
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC, unbind = "unbindHosts")
     void bindHosts(HostService service) {
