@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.host.Host;
@@ -187,22 +189,24 @@ public class PluginCommands {
 
     /** Each renderer's options with their descriptions, as hp:reports and hp:commands report show them. */
     static void printRendererOptions(Plugins<ReportRenderer> renderers, PrintStream out) {
-        for (Plugins.Entry<ReportRenderer> e : renderers.list()) {
-            List<String> options = e.service().options();
-            if (!options.isEmpty()) {
-                out.println(e.name() + " options (hp:report --renderer " + e.name() + " <option>...):");
-                options.forEach(o -> out.println("  " + o));
-            }
-        }
+        printDescribed(renderers, ReportRenderer::options,
+                name -> name + " options (hp:report --renderer " + name + " <option>...):", out);
     }
 
     /** Each writer's formats with their descriptions, as hp:reports and hp:commands export show them. */
     static void printWriterFormats(Plugins<ReportFileWriter> writers, PrintStream out) {
-        for (Plugins.Entry<ReportFileWriter> e : writers.list()) {
-            List<String> formats = e.service().formats();
-            if (!formats.isEmpty()) {
-                out.println(e.name() + " formats (hp:export " + e.name() + " <format> <file>):");
-                formats.forEach(f -> out.println("  " + f));
+        printDescribed(writers, ReportFileWriter::formats,
+                name -> name + " formats (hp:export " + name + " <format> <file>):", out);
+    }
+
+    /** Each plug-in's described items (options, formats) under its heading, one per line; none, no heading. */
+    private static <S> void printDescribed(Plugins<S> plugins, Function<S, List<String>> items,
+            UnaryOperator<String> heading, PrintStream out) {
+        for (Plugins.Entry<S> e : plugins.list()) {
+            List<String> described = items.apply(e.service());
+            if (!described.isEmpty()) {
+                out.println(heading.apply(e.name()));
+                described.forEach(d -> out.println("  " + d));
             }
         }
     }
