@@ -277,7 +277,6 @@ public final class SimHost implements Host, Machine, PolicyHost {
         }
     }
 
-    /** Waits for a run in progress on another thread to end. */
     /**
      * {@inheritDoc}
      *
