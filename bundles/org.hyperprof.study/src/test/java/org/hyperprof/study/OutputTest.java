@@ -134,11 +134,6 @@ class OutputTest {
     }
 
     @Test
-    void xmlEscapingCoversMarkupAndForbiddenCharacters() {
-        assertEquals("&lt;a href=&quot;x&quot;&gt;&amp;&apos;\uFFFD", StudyChart.escape("<a href=\"x\">&'\u0001"));
-    }
-
-    @Test
     void theConsoleTableShowsUnknownFiguresAsNaAndFailuresInOneLine() {
         String text = StudyText.render(study());
         assertTrue(text.contains("n/a"));
