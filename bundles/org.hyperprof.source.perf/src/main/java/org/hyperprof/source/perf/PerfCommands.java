@@ -73,7 +73,6 @@ public final class PerfCommands {
     private final Console console;
     private final String perf;
     private final ImportOptions baseOptions;
-    private volatile SessionPublisher publisher;
 
     /**
      * DS: symbols from the pipeline's shared tables, prints to the calling Gogo session's streams,
@@ -104,34 +103,16 @@ public final class PerfCommands {
         this.baseOptions = options;
     }
 
-    /** The renderer of hp:import's report options: opreport, when it is installed. */
+    /** The renderer of hp:import's report options: opreport, when it is installed (null when absent). */
     static final String OPREPORT = "opreport";
-    private volatile ReportRenderer opreport;
+    @Reference(target = "(" + ReportRenderer.NAME + "=" + OPREPORT + ")", cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    volatile ReportRenderer opreport;
 
-    @Reference(service = ReportRenderer.class, target = "(" + ReportRenderer.NAME + "=" + OPREPORT + ")",
-            cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindOpreport")
-    void bindOpreport(ReportRenderer r) {
-        this.opreport = r;
-    }
-
-    void unbindOpreport(ReportRenderer r) {
-        if (this.opreport == r) {
-            this.opreport = null;
-        }
-    }
-
-    @Reference(service = SessionPublisher.class, cardinality = ReferenceCardinality.OPTIONAL,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindPublisher")
-    void bindPublisher(SessionPublisher p) {
-        this.publisher = p;
-    }
-
-    void unbindPublisher(SessionPublisher p) {
-        if (this.publisher == p) {
-            this.publisher = null;
-        }
-    }
+    /** Where sessions are published (null when absent), as the plain-Java constructor may also give it. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile SessionPublisher publisher;
 
     /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
