@@ -73,6 +73,7 @@ public final class PerfCommands {
     private final Console console;
     private final String perf;
     private final ImportOptions baseOptions;
+    private volatile SessionPublisher publisher;
 
     /**
      * DS: symbols from the pipeline's shared tables, prints to the calling Gogo session's streams,
@@ -103,16 +104,34 @@ public final class PerfCommands {
         this.baseOptions = options;
     }
 
-    /** The renderer of hp:import's report options: opreport, when it is installed (null when absent). */
+    /** The renderer of hp:import's report options: opreport, when it is installed. */
     static final String OPREPORT = "opreport";
-    @Reference(target = "(" + ReportRenderer.NAME + "=" + OPREPORT + ")", cardinality = ReferenceCardinality.OPTIONAL,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
-    volatile ReportRenderer opreport;
+    private volatile ReportRenderer opreport;
 
-    /** Where sessions are published (null when absent), as the plain-Java constructor may also give it. */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    volatile SessionPublisher publisher;
+    @Reference(service = ReportRenderer.class, target = "(" + ReportRenderer.NAME + "=" + OPREPORT + ")",
+            cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindOpreport")
+    void bindOpreport(ReportRenderer r) {
+        this.opreport = r;
+    }
+
+    void unbindOpreport(ReportRenderer r) {
+        if (this.opreport == r) {
+            this.opreport = null;
+        }
+    }
+
+    @Reference(service = SessionPublisher.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY, unbind = "unbindPublisher")
+    void bindPublisher(SessionPublisher p) {
+        this.publisher = p;
+    }
+
+    void unbindPublisher(SessionPublisher p) {
+        if (this.publisher == p) {
+            this.publisher = null;
+        }
+    }
 
     /** The session store, which keeps {@code --name}: optional, as every consumer is (null when absent). */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,

@@ -437,7 +437,7 @@ class PerfCommandsTest {
     @Test
     void reportOptionsAfterTheRecordingPrintTheSessionThroughOpreportWithThem() throws Exception {
         AskedRenderer opreport = new AskedRenderer();
-        commands.opreport = opreport;
+        commands.bindOpreport(opreport);
         commands._import(recording().toString(), "image=^\\[kernel", "threshold=5");
         assertEquals(1, opreport.requests.size(), out() + err());
         assertEquals(java.util.Set.of("image=^\\[kernel", "threshold=5"), opreport.requests.get(0).options());
@@ -448,7 +448,7 @@ class PerfCommandsTest {
 
     @Test
     void aReportOptionOpreportLacksOrOneWithoutASessionIsAUsageErrorBeforeTheImport() throws Exception {
-        commands.opreport = new AskedRenderer();
+        commands.bindOpreport(new AskedRenderer());
         String recording = recording().toString();
         assertEquals(CommandFailure.USAGE, refused(() -> commands._import(recording, "tpo=5")));
         assertTrue(err().contains("'tpo=5' is not an option of the opreport renderer; its options are image,"
