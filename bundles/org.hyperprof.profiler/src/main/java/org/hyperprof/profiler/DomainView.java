@@ -11,6 +11,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.api.symbols.SymbolFileException;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.AddressRanges;
 import org.hyperprof.pipeline.Dictionary;
 import org.hyperprof.pipeline.SymbolTables;
 
@@ -100,17 +101,7 @@ final class DomainView implements SampleView {
 
     /** Index of the mapping holding {@code pc}, or -1: the last range starting at or below it, if it ends above. */
     int mappingIndex(long pc) {
-        int lo = 0;
-        int hi = starts.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(starts[mid], pc) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return hi >= 0 && Long.compareUnsigned(pc, ends[hi]) < 0 ? hi : -1;
+        return AddressRanges.holding(starts, ends, starts.length, pc);
     }
 
     /** Packs an image id and a symbol id into one long (no allocation on the sample path). */

@@ -2,6 +2,7 @@ package org.hyperprof.source.perf;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Where an import finds symbols, and how it batches.
@@ -58,45 +59,76 @@ public record ImportOptions(Path kallsyms, Map<Integer, Path> guestKallsyms, Pat
     }
 
     public ImportOptions withKallsyms(Path file) {
-        return new ImportOptions(file, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, time, demangle);
+        return with(o -> o.kallsyms = file);
     }
 
     public ImportOptions withGuestKallsyms(Map<Integer, Path> files) {
-        return new ImportOptions(kallsyms, files, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, time, demangle);
+        return with(o -> o.guestKallsyms = files);
     }
 
     public ImportOptions withBatchSize(int size) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, size, callchains,
-                maxHeaderBytes, time, demangle);
+        return with(o -> o.batchSize = size);
     }
 
     public ImportOptions withCallchains(boolean on) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, on,
-                maxHeaderBytes, time, demangle);
+        return with(o -> o.callchains = on);
     }
 
     public ImportOptions withSymbolDirs(Path cache, Path debug, Path jit) {
-        return new ImportOptions(kallsyms, guestKallsyms, cache, debug, jit, batchSize, callchains, maxHeaderBytes,
-                time, demangle);
+        return with(o -> {
+            o.buildIdCache = cache;
+            o.debugRoot = debug;
+            o.jitMapDir = jit;
+        });
     }
 
     public ImportOptions withMaxHeaderBytes(long bytes) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                bytes, time, demangle);
+        return with(o -> o.maxHeaderBytes = bytes);
     }
 
     /** Keeps only the samples in the windows of {@code ranges} (perf report's {@code --time}), or all for null. */
     public ImportOptions withTime(String ranges) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, ranges, demangle);
+        return with(o -> o.time = ranges);
     }
 
     /** Shows names demangled ({@code true}, the default) or as the images have them. */
     public ImportOptions withDemangle(boolean on) {
-        return new ImportOptions(kallsyms, guestKallsyms, buildIdCache, debugRoot, jitMapDir, batchSize, callchains,
-                maxHeaderBytes, time, on);
+        return with(o -> o.demangle = on);
+    }
+
+    /** These options with {@code change} made: each wither names only what it changes. */
+    private ImportOptions with(Consumer<Draft> change) {
+        Draft o = new Draft(this);
+        change.accept(o);
+        return new ImportOptions(o.kallsyms, o.guestKallsyms, o.buildIdCache, o.debugRoot, o.jitMapDir, o.batchSize,
+                o.callchains, o.maxHeaderBytes, o.time, o.demangle);
+    }
+
+    /** A changeable copy of the components, made into new options (checked by the constructor). */
+    private static final class Draft {
+        Path kallsyms;
+        Map<Integer, Path> guestKallsyms;
+        Path buildIdCache;
+        Path debugRoot;
+        Path jitMapDir;
+        int batchSize;
+        boolean callchains;
+        long maxHeaderBytes;
+        String time;
+        boolean demangle;
+
+        Draft(ImportOptions from) {
+            kallsyms = from.kallsyms;
+            guestKallsyms = from.guestKallsyms;
+            buildIdCache = from.buildIdCache;
+            debugRoot = from.debugRoot;
+            jitMapDir = from.jitMapDir;
+            batchSize = from.batchSize;
+            callchains = from.callchains;
+            maxHeaderBytes = from.maxHeaderBytes;
+            time = from.time;
+            demangle = from.demangle;
+        }
     }
 
     /** The kallsyms file given for a guest, or the one for every guest, or null. */

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.SymbolTable;
+import org.hyperprof.pipeline.AddressRanges;
 import org.hyperprof.pipeline.Dictionary;
 
 /**

@@ -323,20 +323,16 @@ public final class PerfReport implements SampleConsumer {
                 ensureSymbols(dictionary.symbolCount());
             }
             a = sym;
-            if (a[at + LEVEL] == 0) {
-                a[at + LEVEL] = level(mode);
-                a[at + SELF_LEVEL] = a[at + LEVEL];
-            }
         } else {
             at = SessionDictionary.addressIndex(f) * STRIDE;
             if (at >= unk.length) {
                 ensureUnknown(dictionary.addressCount());
             }
             a = unk;
-            if (a[at + LEVEL] == 0) {
-                a[at + LEVEL] = level(mode);
-                a[at + SELF_LEVEL] = a[at + LEVEL];
-            }
+        }
+        if (a[at + LEVEL] == 0) {
+            a[at + LEVEL] = level(mode);
+            a[at + SELF_LEVEL] = a[at + LEVEL];
         }
         a[at + SELF] += n;
         a[at + SELF_PERIOD] += p;

@@ -2,6 +2,8 @@ package org.hyperprof.source.perf;
 
 import java.util.Arrays;
 
+import org.hyperprof.pipeline.AddressRanges;
+
 /**
  * The symbol tree perf report (6.1, Debian 12's) builds for one ELF image, kept to answer what
  * perf prints where the image's symbols overlap.

@@ -1,5 +1,7 @@
 package org.hyperprof.source.perf;
 
+import org.hyperprof.pipeline.AddressRanges;
+
 /**
  * One process's executable mappings, sorted by start address: what MMAP and MMAP2 records built.
  * A new mapping replaces whatever it overlaps; the parts of older mappings outside it stay, with
