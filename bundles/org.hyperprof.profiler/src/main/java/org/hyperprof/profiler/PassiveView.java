@@ -87,24 +87,9 @@ final class PassiveView implements SampleView {
         return "domain" + domid + SUFFIX[category];
     }
 
-    /** {@code domain<N>-xen}, the name reports give a passive domain's Xen-mode samples. */
-    static String xenImageName(int domid) {
-        return pseudoName(domid, XEN);
-    }
-
     /** {@code domain<N>-kernel}. */
     static String kernelImageName(int domid) {
         return pseudoName(domid, KERNEL);
-    }
-
-    /** {@code domain<N>-modules}. */
-    static String modulesImageName(int domid) {
-        return pseudoName(domid, MODULES);
-    }
-
-    /** {@code domain<N>-apps}. */
-    static String appsImageName(int domid) {
-        return pseudoName(domid, APPS);
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.hyperprof.api.pmu.EventSpecException;
 import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.pmu.Signal;
-import org.hyperprof.api.pmu.UnitMask;
+import org.hyperprof.pmu.kit.CounterAllocator;
 
 /**
  * OProfile's IBS-derived events of family 10h ({@code IBS_FETCH_*}, {@code IBS_OP_*}): which events
@@ -99,7 +99,7 @@ final class IbsEvents {
                         + kind + " count on " + cpuType + " is " + MAX_COUNT + " (the max-count field keeps count >> 4"
                         + " in 16 bits); give a count of at most " + MAX_COUNT);
             }
-            long um = unitMask(spec, e);
+            long um = CounterAllocator.checkedUnitMask(spec, e);
             if (!spec.kernel() || !spec.user()) {
                 throw new EventSpecException(e.name() + " is given kernel " + (spec.kernel() ? 1 : 0) + " and user "
                         + (spec.user() ? 1 : 0) + ", but IBS samples at every privilege level (IbsFetchCtl and IbsOpCtl"
@@ -137,17 +137,5 @@ final class IbsEvents {
             }
         }
         return out;
-    }
-
-    private static long unitMask(EventSpec spec, EventDescriptor e) throws EventSpecException {
-        UnitMask um = e.unitMask();
-        if (spec.unitMask() == -1) {
-            return um.defaultValue();
-        }
-        if (!um.allows(spec.unitMask())) {
-            throw new EventSpecException(String.format("unit mask 0x%x is not valid for %s (unit mask '%s'); allowed:"
-                    + " %s", spec.unitMask(), e.name(), um.name(), um.describeAllowed()));
-        }
-        return spec.unitMask();
     }
 }

@@ -295,7 +295,13 @@ public final class CounterAllocator {
         return event;
     }
 
-    private static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
+    /**
+     * The unit mask {@code spec} asks of {@code event}: the event's default when it gives none (-1),
+     * else its own value when the event's unit mask allows it.
+     *
+     * @throws EventSpecException when the event's unit mask does not allow the value
+     */
+    public static long checkedUnitMask(EventSpec spec, EventDescriptor event) throws EventSpecException {
         UnitMask um = event.unitMask();
         if (spec.unitMask() == -1) {
             return um.defaultValue();

@@ -51,18 +51,6 @@ final class P6Registers {
         return (low & BIT_31) != 0 ? low | HIGH_8 : low;
     }
 
-    /** The register's name, for messages. */
-    static String name(int register) {
-        return switch (register) {
-            case PERFCTR0 -> "PerfCtr0 (MSR 0xC1)";
-            case PERFCTR1 -> "PerfCtr1 (MSR 0xC2)";
-            case PERFEVTSEL0 -> "PerfEvtSel0 (MSR 0x186)";
-            case PERFEVTSEL1 -> "PerfEvtSel1 (MSR 0x187)";
-            case LVTPC -> "LVTPC (APIC 0x340)";
-            default -> String.format("register 0x%X", register);
-        };
-    }
-
     /** Error for a register the P6 does not have. */
     static IllegalArgumentException unknownRegister(int register) {
         return new IllegalArgumentException(String.format("0x%X is not a P6 performance-monitoring register; the P6"

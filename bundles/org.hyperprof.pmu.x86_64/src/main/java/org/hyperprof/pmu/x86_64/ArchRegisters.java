@@ -84,30 +84,4 @@ final class ArchRegisters {
     static long signExtend32(long value, int width) {
         return ((long) (int) value) & mask(width);
     }
-
-    /** The register's architectural name, for messages. */
-    static String name(int register) {
-        if (register >= PMC0 && register < PMC0 + MAX_GP_COUNTERS) {
-            return String.format("IA32_PMC%d (MSR 0x%X)", register - PMC0, register);
-        }
-        if (register >= PERFEVTSEL0 && register < PERFEVTSEL0 + MAX_GP_COUNTERS) {
-            return String.format("IA32_PERFEVTSEL%d (MSR 0x%X)", register - PERFEVTSEL0, register);
-        }
-        if (register >= A_PMC0 && register < A_PMC0 + MAX_GP_COUNTERS) {
-            return String.format("IA32_A_PMC%d (MSR 0x%X)", register - A_PMC0, register);
-        }
-        if (register >= FIXED_CTR0 && register < FIXED_CTR0 + MAX_FIXED_COUNTERS) {
-            return String.format("IA32_FIXED_CTR%d (MSR 0x%X)", register - FIXED_CTR0, register);
-        }
-        return switch (register) {
-            case PERF_CAPABILITIES -> "IA32_PERF_CAPABILITIES (MSR 0x345)";
-            case FIXED_CTR_CTRL -> "IA32_FIXED_CTR_CTRL (MSR 0x38D)";
-            case GLOBAL_STATUS -> "IA32_PERF_GLOBAL_STATUS (MSR 0x38E)";
-            case GLOBAL_CTRL -> "IA32_PERF_GLOBAL_CTRL (MSR 0x38F)";
-            case GLOBAL_OVF_CTRL -> "IA32_PERF_GLOBAL_OVF_CTRL (MSR 0x390)";
-            case DEBUGCTL -> "IA32_DEBUGCTL (MSR 0x1D9)";
-            case LVTPC -> "LVTPC (APIC 0x340)";
-            default -> String.format("register 0x%X", register);
-        };
-    }
 }
