@@ -12,8 +12,7 @@
  * ({@link org.hyperprof.report.kit.LongIntTable}), the index of their tables whose entries live in
  * their own arrays ({@link org.hyperprof.report.kit.EntrySlots}), the 64-bit hash mix of their
  * primitive tables ({@link org.hyperprof.report.kit.Hashing}) and the symbol-to-image map they learn from a session's
- * dictionary to check every frame of a batch ({@link org.hyperprof.report.kit.SymbolImages}), and the
- * escaping of text in the XML and SVG files Hyperprof writes ({@link org.hyperprof.report.kit.XmlText}).
+ * dictionary to check every frame of a batch ({@link org.hyperprof.report.kit.SymbolImages}).
  *
  * <p>Not exported and never deployed: each report bundle carries its own copy of this package (bnd
  * {@code -conditionalpackage}), so a fix here is no API change and a report still installs alone.
