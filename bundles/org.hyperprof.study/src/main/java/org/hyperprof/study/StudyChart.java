@@ -1,7 +1,5 @@
 package org.hyperprof.study;
 
-import static org.hyperprof.report.kit.XmlText.escape;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -253,4 +251,22 @@ final class StudyChart {
                 + " font-weight=\"%s\">%s</text>\n", x, y, anchor, size, weight, escape(s)));
     }
 
+    static String escape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&apos;");
+                default -> {
+                    boolean allowed = c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c != 0xFFFE && c != 0xFFFF);
+                    out.append(allowed ? c : '\uFFFD');
+                }
+            }
+        }
+        return out.toString();
+    }
 }

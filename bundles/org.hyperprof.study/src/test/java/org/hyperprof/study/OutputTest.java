@@ -134,6 +134,11 @@ class OutputTest {
     }
 
     @Test
+    void xmlEscapingCoversMarkupAndForbiddenCharacters() {
+        assertEquals("&lt;a href=&quot;x&quot;&gt;&amp;&apos;\uFFFD", StudyChart.escape("<a href=\"x\">&'\u0001"));
+    }
+
+    @Test
     void theConsoleTableShowsUnknownFiguresAsNaAndFailuresInOneLine() {
         String text = StudyText.render(study());
         assertTrue(text.contains("n/a"));

@@ -1,7 +1,5 @@
 package org.hyperprof.report.flamegraph;
 
-import static org.hyperprof.report.kit.XmlText.escape;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -214,6 +212,36 @@ final class SvgFlameGraph {
         return s.substring(0, end);
     }
 
+    /**
+     * Escapes text for XML content and attribute values; characters XML 1.0 cannot carry (control
+     * characters, lone surrogates, U+FFFE/U+FFFF) become U+FFFD, so any symbol name gives a
+     * well-formed file.
+     */
+    static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&apos;");
+                default -> {
+                    if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        b.append(c).append(s.charAt(++i));
+                    } else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' || Character.isSurrogate(c)
+                            || c == '\uFFFE' || c == '\uFFFF') {
+                        b.append('\uFFFD');
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.toString();
+    }
 
     /** A resource of this package, whole; it goes inside CDATA, so it must not close one. */
     private static String resource(String name) {

@@ -285,6 +285,13 @@ class SvgFlameGraphTest {
     }
 
     @Test
+    void escapeReplacesWhatXmlCannotCarry() {
+        assertEquals("a&lt;b&gt;c&amp;d&quot;e&apos;f", SvgFlameGraph.escape("a<b>c&d\"e'f"));
+        assertEquals("\ufffd\ufffd\ufffd", SvgFlameGraph.escape("\u0001\udc00\uffff"));
+        assertEquals("\ud83d\udd25\t", SvgFlameGraph.escape("\ud83d\udd25\t"));
+    }
+
+    @Test
     void numbersHaveTwoDecimalsAtMostWhateverTheLocale() {
         assertEquals("7.87", SvgFlameGraph.number(7.866666));
         assertEquals("10", SvgFlameGraph.number(10.0));
