@@ -1,9 +1,12 @@
 package org.hyperprof.study;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
+import org.hyperprof.command.kit.Escaper;
 
 /**
  * The study as a self-contained SVG of horizontal bars, one row per variant (per guest and variant
@@ -251,22 +254,21 @@ final class StudyChart {
                 + " font-weight=\"%s\">%s</text>\n", x, y, anchor, size, weight, escape(s)));
     }
 
-    static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&apos;");
-                default -> {
-                    boolean allowed = c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c != 0xFFFE && c != 0xFFFF);
-                    out.append(allowed ? c : '\uFFFD');
-                }
+    /** XML's five entities; characters XML 1.0 cannot carry become U+FFFD. */
+    private static final Escaper XML = Escaper.of(xmlTable());
+
+    private static Map<Character, String> xmlTable() {
+        Map<Character, String> t = new HashMap<>(Map.of('&', "&amp;", '<', "&lt;", '>', "&gt;", '"', "&quot;",
+                '\'', "&apos;", '\uFFFE', "\uFFFD", '\uFFFF', "\uFFFD"));
+        for (char c = 0; c < 0x20; c++) {
+            if (c != '\t' && c != '\n' && c != '\r') {
+                t.put(c, "\uFFFD");
             }
         }
-        return out.toString();
+        return t;
+    }
+
+    static String escape(String s) {
+        return XML.escape(s);
     }
 }
