@@ -1,10 +1,8 @@
 package org.hyperprof.study;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 import org.hyperprof.command.kit.Escaper;
 
@@ -254,19 +252,8 @@ final class StudyChart {
                 + " font-weight=\"%s\">%s</text>\n", x, y, anchor, size, weight, escape(s)));
     }
 
-    /** XML's five entities; characters XML 1.0 cannot carry become U+FFFD. */
-    private static final Escaper XML = Escaper.of(xmlTable());
-
-    private static Map<Character, String> xmlTable() {
-        Map<Character, String> t = new HashMap<>(Map.of('&', "&amp;", '<', "&lt;", '>', "&gt;", '"', "&quot;",
-                '\'', "&apos;", '\uFFFE', "\uFFFD", '\uFFFF', "\uFFFD"));
-        for (char c = 0; c < 0x20; c++) {
-            if (c != '\t' && c != '\n' && c != '\r') {
-                t.put(c, "\uFFFD");
-            }
-        }
-        return t;
-    }
+    /** XML's escapes; lone surrogates pass as they are. */
+    private static final Escaper XML = Escaper.of(Escaper.xmlTable());
 
     static String escape(String s) {
         return XML.escape(s);

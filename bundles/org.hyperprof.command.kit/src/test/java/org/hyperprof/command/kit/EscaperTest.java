@@ -20,4 +20,11 @@ class EscaperTest {
         assertEquals("\\u001f", Escaper.unicodeEscape('\u001f'));
         assertEquals("\\u2029", Escaper.unicodeEscape('\u2029'));
     }
+
+    @Test
+    void xmlKeepsPairsAndReplacesLoneSurrogatesWhenAsked() {
+        String s = "<a\u0001\t\uD83D\uDE00\uD800\uFFFF'>";
+        assertEquals("&lt;a\uFFFD\t\uD83D\uDE00\uFFFD\uFFFD&apos;&gt;", Escaper.of(Escaper.xmlTable(), "\uFFFD").escape(s));
+        assertEquals("&lt;a\uFFFD\t\uD83D\uDE00\uD800\uFFFD&apos;&gt;", Escaper.of(Escaper.xmlTable()).escape(s));
+    }
 }
