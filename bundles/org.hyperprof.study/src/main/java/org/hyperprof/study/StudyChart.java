@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import org.hyperprof.command.kit.Escaper;
 
 /**
  * The study as a self-contained SVG of horizontal bars, one row per variant (per guest and variant
@@ -251,22 +252,10 @@ final class StudyChart {
                 + " font-weight=\"%s\">%s</text>\n", x, y, anchor, size, weight, escape(s)));
     }
 
+    /** XML's escapes; lone surrogates pass as they are. */
+    private static final Escaper XML = Escaper.of(Escaper.xmlTable());
+
     static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&apos;");
-                default -> {
-                    boolean allowed = c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c != 0xFFFE && c != 0xFFFF);
-                    out.append(allowed ? c : '\uFFFD');
-                }
-            }
-        }
-        return out.toString();
+        return XML.escape(s);
     }
 }

@@ -1,26 +1,28 @@
 package org.hyperprof.command.kit;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /** Text as a JSON string, for the commands and reports that write their JSON by hand. */
 public final class JsonText {
 
     private JsonText() {
     }
 
-    /** {@code text} in double quotes: quotes, backslashes and control characters escaped. */
-    public static String quote(String text) {
-        StringBuilder b = new StringBuilder("\"");
-        text.chars().forEach(c -> b.append(jsonChar((char) c)));
-        return b.append('"').toString();
+    /** JSON's escapes: quotes, backslashes and control characters. */
+    private static final Escaper JSON = Escaper.of(table());
+
+    private static Map<Character, String> table() {
+        Map<Character, String> t = new HashMap<>();
+        for (char c = 0; c < 0x20; c++) {
+            t.put(c, Escaper.unicodeEscape(c));
+        }
+        t.putAll(Map.of('"', "\\\"", '\\', "\\\\", '\n', "\\n", '\t', "\\t"));
+        return t;
     }
 
-    /** One character inside a JSON string: quotes, backslashes and control characters escaped. */
-    private static String jsonChar(char c) {
-        return switch (c) {
-            case '"' -> "\\\"";
-            case '\\' -> "\\\\";
-            case '\n' -> "\\n";
-            case '\t' -> "\\t";
-            default -> c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c);
-        };
+    /** {@code text} in double quotes: quotes, backslashes and control characters escaped. */
+    public static String quote(String text) {
+        return JSON.appendTo(new StringBuilder("\""), text).append('"').toString();
     }
 }

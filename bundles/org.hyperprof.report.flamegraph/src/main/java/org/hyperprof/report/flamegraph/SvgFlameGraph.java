@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import org.hyperprof.command.kit.Escaper;
 
 /**
  * A self-contained interactive SVG flame graph: one rectangle per frame, as wide as the samples
@@ -218,30 +219,10 @@ final class SvgFlameGraph {
      * well-formed file.
      */
     static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 16);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> b.append("&amp;");
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&apos;");
-                default -> {
-                    if (Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        b.append(c).append(s.charAt(++i));
-                    } else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' || Character.isSurrogate(c)
-                            || c == '\uFFFE' || c == '\uFFFF') {
-                        b.append('\uFFFD');
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.toString();
+        return XML.escape(s);
     }
+
+    private static final Escaper XML = Escaper.of(Escaper.xmlTable(), "\uFFFD");
 
     /** A resource of this package, whole; it goes inside CDATA, so it must not close one. */
     private static String resource(String name) {

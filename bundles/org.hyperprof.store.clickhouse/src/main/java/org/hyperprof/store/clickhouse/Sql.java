@@ -1,7 +1,10 @@
 package org.hyperprof.store.clickhouse;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
+import org.hyperprof.command.kit.Escaper;
 
 /** Values written into ClickHouse statements and TabSeparated lines, escaped. */
 final class Sql {
@@ -10,7 +13,7 @@ final class Sql {
 
     /** A string literal: quotes and backslashes escaped, control characters as escapes. */
     static String quote(String s) {
-        return "'" + escaped(s, true) + "'";
+        return "'" + LITERAL_TEXT.escape(s) + "'";
     }
 
     /** A list of string literals for IN. */
@@ -20,24 +23,19 @@ final class Sql {
 
     /** A TabSeparated field: tab, newline and backslash escaped. */
     static String field(String s) {
-        return escaped(s, false);
+        return FIELD_TEXT.escape(s);
     }
 
-    /** Backslash escapes of ClickHouse's text formats; {@code quotes}: single quotes too (in a literal). */
-    private static String escaped(String s, boolean quotes) {
-        StringBuilder b = new StringBuilder(s.length() + 2);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\t' -> b.append("\\t");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\\' -> b.append("\\\\");
-                case '\0' -> b.append("\\0");
-                case '\'' -> b.append(quotes ? "\\'" : "'");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+    /** Backslash escapes of ClickHouse's text formats. */
+    private static final Map<Character, String> FIELD = Map.of('\t', "\\t", '\n', "\\n", '\r', "\\r", '\\', "\\\\",
+            '\0', "\\0");
+    private static final Escaper FIELD_TEXT = Escaper.of(FIELD);
+    /** In a literal, single quotes too. */
+    private static final Escaper LITERAL_TEXT = Escaper.of(with(FIELD, '\'', "\\'"));
+
+    private static Map<Character, String> with(Map<Character, String> table, char c, String replacement) {
+        Map<Character, String> more = new HashMap<>(table);
+        more.put(c, replacement);
+        return more;
     }
 }

@@ -1,5 +1,9 @@
 package org.hyperprof.web.http;
 
+import java.util.HashMap;
+import java.util.Map;
+import org.hyperprof.command.kit.Escaper;
+
 /**
  * A small JSON writer: objects and arrays with commas placed by the writer. Strings are escaped so
  * that a symbol name can never close a script or a string ({@code <}, {@code >}, {@code &} escaped too).
@@ -118,26 +122,22 @@ public final class Json {
         return out.toString();
     }
 
-    static void string(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '<', '>', '&', '\u2028', '\u2029' -> out.append(String.format("\\u%04x", (int) c));
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+    /** JSON's escapes; also {@code < > &} and U+2028/U+2029, so the text is safe inside an HTML script. */
+    private static final Escaper STRING = Escaper.of(stringTable());
+
+    private static Map<Character, String> stringTable() {
+        Map<Character, String> t = new HashMap<>();
+        for (char c : "<>&\u2028\u2029".toCharArray()) {
+            t.put(c, Escaper.unicodeEscape(c));
         }
-        out.append('"');
+        for (char c = 0; c < 0x20; c++) {
+            t.put(c, Escaper.unicodeEscape(c));
+        }
+        t.putAll(Map.of('"', "\\\"", '\\', "\\\\", '\n', "\\n", '\r', "\\r", '\t', "\\t"));
+        return t;
+    }
+
+    static void string(StringBuilder out, String s) {
+        STRING.appendTo(out.append('"'), s).append('"');
     }
 }
