@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.output.OutputFiles;
-import org.hyperprof.api.output.Written;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.command.kit.Args;
@@ -13,6 +12,7 @@ import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Syntax;
+import org.hyperprof.command.kit.WrittenLine;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -63,13 +63,10 @@ public final class ArchiveCommands {
         Guard.run(console, ARCHIVE, args, out -> {
             List<String> words = ARCHIVE.parse(args).exactlyPositional(2, "name the session (hp:sessions lists them)"
                     + " and the file, e.g. hp:archive 42 /tmp/session-42.zip").positional();
-            long id = Args.number(words.get(0), "a session id", 1, Long.MAX_VALUE);
+            long id = Args.sessionId(words.get(0));
             Path target = file(words.get(1));
             // The id is checked before the target is touched.
-            Written w = files.write(target, store.archive(id));
-            String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
-            out.println((w.placement() == Written.Placement.STREAMED ? "streamed session " + id + " into "
-                    : "archived session " + id + " to ") + where + " (" + w.bytes() + " bytes)");
+            out.println(WrittenLine.of(files.write(target, store.archive(id)), "archived", "session " + id));
         });
     }
 

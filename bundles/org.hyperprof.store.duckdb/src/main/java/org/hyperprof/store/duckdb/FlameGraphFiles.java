@@ -6,11 +6,11 @@ import java.util.List;
 
 import org.hyperprof.api.output.Content;
 import org.hyperprof.api.output.OutputFiles;
-import org.hyperprof.api.output.Written;
 import org.hyperprof.api.store.DiffFlameGraph;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.SessionStore;
+import org.hyperprof.command.kit.WrittenLine;
 import org.hyperprof.shell.session.WorkingFolder;
 
 /**
@@ -56,9 +56,7 @@ record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph fla
     }
 
     private void write(PrintStream out, String file, Content content, String what) throws Exception {
-        Written w = files.write(target(file), content);
-        out.println((w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what
-                + " to ") + w.target() + (w.throughLink() ? " -> " + w.file() : "") + " (" + w.bytes() + " bytes)");
+        out.println(WrittenLine.of(files.write(target(file), content), "wrote", what));
     }
 
     /**
