@@ -13,6 +13,7 @@ import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.SessionStores;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
@@ -88,8 +89,7 @@ public final class SessionCommands {
         if (SessionMarks.NUMBER.matcher(word.strip()).matches()) {
             return Args.sessionId(word);
         }
-        return store.named(word.strip()).orElseThrow(() -> new IllegalArgumentException("no stored session is"
-                + " named '" + word + "' (hp:sessions lists them)")).id();
+        return SessionStores.named(store, word);
     }
 
     @Descriptor("name a stored session (as hp:profile --name does), or rename it")
