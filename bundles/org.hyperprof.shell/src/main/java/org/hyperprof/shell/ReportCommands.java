@@ -20,6 +20,7 @@ import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.ReportWords;
 import org.hyperprof.command.kit.SessionStores;
+import org.hyperprof.command.kit.WrittenLine;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -160,10 +161,7 @@ public class ReportCommands {
 
     /** What was written where: through a link, into a stream, or as a file. */
     private static String wrote(ReportRequest request, CommandLines.Export line, String writer, Written w) {
-        String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
-        String what = what(request) + " as " + writer + " " + line.format();
-        return (w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what + " to ")
-                + where + " (" + w.bytes() + " bytes)";
+        return WrittenLine.of(w, "wrote", what(request) + " as " + writer + " " + line.format());
     }
 
     /** The format names a writer lists, each before its description (e.g. {@code svg} of "svg: ..."). */

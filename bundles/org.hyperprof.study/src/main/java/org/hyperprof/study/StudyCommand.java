@@ -32,6 +32,7 @@ import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.vpmu.CounterVirtualizationPolicy;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.UsageException;
+import org.hyperprof.command.kit.WrittenLine;
 import org.hyperprof.input.InputFile;
 import org.hyperprof.shell.session.WorkingFolder;
 import org.osgi.framework.BundleContext;
@@ -371,8 +372,7 @@ public class StudyCommand {
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         try {
             Written w = output.write(file, out -> out.write(bytes));
-            o.println((w.placement() == Written.Placement.STREAMED ? "streamed into " : "wrote ") + w.target()
-                    + (w.throughLink() ? " -> " + w.file() : ""));
+            o.println((w.placement() == Written.Placement.STREAMED ? "streamed into " : "wrote ") + WrittenLine.where(w));
             return true;
         } catch (OutputException x) {
             e.println(COMMAND + ": " + x.getMessage());

@@ -189,6 +189,20 @@ public final class Args {
     private static final java.util.regex.Pattern WHOLE_NUMBER =
             java.util.regex.Pattern.compile("[-+]?[0-9]+|0[xX][0-9a-fA-F]+");
 
+    /** A stored session's id, as every command that names one by its id reads it: a whole number from 1. */
+    public static long sessionId(String text) throws UsageException {
+        return number(text, "a session id", 1, Long.MAX_VALUE);
+    }
+
+    /** Session ids, each read by {@link #sessionId}. */
+    public static List<Long> sessionIds(List<String> words) throws UsageException {
+        List<Long> ids = new ArrayList<>(words.size());
+        for (String word : words) {
+            ids.add(sessionId(word));
+        }
+        return ids;
+    }
+
     /** A domain id: {@code domid_t} is 16 bits. */
     public static int domid(String text, String what) throws UsageException {
         return (int) number(text, what, 0, 0xFFFF);

@@ -16,7 +16,7 @@ public final class SessionStores {
     }
 
     /**
-     * The id of the stored session named {@code name}.
+     * The id of the stored session named {@code name} (blanks around it ignored; the message shows it as given).
      *
      * @throws IllegalStateException    with no store
      * @throws IllegalArgumentException when no stored session has that name
@@ -26,7 +26,7 @@ public final class SessionStores {
             throw new IllegalStateException("a session is found by its name in the session store, and none is"
                     + " active; give its id, or start the bundle org.hyperprof.store.duckdb");
         }
-        return store.named(name).orElseThrow(() -> new IllegalArgumentException("no stored session is named '"
+        return store.named(name.strip()).orElseThrow(() -> new IllegalArgumentException("no stored session is named '"
                 + name + "' (hp:sessions lists them)")).id();
     }
 

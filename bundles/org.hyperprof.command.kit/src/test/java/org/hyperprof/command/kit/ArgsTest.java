@@ -79,6 +79,15 @@ class ArgsTest {
     }
 
     @Test
+    void sessionIdsAreWholeNumbersFromOne() throws UsageException {
+        assertEquals(List.of(42L, 0x10L), Args.sessionIds(List.of("42", "0x10")));
+        assertEquals("a session id must be at least 1, got 0",
+                assertThrows(UsageException.class, () -> Args.sessionId("0")).getMessage());
+        assertEquals("expected a session id as a number, got 'x'",
+                assertThrows(UsageException.class, () -> Args.sessionIds(List.of("1", "x"))).getMessage());
+    }
+
+    @Test
     void unknownOptionNamesTheKnownOnes() {
         UsageException e = assertThrows(UsageException.class, () -> parse("--msec", "5"));
         assertEquals("unknown option '--msec'; options are --event, --format, --ms, --no-report", e.getMessage());

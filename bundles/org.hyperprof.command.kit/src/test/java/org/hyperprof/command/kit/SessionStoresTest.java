@@ -16,9 +16,13 @@ import org.junit.jupiter.api.Test;
 /** A session named in the store, and one replayed only when the report does not keep it. */
 class SessionStoresTest {
     private final List<Long> replayed = new ArrayList<>();
+    private final List<String> looked = new ArrayList<>();
     private final SessionStore store = (SessionStore) Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[] {SessionStore.class}, (proxy, method, args) -> switch (method.getName()) {
-                case "named" -> Optional.empty();
+                case "named" -> {
+                    looked.add((String) args[0]);
+                    yield Optional.empty();
+                }
                 case "replay" -> {
                     replayed.add((Long) args[0]);
                     yield Optional.empty();
@@ -33,6 +37,13 @@ class SessionStoresTest {
                         () -> SessionStores.named(null, "base")).getMessage());
         assertEquals("no stored session is named 'base' (hp:sessions lists them)",
                 assertThrows(IllegalArgumentException.class, () -> SessionStores.named(store, "base")).getMessage());
+    }
+
+    @Test
+    void aNameIsLookedUpWithoutItsBlanksAndShownAsGiven() {
+        assertEquals("no stored session is named ' base ' (hp:sessions lists them)",
+                assertThrows(IllegalArgumentException.class, () -> SessionStores.named(store, " base ")).getMessage());
+        assertEquals(List.of("base"), looked);
     }
 
     @Test

@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.apache.felix.service.command.Descriptor;
 import org.hyperprof.api.output.OutputFiles;
-import org.hyperprof.api.output.Written;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoredSession;
 import org.hyperprof.command.kit.Args;
@@ -13,7 +12,7 @@ import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Syntax;
-import org.hyperprof.shell.session.WorkingFolder;
+import org.hyperprof.command.kit.WrittenLine;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -63,27 +62,11 @@ public final class ArchiveCommands {
         Guard.run(console, ARCHIVE, args, out -> {
             List<String> words = ARCHIVE.parse(args).exactlyPositional(2, "name the session (hp:sessions lists them)"
                     + " and the file, e.g. hp:archive 42 /tmp/session-42.zip").positional();
-            long id = Args.number(words.get(0), "a session id", 1, Long.MAX_VALUE);
-            Path target = file(words.get(1));
+            long id = Args.sessionId(words.get(0));
+            Path target = TypedPath.of(words.get(1));
             // The id is checked before the target is touched.
-            Written w = files.write(target, store.archive(id));
-            String where = w.target() + (w.throughLink() ? " -> " + w.file() : "");
-            out.println((w.placement() == Written.Placement.STREAMED ? "streamed session " + id + " into "
-                    : "archived session " + id + " to ") + where + " (" + w.bytes() + " bytes)");
+            out.println(WrittenLine.of(files.write(target, store.archive(id)), "archived", "session " + id));
         });
-    }
-
-    /**
-     * The file the user named, as every command takes one (the shell's WorkingFolder: the resident
-     * client's folder, {@code ~/}); in a framework without the shell (its import is optional), as this
-     * process's own folder has it.
-     */
-    static Path file(String typed) {
-        try {
-            return WorkingFolder.resolve(typed);
-        } catch (NoClassDefFoundError e) {
-            return Path.of(typed).toAbsolutePath();
-        }
     }
 
     @Descriptor("put an archived session (hp:archive) into the store, with its id")
@@ -92,7 +75,7 @@ public final class ArchiveCommands {
             List<String> words = RESTORE.parse(args)
                     .exactlyPositional(1, "name the archive to restore, e.g. hp:restore /tmp/session-42.zip")
                     .positional();
-            StoredSession s = store.restore(file(words.get(0)));
+            StoredSession s = store.restore(TypedPath.of(words.get(0)));
             out.println("restored session " + s.id() + " (" + s.hostId() + ", " + s.source() + ", " + s.what() + ", "
                     + s.samples() + " samples)");
         });

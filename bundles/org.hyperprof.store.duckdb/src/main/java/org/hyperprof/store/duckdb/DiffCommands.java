@@ -102,8 +102,8 @@ public final class DiffCommands {
             Args a = DIFF.parse(args).atLeastPositional(2, "name the two sessions, the baseline first"
                     + " (hp:sessions lists them)");
             List<String> words = a.positional();
-            long baseline = id(words.get(0));
-            long compared = id(words.get(1));
+            long baseline = Args.sessionId(words.get(0));
+            long compared = Args.sessionId(words.get(1));
             Layout layout = Layout.of(words.subList(2, words.size()));
             int event = a.value("--event") == null ? 0 : (int) Args.number(a.value("--event"), "--event", 0, 255);
             DiffRequest request = new DiffRequest(baseline, compared, event, a.value("--domain"));
@@ -121,10 +121,6 @@ public final class DiffCommands {
             }
             print(out, diff, layout, request);
         });
-    }
-
-    private static long id(String word) throws UsageException {
-        return Args.number(word, "a session id", 1, Long.MAX_VALUE);
     }
 
     /**
@@ -243,11 +239,7 @@ public final class DiffCommands {
         Guard.run(console, MERGE, args, out -> {
             Args a = MERGE.parse(args)
                     .atLeastPositional(2, "name at least two sessions to merge (hp:sessions lists them)");
-            List<Long> ids = new ArrayList<>();
-            for (String word : a.positional()) {
-                ids.add(id(word));
-            }
-            long merged = store.merge(ids, a.value("--name"));
+            long merged = store.merge(Args.sessionIds(a.positional()), a.value("--name"));
             out.println(merged);
         });
     }

@@ -1,17 +1,15 @@
 package org.hyperprof.store.duckdb;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 
 import org.hyperprof.api.output.Content;
 import org.hyperprof.api.output.OutputFiles;
-import org.hyperprof.api.output.Written;
 import org.hyperprof.api.store.DiffFlameGraph;
 import org.hyperprof.api.store.DiffRequest;
 import org.hyperprof.api.store.DiffStack;
 import org.hyperprof.api.store.SessionStore;
-import org.hyperprof.shell.session.WorkingFolder;
+import org.hyperprof.command.kit.WrittenLine;
 
 /**
  * hp:diff's files: the stacks of two stored sessions drawn by the flame graph bundle's
@@ -56,9 +54,7 @@ record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph fla
     }
 
     private void write(PrintStream out, String file, Content content, String what) throws Exception {
-        Written w = files.write(target(file), content);
-        out.println((w.placement() == Written.Placement.STREAMED ? "streamed " + what + " into " : "wrote " + what
-                + " to ") + w.target() + (w.throughLink() ? " -> " + w.file() : "") + " (" + w.bytes() + " bytes)");
+        out.println(WrittenLine.of(files.write(TypedPath.of(file), content), "wrote", what));
     }
 
     /**
@@ -71,18 +67,5 @@ record FlameGraphFiles(SessionStore store, OutputFiles files, DiffFlameGraph fla
         }
         return stacks.stream().map(s -> new DiffStack(s.domain(), s.frames(),
                 Math.multiplyExact(s.baseline(), b) / a, s.compared())).toList();
-    }
-
-    /**
-     * The file a typed name means: from the command line's folder (the shell's, a resident
-     * framework's client's) when the shell is installed, else from this process's.
-     */
-    private static Path target(String file) {
-        try {
-            return WorkingFolder.resolve(file);
-        } catch (NoClassDefFoundError e) {
-            // org.hyperprof.shell.session is imported optionally (bnd.bnd): no shell, no client folders.
-            return Path.of(file).toAbsolutePath();
-        }
     }
 }

@@ -13,6 +13,7 @@ import org.hyperprof.command.kit.Completion;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.command.kit.Guard;
 import org.hyperprof.command.kit.Option;
+import org.hyperprof.command.kit.SessionStores;
 import org.hyperprof.command.kit.Syntax;
 import org.hyperprof.command.kit.Table;
 import org.hyperprof.command.kit.UsageException;
@@ -86,10 +87,9 @@ public final class SessionCommands {
     /** The session a word names: its id (a number, as names never are) or its name. */
     static long session(SessionStore store, String word) throws UsageException, StoreException {
         if (SessionMarks.NUMBER.matcher(word.strip()).matches()) {
-            return Args.number(word, "a session id", 1, Long.MAX_VALUE);
+            return Args.sessionId(word);
         }
-        return store.named(word.strip()).orElseThrow(() -> new IllegalArgumentException("no stored session is"
-                + " named '" + word + "' (hp:sessions lists them)")).id();
+        return SessionStores.named(store, word);
     }
 
     @Descriptor("name a stored session (as hp:profile --name does), or rename it")
@@ -162,7 +162,7 @@ public final class SessionCommands {
     private String replay(Args words) throws UsageException, StoreException {
         List<String> ids = words.atMostPositional(1, "one session id")
                 .atLeastPositional(1, "name the session to replay by its id (hp:sessions lists them)").positional();
-        long id = Args.number(ids.get(0), "a session id", 1, Long.MAX_VALUE);
+        long id = Args.sessionId(ids.get(0));
         SessionSummary replayed = store.replay(id).orElseThrow(() -> new IllegalArgumentException(
                 "no stored session " + id + " (hp:sessions lists them)"));
         return "replayed session " + id + ": " + replayed.accounting().delivered() + " samples to the consumers"

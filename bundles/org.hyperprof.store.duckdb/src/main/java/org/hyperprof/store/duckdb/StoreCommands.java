@@ -131,10 +131,7 @@ public final class StoreCommands {
         Guard.run(console, DELETE, args, out -> {
             Args a = DELETE.parse(args)
                     .atLeastPositional(1, "name the sessions to delete by their ids (hp:sessions lists them)");
-            List<Long> ids = new ArrayList<>();
-            for (String word : a.positional()) {
-                ids.add(Args.number(word, "a session id", 1, Long.MAX_VALUE));
-            }
+            List<Long> ids = Args.sessionIds(a.positional());
             // All or none: a typo in one id deletes nothing.
             List<Long> unknown = new ArrayList<>();
             for (long id : ids) {
