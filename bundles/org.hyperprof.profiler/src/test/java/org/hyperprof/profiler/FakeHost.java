@@ -19,9 +19,10 @@ import org.hyperprof.api.host.HostStoppedException;
 import org.hyperprof.api.host.Mapping;
 import org.hyperprof.api.host.ProgressListener;
 import org.hyperprof.api.pmu.CounterConfig;
+import org.hyperprof.api.pmu.PmuModel;
+import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
-import org.hyperprof.testing.host.SettableHost;
 import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /**
@@ -31,7 +32,7 @@ import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
  * writes samples into the fake buffers. Domains can be paused and destroyed as the API says; the
  * machine's counters are a settable map.
  */
-final class FakeHost extends SettableHost {
+final class FakeHost implements Host {
     static final long XEN = 0xffff830000000000L;
     static final long KERNEL = 0xffffffff80000000L;
     static final long MODULE = 0xffffffff88000000L;
@@ -44,12 +45,17 @@ final class FakeHost extends SettableHost {
     }
 
     final FakeXenoprof xenoprof;
+    final PmuModel model = new FakeModel();
     final List<HostListener> listeners = new CopyOnWriteArrayList<>();
     final List<DomainInfo> domains = new ArrayList<>();
     Workload workload = (h, micros) -> { };
+    long cycles;
     int groundTruthResets;
+    String stopReason;
     final Map<Integer, DomainState> states = new HashMap<>();
     final Map<String, Long> counters = new TreeMap<>();
+    /** The counter-virtualization policy the host reports. */
+    String policy = "systemwide";
     /** Guests' own profilers: one ring per vCPU, and the counters they programmed. */
     final Map<Integer, List<FakeSharedBuffer>> guestRings = new TreeMap<>();
     final Map<Integer, List<CounterConfig>> guestCounters = new TreeMap<>();
@@ -72,7 +78,6 @@ final class FakeHost extends SettableHost {
     }
 
     private FakeHost(String xenSymbols, String symbolFormat, boolean guests) {
-        super("fake-host", "two domains for the profiler's tests", new FakeModel(), 2);
         xenoprof = new FakeXenoprof(0, guests ? Map.of(0, 1, 1, 2, 2, 1, 3, 1) : Map.of(0, 1, 1, 2));
         ImageSource xen = source("xen-syms", symbolFormat, xenSymbols.startsWith("xen:")
                 ? shift(XEN, xenSymbols.substring(4)) : xenSymbols);
@@ -134,6 +139,36 @@ final class FakeHost extends SettableHost {
         for (HostListener l : listeners) {
             l.hostStopped(this, reason);
         }
+    }
+
+    @Override
+    public String name() {
+        return "fake-host";
+    }
+
+    @Override
+    public String description() {
+        return "two domains for the profiler's tests";
+    }
+
+    @Override
+    public PmuModel model() {
+        return model;
+    }
+
+    @Override
+    public long mhz() {
+        return 2800;
+    }
+
+    @Override
+    public int pcpuCount() {
+        return 2;
+    }
+
+    @Override
+    public String policy() {
+        return policy;
     }
 
     /** Domain {@code domid} runs a profiler of its own: one ring of {@code ringSize} slots per vCPU. */
@@ -236,6 +271,11 @@ final class FakeHost extends SettableHost {
     }
 
     @Override
+    public long cycles() {
+        return cycles;
+    }
+
+    @Override
     public long run(long micros, ProgressListener progress) throws HostStoppedException {
         if (stopReason != null) {
             throw new HostStoppedException(stopReason);
@@ -252,8 +292,18 @@ final class FakeHost extends SettableHost {
     }
 
     @Override
+    public GroundTruth groundTruth() {
+        return new GroundTruth(List.of());
+    }
+
+    @Override
     public void resetGroundTruth() {
         groundTruthResets++;
+    }
+
+    @Override
+    public String stopReason() {
+        return stopReason;
     }
 
     @Override

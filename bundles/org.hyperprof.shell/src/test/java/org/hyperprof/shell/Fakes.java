@@ -53,7 +53,6 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
-import org.hyperprof.testing.host.SettableHost;
 import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.hyperprof.testing.xenoprof.SettableXenoprof;
 
@@ -226,7 +225,9 @@ final class Fakes {
         }
     }
 
-    static final class FakeHost extends SettableHost {
+    static final class FakeHost implements Host {
+        final String name;
+        final Model model = new Model("i386/p6");
         final FakeXenoprof xenoprof = new FakeXenoprof();
         /** Set by a test that needs more domains (a passive PV, an HVM guest). */
         List<DomainInfo> domains = List.of(
@@ -240,14 +241,46 @@ final class Fakes {
         final Map<Integer, DomainState> states = new HashMap<>();
         final Map<String, Long> counters = new TreeMap<>();
         final List<String> domainCalls = new ArrayList<>();
+        long cycles;
         long samplesPerRun = 420;
         HostStoppedException runFailure;
+        String stopReason;
         final List<Long> runs = new ArrayList<>();
         /** Called with the report's number (1 to 4) after each report of a run: where a test presses Ctrl-C. */
         java.util.function.IntConsumer afterReport = report -> { };
 
         FakeHost(String name) {
-            super(name, "dom0 drives the NIC, dom1 receives one TCP stream", new Model("i386/p6"), 1);
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return "dom0 drives the NIC, dom1 receives one TCP stream";
+        }
+
+        @Override
+        public PmuModel model() {
+            return model;
+        }
+
+        @Override
+        public long mhz() {
+            return 2800;
+        }
+
+        @Override
+        public int pcpuCount() {
+            return 1;
+        }
+
+        @Override
+        public String policy() {
+            return "systemwide";
         }
 
         @Override
@@ -264,6 +297,11 @@ final class Fakes {
         @Override
         public Xenoprof xenoprof() {
             return xenoprof;
+        }
+
+        @Override
+        public long cycles() {
+            return cycles;
         }
 
         /** What {@link #noSamplesExpected} answers. */
@@ -292,6 +330,11 @@ final class Fakes {
             }
             cycles += micros * mhz();
             return samplesPerRun;
+        }
+
+        @Override
+        public GroundTruth groundTruth() {
+            return new GroundTruth(List.of());
         }
 
         @Override
@@ -347,6 +390,11 @@ final class Fakes {
         @Override
         public Map<String, Long> counters() {
             return counters;
+        }
+
+        @Override
+        public String stopReason() {
+            return stopReason;
         }
 
         @Override
