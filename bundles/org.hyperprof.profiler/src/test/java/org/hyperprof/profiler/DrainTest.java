@@ -111,7 +111,7 @@ class DrainTest {
     @Test
     void anEscapeRecordStartsACallTraceWhoseReturnAddressesBecomeTheChain() throws Exception {
         try (Rig rig = new Rig().profiling()) {
-            rig.xen.backtraceDepth = 4;
+            rig.xen.depth = 4;
             FakeSharedBuffer b = rig.xen.buffer(0, 0);
             b.trace(K + 0x10, 1, 1, K + 0x110, FakeHost.MODULE + 0x20);
             // With a depth set, Xen starts every sample with an escape record, even one without callers.
@@ -136,7 +136,7 @@ class DrainTest {
     @Test
     void aReturnAddressBeyondTheDepthIsNeitherACallerNorASample() throws Exception {
         try (Rig rig = new Rig().profiling()) {
-            rig.xen.backtraceDepth = 1;
+            rig.xen.depth = 1;
             FakeSharedBuffer b = rig.xen.buffer(0, 0);
             b.trace(K + 0x10, 1, 0, K + 0x110);
             // With a depth set Xen begins every sample with an escape: an entry without one is a stray.

@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.VirqHandler;
+import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofCounter;
 import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
 import org.hyperprof.api.xenoprof.XenoprofInit;
@@ -18,7 +19,6 @@ import org.hyperprof.api.xenoprof.XenoprofPassive;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
-import org.hyperprof.testing.xenoprof.SettableXenoprof;
 
 /**
  * Records every hypercall and every map/bind/unbind as {@code "<domid>:<call>"}; results are 0
@@ -26,13 +26,14 @@ import org.hyperprof.testing.xenoprof.SettableXenoprof;
  * work: who is primary, the lists, buffers per domain and with whom their pages are shared
  * (get_buffer: the caller; set_passive: the primary), bound VIRQ handlers, and the stop flush.
  */
-final class FakeXenoprof extends SettableXenoprof {
+final class FakeXenoprof implements Xenoprof {
     final List<String> calls = new CopyOnWriteArrayList<>();
     private final Map<String, Long> failures = new HashMap<>();
     private final Map<Integer, Integer> vcpus;
     private final int hardwareDomain;
     final Map<Integer, FakeSharedBuffer[]> buffers = new HashMap<>();
     final Map<Integer, VirqHandler> handlers = new LinkedHashMap<>();
+    final Map<Integer, DomainType> types = new HashMap<>();
     /** With whom each domain's pages are shared. */
     final Map<Integer, Integer> sharedWith = new HashMap<>();
     final List<Integer> active = new ArrayList<>();
@@ -42,6 +43,9 @@ final class FakeXenoprof extends SettableXenoprof {
     int numEvents = 2;
     /** Hands out buffers in reverse vCPU order: the daemon must go by vcpu_id, not by index. */
     boolean reversedBuffers;
+    int primary = -1;
+    int depth;
+    XenoprofState state = XenoprofState.IDLE;
     /** When set, what statistics() answers; otherwise the books are summed from the buffers. */
     XenoprofStatistics statistics;
     /** Samples Xen dropped as corrupted (head or tail out of range), for the summed books. */
@@ -164,7 +168,7 @@ final class FakeXenoprof extends SettableXenoprof {
                 p.bufsize = 64 + (bs[0].size() - 1) * 16;
                 p.bufGmaddr = 0x1000L * (p.domainId + 1);
             }
-            case SET_BACKTRACE -> backtraceDepth = (int) (long) (Long) arg;
+            case SET_BACKTRACE -> depth = (int) (long) (Long) arg;
             case RESERVE_COUNTERS -> state = XenoprofState.COUNTERS_RESERVED;
             case SETUP_EVENTS -> state = XenoprofState.READY;
             case ENABLE_VIRQ -> {
@@ -191,7 +195,7 @@ final class FakeXenoprof extends SettableXenoprof {
             }
             case SHUTDOWN -> {
                 primary = -1;
-                backtraceDepth = 0;
+                depth = 0;
             }
             default -> {
             }
@@ -277,6 +281,21 @@ final class FakeXenoprof extends SettableXenoprof {
     }
 
     @Override
+    public XenoprofState state() {
+        return state;
+    }
+
+    @Override
+    public int primary() {
+        return primary;
+    }
+
+    @Override
+    public DomainType domainType(int domid) {
+        return types.getOrDefault(domid, DomainType.IGNORED);
+    }
+
+    @Override
     public int activeListSize() {
         return 0;
     }
@@ -294,6 +313,11 @@ final class FakeXenoprof extends SettableXenoprof {
     @Override
     public int[] passiveList() {
         return passive.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    @Override
+    public int backtraceDepth() {
+        return depth;
     }
 
     @Override

@@ -57,7 +57,7 @@ class PassiveAndCallgraphSequenceTest extends OpcontrolOnFakeHost {
         assertEquals(List.of("init", "get_buffer(16)", "[map 0]", "[bind]", "reset_active_list", "set_active(0)",
                 "set_backtrace(6)", "reserve_counters", COUNTERS_0, "counter(1,off)", "setup_events", "enable_virq"),
                 xen.callsBy(0));
-        assertEquals(6, xen.backtraceDepth);
+        assertEquals(6, xen.depth);
     }
 
     @Test

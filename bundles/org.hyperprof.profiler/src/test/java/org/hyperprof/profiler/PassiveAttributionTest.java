@@ -179,7 +179,7 @@ class PassiveAttributionTest {
     @Test
     void aTraceCutAtTheEndOfAPassiveRingNeverTakesTheCoordinatorsNextEntry() throws Exception {
         try (Rig rig = passiveRig("--callgraph=2")) {
-            rig.xen.backtraceDepth = 2;
+            rig.xen.depth = 2;
             rig.xen.buffer(2, 0).add(SharedBuffer.ESCAPE_CODE, KERNEL, SharedBuffer.TRACE_BEGIN);
             rig.xen.virq(0, 0);
             rig.xen.buffer(0, 0).trace(K + 0x100, KERNEL, 0, K + 0x10);

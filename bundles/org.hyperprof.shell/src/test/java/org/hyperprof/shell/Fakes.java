@@ -42,6 +42,7 @@ import org.hyperprof.api.sample.ConsumerAccounting;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.Errno;
 import org.hyperprof.api.xenoprof.SharedBuffer;
 import org.hyperprof.api.xenoprof.VirqHandler;
@@ -49,12 +50,12 @@ import org.hyperprof.api.xenoprof.Xenoprof;
 import org.hyperprof.api.xenoprof.XenoprofGetBuffer;
 import org.hyperprof.api.xenoprof.XenoprofInit;
 import org.hyperprof.api.xenoprof.XenoprofOp;
+import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
 import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
-import org.hyperprof.testing.xenoprof.SettableXenoprof;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
 final class Fakes {
@@ -135,12 +136,15 @@ final class Fakes {
     record Call(int caller, int op, Object arg) {
     }
 
-    static final class FakeXenoprof extends SettableXenoprof {
+    static final class FakeXenoprof implements Xenoprof {
         final List<Call> calls = new ArrayList<>();
         final Map<Integer, Long> results = new HashMap<>();
+        XenoprofState state = XenoprofState.IDLE;
+        int primary = -1;
         int[] activeList = new int[0];
         int[] passiveList = new int[0];
         int activated;
+        final Map<Integer, DomainType> types = new HashMap<>();
         XenoprofStatistics statistics = new XenoprofStatistics(0, 0, 0, 0, 0, 0, 0, 0);
 
         @Override
@@ -169,6 +173,21 @@ final class Fakes {
         }
 
         @Override
+        public XenoprofState state() {
+            return state;
+        }
+
+        @Override
+        public int primary() {
+            return primary;
+        }
+
+        @Override
+        public DomainType domainType(int domid) {
+            return types.getOrDefault(domid, DomainType.IGNORED);
+        }
+
+        @Override
         public int activeListSize() {
             return activeList.length;
         }
@@ -186,6 +205,13 @@ final class Fakes {
         @Override
         public int[] passiveList() {
             return passiveList.clone();
+        }
+
+        int backtraceDepth;
+
+        @Override
+        public int backtraceDepth() {
+            return backtraceDepth;
         }
 
         /** Buffers each domain got with get_buffer, shared with itself. */
