@@ -6,14 +6,17 @@ import java.util.List;
 import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.pmu.IbsConfig;
 import org.hyperprof.api.pmu.OverflowSink;
+import org.hyperprof.api.pmu.PhysicalPmu;
 import org.hyperprof.api.pmu.PmuModel;
-import org.hyperprof.testing.pmu.RegisterFreePmu;
+import org.hyperprof.api.pmu.SignalRates;
 
 /**
  * A register-free PMU for the Xenoprof tests: it records the driver steps Xenoprof performs and
  * reports scripted overflows from {@link #checkCounters}.
  */
-final class FakePmu extends RegisterFreePmu {
+final class FakePmu implements PhysicalPmu {
+    private final int cpu;
+    private final PmuModel model;
     final List<String> steps = new ArrayList<>();
     CounterConfig[] lastSetup;
     private static final int[] NONE = new int[0];
@@ -27,7 +30,8 @@ final class FakePmu extends RegisterFreePmu {
     private long[] ibsBlock = NO_IBS;
 
     FakePmu(int cpu, PmuModel model) {
-        super(cpu, model);
+        this.cpu = cpu;
+        this.model = model;
     }
 
     /** The counters the next {@link #checkCounters} finds overflowed. */
@@ -48,7 +52,7 @@ final class FakePmu extends RegisterFreePmu {
     @Override
     public void setupIbs(IbsConfig config) {
         if (config.equals(refusedIbs)) {
-            throw new IllegalArgumentException("CPU " + cpu() + ": IBS op period " + config.maxCntOp()
+            throw new IllegalArgumentException("CPU " + cpu + ": IBS op period " + config.maxCntOp()
                     + " is out of range 16..1048575");
         }
         steps.add("setupIbs");
@@ -61,6 +65,38 @@ final class FakePmu extends RegisterFreePmu {
         System.arraycopy(ibsBlock, 0, entries, 0, n);
         ibsBlock = NO_IBS;
         return n;
+    }
+
+    @Override
+    public int cpu() {
+        return cpu;
+    }
+
+    @Override
+    public PmuModel model() {
+        return model;
+    }
+
+    @Override
+    public long read(int register) {
+        throw new IllegalArgumentException("the fake PMU has no registers (read 0x" + Integer.toHexString(register)
+                + ")");
+    }
+
+    @Override
+    public void write(int register, long value) {
+        throw new IllegalArgumentException("the fake PMU has no registers (wrote 0x" + Integer.toHexString(register)
+                + ")");
+    }
+
+    @Override
+    public int[] counterRegisters() {
+        return new int[0];
+    }
+
+    @Override
+    public int[] controlRegisters() {
+        return new int[0];
     }
 
     @Override
@@ -100,7 +136,20 @@ final class FakePmu extends RegisterFreePmu {
     }
 
     @Override
+    public long cyclesUntilOverflow(SignalRates rates, int cpl) {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public void advance(long cycles, SignalRates rates, int cpl) {
+    }
+
+    @Override
     public boolean interruptPending() {
         return scripted.length > 0;
+    }
+
+    @Override
+    public void acknowledgeInterrupt() {
     }
 }
