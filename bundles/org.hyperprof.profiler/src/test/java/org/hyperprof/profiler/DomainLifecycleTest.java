@@ -9,6 +9,7 @@ import java.util.List;
 import org.hyperprof.api.profiler.OpcontrolResult;
 import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.SessionSummary;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.Test;
 
 /**

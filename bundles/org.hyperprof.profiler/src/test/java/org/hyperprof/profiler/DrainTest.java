@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.Test;
 
 /** The daemon drains a vCPU ring on its VIRQ the way the XenLinux driver did, hardened against a hostile page. */

@@ -23,6 +23,7 @@ import org.hyperprof.api.pmu.PmuModel;
 import org.hyperprof.api.sample.GroundTruth;
 import org.hyperprof.api.sample.ImageKind;
 import org.hyperprof.api.symbols.ImageSource;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /**
  * A host of PV domains: dom0 (hardware domain, 1 vCPU) and dom1 (2 vCPUs), and with

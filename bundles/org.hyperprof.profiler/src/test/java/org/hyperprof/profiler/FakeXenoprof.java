@@ -18,6 +18,7 @@ import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofPassive;
 import org.hyperprof.api.xenoprof.XenoprofState;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /**
  * Records every hypercall and every map/bind/unbind as {@code "<domid>:<call>"}; results are 0

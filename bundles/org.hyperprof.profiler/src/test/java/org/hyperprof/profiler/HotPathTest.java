@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.Test;
 
 /** Draining, resolving and batching allocate nothing per sample (only one set of arrays per batch). */

@@ -22,6 +22,7 @@ import org.hyperprof.api.sample.BufferAccounting;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.xenoprof.SharedBuffer;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -15,6 +15,7 @@ import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.api.symbols.ImageSource;
 import org.hyperprof.pipeline.Dictionary;
 import org.hyperprof.pipeline.SymbolTables;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.Test;
 
 /** Each PC goes to an image of the domain's memory map, then to a symbol of that image's table. */

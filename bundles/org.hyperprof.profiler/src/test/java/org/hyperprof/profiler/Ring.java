@@ -8,6 +8,7 @@ import java.util.List;
 import org.hyperprof.api.sample.SampleBatch;
 import org.hyperprof.api.sample.SessionDictionary;
 import org.hyperprof.pipeline.BatchBuilder;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /**
  * One vCPU ring with Xen's producer rules ({@link FakeSharedBuffer}), the daemon's reader of it and

@@ -30,6 +30,7 @@ import org.hyperprof.api.xenoprof.XenoprofOp;
 import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.testing.host.NoHost;
 import org.hyperprof.testing.sample.RecordingConsumer;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.Test;
 
 /** A session runs from the primary's --start-daemon to its --shutdown, and its summary accounts for every sample. */

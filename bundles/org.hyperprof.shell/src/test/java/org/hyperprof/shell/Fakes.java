@@ -55,6 +55,7 @@ import org.hyperprof.api.xenoprof.XenoprofStatistics;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.pmu.kit.AbstractPmuModel;
 import org.hyperprof.pmu.kit.EventTableReader;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 
 /** Hand-written stand-ins for the services the shell talks to; each records what it was asked. */
 final class Fakes {
@@ -214,7 +215,7 @@ final class Fakes {
         }
 
         /** Buffers each domain got with get_buffer, shared with itself. */
-        final Map<Integer, FakeBuffer[]> ownBuffers = new HashMap<>();
+        final Map<Integer, FakeSharedBuffer[]> ownBuffers = new HashMap<>();
         /** Why mapping a domain's buffers fails, as Xen would say it (e.g. shared with the primary). */
         final Map<Integer, String> mapRefusals = new HashMap<>();
         final List<String> maps = new ArrayList<>();
@@ -226,7 +227,7 @@ final class Fakes {
             if (refusal != null) {
                 throw new IllegalStateException(refusal);
             }
-            FakeBuffer[] buffers = mapperDomid == ownerDomid ? ownBuffers.get(ownerDomid) : null;
+            FakeSharedBuffer[] buffers = mapperDomid == ownerDomid ? ownBuffers.get(ownerDomid) : null;
             if (buffers == null) {
                 throw new IllegalStateException("domain " + ownerDomid + " has no Xenoprof buffers to map: domain "
                         + ownerDomid + " must call get_buffer first");
@@ -247,99 +248,6 @@ final class Fakes {
         @Override
         public XenoprofStatistics statistics() {
             return statistics;
-        }
-    }
-
-    /** One vCPU's shared ring as a guest sees it: only the indices matter to the shell. */
-    static final class FakeBuffer implements SharedBuffer {
-        final int vcpuId;
-        final int size;
-        int head;
-        int tail;
-        final List<String> writes = new ArrayList<>();
-
-        FakeBuffer(int vcpuId, int size, int head, int tail) {
-            this.vcpuId = vcpuId;
-            this.size = size;
-            this.head = head;
-            this.tail = tail;
-        }
-
-        @Override
-        public int vcpuId() {
-            return vcpuId;
-        }
-
-        @Override
-        public int size() {
-            return size;
-        }
-
-        @Override
-        public int head() {
-            return head;
-        }
-
-        @Override
-        public int tail() {
-            return tail;
-        }
-
-        @Override
-        public void writeTail(int value) {
-            writes.add("tail " + Integer.toUnsignedString(value));
-            tail = value;
-        }
-
-        @Override
-        public void writeHead(int value) {
-            writes.add("head " + Integer.toUnsignedString(value));
-            head = value;
-        }
-
-        @Override
-        public void fill(int from, int count, long eip, int mode, int event) {
-            // Entries are not kept: the shell's fake shows indices only.
-        }
-
-        @Override
-        public long eip(int slot) {
-            return 0;
-        }
-
-        @Override
-        public int mode(int slot) {
-            return 0;
-        }
-
-        @Override
-        public int event(int slot) {
-            return 0;
-        }
-
-        @Override
-        public void copy(int from, int count, long[] eip, byte[] mode, byte[] event, int offset) {
-            throw new UnsupportedOperationException("the shell never drains a buffer");
-        }
-
-        @Override
-        public long xenSamples() {
-            return 0;
-        }
-
-        @Override
-        public long kernelSamples() {
-            return 0;
-        }
-
-        @Override
-        public long userSamples() {
-            return 0;
-        }
-
-        @Override
-        public long lostSamples() {
-            return 0;
         }
     }
 

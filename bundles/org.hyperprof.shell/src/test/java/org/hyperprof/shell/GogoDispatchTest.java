@@ -24,6 +24,7 @@ import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.xenoprof.XenoprofCounter;
 import org.hyperprof.command.kit.Console;
 import org.hyperprof.output.OutputFilesComponent;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -211,11 +212,11 @@ class GogoDispatchTest {
 
     @Test
     void domainAndGuestAreFoundAndActOnTheCurrentHost() throws Exception {
-        HOSTS.current.xenoprof.ownBuffers.put(1, new Fakes.FakeBuffer[] {new Fakes.FakeBuffer(0, 16, 0, 0)});
+        HOSTS.current.xenoprof.ownBuffers.put(1, new FakeSharedBuffer[] {FakeSharedBuffer.logging(0, 16, 0)});
         execute("hp:domain 1 pause");
         execute("hp:guest 1 0 head 0xffffffff");
         assertEquals(List.of("pause 1"), HOSTS.current.domainCalls);
-        assertEquals(List.of("head 4294967295"), HOSTS.current.xenoprof.ownBuffers.get(1)[0].writes);
+        assertEquals(List.of("head 4294967295"), HOSTS.current.xenoprof.ownBuffers.get(1)[0].writes());
         assertTrue(out().contains("4294967295 is outside [0, 16)"), out());
     }
 

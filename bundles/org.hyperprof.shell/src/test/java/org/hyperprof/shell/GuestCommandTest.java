@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.hyperprof.api.xenoprof.DomainType;
 import org.hyperprof.api.xenoprof.XenoprofState;
+import org.hyperprof.testing.xenoprof.FakeSharedBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,14 +19,14 @@ class GuestCommandTest {
     private final XenoprofCommands commands = new XenoprofCommands(hosts, new Fakes.FakeProfiler(), io.console);
     private Fakes.FakeXenoprof xenoprof;
     /** dom1 has two vCPUs' buffers, in the order vCPU 1 then vCPU 0: found by vcpu_id, not by index. */
-    private final Fakes.FakeBuffer vcpu1 = new Fakes.FakeBuffer(1, 16, 0, 0);
-    private final Fakes.FakeBuffer vcpu0 = new Fakes.FakeBuffer(0, 16, 3, 3);
+    private final FakeSharedBuffer vcpu1 = FakeSharedBuffer.logging(1, 16, 0);
+    private final FakeSharedBuffer vcpu0 = FakeSharedBuffer.logging(0, 16, 3);
 
     @BeforeEach
     void loadHostWithDom1sBuffers() throws Exception {
         hosts.load("default", null);
         xenoprof = hosts.current.xenoprof;
-        xenoprof.ownBuffers.put(1, new Fakes.FakeBuffer[] {vcpu1, vcpu0});
+        xenoprof.ownBuffers.put(1, new FakeSharedBuffer[] {vcpu1, vcpu0});
         xenoprof.types.put(1, DomainType.ACTIVE);
         xenoprof.state = XenoprofState.PROFILING;
     }
@@ -34,8 +35,8 @@ class GuestCommandTest {
     void theGuestMapsItsOwnBuffersAndWritesTheHeadOfTheBufferWithThatVcpuId() {
         commands.guest("1", "0", "head", "99999");
         assertEquals(List.of("1 maps 1"), xenoprof.maps);
-        assertEquals(List.of("head 99999"), vcpu0.writes);
-        assertEquals(List.of(), vcpu1.writes);
+        assertEquals(List.of("head 99999"), vcpu0.writes());
+        assertEquals(List.of(), vcpu1.writes());
     }
 
     @Test
@@ -52,7 +53,7 @@ class GuestCommandTest {
     @Test
     void theSizeItselfIsAlreadyOutOfRange() {
         commands.guest("1", "1", "tail", "16");
-        assertEquals(List.of("tail 16"), vcpu1.writes);
+        assertEquals(List.of("tail 16"), vcpu1.writes());
         assertTrue(io.out().contains("16 is outside [0, 16): Xen will count the next samples for this buffer as"
                 + " corrupted"), io.out());
     }
@@ -60,14 +61,14 @@ class GuestCommandTest {
     @Test
     void aValueWithTheTopBitSetIsOutOfRangeAsAnUnsignedIndex() {
         commands.guest("1", "0", "tail", "0xffffffff");
-        assertEquals(List.of("tail 4294967295"), vcpu0.writes);
+        assertEquals(List.of("tail 4294967295"), vcpu0.writes());
         assertTrue(io.out().contains("4294967295 is outside [0, 16)"), io.out());
     }
 
     @Test
     void aValueInRangeIsAcceptedByXenAndHurtsOnlyThisDomainsReadings() {
         commands.guest("1", "0", "tail", "15");
-        assertEquals(List.of("tail 15"), vcpu0.writes);
+        assertEquals(List.of("tail 15"), vcpu0.writes());
         assertTrue(io.out().contains("dom1's guest wrote event_tail = 15 into its vCPU 0 buffer (was 3;"
                 + " event_size 16)\n15 is inside [0, 16), so Xen accepts it: it cannot tell a wrong index in range"
                 + " from the right one; only dom1's own readings of this buffer suffer: its daemon skips what the"
@@ -99,7 +100,7 @@ class GuestCommandTest {
         xenoprof.mapRefusals.put(1, "domain 1 cannot map the buffers of domain 1: they are shared with domain 0 (by"
                 + " set_passive); domain 1 gets its own pages with get_buffer");
         Fakes.fails(() -> commands.guest("1", "0", "tail", "99"));
-        assertEquals(List.of(), vcpu0.writes);
+        assertEquals(List.of(), vcpu0.writes());
         assertEquals("hp:guest: dom1 has no buffer of its own to write into: domain 1 cannot map the buffers of"
                 + " domain 1: they are shared with domain 0 (by set_passive); domain 1 gets its own pages with"
                 + " get_buffer\n", io.err());

@@ -96,7 +96,8 @@ public abstract class VirtualPmuPolicyContract {
         }
     }
 
-    protected static long stat(PolicySession s, String key) {
+    /** A statistic of the session, by its key ({@code STAT_...}). */
+    public static long stat(PolicySession s, String key) {
         return s.statistics().get(key);
     }
 
@@ -153,6 +154,16 @@ public abstract class VirtualPmuPolicyContract {
         // What a host binds the policy under: the property DS registers from that statement.
         assertEquals(CounterVirtualizationPolicy.IDENTITY.of(Map.of(CounterVirtualizationPolicy.NAME, stated.value()),
                 policy), policy.name());
+    }
+
+    /**
+     * The policy is known by {@code name}, as {@link #assertKnownByTheNameItRegistersWith} checks, and
+     * describes itself in one line.
+     */
+    public static void assertRegisteredAs(String name, CounterVirtualizationPolicy policy) {
+        assertEquals(name, policy.name());
+        assertKnownByTheNameItRegistersWith(policy);
+        assertFalse(policy.description().contains("\n"), policy.description());
     }
 
     // ------------------------------------------------------------------------------ sessions

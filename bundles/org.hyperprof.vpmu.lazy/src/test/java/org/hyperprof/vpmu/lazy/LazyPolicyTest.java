@@ -39,8 +39,7 @@ class LazyPolicyTest extends VirtualPmuPolicyContract {
 
     @Test
     void isRegisteredAsLazyWithAOneLineDescription() {
-        assertEquals("lazy", policy.name());
-        assertFalse(policy.description().contains("\n"));
+        assertRegisteredAs("lazy", policy);
         assertTrue(policy.description().contains("Xen vPMU"), policy.description());
     }
 

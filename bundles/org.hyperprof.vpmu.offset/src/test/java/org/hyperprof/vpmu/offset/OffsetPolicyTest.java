@@ -1,5 +1,6 @@
 package org.hyperprof.vpmu.offset;
 
+import static org.hyperprof.testing.vpmu.VirtualPmuPolicyContract.stat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,18 +69,12 @@ class OffsetPolicyTest {
         return event | privilege | EN;
     }
 
-    private long stat(String key) {
-        return session.statistics().get(key);
-    }
-
     // ------------------------------------------------------------------ identity
 
     @Test
     void isRegisteredAsOffsetWithAOneLineDescription() {
         OffsetPolicy policy = new OffsetPolicy();
-        assertEquals("offset", policy.name());
-        VirtualPmuPolicyContract.assertKnownByTheNameItRegistersWith(policy);
-        assertFalse(policy.description().contains("\n"));
+        VirtualPmuPolicyContract.assertRegisteredAs("offset", policy);
         assertTrue(policy.description().startsWith("Perfctr-Xen"), policy.description());
         NullPointerException e = assertThrows(NullPointerException.class, () -> policy.open(null));
         assertTrue(e.getMessage().contains("host"));
@@ -193,8 +188,8 @@ class OffsetPolicyTest {
                 machine.write(0, selects[i], counting(i % 2 == 0 ? kind.cycles() : kind.instructions(), OS | USR));
             }
         }
-        long skippedBefore = stat(PolicySession.STAT_REPROGRAM_SKIPPED);
-        long statBefore = stat(PolicySession.STAT_SWITCH_ACCESSES);
+        long skippedBefore = stat(session, PolicySession.STAT_REPROGRAM_SKIPPED);
+        long statBefore = stat(session, PolicySession.STAT_SWITCH_ACCESSES);
         long reads = host.pmus[0].reads;
         long writes = host.pmus[0].writes;
         long saveCycles = host.charged("vpmu_save");
@@ -204,13 +199,13 @@ class OffsetPolicyTest {
             machine.switchTo(0, n % 2 == 0 ? a : b);
         }
         long offsetPerSwitch = (host.pmus[0].reads - reads + host.pmus[0].writes - writes) / switches;
-        assertEquals(switches, stat(PolicySession.STAT_REPROGRAM_SKIPPED) - skippedBefore);
+        assertEquals(switches, stat(session, PolicySession.STAT_REPROGRAM_SKIPPED) - skippedBefore);
         assertEquals(2L * used, offsetPerSwitch, "a read per used counter at switch-out, one more at the exit");
         assertEquals(0, host.pmus[0].writes - writes,
                 "no writes at all: the selects are the same and the counters count (not sampling)");
         assertEquals(switches * used * CountingHost.READ, host.charged("vpmu_save") - saveCycles,
                 "switch-out makes reads only");
-        assertEquals(switches * 2L * used, stat(PolicySession.STAT_SWITCH_ACCESSES) - statBefore,
+        assertEquals(switches * 2L * used, stat(session, PolicySession.STAT_SWITCH_ACCESSES) - statBefore,
                 "statistics report the accesses the register file saw");
 
         CountingPmu full = new CountingPmu(kind.model().createPmu(0, Map.of()));
@@ -237,14 +232,14 @@ class OffsetPolicyTest {
         machine.switchTo(0, b);
         machine.write(0, selects[0], counting(kind.cycles(), OS | USR));
         machine.write(0, selects[1], counting(kind.instructions(), OS | USR)); // differs from A's
-        long skipped = stat(PolicySession.STAT_REPROGRAM_SKIPPED);
+        long skipped = stat(session, PolicySession.STAT_REPROGRAM_SKIPPED);
         long writes = host.pmus[0].writes;
         long accesses = host.physicalAccesses();
         for (int n = 0; n < 4; n++) {
             machine.guestCode(0, 10_000);
             machine.switchTo(0, n % 2 == 0 ? a : b);
         }
-        assertEquals(0, stat(PolicySession.STAT_REPROGRAM_SKIPPED) - skipped);
+        assertEquals(0, stat(session, PolicySession.STAT_REPROGRAM_SKIPPED) - skipped);
         assertEquals(4, host.pmus[0].writes - writes, "exactly the one differing select per switch");
         assertEquals(4 * (2 * 2 + 1), host.physicalAccesses() - accesses);
         assertEquals(kind.instructions() | OS | USR | EN, host.pmus[0].real.read(selects[1]),
@@ -269,7 +264,7 @@ class OffsetPolicyTest {
             machine.write(0, selects[0], counting(kind.cycles(), OS | USR)); // counts the hypervisor's cycles too
             machine.write(0, selects[1], counting(kind.instructions(), USR)); // never sees hypervisor code
         }
-        long subtracted = stat(PolicySession.STAT_CYCLES_SUBTRACTED);
+        long subtracted = stat(session, PolicySession.STAT_CYCLES_SUBTRACTED);
         long policyCycles = host.charged("vpmu_save") + host.charged("vpmu_load");
         int switches = 8;
         for (int n = 0; n < switches; n++) {
@@ -280,7 +275,7 @@ class OffsetPolicyTest {
         long policyPerSwitch = (host.charged("vpmu_save") + host.charged("vpmu_load") - policyCycles) / switches;
         assertEquals(2 * CountingHost.READ + 2 * CountingHost.READ, policyPerSwitch, "2 reads at switch-out, 2 at the exit");
         assertEquals(switches * (machine.switchPathCycles + policyPerSwitch),
-                stat(PolicySession.STAT_CYCLES_SUBTRACTED) - subtracted,
+                stat(session, PolicySession.STAT_CYCLES_SUBTRACTED) - subtracted,
                 "every cycle of the switch path and of the policy's own work, on the cycles counter");
         for (Machine.Guest g : new Machine.Guest[] {a, b}) {
             machine.switchTo(0, g);
@@ -358,7 +353,7 @@ class OffsetPolicyTest {
         }
         assertEquals(a.overflows.size(), host.injections[1 * 16], "an injection per overflow");
         assertEquals(0, host.injections[2 * 16], "B samples nothing and gets nothing");
-        assertEquals(a.overflows.size(), stat(PolicySession.STAT_INJECTED));
+        assertEquals(a.overflows.size(), stat(session, PolicySession.STAT_INJECTED));
         // B's counts were not disturbed by A's sampling counter on the same register.
         machine.switchTo(0, b);
         assertEquals(b.user(Signal.INSTRUCTIONS) + b.kernel(Signal.INSTRUCTIONS), machine.read(0, counters[0]));
@@ -388,9 +383,9 @@ class OffsetPolicyTest {
         machine.guestCode(0, 1_000);
         machine.switchTo(0, null);
         assertEquals(0, host.pmus[0].real.read(selects[0]) & INT);
-        long injected = stat(PolicySession.STAT_INJECTED);
+        long injected = stat(session, PolicySession.STAT_INJECTED);
         machine.hypervisor(0, 1_000_000);
-        assertEquals(injected, stat(PolicySession.STAT_INJECTED));
+        assertEquals(injected, stat(session, PolicySession.STAT_INJECTED));
         assertEquals(0, machine.xenoprofChecks);
     }
 
@@ -402,7 +397,7 @@ class OffsetPolicyTest {
         machine.switchTo(0, a);
         machine.write(0, selects[0], counting(kind.cycles(), USR)); // counting, no INT
         assertTrue(session.pmuInterrupt(0, 1, 0, CpuMode.USER));
-        assertEquals(1, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(1, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST));
         assertEquals(0, host.injections[16]);
     }
 
@@ -429,7 +424,7 @@ class OffsetPolicyTest {
         machine.switchTo(0, a);
         host.xenoprofOwns = true;
         assertFalse(machine.write(0, selects[0], counting(P6.cycles(), USR)));
-        assertEquals(1, stat(PolicySession.STAT_GUEST_REFUSED));
+        assertEquals(1, stat(session, PolicySession.STAT_GUEST_REFUSED));
         String why = session.refusal(1, 0, selects[0]);
         assertTrue(why.contains("Xenoprof holds the PMU") && why.contains("vpmu.policy=partitioned"), why);
         assertEquals(0, host.pmus[0].real.read(selects[0]));

@@ -1,5 +1,6 @@
 package org.hyperprof.vpmu.partitioned;
 
+import static org.hyperprof.testing.vpmu.VirtualPmuPolicyContract.stat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -108,18 +109,12 @@ class PartitionedPolicyTest {
         return java.util.Arrays.copyOfRange(counters, kind.xenoprof(), counters.length);
     }
 
-    private long stat(String key) {
-        return session.statistics().get(key);
-    }
-
     // ------------------------------------------------------------------ identity and the option
 
     @Test
     void isRegisteredAsPartitionedAndSharesThePmuWithXenoprof() {
         PartitionedPolicy policy = new PartitionedPolicy();
-        assertEquals("partitioned", policy.name());
-        VirtualPmuPolicyContract.assertKnownByTheNameItRegistersWith(policy);
-        assertFalse(policy.description().contains("\n"));
+        VirtualPmuPolicyContract.assertRegisteredAs("partitioned", policy);
         boot(P6, 1, Map.of());
         assertTrue(session.sharesPmuWithXenoprof());
         assertTrue(session.guestsSeePmu());
@@ -168,7 +163,7 @@ class PartitionedPolicyTest {
         assertTrue(machine.write(0, counters[kind.xenoprof()], 0));
         assertTrue(machine.write(0, selects[kind.xenoprof()], kind.cycles() | USR | EN));
         assertTrue(machine.write(0, 0x340, 0x400), "LVTPC is virtual");
-        assertEquals(2L * kind.xenoprof(), stat(PolicySession.STAT_GUEST_REFUSED));
+        assertEquals(2L * kind.xenoprof(), stat(session, PolicySession.STAT_GUEST_REFUSED));
         assertEquals(xenoSelect, host.pmus[0].real.read(selects[0]), "Xenoprof's select untouched");
         assertEquals(xenoCounter, host.pmus[0].real.read(counters[0]), "Xenoprof's counter untouched");
         assertEquals(0x400 | 0, host.pmus[0].real.read(0x340) & 0x700, "LVTPC still routes to NMI for Xenoprof");
@@ -276,7 +271,7 @@ class PartitionedPolicyTest {
         machine.write(0, selects[g0], 0xC0 | USR | EN);
         long before = host.physicalAccesses();
         long reads = host.pmus[0].reads;
-        long stat = stat(PolicySession.STAT_SWITCH_ACCESSES);
+        long stat = stat(session, PolicySession.STAT_SWITCH_ACCESSES);
         long saved = host.charged("vpmu_save");
         host.pmus[0].clearReadLog();
         for (int n = 0; n < 10; n++) {
@@ -288,7 +283,7 @@ class PartitionedPolicyTest {
         assertEquals(10L * share, host.pmus[0].reads - reads, "one read per share counter per switch");
         assertEquals(3L * share, perSwitch, "read each share counter; write each share counter and select");
         assertEquals(kind == P6 ? 3 : 6, perSwitch, "P6: share of 1; hammer: share of 2");
-        assertEquals(10 * perSwitch, stat(PolicySession.STAT_SWITCH_ACCESSES) - stat);
+        assertEquals(10 * perSwitch, stat(session, PolicySession.STAT_SWITCH_ACCESSES) - stat);
         assertEquals(10 * share * CountingHost.READ, host.charged("vpmu_save") - saved, "the reads charged as vpmu_save");
         before = host.physicalAccesses();
         machine.switchTo(0, null);
@@ -399,10 +394,12 @@ class PartitionedPolicyTest {
         }
         assertTrue(machine.routes[OverflowRoute.XENOPROF.ordinal()] > 0, "Xenoprof sampled too");
         assertEquals(0, machine.routes[OverflowRoute.GUEST.ordinal()], "Xenoprof never finds a guest's counter");
-        assertEquals(stat(PolicySession.STAT_INJECTED) + stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST),
+        assertEquals(
+                stat(session, PolicySession.STAT_INJECTED) + stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST),
                 machine.xenoprofChecks, "every interrupt went to Xenoprof's handler as well");
         assertEquals(overflows, host.injections[16], "each guest overflow injected, and nothing else");
-        assertTrue(stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST) > 0, "Xenoprof's own overflows were told apart");
+        assertTrue(stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST) > 0,
+                "Xenoprof's own overflows were told apart");
         assertEquals(0, host.injections[32], "B's share counts nothing: nothing injected into B");
     }
 
@@ -427,9 +424,10 @@ class PartitionedPolicyTest {
         assertEquals(10 * kind.xenoprof(), machine.routes[OverflowRoute.XENOPROF.ordinal()], "Xenoprof's overflows");
         assertEquals(0, host.injections[16], "nothing injected into A");
         assertEquals(0, a.overflows.size());
-        assertEquals(10, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
-        assertEquals(0, stat(PolicySession.STAT_INJECTED));
-        assertEquals(10L * share, stat(PartitionedSession.STAT_INTERRUPT_ACCESSES), "the share's counters read");
+        assertEquals(10, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(0, stat(session, PolicySession.STAT_INJECTED));
+        assertEquals(10L * share, stat(session, PartitionedSession.STAT_INTERRUPT_ACCESSES),
+                "the share's counters read");
         assertEquals(10L * share * CountingHost.READ, host.charged("vpmu_do_interrupt") - charged,
                 "each read charged to vpmu_do_interrupt");
     }
@@ -452,8 +450,8 @@ class PartitionedPolicyTest {
             assertEquals((k + 1) * kind.period(), a.overflows.get(k)[1], "overflow " + (k + 1));
         }
         assertEquals(10, host.injections[16]);
-        assertEquals(10, stat(PolicySession.STAT_INJECTED));
-        assertEquals(0, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(10, stat(session, PolicySession.STAT_INJECTED));
+        assertEquals(0, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST));
         assertEquals(10, machine.xenoprofChecks, "Xenoprof's handler still runs: it checks its own counters");
         assertEquals(0, machine.routes[OverflowRoute.XENOPROF.ordinal()], "and finds none overflowed");
         assertEquals(10L * share * CountingHost.READ + 10 * CountingHost.INJECT, host.charged("vpmu_do_interrupt") - charged,
@@ -478,7 +476,7 @@ class PartitionedPolicyTest {
         assertEquals(10, a.overflows.size(), "each one the guest's");
         assertEquals(10, host.injections[16]);
         assertEquals(10 * kind.xenoprof(), machine.routes[OverflowRoute.XENOPROF.ordinal()], "and Xenoprof's");
-        assertEquals(0, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(0, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST));
     }
 
     /** The armed value follows the guest's writes and the switch-in restore; an interrupt reads only the share. */
@@ -511,8 +509,8 @@ class PartitionedPolicyTest {
         host.pmus[0].real.write(counters[last], 0x7FFF_0000L);
         session.pmuInterrupt(0, 1, 0, CpuMode.USER);
         assertEquals(2, host.injections[16], "below the value restored at switch-in");
-        assertEquals(2, stat(PolicySession.STAT_INJECTED));
-        assertEquals(3, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(2, stat(session, PolicySession.STAT_INJECTED));
+        assertEquals(3, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST));
     }
 
     @Test
@@ -522,7 +520,7 @@ class PartitionedPolicyTest {
         machine.switchTo(0, a);
         assertTrue(session.pmuInterrupt(0, 1, 0, CpuMode.KERNEL));
         assertEquals(0, host.injections[16]);
-        assertEquals(1, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST));
+        assertEquals(1, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST));
     }
 
     // ------------------------------------------------------------------ P6: EVNTSEL0.EN
@@ -582,8 +580,9 @@ class PartitionedPolicyTest {
         long allocated = Allocations.leastBytes(() -> sink[0] += exercise(kind, 50_000));
         assertTrue(allocated < 1024, "50 000 rounds of partitioned hooks allocated " + allocated + " bytes");
         long rounds = 20_000 + Allocations.WINDOWS * 50_000;
-        assertEquals(rounds, stat(PolicySession.STAT_INJECTED), "one injection per round");
-        assertEquals(rounds, stat(PolicySession.STAT_INTERRUPTS_NOT_GUEST), "one interrupt per round left to Xenoprof");
+        assertEquals(rounds, stat(session, PolicySession.STAT_INJECTED), "one injection per round");
+        assertEquals(rounds, stat(session, PolicySession.STAT_INTERRUPTS_NOT_GUEST),
+                "one interrupt per round left to Xenoprof");
         assertTrue(sink[0] != 42);
     }
 

@@ -29,8 +29,7 @@ class SaveRestorePolicyTest extends VirtualPmuPolicyContract {
 
     @Test
     void isRegisteredAsSaverestoreWithAOneLineDescription() {
-        assertEquals("saverestore", policy.name());
-        assertFalse(policy.description().contains("\n"));
+        assertRegisteredAs("saverestore", policy);
         assertTrue(policy.description().contains("every vCPU switch"), policy.description());
     }
 

@@ -102,8 +102,7 @@ class SystemWidePolicyTest {
 
     @Test
     void isRegisteredAsSystemwide() {
-        assertEquals("systemwide", policy.name());
-        VirtualPmuPolicyContract.assertKnownByTheNameItRegistersWith(policy);
+        VirtualPmuPolicyContract.assertRegisteredAs("systemwide", policy);
     }
 
     @Test

@@ -1,9 +1,16 @@
-package org.hyperprof.profiler;
+package org.hyperprof.testing.xenoprof;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import org.hyperprof.api.xenoprof.SharedBuffer;
 
-/** A vCPU ring with Xen's producer rules (one slot always empty, newest sample lost when full). */
-final class FakeSharedBuffer implements SharedBuffer {
+/**
+ * A vCPU ring with Xen's producer rules (one slot always empty, newest sample lost when full), for
+ * tests of what consumes it. Counts tail writes and head reads; a {@link #logging} ring also keeps
+ * every index write as text (off by default: the profiler's hot-path tests drain it allocation-free).
+ */
+public final class FakeSharedBuffer implements SharedBuffer {
     private final int vcpuId;
     private final int size;
     private final long[] eip;
@@ -11,23 +18,44 @@ final class FakeSharedBuffer implements SharedBuffer {
     private final int[] event;
     private int head;
     private int tail;
-    long xen;
-    long kernel;
-    long user;
-    long lost;
-    int tailWrites;
-    int headReads;
+    private final List<String> writes;
+    public long xen;
+    public long kernel;
+    public long user;
+    public long lost;
+    public int tailWrites;
+    public int headReads;
 
-    FakeSharedBuffer(int vcpuId, int size) {
+    public FakeSharedBuffer(int vcpuId, int size) {
+        this(vcpuId, size, false);
+    }
+
+    private FakeSharedBuffer(int vcpuId, int size, boolean logging) {
         this.vcpuId = vcpuId;
         this.size = size;
         this.eip = new long[size];
         this.mode = new int[size];
         this.event = new int[size];
+        this.writes = logging ? new ArrayList<>() : null;
+    }
+
+    /** A ring at {@code index} (head and tail) that logs each index write, e.g. {@code "tail 16"}. */
+    public static FakeSharedBuffer logging(int vcpuId, int size, int index) {
+        FakeSharedBuffer b = new FakeSharedBuffer(vcpuId, size, true);
+        b.position(index);
+        return b;
+    }
+
+    /** The index writes of a {@link #logging} ring, in order, values unsigned. */
+    public List<String> writes() {
+        if (writes == null) {
+            throw new IllegalStateException("this ring does not log its writes: make it with FakeSharedBuffer.logging");
+        }
+        return writes;
     }
 
     /** Xen's xenoprof_add_sample: false (and lost counted) when the ring is full. */
-    boolean add(long pc, int m, int ev) {
+    public boolean add(long pc, int m, int ev) {
         int free = (tail > head ? 0 : size) + tail - head - 1;
         if (free <= 0) {
             lost++;
@@ -41,7 +69,7 @@ final class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** A sample as Xen logs it: the entry plus the per-mode counter. */
-    boolean sample(long pc, int m, int counter) {
+    public boolean sample(long pc, int m, int counter) {
         if (!add(pc, m, counter)) {
             return false;
         }
@@ -56,7 +84,7 @@ final class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** A call trace as Xen logs it with a backtrace depth: escape record, sample, return addresses. */
-    void trace(long pc, int m, int counter, long... callers) {
+    public void trace(long pc, int m, int counter, long... callers) {
         add(ESCAPE_CODE, m, TRACE_BEGIN);
         sample(pc, m, counter);
         for (long c : callers) {
@@ -65,14 +93,14 @@ final class FakeSharedBuffer implements SharedBuffer {
     }
 
     /** The host restarts a guest profiler's ring: what it held is discarded. Returns how many entries. */
-    int discard() {
+    public int discard() {
         int n = head >= tail ? head - tail : size - tail + head;
         tail = head;
         return n;
     }
 
     /** Places both indices (as if this many entries had been written and read before). */
-    void position(int index) {
+    public void position(int index) {
         head = index;
         tail = index;
     }
@@ -101,11 +129,17 @@ final class FakeSharedBuffer implements SharedBuffer {
     @Override
     public void writeTail(int t) {
         tailWrites++;
+        if (writes != null) {
+            writes.add("tail " + Integer.toUnsignedString(t));
+        }
         tail = t;
     }
 
     @Override
     public void writeHead(int h) {
+        if (writes != null) {
+            writes.add("head " + Integer.toUnsignedString(h));
+        }
         head = h;
     }
 
