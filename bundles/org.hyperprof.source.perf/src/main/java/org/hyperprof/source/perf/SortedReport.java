@@ -49,7 +49,7 @@ public final class SortedReport implements SampleConsumer {
     }
 
     /** What a row keeps of its first sample: its key, its thread and its level letter. */
-    private record First(int comm, int frame, int tid, char level) {
+    private record FirstSample(int comm, int frame, int tid, char level) {
     }
 
     private final SortKeys keys;
@@ -58,7 +58,7 @@ public final class SortedReport implements SampleConsumer {
 
     private final LongIntMap index = new LongIntMap(1024);
     /** By row, in the order of their first samples; the counts beside them are what each sample adds to. */
-    private final List<First> firsts = new ArrayList<>();
+    private final List<FirstSample> firstSamples = new ArrayList<>();
     private long[] rowSamples = new long[1024];
     private long[] rowPeriod = new long[1024];
     private long samples;
@@ -105,7 +105,7 @@ public final class SortedReport implements SampleConsumer {
             long key = ((long) comm << 32) | (frame & 0xFFFFFFFFL);
             int r = index.get(key);
             if (r == LongIntMap.ABSENT) {
-                r = newRow(new First(comm, frame, b.tid[i], frames ? letter(b, i) : ' '));
+                r = newRow(new FirstSample(comm, frame, b.tid[i], frames ? letter(b, i) : ' '));
                 index.put(key, r);
             }
             rowSamples[r]++;
@@ -120,9 +120,9 @@ public final class SortedReport implements SampleConsumer {
                 : PerfReport.letter(b.mode[i], b.domain[i] != Machines.HOST_DOMAIN);
     }
 
-    private int newRow(First first) {
-        int r = firsts.size();
-        firsts.add(first);
+    private int newRow(FirstSample first) {
+        int r = firstSamples.size();
+        firstSamples.add(first);
         if (r == rowSamples.length) {
             rowSamples = Arrays.copyOf(rowSamples, r * 2);
             rowPeriod = Arrays.copyOf(rowPeriod, r * 2);
@@ -144,15 +144,15 @@ public final class SortedReport implements SampleConsumer {
     public List<Row> rows() {
         Map<String, Row> rows = new LinkedHashMap<>();
         // Rows were made in the order of their first samples: the first of a key is the one perf keeps.
-        for (int r = 0; r < firsts.size(); r++) {
-            First f = firsts.get(r);
-            String comm = commName(f.comm(), f.tid());
-            String process = keys.process().equals("comm") ? comm : Integer.toString(f.tid());
+        for (int r = 0; r < firstSamples.size(); r++) {
+            FirstSample s = firstSamples.get(r);
+            String comm = commName(s.comm(), s.tid());
+            String process = keys.process().equals("comm") ? comm : Integer.toString(s.tid());
             String image = "";
             String symbol = "";
             boolean unresolved = false;
             long address = 0;
-            int frame = f.frame();
+            int frame = s.frame();
             if (keys.frames()) {
                 int img = dictionary.symbolImage(frame);
                 ImageKind kind = dictionary.imageKind(img);
@@ -167,8 +167,8 @@ public final class SortedReport implements SampleConsumer {
             long n = rowSamples[r];
             long p = rowPeriod[r];
             if (first == null) {
-                String thread = threadName(f.comm(), f.tid());
-                rows.put(key, new Row(comm, f.tid(), thread, image, f.level(), symbol, unresolved, address, n, p));
+                String thread = threadName(s.comm(), s.tid());
+                rows.put(key, new Row(comm, s.tid(), thread, image, s.level(), symbol, unresolved, address, n, p));
             } else {
                 rows.put(key, new Row(first.comm(), first.tid(), first.threadName(), first.image(), first.level(),
                         first.symbol(), first.unresolved(), first.address(), first.samples() + n, first.period() + p));
