@@ -52,7 +52,7 @@ final class MappingFeed {
         PendingMappings before = told.computeIfAbsent(key, k -> new PendingMappings());
         // Merge the late ones with those told since the first of them, in record order; a told one
         // is told again when it lies over a late one or over one told again before it.
-        List<Mapping> again = new ArrayList<>();
+        List<Mapping> again = new ArrayList<>(); // what is told anew, in record order
         int m = 0;
         int b = 0;
         while (b < before.size() && before.get(b).seq() < mine.get(0).seq()) {
