@@ -182,8 +182,8 @@ final class ProfileBuilder {
 
     /** Whether placed mapping {@code m} is a better main binary than {@code than}: a program's before others, then more samples. */
     private static boolean better(boolean[] program, SessionMappings placed, long[] samples, int m, int than) {
-        boolean p = program[placed.image(m)];
-        boolean thanP = program[placed.image(than)];
+        boolean p = program[placed.mapping(m).image()];
+        boolean thanP = program[placed.mapping(than).image()];
         return p != thanP ? p : samples[m] > samples[than];
     }
 
@@ -343,9 +343,10 @@ final class ProfileBuilder {
             if (m < 0 || !usedPlaced[m] || k >= 0 && m == main) {
                 continue;
             }
-            int image = placed.image(m);
-            Mapping.Builder mapping = Mapping.newBuilder().setId(m + 1L).setMemoryStart(placed.start(m))
-                    .setMemoryLimit(placed.limit(m)).setFileOffset(placed.fileOffset(m))
+            ImageMapping at = placed.mapping(m);
+            int image = at.image();
+            Mapping.Builder mapping = Mapping.newBuilder().setId(m + 1L).setMemoryStart(at.start())
+                    .setMemoryLimit(at.limit()).setFileOffset(at.fileOffset())
                     .setFilename(string(dictionary.imageName(image))).setHasFunctions(placedHasFunctions[m]);
             String buildId = dictionary.imageBuildId(image);
             if (buildId != null) {
@@ -400,7 +401,8 @@ final class ProfileBuilder {
             List<long[]> blockers = new java.util.ArrayList<>();
             for (int m = 0; m < placed.size(); m++) {
                 if (usedPlaced[m]) {
-                    blockers.add(new long[] {dictionary.imageDomain(placed.image(m)), placed.start(m)});
+                    ImageMapping at = placed.mapping(m);
+                    blockers.add(new long[] {dictionary.imageDomain(at.image()), at.start()});
                 }
             }
             blockers.sort(Synthetic::compare);

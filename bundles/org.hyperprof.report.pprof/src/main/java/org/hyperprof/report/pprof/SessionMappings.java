@@ -18,10 +18,8 @@ import org.hyperprof.api.sample.SessionDictionary;
  */
 final class SessionMappings {
 
-    private final int[] image;
-    private final long[] start;
-    private final long[] limit;
-    private final long[] fileOffset;
+    /** The distinct mappings (domain and pid 0), in the order the session first told them. */
+    private final ImageMapping[] mappings;
     /** Per image (by id), its mappings' indexes sorted by start; null for an image with none. */
     private final int[][] byImage;
 
@@ -37,18 +35,9 @@ final class SessionMappings {
                 list.add(key);
             }
         }
-        int size = list.size();
-        image = new int[size];
-        start = new long[size];
-        limit = new long[size];
-        fileOffset = new long[size];
+        mappings = list.toArray(ImageMapping[]::new);
         int[] perImage = new int[dictionary.imageCount()];
-        for (int i = 0; i < size; i++) {
-            ImageMapping m = list.get(i);
-            image[i] = m.image();
-            start[i] = m.start();
-            limit[i] = m.limit();
-            fileOffset[i] = m.fileOffset();
+        for (ImageMapping m : mappings) {
             if (m.image() < perImage.length) {
                 perImage[m.image()]++;
             }
@@ -60,9 +49,10 @@ final class SessionMappings {
                 perImage[img] = 0;
             }
         }
-        for (int i = 0; i < size; i++) {
-            if (image[i] < byImage.length) {
-                byImage[image[i]][perImage[image[i]]++] = i;
+        for (int i = 0; i < mappings.length; i++) {
+            int img = mappings[i].image();
+            if (img < byImage.length) {
+                byImage[img][perImage[img]++] = i;
             }
         }
         for (int[] indexes : byImage) {
@@ -74,14 +64,14 @@ final class SessionMappings {
 
     private void sortByStart(int[] indexes) {
         Integer[] boxed = Arrays.stream(indexes).boxed().toArray(Integer[]::new);
-        Arrays.sort(boxed, (a, b) -> Long.compareUnsigned(start[a], start[b]));
+        Arrays.sort(boxed, (a, b) -> Long.compareUnsigned(mappings[a].start(), mappings[b].start()));
         for (int i = 0; i < boxed.length; i++) {
             indexes[i] = boxed[i];
         }
     }
 
     int size() {
-        return image.length;
+        return mappings.length;
     }
 
     /** Whether the source placed image {@code img} anywhere (a perf import's files, kernel, modules). */
@@ -101,7 +91,7 @@ final class SessionMappings {
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(start[indexes[mid]], pc) <= 0) {
+            if (Long.compareUnsigned(mappings[indexes[mid]].start(), pc) <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -110,26 +100,15 @@ final class SessionMappings {
         }
         for (int k = found; k >= 0; k--) {
             int i = indexes[k];
-            if (Long.compareUnsigned(pc, limit[i]) < 0) {
+            if (Long.compareUnsigned(pc, mappings[i].limit()) < 0) {
                 return i;
             }
         }
         return -1;
     }
 
-    int image(int i) {
-        return image[i];
-    }
-
-    long start(int i) {
-        return start[i];
-    }
-
-    long limit(int i) {
-        return limit[i];
-    }
-
-    long fileOffset(int i) {
-        return fileOffset[i];
+    /** Mapping {@code i}; its domain and pid are 0, one mapping for every process that had it. */
+    ImageMapping mapping(int i) {
+        return mappings[i];
     }
 }

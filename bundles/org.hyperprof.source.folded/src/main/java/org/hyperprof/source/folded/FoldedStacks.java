@@ -46,17 +46,18 @@ public final class FoldedStacks implements SampleSource {
         new Reading(file, feed).run();
     }
 
-    /** One file's read: its frames (by text, then by index), and what it skipped. */
+    /** A frame's image and symbol ids and its mode (1 for a kernel frame, else 0). */
+    private record Frame(int image, int symbol, int mode) {
+    }
+
+    /** One file's read: its frames (by text), and what it skipped. */
     private static final class Reading {
         private final Path file;
         private final SampleFeed feed;
-        private final Map<String, Integer> frames = new HashMap<>();
+        private final Map<String, Frame> frames = new HashMap<>();
         private final Map<String, Integer> images = new HashMap<>();
-        private int[] frameImage = new int[256];
-        private int[] frameSymbol = new int[256];
-        private boolean[] frameKernel = new boolean[256];
-        /** The current line's frames, root first, as frame indices. */
-        private int[] stack = new int[64];
+        /** The current line's frames, root first. */
+        private Frame[] stack = new Frame[64];
         private long samples;
         private long stacks;
         private long skipped;
@@ -129,21 +130,20 @@ public final class FoldedStacks implements SampleSource {
             }
             stacks++;
             samples += count;
-            int leaf = stack[depth - 1];
-            int mode = frameKernel[leaf] ? 1 : 0;
+            Frame leaf = stack[depth - 1];
             for (long n = 0; n < count; n++) {
-                feed.sample(0, 0, mode, 0, 0, frameImage[leaf], frameSymbol[leaf], 1, -1, -1, -1, -1);
+                feed.sample(0, 0, leaf.mode(), 0, 0, leaf.image(), leaf.symbol(), 1, -1, -1, -1, -1);
                 for (int c = depth - 2; c >= 0; c--) {
-                    feed.caller(0, frameImage[stack[c]], frameSymbol[stack[c]], frameKernel[stack[c]] ? 1 : 0);
+                    feed.caller(0, stack[c].image(), stack[c].symbol(), stack[c].mode());
                 }
                 feed.end();
             }
             return true;
         }
 
-        /** The index of a frame, its image and symbol made the first time it is met. */
-        private int frame(String text) {
-            Integer known = frames.get(text);
+        /** A frame, its image and symbol made the first time it is met. */
+        private Frame frame(String text) {
+            Frame known = frames.get(text);
             if (known != null) {
                 return known;
             }
@@ -160,15 +160,7 @@ public final class FoldedStacks implements SampleSource {
                 img = feed.image(image, kernel ? ImageKind.KERNEL : ImageKind.USER, 0);
                 images.put(image, img);
             }
-            int f = frames.size();
-            if (f == frameImage.length) {
-                frameImage = Arrays.copyOf(frameImage, f * 2);
-                frameSymbol = Arrays.copyOf(frameSymbol, f * 2);
-                frameKernel = Arrays.copyOf(frameKernel, f * 2);
-            }
-            frameImage[f] = img;
-            frameSymbol[f] = feed.symbol(name, img);
-            frameKernel[f] = kernel;
+            Frame f = new Frame(img, feed.symbol(name, img), kernel ? 1 : 0);
             frames.put(text, f);
             return f;
         }

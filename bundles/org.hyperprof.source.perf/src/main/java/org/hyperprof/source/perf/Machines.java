@@ -365,7 +365,7 @@ final class Machines {
         if (d.pendingMappings == null) {
             d.pendingMappings = new PendingMappings();
         }
-        d.pendingMappings.add(seq, pid, -1, start, limit, fileOffset);
+        d.pendingMappings.add(new PendingMappings.Mapping(seq, pid, -1, start, limit, fileOffset));
     }
 
     /** Tells the session what it learnt of image {@code d} before naming it: its build-id and mappings. */

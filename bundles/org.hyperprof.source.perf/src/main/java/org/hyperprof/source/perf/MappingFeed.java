@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.hyperprof.pipeline.Dictionary;
+import org.hyperprof.source.perf.PendingMappings.Mapping;
 
 /**
  * Tells the session's dictionary the mappings of the images samples name, keeping the dictionary's
@@ -33,16 +34,16 @@ final class MappingFeed {
     /** Tells a mapping of a named image now, its record being the latest. */
     void tell(int domain, int pid, int image, long start, long limit, long fileOffset, long seq) {
         dictionary.addMapping(domain, pid, image, start, limit, fileOffset);
-        told.computeIfAbsent(key(domain, pid), k -> new PendingMappings()).add(seq, pid, image, start, limit,
-                fileOffset);
+        told.computeIfAbsent(key(domain, pid), k -> new PendingMappings())
+                .add(new Mapping(seq, pid, image, start, limit, fileOffset));
     }
 
     /** Tells the mappings kept for image {@code image} of {@code domain} before it was named. */
     void tellLate(PendingMappings late, int domain, int image) {
         Map<Long, PendingMappings> byProcess = new HashMap<>();
         for (int i = 0; i < late.size(); i++) {
-            byProcess.computeIfAbsent(key(domain, late.pid(i)), k -> new PendingMappings()).add(late.seq(i),
-                    late.pid(i), image, late.start(i), late.limit(i), late.fileOffset(i));
+            Mapping m = late.get(i);
+            byProcess.computeIfAbsent(key(domain, m.pid()), k -> new PendingMappings()).add(m.of(image));
         }
         byProcess.forEach((key, mine) -> tellLate(key, mine, domain));
     }
@@ -51,37 +52,31 @@ final class MappingFeed {
         PendingMappings before = told.computeIfAbsent(key, k -> new PendingMappings());
         // Merge the late ones with those told since the first of them, in record order; a told one
         // is told again when it lies over a late one or over one told again before it.
-        List<long[]> covered = new ArrayList<>(); // {start, limit} of what is being told anew
+        List<Mapping> again = new ArrayList<>(); // what is told anew, in record order
         int m = 0;
         int b = 0;
-        while (b < before.size() && before.seq(b) < mine.seq(0)) {
+        while (b < before.size() && before.get(b).seq() < mine.get(0).seq()) {
             b++;
         }
-        List<int[]> order = new ArrayList<>(); // {0, index in mine} or {1, index in before}
         while (m < mine.size() || b < before.size()) {
-            boolean takeMine = b >= before.size() || (m < mine.size() && mine.seq(m) < before.seq(b));
+            boolean takeMine = b >= before.size() || (m < mine.size() && mine.get(m).seq() < before.get(b).seq());
             if (takeMine) {
-                covered.add(new long[] {mine.start(m), mine.limit(m)});
-                order.add(new int[] {0, m++});
+                again.add(mine.get(m++));
                 continue;
             }
-            for (long[] c : covered) {
-                if (before.overlaps(b, c[0], c[1])) {
-                    covered.add(new long[] {before.start(b), before.limit(b)});
-                    order.add(new int[] {1, b});
+            Mapping earlier = before.get(b++);
+            for (Mapping c : again) {
+                if (earlier.overlaps(c.start(), c.limit())) {
+                    again.add(earlier);
                     break;
                 }
             }
-            b++;
         }
-        for (int[] o : order) {
-            PendingMappings from = o[0] == 0 ? mine : before;
-            int i = o[1];
-            dictionary.addMapping(domain, from.pid(i), from.image(i), from.start(i), from.limit(i),
-                    from.fileOffset(i));
+        for (Mapping t : again) {
+            dictionary.addMapping(domain, t.pid(), t.image(), t.start(), t.limit(), t.fileOffset());
         }
         for (int i = 0; i < mine.size(); i++) {
-            before.add(mine.seq(i), mine.pid(i), mine.image(i), mine.start(i), mine.limit(i), mine.fileOffset(i));
+            before.add(mine.get(i));
         }
     }
 

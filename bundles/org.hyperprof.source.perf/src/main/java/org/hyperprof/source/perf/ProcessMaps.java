@@ -42,10 +42,6 @@ final class ProcessMaps {
     long foundStart;
     long foundPgoff;
 
-    int size() {
-        return count;
-    }
-
     /** The image mapped at {@code address}, or null; sets {@link #foundStart} and {@link #foundPgoff}. */
     Dso find(long address) {
         int i = last;
@@ -82,12 +78,10 @@ final class ProcessMaps {
         Dso[] dso = new Dso[0];
     }
 
-    /** Maps {@code [from, from + length)} of {@code image} at file offset {@code offset}. */
-    void map(long from, long length, long offset, Dso image) {
-        map(from, length, offset, image, new Spare());
-    }
-
-    /** {@link #map(long, long, long, Dso)}, building the new list in {@code spare}'s arrays. */
+    /**
+     * Maps {@code [from, from + length)} of {@code image} at file offset {@code offset}, building the
+     * new list in {@code spare}'s arrays.
+     */
     void map(long from, long length, long offset, Dso image, Spare spare) {
         long to = from + length;
         if (length == 0 || Long.compareUnsigned(to, from) <= 0) {
@@ -184,22 +178,5 @@ final class ProcessMaps {
         ProcessMaps c = new ProcessMaps(start, end, pgoff, dso, count);
         c.shared = true;
         return c;
-    }
-
-    /** Start, end and image of mapping {@code i}, for tests and notes. */
-    long start(int i) {
-        return start[i];
-    }
-
-    long end(int i) {
-        return end[i];
-    }
-
-    long pgoff(int i) {
-        return pgoff[i];
-    }
-
-    Dso dso(int i) {
-        return dso[i];
     }
 }

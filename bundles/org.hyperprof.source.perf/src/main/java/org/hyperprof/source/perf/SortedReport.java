@@ -48,15 +48,17 @@ public final class SortedReport implements SampleConsumer {
             boolean unresolved, long address, long samples, long period) {
     }
 
+    /** What a row keeps of its first sample: its key, its thread and its level letter. */
+    private record FirstSample(int comm, int frame, int tid, char level) {
+    }
+
     private final SortKeys keys;
+    private SessionInfo session;
     private SessionDictionary dictionary;
 
     private final LongIntMap index = new LongIntMap(1024);
-    private int count;
-    private int[] rowComm = new int[1024];
-    private int[] rowFrame = new int[1024];
-    private int[] rowTid = new int[1024];
-    private char[] rowLevel = new char[1024];
+    /** By row, in the order of their first samples; the counts beside them are what each sample adds to. */
+    private final List<FirstSample> firstSamples = new ArrayList<>();
     private long[] rowSamples = new long[1024];
     private long[] rowPeriod = new long[1024];
     private long samples;
@@ -81,7 +83,13 @@ public final class SortedReport implements SampleConsumer {
 
     @Override
     public void sessionStarted(SessionInfo session) {
+        this.session = session;
         this.dictionary = session.dictionary();
+    }
+
+    /** The session counted (null before it started): its events are the report's. */
+    SessionInfo session() {
+        return session;
     }
 
     @Override
@@ -97,7 +105,7 @@ public final class SortedReport implements SampleConsumer {
             long key = ((long) comm << 32) | (frame & 0xFFFFFFFFL);
             int r = index.get(key);
             if (r == LongIntMap.ABSENT) {
-                r = newRow(comm, frame, b.tid[i], frames ? letter(b, i) : ' ');
+                r = newRow(new FirstSample(comm, frame, b.tid[i], frames ? letter(b, i) : ' '));
                 index.put(key, r);
             }
             rowSamples[r]++;
@@ -112,21 +120,13 @@ public final class SortedReport implements SampleConsumer {
                 : PerfReport.letter(b.mode[i], b.domain[i] != Machines.HOST_DOMAIN);
     }
 
-    private int newRow(int comm, int frame, int tid, char level) {
-        int r = count++;
-        if (r == rowComm.length) {
-            int cap = r * 2;
-            rowComm = Arrays.copyOf(rowComm, cap);
-            rowFrame = Arrays.copyOf(rowFrame, cap);
-            rowTid = Arrays.copyOf(rowTid, cap);
-            rowLevel = Arrays.copyOf(rowLevel, cap);
-            rowSamples = Arrays.copyOf(rowSamples, cap);
-            rowPeriod = Arrays.copyOf(rowPeriod, cap);
+    private int newRow(FirstSample first) {
+        int r = firstSamples.size();
+        firstSamples.add(first);
+        if (r == rowSamples.length) {
+            rowSamples = Arrays.copyOf(rowSamples, r * 2);
+            rowPeriod = Arrays.copyOf(rowPeriod, r * 2);
         }
-        rowComm[r] = comm;
-        rowFrame[r] = frame;
-        rowTid[r] = tid;
-        rowLevel[r] = level;
         return r;
     }
 
@@ -144,14 +144,15 @@ public final class SortedReport implements SampleConsumer {
     public List<Row> rows() {
         Map<String, Row> rows = new LinkedHashMap<>();
         // Rows were made in the order of their first samples: the first of a key is the one perf keeps.
-        for (int r = 0; r < count; r++) {
-            String comm = commName(rowComm[r], rowTid[r]);
-            String process = keys.process().equals("comm") ? comm : Integer.toString(rowTid[r]);
+        for (int r = 0; r < firstSamples.size(); r++) {
+            FirstSample s = firstSamples.get(r);
+            String comm = commName(s.comm(), s.tid());
+            String process = keys.process().equals("comm") ? comm : Integer.toString(s.tid());
             String image = "";
             String symbol = "";
             boolean unresolved = false;
             long address = 0;
-            int frame = rowFrame[r];
+            int frame = s.frame();
             if (keys.frames()) {
                 int img = dictionary.symbolImage(frame);
                 ImageKind kind = dictionary.imageKind(img);
@@ -166,8 +167,8 @@ public final class SortedReport implements SampleConsumer {
             long n = rowSamples[r];
             long p = rowPeriod[r];
             if (first == null) {
-                String thread = threadName(rowComm[r], rowTid[r]);
-                rows.put(key, new Row(comm, rowTid[r], thread, image, rowLevel[r], symbol, unresolved, address, n, p));
+                String thread = threadName(s.comm(), s.tid());
+                rows.put(key, new Row(comm, s.tid(), thread, image, s.level(), symbol, unresolved, address, n, p));
             } else {
                 rows.put(key, new Row(first.comm(), first.tid(), first.threadName(), first.image(), first.level(),
                         first.symbol(), first.unresolved(), first.address(), first.samples() + n, first.period() + p));

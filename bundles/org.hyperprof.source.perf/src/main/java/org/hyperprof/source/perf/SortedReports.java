@@ -9,10 +9,7 @@ import org.hyperprof.api.pmu.CounterConfig;
 import org.hyperprof.api.report.ReportException;
 import org.hyperprof.api.report.ReportRequest;
 import org.hyperprof.api.report.SortedReporter;
-import org.hyperprof.api.sample.SampleBatch;
-import org.hyperprof.api.sample.SampleConsumer;
 import org.hyperprof.api.sample.SessionInfo;
-import org.hyperprof.api.sample.SessionSummary;
 import org.hyperprof.api.store.SessionQuery;
 import org.hyperprof.api.store.SessionStore;
 import org.hyperprof.api.store.StoreException;
@@ -74,17 +71,16 @@ public final class SortedReports implements SortedReporter {
                     + " the bundle org.hyperprof.store.duckdb (sessions are stored from then on)");
         }
         SortedReport report = new SortedReport(sortKeys);
-        SessionInfo[] seen = new SessionInfo[1];
         try {
             long id = id(sessions, request.sessionId());
             // The report counts as the import's did; the session it saw names its events.
-            sessions.replay(id, new StartNoted(report, seen)).orElseThrow(() -> new ReportException(
+            sessions.replay(id, report).orElseThrow(() -> new ReportException(
                     "the session store holds no session " + id + " (hp:sessions lists them)"));
         } catch (StoreException e) {
             throw new ReportException("--sort: " + e.getMessage());
         }
         StringBuilder text = new StringBuilder();
-        report.print(text, events(seen[0]), top);
+        report.print(text, events(report.session()), top);
         out.append(text);
     }
 
@@ -134,24 +130,5 @@ public final class SortedReports implements SortedReporter {
             names.add(c.event().name());
         }
         return names.toString();
-    }
-
-    /** The report, fed as it is, and the session it was started with noted. */
-    private record StartNoted(SortedReport report, SessionInfo[] seen) implements SampleConsumer {
-        @Override
-        public void sessionStarted(SessionInfo session) {
-            seen[0] = session;
-            report.sessionStarted(session);
-        }
-
-        @Override
-        public void samples(SampleBatch batch) {
-            report.samples(batch);
-        }
-
-        @Override
-        public void sessionEnded(SessionSummary summary) {
-            report.sessionEnded(summary);
-        }
     }
 }

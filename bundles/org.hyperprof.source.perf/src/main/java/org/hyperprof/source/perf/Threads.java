@@ -1,5 +1,9 @@
 package org.hyperprof.source.perf;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * Which process each thread belongs to, as perf keeps its threads (machine.c): a record's thread
  * is looked up by its tid, and a thread met before keeps the process it was first met in whatever
@@ -15,35 +19,45 @@ package org.hyperprof.source.perf;
  * samples after it; a FORK's child takes its parent's name if the parent was named. The comm id of
  * a thread's {@code :<tid>} name is made when a sample first needs it.
  *
- * <p>A recent-thread cache makes the common lookup two compares; no allocation but when the table grows.
+ * <p>A recent-thread cache makes the common lookup two compares; nothing is allocated but for a new thread.
  */
 final class Threads {
 
     private static final int RECENT = 16;
-    private final LongIntMap index = new LongIntMap(256);
-    private int[] pids = new int[256];
-    private int[] tids = new int[256];
-    /** By thread: its comm id ({@link #NO_COMM} until a COMM named it or a sample needed its default name). */
-    private int[] comms = new int[256];
-    /** By thread: whether a COMM (or its parent's name at its FORK) named it: perf's comm_set. */
-    private boolean[] named = new boolean[256];
-    /** By thread: its number in the dictionary's comms, new for each thread made anew. */
-    private int[] numbers = new int[256];
-    private int nextNumber;
-    private int count;
-    /** The thread {@link #find} found last (its index). */
-    private int found;
     private static final int NO_COMM = -1;
+
+    /** A thread, made anew by a FORK or when first met (then a thread of its own, a reused tid included). */
+    private static final class Known {
+        final int tid;
+        int pid;
+        /** Its comm id ({@link #NO_COMM} until a COMM named it or a sample needed its default name). */
+        int comm;
+        /** Whether a COMM (or its parent's name at its FORK) named it: perf's comm_set. */
+        boolean named;
+        /** Its number in the dictionary's comms, new each time it is made anew. */
+        int number;
+
+        Known(int tid) {
+            this.tid = tid;
+        }
+    }
+
+    private final IntObjectMap<Known> byTid = new IntObjectMap<>(256);
+    /** Every thread, in the order first made. */
+    private final List<Known> all = new ArrayList<>();
+    private int nextNumber;
+    /** The thread {@link #find} found last. */
+    private Known found;
     /** (tid, pid) of a record met recently and the process it was found in; MIN_VALUE where empty. */
     private final int[] recentTid = new int[RECENT];
     private final int[] recentPid = new int[RECENT];
     private final int[] recentProcess = new int[RECENT];
-    private final int[] recentIndex = new int[RECENT];
+    private final Known[] recentThread = new Known[RECENT];
 
     Threads() {
-        java.util.Arrays.fill(recentTid, Integer.MIN_VALUE);
-        java.util.Arrays.fill(recentPid, Integer.MIN_VALUE);
-        java.util.Arrays.fill(recentProcess, Integer.MIN_VALUE);
+        Arrays.fill(recentTid, Integer.MIN_VALUE);
+        Arrays.fill(recentPid, Integer.MIN_VALUE);
+        Arrays.fill(recentProcess, Integer.MIN_VALUE);
     }
     /** Threads first met here (not made by a FORK), as (tid, pid) pairs, when kept ({@link #keepFirstSights}). */
     private long[] firstSights;
@@ -65,47 +79,43 @@ final class Threads {
     int find(int pid, int tid) {
         int slot = tid & (RECENT - 1);
         if (recentTid[slot] == tid && recentPid[slot] == pid) {
-            found = recentIndex[slot];
+            found = recentThread[slot];
             return recentProcess[slot];
         }
         return look(pid, tid, slot);
     }
 
     private int look(int pid, int tid, int slot) {
-        int i = index.get(tid);
-        int process;
-        if (i == LongIntMap.ABSENT) {
-            i = add(tid, pid);
-            process = pid;
+        Known t = byTid.get(tid);
+        if (t == null) {
+            t = add(tid, pid);
             if (firstSights != null) {
                 if (2 * firstSightCount + 2 > firstSights.length) {
-                    firstSights = java.util.Arrays.copyOf(firstSights, firstSights.length * 2);
+                    firstSights = Arrays.copyOf(firstSights, firstSights.length * 2);
                 }
                 firstSights[2 * firstSightCount] = tid;
                 firstSights[2 * firstSightCount + 1] = pid;
                 firstSightCount++;
             }
-        } else {
-            process = pids[i];
         }
         recentTid[slot] = tid;
         recentPid[slot] = pid;
-        recentProcess[slot] = process;
-        recentIndex[slot] = i;
-        found = i;
-        return process;
+        recentProcess[slot] = t.pid;
+        recentThread[slot] = t;
+        found = t;
+        return t.pid;
     }
 
     /** Makes thread {@code tid} anew in process {@code pid} (FORK): a thread of its own, not yet named. */
     void make(int tid, int pid) {
-        int i = index.get(tid);
-        if (i == LongIntMap.ABSENT) {
-            i = add(tid, pid);
+        Known t = byTid.get(tid);
+        if (t == null) {
+            t = add(tid, pid);
         } else {
-            pids[i] = pid;
-            renew(i);
+            t.pid = pid;
+            renew(t);
         }
-        found = i;
+        found = t;
         int slot = tid & (RECENT - 1);
         recentTid[slot] = Integer.MIN_VALUE;
         recentPid[slot] = Integer.MIN_VALUE;
@@ -117,70 +127,61 @@ final class Threads {
      * that process, and makes it anew when it is not known or is another process's.
      */
     void parent(int tid, int pid) {
-        int i = index.get(tid);
-        if (i == LongIntMap.ABSENT || pids[i] != pid) {
+        Known t = byTid.get(tid);
+        if (t == null || t.pid != pid) {
             make(tid, pid);
         } else {
-            found = i;
+            found = t;
         }
     }
 
-    private int add(int tid, int pid) {
-        if (count == pids.length) {
-            int cap = count * 2;
-            pids = java.util.Arrays.copyOf(pids, cap);
-            tids = java.util.Arrays.copyOf(tids, cap);
-            comms = java.util.Arrays.copyOf(comms, cap);
-            named = java.util.Arrays.copyOf(named, cap);
-            numbers = java.util.Arrays.copyOf(numbers, cap);
-        }
-        pids[count] = pid;
-        tids[count] = tid;
-        renew(count);
-        index.put(tid, count);
-        return count++;
+    private Known add(int tid, int pid) {
+        Known t = new Known(tid);
+        t.pid = pid;
+        renew(t);
+        byTid.put(tid, t);
+        all.add(t);
+        return t;
     }
 
-    private void renew(int i) {
-        comms[i] = NO_COMM;
-        named[i] = false;
-        numbers[i] = nextNumber++;
+    private void renew(Known t) {
+        t.comm = NO_COMM;
+        t.named = false;
+        t.number = nextNumber++;
     }
 
     /** The comm id of the thread {@link #find} (or {@link #make}) found last: its name now. */
     int comm(org.hyperprof.pipeline.Dictionary dictionary) {
-        int i = found;
-        int c = comms[i];
-        if (c == NO_COMM) {
-            c = dictionary.addComm(":" + tids[i], numbers[i]);
-            comms[i] = c;
+        Known t = found;
+        if (t.comm == NO_COMM) {
+            t.comm = dictionary.addComm(":" + t.tid, t.number);
         }
-        return c;
+        return t.comm;
     }
 
     /** COMM: names the thread {@link #find} found last (see the class comment). */
     void name(String name, org.hyperprof.pipeline.Dictionary dictionary) {
-        int i = found;
-        if (named[i]) {
-            comms[i] = dictionary.addComm(name, numbers[i]);
-        } else if (comms[i] == NO_COMM) {
-            comms[i] = dictionary.addComm(name, numbers[i]);
+        Known t = found;
+        if (t.named) {
+            t.comm = dictionary.addComm(name, t.number);
+        } else if (t.comm == NO_COMM) {
+            t.comm = dictionary.addComm(name, t.number);
         } else {
-            dictionary.renameComm(comms[i], name);
+            dictionary.renameComm(t.comm, name);
         }
-        named[i] = true;
+        t.named = true;
     }
 
     /** FORK: the child {@code child} (just made) takes the name of thread {@code parent} if that was named. */
     void inheritName(int child, int parent, org.hyperprof.pipeline.Dictionary dictionary) {
-        int p = index.get(parent);
-        int c = index.get(child);
-        if (p == LongIntMap.ABSENT || c == LongIntMap.ABSENT || !named[p]) {
+        Known p = byTid.get(parent);
+        Known c = byTid.get(child);
+        if (p == null || c == null || !p.named) {
             return;
         }
-        String name = dictionary.commName(comms[p]);
-        comms[c] = dictionary.addComm(name, numbers[c]);
-        named[c] = true;
+        String name = dictionary.commName(p.comm);
+        c.comm = dictionary.addComm(name, c.number);
+        c.named = true;
     }
 
     /**
@@ -190,8 +191,8 @@ final class Threads {
      */
     boolean agreeWith(Threads part) {
         for (int k = 0; k < part.firstSightCount; k++) {
-            int i = index.get(part.firstSights[2 * k]);
-            if (i != LongIntMap.ABSENT && pids[i] != (int) part.firstSights[2 * k + 1]) {
+            Known t = byTid.get((int) part.firstSights[2 * k]);
+            if (t != null && t.pid != (int) part.firstSights[2 * k + 1]) {
                 return false;
             }
         }
@@ -200,8 +201,8 @@ final class Threads {
 
     /** Takes every thread of {@code part} as it ended there (after {@link #agreeWith}). */
     void adopt(Threads part) {
-        for (int k = 0; k < part.count; k++) {
-            make(part.tids[k], part.pids[k]);
+        for (Known t : part.all) {
+            make(t.tid, t.pid);
         }
     }
 }
