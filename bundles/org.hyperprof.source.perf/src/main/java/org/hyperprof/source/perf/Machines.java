@@ -123,7 +123,11 @@ final class Machines {
     /** Kept below this so that generation << 3 fits the tag's 32 bits; reaching it empties the cache. */
     private static final int MAX_GENERATION = 1 << 28;
     private int selfKey;
+    /** The callchain-entry key, or {@link #NO_FRAME} until {@link #rawFrame()} first needs it. */
     private int rawKey;
+    /** The cache entry and address of the last {@link #resolve}: where {@link #rawFrame()} keeps a key made late. */
+    private int lastEntry;
+    private long lastIp;
     /**
      * Whether callchain-entry keys are wanted: only a callchain's entries (and a sample's own
      * address repeated as its first entry) use them. Without callchains every frame without a
@@ -555,6 +559,8 @@ final class Machines {
         int e = ((int) (h >>> 50) & (CACHE_SIZE - 1)) << 2;
         long keyTag = ((long) key << 32) | (((pidGeneration[key & (PID_SLOTS - 1)] << 3) | cpumode) & 0xFFFFFFFFL);
         long[] c = cache;
+        lastEntry = e;
+        lastIp = ip;
         if (c[e] == ip && c[e + 1] == keyTag) {
             long is = c[e + 2];
             long frames = c[e + 3];
@@ -576,7 +582,9 @@ final class Machines {
             if (selfKey == NO_FRAME) {
                 selfKey = dictionary.address(image, rel);
             }
-            rawKey = rel == ip || !rawFrames ? selfKey : dictionary.address(image, ip);
+            // The run-time key is numbered when a callchain entry first needs it: most addresses
+            // without a symbol are met as samples' own addresses only (see rawFrame).
+            rawKey = rel == ip || !rawFrames ? selfKey : NO_FRAME;
         } else {
             selfKey = symbol;
             rawKey = symbol;
@@ -731,6 +739,12 @@ final class Machines {
      * symbol the dictionary's address symbol of (image, run-time address), as perf keys callchain entries.
      */
     int rawFrame() {
+        if (rawKey == NO_FRAME) {
+            // Numbered now, and kept in the cache entry the last resolve found or made, which is this address's.
+            rawKey = dictionary.address(image, lastIp);
+            long[] c = cache;
+            c[lastEntry + 3] = (c[lastEntry + 3] & 0xFFFFFFFF00000000L) | (rawKey & 0xFFFFFFFFL);
+        }
         return rawKey;
     }
 

@@ -243,11 +243,16 @@ public final class PerfReport implements SampleConsumer {
                 // address as the callchain's first entry by its run-time value: for a frame
                 // without a symbol these are two rows, and the sample counts in both.
                 int img = b.image[i];
-                int raw = runTimeFrame(f, img, b.pc[i]);
+                long pc = b.pc[i];
                 if (!unmapped[img]) {
                     run = own;
                 }
-                fixAndCount(raw, run, p, stamp);
+                int raw = chainFrameAt(b, start, start + n - 1, img, pc);
+                if (raw != NO_FRAME) {
+                    fixAndCount(raw, run, p, stamp);
+                } else {
+                    countRunTime(f, img, pc, run, p);
+                }
             }
             addPath(st, n, hash, p);
         }
@@ -270,29 +275,123 @@ public final class PerfReport implements SampleConsumer {
     }
 
     /**
-     * The address symbol of run-time address {@code pc} whose image-relative one is {@code f}. A
-     * process runs the same address many times over, so the last answer per frame is kept
-     * ({@link #runTimeMemo}): most samples then skip the dictionary's table.
+     * The key of a callchain entry of the sample whose entries lie from {@code from} to {@code to - 1}
+     * that is the address symbol of run-time address {@code pc} in image {@code img}, or
+     * {@link #NO_FRAME} when none is (the import numbers a run-time address only when a callchain
+     * entry needs it, and the pair (image, address) is what an address symbol is).
      */
-    private int runTimeFrame(int f, int img, long pc) {
+    private static int chainFrameAt(SampleBatch b, int from, int to, int img, long pc) {
+        int[] chainSymbol = b.chainSymbol;
+        int[] chainImage = b.chainImage;
+        for (int c = from; c < to; c++) {
+            if (chainSymbol[c] < SessionDictionary.NO_SYMBOL && chainImage[c] == img && b.chainPc[c] == pc) {
+                return chainSymbol[c];
+            }
+        }
+        return NO_FRAME;
+    }
+
+    private static final int NO_FRAME = Integer.MIN_VALUE;
+
+    // A sample's own address without a symbol, repeated as its callchain's first entry, is also a
+    // frame at its run-time address (see samples). The import does not number such an address
+    // unless a callchain entry needs it (most are met as samples' own addresses only, and numbering
+    // each would cost the import a dictionary entry per address), so it is counted here by
+    // (image, run-time address) and named when the last batch is in (nameRunTimeFrames).
+    /** By run-time address, its newest entry plus one (entries of other images with the same address follow by rtNext). */
+    private final LongIntMap runTimeEntries = new LongIntMap(1024);
+    private int runTimeCount;
+    private long[] rtPc = new long[1024];
+    private int[] rtImage = new int[1024];
+    private int[] rtNext = new int[1024];
+    private long[] rtSamples = new long[1024];
+    private long[] rtPeriod = new long[1024];
+    /** Its level letter, from its first sight. */
+    private char[] rtLevel = new char[1024];
+    /**
+     * By address symbol index of a sample's own frame: the run-time address last counted for it, and
+     * the entry it was counted in plus one, or -1 when that address is the frame's own (0: none yet). A
+     * process runs the same address many times over, so most samples skip the map.
+     */
+    private long[] runTimeMemo = new long[2048];
+
+    /** Counts a sample of own frame {@code f} at run-time address {@code pc} of image {@code img} in that address's frame. */
+    private void countRunTime(int f, int img, long pc, char letter, long p) {
         int at = 2 * SessionDictionary.addressIndex(f);
         long[] memo = runTimeMemo;
         if (at + 1 >= memo.length) {
             memo = Arrays.copyOf(memo, Math.max(at + 2, memo.length * 2));
             runTimeMemo = memo;
         }
-        int raw = (int) memo[at + 1];
-        if (raw != 0 && memo[at] == pc) {
-            return raw;
+        int e = (int) memo[at + 1];
+        if (e == 0 || memo[at] != pc) {
+            e = dictionary.symbolAddress(f) == pc ? -1 : runTimeEntry(img, pc, letter) + 1;
+            memo[at] = pc;
+            memo[at + 1] = e;
         }
-        raw = dictionary.addressSymbol(img, pc);
-        memo[at] = pc;
-        memo[at + 1] = raw;
-        return raw;
+        if (e < 0) {
+            // The run-time address is the image-relative one (an image mapped where its file says): one frame, counted.
+            return;
+        }
+        rtSamples[e - 1]++;
+        rtPeriod[e - 1] += p;
     }
 
-    /** By address symbol index: the run-time address last looked up for it, and that address's symbol (0: none yet). */
-    private long[] runTimeMemo = new long[2048];
+    /** The entry of (image, run-time address), made on first sight with that sight's letter. */
+    private int runTimeEntry(int img, long pc, char letter) {
+        int head = runTimeEntries.get(pc);
+        for (int k = head; k >= 0; k = rtNext[k]) {
+            if (rtImage[k] == img) {
+                return k;
+            }
+        }
+        int k = runTimeCount++;
+        if (k == rtPc.length) {
+            int cap = 2 * k;
+            rtPc = Arrays.copyOf(rtPc, cap);
+            rtImage = Arrays.copyOf(rtImage, cap);
+            rtNext = Arrays.copyOf(rtNext, cap);
+            rtSamples = Arrays.copyOf(rtSamples, cap);
+            rtPeriod = Arrays.copyOf(rtPeriod, cap);
+            rtLevel = Arrays.copyOf(rtLevel, cap);
+        }
+        rtPc[k] = pc;
+        rtImage[k] = img;
+        rtNext[k] = head;
+        rtLevel[k] = letter;
+        runTimeEntries.put(pc, k);
+        return k;
+    }
+
+    /** Names an address of an image as the session's dictionary does (see {@link #nameRunTimeFrames}). */
+    interface AddressNamer {
+        int address(int image, long address);
+    }
+
+    /**
+     * Names the run-time addresses counted on their own ({@link #countRunTime}) by {@code namer}
+     * (the dictionary's address symbols, made where no callchain made them) and adds their counts to
+     * those frames. Such an address lies in a mapping of a host process (elsewhere the run-time
+     * address is the one the frame is keyed by), where a callchain entry's letter and a sample's own
+     * are its mode's alike, so the first sight's letter is kept whichever it was. Once the last batch
+     * is in, before any result is read; a second call finds nothing to do.
+     */
+    void nameRunTimeFrames(AddressNamer namer) {
+        int[] ids = new int[runTimeCount];
+        for (int k = 0; k < runTimeCount; k++) {
+            ids[k] = namer.address(rtImage[k], rtPc[k]);
+        }
+        ensureUnknown(dictionary.addressCount());
+        for (int k = 0; k < runTimeCount; k++) {
+            int at = SessionDictionary.addressIndex(ids[k]) * STRIDE;
+            unk[at + CHILDREN] += rtSamples[k];
+            unk[at + CHILDREN_PERIOD] += rtPeriod[k];
+            if (unk[at + LEVEL] == 0) {
+                unk[at + LEVEL] = rtLevel[k];
+            }
+        }
+        runTimeCount = 0;
+    }
 
     /** A frame's index in {@link #sym} (a symbol) or {@link #unk} (an address symbol). */
     private static int index(int frame) {

@@ -437,6 +437,37 @@ class ImportRulesTest {
         assertTrue(flat.toString().contains("[unknown]                 [.] " + Dictionary.addressText(0)), flat.toString());
     }
 
+    /**
+     * A sample's own address without a symbol, repeated as its callchain's first entry, is two
+     * frames in the children view, as perf keys them: the image-relative address (the sample's own)
+     * and the run-time one (the callchain's); the run-time one is the same frame as that address met
+     * as a callchain entry in other samples, and a sample counts in a frame once, however often its
+     * stack holds it. Here the library is mapped 0x7f0000001000 away from its file offsets.
+     */
+    @Test
+    void aSamplesOwnAddressWithoutSymbolCountsAtItsRunTimeAddressAsItsCallchainsFirstEntry() throws Exception {
+        long unnamed = LIB_START + 0x180;
+        long main = LIB_START + 0x210;
+        long work = LIB_START + 0x120;
+        PerfDataWriter w = withMaps().sample(new Sample(2, unnamed, 10, 1, unnamed, main))
+                .sample(new Sample(2, work, 10, 2, work, unnamed, main))
+                .sample(new Sample(2, unnamed, 10, 3, unnamed, unnamed, main))
+                .sample(new Sample(2, unnamed, 10, 4, unnamed, main));
+        PerfImport.Result r = run(w, options, new ArrayList<>());
+        Map<String, PerfReport.Row> rows = new java.util.HashMap<>();
+        r.report().rows().forEach(row -> rows.put(row.symbol(), row));
+        PerfReport.Row own = rows.get(Dictionary.addressText(0x1180));
+        PerfReport.Row runTime = rows.get(Dictionary.addressText(unnamed));
+        assertEquals(3, own.samples(), "the samples at the address, by their own frame");
+        assertEquals(3, own.childrenSamples());
+        assertEquals(0, runTime.samples(), "no sample's own frame");
+        assertEquals(4, runTime.childrenSamples(), "three as their chains' first entry (one of them also its"
+                + " second), one as a caller of work");
+        assertEquals('.', runTime.level());
+        assertEquals(lib.toString(), runTime.image());
+        assertEquals(4, rows.get("main").childrenSamples());
+    }
+
     @Test
     void aForkPerfRecordWroteForATaskThatRanBeforeItCopiesNoMaps() throws Exception {
         PerfDataWriter w = withMaps().fork(11, 10, 1 << 13, 1).sample(new Sample(2, LIB_START + 0x110, 11, 2))
