@@ -1,7 +1,8 @@
 package org.hyperprof.benchmarks;
 
 /**
- * The command-line arguments of a harness run by hand ({@code SimulatorCpu}, {@code SimulatorSideBySide}):
+ * The command-line arguments of a harness run by hand ({@code SimulatorCpu}, {@code SimulatorSideBySide},
+ * {@code ImportSideBySide}):
  * a bad one is said in one line, with the usage, and the run ends with status 2.
  */
 final class HarnessArguments {
@@ -30,6 +31,16 @@ final class HarnessArguments {
         }
         fail(what + " is '" + args[i] + "'; expected a whole number above 0 (" + usage + ")");
         return otherwise;
+    }
+
+    /** Argument {@code i} as a benchmarks jar of a build (the side-by-side harnesses take two). */
+    java.nio.file.Path jar(int i) {
+        java.nio.file.Path p = java.nio.file.Path.of(args[i]);
+        if (!java.nio.file.Files.isReadable(p)) {
+            fail("'" + args[i] + "' is not a readable file; give copies of benchmarks.jar from two builds (" + usage
+                    + ")");
+        }
+        return p;
     }
 
     /** Says why the run cannot go on and ends it with status 2. */

@@ -5,7 +5,6 @@ import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -80,7 +79,7 @@ public final class SimulatorSideBySide {
         if (args.length < 2) {
             arguments.fail("two benchmarks jars are needed; " + USAGE);
         }
-        Path[] jars = {jar(args[0], arguments), jar(args[1], arguments)};
+        Path[] jars = {arguments.jar(0), arguments.jar(1)};
         String mode = args.length > 2 ? args[2] : "engine";
         if (!mode.equals("engine") && !mode.equals("profile")) {
             arguments.fail("the mode is '" + mode + "'; expected engine or profile (" + USAGE + ")");
@@ -114,14 +113,5 @@ public final class SimulatorSideBySide {
         System.out.printf("%s %s: A %.1f ms, B %.1f ms of CPU per simulated second; B/A median %.3f (quartiles %.3f to %.3f)"
                 + " over %d pairs of %d simulated ms%n", mode, scenario, total[0] / seconds, total[1] / seconds,
                 ratios[pairs / 2], ratios[pairs / 4], ratios[3 * pairs / 4], pairs, chunk);
-    }
-
-    private static Path jar(String name, HarnessArguments arguments) {
-        Path p = Path.of(name);
-        if (!Files.isReadable(p)) {
-            arguments.fail("'" + name + "' is not a readable file; give copies of benchmarks.jar from two builds ("
-                    + USAGE + ")");
-        }
-        return p;
     }
 }
