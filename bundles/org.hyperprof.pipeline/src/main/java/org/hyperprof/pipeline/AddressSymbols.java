@@ -95,9 +95,27 @@ final class AddressSymbols {
         return id;
     }
 
+    /**
+     * Room for {@code more} new keys beyond those numbered, made at once: a caller about to add
+     * many grows the table once rather than by doubling as they come.
+     */
+    void reserve(int more) {
+        int n = entries.count();
+        long needed = 2L * (n + more + 1);
+        if (needed > marks.length && needed <= 1 << 30) {
+            int slots = Integer.highestOneBit((int) needed - 1) << 1;
+            entries.reserve(n + more);
+            rehash(n, slots);
+        }
+    }
+
     /** A table of twice the slots, placing every entry from the dense arrays, published whole. */
     private void grow(int n) {
-        int slots = 2 * marks.length;
+        rehash(n, 2 * marks.length);
+    }
+
+    /** A table of {@code slots} slots (a power of two), placing the first {@code n} entries, published whole. */
+    private void rehash(int n, int slots) {
         long[] t = new long[2 * slots];
         byte[] mk = new byte[slots];
         int m = slots - 1;

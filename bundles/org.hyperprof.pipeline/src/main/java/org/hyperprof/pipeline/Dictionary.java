@@ -236,6 +236,20 @@ public final class Dictionary implements SessionDictionary {
         }
     }
 
+    /**
+     * The address symbols of {@code n} pairs ({@code images[k]}, {@code addresses[k]}) into
+     * {@code ids}, numbered as {@link #address} called for each in turn numbers them: for a source
+     * naming many at once (one lock, and the table grown once for them all).
+     */
+    public void addresses(int[] images, long[] addresses, int n, int[] ids) {
+        synchronized (writeLock) {
+            this.addresses.reserve(n);
+            for (int k = 0; k < n; k++) {
+                ids[k] = SessionDictionary.addressSymbolOf(this.addresses.intern(images[k], addresses[k]));
+            }
+        }
+    }
+
     @Override
     public int addressSymbol(int image, long address) {
         int id = addresses.find(image, address);

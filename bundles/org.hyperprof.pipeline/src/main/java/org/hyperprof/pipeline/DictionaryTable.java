@@ -30,7 +30,11 @@ final class DictionaryTable {
         }
 
         private Entries grown(int used) {
-            Entries g = new Entries(owners.length * 2, names != null, kinds != null, addresses != null);
+            return grown(used, owners.length * 2);
+        }
+
+        private Entries grown(int used, int capacity) {
+            Entries g = new Entries(capacity, names != null, kinds != null, addresses != null);
             System.arraycopy(owners, 0, g.owners, 0, used);
             if (names != null) {
                 System.arraycopy(names, 0, g.names, 0, used);
@@ -83,6 +87,14 @@ final class DictionaryTable {
         }
         COUNT.setRelease(this, id + 1);
         return id;
+    }
+
+    /** Room for {@code capacity} entries in all, made at once (the caller is the only one adding). */
+    void reserve(int capacity) {
+        Entries e = entries;
+        if (capacity > e.owners.length) {
+            entries = e.grown(count, capacity);
+        }
     }
 
     int count() {

@@ -7,5 +7,5 @@
  * (its rules are its own: Xenoprof's domains, perf's naming) and gives the pipeline ids.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package org.hyperprof.pipeline;

@@ -76,4 +76,32 @@ class AddressSymbolsTest {
             assertEquals(id, expected.get(frames.image(id) + "@" + frames.address(id)));
         }
     }
+
+    @Test
+    void namingManyAtOnceNumbersThemAsNamingEachInTurnDoes() {
+        Dictionary one = new Dictionary();
+        Dictionary many = new Dictionary();
+        Random random = new Random(11);
+        int n = 50_000;
+        int[] images = new int[n];
+        long[] addresses = new long[n];
+        for (int k = 0; k < n; k++) {
+            images[k] = random.nextInt(3);
+            addresses[k] = 0x5500_0000_0000L + random.nextInt(20_000);
+        }
+        for (Dictionary d : new Dictionary[] {one, many}) {
+            for (int img = 0; img < 3; img++) {
+                d.addImage("/usr/bin/stripped-" + img, ImageKind.USER, 0);
+            }
+            d.address(1, 0x5500_0000_0007L);
+        }
+        int[] ids = new int[n];
+        many.addresses(images, addresses, n, ids);
+        for (int k = 0; k < n; k++) {
+            assertEquals(one.address(images[k], addresses[k]), ids[k], "pair " + k + ", known before or met"
+                    + " earlier in the same call, keeps its symbol; a new one takes the next");
+        }
+        assertEquals(one.addressCount(), many.addressCount());
+        assertEquals(ids[n - 1], many.addressSymbol(images[n - 1], addresses[n - 1]), "found after the table grew once");
+    }
 }

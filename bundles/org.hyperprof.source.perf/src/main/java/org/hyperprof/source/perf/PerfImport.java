@@ -700,7 +700,7 @@ public final class PerfImport {
         String endReason = failure == null ? SessionSummary.COMPLETED : "stopped: " + failure.getMessage();
         ConsumerAccounting reportBooks = endOwnSession(books, counters, notes, endReason);
         // The report has every batch: the run-time addresses it counted on its own get their names.
-        report.nameRunTimeFrames(dictionary::address);
+        report.nameRunTimeFrames(dictionary::addresses);
         if (reportBooks.missed() > 0) {
             notes.add("the report missed " + reportBooks.missed() + " of the " + delivered + " samples delivered"
                     + (reportBooks.problem() == null ? "" : " (" + reportBooks.problem() + ")")

@@ -363,9 +363,9 @@ public final class PerfReport implements SampleConsumer {
         return k;
     }
 
-    /** Names an address of an image as the session's dictionary does (see {@link #nameRunTimeFrames}). */
+    /** Names addresses of images as the session's dictionary does ({@link org.hyperprof.pipeline.Dictionary#addresses}). */
     interface AddressNamer {
-        int address(int image, long address);
+        void addresses(int[] images, long[] addresses, int n, int[] ids);
     }
 
     /**
@@ -378,9 +378,7 @@ public final class PerfReport implements SampleConsumer {
      */
     void nameRunTimeFrames(AddressNamer namer) {
         int[] ids = new int[runTimeCount];
-        for (int k = 0; k < runTimeCount; k++) {
-            ids[k] = namer.address(rtImage[k], rtPc[k]);
-        }
+        namer.addresses(rtImage, rtPc, runTimeCount, ids);
         ensureUnknown(dictionary.addressCount());
         for (int k = 0; k < runTimeCount; k++) {
             int at = SessionDictionary.addressIndex(ids[k]) * STRIDE;
