@@ -33,8 +33,27 @@ final class HarnessArguments {
         return otherwise;
     }
 
-    /** Argument {@code i} as a benchmarks jar of a build (the side-by-side harnesses take two). */
-    java.nio.file.Path jar(int i) {
+    /** Arguments 0 and 1: the benchmarks jars of the two builds a side-by-side harness runs. */
+    java.nio.file.Path[] twoJars() {
+        if (args.length < 2) {
+            fail("two benchmarks jars are needed; " + usage);
+        }
+        return new java.nio.file.Path[] {jar(0), jar(1)};
+    }
+
+    /** Argument {@code i}, one of {@code modes}; the first when it is not given. */
+    String mode(int i, String... modes) {
+        if (args.length <= i) {
+            return modes[0];
+        }
+        if (!java.util.List.of(modes).contains(args[i])) {
+            fail("the mode is '" + args[i] + "'; expected " + String.join(" or ", modes) + " (" + usage + ")");
+        }
+        return args[i];
+    }
+
+    /** Argument {@code i} as a benchmarks jar of a build. */
+    private java.nio.file.Path jar(int i) {
         java.nio.file.Path p = java.nio.file.Path.of(args[i]);
         if (!java.nio.file.Files.isReadable(p)) {
             fail("'" + args[i] + "' is not a readable file; give copies of benchmarks.jar from two builds (" + usage

@@ -56,14 +56,8 @@ public final class ImportSideBySide {
 
     public static void main(String[] args) throws Exception {
         HarnessArguments arguments = new HarnessArguments("ImportSideBySide", USAGE, args);
-        if (args.length < 2) {
-            arguments.fail("two benchmarks jars are needed; " + USAGE);
-        }
-        Path[] jars = {arguments.jar(0), arguments.jar(1)};
-        String mode = args.length > 2 ? args[2] : "graph";
-        if (!mode.equals("graph") && !mode.equals("flat")) {
-            arguments.fail("the mode is '" + mode + "'; expected graph or flat (" + USAGE + ")");
-        }
+        Path[] jars = arguments.twoJars();
+        String mode = arguments.mode(2, "graph", "flat");
         int pairs = arguments.count(3, "pairs", 30);
         if (args.length > 4) {
             System.setProperty("hyperprof.perf.data", args[4]);

@@ -76,14 +76,8 @@ public final class SimulatorSideBySide {
 
     public static void main(String[] args) throws Exception {
         HarnessArguments arguments = new HarnessArguments("SimulatorSideBySide", USAGE, args);
-        if (args.length < 2) {
-            arguments.fail("two benchmarks jars are needed; " + USAGE);
-        }
-        Path[] jars = {arguments.jar(0), arguments.jar(1)};
-        String mode = args.length > 2 ? args[2] : "engine";
-        if (!mode.equals("engine") && !mode.equals("profile")) {
-            arguments.fail("the mode is '" + mode + "'; expected engine or profile (" + USAGE + ")");
-        }
+        Path[] jars = arguments.twoJars();
+        String mode = arguments.mode(2, "engine", "profile");
         String scenario = args.length > 3 ? args[3] : "xen-summit-2006-network";
         int pairs = arguments.count(4, "pairs", 30);
         int chunk = arguments.count(5, "chunk-ms", 200);

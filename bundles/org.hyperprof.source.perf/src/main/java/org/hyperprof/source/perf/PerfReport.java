@@ -298,16 +298,19 @@ public final class PerfReport implements SampleConsumer {
     // unless a callchain entry needs it (most are met as samples' own addresses only, and numbering
     // each would cost the import a dictionary entry per address), so it is counted here by
     // (image, run-time address) and named when the last batch is in (nameRunTimeFrames).
-    /** By run-time address, its newest entry plus one (entries of other images with the same address follow by rtNext). */
+    /** By run-time address, its newest entry (entries of other images at the same address follow by {@link #RT_NEXT}). */
     private final LongIntMap runTimeEntries = new LongIntMap(1024);
     private int runTimeCount;
-    private long[] rtPc = new long[1024];
-    private int[] rtImage = new int[1024];
-    private int[] rtNext = new int[1024];
-    private long[] rtSamples = new long[1024];
-    private long[] rtPeriod = new long[1024];
-    /** Its level letter, from its first sight. */
-    private char[] rtLevel = new char[1024];
+    // Per entry, six longs side by side: its run-time address, image, the entry of another image at
+    // the same address (-1: none), samples, period and level letter (from its first sight).
+    private static final int RT_STRIDE = 6;
+    private static final int RT_PC = 0;
+    private static final int RT_IMAGE = 1;
+    private static final int RT_NEXT = 2;
+    private static final int RT_SAMPLES = 3;
+    private static final int RT_PERIOD = 4;
+    private static final int RT_LEVEL = 5;
+    private long[] runTime = new long[1024 * RT_STRIDE];
     /**
      * By address symbol index of a sample's own frame: the run-time address last counted for it, and
      * the entry it was counted in plus one, or -1 when that address is the frame's own (0: none yet). A
@@ -333,32 +336,28 @@ public final class PerfReport implements SampleConsumer {
             // The run-time address is the image-relative one (an image mapped where its file says): one frame, counted.
             return;
         }
-        rtSamples[e - 1]++;
-        rtPeriod[e - 1] += p;
+        int entry = (e - 1) * RT_STRIDE;
+        runTime[entry + RT_SAMPLES]++;
+        runTime[entry + RT_PERIOD] += p;
     }
 
     /** The entry of (image, run-time address), made on first sight with that sight's letter. */
     private int runTimeEntry(int img, long pc, char letter) {
         int head = runTimeEntries.get(pc);
-        for (int k = head; k >= 0; k = rtNext[k]) {
-            if (rtImage[k] == img) {
+        for (int k = head; k >= 0; k = (int) runTime[k * RT_STRIDE + RT_NEXT]) {
+            if (runTime[k * RT_STRIDE + RT_IMAGE] == img) {
                 return k;
             }
         }
         int k = runTimeCount++;
-        if (k == rtPc.length) {
-            int cap = 2 * k;
-            rtPc = Arrays.copyOf(rtPc, cap);
-            rtImage = Arrays.copyOf(rtImage, cap);
-            rtNext = Arrays.copyOf(rtNext, cap);
-            rtSamples = Arrays.copyOf(rtSamples, cap);
-            rtPeriod = Arrays.copyOf(rtPeriod, cap);
-            rtLevel = Arrays.copyOf(rtLevel, cap);
+        int at = k * RT_STRIDE;
+        if (at == runTime.length) {
+            runTime = Arrays.copyOf(runTime, 2 * at);
         }
-        rtPc[k] = pc;
-        rtImage[k] = img;
-        rtNext[k] = head;
-        rtLevel[k] = letter;
+        runTime[at + RT_PC] = pc;
+        runTime[at + RT_IMAGE] = img;
+        runTime[at + RT_NEXT] = head;
+        runTime[at + RT_LEVEL] = letter;
         runTimeEntries.put(pc, k);
         return k;
     }
@@ -377,15 +376,23 @@ public final class PerfReport implements SampleConsumer {
      * is in, before any result is read; a second call finds nothing to do.
      */
     void nameRunTimeFrames(AddressNamer namer) {
-        int[] ids = new int[runTimeCount];
-        namer.addresses(rtImage, rtPc, runTimeCount, ids);
+        int n = runTimeCount;
+        int[] images = new int[n];
+        long[] addresses = new long[n];
+        for (int k = 0; k < n; k++) {
+            images[k] = (int) runTime[k * RT_STRIDE + RT_IMAGE];
+            addresses[k] = runTime[k * RT_STRIDE + RT_PC];
+        }
+        int[] ids = new int[n];
+        namer.addresses(images, addresses, n, ids);
         ensureUnknown(dictionary.addressCount());
-        for (int k = 0; k < runTimeCount; k++) {
+        for (int k = 0; k < n; k++) {
             int at = SessionDictionary.addressIndex(ids[k]) * STRIDE;
-            unk[at + CHILDREN] += rtSamples[k];
-            unk[at + CHILDREN_PERIOD] += rtPeriod[k];
+            int from = k * RT_STRIDE;
+            unk[at + CHILDREN] += runTime[from + RT_SAMPLES];
+            unk[at + CHILDREN_PERIOD] += runTime[from + RT_PERIOD];
             if (unk[at + LEVEL] == 0) {
-                unk[at + LEVEL] = rtLevel[k];
+                unk[at + LEVEL] = runTime[from + RT_LEVEL];
             }
         }
         runTimeCount = 0;
