@@ -89,12 +89,16 @@ public final class PerfReport implements SampleConsumer {
     private long[] unk = new long[1024 * STRIDE];
 
     // The stack tree: node 0 is the root; a node is (parent, frame), callers below callees. The
-    // first child of a node is kept by the node, the others by (parent, frame) in the edge map.
+    // first child of a node is kept by the node, the others by (parent, frame) in the edge map. A
+    // sample's period is added to its stack's last node only: a node's total, its own and its
+    // subtree's, is summed when the tree is printed (treeTotals), so a sample costs one add, not
+    // one per frame of its stack.
     private final LongIntMap edges = new LongIntMap(4096);
     private int nodeCount = 1;
     private int[] nodeParent = new int[4096];
     private int[] nodeFrame = new int[4096];
-    private long[] nodePeriod = new long[4096];
+    /** By node, the period of the samples whose stack ends there. */
+    private long[] nodeSelf = new long[4096];
     /**
      * By node, the child last looked up below it: below the first level most nodes have one
      * caller, or one that repeats, so most lookups end here instead of in {@link #edges}.
@@ -106,7 +110,7 @@ public final class PerfReport implements SampleConsumer {
     // Recently seen stacks (frame keys) and their tree paths: hot loops repeat the same stack, and
     // a repeat walks the stored path instead of looking up each edge.
     private final int[][] pathFrames = new int[PATH_CACHE][];
-    private final int[][] pathNodes = new int[PATH_CACHE][];
+    private final int[] pathLeaf = new int[PATH_CACHE];
     private final int[] pathLength = new int[PATH_CACHE];
     private int[] stack = new int[256];
 
@@ -446,27 +450,21 @@ public final class PerfReport implements SampleConsumer {
     private void addPath(int[] st, int n, int hash, long p) {
         int slot = (hash ^ (hash >>> 16)) & (PATH_CACHE - 1);
         int[] frames = pathFrames[slot];
-        int[] nodes = pathNodes[slot];
         if (pathLength[slot] == n && Arrays.equals(frames, 0, n, st, 0, n)) {
-            for (int k = 0; k < n; k++) {
-                int node = nodes[k];
-                nodePeriod[node] += p;
-            }
+            nodeSelf[pathLeaf[slot]] += p;
             return;
         }
         if (frames == null || frames.length < n) {
             frames = new int[Math.max(n, 16)];
-            nodes = new int[frames.length];
             pathFrames[slot] = frames;
-            pathNodes[slot] = nodes;
         }
         int node = ROOT;
         for (int k = 0; k < n; k++) {
             node = node(node, st[k]);
-            nodePeriod[node] += p;
             frames[k] = st[k];
-            nodes[k] = node;
         }
+        nodeSelf[node] += p;
+        pathLeaf[slot] = node;
         pathLength[slot] = n;
     }
 
@@ -587,7 +585,7 @@ public final class PerfReport implements SampleConsumer {
             int cap = n * 2;
             nodeParent = Arrays.copyOf(nodeParent, cap);
             nodeFrame = Arrays.copyOf(nodeFrame, cap);
-            nodePeriod = Arrays.copyOf(nodePeriod, cap);
+            nodeSelf = Arrays.copyOf(nodeSelf, cap);
             nodeHint = Arrays.copyOf(nodeHint, cap);
             nodeFirst = Arrays.copyOf(nodeFirst, cap);
         }
@@ -696,6 +694,7 @@ public final class PerfReport implements SampleConsumer {
             List<Row> rows = rows();
             rows.sort(Comparator.comparingLong(Row::childrenPeriod).reversed().thenComparing(Comparator
                     .comparingLong(Row::period).reversed()).thenComparing(Row::image).thenComparing(Row::symbol));
+            long[] total = treeTotals();
             int[] firstChild = new int[nodeCount];
             int[] nextSibling = new int[nodeCount];
             Arrays.fill(firstChild, -1);
@@ -716,7 +715,7 @@ public final class PerfReport implements SampleConsumer {
                 if (n < trees && r.samples() > 0) {
                     for (int c = firstChild[ROOT]; c >= 0; c = nextSibling[c]) {
                         if (nodeFrame[c] == r.frame()) {
-                            tree(out, c, firstChild, nextSibling, "            ");
+                            tree(out, c, total, firstChild, nextSibling, "            ");
                         }
                     }
                     out.append("\n");
@@ -728,20 +727,32 @@ public final class PerfReport implements SampleConsumer {
         }
     }
 
-    private void tree(Appendable out, int node, int[] firstChild, int[] nextSibling, String indent)
+    /**
+     * By node, the period of the samples whose stacks pass through it: its own and its subtree's. A
+     * node is made after its parent, so one pass from the last node adds each to its parent.
+     */
+    private long[] treeTotals() {
+        long[] total = Arrays.copyOf(nodeSelf, nodeCount);
+        for (int n = nodeCount - 1; n >= 1; n--) {
+            total[nodeParent[n]] += total[n];
+        }
+        return total;
+    }
+
+    private void tree(Appendable out, int node, long[] total, int[] firstChild, int[] nextSibling, String indent)
             throws IOException {
         List<Integer> kids = new ArrayList<>();
         for (int c = firstChild[node]; c >= 0; c = nextSibling[c]) {
-            if (percent(nodePeriod[c]) >= 0.5) {
+            if (percent(total[c]) >= 0.5) {
                 kids.add(c);
             }
         }
-        kids.sort(Comparator.comparingLong((Integer c) -> nodePeriod[c]).reversed());
+        kids.sort(Comparator.comparingLong((Integer c) -> total[c]).reversed());
         for (int c : kids) {
             String[] d = describe(nodeFrame[c]).split("\u0000", 2);
-            out.append(String.format(Locale.ROOT, "%s|--%.2f%%--%s (%s)%n", indent, percent(nodePeriod[c]), d[1],
+            out.append(String.format(Locale.ROOT, "%s|--%.2f%%--%s (%s)%n", indent, percent(total[c]), d[1],
                     shortName(d[0])));
-            tree(out, c, firstChild, nextSibling, indent + "|    ");
+            tree(out, c, total, firstChild, nextSibling, indent + "|    ");
         }
     }
 
