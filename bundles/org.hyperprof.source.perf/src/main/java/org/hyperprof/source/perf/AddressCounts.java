@@ -18,6 +18,8 @@ final class AddressCounts {
     private int mask;
     /** Slot of each key, in the order first met. */
     private int[] firstMet;
+    /** What the caller tells of each key's first sample ({@link #add(long, long, long, long, long)}), in the same order. */
+    private long[] firstSample;
     private int size;
 
     AddressCounts(int expected) {
@@ -25,6 +27,7 @@ final class AddressCounts {
         table = new long[slots * SLOT];
         mask = slots - 1;
         firstMet = new int[Math.max(16, expected)];
+        firstSample = new long[firstMet.length];
     }
 
     int size() {
@@ -44,6 +47,14 @@ final class AddressCounts {
 
     /** Counts {@code samples} samples of {@code period} in all at key (a, b). */
     void add(long a, long b, long samples, long period) {
+        add(a, b, samples, period, 0);
+    }
+
+    /**
+     * Counts {@code samples} samples of {@code period} in all at key (a, b); {@code first} is kept
+     * for a key met for the first time, and handed on with it (the first sample's thread, say).
+     */
+    void add(long a, long b, long samples, long period, long first) {
         long[] t = table;
         int m = mask;
         int i = hash(a, b) & m;
@@ -55,7 +66,7 @@ final class AddressCounts {
                 t[s + 1] = b;
                 t[s + 2] = samples;
                 t[s + 3] = period;
-                added(s);
+                added(s, first);
                 return;
             }
             if (t[s] == a && t[s + 1] == b) {
@@ -67,10 +78,12 @@ final class AddressCounts {
         }
     }
 
-    private void added(int slot) {
+    private void added(int slot, long first) {
         if (size == firstMet.length) {
             firstMet = Arrays.copyOf(firstMet, size * 2);
+            firstSample = Arrays.copyOf(firstSample, size * 2);
         }
+        firstSample[size] = first;
         firstMet[size++] = slot;
         if (size * 2 > mask + 1) {
             grow();
@@ -96,7 +109,7 @@ final class AddressCounts {
 
     /** Receives each key once, in the order first met. */
     interface Visitor {
-        void key(long a, long b, long samples, long period);
+        void key(long a, long b, long samples, long period, long first);
     }
 
     /** Hands on every key in the order first met, then empties the table (keeping its room). */
@@ -111,7 +124,7 @@ final class AddressCounts {
             long samples = t[s + 2];
             long period = t[s + 3];
             t[s + 2] = 0;
-            to.key(a, b, samples, period);
+            to.key(a, b, samples, period, firstSample[k]);
         }
     }
 }

@@ -623,6 +623,15 @@ final class Machines {
 
     /** {@link #defer(int, int, long, long)} for {@code samples} samples at one address, of {@code period} in all. */
     boolean defer(int cpumode, int pid, long ip, long samples, long period) {
+        return defer(cpumode, pid, ip, samples, period, 0, 0);
+    }
+
+    /**
+     * {@link #defer(int, int, long, long, long)} counted apart for each {@code process} (a number of
+     * the caller's: a report by process counts its samples by (process, address key));
+     * {@code first} is handed on with a key of the first sample that met it.
+     */
+    boolean defer(int cpumode, int pid, long ip, long samples, long period, int process, long first) {
         byte kind;
         Dso d;
         long address;
@@ -649,7 +658,8 @@ final class Machines {
         } else {
             return false;
         }
-        keys.add(kind == KEY_IN ? d.serial : -kind, address, samples, period);
+        keys.add(((long) process << 32) | ((kind == KEY_IN ? d.serial : -kind) & 0xFFFFFFFFL), address, samples,
+                period, first);
         return true;
     }
 
@@ -679,9 +689,12 @@ final class Machines {
         return keys.size();
     }
 
-    /** Receives each deferred key once resolved: its sample frame, cpumode, samples and period. */
+    /**
+     * Receives each deferred key once resolved: its sample frame, cpumode, samples and period, and
+     * the process and first sample it was deferred with (0 and 0 by default).
+     */
     interface Resolved {
-        void frame(int selfFrame, int cpumode, long samples, long period);
+        void frame(int selfFrame, int cpumode, long samples, long period, int process, long first);
     }
 
     /**
@@ -689,12 +702,13 @@ final class Machines {
      * forgets them; hands each on.
      */
     void resolveDeferred(Resolved to) {
-        keys.drain((first, address, count, period) -> {
+        keys.drain((processAndKind, address, count, period, firstSample) -> {
             selfKey = NO_FRAME;
             outside = false;
             int cpumode = CPUMODE_USER;
+            int first = (int) processAndKind;
             if (first > 0) {
-                in(dsoBySerial[(int) first], address);
+                in(dsoBySerial[first], address);
             } else if (first == -KEY_NONE) {
                 none(hostUnknown, address);
             } else {
@@ -712,7 +726,7 @@ final class Machines {
             } else {
                 selfKey = symbol;
             }
-            to.frame(selfKey, cpumode, count, period);
+            to.frame(selfKey, cpumode, count, period, (int) (processAndKind >>> 32), firstSample);
         });
     }
 

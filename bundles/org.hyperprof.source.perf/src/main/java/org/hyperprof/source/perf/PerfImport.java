@@ -141,14 +141,15 @@ public final class PerfImport {
     /** Consumers tests add, with the properties they are bound with. */
     private final Map<SampleConsumer, Map<String, Object>> extra = new LinkedHashMap<>();
     /**
-     * No consumer, no tap and no callchains: the report is the only reader, so each sample is
-     * counted in it as it is resolved ({@link PerfReport#flat}), with no batch in between. This is
+     * No consumer, no tap and no callchains: the report (and the report by process
+     * {@link #sortBy} asked for) is the only reader, so each sample is counted in it as it is
+     * resolved ({@link PerfReport#flat}, {@link SortedReport#count}), with no batch in between. This is
      * a stage of its own, not a delivery the dispatcher could make: no sample is resolved on its
      * own (each distinct address key once, see {@link #deferring}) and a large recording is read in
-     * parts on every core at once ({@link #readInParts}), so there is never a batch to deliver; its
-     * books are the report's count of what was delivered. The report counts the same as from
-     * batches (ReportOnlyImportTest holds the two paths equal); with any other reader, the samples
-     * go through batches that every reader sees alike.
+     * parts on every core at once ({@link #readInParts}; not by process, whose comms a part cannot
+     * know), so there is never a batch to deliver; its books are the report's count of what was
+     * delivered. The reports count the same as from batches (ReportOnlyImportTest holds the paths
+     * equal); with any other reader, the samples go through batches that every reader sees alike.
      */
     private boolean direct;
     private long directSamples;
@@ -156,6 +157,8 @@ public final class PerfImport {
      * A direct import counts samples by address key ({@link Machines#defer}) and resolves each
      * distinct key once, at the end (or before a kernel map changes): a recording has about one
      * distinct address per 60 samples, and counting does not wait for the symbols still loading.
+     * By process, the key is (process, address key), and each key keeps its first sample's comm
+     * id and thread id for the report's row.
      */
     private boolean deferring;
 
@@ -728,8 +731,15 @@ public final class PerfImport {
             String endReason) {
         if (consumers == null) {
             // Counted straight into the report (direct): what it counted is what it received.
-            return new ConsumerAccounting(PerfReport.NAME, report.samples(), books.delivered() - report.samples(),
-                    null);
+            ConsumerAccounting flat = new ConsumerAccounting(PerfReport.NAME, report.samples(),
+                    books.delivered() - report.samples(), null);
+            if (sorted != null) {
+                ConsumerAccounting byProcess = new ConsumerAccounting(SortedReport.NAME, sorted.samples(),
+                        books.delivered() - sorted.samples(), null);
+                sorted.sessionEnded(new SessionSummary(builder.sessionId(), books, List.of(),
+                        List.of(flat, byProcess), null, null, 0, endReason, counters, notes));
+            }
+            return flat;
         }
         long id = builder.sessionId();
         SessionSummary own = consumers.sessionEnded(id, c -> new SessionSummary(id, books, List.of(), c, null, null,
@@ -814,7 +824,8 @@ public final class PerfImport {
             }
         }
         this.report = new PerfReport(dictionary, callGraph);
-        this.direct = publisher == null && extra.isEmpty() && !options.callchains() && !callGraph;
+        this.direct = publisher == null && (extra.isEmpty() || extra.size() == 1 && extra.containsKey(sorted))
+                && !options.callchains() && !callGraph;
         this.deferring = direct;
         String host = recording.feature("hostname", fileName(recording.file));
         String arch = recording.feature("arch", "unknown");
@@ -826,18 +837,22 @@ public final class PerfImport {
         BatchBuilder.Sink sink = (batch, lease) -> {
             throw new IllegalStateException("an import that counts straight into its report makes no batches");
         };
+        SessionInfo own = new SessionInfo(sessionId, source, host, arch, cpuName(recording), 0,
+                counters(recording), machines.domains(), false, dictionary);
+        if (direct && sorted != null) {
+            sorted.sessionStarted(own);
+        }
         if (!direct) {
             consumers = new Dispatcher(REPORT_QUEUE);
             consumers.add(report, report.properties());
             extra.forEach(consumers::add);
             // The import can wait for a lossless consumer of its own (the call graph): a live
             // recording read more slowly loses in the kernel's buffers, and that is in the books.
-            consumers.sessionStarted(new SessionInfo(sessionId, source, host, arch, cpuName(recording), 0,
-                    counters(recording), machines.domains(), false, dictionary), true);
-            Dispatcher own = consumers;
+            consumers.sessionStarted(own, true);
+            Dispatcher dispatcher = consumers;
             SessionPublisher.Channel ch = channel;
-            sink = ch == null ? own::publish : (batch, lease) -> {
-                own.publish(batch, lease);
+            sink = ch == null ? dispatcher::publish : (batch, lease) -> {
+                dispatcher.publish(batch, lease);
                 // Consumers that queue the batch hold its lease: the arrays come back when they are done.
                 lease.hold();
                 ch.publish(batch, lease::release);
@@ -909,7 +924,17 @@ public final class PerfImport {
             pid = m.threads.find(pid, d.tid[i]);
         }
         if (deferring) {
-            if (m.defer(cpumode, pid, ip, d.period[i])) {
+            boolean deferred;
+            if (sorted == null) {
+                deferred = m.defer(cpumode, pid, ip, d.period[i]);
+            } else {
+                // Only host samples are deferred: a guest's has no thread here (and ends the deferral).
+                int comm = guest ? SampleBatch.UNKNOWN : m.threads.comm(dictionary);
+                int tid = d.tid[i];
+                deferred = !guest && m.defer(cpumode, pid, ip, 1, d.period[i], sorted.process(comm, tid),
+                        ((long) comm << 32) | (tid & 0xFFFFFFFFL));
+            }
+            if (deferred) {
                 directSamples++;
                 return;
             }
@@ -924,9 +949,17 @@ public final class PerfImport {
         }
         int domain = guest ? m.guest(pid).domain : Machines.HOST_DOMAIN;
         int mode = mode(cpumode);
+        boolean modeUnknown = cpumode == CPUMODE_UNKNOWN || cpumode > CPUMODE_GUEST_USER;
         if (direct) {
             directSamples++;
             report.flat(m.selfFrame(), cpumode, d.period[i]);
+            if (sorted != null) {
+                // As from a batch: a guest's sample has no comm or thread, an unknown mode is [H].
+                int comm = guest ? SampleBatch.UNKNOWN : m.threads.comm(dictionary);
+                int tid = guest ? SampleBatch.UNKNOWN : d.tid[i];
+                sorted.count(comm, tid, sorted.process(comm, tid), m.selfFrame(),
+                        modeUnknown ? 'H' : PerfReport.letter(mode, guest), 1, d.period[i]);
+            }
             return;
         }
         BatchBuilder b = builder;
@@ -938,7 +971,7 @@ public final class PerfImport {
             // The thread found above: its name now (perf's comm at the sample's time).
             b.comm(m.threads.comm(dictionary));
         }
-        if (cpumode == CPUMODE_UNKNOWN || cpumode > CPUMODE_GUEST_USER) {
+        if (modeUnknown) {
             b.flag(SampleBatch.MODE_UNKNOWN);
         }
         int n = d.chainLength[i];
@@ -1005,7 +1038,14 @@ public final class PerfImport {
     private void endDeferral() {
         deferring = false;
         PerfReport r = report;
-        machines.resolveDeferred(r::flat);
+        SortedReport s = sorted;
+        machines.resolveDeferred((frame, cpumode, n, p, process, first) -> {
+            r.flat(frame, cpumode, n, p);
+            if (s != null) {
+                // A deferred sample is a host user or kernel one: the letter of its cpumode.
+                s.count((int) (first >>> 32), (int) first, process, frame, PerfReport.level(cpumode), n, p);
+            }
+        });
     }
 
     private void roundFinished(long samplesRead) {

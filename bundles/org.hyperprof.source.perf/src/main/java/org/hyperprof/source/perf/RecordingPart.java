@@ -304,7 +304,7 @@ final class RecordingPart extends ReadHere implements Runnable {
         int[] next = {0};
         int[] keyIndex = {0};
         Dso[] theirs = new Dso[imageNames.size()];
-        keys.drain((first, ip, samples, period) -> {
+        keys.drain((first, ip, samples, period, firstSample) -> {
             int k = keyIndex[0]++;
             while (next[0] < sides && sideAfterKeys[next[0]] <= k) {
                 int s = next[0]++;

@@ -23,9 +23,21 @@ class ProcessNamesTest {
 
     private static final int USER = 2;
 
+    /**
+     * The report by {@code keys} of the recording, counted from batches; the same import without
+     * callchains, which counts each sample straight into the report, must give the same rows.
+     */
     private SortedReport report(PerfDataWriter w, String keys) throws Exception {
-        try (PerfDataReader r = PerfDataReader.open(w.writeFile(dir, keys.replace(',', '-') + ".data"))) {
-            PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults(), false);
+        Path file = w.writeFile(dir, keys.replace(',', '-') + ".data");
+        SortedReport batches = report(file, keys, true);
+        assertEquals(batches.rows(), report(file, keys, false).rows(), "report-only import's rows");
+        return batches;
+    }
+
+    private static SortedReport report(Path file, String keys, boolean callchains) throws Exception {
+        try (PerfDataReader r = PerfDataReader.open(file)) {
+            PerfImport imp = new PerfImport(Wiring.resolvers(), ImportOptions.defaults().withCallchains(callchains),
+                    false);
             imp.sortBy(SortKeys.parse(keys));
             imp.run(r, null, "perf.data", null, false);
             return imp.sorted();
@@ -81,6 +93,19 @@ class ProcessNamesTest {
     void pidRowsAreByThreadIdWithTheLastNameOfTheFirstThreadOfThatId() throws Exception {
         // tid 6 is two threads; perf keys by the id alone and names the row by the first one's last name.
         assertEquals("6:exec'd 18, 8::8 8, 5:renamed 7, 9:late 3", rows(report(recording(), "pid")));
+    }
+
+    @Test
+    void twoUnnamedThreadsOfOneTidAreTwoCommsWhenTheSecondIsNamedLater() throws Exception {
+        PerfDataWriter w = new PerfDataWriter().attr(new Attr());
+        samples(w, 8, 8, 2, 10);
+        w.exit(8, 20);
+        // The same tid again, forked from a thread never named: :8 until its first COMM, which
+        // names its samples before it too; the first thread's samples stay :8.
+        w.fork(8, 77, 30);
+        samples(w, 8, 8, 3, 40);
+        w.comm(8, "named", 50);
+        assertEquals("named 3, :8 2", rows(report(w, "comm")));
     }
 
     @Test
