@@ -468,6 +468,34 @@ class ImportRulesTest {
         assertEquals(4, rows.get("main").childrenSamples());
     }
 
+    /**
+     * A branch of the call graph's tree is the share of every sample whose stack passes through
+     * it: the samples that end there and those of every branch below it.
+     */
+    @Test
+    void aStackTreeBranchCountsEverySampleWhoseStackPassesThroughIt() throws Exception {
+        long syscall = 0xffffffff81000110L;
+        long entry = 0xffffffff81000310L;
+        long work = LIB_START + 0x110;
+        long main = LIB_START + 0x210;
+        PerfDataWriter w = withMaps()
+                .sample(new Sample(1, syscall, 10, 1, KERNEL_MARK, syscall, entry, USER_MARK, work, main))
+                .sample(new Sample(1, syscall, 10, 2, KERNEL_MARK, syscall, entry, USER_MARK, main))
+                .sample(new Sample(1, syscall, 10, 3, KERNEL_MARK, syscall, entry, USER_MARK, work, main))
+                .sample(new Sample(1, syscall, 10, 4, KERNEL_MARK, syscall, entry))
+                .sample(new Sample(2, work, 10, 5, work, main));
+        PerfImport.Result r = run(w, options, new ArrayList<>());
+        StringBuilder graph = new StringBuilder();
+        r.report().printCallGraph(graph, 1, 1);
+        int row = graph.indexOf("\n", graph.indexOf("do_syscall_64")) + 1;
+        String tree = graph.substring(row, graph.indexOf("\n\n", row));
+        assertEquals(String.join("\n",
+                "            |--80.00%--entry_SYSCALL_64 ([kernel.kallsyms])",
+                "            |    |--40.00%--work (libwork.so)",
+                "            |    |    |--40.00%--main (libwork.so)",
+                "            |    |--20.00%--main (libwork.so)"), tree);
+    }
+
     @Test
     void aForkPerfRecordWroteForATaskThatRanBeforeItCopiesNoMaps() throws Exception {
         PerfDataWriter w = withMaps().fork(11, 10, 1 << 13, 1).sample(new Sample(2, LIB_START + 0x110, 11, 2))
