@@ -152,7 +152,7 @@ public final class SortedReport implements SampleConsumer {
     /**
      * What a sample of comm id {@code comm} and thread {@code tid} is counted by: the comm's name
      * (the first comm id of that name) or the thread id, as perf keys the process. Comm ids are many
-     * more (one per process run and rename: 2,672 ids for 18 names in a recording of shell loops),
+     * more (one per thread and rename: 2,672 ids for the 7 names of a recording of shell loops),
      * and counting by them made 17 times the rows, merged only at the end.
      */
     int process(int comm, int tid) {
