@@ -957,8 +957,8 @@ public final class PerfImport {
                 // As from a batch: a guest's sample has no comm or thread, an unknown mode is [H].
                 int comm = guest ? SampleBatch.UNKNOWN : m.threads.comm(dictionary);
                 int tid = guest ? SampleBatch.UNKNOWN : d.tid[i];
-                sorted.count(comm, tid, sorted.process(comm, tid), m.selfFrame(),
-                        modeUnknown ? 'H' : PerfReport.letter(mode, guest), 1, d.period[i]);
+                sorted.count(comm, tid, m.selfFrame(), modeUnknown ? 'H' : PerfReport.letter(mode, guest), 1,
+                        d.period[i]);
             }
             return;
         }
@@ -1043,7 +1043,7 @@ public final class PerfImport {
             r.flat(frame, cpumode, n, p);
             if (s != null) {
                 // A deferred sample is a host user or kernel one: the letter of its cpumode.
-                s.count((int) (first >>> 32), (int) first, process, frame, PerfReport.level(cpumode), n, p);
+                s.count((int) (first >>> 32), (int) first, frame, PerfReport.level(cpumode), n, p);
             }
         });
     }

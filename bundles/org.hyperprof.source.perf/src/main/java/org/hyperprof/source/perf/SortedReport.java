@@ -134,9 +134,11 @@ public final class SortedReport implements SampleConsumer {
      * Counts {@code n} samples of period {@code p} in all, of comm id {@code comm}, thread
      * {@code tid} and own frame {@code frame}, as {@link #samples} counts a sample; {@code level} is
      * the first one's level letter. For an import that counts samples without batches
-     * ({@link PerfImport}, report only): {@code process} is {@link #process} of the first of them.
+     * ({@link PerfImport}, report only), which may count samples of one {@link #process} and
+     * address together: {@code comm} and {@code tid} are then the first one's.
      */
-    void count(int comm, int tid, int process, int frame, char level, long n, long p) {
+    void count(int comm, int tid, int frame, char level, long n, long p) {
+        int process = process(comm, tid);
         boolean frames = keys.frames();
         int f = frames ? frame : 0;
         int r = row(process, f);
