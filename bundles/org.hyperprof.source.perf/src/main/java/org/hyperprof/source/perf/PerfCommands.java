@@ -478,6 +478,12 @@ public final class PerfCommands {
         o.println("consumer " + books.consumer() + ": received " + books.received() + ", missed " + books.missed()
                 + " of the " + r.accounting().delivered() + " samples delivered"
                 + (books.problem() == null ? "" : " (" + books.problem() + ")"));
+        if (sorted != null) {
+            // The report by process counts every sample delivered too, from batches or straight.
+            long delivered = r.accounting().delivered();
+            o.println("consumer " + SortedReport.NAME + ": received " + sorted.samples() + ", missed "
+                    + (delivered - sorted.samples()) + " of the " + delivered + " samples delivered");
+        }
         SessionSummary s = r.summary();
         if (opt.reportOnly) {
             o.println("Report only: no session was published, no consumer was fed");

@@ -179,9 +179,13 @@ class PerfCommandsTest {
         String text = out();
         assertTrue(text.contains("# Overhead       Samples  Command  Shared Object      Symbol"), text);
         assertTrue(text.contains("    75.00%           300  :1       [kernel.kallsyms]  [k] do_syscall_64"), text);
+        assertTrue(text.contains("consumer perf report --sort: received 400, missed 0 of the 400 samples delivered"),
+                text);
         out.reset();
         commands._import(recording().toString(), "--sort", "pid", "--report-only");
         assertTrue(out().contains("   100.00%           400        1::1"), out());
+        assertTrue(out().contains("consumer perf report --sort: received 400, missed 0 of the 400 samples delivered"),
+                out());
         assertEquals(CommandFailure.USAGE, refused(() -> commands._import("x.data", "--sort", "cpu")));
         assertTrue(err().contains("--sort cpu is not a key list the import reports by; give one of dso,sym,"), err());
     }
