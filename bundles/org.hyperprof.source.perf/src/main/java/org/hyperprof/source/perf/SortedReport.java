@@ -55,6 +55,8 @@ public final class SortedReport implements SampleConsumer {
     }
 
     private final SortKeys keys;
+    /** Whether the process key is the comm's name ({@code comm}), else the thread id ({@code pid}). */
+    private final boolean byName;
     private SessionInfo session;
     private SessionDictionary dictionary;
 
@@ -85,6 +87,7 @@ public final class SortedReport implements SampleConsumer {
                     + " prints it");
         }
         this.keys = keys;
+        this.byName = keys.process().equals("comm");
     }
 
     /** The service properties the report is bound with: it counts in the call, as the flat report does. */
@@ -134,8 +137,8 @@ public final class SortedReport implements SampleConsumer {
      * Counts {@code n} samples of period {@code p} in all, of comm id {@code comm}, thread
      * {@code tid} and own frame {@code frame}, as {@link #samples} counts a sample; {@code level} is
      * the first one's level letter. For an import that counts samples without batches
-     * ({@link PerfImport}, report only), which may count samples of one {@link #process} and
-     * address together: {@code comm} and {@code tid} are then the first one's.
+     * ({@link PerfImport}, report only), which may count samples of one process (see
+     * {@link #process}) and address together: {@code comm} and {@code tid} are then the first one's.
      */
     void count(int comm, int tid, int frame, char level, long n, long p) {
         int process = process(comm, tid);
@@ -158,7 +161,7 @@ public final class SortedReport implements SampleConsumer {
      * and counting by them made 17 times the rows, merged only at the end.
      */
     int process(int comm, int tid) {
-        return keys.process().equals("comm") ? sameName(comm) : tid;
+        return byName ? sameName(comm) : tid;
     }
 
     /** The row of (process, frame), or -1 for none yet; the frame's last row is tried first. */
@@ -229,6 +232,8 @@ public final class SortedReport implements SampleConsumer {
             symbolRow[frame] = r + 1;
         } else if (SessionDictionary.isAddress(frame)) {
             addressRow[SessionDictionary.addressIndex(frame)] = r + 1;
+        } else {
+            noSymbolRow[0] = r + 1;
         }
         return r;
     }
